@@ -1,0 +1,30 @@
+import { Command, Option } from 'commander';
+import { runDemo } from '../../ops/demo.js';
+import { renderNodetoolReport } from '../../render/nodetool.js';
+import { failWith, printJson, printText } from '../output.js';
+import { progressLine } from '../progress-line.js';
+
+export function demoCommand(): Command {
+  return new Command('demo')
+    .description('start a local real Cassandra (unless one runs) and look at it with nodetool version/status/info')
+    .addOption(new Option('--nodes <n>', 'number of nodes').choices(['1', '3']).default('1'))
+    .addOption(new Option('--version <v>', 'Cassandra line').choices(['5.0', '4.1']).default('5.0'))
+    .option('--keep', 'leave the lab running afterwards')
+    .option('--json', 'print the reports as JSON')
+    .action(async (o: { nodes: string; version: '5.0' | '4.1'; keep?: boolean; json?: boolean }) => {
+      const progress = progressLine();
+      try {
+        const demo = await runDemo({ nodes: o.nodes === '3' ? 3 : 1, version: o.version, keep: o.keep === true, onProgress: progress });
+        progress.done();
+        if (o.json) printJson(demo);
+        else {
+          printText(demo.reports.map(renderNodetoolReport).join('\n\n'));
+          printText(demo.stoppedLab ? '\nLab stopped (use --keep to leave it running).' : demo.startedLab ? '\nLab left running: `cql-tuner lab stop` stops it.' : '');
+        }
+        if (demo.reports.some((r) => !r.ok)) process.exitCode = 1;
+      } catch (e) {
+        progress.done();
+        failWith(e, o);
+      }
+    });
+}

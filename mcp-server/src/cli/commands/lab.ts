@@ -1,0 +1,68 @@
+import { Command, Option } from 'commander';
+import { labStatus, startLab, stopLab } from '../../lab/index.js';
+import { LAB_HEADERS, labRows } from '../../render/lab.js';
+import { failWith, printJson, printText, terminalTable } from '../output.js';
+import { progressLine } from '../progress-line.js';
+
+async function showStatus(json: boolean | undefined): Promise<void> {
+  const s = await labStatus();
+  const view = { running: s.running, version: s.state?.fullVersion ?? null, nodes: s.nodes };
+  if (json) return printJson(view);
+  if (!s.nodes.length) return printText('No lab is running. Start one with `cql-tuner lab start`.');
+  printText(`Cassandra ${view.version ?? '?'} lab (state in ${s.state?.stateDir ?? '?'})\n${terminalTable(LAB_HEADERS, labRows(view))}`);
+}
+
+export function labCommand(): Command {
+  const lab = new Command('lab').description('a local real Cassandra (1 or 3 nodes on 127.0.0.1–3) for demos and tests');
+  lab
+    .command('start')
+    .description('resolve Cassandra from Maven Central (cached), start the nodes and wait for CQL')
+    .addOption(new Option('--nodes <n>', 'number of nodes').choices(['1', '3']).default('1'))
+    .addOption(new Option('--version <v>', 'Cassandra line').choices(['5.0', '4.1']).default('5.0'))
+    .option('--heap <size>', 'heap per node, e.g. 512M or 1G', '512M')
+    .option('--json', 'print the lab status as JSON')
+    .action(async (o: { nodes: string; version: string; heap: string; json?: boolean }) => {
+      const progress = progressLine();
+      try {
+        await startLab({ nodes: o.nodes === '3' ? 3 : 1, version: o.version, heap: o.heap, onProgress: progress });
+        progress.done();
+        await showStatus(o.json);
+      } catch (e) {
+        progress.done();
+        failWith(e, o);
+      }
+    });
+  lab
+    .command('status')
+    .description('show the lab nodes, their PIDs and whether CQL answers')
+    .option('--json', 'print as JSON')
+    .action(async (o: { json?: boolean }) => {
+      try {
+        await showStatus(o.json);
+      } catch (e) {
+        failWith(e, o);
+      }
+    });
+  lab
+    .command('stop')
+    .description('stop the lab nodes by their recorded PIDs')
+    .option('--wipe', 'also delete the lab data directories (needs --yes)')
+    .option('--yes', 'confirm --wipe')
+    .option('--json', 'print as JSON')
+    .action(async (o: { wipe?: boolean; yes?: boolean; json?: boolean }) => {
+      const progress = progressLine();
+      try {
+        if (o.wipe && !o.yes) {
+          throw Object.assign(new Error('--wipe deletes the lab data directories and needs confirmation'), { code: 'CONFIRMATION_REQUIRED', fix: 'Add --yes to confirm, or drop --wipe to keep the data.' });
+        }
+        const res = await stopLab({ onProgress: progress, wipe: o.wipe === true });
+        progress.done();
+        if (o.json) printJson({ stopped: res.stopped, wiped: o.wipe === true });
+        else printText(res.stopped.length ? `Stopped PIDs ${res.stopped.join(', ')}${o.wipe ? '; data wiped' : ''}.` : 'No lab process was running.');
+      } catch (e) {
+        progress.done();
+        failWith(e, o, 2);
+      }
+    });
+  return lab;
+}

@@ -1,0 +1,29 @@
+import Table from 'cli-table3';
+import { describeError } from '../ops/errors.js';
+
+/** Everything a verb prints goes through here: JSON on stdout with --json, text otherwise; errors on stderr. */
+export interface OutputOptions {
+  json?: boolean;
+}
+
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+export function printText(text: string): void {
+  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+export function terminalTable(headers: string[], rows: (string | number | null)[][]): string {
+  const t = new Table({ head: headers, style: { head: [], border: [] } });
+  for (const r of rows) t.push(r.map((c) => (c === null ? '—' : String(c))));
+  return t.toString();
+}
+
+/** Prints an error as {error:{code,message,fix}} (--json) or two plain lines, and sets the exit code. */
+export function failWith(e: unknown, opts: OutputOptions, exitCode = 1): void {
+  const d = describeError(e);
+  if (opts.json) printJson({ error: d });
+  else process.stderr.write(`error [${d.code}]: ${d.message}\nfix: ${d.fix}\n`);
+  process.exitCode = exitCode;
+}

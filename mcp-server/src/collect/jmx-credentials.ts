@@ -1,0 +1,53 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * JMX credentials come only from the environment. The password goes to nodetool through a 0600 file
+ * (-pwf), never through argv where `ps` would show it; secrets() lists what must be scrubbed from output.
+ */
+export interface JmxAuth {
+  args: string[];
+  env: Record<string, string>;
+  secrets: string[];
+  cleanup(): Promise<void>;
+}
+
+export async function jmxAuthFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<JmxAuth> {
+  const user = env['CQL_TUNER_JMX_USERNAME'];
+  const password = env['CQL_TUNER_JMX_PASSWORD'];
+  const passwordFile = env['CQL_TUNER_JMX_PASSWORD_FILE'];
+  const args: string[] = [];
+  const secrets: string[] = [];
+  let dir: string | null = null;
+  if (env['CQL_TUNER_JMX_SSL'] === '1' || env['CQL_TUNER_JMX_SSL'] === 'true') args.push('--ssl');
+  if (user) {
+    if (!/^[^\s-][^\s]{0,127}$/.test(user)) {
+      throw new Error('CQL_TUNER_JMX_USERNAME must be one word without spaces and must not start with "-"');
+    }
+    args.push('-u', user);
+    if (password) {
+      secrets.push(password);
+      dir = await mkdtemp(join(tmpdir(), 'cql-tuner-jmx-'));
+      const file = join(dir, 'jmx.password');
+      await writeFile(file, `${user} ${password}\n`, { mode: 0o600 });
+      args.push('-pwf', file);
+    } else if (passwordFile) {
+      args.push('-pwf', passwordFile);
+    }
+  }
+  return {
+    args,
+    env: {},
+    secrets,
+    async cleanup() {
+      if (dir) await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function scrub(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets) if (s.length >= 1) out = out.split(s).join('***');
+  return out;
+}

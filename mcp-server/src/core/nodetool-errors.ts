@@ -1,0 +1,65 @@
+/** Turns nodetool's failure text into a cause an operator can act on. Pure: reads text only. */
+export interface NodetoolFailure {
+  code:
+    | 'JMX_UNREACHABLE'
+    | 'JMX_AUTH'
+    | 'JMX_SSL'
+    | 'NO_METRIC_YET'
+    | 'UNKNOWN_TABLE'
+    | 'JAVA_ERROR'
+    | 'NODETOOL_FAILED';
+  message: string;
+  fix: string;
+}
+
+export function classifyNodetoolFailure(subcommand: string, host: string, port: number, output: string): NodetoolFailure {
+  const text = output.slice(0, 20000);
+  const firstLine = (re: RegExp) => text.split('\n').find((l) => re.test(l))?.trim().slice(0, 300) ?? '';
+  if (/Connection refused|ConnectException|NoRouteToHostException|UnknownHostException|Failed to connect to/i.test(text)) {
+    return {
+      code: 'JMX_UNREACHABLE',
+      message: `cannot reach JMX at ${host}:${port}: ${firstLine(/Failed to connect|Connection refused|Exception/)}`,
+      fix: 'Check that the node is running and that JMX listens there (default 7199; 127.0.0.1 only unless LOCAL_JMX=no). Use the node’s own JMX port, or run from the node itself.',
+    };
+  }
+  if (/SSL|handshake_failure|non-JRMP server|JRMP/i.test(text) && /SSL|TLS|JRMP/.test(text)) {
+    return {
+      code: 'JMX_SSL',
+      message: `JMX at ${host}:${port} wants SSL (or is not JMX): ${firstLine(/SSL|JRMP|handshake/i)}`,
+      fix: 'Set CQL_TUNER_JMX_SSL=1 and the javax.net.ssl trust store for nodetool, or check that this port is JMX.',
+    };
+  }
+  if (/Authentication failed|Invalid username or password|Credentials required|SecurityException/i.test(text)) {
+    return {
+      code: 'JMX_AUTH',
+      message: `JMX at ${host}:${port} refused the credentials (or needs some)`,
+      fix: 'Set CQL_TUNER_JMX_USERNAME and CQL_TUNER_JMX_PASSWORD (or CQL_TUNER_JMX_PASSWORD_FILE) in the environment of the tool.',
+    };
+  }
+  if (/InstanceNotFoundException/.test(text)) {
+    return {
+      code: 'NO_METRIC_YET',
+      message: `the node has not registered the metric ${subcommand} reads yet: ${firstLine(/InstanceNotFoundException/)}`,
+      fix: 'Known on Cassandra 4.1: proxyhistograms fails on a node that has served no reads (the ClientRequest metric is created on first use). Send some traffic through this coordinator, or read the latency virtual tables instead.',
+    };
+  }
+  if (/Unknown (keyspace|table)|Table .* does not exist|Keyspace .* does not exist|ColumnFamilyStore for/i.test(text)) {
+    return {
+      code: 'UNKNOWN_TABLE',
+      message: `the keyspace or table does not exist on ${host}: ${firstLine(/Unknown|does not exist|ColumnFamily/i)}`,
+      fix: 'List tables with `nodetool tablestats` (no arguments) or DESCRIBE in cqlsh; names are case-sensitive.',
+    };
+  }
+  if (/Error: (Could not find or load main class|A JNI error)|UnsupportedClassVersionError|IllegalAccessException|InaccessibleObjectException/.test(text)) {
+    return {
+      code: 'JAVA_ERROR',
+      message: `nodetool could not start its JVM: ${firstLine(/Error|Exception/)}`,
+      fix: 'Use the nodetool that ships with the server version, with the Java it supports (Java 11/17 for 4.1 and 5.0).',
+    };
+  }
+  return {
+    code: 'NODETOOL_FAILED',
+    message: `nodetool ${subcommand} failed: ${firstLine(/\S/) || 'no output'}`,
+    fix: 'Read the raw output (raw: true) for the full error.',
+  };
+}

@@ -1,0 +1,92 @@
+import { parsedOk, total, unrecognized } from '../../parsed.js';
+import { cleanLines } from '../../text.js';
+import { parseSize } from '../../units.js';
+
+export type NodeStatusCode = 'U' | 'D';
+export type NodeStateCode = 'N' | 'L' | 'J' | 'M';
+
+export interface StatusNode {
+  datacenter: string;
+  /** Two letters as printed: UN, DN, UJ, UL, UM, DL … */
+  code: string;
+  up: boolean;
+  state: 'normal' | 'leaving' | 'joining' | 'moving';
+  address: string;
+  /** null when printed as "?" (down node) or unparseable. */
+  loadBytes: number | null;
+  loadText: string;
+  tokens: number | null;
+  /** Percent 0–100; null for "?" (ownership not computable, e.g. mixed replication). */
+  ownsPercent: number | null;
+  /** null when the node printed `null` or "?" (not yet known to gossip). */
+  hostId: string | null;
+  rack: string;
+}
+
+export interface NodetoolStatus {
+  datacenters: string[];
+  nodes: StatusNode[];
+  /** "Owns (effective)" when computed for a keyspace's replication; "Owns" when raw token ownership. */
+  ownsEffective: boolean | null;
+  notes: string[];
+}
+
+const STATE: Record<string, StatusNode['state']> = { N: 'normal', L: 'leaving', J: 'joining', M: 'moving' };
+
+// UN  127.0.0.1  118.52 KiB  16  100.0%  c474c29e-…  rack1    (load may be "?", owns "?", host id "null")
+const ROW =
+  /^([UD])([NLJM])\s+(\S+)\s+(\?|-?\d+(?:[.,]\d+)?\s*(?:bytes|[KMGTP]i?B|B)?)\s+(\d+|\?)\s+(\?|-?\d+(?:[.,]\d+)?\s*%)\s+([0-9a-fA-F]{8}-[0-9a-fA-F-]{27}|null|\?)\s*(.*)$/;
+
+export const parseStatus = total<NodetoolStatus>('nodetool.status', (text) => {
+  const lines = cleanLines(text);
+  const nodes: StatusNode[] = [];
+  const datacenters: string[] = [];
+  const notes: string[] = [];
+  const warnings: string[] = [];
+  let dc = '';
+  let sawHeader = false;
+  let ownsEffective: boolean | null = null;
+  for (const raw of lines) {
+    const line = raw.trim();
+    const dcMatch = /^Datacenter:\s*(.*)$/.exec(line);
+    if (dcMatch) {
+      dc = dcMatch[1]!.trim();
+      datacenters.push(dc);
+      continue;
+    }
+    if (/^--\s+Address\s+Load/.test(line)) {
+      sawHeader = true;
+      if (/Owns \(effective\)/.test(line)) ownsEffective = true;
+      else if (/\bOwns\b/.test(line)) ownsEffective = false;
+      continue;
+    }
+    if (/^Note:/.test(line)) {
+      notes.push(line);
+      continue;
+    }
+    const m = ROW.exec(line);
+    if (m) {
+      const loadText = m[4]!.trim();
+      const hostId = m[7]!;
+      nodes.push({
+        datacenter: dc,
+        code: `${m[1]}${m[2]}`,
+        up: m[1] === 'U',
+        state: STATE[m[2]!]!,
+        address: m[3]!,
+        loadBytes: loadText === '?' ? null : parseSize(loadText),
+        loadText,
+        tokens: m[5] === '?' ? null : Number(m[5]),
+        ownsPercent: m[6] === '?' ? null : Number(m[6]!.replace('%', '').replace(',', '.').trim()),
+        hostId: hostId === 'null' || hostId === '?' ? null : hostId.toLowerCase(),
+        rack: m[8]!.trim(),
+      });
+    } else if (sawHeader && /^[UD][NLJM]\s/.test(line)) {
+      warnings.push(`unparsed node line: ${line.slice(0, 120)}`);
+    }
+  }
+  if (!sawHeader && nodes.length === 0) {
+    return unrecognized('nodetool.status', 'no "-- Address Load …" header and no node rows');
+  }
+  return parsedOk<NodetoolStatus>('nodetool.status', { datacenters, nodes, ownsEffective, notes }, warnings);
+});

@@ -1,0 +1,29 @@
+/** Every way the lab can fail, so the CLI and MCP layer can branch on `code` rather than on message text. */
+export type LabErrorCode =
+  | 'NO_JAVA'
+  | 'JAVA_TOO_OLD'
+  | 'NO_MAVEN'
+  | 'PORT_IN_USE'
+  | 'LOOPBACK_UNAVAILABLE'
+  | 'NODE_DIED'
+  | 'UNSUPPORTED_VERSION'
+  | 'BAD_HEAP'
+  | 'BAD_NODE_COUNT'
+  | 'RESOLVE_FAILED'
+  | 'ALREADY_RUNNING'
+  | 'CQL_TIMEOUT'
+  | 'ABORTED'
+  | 'STOP_FAILED';
+
+/** `message` says what was wrong, `fix` says what the user can do about it. */
+export class LabError extends Error {
+  readonly code: LabErrorCode;
+  readonly fix: string;
+
+  constructor(code: LabErrorCode, message: string, fix: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'LabError';
+    this.code = code;
+    this.fix = fix;
+  }
+}

@@ -1,0 +1,151 @@
+import type { LabVersion } from './versions.js';
+
+export const DAEMON_CLASS = 'org.apache.cassandra.service.CassandraDaemon';
+export const NODETOOL_CLASS = 'org.apache.cassandra.tools.NodeTool';
+
+/** System property put on every lab daemon's command line, so stop/status recognise our own processes by PID. */
+export const LAB_MARKER_PROPERTY = 'cql_tuner.lab_node_dir';
+
+export function labMarkerFlag(nodeDir: string): string {
+  return `-D${LAB_MARKER_PROPERTY}=${nodeDir}`;
+}
+
+// From Cassandra 5.0's conf/jvm17-server.options: without them Java 17 refuses the reflective access Cassandra
+// needs (the daemon dies at once with IllegalAccessException on sun.nio.ch.DirectBuffer.cleaner).
+const JAVA17_EXPORTS = [
+  'java.base/jdk.internal.misc',
+  'java.management.rmi/com.sun.jmx.remote.internal.rmi',
+  'java.rmi/sun.rmi.registry',
+  'java.rmi/sun.rmi.server',
+  'java.sql/java.sql',
+  'java.base/java.lang.ref',
+  'jdk.unsupported/sun.misc',
+  'jdk.compiler/com.sun.tools.javac.file',
+  'jdk.attach/sun.tools.attach',
+];
+
+const JAVA17_OPENS = [
+  'java.base/java.lang.module',
+  'java.base/jdk.internal.loader',
+  'java.base/jdk.internal.ref',
+  'java.base/jdk.internal.reflect',
+  'java.base/jdk.internal.math',
+  'java.base/jdk.internal.module',
+  'java.base/jdk.internal.util.jar',
+  'java.base/sun.nio.ch',
+  'java.base/java.io',
+  'java.base/java.lang.reflect',
+  'java.base/java.lang',
+  'java.base/java.util',
+  'jdk.management/com.sun.management.internal',
+  'jdk.compiler/com.sun.tools.javac',
+];
+
+// 4.1 was never released for Java 17; it still runs once these are open too (measured: otherwise
+// InaccessibleObjectException ... module java.base does not "opens java.util.concurrent").
+const JAVA17_OPENS_41_EXTRA = [
+  'java.base/java.util.concurrent',
+  'java.base/java.util.concurrent.atomic',
+  'java.base/java.util.concurrent.locks',
+  'java.base/java.nio',
+  'java.base/java.net',
+  'java.base/java.lang.invoke',
+  'java.base/java.time',
+  'java.base/java.util.regex',
+  'java.base/sun.nio.fs',
+  'java.base/java.nio.file',
+  'java.base/java.nio.channels',
+  'java.base/java.nio.charset',
+  'java.base/java.security',
+  'java.base/jdk.internal.misc',
+];
+
+// NodeTool only needs the JMX/RMI client side.
+const NODETOOL_EXPORTS = [
+  'java.base/jdk.internal.misc',
+  'java.base/java.lang.ref',
+  'java.rmi/sun.rmi.registry',
+  'java.rmi/sun.rmi.server',
+  'java.management.rmi/com.sun.jmx.remote.internal.rmi',
+  'jdk.unsupported/sun.misc',
+];
+
+function exportsFlags(list: readonly string[]): string[] {
+  return list.map((m) => `--add-exports=${m}=ALL-UNNAMED`);
+}
+
+function opensFlags(list: readonly string[]): string[] {
+  return list.map((m) => `--add-opens=${m}=ALL-UNNAMED`);
+}
+
+export function moduleAccessFlags(version: LabVersion): string[] {
+  const opens = version === '4.1' ? [...JAVA17_OPENS, ...JAVA17_OPENS_41_EXTRA] : JAVA17_OPENS;
+  return [...exportsFlags(JAVA17_EXPORTS), ...opensFlags(opens)];
+}
+
+export interface ServerJvmParams {
+  version: LabVersion;
+  /** Normalised, e.g. '512M'. */
+  heap: string;
+  nodeDir: string;
+  logDir: string;
+  /** file:// URL of the node's cassandra.yaml. */
+  configUrl: string;
+  logbackPath: string;
+  jmxPort: number;
+  /** Cluster size: the fast ring delay is only safe when nobody has to learn a ring from gossip. */
+  nodeCount: number;
+}
+
+/** JVM options for one lab daemon (everything before -cp). */
+export function serverJvmFlags(p: ServerJvmParams): string[] {
+  const flags = [
+    labMarkerFlag(p.nodeDir),
+    `-Xms${p.heap}`,
+    `-Xmx${p.heap}`,
+    '-Xss256k',
+    // Upstream jvm-server.options / jvm17-server.options GC choice, minus region sizing tuned for big heaps.
+    '-XX:+UseG1GC',
+    '-XX:+ParallelRefProcEnabled',
+    '-XX:MaxGCPauseMillis=300',
+    '-XX:G1RSetUpdatingPauseTimePercent=5',
+    '-XX:+UseTLAB',
+    '-XX:+ResizeTLAB',
+    '-XX:+PerfDisableSharedMem',
+    '-XX:+ExitOnOutOfMemoryError',
+    '-XX:StringTableSize=1000003',
+    '-Djava.net.preferIPv4Stack=true',
+    '-Djdk.attach.allowAttachSelf=true',
+    '-Dio.netty.tryReflectionSetAccessible=true',
+    // JMX is local-only (bound to 127.0.0.1), unauthenticated, one port per node.
+    `-Dcassandra.jmx.local.port=${p.jmxPort}`,
+    '-Dcom.sun.management.jmxremote.authenticate=false',
+    '-Djava.rmi.server.hostname=127.0.0.1',
+    '-Dcassandra-foreground=yes',
+    `-Dcassandra.config=${p.configUrl}`,
+    `-Dcassandra.storagedir=${p.nodeDir}`,
+    `-Dcassandra.logdir=${p.logDir}`,
+    `-Dlogback.configurationFile=${p.logbackPath}`,
+    // Fast boot: nothing to wait for on a fresh loopback cluster that is started one node at a time.
+    '-Dcassandra.skip_wait_for_gossip_to_settle=0',
+    `-Dcassandra.ring_delay_ms=${p.nodeCount === 1 ? 1000 : 5000}`,
+    ...moduleAccessFlags(p.version),
+  ];
+  // -Xlog uses ':' as its separator, so a path holding one cannot be expressed; skip the GC log then.
+  if (!p.logDir.includes(':')) {
+    flags.push(`-Xlog:gc=info,heap*=info,safepoint=info:file=${p.logDir}/gc.log:time,uptime,pid,tid,level:filecount=4,filesize=10m`);
+  }
+  return flags;
+}
+
+/** JVM options for NodeTool run as a short-lived client (≈ 0.7–1.5 s per call instead of ≈ 2 s). */
+export function nodetoolJvmFlags(logbackPath: string): string[] {
+  return [
+    '-Xmx256m',
+    '-XX:+UseSerialGC',
+    '-XX:TieredStopAtLevel=1',
+    '-Djava.net.preferIPv4Stack=true',
+    `-Dlogback.configurationFile=${logbackPath}`,
+    ...exportsFlags(NODETOOL_EXPORTS),
+  ];
+}

@@ -1,0 +1,441 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { totalmem } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ProgressFn } from '../ops/progress.js';
+import { LAB_CQL_PORT, LAB_STORAGE_PORT, renderCassandraYaml, renderClientLogbackXml, renderNodeLogbackXml } from './config-files.js';
+import { probeCql } from './cql-probe.js';
+import { LabError } from './errors.js';
+import { tailLines, writeFileAtomic, writeFileIfChanged } from './fs-util.js';
+import { heapToMb, normalizeHeap } from './heap.js';
+import { DAEMON_CLASS, NODETOOL_CLASS, nodetoolJvmFlags, serverJvmFlags } from './jvm-flags.js';
+import { NODE_SUBDIRS, cassandraCacheRoot, labPaths, nodeAddress, nodeDirFor, nodeFiles } from './paths.js';
+import { type PortNeed, checkJava, checkPortsFree, findJava } from './preflight.js';
+import { isAlive, isLabProcess, procEntryExists, signalLabProcess } from './proc.js';
+import { cachedJars, resolveCassandraJars } from './resolve.js';
+import { readLabState, removeLabState, writeLabState } from './state.js';
+import type { LabNode, LabNodeStatus, LabState, LabStatus } from './types.js';
+import { type LabVersion, SUPPORTED_LAB_VERSIONS, labVersionsNewestFirst, normalizeLabVersion } from './versions.js';
+
+export const DEFAULT_NODE_TIMEOUT_MS = 180_000;
+export const DEFAULT_STOP_TIMEOUT_MS = 30_000;
+const MAX_NODES = 3;
+const DATA_MARKER = 'data.json';
+
+const noop: ProgressFn = () => {};
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+function secondsSince(t: number): string {
+  return ((Date.now() - t) / 1000).toFixed(1);
+}
+
+function abortedError(): LabError {
+  return new LabError('ABORTED', 'Lab start was cancelled; the nodes it had started were stopped.', 'Start the lab again when ready.');
+}
+
+/** PIDs from lab.json that are still our daemons (a reused PID does not count). */
+async function liveLabPids(state: LabState): Promise<number[]> {
+  const live: number[] = [];
+  for (const n of state.nodes) if (n.pid !== null && (await isLabProcess(n.pid, n.dir))) live.push(n.pid);
+  return live;
+}
+
+/**
+ * Node data is only reusable by the same release and cluster shape: 5.0 sstables cannot be read by 4.1, and a
+ * 1-node lab started on a former 3-node node1 would keep waiting for peers. Anything else is wiped first.
+ */
+async function prepareDataDirs(stateDir: string, fullVersion: string, nodes: number, progress: ProgressFn): Promise<void> {
+  const marker = join(stateDir, DATA_MARKER);
+  const want = { fullVersion, nodes };
+  const raw = await readFile(marker, 'utf8').catch(() => null);
+  let same = false;
+  if (raw !== null) {
+    try {
+      const have = JSON.parse(raw) as { fullVersion?: unknown; nodes?: unknown };
+      same = have.fullVersion === fullVersion && have.nodes === nodes;
+      if (!same) {
+        progress({
+          message: `Wiping data of an earlier ${String(have.nodes)}-node ${String(have.fullVersion)} lab (not reusable by a ${nodes}-node ${fullVersion} lab)`,
+        });
+      }
+    } catch {
+      same = false;
+    }
+  }
+  if (!same) {
+    for (let i = 1; i <= MAX_NODES; i++) await rm(nodeDirFor(stateDir, i), { recursive: true, force: true });
+  }
+  await writeFileAtomic(marker, `${JSON.stringify(want)}\n`);
+}
+
+async function writeNodeFiles(stateDir: string, index: number, version: LabVersion): Promise<void> {
+  const f = nodeFiles(stateDir, index);
+  for (const sub of NODE_SUBDIRS) await mkdir(join(f.dir, sub), { recursive: true });
+  const { host } = nodeAddress(index);
+  await writeFileAtomic(f.yaml, renderCassandraYaml({ version, host, nodeDir: f.dir }));
+  await writeFileAtomic(f.logback, renderNodeLogbackXml());
+}
+
+interface Spawned {
+  child: ChildProcess;
+  pid: number;
+  exit: { code: number | null; signal: NodeJS.Signals | null } | null;
+}
+
+async function spawnNode(java: string, argv: string[], cwd: string, consoleLog: string): Promise<Spawned> {
+  const fd = openSync(consoleLog, 'a');
+  let child: ChildProcess;
+  try {
+    // Detached = own session and process group: the daemon outlives the CLI, and stop can signal the group.
+    child = spawn(java, argv, { cwd, detached: true, stdio: ['ignore', fd, fd], env: process.env });
+  } finally {
+    closeSync(fd); // the child holds its own copy
+  }
+  if (child.pid === undefined) {
+    const err = await new Promise<Error>((resolve) => child.once('error', resolve));
+    throw new LabError('NO_JAVA', `Could not start ${java}: ${err.message}.`, 'Check JAVA_HOME / PATH.');
+  }
+  child.on('error', () => {}); // errors after spawn show up as exit; never crash the host process
+  const s: Spawned = { child, pid: child.pid, exit: null };
+  child.once('exit', (code, signal) => {
+    s.exit = { code, signal };
+  });
+  child.unref();
+  return s;
+}
+
+async function nodeDiedError(node: LabNode, exit: Spawned['exit'], consoleLog: string): Promise<LabError> {
+  const how = exit ? (exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`) : 'exited';
+  const log = await tailLines(node.logFile, 20);
+  const con = await tailLines(consoleLog, 10);
+  const parts = [`Cassandra node ${node.index} (${node.host}) ${how} during startup.`];
+  if (log.length > 0) parts.push(`Last lines of ${node.logFile}:`, ...log);
+  if (con.length > 0) parts.push(`Last lines of ${consoleLog}:`, ...con);
+  if (log.length === 0 && con.length === 0) parts.push(`(no output in ${node.logFile} or ${consoleLog})`);
+  return new LabError(
+    'NODE_DIED',
+    parts.join('\n'),
+    'Read the log lines above. Common causes: not enough memory for the heap (try --heap 512M), a port taken ' +
+      'meanwhile, or data left by another release (`cql-tuner lab stop --wipe`, then start again).',
+  );
+}
+
+async function waitForCql(
+  node: LabNode,
+  spawned: Spawned,
+  fullVersion: string,
+  consoleLog: string,
+  timeoutMs: number,
+  progress: ProgressFn,
+  ready: number,
+  total: number,
+  signal?: AbortSignal,
+): Promise<number> {
+  const started = Date.now();
+  let lastError = '';
+  let lastBeat = 0;
+  for (;;) {
+    if (signal?.aborted) throw abortedError();
+    if (spawned.exit || !(await isAlive(spawned.pid))) {
+      // Give the exit event a moment so the message can say how it ended.
+      if (!spawned.exit) await sleep(200);
+      throw await nodeDiedError(node, spawned.exit, consoleLog);
+    }
+    const probe = await probeCql(node.host, 5000);
+    if (probe.ok) {
+      if (probe.releaseVersion !== fullVersion) {
+        progress({ message: `Warning: ${node.host} reports release_version ${probe.releaseVersion}, expected ${fullVersion}` });
+      }
+      return Date.now() - started;
+    }
+    lastError = probe.error;
+    if (Date.now() - started > timeoutMs) {
+      const log = await tailLines(node.logFile, 20);
+      throw new LabError(
+        'CQL_TIMEOUT',
+        `Node ${node.index} (${node.host}) did not answer CQL on ${node.host}:${LAB_CQL_PORT} within ${Math.round(timeoutMs / 1000)}s ` +
+          `(last: ${lastError}).${log.length ? `\nLast lines of ${node.logFile}:\n${log.join('\n')}` : ''}`,
+        'The machine may be overloaded (2 cores are slow for 3 nodes): retry with a longer timeout, or with fewer nodes.',
+      );
+    }
+    if (Date.now() - lastBeat >= 2000) {
+      lastBeat = Date.now();
+      progress({ message: `Waiting for CQL on ${node.host}:${LAB_CQL_PORT} (node ${node.index}, ${secondsSince(started)}s)`, progress: ready, total });
+    }
+    await sleep(1000, signal);
+  }
+}
+
+/** Nodes 1..n as they will be recorded, before any is started. */
+function plannedNodes(stateDir: string, n: number): LabNode[] {
+  const nodes: LabNode[] = [];
+  for (let i = 1; i <= n; i++) {
+    const { host, jmxPort } = nodeAddress(i);
+    const f = nodeFiles(stateDir, i);
+    nodes.push({ index: i, host, cqlPort: LAB_CQL_PORT, jmxPort, pid: null, dir: f.dir, logFile: f.systemLog });
+  }
+  return nodes;
+}
+
+export interface StartLabOptions {
+  nodes: 1 | 3;
+  version: LabVersion | string;
+  /** -Xms/-Xmx per node, e.g. '512M' (default) or '1G'. */
+  heap?: string;
+  onProgress?: ProgressFn;
+  signal?: AbortSignal;
+  /** Per node: how long to wait for it to answer CQL (default 180 s). */
+  timeoutMs?: number;
+}
+
+/**
+ * Starts a 1- or 3-node Cassandra on 127.0.0.1–3 from Maven Central jars, one node after another (each once the
+ * previous one answers CQL). On failure every node started by this call is stopped again; logs are kept.
+ */
+export async function startLab(opts: StartLabOptions): Promise<LabState> {
+  const progress = opts.onProgress ?? noop;
+  const version = normalizeLabVersion(opts.version);
+  const fullVersion = SUPPORTED_LAB_VERSIONS[version];
+  const count: number = opts.nodes;
+  if (count !== 1 && count !== 3) {
+    throw new LabError('BAD_NODE_COUNT', `A lab has 1 or 3 nodes, not ${String(opts.nodes)}.`, 'Use --nodes 1 or --nodes 3.');
+  }
+  const heap = normalizeHeap(opts.heap);
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_NODE_TIMEOUT_MS;
+  const { stateDir } = labPaths();
+
+  const previous = await readLabState(stateDir);
+  if (previous) {
+    const live = await liveLabPids(previous);
+    if (live.length > 0) {
+      throw new LabError(
+        'ALREADY_RUNNING',
+        `A ${previous.nodes.length}-node Cassandra ${previous.fullVersion} lab is already running (pids ${live.join(', ')}, state in ${stateDir}).`,
+        'Use it as is, or run `cql-tuner lab stop` first.',
+      );
+    }
+  }
+
+  progress({ message: 'Checking Java' });
+  const java = await checkJava(opts.signal);
+  if (java.major > 17) {
+    progress({ message: `Note: Java ${java.major} found; the lab is tested with Java 17 (Cassandra ${version} does not support newer officially)` });
+  }
+  const memNeedMb = count * (heapToMb(heap) + 500);
+  if (memNeedMb > (totalmem() / 1024 / 1024) * 0.8) {
+    progress({ message: `Warning: ${count} node(s) × ${heap} heap need about ${Math.round(memNeedMb / 1024)} GiB; this machine has ${Math.round(totalmem() / 2 ** 30)} GiB` });
+  }
+
+  const nodes = plannedNodes(stateDir, count);
+  const needs: PortNeed[] = nodes.flatMap((n) => [
+    { host: n.host, port: LAB_CQL_PORT, what: `CQL of node ${n.index}` },
+    { host: n.host, port: LAB_STORAGE_PORT, what: `storage of node ${n.index}` },
+    { host: '127.0.0.1', port: n.jmxPort, what: `JMX of node ${n.index}` },
+  ]);
+  progress({ message: 'Checking ports' });
+  await checkPortsFree(needs);
+
+  const jars = await resolveCassandraJars(version, { onProgress: progress, ...(opts.signal ? { signal: opts.signal } : {}) });
+  if (opts.signal?.aborted) throw abortedError();
+
+  await mkdir(stateDir, { recursive: true });
+  await prepareDataDirs(stateDir, fullVersion, count, progress);
+
+  const state: LabState = { version, fullVersion, nodes, heap, startedAt: new Date().toISOString(), stateDir };
+  const spawned: Spawned[] = [];
+  const t0 = Date.now();
+  try {
+    for (const node of nodes) {
+      if (opts.signal?.aborted) throw abortedError();
+      const f = nodeFiles(stateDir, node.index);
+      await writeNodeFiles(stateDir, node.index, version);
+      const argv = [
+        ...serverJvmFlags({
+          version,
+          heap,
+          nodeDir: f.dir,
+          logDir: f.logDir,
+          configUrl: pathToFileURL(f.yaml).href,
+          logbackPath: f.logback,
+          jmxPort: node.jmxPort,
+          nodeCount: count,
+        }),
+        '-cp',
+        [f.confDir, ...jars.classpath].join(':'),
+        DAEMON_CLASS,
+      ];
+      progress({
+        message: `Starting node ${node.index}/${count} on ${node.host} (Cassandra ${fullVersion}, heap ${heap})`,
+        progress: node.index - 1,
+        total: count,
+      });
+      const s = await spawnNode(java.path, argv, f.dir, f.consoleLog);
+      spawned.push(s);
+      node.pid = s.pid;
+      // Recorded before waiting, so `lab stop` can clean up even if this process dies mid-start.
+      await writeLabState(state);
+      const ms = await waitForCql(node, s, fullVersion, f.consoleLog, timeoutMs, progress, node.index - 1, count, opts.signal);
+      progress({ message: `Node ${node.index} (${node.host}) answers CQL after ${(ms / 1000).toFixed(1)}s`, progress: node.index, total: count });
+    }
+  } catch (e) {
+    progress({ message: `Start failed; stopping the ${spawned.length} node(s) started so far (logs kept in ${stateDir})` });
+    await terminate(
+      spawned.map((s) => s.pid),
+      nodes,
+      10_000,
+      noop,
+    ).catch(() => {});
+    await removeLabState(stateDir);
+    throw e;
+  }
+  progress({ message: `Lab up: ${count} node(s), Cassandra ${fullVersion}, in ${secondsSince(t0)}s`, progress: count, total: count });
+  return state;
+}
+
+/** SIGTERM to each group, wait, SIGKILL what is left (after re-checking it is still ours). Returns PIDs now gone. */
+async function terminate(pids: number[], nodes: LabNode[], timeoutMs: number, progress: ProgressFn): Promise<{ gone: number[]; left: number[] }> {
+  const dirOf = new Map(nodes.filter((n) => n.pid !== null).map((n) => [n.pid as number, n.dir]));
+  const ours: number[] = [];
+  for (const pid of pids) {
+    const dir = dirOf.get(pid);
+    if (dir !== undefined && (await isLabProcess(pid, dir))) ours.push(pid);
+  }
+  for (const pid of ours) await signalLabProcess(pid, 'SIGTERM');
+  const started = Date.now();
+  let lastBeat = 0;
+  let alive = ours;
+  while (alive.length > 0 && Date.now() - started < timeoutMs) {
+    await sleep(250);
+    const next: number[] = [];
+    for (const pid of alive) if (await isAlive(pid)) next.push(pid);
+    alive = next;
+    if (alive.length > 0 && Date.now() - lastBeat >= 2000) {
+      lastBeat = Date.now();
+      progress({ message: `Waiting for ${alive.length} node(s) to shut down (${secondsSince(started)}s)` });
+    }
+  }
+  for (const pid of alive) {
+    const dir = dirOf.get(pid);
+    if (dir !== undefined && (await isLabProcess(pid, dir))) {
+      progress({ message: `pid ${pid} ignored SIGTERM for ${Math.round(timeoutMs / 1000)}s; sending SIGKILL` });
+      await signalLabProcess(pid, 'SIGKILL');
+    }
+  }
+  const killDeadline = Date.now() + 5000;
+  while (Date.now() < killDeadline) {
+    const next: number[] = [];
+    for (const pid of alive) if (await isAlive(pid)) next.push(pid);
+    alive = next;
+    if (alive.length === 0) break;
+    await sleep(100);
+  }
+  // If this process is their parent, the dead children linger as zombies until Node reaps them; give it a moment
+  // so that /proc/<pid> is really gone when we return.
+  const reapDeadline = Date.now() + 2000;
+  while (Date.now() < reapDeadline) {
+    let any = false;
+    for (const pid of ours) if (!alive.includes(pid) && (await procEntryExists(pid))) any = true;
+    if (!any) break;
+    await sleep(50);
+  }
+  return { gone: ours.filter((p) => !alive.includes(p)), left: alive };
+}
+
+export interface StopLabOptions {
+  onProgress?: ProgressFn;
+  /** Grace period after SIGTERM before SIGKILL (default 30 s). */
+  timeoutMs?: number;
+  /** Also delete the node directories (data, commit log, logs). */
+  wipe?: boolean;
+}
+
+/**
+ * Stops the lab's daemons by the PIDs in lab.json only, never by name. Data is kept unless `wipe`;
+ * `keptData` says where it is (null when wiped or nothing was there).
+ */
+export async function stopLab(opts: StopLabOptions = {}): Promise<{ stopped: number[]; keptData: string | null }> {
+  const progress = opts.onProgress ?? noop;
+  const { stateDir } = labPaths();
+  const state = await readLabState(stateDir);
+  let stopped: number[] = [];
+  if (state) {
+    const pids = state.nodes.map((n) => n.pid).filter((p): p is number => p !== null);
+    progress({ message: `Stopping ${pids.length} lab node(s) (pids ${pids.join(', ') || 'none'})` });
+    const r = await terminate(pids, state.nodes, opts.timeoutMs ?? DEFAULT_STOP_TIMEOUT_MS, progress);
+    if (r.left.length > 0) {
+      throw new LabError(
+        'STOP_FAILED',
+        `Lab node process(es) ${r.left.join(', ')} are still alive after SIGTERM and SIGKILL.`,
+        `Check them with \`ps -p ${r.left.join(',')}\`; lab.json in ${stateDir} was kept so stop can be retried.`,
+      );
+    }
+    stopped = r.gone;
+    await removeLabState(stateDir);
+  }
+  let keptData: string | null = null;
+  if (opts.wipe) {
+    for (let i = 1; i <= MAX_NODES; i++) await rm(nodeDirFor(stateDir, i), { recursive: true, force: true });
+    await rm(join(stateDir, DATA_MARKER), { force: true });
+    progress({ message: `Lab stopped; node data deleted from ${stateDir}` });
+  } else {
+    const hasData = await readFile(join(stateDir, DATA_MARKER), 'utf8').then(
+      () => true,
+      () => false,
+    );
+    keptData = hasData ? stateDir : null;
+    progress({ message: `Lab stopped${keptData ? `; data kept in ${keptData} (stop with wipe to delete it)` : ''}` });
+  }
+  return { stopped, keptData };
+}
+
+/** What lab.json says, checked against the live processes and a CQL round trip to each node. */
+export async function labStatus(): Promise<LabStatus> {
+  const { stateDir } = labPaths();
+  const state = await readLabState(stateDir);
+  if (!state) return { running: false, state: null, nodes: [] };
+  const nodes: LabNodeStatus[] = await Promise.all(
+    state.nodes.map(async (n) => {
+      const alive = n.pid !== null && (await isLabProcess(n.pid, n.dir));
+      const cqlUp = alive && (await probeCql(n.host, 3000)).ok;
+      return { ...n, alive, cqlUp };
+    }),
+  );
+  return { running: nodes.some((n) => n.alive), state, nodes };
+}
+
+/**
+ * argv prefix that runs NodeTool from the lab's jars; append e.g. ['-h','127.0.0.1','-p','7199','status'].
+ * With a version: that version's jars or null. Without: the running lab's version, else the newest resolved one.
+ */
+export async function labNodetoolArgv(version?: LabVersion): Promise<string[] | null> {
+  const { cacheDir, stateDir } = labPaths();
+  let jars = null;
+  if (version !== undefined) {
+    jars = await cachedJars(normalizeLabVersion(version), cacheDir);
+  } else {
+    const state = await readLabState(stateDir);
+    if (state) jars = await cachedJars(state.version, cacheDir);
+    for (const v of labVersionsNewestFirst()) {
+      if (jars) break;
+      jars = await cachedJars(v, cacheDir);
+    }
+  }
+  if (!jars) return null;
+  const logback = join(cassandraCacheRoot(cacheDir), 'nodetool-logback.xml');
+  await writeFileIfChanged(logback, renderClientLogbackXml());
+  const java = (await findJava()) ?? 'java';
+  return [java, ...nodetoolJvmFlags(logback), '-cp', jars.classpath.join(':'), NODETOOL_CLASS];
+}

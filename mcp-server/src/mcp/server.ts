@@ -1,0 +1,20 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CQL_TUNER_VERSION } from '../version.js';
+import { registerLabTools } from './tools/lab.js';
+import { registerNodetoolTool } from './tools/nodetool.js';
+
+/** The MCP server with every tool registered; transports are attached by the caller (stdio entry, tests). */
+export function createServer(): McpServer {
+  const server = new McpServer(
+    { name: 'cql-tuner', version: CQL_TUNER_VERSION },
+    {
+      capabilities: { tools: {}, logging: {} },
+      instructions:
+        'cql-tuner measures Cassandra and ScyllaDB clusters instead of guessing: run read-only nodetool commands against a node, ' +
+        'and start/stop a local real Cassandra lab (127.0.0.1–3) to try things safely. Cite the numbers the tools return.',
+    },
+  );
+  registerNodetoolTool(server);
+  registerLabTools(server);
+  return server;
+}

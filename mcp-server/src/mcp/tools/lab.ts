@@ -1,0 +1,103 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { labStatus, startLab, stopLab } from '../../lab/index.js';
+import { renderLabStatus } from '../../render/lab.js';
+import { mcpProgress } from '../progress.js';
+import { toolError, toolResult } from '../tool-result.js';
+
+const labNode = z.object({
+  index: z.number(),
+  host: z.string(),
+  cqlPort: z.number(),
+  jmxPort: z.number(),
+  pid: z.number().nullable(),
+  dir: z.string(),
+  logFile: z.string(),
+  alive: z.boolean(),
+  cqlUp: z.boolean(),
+});
+
+const labStatusOutput = {
+  running: z.boolean(),
+  version: z.string().nullable(),
+  nodes: z.array(labNode),
+};
+
+async function statusReport() {
+  const s = await labStatus();
+  return { running: s.running, version: s.state?.fullVersion ?? null, nodes: s.nodes };
+}
+
+export function registerLabTools(server: McpServer): void {
+  server.registerTool(
+    'lab_start',
+    {
+      title: 'Start a local real Cassandra lab',
+      description:
+        'Starts Apache Cassandra (jars from Maven Central, cached per user) as 1 node on 127.0.0.1 or 3 nodes on 127.0.0.1–3 ' +
+        '(CQL 9042, JMX 7199/7299/7399) and waits until CQL answers. Loopback only. Takes ~10–60 s (first run also downloads ~70 MB).',
+      inputSchema: {
+        nodes: z.union([z.literal(1), z.literal(3)]).default(1),
+        version: z.enum(['5.0', '4.1']).default('5.0'),
+        heap: z.string().regex(/^\d+[MG]$/, 'heap like 512M or 1G').default('512M'),
+      },
+      outputSchema: labStatusOutput,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    async (args, extra) => {
+      try {
+        await startLab({ ...args, onProgress: mcpProgress(extra), signal: extra.signal });
+        const report = await statusReport();
+        return toolResult(renderLabStatus(report), report);
+      } catch (e) {
+        return toolError(e);
+      }
+    },
+  );
+
+  server.registerTool(
+    'lab_status',
+    {
+      title: 'Local lab status',
+      description: 'Shows the local lab nodes: PID, whether the process is alive and whether CQL answers.',
+      inputSchema: {},
+      outputSchema: labStatusOutput,
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async () => {
+      try {
+        const report = await statusReport();
+        return toolResult(renderLabStatus(report), report);
+      } catch (e) {
+        return toolError(e);
+      }
+    },
+  );
+
+  server.registerTool(
+    'lab_stop',
+    {
+      title: 'Stop the local lab',
+      description:
+        'Stops the lab’s Cassandra processes by the PIDs it recorded (never anything else). With wipe: true (needs confirm: true) it also deletes the lab’s data directories.',
+      inputSchema: {
+        wipe: z.boolean().default(false),
+        confirm: z.boolean().default(false).describe('Must be true when wipe is true'),
+      },
+      outputSchema: { stopped: z.array(z.number()), wiped: z.boolean() },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async (args, extra) => {
+      try {
+        if (args.wipe && !args.confirm) {
+          return toolError(Object.assign(new Error('wipe deletes the lab’s data directories and was not confirmed'), { code: 'CONFIRMATION_REQUIRED', fix: 'Call again with confirm: true if the lab data may be deleted, or without wipe.' }));
+        }
+        const res = await stopLab({ onProgress: mcpProgress(extra), wipe: args.wipe });
+        const report = { stopped: res.stopped, wiped: args.wipe };
+        return toolResult(res.stopped.length ? `Stopped PIDs ${res.stopped.join(', ')}${args.wipe ? ' and wiped data' : ''}.` : 'No lab process was running.', report);
+      } catch (e) {
+        return toolError(e);
+      }
+    },
+  );
+}

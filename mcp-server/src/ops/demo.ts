@@ -1,0 +1,36 @@
+import { labStatus, startLab, stopLab, type LabVersion } from '../lab/index.js';
+import { runNodetool, type NodetoolReport } from './nodetool.js';
+import type { ProgressFn } from './progress.js';
+
+export interface DemoReport {
+  startedLab: boolean;
+  stoppedLab: boolean;
+  version: string | null;
+  reports: NodetoolReport[];
+}
+
+/**
+ * The README's main job: a real Cassandra started here, then looked at through the same nodetool operation
+ * the MCP tool uses. Later issues replace the three commands with a full diagnosis.
+ */
+export async function runDemo(opts: { nodes: 1 | 3; version: LabVersion; keep: boolean; onProgress?: ProgressFn; signal?: AbortSignal }): Promise<DemoReport> {
+  const before = await labStatus();
+  let startedLab = false;
+  if (!before.running) {
+    await startLab({ nodes: opts.nodes, version: opts.version, onProgress: opts.onProgress, signal: opts.signal });
+    startedLab = true;
+  }
+  const status = await labStatus();
+  const reports: NodetoolReport[] = [];
+  try {
+    const first = status.nodes[0];
+    if (!first) throw new Error('the lab reports no nodes');
+    for (const sub of ['version', 'status', 'info'] as const) {
+      reports.push(await runNodetool({ subcommand: sub, host: first.host, port: first.jmxPort }, { onProgress: opts.onProgress, signal: opts.signal }));
+    }
+  } finally {
+    // Leave the machine as found: a lab this run started is stopped unless asked to keep it.
+    if (startedLab && !opts.keep) await stopLab({ onProgress: opts.onProgress });
+  }
+  return { startedLab, stoppedLab: startedLab && !opts.keep, version: status.state?.fullVersion ?? null, reports };
+}

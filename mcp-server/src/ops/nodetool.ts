@@ -1,0 +1,114 @@
+import { buildNodetoolArgs, type NodetoolSubcommand } from '../core/nodetool-commands.js';
+import { classifyNodetoolFailure } from '../core/nodetool-errors.js';
+import { NODETOOL_PARSERS } from '../core/parse/nodetool/index.js';
+import { jmxAuthFromEnv, scrub } from '../collect/jmx-credentials.js';
+import { LocalTarget } from '../collect/local-target.js';
+import { locateNodetool, type NodetoolSource } from '../collect/nodetool-locate.js';
+import type { Target } from '../collect/target.js';
+import { OpError } from './errors.js';
+import type { ProgressFn } from './progress.js';
+
+export interface NodetoolInput {
+  subcommand: string;
+  host?: string;
+  port?: number;
+  keyspace?: string;
+  table?: string;
+  humanReadable?: boolean;
+  nodetoolPath?: string;
+  timeoutMs?: number;
+  /** Include the whole raw output in the report (otherwise a short excerpt when unparsed). */
+  raw?: boolean;
+}
+
+export interface NodetoolReport {
+  subcommand: NodetoolSubcommand;
+  host: string;
+  port: number;
+  ok: boolean;
+  exitCode: number | null;
+  durationMs: number;
+  timedOut: boolean;
+  nodetool: { source: NodetoolSource; path: string };
+  /** Typed facts when a parser exists for the subcommand. */
+  parsed: { kind: string; ok: boolean; value?: unknown; reason?: string; warnings?: string[] } | null;
+  error?: { code: string; message: string; fix: string };
+  output: { chars: number; lines: number; truncated: boolean; excerpt: string; raw?: string };
+}
+
+export const DEFAULT_NODETOOL_TIMEOUT_MS = 60_000;
+export const MAX_NODETOOL_TIMEOUT_MS = 600_000;
+const EXCERPT_LINES = 40;
+
+export interface NodetoolDeps {
+  target?: Target;
+  signal?: AbortSignal;
+  onProgress?: ProgressFn;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Runs one allow-listed, read-only nodetool subcommand against a node's JMX port and parses the answer. */
+export async function runNodetool(input: NodetoolInput, deps: NodetoolDeps = {}): Promise<NodetoolReport> {
+  const host = input.host ?? '127.0.0.1';
+  const port = input.port ?? 7199;
+  const built = buildNodetoolArgs({ ...input, host, port });
+  if (!built.ok) throw new OpError(built.code, built.message, 'Use one of the allowed subcommands with plain keyspace/table names.');
+  const timeoutMs = input.timeoutMs ?? DEFAULT_NODETOOL_TIMEOUT_MS;
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1000 || timeoutMs > MAX_NODETOOL_TIMEOUT_MS) {
+    throw new OpError('BAD_TIMEOUT', `timeoutMs ${String(timeoutMs)} is outside 1000–${MAX_NODETOOL_TIMEOUT_MS}`, 'Give a timeout in milliseconds between 1 s and 10 min.');
+  }
+  const env = deps.env ?? process.env;
+  const located = await locateNodetool(input.nodetoolPath, env);
+  const auth = await jmxAuthFromEnv(env);
+  const target = deps.target ?? new LocalTarget();
+  deps.onProgress?.({ message: `nodetool ${built.subcommand} on ${host}:${port}` });
+  try {
+    const argv = [...located.argvPrefix, ...built.connectionArgs, ...auth.args, ...built.commandArgs];
+    const res = await target.run(argv, { timeoutMs, signal: deps.signal, env: auth.env });
+    const stdout = scrub(res.stdout, auth.secrets);
+    const stderr = scrub(res.stderr, auth.secrets);
+    const combined = stderr.trim() ? `${stdout}${stdout.endsWith('\n') || !stdout ? '' : '\n'}${stderr}` : stdout;
+    const ok = res.exitCode === 0 && !res.timedOut && !res.cancelled && !res.spawnError;
+    let error: NodetoolReport['error'];
+    if (res.cancelled) error = { code: 'CANCELLED', message: 'cancelled by the client', fix: 'Run it again when needed.' };
+    else if (res.timedOut) {
+      error = {
+        code: 'TIMEOUT',
+        message: `nodetool ${built.subcommand} on ${host}:${port} did not finish within ${timeoutMs} ms`,
+        fix: 'The node may be overloaded (long GC pauses) or JMX blocked by a firewall; raise timeoutMs or try the CQL virtual tables.',
+      };
+    } else if (res.spawnError) {
+      error = { code: 'SPAWN_FAILED', message: `could not start ${located.path}: ${res.spawnError}`, fix: 'Check that nodetool (and java) are installed and executable.' };
+    } else if (!ok) error = classifyNodetoolFailure(built.subcommand, host, port, combined);
+
+    const parser = NODETOOL_PARSERS[built.subcommand];
+    const parsedRaw = ok && parser ? parser(stdout) : null;
+    const parsed: NodetoolReport['parsed'] = parsedRaw
+      ? parsedRaw.ok
+        ? { kind: parsedRaw.kind, ok: true, value: parsedRaw.value, warnings: parsedRaw.warnings }
+        : { kind: parsedRaw.kind, ok: false, reason: parsedRaw.reason }
+      : null;
+    const lines = combined.split('\n');
+    return {
+      subcommand: built.subcommand,
+      host,
+      port,
+      ok,
+      exitCode: res.exitCode,
+      durationMs: res.ms,
+      timedOut: res.timedOut,
+      nodetool: { source: located.source, path: located.path },
+      parsed,
+      ...(error ? { error } : {}),
+      output: {
+        chars: combined.length,
+        lines: combined === '' ? 0 : lines.length,
+        truncated: res.truncated,
+        excerpt: lines.slice(0, EXCERPT_LINES).join('\n') + (lines.length > EXCERPT_LINES ? `\n… ${lines.length - EXCERPT_LINES} more lines (raw: true for all)` : ''),
+        ...(input.raw ? { raw: combined } : {}),
+      },
+    };
+  } finally {
+    await auth.cleanup();
+  }
+}

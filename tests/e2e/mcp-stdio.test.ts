@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectBundle } from '../helpers/mcp-client.js';
+
+type Conn = Awaited<ReturnType<typeof connectBundle>>;
+let conn: Conn;
+
+beforeAll(async () => {
+  // An empty PATH and no CASSANDRA_HOME keep the refusal tests from reaching any real nodetool.
+  conn = await connectBundle({ CQL_TUNER_HOME: '/nonexistent-cql-tuner-home' });
+});
+afterAll(async () => {
+  await conn?.close();
+});
+
+function text(res: object): string {
+  const c = ((res as { content?: unknown }).content as { type: string; text?: string }[] | undefined) ?? [];
+  return c.map((x) => x.text ?? '').join('\n');
+}
+
+describe('MCP server over stdio (built bundle)', () => {
+  it('identifies itself and lists tools with annotations and schemas', async () => {
+    expect(conn.client.getServerVersion()?.name).toBe('cql-tuner');
+    const { tools } = await conn.client.listTools();
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    expect(Object.keys(byName).sort()).toEqual(['lab_start', 'lab_status', 'lab_stop', 'nodetool']);
+    expect(byName['nodetool']!.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
+    expect(byName['lab_stop']!.annotations?.destructiveHint).toBe(true);
+    expect(byName['lab_status']!.annotations?.readOnlyHint).toBe(true);
+    const sub = (byName['nodetool']!.inputSchema.properties as Record<string, { enum?: string[] }>)['subcommand'];
+    expect(sub?.enum).toContain('tpstats');
+    expect(sub?.enum).not.toContain('repair');
+    expect(byName['nodetool']!.outputSchema?.properties).toHaveProperty('parsed');
+  });
+
+  it('refuses a subcommand that is not on the allow-list, with the list', async () => {
+    const res = await conn.client.callTool({ name: 'nodetool', arguments: { subcommand: 'decommission' } });
+    expect(res.isError).toBe(true);
+    expect(text(res)).toMatch(/allow-list/);
+    expect(text(res)).toContain('tablestats');
+  });
+
+  it('refuses a keyspace that is not a CQL identifier', async () => {
+    const res = await conn.client.callTool({ name: 'nodetool', arguments: { subcommand: 'tablestats', keyspace: 'ks; rm -rf /' } });
+    expect(res.isError).toBe(true);
+    expect(text(res)).toMatch(/BAD_IDENTIFIER.*not a CQL identifier/s);
+  });
+
+  it('refuses an option-like host', async () => {
+    const res = await conn.client.callTool({ name: 'nodetool', arguments: { subcommand: 'status', host: '-oProxyCommand=id' } });
+    expect(res.isError).toBe(true);
+    expect(text(res)).toMatch(/BAD_HOST/);
+  });
+
+  it('refuses a nodetoolPath that is not a nodetool', async () => {
+    const res = await conn.client.callTool({ name: 'nodetool', arguments: { subcommand: 'status', nodetoolPath: '/bin/sh' } });
+    expect(res.isError).toBe(true);
+    expect(text(res)).toMatch(/named nodetool/);
+  });
+
+  it('wants confirmation before wiping lab data', async () => {
+    const res = await conn.client.callTool({ name: 'lab_stop', arguments: { wipe: true } });
+    expect(res.isError).toBe(true);
+    expect(text(res)).toMatch(/CONFIRMATION_REQUIRED/);
+  });
+
+  it('keeps stdout for JSON-RPC only (nothing but protocol reached the client)', async () => {
+    // A non-JSON line on stdout would have failed the transport; the server stays usable after all calls.
+    const { tools } = await conn.client.listTools();
+    expect(tools.length).toBeGreaterThan(0);
+  });
+});

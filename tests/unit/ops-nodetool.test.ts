@@ -1,0 +1,78 @@
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runNodetool } from '../../mcp-server/src/ops/nodetool.js';
+import { corpus, HAVE_CORPUS } from '../helpers/corpus.js';
+import { RecordingTarget } from '../helpers/recording-target.js';
+
+// A file named nodetool that is never executed: the RecordingTarget answers instead.
+const dir = mkdtempSync(join(tmpdir(), 'cql-tuner-nt-'));
+const fakeNodetool = join(dir, 'nodetool');
+writeFileSync(fakeNodetool, '#!/bin/sh\nexit 99\n', { mode: 0o755 });
+const env = { PATH: '' } as NodeJS.ProcessEnv;
+
+describe('runNodetool', () => {
+  it.skipIf(!HAVE_CORPUS)('runs argv without a shell and parses status', async () => {
+    const t = new RecordingTarget(() => ({ stdout: corpus('local-runs/cassandra-5.0.9-cluster3/nodetool_status_jmx7199.txt') }));
+    const r = await runNodetool({ subcommand: 'status', host: '127.0.0.2', port: 7299, nodetoolPath: fakeNodetool }, { target: t, env });
+    expect(t.calls[0]!.argv).toEqual([fakeNodetool, '-h', '127.0.0.2', '-p', '7299', 'status']);
+    expect(r.ok).toBe(true);
+    expect(r.nodetool.source).toBe('explicit');
+    expect(r.parsed?.ok).toBe(true);
+    expect((r.parsed?.value as { nodes: unknown[] }).nodes).toHaveLength(3);
+    expect(r.output.raw).toBeUndefined();
+  });
+
+  it('passes the JMX password through a 0600 file, never argv, and scrubs it from output', async () => {
+    const secret = 'S3ntinel-Pa55';
+    const t = new RecordingTarget(() => ({ exitCode: 1, stderr: `nodetool: Failed to connect to '127.0.0.1:7199' - ConnectException: 'Connection refused (Connection refused)'. debug: ${secret}\n` }));
+    const r = await runNodetool({ subcommand: 'info', nodetoolPath: fakeNodetool, raw: true }, { target: t, env: { ...env, CQL_TUNER_JMX_USERNAME: 'ops', CQL_TUNER_JMX_PASSWORD: secret } });
+    const call = t.calls[0]!;
+    expect(call.argv.join(' ')).not.toContain(secret);
+    const pwf = call.argv[call.argv.indexOf('-pwf') + 1]!;
+    expect(call.argv.slice(5, 9)).toEqual(['-u', 'ops', '-pwf', pwf]);
+    expect(call.files[pwf]).toBe(`ops ${secret}\n`);
+    expect(existsSync(pwf)).toBe(false); // removed after the call
+    expect(JSON.stringify(r)).not.toContain(secret);
+    expect(r.ok).toBe(false);
+    expect(r.error?.code).toBe('JMX_UNREACHABLE');
+  });
+
+  it('explains the 4.1 proxyhistograms InstanceNotFoundException on an idle node', async () => {
+    const t = new RecordingTarget(() => ({
+      exitCode: 1,
+      stderr: "error: org.apache.cassandra.metrics:type=ClientRequest,scope=Read,name=Latency\n-- StackTrace --\njavax.management.InstanceNotFoundException: org.apache.cassandra.metrics:type=ClientRequest,scope=Read,name=Latency\n",
+    }));
+    const r = await runNodetool({ subcommand: 'proxyhistograms', nodetoolPath: fakeNodetool }, { target: t, env });
+    expect(r.error?.code).toBe('NO_METRIC_YET');
+    expect(r.error?.fix).toMatch(/no reads/);
+  });
+
+  it('reports a timeout as such', async () => {
+    const t = new RecordingTarget(() => ({ exitCode: null, timedOut: true }));
+    const r = await runNodetool({ subcommand: 'tpstats', nodetoolPath: fakeNodetool, timeoutMs: 1000 }, { target: t, env });
+    expect(t.calls[0]!.opts.timeoutMs).toBe(1000);
+    expect(r.error?.code).toBe('TIMEOUT');
+  });
+
+  it('refuses before running anything', async () => {
+    const t = new RecordingTarget(() => ({}));
+    await expect(runNodetool({ subcommand: 'repair', nodetoolPath: fakeNodetool }, { target: t, env })).rejects.toMatchObject({ code: 'NOT_ALLOWED' });
+    await expect(runNodetool({ subcommand: 'status', nodetoolPath: '/bin/sh' }, { target: t, env })).rejects.toMatchObject({ code: 'NODETOOL_NOT_FOUND' });
+    await expect(runNodetool({ subcommand: 'status', nodetoolPath: 'nodetool' }, { target: t, env })).rejects.toThrow(/absolute path/);
+    expect(t.calls).toHaveLength(0);
+  });
+
+  it('finds nodetool under CASSANDRA_HOME', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'cql-tuner-home-'));
+    const bin = join(home, 'bin');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'nodetool'), '#!/bin/sh\n', { mode: 0o755 });
+    const t = new RecordingTarget(() => ({ stdout: 'ReleaseVersion: 4.1.10\n' }));
+    const r = await runNodetool({ subcommand: 'version' }, { target: t, env: { ...env, CASSANDRA_HOME: home } });
+    expect(r.nodetool).toEqual({ source: 'CASSANDRA_HOME', path: join(bin, 'nodetool') });
+    expect(r.parsed?.value).toMatchObject({ release: '4.1.10' });
+  });
+});
