@@ -161,7 +161,7 @@ describe('install from a clean checkout (no node_modules)', () => {
     checkout = join(await neutralCwd(), 'cql-tuner');
     await mkdir(checkout, { recursive: true });
     const pkg = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as { files?: string[] };
-    const entries = new Set([...(pkg.files ?? []), 'package.json', 'package-lock.json', '.claude-plugin', '.mcp.json', 'mcp-server/dist']);
+    const entries = new Set([...(pkg.files ?? []), 'package.json', 'package-lock.json', '.npmrc', '.claude-plugin', '.mcp.json', 'mcp-server/dist']);
     for (const rel of entries) {
       const from = join(REPO_ROOT, rel);
       if (existsSync(from)) await cp(from, join(checkout, rel), { recursive: true });

@@ -7,9 +7,7 @@ import { nodetoolCommand } from './commands/nodetool.js';
 export function buildProgram(): Command {
   const program = new Command('cql-tuner')
     .description('Cassandra / ScyllaDB performance engineering: measured diagnosis from real tools')
-    .version(CQL_TUNER_VERSION)
-    .showHelpAfterError('(run with --help for usage)')
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+    .version(CQL_TUNER_VERSION);
   program
     .command('mcp')
     .description('serve the MCP tools over stdio (what Claude Code starts)')
@@ -23,11 +21,19 @@ export function buildProgram(): Command {
   return program;
 }
 
+// addCommand() does not pass settings down, so apply them to every command in the tree.
+function applyEverywhere(cmd: Command, f: (c: Command) => void): void {
+  f(cmd);
+  for (const sub of cmd.commands) applyEverywhere(sub, f);
+}
+
 export async function main(argv: string[]): Promise<void> {
   const program = buildProgram();
-  program.exitOverride((err) => {
-    // Usage errors exit 2, help/version exit 0, as CLI users expect.
-    process.exit(err.exitCode === 0 ? 0 : 2);
-  });
+  applyEverywhere(program, (c) =>
+    c
+      .showHelpAfterError('(run with --help for usage)')
+      // Usage errors exit 2, help/version exit 0, as CLI users expect.
+      .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2)),
+  );
   await program.parseAsync(argv);
 }

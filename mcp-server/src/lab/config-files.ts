@@ -48,6 +48,9 @@ export function renderCassandraYaml(p: NodeYamlParams): string {
     native_transport_port: LAB_CQL_PORT,
     start_native_transport: true,
     endpoint_snitch: 'SimpleSnitch',
+    // Nodes start one at a time, so on a restart node 1 would block 10 s (default) waiting for peers that are
+    // not started yet before opening CQL.
+    block_for_peers_timeout_in_secs: 1,
     // A lab is dropped and recreated often; snapshots on TRUNCATE/DROP would only fill the disk.
     auto_snapshot: false,
   };

@@ -60,16 +60,6 @@ const JAVA17_OPENS_41_EXTRA = [
   'java.base/jdk.internal.misc',
 ];
 
-// NodeTool only needs the JMX/RMI client side.
-const NODETOOL_EXPORTS = [
-  'java.base/jdk.internal.misc',
-  'java.base/java.lang.ref',
-  'java.rmi/sun.rmi.registry',
-  'java.rmi/sun.rmi.server',
-  'java.management.rmi/com.sun.jmx.remote.internal.rmi',
-  'jdk.unsupported/sun.misc',
-];
-
 function exportsFlags(list: readonly string[]): string[] {
   return list.map((m) => `--add-exports=${m}=ALL-UNNAMED`);
 }
@@ -93,8 +83,19 @@ export interface ServerJvmParams {
   configUrl: string;
   logbackPath: string;
   jmxPort: number;
-  /** Cluster size: the fast ring delay is only safe when nobody has to learn a ring from gossip. */
-  nodeCount: number;
+  /** Node number (1 = the seed, always started first). */
+  index: number;
+  /** The jamm jar from the lib dir, loaded as an agent as upstream's cassandra-env.sh does. */
+  jammJar: string | null;
+}
+
+/** The jamm jar among the resolved jars (jamm-0.3.2.jar for 4.1, jamm-0.4.0.jar for 5.0). */
+export function findJammJar(classpath: readonly string[]): string | null {
+  return classpath.find((p) => /(^|\/)jamm-[\d.]+\.jar$/.test(p)) ?? null;
+}
+
+export function ringDelayMs(index: number): number {
+  return index === 1 ? 1000 : 5000;
 }
 
 /** JVM options for one lab daemon (everything before -cp). */
@@ -126,11 +127,15 @@ export function serverJvmFlags(p: ServerJvmParams): string[] {
     `-Dcassandra.storagedir=${p.nodeDir}`,
     `-Dcassandra.logdir=${p.logDir}`,
     `-Dlogback.configurationFile=${p.logbackPath}`,
-    // Fast boot: nothing to wait for on a fresh loopback cluster that is started one node at a time.
+    // Fast boot: node 1 is the seed and comes up alone, so it has no ring to learn. Joining nodes keep a few
+    // seconds (upstream 30 s) to learn ring and schema from gossip before they pick tokens and bootstrap.
     '-Dcassandra.skip_wait_for_gossip_to_settle=0',
-    `-Dcassandra.ring_delay_ms=${p.nodeCount === 1 ? 1000 : 5000}`,
+    `-Dcassandra.ring_delay_ms=${ringDelayMs(p.index)}`,
     ...moduleAccessFlags(p.version),
   ];
+  // Without the agent jamm falls back to Unsafe, which Java 17 refuses on hidden (lambda) classes: 4.1 then dies
+  // in its startup checks ("can't get field offset on a hidden class").
+  if (p.jammJar) flags.push(`-javaagent:${p.jammJar}`);
   // -Xlog uses ':' as its separator, so a path holding one cannot be expressed; skip the GC log then.
   if (!p.logDir.includes(':')) {
     flags.push(`-Xlog:gc=info,heap*=info,safepoint=info:file=${p.logDir}/gc.log:time,uptime,pid,tid,level:filecount=4,filesize=10m`);
@@ -138,14 +143,17 @@ export function serverJvmFlags(p: ServerJvmParams): string[] {
   return flags;
 }
 
-/** JVM options for NodeTool run as a short-lived client (≈ 0.7–1.5 s per call instead of ≈ 2 s). */
-export function nodetoolJvmFlags(logbackPath: string): string[] {
+/**
+ * JVM options for NodeTool run as a short-lived client (≈ 0.7–1.5 s per call instead of ≈ 2 s). It needs the
+ * same module access as the daemon: NodeTool touches FileUtils, whose static init reflects on DirectBuffer.cleaner.
+ */
+export function nodetoolJvmFlags(version: LabVersion, logbackPath: string): string[] {
   return [
     '-Xmx256m',
     '-XX:+UseSerialGC',
     '-XX:TieredStopAtLevel=1',
     '-Djava.net.preferIPv4Stack=true',
     `-Dlogback.configurationFile=${logbackPath}`,
-    ...exportsFlags(NODETOOL_EXPORTS),
+    ...moduleAccessFlags(version),
   ];
 }

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rm } from 'node:fs/promises';
 import { totalmem } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -10,11 +10,11 @@ import { probeCql } from './cql-probe.js';
 import { LabError } from './errors.js';
 import { tailLines, writeFileAtomic, writeFileIfChanged } from './fs-util.js';
 import { heapToMb, normalizeHeap } from './heap.js';
-import { DAEMON_CLASS, NODETOOL_CLASS, nodetoolJvmFlags, serverJvmFlags } from './jvm-flags.js';
+import { DAEMON_CLASS, NODETOOL_CLASS, findJammJar, nodetoolJvmFlags, serverJvmFlags } from './jvm-flags.js';
 import { NODE_SUBDIRS, cassandraCacheRoot, labPaths, nodeAddress, nodeDirFor, nodeFiles } from './paths.js';
 import { type PortNeed, checkJava, checkPortsFree, findJava } from './preflight.js';
 import { isAlive, isLabProcess, procEntryExists, signalLabProcess } from './proc.js';
-import { cachedJars, resolveCassandraJars } from './resolve.js';
+import { type ResolvedJars, cachedJars, resolveCassandraJars } from './resolve.js';
 import { readLabState, removeLabState, writeLabState } from './state.js';
 import type { LabNode, LabNodeStatus, LabState, LabStatus } from './types.js';
 import { type LabVersion, SUPPORTED_LAB_VERSIONS, labVersionsNewestFirst, normalizeLabVersion } from './versions.js';
@@ -25,6 +25,50 @@ const MAX_NODES = 3;
 const DATA_MARKER = 'data.json';
 
 const noop: ProgressFn = () => {};
+
+/** A caller's progress callback must not be able to break a start or a stop half-way. */
+function safeProgress(fn: ProgressFn | undefined): ProgressFn {
+  if (!fn) return noop;
+  return (e) => {
+    try {
+      fn(e);
+    } catch {
+      // ignored on purpose
+    }
+  };
+}
+
+/**
+ * One start at a time per state dir (an MCP client may well call start twice): an O_EXCL lock file holding the
+ * starter's PID; a lock whose owner is gone is stale and taken over.
+ */
+async function acquireStartLock(stateDir: string): Promise<() => Promise<void>> {
+  await mkdir(stateDir, { recursive: true });
+  const path = join(stateDir, '.start.lock');
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const fh = await open(path, 'wx');
+      try {
+        await fh.writeFile(`${process.pid}\n`);
+      } finally {
+        await fh.close();
+      }
+      return () => rm(path, { force: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const owner = Number.parseInt((await readFile(path, 'utf8').catch(() => '')).trim(), 10);
+      if (Number.isInteger(owner) && owner > 0 && (await isAlive(owner))) {
+        throw new LabError(
+          'ALREADY_RUNNING',
+          `Another lab start is in progress (pid ${owner}, state in ${stateDir}).`,
+          'Wait for it to finish, then use `cql-tuner lab status`.',
+        );
+      }
+      await rm(path, { force: true });
+    }
+  }
+  throw new LabError('ALREADY_RUNNING', `Could not take the start lock in ${stateDir}.`, 'Retry in a moment.');
+}
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -96,7 +140,8 @@ interface Spawned {
 }
 
 async function spawnNode(java: string, argv: string[], cwd: string, consoleLog: string): Promise<Spawned> {
-  const fd = openSync(consoleLog, 'a');
+  // Truncated per start, so its tail in a NODE_DIED message is about this start only.
+  const fd = openSync(consoleLog, 'w');
   let child: ChildProcess;
   try {
     // Detached = own session and process group: the daemon outlives the CLI, and stop can signal the group.
@@ -129,7 +174,7 @@ async function nodeDiedError(node: LabNode, exit: Spawned['exit'], consoleLog: s
     'NODE_DIED',
     parts.join('\n'),
     'Read the log lines above. Common causes: not enough memory for the heap (try --heap 512M), a port taken ' +
-      'meanwhile, or data left by another release (`cql-tuner lab stop --wipe`, then start again).',
+      'meanwhile, or data left by another release (`cql-tuner lab stop --wipe --yes`, then start again).',
   );
 }
 
@@ -206,9 +251,8 @@ export interface StartLabOptions {
  * previous one answers CQL). On failure every node started by this call is stopped again; logs are kept.
  */
 export async function startLab(opts: StartLabOptions): Promise<LabState> {
-  const progress = opts.onProgress ?? noop;
+  const progress = safeProgress(opts.onProgress);
   const version = normalizeLabVersion(opts.version);
-  const fullVersion = SUPPORTED_LAB_VERSIONS[version];
   const count: number = opts.nodes;
   if (count !== 1 && count !== 3) {
     throw new LabError('BAD_NODE_COUNT', `A lab has 1 or 3 nodes, not ${String(opts.nodes)}.`, 'Use --nodes 1 or --nodes 3.');
@@ -216,7 +260,25 @@ export async function startLab(opts: StartLabOptions): Promise<LabState> {
   const heap = normalizeHeap(opts.heap);
   const timeoutMs = opts.timeoutMs ?? DEFAULT_NODE_TIMEOUT_MS;
   const { stateDir } = labPaths();
+  const release = await acquireStartLock(stateDir);
+  try {
+    return await startLocked({ version, count: count as 1 | 3, heap, timeoutMs, stateDir, progress, signal: opts.signal });
+  } finally {
+    await release();
+  }
+}
 
+async function startLocked(p: {
+  version: LabVersion;
+  count: 1 | 3;
+  heap: string;
+  timeoutMs: number;
+  stateDir: string;
+  progress: ProgressFn;
+  signal: AbortSignal | undefined;
+}): Promise<LabState> {
+  const { version, count, heap, timeoutMs, stateDir, progress, signal } = p;
+  const fullVersion = SUPPORTED_LAB_VERSIONS[version];
   const previous = await readLabState(stateDir);
   if (previous) {
     const live = await liveLabPids(previous);
@@ -230,7 +292,7 @@ export async function startLab(opts: StartLabOptions): Promise<LabState> {
   }
 
   progress({ message: 'Checking Java' });
-  const java = await checkJava(opts.signal);
+  const java = await checkJava(signal);
   if (java.major > 17) {
     progress({ message: `Note: Java ${java.major} found; the lab is tested with Java 17 (Cassandra ${version} does not support newer officially)` });
   }
@@ -248,10 +310,9 @@ export async function startLab(opts: StartLabOptions): Promise<LabState> {
   progress({ message: 'Checking ports' });
   await checkPortsFree(needs);
 
-  const jars = await resolveCassandraJars(version, { onProgress: progress, ...(opts.signal ? { signal: opts.signal } : {}) });
-  if (opts.signal?.aborted) throw abortedError();
+  const jars = await resolveCassandraJars(version, { onProgress: progress, ...(signal ? { signal: signal } : {}) });
+  if (signal?.aborted) throw abortedError();
 
-  await mkdir(stateDir, { recursive: true });
   await prepareDataDirs(stateDir, fullVersion, count, progress);
 
   const state: LabState = { version, fullVersion, nodes, heap, startedAt: new Date().toISOString(), stateDir };
@@ -259,7 +320,7 @@ export async function startLab(opts: StartLabOptions): Promise<LabState> {
   const t0 = Date.now();
   try {
     for (const node of nodes) {
-      if (opts.signal?.aborted) throw abortedError();
+      if (signal?.aborted) throw abortedError();
       const f = nodeFiles(stateDir, node.index);
       await writeNodeFiles(stateDir, node.index, version);
       const argv = [
@@ -271,7 +332,8 @@ export async function startLab(opts: StartLabOptions): Promise<LabState> {
           configUrl: pathToFileURL(f.yaml).href,
           logbackPath: f.logback,
           jmxPort: node.jmxPort,
-          nodeCount: count,
+          index: node.index,
+          jammJar: findJammJar(jars.classpath),
         }),
         '-cp',
         [f.confDir, ...jars.classpath].join(':'),
@@ -287,18 +349,19 @@ export async function startLab(opts: StartLabOptions): Promise<LabState> {
       node.pid = s.pid;
       // Recorded before waiting, so `lab stop` can clean up even if this process dies mid-start.
       await writeLabState(state);
-      const ms = await waitForCql(node, s, fullVersion, f.consoleLog, timeoutMs, progress, node.index - 1, count, opts.signal);
+      const ms = await waitForCql(node, s, fullVersion, f.consoleLog, timeoutMs, progress, node.index - 1, count, signal);
       progress({ message: `Node ${node.index} (${node.host}) answers CQL after ${(ms / 1000).toFixed(1)}s`, progress: node.index, total: count });
     }
   } catch (e) {
     progress({ message: `Start failed; stopping the ${spawned.length} node(s) started so far (logs kept in ${stateDir})` });
-    await terminate(
+    const r = await terminate(
       spawned.map((s) => s.pid),
       nodes,
       10_000,
       noop,
-    ).catch(() => {});
-    await removeLabState(stateDir);
+    ).catch(() => null);
+    // lab.json stays when something survived, so `lab stop` can still find it by PID.
+    if (r && r.left.length === 0) await removeLabState(stateDir);
     throw e;
   }
   progress({ message: `Lab up: ${count} node(s), Cassandra ${fullVersion}, in ${secondsSince(t0)}s`, progress: count, total: count });
@@ -327,12 +390,16 @@ async function terminate(pids: number[], nodes: LabNode[], timeoutMs: number, pr
       progress({ message: `Waiting for ${alive.length} node(s) to shut down (${secondsSince(started)}s)` });
     }
   }
+  // Re-check identity right before SIGKILL: only a process still carrying our marker gets it.
+  const stillOurs: number[] = [];
   for (const pid of alive) {
     const dir = dirOf.get(pid);
-    if (dir !== undefined && (await isLabProcess(pid, dir))) {
-      progress({ message: `pid ${pid} ignored SIGTERM for ${Math.round(timeoutMs / 1000)}s; sending SIGKILL` });
-      await signalLabProcess(pid, 'SIGKILL');
-    }
+    if (dir !== undefined && (await isLabProcess(pid, dir))) stillOurs.push(pid);
+  }
+  alive = stillOurs;
+  for (const pid of alive) {
+    progress({ message: `pid ${pid} ignored SIGTERM for ${Math.round(timeoutMs / 1000)}s; sending SIGKILL` });
+    await signalLabProcess(pid, 'SIGKILL');
   }
   const killDeadline = Date.now() + 5000;
   while (Date.now() < killDeadline) {
@@ -367,7 +434,7 @@ export interface StopLabOptions {
  * `keptData` says where it is (null when wiped or nothing was there).
  */
 export async function stopLab(opts: StopLabOptions = {}): Promise<{ stopped: number[]; keptData: string | null }> {
-  const progress = opts.onProgress ?? noop;
+  const progress = safeProgress(opts.onProgress);
   const { stateDir } = labPaths();
   const state = await readLabState(stateDir);
   let stopped: number[] = [];
@@ -396,7 +463,7 @@ export async function stopLab(opts: StopLabOptions = {}): Promise<{ stopped: num
       () => false,
     );
     keptData = hasData ? stateDir : null;
-    progress({ message: `Lab stopped${keptData ? `; data kept in ${keptData} (stop with wipe to delete it)` : ''}` });
+    progress({ message: `Lab stopped${keptData ? `; data kept in ${keptData} ('cql-tuner lab stop --wipe --yes' deletes it)` : ''}` });
   }
   return { stopped, keptData };
 }
@@ -422,20 +489,26 @@ export async function labStatus(): Promise<LabStatus> {
  */
 export async function labNodetoolArgv(version?: LabVersion): Promise<string[] | null> {
   const { cacheDir, stateDir } = labPaths();
-  let jars = null;
+  const candidates: LabVersion[] = [];
   if (version !== undefined) {
-    jars = await cachedJars(normalizeLabVersion(version), cacheDir);
+    candidates.push(normalizeLabVersion(version));
   } else {
     const state = await readLabState(stateDir);
-    if (state) jars = await cachedJars(state.version, cacheDir);
-    for (const v of labVersionsNewestFirst()) {
-      if (jars) break;
-      jars = await cachedJars(v, cacheDir);
+    if (state) candidates.push(state.version);
+    candidates.push(...labVersionsNewestFirst());
+  }
+  let v: LabVersion | null = null;
+  let jars: ResolvedJars | null = null;
+  for (const c of candidates) {
+    jars = await cachedJars(c, cacheDir);
+    if (jars) {
+      v = c;
+      break;
     }
   }
-  if (!jars) return null;
+  if (!v || !jars) return null;
   const logback = join(cassandraCacheRoot(cacheDir), 'nodetool-logback.xml');
   await writeFileIfChanged(logback, renderClientLogbackXml());
   const java = (await findJava()) ?? 'java';
-  return [java, ...nodetoolJvmFlags(logback), '-cp', jars.classpath.join(':'), NODETOOL_CLASS];
+  return [java, ...nodetoolJvmFlags(v, logback), '-cp', jars.classpath.join(':'), NODETOOL_CLASS];
 }

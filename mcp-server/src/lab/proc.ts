@@ -1,5 +1,6 @@
 import { readFile, readdir, readlink } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { LocalTarget } from '../collect/local-target.js';
 import { labMarkerFlag } from './jvm-flags.js';
 
 export interface ProcStat {
@@ -56,7 +57,11 @@ export async function procEntryExists(pid: number): Promise<boolean> {
  */
 export async function isLabProcess(pid: number | null, nodeDir: string): Promise<boolean> {
   if (pid === null || !(await isAlive(pid))) return false;
-  if (!hasProcfs()) return true; // no way to check the command line; kill(0) said it is alive
+  if (!hasProcfs()) {
+    // No /proc (macOS): ask ps for the command line instead; no answer means not provably ours.
+    const r = await new LocalTarget().run(['ps', '-ww', '-o', 'command=', '-p', String(pid)], { timeoutMs: 10_000 });
+    return r.exitCode === 0 && r.stdout.includes(labMarkerFlag(nodeDir));
+  }
   const argv = await readCmdline(pid);
   if (!argv || argv.length === 0) return false;
   const exe = basename(argv[0] ?? '');

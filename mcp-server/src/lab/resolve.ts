@@ -62,7 +62,13 @@ export async function resolveCassandraJars(
   const v = normalizeLabVersion(version);
   const fullVersion = SUPPORTED_LAB_VERSIONS[v];
   const { cacheDir } = labPaths();
-  const progress = opts.onProgress ?? (() => {});
+  const progress: ProgressFn = (e) => {
+    try {
+      opts.onProgress?.(e);
+    } catch {
+      // a caller's callback must not break the resolve
+    }
+  };
 
   const cached = await cachedJars(v, cacheDir);
   if (cached) return cached;

@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { runDemo } from '../../ops/demo.js';
 import { renderNodetoolReport } from '../../render/nodetool.js';
 import { failWith, printJson, printText } from '../output.js';
+import { abortOnSignal } from '../abort-on-signal.js';
 import { progressLine } from '../progress-line.js';
 
 export function demoCommand(): Command {
@@ -13,8 +14,9 @@ export function demoCommand(): Command {
     .option('--json', 'print the reports as JSON')
     .action(async (o: { nodes: string; version: '5.0' | '4.1'; keep?: boolean; json?: boolean }) => {
       const progress = progressLine();
+      const abort = abortOnSignal();
       try {
-        const demo = await runDemo({ nodes: o.nodes === '3' ? 3 : 1, version: o.version, keep: o.keep === true, onProgress: progress });
+        const demo = await runDemo({ nodes: o.nodes === '3' ? 3 : 1, version: o.version, keep: o.keep === true, onProgress: progress, signal: abort.signal });
         progress.done();
         if (o.json) printJson(demo);
         else {
@@ -25,6 +27,8 @@ export function demoCommand(): Command {
       } catch (e) {
         progress.done();
         failWith(e, o);
+      } finally {
+        abort.dispose();
       }
     });
 }

@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { labStatus, startLab, stopLab } from '../../lab/index.js';
 import { LAB_HEADERS, labRows } from '../../render/lab.js';
 import { failWith, printJson, printText, terminalTable } from '../output.js';
+import { abortOnSignal } from '../abort-on-signal.js';
 import { progressLine } from '../progress-line.js';
 
 async function showStatus(json: boolean | undefined): Promise<void> {
@@ -23,13 +24,16 @@ export function labCommand(): Command {
     .option('--json', 'print the lab status as JSON')
     .action(async (o: { nodes: string; version: string; heap: string; json?: boolean }) => {
       const progress = progressLine();
+      const abort = abortOnSignal();
       try {
-        await startLab({ nodes: o.nodes === '3' ? 3 : 1, version: o.version, heap: o.heap, onProgress: progress });
+        await startLab({ nodes: o.nodes === '3' ? 3 : 1, version: o.version, heap: o.heap, onProgress: progress, signal: abort.signal });
         progress.done();
         await showStatus(o.json);
       } catch (e) {
         progress.done();
         failWith(e, o);
+      } finally {
+        abort.dispose();
       }
     });
   lab

@@ -4,6 +4,7 @@ import { isOpError } from '../../ops/errors.js';
 import { runNodetool } from '../../ops/nodetool.js';
 import { renderNodetoolReport } from '../../render/nodetool.js';
 import { failWith, printJson, printText } from '../output.js';
+import { abortOnSignal } from '../abort-on-signal.js';
 import { progressLine } from '../progress-line.js';
 
 export function intArg(name: string) {
@@ -29,10 +30,11 @@ export function nodetoolCommand(): Command {
     .addHelpText('after', `\nAllowed subcommands:\n${NODETOOL_SUBCOMMANDS.map((s) => `  ${s.padEnd(24)} ${NODETOOL_ALLOW_LIST[s].summary}`).join('\n')}\n\nJMX credentials: CQL_TUNER_JMX_USERNAME, CQL_TUNER_JMX_PASSWORD (or _PASSWORD_FILE), CQL_TUNER_JMX_SSL=1.`)
     .action(async (subcommand: string, keyspace: string | undefined, table: string | undefined, o: { host: string; port: number; humanReadable?: boolean; nodetool?: string; timeout: number; raw?: boolean; json?: boolean }) => {
       const progress = progressLine();
+      const abort = abortOnSignal();
       try {
         const report = await runNodetool(
           { subcommand, host: o.host, port: o.port, keyspace, table, humanReadable: o.humanReadable, nodetoolPath: o.nodetool, timeoutMs: o.timeout, raw: o.raw === true || o.json === true },
-          { onProgress: progress },
+          { onProgress: progress, signal: abort.signal },
         );
         progress.done();
         if (o.json) printJson(report);

@@ -1,0 +1,140 @@
+/**
+ * nodetool describecluster (Cassandra tools/nodetool/DescribeCluster.java; ScyllaDB scylla-nodetool.cc).
+ * All versions: Name, Snitch, Partitioner, "Schema versions:" with "uuid: [endpoints]" lines ("UNREACHABLE"
+ * as the key for nodes that did not answer). 4.0+ adds DynamicEndPointSnitch, "Stats for all nodes:",
+ * "Data Centers:" (#Nodes/#Down), "Database versions:" and "Keyspaces:" with replication. ScyllaDB always
+ * prints "DynamicEndPointSnitch: disabled" (it has none) and stops after the schema versions.
+ */
+import { parsedOk, total, unrecognized } from '../../parsed.js';
+import { nodetoolError, nodetoolLines, num } from './nodetool-text.js';
+
+export interface VersionGroup {
+  version: string;
+  endpoints: string[];
+}
+
+export interface KeyspaceReplication {
+  name: string;
+  /** Strategy as printed: SimpleStrategy, NetworkTopologyStrategy, LocalStrategy, EverywhereStrategy … */
+  strategy: string;
+  options: Record<string, string>;
+  /** Numeric replication options: replication_factor for SimpleStrategy, one entry per DC for NTS. */
+  replicationFactors: Record<string, number>;
+}
+
+export interface NodetoolDescribeCluster {
+  name: string | null;
+  snitch: string | null;
+  dynamicSnitch: boolean | null;
+  partitioner: string | null;
+  schemaVersions: VersionGroup[];
+  /** Endpoints listed under UNREACHABLE (they did not answer the schema check). */
+  unreachable: string[];
+  /** One schema version among reachable nodes; null when no version line was printed. */
+  schemaAgreement: boolean | null;
+  stats: { live: number | null; joining: number | null; moving: number | null; leaving: number | null; unreachable: number | null } | null;
+  datacenters: { name: string; nodes: number | null; down: number | null }[];
+  databaseVersions: VersionGroup[];
+  keyspaces: KeyspaceReplication[];
+}
+
+type Section = 'info' | 'schema' | 'stats' | 'dcs' | 'dbversions' | 'keyspaces';
+
+function endpoints(list: string): string[] {
+  return list
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+export const parseDescribecluster = total<NodetoolDescribeCluster>('nodetool.describecluster', (text) => {
+  const kind = 'nodetool.describecluster';
+  const lines = nodetoolLines(text);
+  if (lines.length === 0) return unrecognized(kind, 'empty output');
+  const err = nodetoolError(lines);
+  if (err) return unrecognized(kind, err);
+
+  const v: NodetoolDescribeCluster = {
+    name: null,
+    snitch: null,
+    dynamicSnitch: null,
+    partitioner: null,
+    schemaVersions: [],
+    unreachable: [],
+    schemaAgreement: null,
+    stats: null,
+    datacenters: [],
+    databaseVersions: [],
+    keyspaces: [],
+  };
+  const warnings: string[] = [];
+  let section: Section | null = null;
+  let sawStats = false;
+
+  for (const raw of lines) {
+    const line = raw.trim();
+    if (line === '') continue;
+    if (/^Cluster Information:$/.test(line)) {
+      section = 'info';
+      continue;
+    }
+    if (section === null) continue;
+    if (/^Schema versions:$/.test(line)) section = 'schema';
+    else if (/^Stats for all nodes:$/.test(line)) {
+      section = 'stats';
+      sawStats = true;
+      v.stats = { live: null, joining: null, moving: null, leaving: null, unreachable: null };
+    } else if (/^Data Centers:$/.test(line)) section = 'dcs';
+    else if (/^Database versions:$/.test(line)) section = 'dbversions';
+    else if (/^Keyspaces:$/.test(line)) section = 'keyspaces';
+    else if (section === 'info') {
+      const m = /^(Name|Snitch|DynamicEndPointSnitch|Partitioner):\s*(.*)$/.exec(line);
+      if (!m) continue;
+      const val = m[2]!.trim();
+      if (m[1] === 'Name') v.name = val;
+      else if (m[1] === 'Snitch') v.snitch = val;
+      else if (m[1] === 'Partitioner') v.partitioner = val;
+      else v.dynamicSnitch = /^enabled$/i.test(val) ? true : /^disabled$/i.test(val) ? false : null;
+    } else if (section === 'schema' || section === 'dbversions') {
+      const m = /^(.+?):\s*\[(.*)\]$/.exec(line);
+      if (!m) {
+        warnings.push(`version line not understood: ${line.slice(0, 120)}`);
+        continue;
+      }
+      const group = { version: m[1]!.trim(), endpoints: endpoints(m[2]!) };
+      if (section === 'dbversions') v.databaseVersions.push(group);
+      else if (group.version === 'UNREACHABLE') v.unreachable.push(...group.endpoints);
+      else v.schemaVersions.push(group);
+    } else if (section === 'stats' && v.stats) {
+      const m = /^(Live|Joining|Moving|Leaving|Unreachable):\s*(\d+)$/.exec(line);
+      if (m) v.stats[m[1]!.toLowerCase() as keyof NonNullable<NodetoolDescribeCluster['stats']>] = Number(m[2]);
+    } else if (section === 'dcs') {
+      const m = /^(.+?)\s+#Nodes:\s*(\d+)(?:\s+#Down:\s*(\d+))?$/.exec(line);
+      if (m) v.datacenters.push({ name: m[1]!, nodes: Number(m[2]), down: m[3] === undefined ? null : Number(m[3]) });
+    } else if (section === 'keyspaces') {
+      const m = /^(\S+)\s*->\s*Replication class:\s*(\S+)\s*(?:\{(.*)\})?\s*$/.exec(line);
+      if (!m) {
+        warnings.push(`keyspace line not understood: ${line.slice(0, 120)}`);
+        continue;
+      }
+      const options: Record<string, string> = {};
+      const replicationFactors: Record<string, number> = {};
+      for (const part of (m[3] ?? '').split(',')) {
+        const kv = /^\s*([^=]+?)\s*=\s*(.*?)\s*$/.exec(part);
+        if (!kv) continue;
+        options[kv[1]!] = kv[2]!;
+        // "3" or a transient "3/1": the leading number is the full replica count.
+        const rf = /^(\d+)(?:\/\d+)?$/.exec(kv[2]!);
+        if (kv[1] !== 'class' && rf) replicationFactors[kv[1]!] = num(rf[1])!;
+      }
+      v.keyspaces.push({ name: m[1]!, strategy: m[2]!.replace(/^org\.apache\.cassandra\.locator\./, ''), options, replicationFactors });
+    }
+  }
+
+  if (section === null) return unrecognized(kind, 'no "Cluster Information:" line');
+  if (v.name === null && v.partitioner === null) return unrecognized(kind, 'no cluster Name or Partitioner under "Cluster Information:" (output cut?)');
+  v.schemaAgreement = v.schemaVersions.length === 0 ? null : v.schemaVersions.length === 1;
+  if (v.schemaVersions.length === 0 && v.unreachable.length === 0) warnings.push('no schema version lines: the output looks truncated');
+  if (sawStats && v.keyspaces.length === 0) warnings.push('4.x layout without the "Keyspaces:" section: the output looks truncated');
+  return parsedOk<NodetoolDescribeCluster>(kind, v, warnings);
+});

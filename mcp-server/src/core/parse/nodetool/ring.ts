@@ -1,0 +1,125 @@
+/**
+ * nodetool ring (Cassandra tools/nodetool/Ring.java; ScyllaDB scylla-nodetool.cc ring_operation): per
+ * datacenter "Address Rack Status State Load Owns Token" with one row per token (vnodes repeat the node), a
+ * line with only the DC's last token above the rows, and trailing Warning/Note lines. Owns is "?" when
+ * effective ownership cannot be computed; Status "?" when gossip knows neither up nor down.
+ */
+import { parsedOk, total, unrecognized } from '../../parsed.js';
+import { parseSize } from '../../units.js';
+import { nodetoolError, nodetoolLines } from './nodetool-text.js';
+
+export type RingStatus = 'up' | 'down' | 'unknown';
+export type RingState = 'normal' | 'leaving' | 'joining' | 'moving';
+
+export interface RingEntry {
+  datacenter: string;
+  address: string;
+  rack: string;
+  status: RingStatus;
+  state: RingState;
+  loadBytes: number | null;
+  ownsPercent: number | null;
+  /** As printed: signed 64-bit for Murmur3, big integers or hex for older partitioners. */
+  token: string;
+}
+
+export interface RingNode {
+  datacenter: string;
+  address: string;
+  rack: string;
+  status: RingStatus;
+  state: RingState;
+  loadBytes: number | null;
+  ownsPercent: number | null;
+  tokens: number;
+}
+
+export interface NodetoolRing {
+  datacenters: string[];
+  entries: RingEntry[];
+  /** One per address, in first-seen order. */
+  nodes: RingNode[];
+  /** Some node owns more than one token. */
+  vnodes: boolean;
+  /** "Warning: …", "Note: …" lines as printed. */
+  notes: string[];
+}
+
+const ROW = /^(\S+)\s+(.+?)\s+(Up|Down|\?)\s+(Normal|Leaving|Joining|Moving)\s+(\?|-?\d+(?:[.,]\d+)?\s*(?:bytes|[KMGTPE]i?B|B)?)\s+(\?|\d+(?:[.,]\d+)?%)\s+(\S+)$/;
+const STATUS: Record<string, RingStatus> = { Up: 'up', Down: 'down', '?': 'unknown' };
+
+export const parseRing = total<NodetoolRing>('nodetool.ring', (text) => {
+  const kind = 'nodetool.ring';
+  const lines = nodetoolLines(text);
+  if (lines.length === 0) return unrecognized(kind, 'empty output');
+  const err = nodetoolError(lines);
+  if (err) return unrecognized(kind, err);
+
+  const datacenters: string[] = [];
+  const entries: RingEntry[] = [];
+  const notes: string[] = [];
+  const warnings: string[] = [];
+  let dc = '';
+  let sawHeader = false;
+  let rowsInDc = 0;
+  for (const raw of lines) {
+    const line = raw.trim();
+    if (line === '' || /^=+$/.test(line)) continue;
+    const d = /^Datacenter:\s*(.*)$/.exec(line);
+    if (d) {
+      if (sawHeader && dc && rowsInDc === 0) warnings.push(`datacenter ${dc} has no rows`);
+      dc = d[1]!.trim();
+      datacenters.push(dc);
+      rowsInDc = 0;
+      continue;
+    }
+    if (/^Address\s+Rack\s+Status\s+State\s+Load\s+Owns\s+Token$/.test(line)) {
+      sawHeader = true;
+      continue;
+    }
+    if (/^(Warning|Note|Error):/.test(line) || /^To view status related info/.test(line)) {
+      notes.push(line);
+      continue;
+    }
+    if (!sawHeader || /^\S+$/.test(line)) continue; // the lone last-token line above the rows
+    const m = ROW.exec(line);
+    if (!m) {
+      warnings.push(`ring row not understood: ${line.slice(0, 120)}`);
+      continue;
+    }
+    const owns = m[6] === '?' ? null : Number(m[6]!.replace('%', '').replace(',', '.'));
+    entries.push({
+      datacenter: dc,
+      address: m[1]!,
+      rack: m[2]!.trim(),
+      status: STATUS[m[3]!]!,
+      state: m[4]!.toLowerCase() as RingState,
+      loadBytes: m[5] === '?' ? null : parseSize(m[5]!),
+      ownsPercent: owns,
+      token: m[7]!,
+    });
+    rowsInDc++;
+  }
+  if (!sawHeader) return unrecognized(kind, 'no "Address  Rack  Status  State  Load  Owns  Token" header');
+  if (entries.length === 0) warnings.push('ring header without rows: the output looks truncated');
+
+  const byAddress = new Map<string, RingNode>();
+  for (const e of entries) {
+    const n = byAddress.get(e.address);
+    if (n) n.tokens++;
+    else {
+      byAddress.set(e.address, {
+        datacenter: e.datacenter,
+        address: e.address,
+        rack: e.rack,
+        status: e.status,
+        state: e.state,
+        loadBytes: e.loadBytes,
+        ownsPercent: e.ownsPercent,
+        tokens: 1,
+      });
+    }
+  }
+  const nodes = [...byAddress.values()];
+  return parsedOk<NodetoolRing>(kind, { datacenters, entries, nodes, vnodes: nodes.some((n) => n.tokens > 1), notes }, warnings);
+});

@@ -1,0 +1,56 @@
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { BUNDLE } from '../helpers/mcp-client.js';
+
+const env = { CQL_TUNER_HOME: '/nonexistent-cql-tuner-home', PATH: process.env.PATH ?? '' };
+const cli = (args: string[]) => execa(process.execPath, [BUNDLE, ...args], { reject: false, env, timeout: 30_000 });
+
+describe('cql-tuner CLI (built bundle)', () => {
+  it('--help lists every verb', async () => {
+    const r = await cli(['--help']);
+    expect(r.exitCode).toBe(0);
+    for (const verb of ['mcp', 'nodetool', 'lab', 'demo']) expect(r.stdout).toMatch(new RegExp(`^\\s+${verb}\\b`, 'm'));
+  });
+
+  it('every verb offers --json', async () => {
+    for (const args of [['nodetool'], ['lab', 'start'], ['lab', 'status'], ['lab', 'stop'], ['demo']]) {
+      const r = await cli([...args, '--help']);
+      expect(r.stdout, args.join(' ')).toContain('--json');
+    }
+  });
+
+  it('refuses a write subcommand with exit 2 and a JSON error naming the list', async () => {
+    const r = await cli(['nodetool', 'cleanup', '--json']);
+    expect(r.exitCode).toBe(2);
+    const out = JSON.parse(r.stdout) as { error: { code: string; message: string } };
+    expect(out.error.code).toBe('NOT_ALLOWED');
+    expect(out.error.message).toContain('compactionstats');
+  });
+
+  it('refuses a bad identifier in plain text on stderr, stdout left empty', async () => {
+    const r = await cli(['nodetool', 'tablestats', 'ks$(id)']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/BAD_IDENTIFIER/);
+    expect(r.stderr).toMatch(/^fix: /m);
+  });
+
+  it('rejects unknown verbs and bad numbers as usage errors', async () => {
+    expect((await cli(['frobnicate'])).exitCode).toBe(2);
+    const r = await cli(['nodetool', 'status', '--port', 'abc']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/port must be a whole number/);
+  });
+
+  it('lab stop --wipe needs --yes', async () => {
+    const r = await cli(['lab', 'stop', '--wipe', '--json']);
+    expect(r.exitCode).toBe(2);
+    expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: 'CONFIRMATION_REQUIRED' } });
+  });
+
+  it('lab status --json with no lab says so', async () => {
+    const r = await cli(['lab', 'status', '--json']);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ running: false, nodes: [] });
+  });
+});
