@@ -22,7 +22,9 @@ describe('MCP server over stdio (built bundle)', () => {
     expect(conn.client.getServerVersion()?.name).toBe('cql-tuner');
     const { tools } = await conn.client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    expect(Object.keys(byName).sort()).toEqual(['lab_start', 'lab_status', 'lab_stop', 'nodetool']);
+    expect(Object.keys(byName).sort()).toEqual(['analyze_bundle', 'cluster_snapshot', 'lab_start', 'lab_status', 'lab_stop', 'nodetool']);
+    for (const t of tools) expect(t.annotations, t.name).toBeDefined();
+    expect(byName['cluster_snapshot']!.annotations?.readOnlyHint).toBe(true);
     expect(byName['nodetool']!.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
     expect(byName['lab_stop']!.annotations?.destructiveHint).toBe(true);
     expect(byName['lab_status']!.annotations?.readOnlyHint).toBe(true);
@@ -67,5 +69,31 @@ describe('MCP server over stdio (built bundle)', () => {
     // A non-JSON line on stdout would have failed the transport; the server stays usable after all calls.
     const { tools } = await conn.client.listTools();
     expect(tools.length).toBeGreaterThan(0);
+  });
+});
+
+describe('cluster_snapshot input checks (no cluster needed)', () => {
+  it('names what is missing when neither hosts nor lab is given', async () => {
+    const res = await conn.client.callTool({ name: 'cluster_snapshot', arguments: {} });
+    expect(res.isError).toBe(true);
+    expect(text(res)).toMatch(/NO_CONTACT_POINTS/);
+  });
+
+  it('refuses a hostile contact point before connecting', async () => {
+    const res = await conn.client.callTool({ name: 'cluster_snapshot', arguments: { hosts: ['127.0.0.1;id'] } });
+    expect(res.isError).toBe(true);
+    expect(text(res)).toMatch(/BAD_HOST/);
+  });
+
+  it('reports an unreachable cluster with the cause and a fix', async () => {
+    const res = await conn.client.callTool({ name: 'cluster_snapshot', arguments: { hosts: ['127.0.0.1:1'] } });
+    expect(res.isError).toBe(true);
+    expect(text(res)).toMatch(/CQL_UNREACHABLE[\s\S]*Fix:/);
+  });
+
+  it('says there is no bundle at a path that holds none', async () => {
+    const res = await conn.client.callTool({ name: 'analyze_bundle', arguments: { path: '/nonexistent/bundle' } });
+    expect(res.isError).toBe(true);
+    expect(text(res)).toMatch(/NOT_A_BUNDLE/);
   });
 });

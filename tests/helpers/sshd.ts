@@ -29,7 +29,7 @@ export function findSshKeygen(): string | null {
 
 export const SSHD_MISSING_MESSAGE =
   'sshd not found (looked in /usr/sbin, /usr/local/sbin, /usr/bin, /sbin and PATH): SSH integration tests are skipped. ' +
-  'Install it with: apt-get update && apt-get install -y --no-install-recommends openssh-server openssh-client';
+  'Install it with: apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends openssh-server openssh-client';
 
 export interface TestSshd {
   dir: string;

@@ -204,6 +204,13 @@ describe('nodetool tablestats / cfstats', () => {
     expect(r.warnings).toEqual([]);
   });
 
+  it('3.x index tables: the printer doubled the name ("Table (index): t.idxt.idx")', () => {
+    const text = ['Total number of tables: 2', '----------------', 'Keyspace : ks', '\t\tTable (index): users.by_mailusers.by_mail', '\t\tSSTable count: 1', '\t\tconstructor: 5', '\t\tMaximum tombstones per slice (last five minutes): 0', '', '----------------'].join('\n');
+    const r = parseTablestats(text);
+    expect(r.ok && r.value.tables[0]).toMatchObject({ name: 'users.by_mail', isIndex: true, sstableCount: 1 });
+    expect(r.ok && r.value.tables[0]!.fields['constructor']).toBe('5');
+  });
+
   it('sorted/top printer: tables named ks.table without keyspace blocks', () => {
     const text = [
       'Total number of tables: 44 (showing top 2 by space_used_live)',
@@ -264,6 +271,10 @@ describe('nodetool tablestats / cfstats', () => {
     const r = parseTablestats(pasted);
     expect(r.ok).toBe(true);
     if (r.ok) expect(r.value.tables[0]!.sstablesInEachLevel![0]).toEqual({ count: 910, max: 4 });
+    // An ISO timestamp prefix swallows the indentation too; the top-partition rows must survive that.
+    const iso = parseTablestats(LCS_H.split('\n').map((l) => `2026-01-02T03:04:05.678Z ${l}`).join('\n'));
+    expect(iso.ok && iso.value.tables[0]!.topPartitionsBySize.map((p) => p.key)).toEqual(['cust:42', 'cust:7']);
+    expect(iso.ok && iso.value.tables[0]!.droppableTombstoneRatio).toBe(0.35);
     for (const bad of ['', 'pending tasks: 0', 'hello world']) expect(parseTablestats(bad).ok).toBe(false);
     const err = parseTablestats('error: Unknown keyspace/cf pair (shop.nope)\n-- StackTrace --\njava.lang.IllegalArgumentException: x');
     expect(err.ok === false && err.reason).toMatch(/Unknown keyspace/);

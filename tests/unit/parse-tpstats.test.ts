@@ -128,6 +128,14 @@ describe('nodetool tpstats', () => {
     }
   });
 
+  it('drops the usual shell prompt styles', () => {
+    for (const prompt of ['$ nodetool tpstats', '[root@db1 ~]# nodetool tpstats', '(venv) ops@db1:~$ /opt/cassandra/bin/nodetool -h db1 tpstats', 'PS C:\\> C:\\cassandra\\bin\\nodetool.bat tpstats', 'sudo nodetool -u cassandra tpstats']) {
+      const r = parseTpstats(`${prompt}\n${SYNTH_311}`);
+      expect(r.ok && r.value.pools.map((p) => p.name)[0], prompt).toBe('MutationStage');
+      expect(r.ok && r.warnings, prompt).toEqual([]);
+    }
+  });
+
   it('says why on empty, unrelated and error text', () => {
     for (const bad of ['', '   \n  ', 'ReleaseVersion: 5.0.9', 'Datacenter: dc1\nUN 1.2.3.4']) {
       const r = parseTpstats(bad);

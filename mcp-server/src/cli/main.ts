@@ -3,6 +3,7 @@ import { CQL_TUNER_VERSION } from '../version.js';
 import { demoCommand } from './commands/demo.js';
 import { labCommand } from './commands/lab.js';
 import { nodetoolCommand } from './commands/nodetool.js';
+import { analyzeCommand, snapshotCommand } from './commands/snapshot.js';
 
 export function buildProgram(): Command {
   const program = new Command('cql-tuner')
@@ -16,6 +17,8 @@ export function buildProgram(): Command {
       await serveStdio();
     });
   program.addCommand(nodetoolCommand());
+  program.addCommand(snapshotCommand());
+  program.addCommand(analyzeCommand());
   program.addCommand(labCommand());
   program.addCommand(demoCommand());
   return program;

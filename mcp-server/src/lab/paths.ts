@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { dataHome } from '../collect/data-home.js';
 import type { LabVersion } from './versions.js';
 import { SUPPORTED_LAB_VERSIONS } from './versions.js';
 
@@ -16,13 +17,7 @@ function nonEmpty(v: string | undefined): string | undefined {
  * - stateDir: lab.json and the node directories (data, logs).
  */
 export function labPaths(env: Env = process.env, home: string = homedir()): { stateDir: string; cacheDir: string } {
-  const cqlHome = nonEmpty(env.CQL_TUNER_HOME);
-  const dataHome = nonEmpty(env.XDG_DATA_HOME);
-  const stateDir = cqlHome
-    ? join(resolve(cqlHome), 'lab')
-    : dataHome
-      ? join(resolve(dataHome), 'cql-tuner', 'lab')
-      : join(home, '.local', 'share', 'cql-tuner', 'lab');
+  const stateDir = join(dataHome(env, home), 'lab');
   const cqlCache = nonEmpty(env.CQL_TUNER_CACHE);
   const cacheHome = nonEmpty(env.XDG_CACHE_HOME);
   const cacheDir = cqlCache

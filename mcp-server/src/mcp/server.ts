@@ -2,6 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CQL_TUNER_VERSION } from '../version.js';
 import { registerLabTools } from './tools/lab.js';
 import { registerNodetoolTool } from './tools/nodetool.js';
+import { registerSnapshotTools } from './tools/snapshot.js';
 
 /** The MCP server with every tool registered; transports are attached by the caller (stdio entry, tests). */
 export function createServer(): McpServer {
@@ -16,5 +17,6 @@ export function createServer(): McpServer {
   );
   registerNodetoolTool(server);
   registerLabTools(server);
+  registerSnapshotTools(server);
   return server;
 }

@@ -9,7 +9,7 @@
  */
 import { parsedOk, total, unrecognized } from '../../parsed.js';
 import { headerWords, sliceRow } from './columns.js';
-import { nodetoolError, nodetoolLines, num } from './nodetool-text.js';
+import { limitWarnings, nodetoolError, nodetoolLines, num } from './nodetool-text.js';
 
 export interface CompactionHistoryEntry {
   id: string;
@@ -115,5 +115,5 @@ export const parseCompactionhistory = total<NodetoolCompactionHistory>('nodetool
   if (!columns) {
     return unrecognized(kind, sawTitle ? '"Compaction History:" without its column header (output cut?)' : 'no "id … keyspace_name … columnfamily_name" header');
   }
-  return parsedOk<NodetoolCompactionHistory>(kind, { entries, columns: columns.map((c) => c.name) }, warnings);
+  return parsedOk<NodetoolCompactionHistory>(kind, { entries, columns: columns.map((c) => c.name) }, limitWarnings(warnings));
 });

@@ -13,7 +13,7 @@
 import { parsedOk, total, unrecognized } from '../../parsed.js';
 import { parseSize } from '../../units.js';
 import { findHeaderNames, sliceRow, type HeaderColumn } from './columns.js';
-import { nodetoolError, nodetoolLines, num, parseHms } from './nodetool-text.js';
+import { limitWarnings, nodetoolError, nodetoolLines, num, parseHms } from './nodetool-text.js';
 
 export interface PendingCompactions {
   keyspace: string;
@@ -145,6 +145,7 @@ export const parseCompactionstats = total<NodetoolCompactionstats>('nodetool.com
   let header: HeaderColumn[] | null = null;
   let remaining: number | null = null;
   let sawRemaining = false;
+  let remainingNa = false;
   let inPending5 = false;
   const summaryRe = new RegExp(`^(${Object.keys(SUMMARY_LABELS).map((l) => l.replace(/[()/]/g, '\\$&')).join('|')})\\s+(.+)$`);
 
@@ -171,6 +172,7 @@ export const parseCompactionstats = total<NodetoolCompactionstats>('nodetool.com
     if (rem) {
       sawRemaining = true;
       remaining = parseHms(rem[1]!);
+      remainingNa = /^n\/a$/i.test(rem[1]!);
       continue;
     }
     if (header) {
@@ -209,15 +211,14 @@ export const parseCompactionstats = total<NodetoolCompactionstats>('nodetool.com
     warnings.push('no "compaction throughput (MiB/s)" row: the output looks truncated');
   }
 
-  const scylla =
-    compactions.some((c) => c.id === null && /^[A-Z_]+$/.test(c.type)) ||
-    (header?.some((h) => h.name === 'column family') ?? false) ||
-    compactions.some((c) => /^[A-Z_]{4,}$/.test(c.type));
+  // Cassandra prints operation types capitalised ("Compaction", "Validation"); ScyllaDB upper-case
+  // ("COMPACTION", "RESHAPE"), and its older docs label the table column "column family".
+  const scylla = compactions.some((c) => /^[A-Z_]{4,}$/.test(c.type)) || (header?.some((h) => h.name === 'column family') ?? false);
   const cassandra = !scylla && (layout === '5.0' || compactions.some((c) => c.id !== null && /^[A-Z][a-z]/.test(c.type)));
   const product: NodetoolCompactionstats['product'] = scylla ? 'scylla' : cassandra ? 'cassandra' : 'unknown';
   if (scylla) notes.push('ScyllaDB: "pending tasks" is an estimate known to be unreliable (scylladb/scylladb#1389, #4228); judge the backlog from SSTable counts and running compactions.');
   else if (product === 'unknown' && (pendingTasks ?? 0) > 0) notes.push('Product not identifiable from this output; on ScyllaDB the pending estimate is unreliable.');
-  if (remaining === null && sawRemaining) notes.push('remaining time "n/a": compaction throughput is unthrottled (0), so nodetool cannot estimate it');
+  if (remainingNa) notes.push('remaining time "n/a": compaction throughput is unthrottled (0), so nodetool cannot estimate it');
 
   return parsedOk<NodetoolCompactionstats>(
     kind,
@@ -232,6 +233,6 @@ export const parseCompactionstats = total<NodetoolCompactionstats>('nodetool.com
       summary,
       notes,
     },
-    warnings,
+    limitWarnings(warnings),
   );
 });

@@ -6,7 +6,7 @@
  * prints "DynamicEndPointSnitch: disabled" (it has none) and stops after the schema versions.
  */
 import { parsedOk, total, unrecognized } from '../../parsed.js';
-import { nodetoolError, nodetoolLines, num } from './nodetool-text.js';
+import { limitWarnings, nodetoolError, nodetoolLines, num } from './nodetool-text.js';
 
 export interface VersionGroup {
   version: string;
@@ -133,8 +133,10 @@ export const parseDescribecluster = total<NodetoolDescribeCluster>('nodetool.des
 
   if (section === null) return unrecognized(kind, 'no "Cluster Information:" line');
   if (v.name === null && v.partitioner === null) return unrecognized(kind, 'no cluster Name or Partitioner under "Cluster Information:" (output cut?)');
+  // 3.x has no DynamicEndPointSnitch line; it names the wrapper itself as the snitch when it is on.
+  if (v.dynamicSnitch === null && v.snitch?.endsWith('.DynamicEndpointSnitch')) v.dynamicSnitch = true;
   v.schemaAgreement = v.schemaVersions.length === 0 ? null : v.schemaVersions.length === 1;
   if (v.schemaVersions.length === 0 && v.unreachable.length === 0) warnings.push('no schema version lines: the output looks truncated');
   if (sawStats && v.keyspaces.length === 0) warnings.push('4.x layout without the "Keyspaces:" section: the output looks truncated');
-  return parsedOk<NodetoolDescribeCluster>(kind, v, warnings);
+  return parsedOk<NodetoolDescribeCluster>(kind, v, limitWarnings(warnings));
 });

@@ -5,7 +5,7 @@
  * gms/EndpointState). Values may contain colons (NATIVE_ADDRESS_AND_PORT:3:127.0.0.1:9042).
  */
 import { parsedOk, total, unrecognized } from '../../parsed.js';
-import { nodetoolError, nodetoolLines, num } from './nodetool-text.js';
+import { limitWarnings, nodetoolError, nodetoolLines, num } from './nodetool-text.js';
 
 export interface GossipState {
   /** The state's version (4.0+ only). */
@@ -130,6 +130,6 @@ export const parseGossipinfo = total<NodetoolGossipinfo>('nodetool.gossipinfo', 
   return parsedOk<NodetoolGossipinfo>(
     kind,
     { endpoints, versionedStates, schemaVersions: uniq((e) => e.schemaVersion), releaseVersions: uniq((e) => e.releaseVersion) },
-    warnings,
+    limitWarnings(warnings),
   );
 });

@@ -8,7 +8,7 @@
  */
 import { parsedOk, total, unrecognized } from '../../parsed.js';
 import { parseSize } from '../../units.js';
-import { indentOf, nodetoolError, nodetoolLines, num } from './nodetool-text.js';
+import { indentOf, limitWarnings, nodetoolError, nodetoolLines, num } from './nodetool-text.js';
 
 export interface StreamProgress {
   totalFiles: number;
@@ -142,5 +142,5 @@ export const parseNetstats = total<NodetoolNetstats>('nodetool.netstats', (text)
     if (poolColumns === 0) warnings.push('no message pool table: the output looks truncated');
     else if (pools.length === 0) warnings.push('message pool table has no rows: the output looks truncated');
   }
-  return parsedOk<NodetoolNetstats>(kind, { mode, streams, readRepair, pools }, warnings);
+  return parsedOk<NodetoolNetstats>(kind, { mode, streams, readRepair, pools }, limitWarnings(warnings));
 });

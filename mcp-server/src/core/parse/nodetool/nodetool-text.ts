@@ -2,8 +2,9 @@
 import { cleanLines } from '../../text.js';
 import { parseNumber } from '../../units.js';
 
-// "$ nodetool tpstats", "root@n1:~# nodetool -h x ring", "$ ccm node1 nodetool compactionstats", "C:\> ...\nodetool.bat gcstats"
-const PROMPT_LINE = /^[^\s$#%>]*[$#%>]\s*(?:.*\s)?(?:\S*[/\\])?nodetool(?:\.bat|\.sh)?(?:\s|$)/;
+// "$ nodetool tpstats", "root@n1:~# nodetool -h x ring", "[root@n1 ~]# nodetool status", "(venv) u@h:~$ nodetool …",
+// "$ ccm node1 nodetool compactionstats", "PS C:\> ...\nodetool.bat gcstats"
+const PROMPT_LINE = /^(?:\([^)]*\)\s*)?(?:PS\s+)?(?:\[[^\]]*\]|[^\s$#%>]*)[$#%>]\s*(?:.*\s)?(?:\S*[/\\])?nodetool(?:\.bat|\.sh)?(?:\s|$)/;
 // The same command pasted without a prompt: "nodetool -h 10.0.0.1 tpstats", "sudo nodetool status".
 const BARE_COMMAND = /^(?:sudo\s+(?:-\S+\s+)*|ccm\s+\S+\s+|(?:kubectl|docker|podman)\s+exec\s+.*?\s)?(?:\S*[/\\])?nodetool(?:\.bat|\.sh)?(?:\s+-{1,2}[\w-]+(?:[ =]\S+)?)*\s+[a-z]+(?:\s.*)?$/;
 
@@ -53,4 +54,9 @@ export function indentOf(line: string): number {
 export function parseHms(text: string): number | null {
   const m = /^(\d+)h(\d{1,2})m(\d{1,2})s$/.exec(text.trim());
   return m ? Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]) : null;
+}
+
+/** Keeps a warning list readable when a paste is mostly something else: the first `max`, then a count. */
+export function limitWarnings(warnings: string[], max = 12): string[] {
+  return warnings.length <= max ? warnings : [...warnings.slice(0, max), `… and ${warnings.length - max} more warnings`];
 }

@@ -4,7 +4,7 @@
  * View Write). An all-zero column means no such requests went through this coordinator.
  */
 import { parsedOk, total, unrecognized } from '../../parsed.js';
-import { nodetoolError, nodetoolLines } from './nodetool-text.js';
+import { limitWarnings, nodetoolError, nodetoolLines } from './nodetool-text.js';
 import { percentileBlocks, type Percentiles } from './percentiles.js';
 
 export interface NodetoolProxyHistograms {
@@ -42,6 +42,6 @@ export const parseProxyhistograms = total<NodetoolProxyHistograms>('nodetool.pro
       viewWriteLatencyMicros: v['View Write Latency'] ?? null,
       columns: block.columns,
     },
-    warnings,
+    limitWarnings(warnings),
   );
 });

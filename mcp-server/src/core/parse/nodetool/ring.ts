@@ -6,7 +6,7 @@
  */
 import { parsedOk, total, unrecognized } from '../../parsed.js';
 import { parseSize } from '../../units.js';
-import { nodetoolError, nodetoolLines } from './nodetool-text.js';
+import { limitWarnings, nodetoolError, nodetoolLines } from './nodetool-text.js';
 
 export type RingStatus = 'up' | 'down' | 'unknown';
 export type RingState = 'normal' | 'leaving' | 'joining' | 'moving';
@@ -121,5 +121,5 @@ export const parseRing = total<NodetoolRing>('nodetool.ring', (text) => {
     }
   }
   const nodes = [...byAddress.values()];
-  return parsedOk<NodetoolRing>(kind, { datacenters, entries, nodes, vnodes: nodes.some((n) => n.tokens > 1), notes }, warnings);
+  return parsedOk<NodetoolRing>(kind, { datacenters, entries, nodes, vnodes: nodes.some((n) => n.tokens > 1), notes }, limitWarnings(warnings));
 });

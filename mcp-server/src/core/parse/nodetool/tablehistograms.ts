@@ -5,7 +5,7 @@
  * found by name. Since 4.0, running it without arguments prints one "ks/table histograms" block per table.
  */
 import { parsedOk, total, unrecognized } from '../../parsed.js';
-import { nodetoolError, nodetoolLines } from './nodetool-text.js';
+import { limitWarnings, nodetoolError, nodetoolLines } from './nodetool-text.js';
 import { percentileBlocks, type Percentiles } from './percentiles.js';
 
 export interface TableHistogram {
@@ -53,5 +53,5 @@ export const parseTablehistograms = total<NodetoolTableHistograms>('nodetool.tab
       notes: b.notes,
     };
   });
-  return parsedOk<NodetoolTableHistograms>(kind, { tables }, warnings);
+  return parsedOk<NodetoolTableHistograms>(kind, { tables }, limitWarnings(warnings));
 });

@@ -10,7 +10,7 @@
  */
 import { parsedOk, total, unrecognized } from '../../parsed.js';
 import { parseSize } from '../../units.js';
-import { indentOf, nodetoolError, nodetoolLines, num } from './nodetool-text.js';
+import { limitWarnings, nodetoolError, nodetoolLines, num } from './nodetool-text.js';
 
 export interface LevelCount {
   count: number;
@@ -230,17 +230,20 @@ export const parseTablestats = total<NodetoolTablestats>('nodetool.tablestats', 
   let ks: KeyspaceStats | null = null;
   let ksOpen = false;
   let table: TableStats | null = null;
-  let top: { list: TopPartition[]; indent: number; bySize: boolean } | null = null;
+  let top: { list: TopPartition[]; bySize: boolean } | null = null;
   let looksLikeScylla = false;
 
   for (const raw of lines) {
     const line = raw.trim();
     if (top) {
-      // Rows of a "Top partitions" block are indented deeper than its title; anything else ends it.
-      if (line !== '' && indentOf(raw) > top.indent) {
+      // Rows of a "Top partitions" block run until a blank line or the next known label; keys may contain ':'.
+      const label = /^([^:]+?)\s*:/.exec(line)?.[1];
+      const ends = line === '' || (label !== undefined && (Object.hasOwn(TABLE_FIELDS, label) || /^(Table|Keyspace)\b/.test(label))) || /^(Top partitions by|-{4,}$)/.test(line);
+      if (!ends) {
         if (/^Key\s+(Size|Count)$/.test(line)) continue;
         const m = /^(.*?)\s+(-?\d+(?:\.\d+)?(?:\s*(?:[KMGTP]i?B|B|bytes))?)$/.exec(line);
         if (m) top.list.push({ key: m[1]!, value: top.bySize ? bytes(m[2]!) : num(m[2]) });
+        else warnings.push(`top-partition row not understood: ${line.slice(0, 100)}`);
         continue;
       }
       top = null;
@@ -269,6 +272,9 @@ export const parseTablestats = total<NodetoolTablestats>('nodetool.tablestats', 
     const tm = /^Table( \(index\))?\s*:\s*(.+)$/.exec(line);
     if (tm) {
       let name = tm[2]!.trim();
+      // The 3.x printer writes an index name twice ("Table (index): t.idxt.idx"); keep one copy.
+      const half = name.length / 2;
+      if (tm[1] && Number.isInteger(half) && name.slice(0, half) === name.slice(half)) name = name.slice(0, half);
       let keyspace = ks?.name ?? null;
       if (!ksOpen) {
         // Sorted printer: "Table: ks.table" with no keyspace block around it.
@@ -285,7 +291,7 @@ export const parseTablestats = total<NodetoolTablestats>('nodetool.tablestats', 
     const topm = /^Top partitions by (size|tombstone count)\b/.exec(line);
     if (topm && table) {
       const bySize = topm[1] === 'size';
-      top = { list: bySize ? table.topPartitionsBySize : table.topPartitionsByTombstones, indent: indentOf(raw), bySize };
+      top = { list: bySize ? table.topPartitionsBySize : table.topPartitionsByTombstones, bySize };
       continue;
     }
     const kv = /^([^:]+?)\s*:\s*(.*)$/.exec(line);
@@ -296,16 +302,17 @@ export const parseTablestats = total<NodetoolTablestats>('nodetool.tablestats', 
     const [, label, value] = kv as unknown as [string, string, string];
     if (table) {
       table.fields[label] = value;
-      const spec = TABLE_FIELDS[label];
+      const spec = Object.hasOwn(TABLE_FIELDS, label) ? TABLE_FIELDS[label] : undefined;
       if (spec) (table as unknown as Record<string, unknown>)[spec[0]] = convert(spec[1], value);
-    } else if (ks && ksOpen && KEYSPACE_FIELDS[label]) {
+    } else if (ks && ksOpen && Object.hasOwn(KEYSPACE_FIELDS, label)) {
       const field = KEYSPACE_FIELDS[label]!;
       ks[field] = field.endsWith('Ms') ? millis(value) : num(value);
       if (field.endsWith('Ms') && (/E[+-]\d+\s*ms/.test(value) || /^NAN\b/.test(value.trim()))) looksLikeScylla = true;
     } else if (sawHeader) notes.push(line.slice(0, 200));
   }
 
-  if (!sawHeader) return unrecognized(kind, 'no "Total number of tables", "Keyspace :" or "Table:" line');
+  // A lone "Keyspace: x" is not enough (cassandra-stress prints one in its settings).
+  if (!sawHeader || (totalTables === null && tables.length === 0)) return unrecognized(kind, 'no "Total number of tables" line and no "Table:" section');
   if (tables.length === 0) warnings.push('no table sections: the output looks truncated or the filter matched nothing');
   // Every version prints the tombstones-per-slice lines near the end of each table and closes each keyspace
   // with a dashed line; either missing at the end means the paste was cut.
@@ -315,5 +322,5 @@ export const parseTablestats = total<NodetoolTablestats>('nodetool.tablestats', 
   } else if (ksOpen && keyspaces.length) warnings.push('the last keyspace is not closed by a dashed line: the output may be truncated');
   if (looksLikeScylla) notes.push('ScyllaDB prints "Percent repaired: 0.0" and "Dropped Mutations: 0" as placeholders; do not read them as facts.');
 
-  return parsedOk<NodetoolTablestats>(kind, { totalTables, keyspaces, tables, looksLikeScylla, notes }, warnings);
+  return parsedOk<NodetoolTablestats>(kind, { totalTables, keyspaces, tables, looksLikeScylla, notes }, limitWarnings(warnings));
 });

@@ -9,7 +9,7 @@
  */
 import { parsedOk, total, unrecognized } from '../../parsed.js';
 import { findHeaderNames, tokens } from './columns.js';
-import { nodetoolError, nodetoolLines, num } from './nodetool-text.js';
+import { limitWarnings, nodetoolError, nodetoolLines, num } from './nodetool-text.js';
 
 export interface ThreadPool {
   name: string;
@@ -59,6 +59,7 @@ const POOL_COLUMNS: Record<string, keyof Omit<ThreadPool, 'name' | 'pendingBackp
   Completed: 'completed',
   Blocked: 'blocked',
   'All time blocked': 'allTimeBlocked',
+  'All Time Blocked': 'allTimeBlocked', // DSE StatusLogger spelling, same table
   AllTimeBlocked: 'allTimeBlocked',
   'CPU[ms/s]': 'cpuMsPerSec',
   'Allocations[mb/s]': 'allocationsMbPerSec',
@@ -98,7 +99,8 @@ export const parseTpstats = total<NodetoolTpstats>('nodetool.tpstats', (text) =>
 
   for (const raw of lines) {
     const line = raw.trim();
-    if (/^Pool Name\s/.test(line) && /\bActive\b/.test(line)) {
+    // netstats has a "Pool Name Active Pending Completed Dropped" table too; only tpstats has Blocked.
+    if (/^Pool Name\s/.test(line) && /\bActive\b/.test(line) && /Blocked/i.test(line)) {
       const cols = findHeaderNames(line, Object.keys(POOL_COLUMNS));
       poolFields = cols.map((c) => POOL_COLUMNS[c.name]!);
       if (cols.some((c) => c.name === 'Delayed' || c.name.includes('Backpressure'))) format = 'dse';
@@ -163,7 +165,7 @@ export const parseTpstats = total<NodetoolTpstats>('nodetool.tpstats', (text) =>
   }
 
   if (!sawPoolHeader && !sawDroppedHeader) {
-    return unrecognized(kind, 'no "Pool Name … Active" header and no "Message type … Dropped" header');
+    return unrecognized(kind, 'no "Pool Name … Active … Blocked" header and no "Message type … Dropped" header');
   }
   if (!sawPoolHeader) warnings.push('no thread-pool table: the start of the output is missing');
   if (!sawDroppedHeader) warnings.push('no dropped-messages table: the output looks truncated');
@@ -187,6 +189,6 @@ export const parseTpstats = total<NodetoolTpstats>('nodetool.tpstats', (text) =>
         dropped: droppedMessages.reduce((s, d) => s + d.dropped, 0),
       },
     },
-    warnings,
+    limitWarnings(warnings),
   );
 });

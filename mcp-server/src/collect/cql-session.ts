@@ -1,0 +1,164 @@
+import { readFile } from 'node:fs/promises';
+import cassandra from 'cassandra-driver';
+import { checkHost, checkPort } from '../core/validate.js';
+import { OpError } from '../ops/errors.js';
+
+/**
+ * One driver session for a whole sweep. Virtual tables are node-local, so every query is pinned to one
+ * host (QueryOptions.host); the round-robin policy connects to every node in every DC without needing a
+ * local DC up front. Credentials and TLS come from the environment only.
+ */
+export interface CqlConnectOptions {
+  contactPoints: string[];
+  port?: number;
+  localDataCenter?: string;
+  connectTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface CqlHostInfo {
+  address: string;
+  port: number;
+  datacenter: string | null;
+  rack: string | null;
+  hostId: string | null;
+  releaseVersion: string | null;
+  up: boolean;
+}
+
+export interface CqlRows {
+  columns: string[];
+  rows: (string | null)[][];
+  ms: number;
+}
+
+type DriverClient = InstanceType<typeof cassandra.Client>;
+type DriverHost = ReturnType<DriverClient['hosts']['values']>[number];
+
+/** Driver values → text, so every result can be stored as TSV and parsed by the same code offline. */
+export function cellText(v: unknown): string | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  if (v instanceof Date) return v.toISOString();
+  if (Buffer.isBuffer(v)) return `0x${v.toString('hex')}`;
+  if (v instanceof Map) return JSON.stringify(Object.fromEntries([...v].map(([k, x]) => [cellText(k) ?? '', cellText(x)])));
+  if (v instanceof Set || Array.isArray(v)) return JSON.stringify([...(v as Iterable<unknown>)].map(cellText));
+  const s = (v as { toString(): string }).toString();
+  if (s === '[object Object]') return JSON.stringify(Object.fromEntries(Object.entries(v as object).map(([k, x]) => [k, cellText(x)])));
+  return s;
+}
+
+function splitHostPort(cp: string, defaultPort: number): { host: string; port: number } {
+  const m = /^\[([^\]]+)\](?::(\d+))?$/.exec(cp) ?? /^([^:]+)(?::(\d+))?$/.exec(cp);
+  const host = m ? m[1]! : cp;
+  const port = m?.[2] ? Number(m[2]) : defaultPort;
+  return { host, port };
+}
+
+export class CqlSession {
+  private constructor(
+    private readonly client: DriverClient,
+    readonly port: number,
+    private readonly requestTimeoutMs: number,
+  ) {}
+
+  static async connect(opts: CqlConnectOptions, signal?: AbortSignal): Promise<CqlSession> {
+    const env = opts.env ?? process.env;
+    const port = opts.port ?? 9042;
+    const portCheck = checkPort(port);
+    if (!portCheck.ok) throw new OpError('BAD_PORT', portCheck.reason, 'Give the native transport port (default 9042).');
+    if (!opts.contactPoints.length) throw new OpError('NO_CONTACT_POINTS', 'no contact points given', 'Give at least one node address, e.g. --hosts 10.0.0.1.');
+    const points = opts.contactPoints.map((cp) => splitHostPort(cp, port));
+    for (const p of points) {
+      const c = checkHost(p.host);
+      if (!c.ok) throw new OpError('BAD_HOST', c.reason, 'Give node addresses as host or host:port.');
+    }
+    const username = env['CQL_TUNER_CQL_USERNAME'];
+    const password = env['CQL_TUNER_CQL_PASSWORD'];
+    const tlsOn = env['CQL_TUNER_CQL_TLS'] === '1' || env['CQL_TUNER_CQL_TLS'] === 'true';
+    const caFile = env['CQL_TUNER_CQL_CA_FILE'];
+    const sslOptions = tlsOn
+      ? {
+          ...(caFile ? { ca: [await readFile(caFile)] } : {}),
+          rejectUnauthorized: env['CQL_TUNER_CQL_TLS_INSECURE'] !== '1',
+        }
+      : undefined;
+    const { Client, policies, auth } = cassandra;
+    const connectTimeoutMs = opts.connectTimeoutMs ?? 5000;
+    const requestTimeoutMs = opts.requestTimeoutMs ?? 10_000;
+    const client = new Client({
+      contactPoints: points.map((p) => (p.host.includes(':') ? `[${p.host}]:${p.port}` : `${p.host}:${p.port}`)),
+      protocolOptions: { port },
+      ...(opts.localDataCenter ? { localDataCenter: opts.localDataCenter } : {}),
+      socketOptions: { connectTimeout: connectTimeoutMs, readTimeout: requestTimeoutMs },
+      // Schema metadata is not needed for diagnostics and is slow on clusters with thousands of tables.
+      isMetadataSyncEnabled: false,
+      pooling: { warmup: true, coreConnectionsPerHost: { 0: 1, 1: 1, 2: 1 } },
+      policies: {
+        loadBalancing: opts.localDataCenter ? new policies.loadBalancing.DCAwareRoundRobinPolicy(opts.localDataCenter) : new policies.loadBalancing.RoundRobinPolicy(),
+        reconnection: new policies.reconnection.ConstantReconnectionPolicy(60_000),
+        retry: new policies.retry.FallthroughRetryPolicy(),
+      },
+      ...(username ? { authProvider: new auth.PlainTextAuthProvider(username, password ?? '') } : {}),
+      ...(sslOptions ? { sslOptions } : {}),
+    });
+    const onAbort = () => void client.shutdown().catch(() => {});
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      await client.connect();
+    } catch (e) {
+      await client.shutdown().catch(() => {});
+      throw classifyConnectError(e, opts.contactPoints, port, password);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+    return new CqlSession(client, port, requestTimeoutMs);
+  }
+
+  hosts(): CqlHostInfo[] {
+    return this.client.hosts.values().map((h: DriverHost) => ({
+      address: splitHostPort(h.address, this.port).host,
+      port: splitHostPort(h.address, this.port).port,
+      datacenter: h.datacenter ?? null,
+      rack: h.rack ?? null,
+      hostId: h.hostId ? h.hostId.toString() : null,
+      releaseVersion: h.cassandraVersion ?? null,
+      up: h.isUp(),
+    }));
+  }
+
+  private hostFor(address: string): DriverHost | undefined {
+    return this.client.hosts.values().find((h: DriverHost) => splitHostPort(h.address, this.port).host === address);
+  }
+
+  /** Runs one query on one node (never another node answering for it); all values as text. */
+  async query(address: string, cql: string, params: unknown[] = [], timeoutMs?: number): Promise<CqlRows> {
+    const host = this.hostFor(address);
+    if (!host) throw new OpError('UNKNOWN_NODE', `${address} is not a node of this cluster as the driver sees it`, 'Check the address against system.peers / nodetool status.');
+    const started = performance.now();
+    const rs = await this.client.execute(cql, params, { host, prepare: params.length > 0, readTimeout: timeoutMs ?? this.requestTimeoutMs, isIdempotent: true, fetchSize: 5000 });
+    const columns = (rs.columns ?? []).map((c) => c.name);
+    const rows = rs.rows.map((r) => columns.map((c) => cellText(r.get(c))));
+    return { columns, rows, ms: Math.round(performance.now() - started) };
+  }
+
+  async close(): Promise<void> {
+    await this.client.shutdown().catch(() => {});
+  }
+}
+
+function classifyConnectError(e: unknown, points: string[], port: number, password: string | undefined): OpError {
+  let msg = e instanceof Error ? e.message : String(e);
+  if (password) msg = msg.split(password).join('***');
+  const inner = (e as { innerErrors?: Record<string, unknown> }).innerErrors;
+  const detail = inner ? Object.entries(inner).map(([h, err]) => `${h}: ${err instanceof Error ? err.message : String(err)}`).join('; ') : '';
+  if (/Authentication|credentials|PasswordAuthenticator/i.test(msg + detail)) {
+    return new OpError('CQL_AUTH', `CQL authentication failed at ${points.join(', ')}: ${detail || msg}`, 'Set CQL_TUNER_CQL_USERNAME and CQL_TUNER_CQL_PASSWORD for a role that can read system_views.');
+  }
+  if (/SSL|TLS|certificate|EPROTO/i.test(msg + detail)) {
+    return new OpError('CQL_TLS', `TLS problem connecting to ${points.join(', ')}: ${detail || msg}`, 'Set CQL_TUNER_CQL_TLS=1 and CQL_TUNER_CQL_CA_FILE, or turn TLS off if the cluster does not use it.');
+  }
+  return new OpError('CQL_UNREACHABLE', `no node answered CQL at ${points.join(', ')} (port ${port}): ${detail || msg}`, 'Check the addresses, the native transport port (9042) and that the nodes run (nodetool statusbinary).');
+}

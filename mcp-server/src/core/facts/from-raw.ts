@@ -1,0 +1,81 @@
+import { parseInfo } from '../parse/nodetool/info.js';
+import { parseGcstats } from '../parse/nodetool/gcstats.js';
+import { parseTpstats } from '../parse/nodetool/tpstats.js';
+import { parseTsv, type TsvTable } from '../parse/tsv.js';
+import { factsFromVtables } from './from-vtables.js';
+import type { NodeFacts, ThreadPoolFact } from './node-facts.js';
+
+/**
+ * One node's raw outputs (name → text, as stored in a bundle) → NodeFacts. Used live and offline
+ * (`analyze <bundle>`), so a bundle re-analysed later gives the same facts. Names: "cql:<keyspace>.<table>"
+ * for TSV query results, "nodetool:<subcommand>" for nodetool text.
+ */
+export interface RawOutput {
+  name: string;
+  text: string;
+}
+
+export interface FactsResult {
+  facts: NodeFacts;
+  /** Outputs that were present but could not be parsed, with the parser's reason. */
+  unparsed: { name: string; reason: string }[];
+}
+
+export function nodeFactsFromRaw(outputs: readonly RawOutput[]): FactsResult {
+  const unparsed: FactsResult['unparsed'] = [];
+  const tables: Record<string, TsvTable> = {};
+  const nodetool: Record<string, string> = {};
+  for (const o of outputs) {
+    if (o.name.startsWith('cql:')) {
+      const t = parseTsv(o.text);
+      if (t.ok) tables[o.name.slice(4)] = t.value;
+      else unparsed.push({ name: o.name, reason: t.reason });
+    } else if (o.name.startsWith('nodetool:')) nodetool[o.name.slice(9)] = o.text;
+  }
+  const facts = factsFromVtables(tables);
+
+  const local = tables['system.local']?.rows[0];
+  if (local) {
+    if (local['release_version']) facts.releaseVersion = local['release_version'];
+    if (local['data_center']) facts.datacenter = local['data_center'];
+    if (local['rack']) facts.rack = local['rack'];
+    if (local['host_id']) facts.hostId = local['host_id'];
+    if (local['schema_version']) facts.schemaVersion = local['schema_version'];
+  }
+  if (tables['system.versions']) facts.product = 'scylla';
+  else if (facts.releaseVersion) facts.product = 'cassandra';
+
+  if (nodetool['info'] !== undefined) {
+    const info = parseInfo(nodetool['info']);
+    if (info.ok) {
+      facts.heap = { usedMb: info.value.heapUsedMb, maxMb: info.value.heapMaxMb };
+      facts.uptimeSeconds = info.value.uptimeSeconds;
+      facts.datacenter ??= info.value.datacenter ?? undefined;
+      facts.rack ??= info.value.rack ?? undefined;
+      facts.hostId ??= info.value.hostId ?? undefined;
+    } else unparsed.push({ name: 'nodetool:info', reason: info.reason });
+  }
+  if (nodetool['gcstats'] !== undefined) {
+    const gc = parseGcstats(nodetool['gcstats']);
+    if (gc.ok) {
+      facts.gc = {
+        intervalMs: gc.value.intervalMs,
+        maxPauseMs: gc.value.maxGcElapsedMs,
+        totalPauseMs: gc.value.totalGcElapsedMs,
+        collections: gc.value.collections,
+        reclaimedBytes: gc.value.reclaimedBytes,
+      };
+    } else unparsed.push({ name: 'nodetool:gcstats', reason: gc.reason });
+  }
+  if (nodetool['tpstats'] !== undefined) {
+    const tp = parseTpstats(nodetool['tpstats']);
+    if (tp.ok) {
+      facts.droppedMessages = tp.value.dropped;
+      // Pools come from the virtual table when there is one (same numbers, one source of truth).
+      facts.threadPools ??= tp.value.pools.map(
+        (p): ThreadPoolFact => ({ name: p.name, active: p.active, activeLimit: null, pending: p.pending, blocked: p.blocked, blockedAllTime: p.allTimeBlocked, completed: p.completed }),
+      );
+    } else unparsed.push({ name: 'nodetool:tpstats', reason: tp.reason });
+  }
+  return { facts, unparsed };
+}

@@ -1,0 +1,110 @@
+import { join } from 'node:path';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { dataHome } from '../../collect/data-home.js';
+import { analyzeBundle, DEFAULT_NODE_TIMEOUT_MS, DEFAULT_SWEEP_CONCURRENCY, takeSnapshot, type ClusterSnapshot } from '../../ops/snapshot.js';
+import { renderSnapshot, snapshotView } from '../../render/snapshot.js';
+import { mcpProgress } from '../progress.js';
+import { toolError, toolResult } from '../tool-result.js';
+
+const nodeSummary = z.object({
+  address: z.string(),
+  datacenter: z.string().nullable(),
+  rack: z.string().nullable(),
+  releaseVersion: z.string().nullable(),
+  product: z.string(),
+  reachable: z.boolean(),
+  upPerDriver: z.boolean(),
+  heapUsedMb: z.number().nullable(),
+  heapMaxMb: z.number().nullable(),
+  gcMaxPauseMs: z.number().nullable(),
+  pendingTasks: z.number(),
+  blockedTasks: z.number(),
+  blockedAllTime: z.number(),
+  droppedMessages: z.number(),
+  userDataMiB: z.number(),
+  busyPools: z.array(z.object({ name: z.string(), active: z.number().nullable(), pending: z.number().nullable(), blocked: z.number().nullable(), blockedAllTime: z.number().nullable() })),
+  dropped: z.record(z.string(), z.number()),
+  topTables: z.array(z.object({ table: z.string(), diskMiB: z.number().nullable(), maxPartitionMiB: z.number().nullable(), readP99Ms: z.number().nullable(), writeP99Ms: z.number().nullable(), tombstonesP99: z.number().nullable() })),
+  clients: z.number().nullable(),
+  runningSstableTasks: z.number(),
+  errors: z.array(z.string()),
+  collected: z.array(z.string()),
+});
+
+const snapshotOutput = {
+  collectedAt: z.string(),
+  durationMs: z.number(),
+  contactPoints: z.array(z.string()),
+  bundleDir: z.string().optional(),
+  nodeCount: z.number(),
+  reachableCount: z.number(),
+  versions: z.array(z.string()),
+  queries: z.object({ cql: z.number(), nodetool: z.number(), failed: z.number() }),
+  nodes: z.array(nodeSummary),
+  /** Every fact of every node, only with detail: true. */
+  detail: z.array(z.unknown()).optional(),
+};
+
+function result(s: ClusterSnapshot, detail: boolean) {
+  const view = snapshotView(s);
+  return toolResult(renderSnapshot(view), detail ? { ...view, detail: s.nodes } : view);
+}
+
+export function registerSnapshotTools(server: McpServer): void {
+  server.registerTool(
+    'cluster_snapshot',
+    {
+      title: 'Snapshot a cluster (CQL virtual tables first)',
+      description:
+        'Discovers every node from the contact points (system.peers) and collects each one with bounded concurrency and a per-node timeout: ' +
+        'CQL virtual tables first (thread pools, caches, settings, per-table disk/latency/tombstones/partition sizes, clients, compactions, gossip, hints, snapshots), ' +
+        'nodetool only for what no table answers (heap via info, GC via gcstats, dropped messages via tpstats). ' +
+        'Returns a compact per-node summary; unreachable nodes are marked, never fatal. bundle: true keeps every raw output in the cql-tuner data folder for offline re-analysis. ' +
+        'CQL credentials/TLS from CQL_TUNER_CQL_USERNAME/PASSWORD/TLS/CA_FILE in the server environment.',
+      inputSchema: {
+        hosts: z.array(z.string().max(300)).max(64).optional().describe('Contact points, host or host:port'),
+        lab: z.boolean().default(false).describe('Use the running local lab instead of hosts'),
+        cqlPort: z.number().int().min(1).max(65535).optional(),
+        localDataCenter: z.string().max(200).optional(),
+        dc: z.string().max(200).optional().describe('Only nodes of this datacenter'),
+        jmxHost: z.string().max(253).optional().describe('"node" (default: each node’s address) or a fixed JMX host'),
+        jmxPort: z.number().int().min(1).max(65535).optional(),
+        nodetool: z.boolean().default(true).describe('Fill heap/GC/dropped messages with nodetool'),
+        concurrency: z.number().int().min(1).max(64).default(DEFAULT_SWEEP_CONCURRENCY),
+        nodeTimeoutMs: z.number().int().min(1000).max(600_000).default(DEFAULT_NODE_TIMEOUT_MS),
+        bundle: z.boolean().default(false).describe('Also save all raw outputs as a bundle in the data folder'),
+        detail: z.boolean().default(false).describe('Return every collected fact (large)'),
+      },
+      outputSchema: snapshotOutput,
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    },
+    async (args, extra) => {
+      try {
+        const bundleDir = args.bundle ? join(dataHome(), 'bundles', `snapshot-${new Date().toISOString().replace(/[:.]/g, '-')}`) : undefined;
+        const s = await takeSnapshot({ ...args, ...(bundleDir ? { bundleDir } : {}) }, { onProgress: mcpProgress(extra), signal: extra.signal });
+        return result(s, args.detail);
+      } catch (e) {
+        return toolError(e);
+      }
+    },
+  );
+
+  server.registerTool(
+    'analyze_bundle',
+    {
+      title: 'Re-analyse a saved snapshot bundle',
+      description: 'Reads a bundle folder written by cluster_snapshot (bundle: true) or `cql-tuner snapshot --bundle DIR` and parses it offline with the same parsers.',
+      inputSchema: { path: z.string().min(1).max(4096), detail: z.boolean().default(false) },
+      outputSchema: snapshotOutput,
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async (args) => {
+      try {
+        return result(await analyzeBundle(args.path), args.detail);
+      } catch (e) {
+        return toolError(e);
+      }
+    },
+  );
+}

@@ -1,0 +1,174 @@
+import { nodeFactsFromRaw } from '../core/facts/from-raw.js';
+import type { NodeFacts } from '../core/facts/node-facts.js';
+import { checkHost } from '../core/validate.js';
+import { mapBounded } from '../collect/bounded.js';
+import { readBundle, writeBundle } from '../collect/bundle-store.js';
+import { CqlSession } from '../collect/cql-session.js';
+import { collectNode, NODETOOL_FALLBACKS, type NodeRaw, type SweepNode } from '../collect/sweep.js';
+import { labStatus } from '../lab/index.js';
+import { CQL_TUNER_VERSION } from '../version.js';
+import { OpError } from './errors.js';
+import type { ProgressFn } from './progress.js';
+
+export interface SnapshotInput {
+  /** Contact points (host or host:port). Omit with lab: true to use the local lab. */
+  hosts?: string[];
+  lab?: boolean;
+  cqlPort?: number;
+  localDataCenter?: string;
+  /** Only nodes of this DC. */
+  dc?: string;
+  /** JMX host for nodetool: "node" = each node's own address (remote JMX), or a fixed host (e.g. 127.0.0.1). */
+  jmxHost?: string;
+  jmxPort?: number;
+  /** Per-node JMX ports by node address (the lab uses 7199/7299/7399 on 127.0.0.1). */
+  jmxPorts?: Record<string, number>;
+  /** Add nodetool for what no virtual table answers (heap, GC, dropped messages). */
+  nodetool?: boolean;
+  nodetoolPath?: string;
+  concurrency?: number;
+  nodeTimeoutMs?: number;
+  bundleDir?: string;
+}
+
+export interface SourceSummary {
+  name: string;
+  via: 'cql' | 'nodetool';
+  ok: boolean;
+  ms: number;
+  rows?: number;
+  error?: { code: string; message: string };
+}
+
+export interface NodeSnapshot {
+  address: string;
+  datacenter: string | null;
+  rack: string | null;
+  hostId: string | null;
+  releaseVersion: string | null;
+  product: 'cassandra' | 'scylla' | 'unknown';
+  upPerDriver: boolean;
+  reachable: boolean;
+  ms: number;
+  sources: SourceSummary[];
+  facts: NodeFacts;
+  unparsed: { name: string; reason: string }[];
+}
+
+export interface ClusterSnapshot {
+  collectedAt: string;
+  durationMs: number;
+  contactPoints: string[];
+  nodes: NodeSnapshot[];
+  bundleDir?: string;
+}
+
+export const DEFAULT_SWEEP_CONCURRENCY = 8;
+export const DEFAULT_NODE_TIMEOUT_MS = 30_000;
+
+/** Raw per-node outputs → the snapshot users see; the same function serves live sweeps and bundles. */
+export function snapshotFromRaw(raw: NodeRaw[], meta: { collectedAt: string; durationMs: number; contactPoints: string[]; bundleDir?: string }): ClusterSnapshot {
+  const nodes = raw.map((n): NodeSnapshot => {
+    const { facts, unparsed } = nodeFactsFromRaw(n.sources.filter((s) => s.ok && s.text !== undefined).map((s) => ({ name: s.name, text: s.text! })));
+    return {
+      address: n.node.address,
+      datacenter: facts.datacenter ?? n.node.datacenter,
+      rack: facts.rack ?? n.node.rack,
+      hostId: facts.hostId ?? n.node.hostId,
+      releaseVersion: facts.releaseVersion ?? null,
+      product: facts.product ?? 'unknown',
+      upPerDriver: n.node.upPerDriver,
+      reachable: n.cqlReachable || n.sources.some((s) => s.ok),
+      ms: n.ms,
+      sources: n.sources.map(({ text: _text, ...s }) => s),
+      facts,
+      unparsed,
+    };
+  });
+  return { ...meta, nodes };
+}
+
+async function resolveTargets(input: SnapshotInput): Promise<{ hosts: string[]; jmxHost: string; jmxPorts: Record<string, number> }> {
+  if (input.lab) {
+    const s = await labStatus();
+    if (!s.running || !s.nodes.length) throw new OpError('NO_LAB', 'no lab is running', 'Start one with `cql-tuner lab start` (or lab_start), or give hosts.');
+    return {
+      hosts: s.nodes.map((n) => n.host),
+      jmxHost: '127.0.0.1',
+      jmxPorts: Object.fromEntries(s.nodes.map((n) => [n.host, n.jmxPort])),
+    };
+  }
+  const hosts = input.hosts ?? [];
+  if (!hosts.length) throw new OpError('NO_CONTACT_POINTS', 'no hosts given', 'Give at least one node address (hosts), or lab: true for the local lab.');
+  const jmxHost = input.jmxHost ?? 'node';
+  if (jmxHost !== 'node') {
+    const c = checkHost(jmxHost);
+    if (!c.ok) throw new OpError('BAD_HOST', `jmxHost: ${c.reason}`, 'Give "node" or a host name/IP.');
+  }
+  return { hosts, jmxHost, jmxPorts: input.jmxPorts ?? {} };
+}
+
+/**
+ * Discovers the cluster's nodes through the driver (system.peers_v2 / peers), then collects every node
+ * with bounded concurrency and a per-node deadline. Always returns what it got: a node that fails is
+ * marked unreachable with its errors, the others are complete.
+ */
+export async function takeSnapshot(input: SnapshotInput, deps: { onProgress?: ProgressFn; signal?: AbortSignal } = {}): Promise<ClusterSnapshot> {
+  const started = Date.now();
+  const { hosts, jmxHost, jmxPorts } = await resolveTargets(input);
+  const concurrency = input.concurrency ?? DEFAULT_SWEEP_CONCURRENCY;
+  const nodeTimeoutMs = input.nodeTimeoutMs ?? DEFAULT_NODE_TIMEOUT_MS;
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new OpError('BAD_CONCURRENCY', `concurrency ${concurrency} is outside 1–64`, 'Use the default 8, or a value up to 64.');
+  if (!Number.isInteger(nodeTimeoutMs) || nodeTimeoutMs < 1000 || nodeTimeoutMs > 600_000) throw new OpError('BAD_TIMEOUT', `nodeTimeoutMs ${nodeTimeoutMs} is outside 1000–600000`, 'Give a per-node timeout between 1 s and 10 min.');
+  deps.onProgress?.({ message: `connecting to ${hosts.join(', ')}` });
+  const session = await CqlSession.connect({ contactPoints: hosts, port: input.cqlPort, localDataCenter: input.localDataCenter }, deps.signal);
+  try {
+    const nodes: SweepNode[] = session
+      .hosts()
+      .filter((h) => !input.dc || h.datacenter === input.dc)
+      .map((h) => ({
+        address: h.address,
+        cqlPort: h.port,
+        jmxHost: jmxHost === 'node' ? h.address : jmxHost,
+        jmxPort: jmxPorts[h.address] ?? input.jmxPort ?? 7199,
+        datacenter: h.datacenter,
+        rack: h.rack,
+        hostId: h.hostId,
+        upPerDriver: h.up,
+      }))
+      .sort((a, b) => a.address.localeCompare(b.address, undefined, { numeric: true }));
+    let done = 0;
+    deps.onProgress?.({ message: `collecting ${nodes.length} node(s)`, progress: 0, total: nodes.length });
+    const settled = await mapBounded(nodes, concurrency, async (node) => {
+      const raw = await collectNode(session, node, {
+        nodetool: input.nodetool === false ? [] : NODETOOL_FALLBACKS,
+        nodetoolPath: input.nodetoolPath,
+        nodeTimeoutMs,
+        signal: deps.signal,
+      });
+      done++;
+      deps.onProgress?.({ message: `collected ${node.address}`, progress: done, total: nodes.length });
+      return raw;
+    });
+    const raw = settled.map((s, i): NodeRaw =>
+      s.status === 'fulfilled'
+        ? s.value
+        : { node: nodes[i]!, sources: [{ name: 'sweep', via: 'cql', ok: false, ms: 0, error: { code: 'INTERNAL', message: String(s.reason) } }], ms: 0, cqlReachable: false, virtualTables: [] },
+    );
+    const meta = { collectedAt: new Date(started).toISOString(), durationMs: Date.now() - started, contactPoints: hosts };
+    let bundleDir: string | undefined;
+    if (input.bundleDir) {
+      deps.onProgress?.({ message: `writing bundle ${input.bundleDir}` });
+      bundleDir = await writeBundle(input.bundleDir, { tool: { name: 'cql-tuner', version: CQL_TUNER_VERSION }, ...meta }, raw);
+    }
+    return snapshotFromRaw(raw, { ...meta, ...(bundleDir ? { bundleDir } : {}) });
+  } finally {
+    await session.close();
+  }
+}
+
+/** Re-analyses a bundle offline with the same parsers as a live sweep. */
+export async function analyzeBundle(dir: string): Promise<ClusterSnapshot> {
+  const { manifest, nodes } = await readBundle(dir);
+  return snapshotFromRaw(nodes, { collectedAt: manifest.collectedAt, durationMs: manifest.durationMs, contactPoints: manifest.contactPoints, bundleDir: dir });
+}
