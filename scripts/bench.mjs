@@ -1,7 +1,11 @@
 // `npm run bench`: every benchmark prints numbers measured in this one run, with ratios, not absolute promises.
+import { benchSnapshot } from '../bench/snapshot.mjs';
 import { benchStartup } from '../bench/startup.mjs';
 
-const benches = [benchStartup];
+// BENCH_ONLY=startup runs one benchmark (the snapshot bench starts a 3-node Cassandra lab, ≈ 1 min).
+const all = { startup: benchStartup, snapshot: benchSnapshot };
+const only = process.env.BENCH_ONLY;
+const benches = only ? [all[only]].filter(Boolean) : Object.values(all);
 let failed = 0;
 for (const b of benches) {
   const r = await b();

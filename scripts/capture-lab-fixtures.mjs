@@ -12,6 +12,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { availableParallelism, tmpdir, totalmem } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -122,21 +123,28 @@ function errorCodeOf(stdout) {
   }
 }
 
-/** Starts the lab; on a port race with someone else's Cassandra it goes back to waiting (same 10-min budget). */
-async function startLab(home, sc, deadline) {
+/**
+ * Starts the lab; on a port race with someone else's Cassandra it goes back to waiting (same 10-min budget).
+ * `during(isStarting)` runs alongside the start (used to catch the nodes before their first read).
+ */
+async function startLab(home, sc, deadline, during) {
   for (;;) {
     await waitForNoCassandra(deadline);
     // `--version=V`, not `--version V`: commander lets the root program's own --version (print 0.1.0 and exit
     // 0) take the separated form even after the subcommand.
     log(`${sc.name}: lab start --nodes ${sc.nodes} --version=${sc.version}`);
-    const r = await cli(home, ['lab', 'start', '--nodes', String(sc.nodes), `--version=${sc.version}`, '--json'], {
+    let starting = true;
+    const startP = cli(home, ['lab', 'start', '--nodes', String(sc.nodes), `--version=${sc.version}`, '--json'], {
       timeoutMs: 20 * 60_000,
       forwardStderr: true,
+    }).finally(() => {
+      starting = false;
     });
+    const [r, duringResult] = await Promise.all([startP, during ? during(() => starting) : Promise.resolve(null)]);
     if (r.exitCode === 0) {
       const status = JSON.parse(r.stdout);
       if (!status.running) throw new Error(`lab start exited 0 but no lab runs: ${r.stdout.slice(0, 500)}`);
-      return { ms: r.ms, status };
+      return { ms: r.ms, status, duringResult };
     }
     const code = errorCodeOf(r.stdout);
     if ((code === 'PORT_IN_USE' || code === 'ALREADY_RUNNING') && Date.now() < deadline) {
@@ -260,30 +268,95 @@ function nodetoolFileName(args, suffix = '') {
   return `nodetool-${args.map((a) => a.replace(/^-+/, '')).join('-')}${suffix}.txt`;
 }
 
-async function captureNodetool(home, out, node, args, suffix = '') {
-  const name = nodetoolFileName(args, suffix);
-  const argv = ['nodetool', ...args, '--host', '127.0.0.1', '-p', String(node.jmxPort), '--raw', '--timeout', String(NODETOOL_TIMEOUT_MS)];
-  const r = await cli(home, argv, { timeoutMs: NODETOOL_TIMEOUT_MS + 30_000 });
+async function runNodetoolCli(home, node, args, timeoutMs = NODETOOL_TIMEOUT_MS) {
+  const argv = ['nodetool', ...args, '--host', '127.0.0.1', '-p', String(node.jmxPort), '--raw', '--timeout', String(timeoutMs)];
+  const r = await cli(home, argv, { timeoutMs: timeoutMs + 30_000 });
   // On failure the CLI still prints nodetool's own error text on stdout; only its own refusals go to stderr.
   let text = r.stdout;
   if (r.exitCode !== 0 && text.trim() === '') text = r.stderr;
+  return { argv, r, text };
+}
+
+async function recordNodetool(out, node, args, suffix, { argv, r, text }, extra = {}) {
   const flags = args.filter((a) => a.startsWith('-'));
-  const rest = args.filter((a) => !a.startsWith('-'));
-  const [sub, ...targets] = rest;
+  const [sub, ...targets] = args.filter((a) => !a.startsWith('-'));
   const ntTargets = sub === 'tablestats' && targets.length === 2 ? [`${targets[0]}.${targets[1]}`] : targets;
-  await out.write(`node${node.index}`, name, text, {
+  await out.write(`node${node.index}`, nodetoolFileName(args, suffix), text, {
     kind: 'nodetool',
     command: ['nodetool', '-h', '127.0.0.1', '-p', String(node.jmxPort), sub, ...flags, ...ntTargets].join(' '),
     argv: ['cql-tuner', ...argv].join(' '),
     exitCode: r.exitCode,
     durationMs: r.ms,
     ...(r.timedOut ? { timedOut: true } : {}),
+    ...extra,
   });
   if (r.exitCode !== 0) {
     const firstLine = text.split('\n').find((l) => l.trim()) ?? '(no output)';
     out.fail(`node${node.index}`, `nodetool ${args.join(' ')}${suffix ? ` (${suffix.slice(1)})` : ''}`, `exit ${r.exitCode}: ${firstLine}`);
   }
   log(`  node${node.index} nodetool ${args.join(' ')}${suffix ? ` [${suffix.slice(1)}]` : ''}: exit ${r.exitCode}, ${r.ms} ms`);
+}
+
+async function captureNodetool(home, out, node, args, suffix = '') {
+  await recordNodetool(out, node, args, suffix, await runNodetoolCli(home, node, args));
+}
+
+function tcpOpen(host, port) {
+  return new Promise((resolve) => {
+    const sock = connect({ host, port });
+    const done = (ok) => {
+      sock.destroy();
+      resolve(ok);
+    };
+    sock.setTimeout(1000, () => done(false));
+    sock.once('connect', () => done(true));
+    sock.once('error', () => done(false));
+  });
+}
+
+const NOT_YET_LISTENING = /Failed to connect|Connection refused|ConnectException|ConnectIOException|NoSuchObjectException/i;
+const NOT_INITIALIZED = /Server is not initialized yet/;
+
+/**
+ * `lab start` only returns once its CQL readiness probe (a read of system.local) has answered, and on 4.1 the
+ * first coordinator read is what registers the ClientRequest latency MBeans. So "before any reads" can only be
+ * seen while the nodes are still starting: poll each node's JMX and keep its first real answer, noting whether
+ * its CQL port was already open when that nodetool call began.
+ */
+async function proxyhistogramsDuringStart(home, sc, isStarting) {
+  const labJson = join(home, 'lab', 'lab.json');
+  const nodes = [];
+  for (let i = 1; i <= sc.nodes; i++) nodes.push({ index: i, host: `127.0.0.${i}`, jmxPort: 7199 + 100 * (i - 1) });
+  const t = Date.now();
+  const got = new Map();
+  const notInitialized = new Map();
+  await Promise.all(
+    nodes.map(async (node) => {
+      while (isStarting()) {
+        // Until lab.json exists nodetool would run from the newest cached jars, maybe of another version.
+        if (!existsSync(labJson) || !(await tcpOpen('127.0.0.1', node.jmxPort))) {
+          await sleep(250);
+          continue;
+        }
+        const cqlOpen = await tcpOpen(node.host, CQL_PORT);
+        const res = await runNodetoolCli(home, node, ['proxyhistograms'], 30_000);
+        if (res.r.exitCode !== 0 && NOT_YET_LISTENING.test(res.text)) {
+          await sleep(250);
+          continue;
+        }
+        const extra = { sinceStartMs: Date.now() - t, cqlPortOpenBeforeCall: cqlOpen, labStartStillRunning: isStarting() };
+        // 5.0's nodetool refuses until the node is initialised: a real output worth keeping, then poll on.
+        if (res.r.exitCode !== 0 && NOT_INITIALIZED.test(res.text)) {
+          if (!notInitialized.has(node.index)) notInitialized.set(node.index, { node, res, extra });
+          await sleep(250);
+          continue;
+        }
+        got.set(node.index, { node, res, extra });
+        return;
+      }
+    }),
+  );
+  return { got, notInitialized };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -556,6 +629,7 @@ async function runScenario(sc, machine) {
     files: [],
     skipped: [],
     failures: [],
+    notes: [],
   };
   const out = new ScenarioOutput(partial, manifest);
   const home = await mkdtemp(join(tmpdir(), 'cql-tuner-fixtures-'));
@@ -564,7 +638,8 @@ async function runScenario(sc, machine) {
   let started = false;
   log(`${sc.name}: begin (lab home ${home})`);
   try {
-    const start1 = await startLab(home, sc, deadline);
+    log(`${sc.name}: proxyhistograms polled on JMX during the first start, before the lab's first CQL read`);
+    const start1 = await startLab(home, sc, deadline, (isStarting) => proxyhistogramsDuringStart(home, sc, isStarting));
     started = true;
     manifest.timingsMs.firstStart = start1.ms;
     manifest.cassandraVersion = start1.status.version;
@@ -572,9 +647,23 @@ async function runScenario(sc, machine) {
     const hosts = nodes.map((n) => n.host);
     log(`${sc.name}: up in ${(start1.ms / 1000).toFixed(1)}s: Cassandra ${manifest.cassandraVersion}, pids ${nodes.map((n) => n.pid).join(', ')}`);
 
-    // Before any client read: 4.1 registers the coordinator read metric lazily, so proxyhistograms fails here.
-    log(`${sc.name}: proxyhistograms before any reads`);
-    for (const n of nodes) await captureNodetool(home, out, n, ['proxyhistograms'], '-before-reads');
+    const early = start1.duringResult ?? { got: new Map(), notInitialized: new Map() };
+    for (const n of nodes) {
+      const ni = early.notInitialized.get(n.index);
+      if (ni) await recordNodetool(out, ni.node, ['proxyhistograms'], '-while-starting', ni.res, ni.extra);
+      const g = early.got.get(n.index);
+      // An answer that began after the CQL port opened may already include the lab probe's reads: not kept.
+      if (g && !g.extra.cqlPortOpenBeforeCall) await recordNodetool(out, g.node, ['proxyhistograms'], '-before-reads', g.res, g.extra);
+      else {
+        manifest.notes.push(
+          `node${n.index}: no proxyhistograms answer before its CQL port opened (5.0 nodetool refuses with "Server is not ` +
+            'initialized yet" until then; see -while-starting), so there is no -before-reads file; -after-start is the earliest',
+        );
+      }
+    }
+    // After start, before our load: only the lab's own readiness probes have read by now.
+    log(`${sc.name}: proxyhistograms right after start, before the load`);
+    for (const n of nodes) await captureNodetool(home, out, n, ['proxyhistograms'], '-after-start');
 
     log(`${sc.name}: load phase 1 (schema, ${SENSORS * ROWS_PER_SENSOR} rows, tombstones)`);
     let t = Date.now();
@@ -667,6 +756,10 @@ async function writeReadme() {
     return `| \`${m.scenario}\` | ${m.cassandraVersion} | ${m.nodes} | ${m.capturedAt.slice(0, 16).replace('T', ' ')} UTC | ${nodetool} | ${cql} | ${m.failures.length} | ${m.machine.uname}; ${m.machine.java}; ${m.machine.cpus} CPUs, ${m.machine.memGiB} GiB |`;
   });
   const failures = manifests.flatMap((m) => m.failures.map((f) => `- \`${m.scenario}\` ${f.node}: ${f.what} — ${f.error.split('\n')[0].slice(0, 200)}`));
+  const notes = manifests.flatMap((m) => (m.notes ?? []).map((n) => `- \`${m.scenario}\` ${n}`));
+  const truncated = manifests.flatMap((m) =>
+    m.files.filter((f) => f.truncated || f.stoppedAt).map((f) => `- \`${m.scenario}/${f.file}\`: ${f.truncated ? `kept ${f.bytes} of ${f.originalBytes} bytes` : f.stoppedAt}`),
+  );
   const text = `# Lab fixtures: the project's own captures
 
 Raw outputs that cql-tuner captured from its own local lab (\`cql-tuner lab start\`, real Apache Cassandra from
@@ -691,9 +784,14 @@ whole partitions with tombstones, a range scan, 20 LWT inserts and SERIAL reads)
   \`cql-tuner nodetool <sub> [ks] [table] --host 127.0.0.1 -p <jmx> --raw\` (JMX 7199/7299/7399 for nodes 1/2/3),
   plus \`tablestats -H\`, \`compactionstats -H\`, \`status ${KS}\`, \`tablestats ${KS}.${TABLE}\`,
   \`tablehistograms ${KS} ${TABLE}\` and \`tablehistograms\` without arguments. A failed command keeps its
-  error text (the manifest has its exit code). \`nodetool-proxyhistograms-before-reads.txt\` was taken right
-  after the first start, before any client read: on 4.1 it is the known
-  \`InstanceNotFoundException … ClientRequest,scope=Read,name=Latency\` failure.
+  error text (the manifest has its exit code). proxyhistograms is also taken around the first start:
+  \`lab start\` itself reads \`system.local\` through CQL to see that a node is up, so the only moment before
+  any read is while the node is still starting. The script polls each node's JMX during \`lab start\`:
+  \`-while-starting\` is 5.0's refusal (\`Server is not initialized yet, cannot run nodetool.\`), \`-before-reads\`
+  the first answer given before the node's CQL port opened (on 4.1 the known
+  \`InstanceNotFoundException … ClientRequest,scope=Read,name=Latency\` failure; 5.0 refuses nodetool until CQL
+  is open, so it has none), and \`-after-start\` the answer right after \`lab start\` returned, before the load
+  (only the lab's own probe reads in it).
 - \`nodeN/vt-<keyspace>.<table>.tsv\`: every table listed in \`system_virtual_schema.tables\` of that node, and
   \`nodeN/table-system.{local,peers_v2,peers}.tsv\`, read with the driver pinned to that node.
 - \`manifest.json\`: scenario, Cassandra version, node count, capture date, machine, load done, timings, and per
@@ -713,7 +811,9 @@ its first 200 rows.
 |---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
-${failures.length ? `Recorded failures (expected ones included):\n\n${failures.join('\n')}\n` : 'No failures recorded.\n'}`;
+${failures.length ? `Recorded failures (the outputs are kept; these are what the real tools said):\n\n${failures.join('\n')}\n` : 'No failures recorded.\n'}
+${truncated.length ? `Truncated:\n\n${truncated.join('\n')}\n` : 'Nothing truncated.\n'}
+${notes.length ? `Notes:\n\n${notes.join('\n')}\n` : ''}`;
   await writeFile(join(OUT, 'README.md'), text);
 }
 

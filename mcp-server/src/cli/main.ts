@@ -39,4 +39,7 @@ export async function main(argv: string[]): Promise<void> {
       .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2)),
   );
   await program.parseAsync(argv);
+  // A finished verb exits now: driver reconnection timers or a lingering socket must not keep a CLI
+  // alive for a minute. The MCP server is the one verb that keeps running.
+  if (program.args[0] !== 'mcp') process.exit(process.exitCode ?? 0);
 }

@@ -49,6 +49,8 @@ export interface NodeSnapshot {
   product: 'cassandra' | 'scylla' | 'unknown';
   upPerDriver: boolean;
   reachable: boolean;
+  /** complete: every source answered; partial: some failed; unreachable: nothing answered. */
+  status: 'complete' | 'partial' | 'unreachable';
   ms: number;
   sources: SourceSummary[];
   facts: NodeFacts;
@@ -70,6 +72,7 @@ export const DEFAULT_NODE_TIMEOUT_MS = 30_000;
 export function snapshotFromRaw(raw: NodeRaw[], meta: { collectedAt: string; durationMs: number; contactPoints: string[]; bundleDir?: string }): ClusterSnapshot {
   const nodes = raw.map((n): NodeSnapshot => {
     const { facts, unparsed } = nodeFactsFromRaw(n.sources.filter((s) => s.ok && s.text !== undefined).map((s) => ({ name: s.name, text: s.text! })));
+    const reachable = n.cqlReachable || n.sources.some((s) => s.ok);
     return {
       address: n.node.address,
       datacenter: facts.datacenter ?? n.node.datacenter,
@@ -78,7 +81,8 @@ export function snapshotFromRaw(raw: NodeRaw[], meta: { collectedAt: string; dur
       releaseVersion: facts.releaseVersion ?? null,
       product: facts.product ?? 'unknown',
       upPerDriver: n.node.upPerDriver,
-      reachable: n.cqlReachable || n.sources.some((s) => s.ok),
+      reachable,
+      status: !reachable ? 'unreachable' : n.sources.every((s) => s.ok) ? 'complete' : 'partial',
       ms: n.ms,
       sources: n.sources.map(({ text: _text, ...s }) => s),
       facts,

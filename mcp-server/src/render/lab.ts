@@ -7,7 +7,7 @@ export interface LabStatusView {
 }
 
 export function labRows(s: LabStatusView): (string | number | null)[][] {
-  return s.nodes.map((n) => [`node${n.index}`, n.host, n.cqlPort, n.jmxPort, n.pid, n.alive ? (n.cqlUp ? 'up' : 'starting/no CQL') : 'DEAD']);
+  return s.nodes.map((n) => [`node${n.index}`, n.host, n.cqlPort, n.jmxPort, n.pid, n.pid === null ? 'not started' : n.alive ? (n.cqlUp ? 'up' : 'starting / no CQL yet') : 'DEAD']);
 }
 
 export const LAB_HEADERS = ['Node', 'Host', 'CQL', 'JMX', 'PID', 'State'];

@@ -12,6 +12,7 @@ export interface NodeSummary {
   releaseVersion: string | null;
   product: string;
   reachable: boolean;
+  status: 'complete' | 'partial' | 'unreachable';
   upPerDriver: boolean;
   heapUsedMb: number | null;
   heapMaxMb: number | null;
@@ -50,6 +51,7 @@ export function summariseNode(n: NodeSnapshot, topN = 5): NodeSummary {
     releaseVersion: n.releaseVersion,
     product: n.product,
     reachable: n.reachable,
+    status: n.status,
     upPerDriver: n.upPerDriver,
     heapUsedMb: f.heap?.usedMb ?? null,
     heapMaxMb: f.heap?.maxMb ?? null,
@@ -121,7 +123,7 @@ export function renderSnapshot(v: SnapshotView): string {
         n.address,
         `${n.datacenter ?? '?'}/${n.rack ?? '?'}`,
         n.releaseVersion ?? '?',
-        n.reachable ? (n.upPerDriver ? 'up' : 'up (driver saw down)') : 'UNREACHABLE',
+        n.status === 'unreachable' ? 'UNREACHABLE' : `${n.status}${n.upPerDriver ? '' : ' (driver saw it down)'}`,
         n.heapMaxMb ? `${fmt(n.heapUsedMb)}/${fmt(n.heapMaxMb)}` : '?',
         fmt(n.gcMaxPauseMs),
         n.pendingTasks,

@@ -14,6 +14,7 @@ const nodeSummary = z.object({
   releaseVersion: z.string().nullable(),
   product: z.string(),
   reachable: z.boolean(),
+  status: z.enum(['complete', 'partial', 'unreachable']),
   upPerDriver: z.boolean(),
   heapUsedMb: z.number().nullable(),
   heapMaxMb: z.number().nullable(),

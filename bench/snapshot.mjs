@@ -1,0 +1,51 @@
+// Full cluster snapshot through CQL virtual tables vs the sequential nodetool sweep an operator would run
+// for the same facts, on a real 3-node lab, measured in one run. Goals: snapshot ≤ 2 s warm, ≥ 20× faster.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+const bundle = fileURLToPath(new URL('../mcp-server/dist/cql-tuner.js', import.meta.url));
+// What the CQL path answers, asked of nodetool instead: pools, node info, per-table stats, compactions, gossip.
+const NODETOOL_EQUIVALENT = ['tpstats', 'info', 'tablestats', 'compactionstats', 'gossipinfo'];
+
+export async function benchSnapshot() {
+  const home = mkdtempSync(join(tmpdir(), 'cql-tuner-bench-'));
+  const transport = new StdioClientTransport({ command: process.execPath, args: [bundle, 'mcp'], env: { ...process.env, CQL_TUNER_HOME: home }, stderr: 'ignore' });
+  const client = new Client({ name: 'bench', version: '0' });
+  await client.connect(transport);
+  const call = async (name, args) => {
+    const t0 = performance.now();
+    const res = await client.callTool({ name, arguments: args }, undefined, { timeout: 600_000, resetTimeoutOnProgress: true });
+    if (res.isError) throw new Error(`${name} failed: ${JSON.stringify(res.content)}`);
+    return { ms: performance.now() - t0, res };
+  };
+  try {
+    process.stderr.write('bench: starting a 3-node lab (≈ 40 s)…\n');
+    const lab = await call('lab_start', { nodes: 3, version: '5.0' });
+    const nodes = lab.res.structuredContent.nodes;
+    await call('cluster_snapshot', { lab: true, nodetool: false }); // warm-up: driver, JIT, server caches
+    const cqlRuns = [];
+    for (let i = 0; i < 5; i++) cqlRuns.push((await call('cluster_snapshot', { lab: true, nodetool: false })).ms);
+    const withFallbacks = (await call('cluster_snapshot', { lab: true })).ms;
+    let sweepMs = 0;
+    for (const n of nodes) for (const sub of NODETOOL_EQUIVALENT) sweepMs += (await call('nodetool', { subcommand: sub, host: '127.0.0.1', port: n.jmxPort })).ms;
+    const warm = [...cqlRuns].sort((a, b) => a - b)[Math.floor(cqlRuns.length / 2)];
+    return {
+      name: 'Cluster snapshot (3-node lab): CQL virtual tables vs sequential nodetool',
+      lines: [
+        `CQL-path snapshot, warm median of 5: ${warm.toFixed(0)} ms (goal ≤ 2000 ms: ${warm <= 2000 ? 'met' : 'NOT met'})`,
+        `same with nodetool fallbacks (info, gcstats, tpstats per node, in parallel): ${withFallbacks.toFixed(0)} ms`,
+        `sequential nodetool sweep (${NODETOOL_EQUIVALENT.join(', ')} × ${nodes.length} nodes): ${sweepMs.toFixed(0)} ms`,
+        `ratio sweep / CQL snapshot: ${(sweepMs / warm).toFixed(1)}× (goal ≥ 20×: ${sweepMs / warm >= 20 ? 'met' : 'NOT met'})`,
+      ],
+      ok: warm <= 2000 && sweepMs / warm >= 20,
+    };
+  } finally {
+    await client.callTool({ name: 'lab_stop', arguments: {} }, undefined, { timeout: 120_000 }).catch(() => {});
+    await client.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,64 @@
+import { NODETOOL_PARSERS } from './parse/nodetool/index.js';
+import type { Parsed } from './parsed.js';
+import { parseTsv } from './parse/tsv.js';
+
+/**
+ * What kind of output is this text? Signatures are cheap regexes tried in order (most specific first);
+ * a kind is accepted only when its parser also reads the text. The table is data: later issues add
+ * stress, storage, log and config kinds here.
+ */
+export interface KindSpec {
+  kind: string;
+  signature: RegExp;
+  parse: (text: string) => Parsed<unknown>;
+}
+
+const nt = (sub: string) => NODETOOL_PARSERS[sub]!;
+
+export const KINDS: KindSpec[] = [
+  { kind: 'nodetool.proxyhistograms', signature: /Percentile\s+(?:Read Latency\s+Write Latency\s+Range Latency|Read Latency\s+Write Latency\s+Range Latency)/, parse: nt('proxyhistograms') },
+  { kind: 'nodetool.tablehistograms', signature: /Percentile\s+.*(?:SSTables|Partition Size|Cell Count)/, parse: nt('tablehistograms') },
+  { kind: 'nodetool.tpstats', signature: /Pool Name\s+Active\s+Pending/, parse: nt('tpstats') },
+  { kind: 'nodetool.gcstats', signature: /Interval \(ms\)\s*Max GC Elapsed|Interval \(ms\)\s+\d/, parse: nt('gcstats') },
+  { kind: 'nodetool.describecluster', signature: /Cluster Information:/, parse: nt('describecluster') },
+  { kind: 'nodetool.compactionhistory', signature: /Compaction History:|There is no compaction history/, parse: nt('compactionhistory') },
+  { kind: 'nodetool.compactionstats', signature: /pending tasks/i, parse: nt('compactionstats') },
+  { kind: 'nodetool.tablestats', signature: /^\s*(?:Keyspace\s*:|Keyspace:|Total number of tables:)|^\s*(?:Table|Column Family)(?: \(index\))?:\s/m, parse: nt('tablestats') },
+  { kind: 'nodetool.status', signature: /--\s+Address\s+Load\s/, parse: nt('status') },
+  { kind: 'nodetool.ring', signature: /Address\s+Rack\s+Status\s+State\s+Load/, parse: nt('ring') },
+  { kind: 'nodetool.netstats', signature: /^\s*Mode:\s*[A-Z_]+/m, parse: nt('netstats') },
+  { kind: 'nodetool.gossipinfo', signature: /^\s*(?:\S*\/[0-9a-f.:]+)\s*$[\s\S]*?generation:/m, parse: nt('gossipinfo') },
+  { kind: 'nodetool.info', signature: /Generation No\s*:/, parse: nt('info') },
+  { kind: 'nodetool.version', signature: /ReleaseVersion\s*:/, parse: nt('version') },
+  { kind: 'nodetool.getcompactionthroughput', signature: /Current compaction throughput/i, parse: nt('getcompactionthroughput') },
+  { kind: 'nodetool.getstreamthroughput', signature: /Current stream throughput|stream throughput/i, parse: nt('getstreamthroughput') },
+  { kind: 'nodetool.statusbinary', signature: /^\s*(?:\$ .*\n)?\s*(?:not running|running)\s*$/m, parse: nt('statusbinary') },
+  { kind: 'cql.tsv', signature: /^[A-Za-z_][A-Za-z0-9_]*(?:\t[A-Za-z_][A-Za-z0-9_]*)+\s*$/m, parse: parseTsv },
+];
+
+export type Detection =
+  | { ok: true; kind: string; parsed: Parsed<unknown> & { ok: true }; tried: string[] }
+  | { ok: false; reason: string; tried: { kind: string; reason: string }[]; supported: string[] };
+
+export const SUPPORTED_KINDS = KINDS.map((k) => k.kind);
+
+export function detect(text: string): Detection {
+  const tried: { kind: string; reason: string }[] = [];
+  if (typeof text !== 'string' || text.trim() === '') {
+    return { ok: false, reason: 'the text is empty', tried, supported: SUPPORTED_KINDS };
+  }
+  // Signatures only look at the head: a 100 MB paste must not be scanned by every regex.
+  const head = text.length > 200_000 ? text.slice(0, 200_000) : text;
+  for (const k of KINDS) {
+    if (!k.signature.test(head)) continue;
+    const p = k.parse(text);
+    if (p.ok) return { ok: true, kind: k.kind, parsed: p, tried: tried.map((t) => t.kind) };
+    tried.push({ kind: k.kind, reason: p.reason });
+  }
+  return {
+    ok: false,
+    reason: tried.length ? `looked like ${tried.map((t) => t.kind).join(', ')} but could not be read` : 'no supported output kind recognised',
+    tried,
+    supported: SUPPORTED_KINDS,
+  };
+}

@@ -1,0 +1,108 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import cassandra from 'cassandra-driver';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { labStatus, startLab, stopLab } from '../../mcp-server/src/lab/index.js';
+import { analyzeBundle, takeSnapshot } from '../../mcp-server/src/ops/snapshot.js';
+import { snapshotView } from '../../mcp-server/src/render/snapshot.js';
+
+// A real 3-node Cassandra 5.0 cluster on 127.0.0.1–3, snapshotted the way users do it.
+const home = mkdtempSync(join(tmpdir(), 'cql-tuner-snap-'));
+const savedHome = process.env.CQL_TUNER_HOME;
+const skip = process.env.CQL_TUNER_SKIP_LAB === '1';
+
+beforeAll(async () => {
+  if (skip) return;
+  process.env.CQL_TUNER_HOME = home;
+  await startLab({ nodes: 3, version: '5.0' });
+  // Some user data so per-table facts have something to show.
+  const client = new cassandra.Client({ contactPoints: ['127.0.0.1'], localDataCenter: 'datacenter1' });
+  await client.connect();
+  await client.execute("CREATE KEYSPACE IF NOT EXISTS snap_ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3}");
+  await client.execute('CREATE TABLE IF NOT EXISTS snap_ks.events (id int, seq int, payload text, PRIMARY KEY (id, seq))');
+  const insert = 'INSERT INTO snap_ks.events (id, seq, payload) VALUES (?, ?, ?)';
+  for (let b = 0; b < 20; b++) {
+    await Promise.all(Array.from({ length: 50 }, (_, i) => client.execute(insert, [b, i, 'x'.repeat(200)], { prepare: true })));
+  }
+  for (let i = 0; i < 20; i++) await client.execute('SELECT * FROM snap_ks.events WHERE id = ?', [i], { prepare: true });
+  await client.shutdown();
+}, 400_000);
+
+afterAll(async () => {
+  if (skip) return;
+  await stopLab().catch(() => {});
+  if (savedHome === undefined) delete process.env.CQL_TUNER_HOME;
+  else process.env.CQL_TUNER_HOME = savedHome;
+  rmSync(home, { recursive: true, force: true });
+}, 180_000);
+
+describe.skipIf(skip)('cluster snapshot on a real 3-node lab', () => {
+  let bundleDir = '';
+
+  it('returns 3 reachable nodes with versions, pools, tables, heap and GC', async () => {
+    bundleDir = join(home, 'bundle-1');
+    const s = await takeSnapshot({ lab: true, bundleDir });
+    const v = snapshotView(s);
+    expect(v.nodeCount).toBe(3);
+    expect(v.reachableCount).toBe(3);
+    expect(v.versions).toEqual([expect.stringMatching(/^5\.0\./)]);
+    for (const n of s.nodes) {
+      expect(n.releaseVersion).toMatch(/^5\.0\./);
+      expect(n.datacenter).toBe('datacenter1');
+      expect(n.facts.threadPools?.map((p) => p.name)).toContain('CompactionExecutor');
+      expect(n.facts.tables?.some((t) => t.keyspace === 'snap_ks' && t.table === 'events')).toBe(true);
+      expect(n.facts.settings?.['num_tokens']).toBe('16');
+      expect(n.facts.heap?.maxMb).toBeGreaterThan(400);
+      expect(n.facts.gc).toBeDefined();
+      expect(n.facts.droppedMessages).toBeDefined();
+      expect(n.sources.filter((x) => !x.ok)).toEqual([]);
+    }
+    expect(s.nodes.map((n) => n.address)).toEqual(['127.0.0.1', '127.0.0.2', '127.0.0.3']);
+  }, 120_000);
+
+  it('a bundle re-analysed offline gives the same facts', async () => {
+    expect(existsSync(join(bundleDir, 'manifest.json'))).toBe(true);
+    const again = await analyzeBundle(bundleDir);
+    expect(again.nodes.length).toBe(3);
+    expect(again.nodes[1]!.facts.threadPools).toEqual((await analyzeBundle(bundleDir)).nodes[1]!.facts.threadPools);
+    expect(again.nodes[0]!.facts.tables?.length).toBeGreaterThan(10);
+    expect(again.nodes.map((n) => n.releaseVersion)).toEqual(['5.0.9', '5.0.9', '5.0.9'].map((x) => expect.stringMatching(new RegExp(`^${x.slice(0, 3)}`))));
+  });
+
+  it('CQL-only mode touches no nodetool', async () => {
+    const s = await takeSnapshot({ lab: true, nodetool: false });
+    expect(s.nodes.flatMap((n) => n.sources).filter((x) => x.via === 'nodetool')).toEqual([]);
+    expect(s.nodes.every((n) => n.reachable)).toBe(true);
+  }, 60_000);
+
+  it('a node killed mid-sweep is marked unreachable and the others are complete, within the timeout', async () => {
+    const status = await labStatus();
+    const victim = status.nodes.find((n) => n.index === 3)!;
+    const nodeTimeoutMs = 15_000;
+    const t0 = Date.now();
+    // One node at a time, so "mid-sweep" is exact: node 1 is done, node 3 not yet started.
+    const s = await takeSnapshot(
+      { lab: true, nodeTimeoutMs, concurrency: 1 },
+      {
+        onProgress: (e) => {
+          if (e.message === 'collected 127.0.0.1') process.kill(victim.pid!, 'SIGKILL');
+        },
+      },
+    );
+    const elapsed = Date.now() - t0;
+    expect(elapsed).toBeLessThan(nodeTimeoutMs + 10_000);
+    const dead = s.nodes.find((n) => n.address === '127.0.0.3');
+    const alive = s.nodes.filter((n) => n.address !== '127.0.0.3');
+    expect(alive).toHaveLength(2);
+    for (const n of alive) {
+      expect(n.status).toBe('complete');
+      expect(n.sources.filter((x) => !x.ok)).toEqual([]);
+      expect(n.facts.threadPools?.length).toBeGreaterThan(10);
+    }
+    expect(dead).toBeDefined();
+    expect(dead!.status).toBe('unreachable');
+    expect(dead!.reachable).toBe(false);
+    expect(dead!.sources.every((x) => !x.ok && x.error?.message)).toBe(true);
+  }, 120_000);
+});
