@@ -54,3 +54,17 @@ describe('cql-tuner CLI (built bundle)', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ running: false, nodes: [] });
   });
 });
+
+describe('option scoping', () => {
+  it('`lab start --version 4.1` is the lab’s option, not the program version', async () => {
+    const r = await cli(['lab', 'start', '--version', '9.9', '--json']);
+    expect(r.stdout).not.toMatch(/^\d+\.\d+\.\d+\s*$/);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/Allowed choices are 5\.0, 4\.1/);
+  });
+
+  it('--version alone still prints the version', async () => {
+    const r = await cli(['--version']);
+    expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+});

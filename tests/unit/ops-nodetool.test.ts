@@ -76,3 +76,23 @@ describe('runNodetool', () => {
     expect(r.parsed?.value).toMatchObject({ release: '4.1.10' });
   });
 });
+
+describe('version-adaptive retries', () => {
+  it('asks 4.1+ getstreamthroughput again with -d when it insists, and parses that answer', async () => {
+    const t = new RecordingTarget((argv) =>
+      argv.includes('-d')
+        ? { stdout: 'Current stream throughput: 201.32659 megabits per second\n' }
+        : { exitCode: 2, stderr: 'error: Use the -d flag to quiet this error and get the exact throughput in megabits/s\n' },
+    );
+    const r = await runNodetool({ subcommand: 'getstreamthroughput', nodetoolPath: fakeNodetool }, { target: t, env });
+    expect(t.calls.map((c) => c.argv.slice(5))).toEqual([['getstreamthroughput'], ['getstreamthroughput', '-d']]);
+    expect(r.ok).toBe(true);
+    expect(r.parsed?.ok).toBe(true);
+  });
+
+  it('does not retry other failures', async () => {
+    const t = new RecordingTarget(() => ({ exitCode: 1, stderr: "nodetool: Failed to connect to '127.0.0.1:7199' - ConnectException" }));
+    await runNodetool({ subcommand: 'getstreamthroughput', nodetoolPath: fakeNodetool }, { target: t, env });
+    expect(t.calls).toHaveLength(1);
+  });
+});

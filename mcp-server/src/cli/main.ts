@@ -8,7 +8,9 @@ import { analyzeCommand, snapshotCommand } from './commands/snapshot.js';
 export function buildProgram(): Command {
   const program = new Command('cql-tuner')
     .description('Cassandra / ScyllaDB performance engineering: measured diagnosis from real tools')
-    .version(CQL_TUNER_VERSION);
+    .version(CQL_TUNER_VERSION)
+    // Options after a verb belong to the verb: `lab start --version 4.1` must not print cql-tuner's version.
+    .enablePositionalOptions();
   program
     .command('mcp')
     .description('serve the MCP tools over stdio (what Claude Code starts)')

@@ -10,6 +10,8 @@ export interface NodetoolCommandSpec {
   // keyspace-table: two arguments (tablehistograms ks t); keyspace.table: one dotted argument (tablestats ks.t).
   /** The flag that prints sizes with units, where the subcommand has one. */
   humanReadableFlag?: '-H';
+  /** Run once more with these arguments when the output matches (a version that insists on a flag). */
+  retry?: { when: RegExp; addArgs: string[]; why: string };
   summary: string;
 }
 
@@ -29,7 +31,12 @@ export const NODETOOL_ALLOW_LIST = {
   gossipinfo: { target: 'none', summary: 'gossip state per endpoint' },
   statusbinary: { target: 'none', summary: 'whether the native (CQL) transport runs' },
   getcompactionthroughput: { target: 'none', summary: 'compaction throughput cap' },
-  getstreamthroughput: { target: 'none', summary: 'stream throughput cap' },
+  getstreamthroughput: {
+    target: 'none',
+    summary: 'stream throughput cap',
+    // 4.1+ refuses to print a MiB/s cap that is not a whole number of megabits unless given -d (4.0 has no -d).
+    retry: { when: /Use the -d flag/, addArgs: ['-d'], why: '4.1+ needs -d to print a cap that is not a whole number of megabits/s' },
+  },
   compactionhistory: { target: 'none', summary: 'recent compactions' },
 } as const satisfies Record<string, NodetoolCommandSpec>;
 

@@ -5,6 +5,7 @@ export interface NodetoolFailure {
     | 'JMX_AUTH'
     | 'JMX_SSL'
     | 'NO_METRIC_YET'
+    | 'NODE_STARTING'
     | 'UNKNOWN_TABLE'
     | 'JAVA_ERROR'
     | 'NODETOOL_FAILED';
@@ -34,6 +35,13 @@ export function classifyNodetoolFailure(subcommand: string, host: string, port: 
       code: 'JMX_AUTH',
       message: `JMX at ${host}:${port} refused the credentials (or needs some)`,
       fix: 'Set CQL_TUNER_JMX_USERNAME and CQL_TUNER_JMX_PASSWORD (or CQL_TUNER_JMX_PASSWORD_FILE) in the environment of the tool.',
+    };
+  }
+  if (/Server is not initialized yet|not yet initialized/i.test(text)) {
+    return {
+      code: 'NODE_STARTING',
+      message: `the node at ${host}:${port} is still starting: ${firstLine(/not (yet )?initiali[sz]ed/i)}`,
+      fix: 'Cassandra 5.0 refuses nodetool until start-up has finished; wait until the node answers CQL (or `nodetool statusbinary` says running) and try again.',
     };
   }
   if (/InstanceNotFoundException/.test(text)) {

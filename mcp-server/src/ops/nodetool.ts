@@ -1,4 +1,4 @@
-import { buildNodetoolArgs, type NodetoolSubcommand } from '../core/nodetool-commands.js';
+import { buildNodetoolArgs, NODETOOL_ALLOW_LIST, type NodetoolCommandSpec, type NodetoolSubcommand } from '../core/nodetool-commands.js';
 import { classifyNodetoolFailure } from '../core/nodetool-errors.js';
 import { NODETOOL_PARSERS } from '../core/parse/nodetool/index.js';
 import { jmxAuthFromEnv, scrub } from '../collect/jmx-credentials.js';
@@ -64,7 +64,11 @@ export async function runNodetool(input: NodetoolInput, deps: NodetoolDeps = {})
   deps.onProgress?.({ message: `nodetool ${built.subcommand} on ${host}:${port}` });
   try {
     const argv = [...located.argvPrefix, ...built.connectionArgs, ...auth.args, ...built.commandArgs];
-    const res = await target.run(argv, { timeoutMs, signal: deps.signal, env: auth.env });
+    let res = await target.run(argv, { timeoutMs, signal: deps.signal, env: auth.env });
+    const retry = (NODETOOL_ALLOW_LIST[built.subcommand] as NodetoolCommandSpec).retry;
+    if (retry && res.exitCode !== 0 && !res.timedOut && !res.cancelled && retry.when.test(`${res.stdout}\n${res.stderr}`)) {
+      res = await target.run([...argv, ...retry.addArgs], { timeoutMs, signal: deps.signal, env: auth.env });
+    }
     const stdout = scrub(res.stdout, auth.secrets);
     const stderr = scrub(res.stderr, auth.secrets);
     const combined = stderr.trim() ? `${stdout}${stdout.endsWith('\n') || !stdout ? '' : '\n'}${stderr}` : stdout;
