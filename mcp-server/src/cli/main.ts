@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { CQL_TUNER_VERSION } from '../version.js';
 import { demoCommand } from './commands/demo.js';
+import { diagnoseCommand, interpretCommand } from './commands/diagnose.js';
 import { labCommand } from './commands/lab.js';
 import { nodetoolCommand } from './commands/nodetool.js';
 import { analyzeCommand, snapshotCommand } from './commands/snapshot.js';
@@ -19,6 +20,8 @@ export function buildProgram(): Command {
       await serveStdio();
     });
   program.addCommand(nodetoolCommand());
+  program.addCommand(diagnoseCommand());
+  program.addCommand(interpretCommand());
   program.addCommand(snapshotCommand());
   program.addCommand(analyzeCommand());
   program.addCommand(labCommand());

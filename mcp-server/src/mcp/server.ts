@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CQL_TUNER_VERSION } from '../version.js';
+import { registerDiagnosisTools } from './tools/diagnosis.js';
 import { registerLabTools } from './tools/lab.js';
 import { registerNodetoolTool } from './tools/nodetool.js';
 import { registerSnapshotTools } from './tools/snapshot.js';
@@ -18,5 +19,6 @@ export function createServer(): McpServer {
   registerNodetoolTool(server);
   registerLabTools(server);
   registerSnapshotTools(server);
+  registerDiagnosisTools(server);
   return server;
 }

@@ -26,6 +26,10 @@ export interface SnapshotInput {
   /** Add nodetool for what no virtual table answers (heap, GC, dropped messages). */
   nodetool?: boolean;
   nodetoolPath?: string;
+  /** More nodetool subcommands per node (e.g. compactionstats, tablestats for a diagnosis). */
+  nodetoolExtra?: string[];
+  /** nodetool subcommands with a cluster-wide answer, run on the first node only (status, describecluster). */
+  nodetoolOnce?: string[];
   concurrency?: number;
   nodeTimeoutMs?: number;
   bundleDir?: string;
@@ -54,6 +58,8 @@ export interface NodeSnapshot {
   ms: number;
   sources: SourceSummary[];
   facts: NodeFacts;
+  /** Parsed nodetool outputs by subcommand (rules read these; not part of the compact view). */
+  nodetool: Record<string, unknown>;
   unparsed: { name: string; reason: string }[];
 }
 
@@ -71,7 +77,7 @@ export const DEFAULT_NODE_TIMEOUT_MS = 30_000;
 /** Raw per-node outputs → the snapshot users see; the same function serves live sweeps and bundles. */
 export function snapshotFromRaw(raw: NodeRaw[], meta: { collectedAt: string; durationMs: number; contactPoints: string[]; bundleDir?: string }): ClusterSnapshot {
   const nodes = raw.map((n): NodeSnapshot => {
-    const { facts, unparsed } = nodeFactsFromRaw(n.sources.filter((s) => s.ok && s.text !== undefined).map((s) => ({ name: s.name, text: s.text! })));
+    const { facts, nodetool, unparsed } = nodeFactsFromRaw(n.sources.filter((s) => s.ok && s.text !== undefined).map((s) => ({ name: s.name, text: s.text! })));
     const reachable = n.cqlReachable || n.sources.some((s) => s.ok);
     return {
       address: n.node.address,
@@ -86,6 +92,7 @@ export function snapshotFromRaw(raw: NodeRaw[], meta: { collectedAt: string; dur
       ms: n.ms,
       sources: n.sources.map(({ text: _text, ...s }) => s),
       facts,
+      nodetool,
       unparsed,
     };
   });
@@ -143,9 +150,11 @@ export async function takeSnapshot(input: SnapshotInput, deps: { onProgress?: Pr
       .sort((a, b) => a.address.localeCompare(b.address, undefined, { numeric: true }));
     let done = 0;
     deps.onProgress?.({ message: `collecting ${nodes.length} node(s)`, progress: 0, total: nodes.length });
+    const perNode = input.nodetool === false ? [] : [...new Set([...NODETOOL_FALLBACKS, ...(input.nodetoolExtra ?? [])])];
+    const firstUp = nodes.find((n) => n.upPerDriver) ?? nodes[0];
     const settled = await mapBounded(nodes, concurrency, async (node) => {
       const raw = await collectNode(session, node, {
-        nodetool: input.nodetool === false ? [] : NODETOOL_FALLBACKS,
+        nodetool: input.nodetool === false ? [] : node === firstUp ? [...new Set([...perNode, ...(input.nodetoolOnce ?? [])])] : perNode,
         nodetoolPath: input.nodetoolPath,
         nodeTimeoutMs,
         signal: deps.signal,

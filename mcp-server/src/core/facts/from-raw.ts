@@ -1,3 +1,4 @@
+import { NODETOOL_PARSERS } from '../parse/nodetool/index.js';
 import { parseInfo } from '../parse/nodetool/info.js';
 import { parseGcstats } from '../parse/nodetool/gcstats.js';
 import { parseTpstats } from '../parse/nodetool/tpstats.js';
@@ -17,6 +18,8 @@ export interface RawOutput {
 
 export interface FactsResult {
   facts: NodeFacts;
+  /** Every nodetool output that parsed, by subcommand, for rules that read more than NodeFacts holds. */
+  nodetool: Record<string, unknown>;
   /** Outputs that were present but could not be parsed, with the parser's reason. */
   unparsed: { name: string; reason: string }[];
 }
@@ -77,5 +80,13 @@ export function nodeFactsFromRaw(outputs: readonly RawOutput[]): FactsResult {
       );
     } else unparsed.push({ name: 'nodetool:tpstats', reason: tp.reason });
   }
-  return { facts, unparsed };
+  const parsedNodetool: Record<string, unknown> = {};
+  for (const [sub, text] of Object.entries(nodetool)) {
+    const parser = NODETOOL_PARSERS[sub];
+    if (!parser) continue;
+    const p = parser(text);
+    if (p.ok) parsedNodetool[sub] = p.value;
+    else if (!['info', 'gcstats', 'tpstats'].includes(sub)) unparsed.push({ name: `nodetool:${sub}`, reason: p.reason });
+  }
+  return { facts, nodetool: parsedNodetool, unparsed };
 }

@@ -1,0 +1,33 @@
+/** What an expert concludes from the numbers, with the evidence. Every rule returns these. */
+export type Severity = 'critical' | 'warning' | 'info';
+
+export interface Finding {
+  /** Stable id of the rule outcome, e.g. "threadpool.pending". */
+  id: string;
+  severity: Severity;
+  title: string;
+  /** The exact numbers and where they came from (node, table, command or virtual table). */
+  evidence: string[];
+  node?: string;
+  table?: string;
+  recommendation: string;
+  /** Knowledge entries (knowledge/*.yaml) whose thresholds or facts the rule used. */
+  knowledgeIds: string[];
+  /** How sure the rule is: high when measured directly, low when inferred or the data is partial. */
+  confidence: 'high' | 'medium' | 'low';
+}
+
+/** What a rule did: findings, or why it could not run (so a report can say what was not checked). */
+export interface RuleOutcome {
+  rule: string;
+  checked: boolean;
+  /** When not checked: which fact was missing and why. */
+  skippedBecause?: string;
+  findings: Finding[];
+}
+
+const ORDER: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
+
+export function worstFirst(findings: Finding[]): Finding[] {
+  return [...findings].sort((a, b) => ORDER[a.severity] - ORDER[b.severity] || a.id.localeCompare(b.id) || (a.node ?? '').localeCompare(b.node ?? ''));
+}

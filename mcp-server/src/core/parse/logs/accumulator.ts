@@ -1,0 +1,938 @@
+/**
+ * One-pass, bounded-memory log reader: feed it chunks (bytes or text, split anywhere, even inside a line or a
+ * UTF-8 sequence), then call end() for the facts. Nothing but counters, capped maps, top-5 lists and quantile
+ * sketches is kept, so a 100 MB system.log costs the same memory as a 10 KB one.
+ *
+ * Pure: no I/O, no clock. TextDecoder is the platform's UTF-8 decoder (no I/O).
+ */
+import { parsedOk, unrecognized, type Parsed } from '../../parsed.js';
+import { classify, type ClassifyMode, type Hit } from './classify.js';
+import { LEVEL_DEBUG, LEVEL_ERROR, LEVEL_INFO, LEVEL_TRACE, LEVEL_WARN, newHeader, newHeaderState, readGrepPrefixed, readHeader } from './header.js';
+import { BucketCounter, bucketLevelForSpan, BUCKET_SIZES, cappedKey, clip, FirstN, formatLogTime, Quantiles, TopN } from './stats.js';
+import {
+  LOG_EVENT_KINDS,
+  type KindSummary,
+  type LineFormat,
+  type LogEventKind,
+  type LogExample,
+  type LogFacts,
+  type LogReadOptions,
+  type MagnitudeUnit,
+  type ThreadPoolStats,
+  type TimeBasis,
+} from './types.js';
+
+export const LOG_KIND = 'logs';
+const MAX_LINE = 1024 * 1024;
+const TOP = 5;
+const CAP_COLLECTORS = 32;
+const CAP_TABLES = 500;
+const CAP_POOLS = 300;
+const CAP_SMALL = 100;
+const CAP_SESSIONS = 10_000;
+const OTHER = '(other)';
+
+const UNITS: Record<LogEventKind, MagnitudeUnit> = {
+  gcPause: 'ms',
+  safepoint: 'ms',
+  dropped: 'messages',
+  threadPools: 'tasks',
+  tombstoneWarn: 'tombstones',
+  tombstoneAbort: 'tombstones',
+  largePartition: 'bytes',
+  largeRowCell: 'bytes',
+  oom: null,
+  localPause: 'ms',
+  hintFailure: null,
+  repairFailure: null,
+  bufferPoolFull: null,
+  commitlogSync: 'ms',
+  flushTimeout: null,
+  reactorStall: 'ms',
+  scyllaTimeout: null,
+};
+
+const KIND_BIT: Record<LogEventKind, number> = Object.fromEntries(LOG_EVENT_KINDS.map((k, i) => [k, 1 << i])) as Record<LogEventKind, number>;
+
+class KindState {
+  count = 0;
+  firstT: number | null = null;
+  lastT: number | null = null;
+  readonly buckets = new BucketCounter();
+  readonly top = new TopN<LogExample>(TOP);
+  readonly first = new FirstN<LogExample>(TOP);
+  constructor(readonly unit: MagnitudeUnit) {}
+}
+
+interface PoolAgg {
+  snapshots: number;
+  withPending: number;
+  maxActive: number | null;
+  maxPending: number | null;
+  maxBlocked: number | null;
+  maxAllTimeBlocked: number | null;
+  maxDelayed: number | null;
+  lastPending: number | null;
+  lastCompleted: number | null;
+  maxPendingT: number | null;
+}
+
+interface Snapshot {
+  t: number | null;
+  time: string | null;
+  lineNo: number;
+  headerLine: string;
+  layout: 'dse' | 'full' | 'short';
+  rows: number;
+  pending: number;
+  worstPending: number;
+  worstPool: string;
+  worstLine: string;
+  worstLineNo: number;
+}
+
+const maxOrNull = (a: number | null, b: number | null) => (b === null ? a : a === null ? b : Math.max(a, b));
+
+function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n++;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c < 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+const CONTINUATION_PREFIXES = ['at ', 'Caused by', '...', 'java.', 'javax.', 'org.', 'com.', 'io.', 'net.', 'sun.', 'jdk.', 'Exception', 'Error', 'Suppressed'];
+
+function looksLikeContinuation(s: string): boolean {
+  const c = s.charCodeAt(0);
+  if (c === 32 || c === 9) return true;
+  for (const p of CONTINUATION_PREFIXES) if (s.startsWith(p)) return true;
+  return false;
+}
+
+const POOL_NAME = /^[A-Za-z][\w/.:$#-]*$/;
+const INT = /^\d+$/;
+
+/** "MutationStage  0  0  123  0  0" / "TPC/all/WRITE_REMOTE 0 13094 (N/A) N/A 0 N/A 0" → name and values (null = N/A). */
+function parsePoolRow(text: string): { name: string; v: (number | null)[] } | null {
+  const cleaned = text.includes('(') ? text.replace(/\([^)]*\)/g, ' ') : text;
+  const tokens = cleaned.trim().split(/\s+/);
+  if (tokens.length < 3 || !POOL_NAME.test(tokens[0]!)) return null;
+  const v: (number | null)[] = [];
+  for (let i = 1; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (INT.test(t)) v.push(Number(t));
+    else if (t === 'N/A' || t === 'n/a') v.push(null);
+    else return null;
+  }
+  if (v.every((x) => x === null)) return null;
+  return { name: tokens[0]!, v };
+}
+
+export class LogAccumulator {
+  private readonly opts: LogReadOptions;
+  private decoder: InstanceType<typeof TextDecoder> | null = null;
+  private tail = '';
+  private skippingOverlong = false;
+  private ended = false;
+  private readonly h = newHeader();
+  private readonly hs = newHeaderState();
+
+  // line counters
+  private total = 0;
+  private bytes = 0;
+  private blank = 0;
+  private headed = 0;
+  private continuation = 0;
+  private bare = 0;
+  private unrecognisedLines = 0;
+  private overlong = 0;
+  private readonly levels = { error: 0, warn: 0, info: 0, debug: 0, trace: 0 };
+  private readonly formats: Record<LineFormat, number> = { cassandra: 0, scylla: 0, journald: 0, gcUnified: 0, gcJdk8: 0, isoPrefix: 0 };
+  private families = { cassandra: 0, scylla: 0, gc: 0, other: 0 };
+  private dseHints = 0;
+
+  // time
+  private basis: TimeBasis = 'none';
+  private firstT: number | null = null;
+  private lastT: number | null = null;
+  private zoned = 0;
+  private unzoned = 0;
+  private otherBasisLines = 0;
+
+  // entries (a headed line and the header-less lines under it)
+  private entryOpen = false;
+  private entryT: number | null = null;
+  private entryKinds = 0;
+  private entryIsStatus = false;
+  private entryOomWhat: string | null = null;
+
+  private readonly kinds = new Map<LogEventKind, KindState>(LOG_EVENT_KINDS.map((k) => [k, new KindState(UNITS[k])]));
+
+  // gc
+  private readonly gcAll = new Quantiles();
+  private gcTotal = 0;
+  private readonly gcBy = new Map<string, { from: 'GCInspector' | 'gc.log'; count: number; total: number; max: number; q: Quantiles }>();
+  private readonly gcConcurrent = new Map<string, { count: number; total: number; max: number }>();
+  private gcLogCollector: string | null = null;
+  private readonly poolAfter = new Map<string, { min: number; max: number; samples: number }>();
+
+  // safepoints
+  private sp = { count: 0, stopped: 0, ttsp: 0, maxStopped: 0, maxTtsp: 0, domCount: 0, domStopped: 0, domMax: 0 };
+  private readonly spStopped = new Quantiles();
+  private readonly spTtsp = new Quantiles();
+  private readonly spOps = new Map<string, { count: number; total: number; max: number }>();
+  private readonly spWorstTtsp = new TopN<LogExample>(TOP);
+
+  // dropped
+  private readonly droppedBy = new Map<string, { lines: number; internal: number; cross: number; maxLine: number; latInt: number | null; latCross: number | null }>();
+  private readonly droppedTables = new Map<string, number>();
+
+  // thread pools
+  private statusMode: 0 | 1 | 2 = 0; // 0 off, 1 pool rows, 2 trailer (caches, memtables)
+  private snap: Snapshot | null = null;
+  private snapshots = 0;
+  private readonly pools = new Map<string, PoolAgg>();
+
+  // tombstones / large data
+  private readonly tombTables = new Map<string, { warnings: number; aborts: number; max: number; maxLive: number | null; total: number }>();
+  private readonly largeTables = new Map<string, { table: string; what: 'partition' | 'row' | 'cell' | 'collection'; count: number; maxBytes: number; maxKey: string | null }>();
+
+  // scylla
+  private readonly stallAll = new Quantiles();
+  private stallTotal = 0;
+  private readonly stallShards = new Map<number, { count: number; total: number; max: number }>();
+  private readonly timeoutTypes = new Map<'write' | 'read' | 'semaphore' | 'other', number>();
+  private readonly timeoutTables = new Map<string, number>();
+
+  // the rest
+  private readonly bufferPools = new Map<string, { limit: number | null; count: number }>();
+  private localPause = { count: 0, total: 0, max: 0 };
+  private readonly oomKinds = new Map<string, number>();
+  private hintPartial = 0;
+  private readonly hintEndpoints = new Map<string, number>();
+  private readonly repairSessions = new Set<string>();
+  private commitlog = { warnings: 0, lagging: 0, maxAvg: 0, maxExceeded: 0 };
+
+  constructor(opts: LogReadOptions = {}) {
+    this.opts = opts;
+  }
+
+  /**
+   * Adds a chunk: bytes (UTF-8, split anywhere) or text. A caller that decoded the bytes itself passes their
+   * count as `byteLength` (otherwise the text's UTF-8 length is computed).
+   */
+  push(chunk: string | Uint8Array, byteLength?: number): void {
+    if (this.ended) return;
+    let text: string;
+    if (typeof chunk === 'string') {
+      this.bytes += byteLength ?? utf8Length(chunk);
+      text = chunk;
+    } else {
+      this.bytes += chunk.byteLength;
+      this.decoder ??= new TextDecoder('utf-8');
+      text = this.decoder.decode(chunk, { stream: true });
+    }
+    this.feed(text);
+  }
+
+  private feed(text: string): void {
+    if (text.length === 0) return;
+    let start = 0;
+    if (this.skippingOverlong) {
+      const nl = text.indexOf('\n');
+      if (nl < 0) return;
+      this.skippingOverlong = false;
+      start = nl + 1;
+    }
+    let nl = text.indexOf('\n', start);
+    if (nl >= 0 && this.tail !== '') {
+      this.line(this.tail + text.slice(start, nl));
+      this.tail = '';
+      start = nl + 1;
+      nl = text.indexOf('\n', start);
+    }
+    while (nl >= 0) {
+      this.line(start === 0 && nl === text.length - 1 ? text.slice(0, nl) : text.slice(start, nl));
+      start = nl + 1;
+      nl = text.indexOf('\n', start);
+    }
+    if (start < text.length) {
+      this.tail = this.tail === '' ? text.slice(start) : this.tail + text.slice(start);
+      if (this.tail.length > MAX_LINE) {
+        this.overlong++;
+        this.line(this.tail.slice(0, MAX_LINE));
+        this.tail = '';
+        this.skippingOverlong = true;
+      }
+    }
+  }
+
+  private line(raw: string): void {
+    this.total++;
+    const s = raw.length > 0 && raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw;
+    if (s.length === 0 || (s.charCodeAt(0) <= 32 && s.trim() === '')) {
+      this.blank++;
+      return;
+    }
+    const h = this.h;
+    let headed = readHeader(s, h, this.hs);
+    if (!headed) {
+      const c = s.charCodeAt(0);
+      if (c !== 32 && c !== 9 && s.indexOf(':') > 0) headed = readGrepPrefixed(s, h, this.hs);
+    }
+    if (headed) this.headedLine(s);
+    else this.unheadedLine(s);
+  }
+
+  // ------------------------------------------------------------------ headed lines
+
+  private headedLine(s: string): void {
+    const h = this.h;
+    this.headed++;
+    this.formats[h.format!]++;
+    switch (h.level) {
+      case LEVEL_ERROR:
+        this.levels.error++;
+        break;
+      case LEVEL_WARN:
+        this.levels.warn++;
+        break;
+      case LEVEL_INFO:
+        this.levels.info++;
+        break;
+      case LEVEL_DEBUG:
+        this.levels.debug++;
+        break;
+      case LEVEL_TRACE:
+        this.levels.trace++;
+        break;
+    }
+    const fam = this.family();
+    this.families[fam]++;
+    if (h.fileStart >= 0 && s.charCodeAt(h.fileStart) === 68 && (s.startsWith('Dse', h.fileStart) || s.startsWith('DroppedMessages', h.fileStart))) this.dseHints++;
+
+    const t = this.lineTime();
+    this.entryOpen = true;
+    this.entryT = t;
+    this.entryKinds = 0;
+    this.entryIsStatus = false;
+    this.entryOomWhat = null;
+
+    const fromStatusLogger = h.fileStart >= 0 && s.startsWith('StatusLogger', h.fileStart);
+    if (this.statusMode !== 0 && !fromStatusLogger) this.closeSnapshot();
+    if (fromStatusLogger || s.startsWith('Pool Name', h.msgStart)) {
+      this.entryIsStatus = true;
+      this.statusText(s, h.msgStart, t, s);
+      return;
+    }
+    // DEBUG/TRACE lines (debug.log) carry nothing the facts need, and "Still not marking nodes down" is one of them
+    if (h.level === LEVEL_DEBUG || h.level === LEVEL_TRACE) return;
+    const mode: ClassifyMode = fam === 'gc' ? 'gc' : fam === 'scylla' ? 'scylla' : fam === 'cassandra' ? 'cassandra' : 'any';
+    const hit = classify(s, h.msgStart, mode);
+    if (hit) this.record(hit, t, s);
+  }
+
+  private family(): 'cassandra' | 'scylla' | 'gc' | 'other' {
+    const h = this.h;
+    switch (h.format) {
+      case 'cassandra':
+        return 'cassandra';
+      case 'scylla':
+        return 'scylla';
+      case 'gcUnified':
+      case 'gcJdk8':
+        return 'gc';
+      default:
+        if (h.program.includes('scylla') || h.shard >= 0) return 'scylla';
+        if (h.fileStart >= 0 || h.program.includes('cassandra') || h.program.includes('dse')) return 'cassandra';
+        return 'other';
+    }
+  }
+
+  /** The line's time in the facts' basis (null when none or another basis), updating the overall span. */
+  private lineTime(): number | null {
+    const h = this.h;
+    if (h.basis === 'none' || !Number.isFinite(h.t)) return null;
+    if (this.basis === 'none') this.basis = h.basis;
+    else if (h.basis !== this.basis) {
+      this.otherBasisLines++;
+      return null;
+    }
+    if (h.basis === 'absolute') {
+      if (h.hasZone) this.zoned++;
+      else this.unzoned++;
+    }
+    const t = h.t;
+    if (this.firstT === null || t < this.firstT) this.firstT = t;
+    if (this.lastT === null || t > this.lastT) this.lastT = t;
+    return t;
+  }
+
+  // ------------------------------------------------------------------ header-less lines
+
+  private unheadedLine(s: string): void {
+    if (this.statusMode !== 0 || (this.entryOpen && this.entryIsStatus)) {
+      this.continuation++;
+      this.statusText(s, 0, this.entryT, s);
+      return;
+    }
+    if (this.entryOpen && (this.entryKinds !== 0 || looksLikeContinuation(s))) {
+      this.continuation++;
+      if (this.entryKinds & KIND_BIT.dropped) {
+        const m = /^(\S+) - (\d+) messages?\s*$/.exec(s);
+        if (m) {
+          const key = cappedKey(this.droppedTables, m[1]!, CAP_TABLES, OTHER);
+          this.droppedTables.set(key, (this.droppedTables.get(key) ?? 0) + Number(m[2]));
+          return;
+        }
+      }
+      const c = s.charCodeAt(0);
+      // stack frames ("\tat …") carry class names, not messages
+      if ((c === 9 || c === 32) && s.trimStart().startsWith('at ')) return;
+      const hit = classify(s, 0, 'any');
+      if (hit) this.record(hit, this.entryT, s);
+      return;
+    }
+    const hit = classify(s, 0, 'any');
+    if (hit) {
+      this.bare++;
+      this.entryOpen = true;
+      this.entryT = null;
+      this.entryKinds = 0;
+      this.entryIsStatus = false;
+      this.entryOomWhat = null;
+      this.record(hit, null, s);
+    } else {
+      this.unrecognisedLines++;
+      // a line we cannot read ends the entry: what follows is not its continuation
+      this.entryOpen = false;
+    }
+  }
+
+  // ------------------------------------------------------------------ StatusLogger tables
+
+  private statusText(s: string, start: number, t: number | null, line: string): void {
+    const text = start ? s.slice(start) : s;
+    const trimmed = text.trim();
+    if (trimmed === '') return;
+    if (trimmed.startsWith('Pool Name')) {
+      this.closeSnapshot();
+      const layout = trimmed.includes('Delayed') ? 'dse' : trimmed.includes('Completed') ? 'full' : 'short';
+      this.snap = { t, time: formatLogTime(t, this.basis), lineNo: this.total, headerLine: clip(line), layout, rows: 0, pending: 0, worstPending: -1, worstPool: '', worstLine: '', worstLineNo: 0 };
+      this.statusMode = 1;
+      return;
+    }
+    if (this.statusMode === 1 && this.snap) {
+      const row = parsePoolRow(trimmed);
+      if (row) {
+        this.poolRow(row.name, row.v, line);
+        return;
+      }
+      this.statusMode = 2;
+    }
+  }
+
+  private poolRow(name: string, v: (number | null)[], line: string): void {
+    const snap = this.snap!;
+    if (name.startsWith('TPC/')) this.dseHints++;
+    let active: number | null = v[0] ?? null;
+    let pending: number | null = v[1] ?? null;
+    let completed: number | null = null;
+    let blocked: number | null = null;
+    let allTime: number | null = null;
+    let delayed: number | null = null;
+    if (v.length > 2) {
+      if (snap.layout === 'dse') [active, pending, delayed, completed, blocked, allTime] = [v[0] ?? null, v[1] ?? null, v[2] ?? null, v[3] ?? null, v[4] ?? null, v[5] ?? null];
+      else if (snap.layout === 'full') [active, pending, completed, blocked, allTime] = [v[0] ?? null, v[1] ?? null, v[2] ?? null, v[3] ?? null, v[4] ?? null];
+      else [active, pending, blocked] = [v[0] ?? null, v[1] ?? null, v[2] ?? null];
+    }
+    const key = cappedKey(this.pools, name, CAP_POOLS, OTHER);
+    let p = this.pools.get(key);
+    if (!p) {
+      p = { snapshots: 0, withPending: 0, maxActive: null, maxPending: null, maxBlocked: null, maxAllTimeBlocked: null, maxDelayed: null, lastPending: null, lastCompleted: null, maxPendingT: null };
+      this.pools.set(key, p);
+    }
+    p.snapshots++;
+    if (pending !== null && pending > 0) p.withPending++;
+    if (pending !== null && (p.maxPending === null || pending > p.maxPending)) {
+      p.maxPending = pending;
+      p.maxPendingT = snap.t;
+    }
+    p.maxActive = maxOrNull(p.maxActive, active);
+    p.maxBlocked = maxOrNull(p.maxBlocked, blocked);
+    p.maxAllTimeBlocked = maxOrNull(p.maxAllTimeBlocked, allTime);
+    p.maxDelayed = maxOrNull(p.maxDelayed, delayed);
+    p.lastPending = pending;
+    p.lastCompleted = completed;
+    snap.rows++;
+    if (pending !== null) {
+      snap.pending += pending;
+      if (pending > snap.worstPending) {
+        snap.worstPending = pending;
+        snap.worstPool = name;
+        snap.worstLine = clip(line);
+        snap.worstLineNo = this.total;
+      }
+    }
+  }
+
+  private closeSnapshot(): void {
+    const snap = this.snap;
+    this.snap = null;
+    this.statusMode = 0;
+    if (!snap || snap.rows === 0) return;
+    this.snapshots++;
+    const k = this.kinds.get('threadPools')!;
+    const ex: LogExample = {
+      t: snap.t,
+      time: snap.time,
+      magnitude: snap.pending,
+      lineNo: snap.worstLineNo || snap.lineNo,
+      line: snap.worstLine || snap.headerLine,
+      detail: { pool: snap.worstPool, pending: Math.max(0, snap.worstPending), pools: snap.rows },
+      ...this.origin(),
+    };
+    this.count(k, snap.t, snap.pending, ex);
+  }
+
+  // ------------------------------------------------------------------ events
+
+  private origin(): { node?: string; source?: string } {
+    const h = this.h;
+    const o: { node?: string; source?: string } = {};
+    const node = h.node || this.opts.node;
+    const source = h.grepSource || this.opts.source;
+    if (node) o.node = node;
+    if (source) o.source = source;
+    return o;
+  }
+
+  /** Counts one event; the example is built only when it would be kept (top 5 by magnitude, or first 5). */
+  private count(k: KindState, t: number | null, magnitude: number | null, ex: LogExample | (() => LogExample)): void {
+    k.count++;
+    if (t !== null) {
+      if (k.firstT === null || t < k.firstT) k.firstT = t;
+      if (k.lastT === null || t > k.lastT) k.lastT = t;
+      k.buckets.add(t);
+    }
+    if (k.unit === null) {
+      if (!k.first.full) k.first.offer(typeof ex === 'function' ? ex() : ex);
+    } else if (k.top.wants(magnitude ?? -Infinity)) {
+      k.top.offer(typeof ex === 'function' ? ex() : ex);
+    }
+  }
+
+  private example(t: number | null, line: string, magnitude: number | null, detail?: Record<string, string | number>): LogExample {
+    const h = this.h;
+    const e: LogExample = { t, time: t !== null ? formatLogTime(t, this.basis) : formatLogTime(Number.isFinite(h.t) ? h.t : null, h.basis), magnitude: magnitude === null ? null : round3(magnitude), lineNo: this.total, line: clip(line), ...this.origin() };
+    if (detail) e.detail = detail;
+    return e;
+  }
+
+  private record(hit: Hit, t: number | null, line: string): void {
+    if (hit.kind === 'gcUsing') {
+      this.gcLogCollector ??= hit.collector;
+      return;
+    }
+    if (hit.kind === 'gcPause' && hit.concurrent) {
+      const c = this.gcConcurrent.get(hit.collector) ?? { count: 0, total: 0, max: 0 };
+      c.count++;
+      c.total += hit.ms;
+      c.max = Math.max(c.max, hit.ms);
+      this.gcConcurrent.set(hit.collector, c);
+      return;
+    }
+    const kind = hit.kind;
+    const bit = KIND_BIT[kind];
+    if (this.entryKinds & bit) {
+      // one event per kind per log entry: an ERROR line and the exception text under it are one failure
+      if (kind === 'oom' && this.entryOomWhat === 'unspecified' && hit.what !== 'unspecified') {
+        this.oomKinds.set('unspecified', (this.oomKinds.get('unspecified') ?? 1) - 1);
+        if (this.oomKinds.get('unspecified') === 0) this.oomKinds.delete('unspecified');
+        const key = cappedKey(this.oomKinds, hit.what, CAP_SMALL, OTHER);
+        this.oomKinds.set(key, (this.oomKinds.get(key) ?? 0) + 1);
+        this.entryOomWhat = hit.what;
+      }
+      return;
+    }
+    this.entryKinds |= bit;
+    const k = this.kinds.get(kind)!;
+    switch (hit.kind) {
+      case 'gcPause': {
+        this.gcAll.add(hit.ms);
+        this.gcTotal += hit.ms;
+        const key = cappedKey(this.gcBy, hit.collector, CAP_COLLECTORS, OTHER);
+        let c = this.gcBy.get(key);
+        if (!c) this.gcBy.set(key, (c = { from: hit.from, count: 0, total: 0, max: 0, q: new Quantiles() }));
+        c.count++;
+        c.total += hit.ms;
+        c.max = Math.max(c.max, hit.ms);
+        c.q.add(hit.ms);
+        if (hit.pools) {
+          for (const [pool, after] of hit.pools) {
+            const pk = cappedKey(this.poolAfter, pool, CAP_SMALL, OTHER);
+            const p = this.poolAfter.get(pk);
+            if (!p) this.poolAfter.set(pk, { min: after, max: after, samples: 1 });
+            else {
+              p.min = Math.min(p.min, after);
+              p.max = Math.max(p.max, after);
+              p.samples++;
+            }
+          }
+        }
+        this.count(k, t, hit.ms, () => this.example(t, line, hit.ms, { collector: hit.collector }));
+        return;
+      }
+      case 'safepoint': {
+        const sp = this.sp;
+        sp.count++;
+        sp.stopped += hit.stoppedMs;
+        sp.ttsp += hit.ttspMs;
+        sp.maxStopped = Math.max(sp.maxStopped, hit.stoppedMs);
+        sp.maxTtsp = Math.max(sp.maxTtsp, hit.ttspMs);
+        this.spStopped.add(hit.stoppedMs);
+        this.spTtsp.add(hit.ttspMs);
+        if (hit.stoppedMs > 0 && hit.ttspMs * 2 >= hit.stoppedMs) {
+          sp.domCount++;
+          sp.domStopped += hit.stoppedMs;
+          sp.domMax = Math.max(sp.domMax, hit.stoppedMs);
+        }
+        if (hit.operation) {
+          const key = cappedKey(this.spOps, hit.operation, CAP_SMALL, OTHER);
+          const o = this.spOps.get(key) ?? { count: 0, total: 0, max: 0 };
+          o.count++;
+          o.total += hit.stoppedMs;
+          o.max = Math.max(o.max, hit.stoppedMs);
+          this.spOps.set(key, o);
+        }
+        const detail = (): Record<string, string | number> => {
+          const d: Record<string, string | number> = { stoppedMs: round3(hit.stoppedMs), ttspMs: round3(hit.ttspMs) };
+          if (hit.operation) d.operation = hit.operation;
+          return d;
+        };
+        if (this.spWorstTtsp.wants(hit.ttspMs)) this.spWorstTtsp.offer(this.example(t, line, hit.ttspMs, detail()));
+        this.count(k, t, hit.stoppedMs, () => this.example(t, line, hit.stoppedMs, detail()));
+        return;
+      }
+      case 'dropped': {
+        const key = cappedKey(this.droppedBy, hit.type, CAP_SMALL, OTHER);
+        const d = this.droppedBy.get(key) ?? { lines: 0, internal: 0, cross: 0, maxLine: 0, latInt: null, latCross: null };
+        d.lines++;
+        d.internal += hit.internal;
+        d.cross += hit.crossNode;
+        d.maxLine = Math.max(d.maxLine, hit.internal + hit.crossNode);
+        d.latInt = maxOrNull(d.latInt, hit.meanInternalMs);
+        d.latCross = maxOrNull(d.latCross, hit.meanCrossNodeMs);
+        this.droppedBy.set(key, d);
+        this.count(k, t, hit.internal + hit.crossNode, () => this.example(t, line, hit.internal + hit.crossNode, { type: hit.type, internal: hit.internal, crossNode: hit.crossNode }));
+        return;
+      }
+      case 'tombstoneWarn':
+      case 'tombstoneAbort': {
+        const key = cappedKey(this.tombTables, hit.table, CAP_TABLES, OTHER);
+        const tt = this.tombTables.get(key) ?? { warnings: 0, aborts: 0, max: 0, maxLive: null, total: 0 };
+        if (hit.kind === 'tombstoneWarn') {
+          tt.warnings++;
+          tt.maxLive = maxOrNull(tt.maxLive, hit.live);
+        } else tt.aborts++;
+        if (hit.tombstones !== null) {
+          tt.max = Math.max(tt.max, hit.tombstones);
+          tt.total += hit.tombstones;
+        }
+        this.tombTables.set(key, tt);
+        const detail: Record<string, string | number> = { table: hit.table };
+        if (hit.kind === 'tombstoneWarn') {
+          if (hit.live !== null) detail.liveRows = hit.live;
+          detail.phase = hit.phase;
+        }
+        this.count(k, t, hit.tombstones, () => this.example(t, line, hit.tombstones, detail));
+        return;
+      }
+      case 'largePartition':
+      case 'largeRowCell': {
+        const id = `${hit.what} ${hit.table}`;
+        const key = cappedKey(this.largeTables, id, CAP_TABLES, OTHER);
+        const l = this.largeTables.get(key) ?? { table: key === OTHER ? OTHER : hit.table, what: hit.what, count: 0, maxBytes: 0, maxKey: null };
+        l.count++;
+        if (hit.bytes !== null && hit.bytes >= l.maxBytes) {
+          l.maxBytes = hit.bytes;
+          l.maxKey = hit.key;
+        }
+        this.largeTables.set(key, l);
+        const detail: Record<string, string | number> = { table: hit.table, what: hit.what, via: hit.via };
+        if (hit.key) detail.key = hit.key;
+        this.count(k, t, hit.bytes, () => this.example(t, line, hit.bytes, detail));
+        return;
+      }
+      case 'oom': {
+        const key = cappedKey(this.oomKinds, hit.what, CAP_SMALL, OTHER);
+        this.oomKinds.set(key, (this.oomKinds.get(key) ?? 0) + 1);
+        this.entryOomWhat = hit.what;
+        this.count(k, t, null, () => this.example(t, line, null, { what: hit.what }));
+        return;
+      }
+      case 'localPause': {
+        const lp = this.localPause;
+        lp.count++;
+        lp.total += hit.ms;
+        lp.max = Math.max(lp.max, hit.ms);
+        const detail: Record<string, string | number> = {};
+        if (hit.thresholdMs !== null) detail.thresholdMs = hit.thresholdMs;
+        this.count(k, t, hit.ms, () => this.example(t, line, hit.ms, detail));
+        return;
+      }
+      case 'hintFailure': {
+        if (hit.partial) this.hintPartial++;
+        if (hit.endpoint) {
+          const key = cappedKey(this.hintEndpoints, hit.endpoint, CAP_SMALL, OTHER);
+          this.hintEndpoints.set(key, (this.hintEndpoints.get(key) ?? 0) + 1);
+        }
+        this.count(k, t, null, () => this.example(t, line, null, hit.endpoint ? { endpoint: hit.endpoint, partial: hit.partial ? 'yes' : 'no' } : { partial: hit.partial ? 'yes' : 'no' }));
+        return;
+      }
+      case 'repairFailure': {
+        if (hit.session && this.repairSessions.size < CAP_SESSIONS) this.repairSessions.add(hit.session);
+        this.count(k, t, null, () => this.example(t, line, null, hit.session ? { session: hit.session } : undefined));
+        return;
+      }
+      case 'bufferPoolFull': {
+        const key = cappedKey(this.bufferPools, hit.pool, CAP_SMALL, OTHER);
+        const b = this.bufferPools.get(key) ?? { limit: hit.limitBytes, count: 0 };
+        b.count++;
+        b.limit = maxOrNull(b.limit, hit.limitBytes);
+        this.bufferPools.set(key, b);
+        this.count(k, t, null, () => this.example(t, line, null, hit.limitBytes !== null ? { pool: hit.pool, limitBytes: hit.limitBytes } : { pool: hit.pool }));
+        return;
+      }
+      case 'commitlogSync': {
+        const c = this.commitlog;
+        c.warnings++;
+        c.lagging += hit.lagging;
+        c.maxAvg = Math.max(c.maxAvg, hit.averageMs);
+        c.maxExceeded = Math.max(c.maxExceeded, hit.exceededByMs);
+        this.count(k, t, hit.exceededByMs, () => this.example(t, line, hit.exceededByMs, { syncs: hit.syncs, lagging: hit.lagging, averageMs: hit.averageMs }));
+        return;
+      }
+      case 'flushTimeout':
+        this.count(k, t, null, () => this.example(t, line, null));
+        return;
+      case 'reactorStall': {
+        this.stallAll.add(hit.ms);
+        this.stallTotal += hit.ms;
+        if (hit.shard !== null && (this.stallShards.has(hit.shard) || this.stallShards.size < 1024)) {
+          const sh = this.stallShards.get(hit.shard) ?? { count: 0, total: 0, max: 0 };
+          sh.count++;
+          sh.total += hit.ms;
+          sh.max = Math.max(sh.max, hit.ms);
+          this.stallShards.set(hit.shard, sh);
+        }
+        this.count(k, t, hit.ms, () => this.example(t, line, hit.ms, hit.shard !== null ? { shard: hit.shard } : undefined));
+        return;
+      }
+      case 'scyllaTimeout': {
+        this.timeoutTypes.set(hit.type, (this.timeoutTypes.get(hit.type) ?? 0) + 1);
+        if (hit.table) {
+          const key = cappedKey(this.timeoutTables, hit.table, CAP_TABLES, OTHER);
+          this.timeoutTables.set(key, (this.timeoutTables.get(key) ?? 0) + 1);
+        }
+        this.count(k, t, null, () => this.example(t, line, null, hit.table ? { type: hit.type, table: hit.table } : { type: hit.type }));
+        return;
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ the end
+
+  /** Flushes the last partial line and returns the facts. Further pushes are ignored. */
+  end(): Parsed<LogFacts> {
+    if (!this.ended) {
+      if (this.decoder) this.feed(this.decoder.decode());
+      if (this.tail !== '' && !this.skippingOverlong) this.line(this.tail);
+      this.tail = '';
+      this.closeSnapshot();
+      this.ended = true;
+    }
+    const nonBlank = this.total - this.blank;
+    if (nonBlank === 0) return unrecognized(LOG_KIND, 'empty input: no log lines');
+    const eventCount = [...this.kinds.values()].reduce((a, k) => a + k.count, 0);
+    if (this.headed === 0 && this.bare === 0 && eventCount === 0) {
+      return unrecognized(LOG_KIND, `no Cassandra, ScyllaDB or GC log line recognised in ${nonBlank} line(s)`);
+    }
+    const facts = this.facts();
+    const warnings: string[] = [];
+    if (this.unrecognisedLines > 0) warnings.push(`${this.unrecognisedLines} of ${nonBlank} non-blank lines were not recognised`);
+    if (this.overlong > 0) warnings.push(`${this.overlong} line(s) longer than 1 MiB were cut`);
+    return parsedOk(LOG_KIND, facts, [...warnings, ...facts.notes.filter((n) => n.startsWith('timestamps'))]);
+  }
+
+  private facts(): LogFacts {
+    const notes: string[] = [];
+    const span = this.firstT !== null && this.lastT !== null ? this.lastT - this.firstT : null;
+    let level = span !== null ? bucketLevelForSpan(span) : 0;
+    for (const k of this.kinds.values()) level = Math.max(level, k.buckets.level);
+    const bucketMs = span !== null ? BUCKET_SIZES[level]! : null;
+
+    const events = {} as Record<LogEventKind, KindSummary>;
+    for (const kind of LOG_EVENT_KINDS) {
+      const k = this.kinds.get(kind)!;
+      k.buckets.coarsen(level);
+      events[kind] = {
+        kind,
+        count: k.count,
+        unit: k.unit,
+        firstT: k.firstT,
+        lastT: k.lastT,
+        firstTime: formatLogTime(k.firstT, this.basis),
+        lastTime: formatLogTime(k.lastT, this.basis),
+        timeline: k.count > 0 && k.firstT !== null ? k.buckets.timeline() : null,
+        worst: k.unit === null ? k.first.items : k.top.items,
+      };
+    }
+
+    if (this.basis === 'no-year') notes.push('timestamps have no year (journald/syslog): times are relative, in a nominal year 2000; ordering, spans and buckets hold, calendar dates do not');
+    if (this.basis === 'uptime') notes.push('timestamps are JVM uptime only: times are ms since the JVM started');
+    if (this.basis === 'absolute' && this.unzoned > 0) notes.push(`timestamps without a zone (${this.unzoned} line(s)) were read as UTC; shift by the node's zone to compare with other sources`);
+    if (this.otherBasisLines > 0) notes.push(`${this.otherBasisLines} line(s) carried a different kind of timestamp than the first one (${this.basis}); their events are counted but left out of timelines`);
+    if (this.basis === 'none' && this.headed > 0) notes.push('no line carried a usable timestamp: no timelines');
+
+    const fam = this.families;
+    const famEntries = (Object.entries(fam) as [keyof typeof fam, number][]).filter(([f]) => f !== 'other').sort((a, b) => b[1] - a[1]);
+    const top = famEntries[0]!;
+    const second = famEntries[1]!;
+    let kind: LogFacts['source']['kind'] = 'unknown';
+    let product: LogFacts['source']['product'] = 'unknown';
+    if (top[1] > 0) {
+      if (top[0] === 'cassandra') {
+        kind = this.levels.debug + this.levels.trace > 0 ? 'cassandra.debug' : 'cassandra.system';
+        product = this.dseHints > 0 ? 'dse' : 'cassandra';
+      } else if (top[0] === 'scylla') {
+        kind = this.formats.journald > 0 ? 'scylla.journal' : 'scylla.log';
+        product = 'scylla';
+      } else {
+        kind = 'gc.log';
+        product = 'jvm';
+      }
+    }
+    const mixed = second[1] > 0.1 * this.headed;
+    if (mixed) notes.push(`mixed input: ${famEntries.filter(([, n]) => n > 0).map(([f, n]) => `${n} ${f} lines`).join(', ')}`);
+
+    const gcBy = [...this.gcBy.entries()]
+      .map(([collector, c]) => ({ collector, from: c.from, count: c.count, totalMs: round3(c.total), maxMs: round3(c.max), p99Ms: round3(c.q.quantile(0.99)) }))
+      .sort((a, b) => b.totalMs - a.totalMs);
+    const gcCount = this.gcAll.count;
+    const sp = this.sp;
+
+    const pools: ThreadPoolStats[] = [...this.pools.entries()]
+      .map(([pool, p]) => ({
+        pool,
+        snapshots: p.snapshots,
+        snapshotsWithPending: p.withPending,
+        maxActive: p.maxActive,
+        maxPending: p.maxPending,
+        maxBlocked: p.maxBlocked,
+        maxAllTimeBlocked: p.maxAllTimeBlocked,
+        maxDelayed: p.maxDelayed,
+        lastPending: p.lastPending,
+        lastCompleted: p.lastCompleted,
+        maxPendingT: p.maxPendingT,
+      }))
+      .sort((a, b) => (b.maxPending ?? -1) - (a.maxPending ?? -1) || (b.maxBlocked ?? -1) - (a.maxBlocked ?? -1) || a.pool.localeCompare(b.pool));
+
+    const droppedBy = [...this.droppedBy.entries()]
+      .map(([type, d]) => ({ type, lines: d.lines, internal: d.internal, crossNode: d.cross, maxPerLine: d.maxLine, maxMeanInternalLatencyMs: d.latInt, maxMeanCrossNodeLatencyMs: d.latCross }))
+      .sort((a, b) => b.internal + b.crossNode - (a.internal + a.crossNode));
+
+    const stallShards = [...this.stallShards.entries()].map(([shard, s]) => ({ shard, count: s.count, totalMs: s.total, maxMs: s.max })).sort((a, b) => a.shard - b.shard);
+
+    if (this.pools.has(OTHER) || this.tombTables.has(OTHER) || this.largeTables.has(OTHER) || this.gcBy.has(OTHER)) notes.push(`some breakdowns hit their size cap; the rest is summed under "${OTHER}"`);
+
+    const byCount = <K>(m: Map<K, number>) => [...m.entries()].sort((a, b) => b[1] - a[1]);
+
+    return {
+      source: { kind, product, gcLogFormat: this.formats.gcUnified > 0 ? 'unified' : this.formats.gcJdk8 > 0 ? 'jdk8' : null, formats: { ...this.formats }, mixed },
+      time: {
+        basis: this.basis,
+        zone: this.basis !== 'absolute' ? 'n/a' : this.unzoned > 0 ? 'unspecified' : 'offset',
+        firstT: this.firstT,
+        lastT: this.lastT,
+        spanMs: span,
+        firstTime: formatLogTime(this.firstT, this.basis),
+        lastTime: formatLogTime(this.lastT, this.basis),
+        bucketMs,
+      },
+      lines: { total: this.total, bytes: this.bytes, blank: this.blank, headed: this.headed, continuation: this.continuation, bare: this.bare, unrecognised: this.unrecognisedLines, overlong: this.overlong },
+      levels: { ...this.levels },
+      events,
+      gc: {
+        pauses: gcCount,
+        totalPauseMs: round3(this.gcTotal),
+        maxPauseMs: gcCount ? round3(this.gcAll.max) : 0,
+        meanPauseMs: gcCount ? round3(this.gcTotal / gcCount) : 0,
+        p50PauseMs: round3(this.gcAll.quantile(0.5)),
+        p99PauseMs: round3(this.gcAll.quantile(0.99)),
+        byCollector: gcBy,
+        concurrentCycles: [...this.gcConcurrent.entries()].map(([collector, c]) => ({ collector, count: c.count, totalMs: c.total, maxMs: c.max })),
+        gcLogCollector: this.gcLogCollector,
+        poolAfterBytes: [...this.poolAfter.entries()].map(([pool, p]) => ({ pool, min: p.min, max: p.max, samples: p.samples })),
+      },
+      safepoint: {
+        count: sp.count,
+        totalStoppedMs: round3(sp.stopped),
+        totalTtspMs: round3(sp.ttsp),
+        totalOperationMs: round3(Math.max(0, sp.stopped - sp.ttsp)),
+        maxStoppedMs: round3(sp.maxStopped),
+        maxTtspMs: round3(sp.maxTtsp),
+        p99StoppedMs: round3(this.spStopped.quantile(0.99)),
+        p99TtspMs: round3(this.spTtsp.quantile(0.99)),
+        ttspShare: sp.stopped > 0 ? round3(sp.ttsp / sp.stopped) : 0,
+        ttspDominated: { count: sp.domCount, totalStoppedMs: round3(sp.domStopped), maxStoppedMs: round3(sp.domMax) },
+        byOperation: [...this.spOps.entries()].map(([operation, o]) => ({ operation, count: o.count, totalMs: round3(o.total), maxMs: round3(o.max) })).sort((a, b) => b.totalMs - a.totalMs),
+        worstTtsp: this.spWorstTtsp.items,
+      },
+      dropped: {
+        total: droppedBy.reduce((a, d) => a + d.internal + d.crossNode, 0),
+        internal: droppedBy.reduce((a, d) => a + d.internal, 0),
+        crossNode: droppedBy.reduce((a, d) => a + d.crossNode, 0),
+        byType: droppedBy,
+        byTable: byCount(this.droppedTables).map(([table, messages]) => ({ table, messages })),
+      },
+      threadPools: { snapshots: this.snapshots, pools },
+      tombstones: {
+        warnings: this.kinds.get('tombstoneWarn')!.count,
+        aborts: this.kinds.get('tombstoneAbort')!.count,
+        byTable: [...this.tombTables.entries()]
+          .map(([table, x]) => ({ table, warnings: x.warnings, aborts: x.aborts, maxTombstones: x.max, maxLiveRows: x.maxLive, totalTombstones: x.total }))
+          .sort((a, b) => b.maxTombstones - a.maxTombstones),
+      },
+      largeData: {
+        partitions: this.kinds.get('largePartition')!.count,
+        rowsOrCells: this.kinds.get('largeRowCell')!.count,
+        byTable: [...this.largeTables.values()].map((l) => ({ ...l })).sort((a, b) => b.maxBytes - a.maxBytes),
+      },
+      reactorStalls: { count: this.stallAll.count, totalMs: this.stallTotal, maxMs: this.stallAll.count ? this.stallAll.max : 0, p99Ms: this.stallAll.quantile(0.99), byShard: stallShards },
+      bufferPool: { count: this.kinds.get('bufferPoolFull')!.count, byPool: [...this.bufferPools.entries()].map(([pool, b]) => ({ pool, limitBytes: b.limit, count: b.count })) },
+      localPauses: { count: this.localPause.count, totalMs: round3(this.localPause.total), maxMs: round3(this.localPause.max) },
+      oom: { count: this.kinds.get('oom')!.count, byKind: byCount(this.oomKinds).map(([k, count]) => ({ kind: k, count })) },
+      hints: { failures: this.kinds.get('hintFailure')!.count, partial: this.hintPartial, byEndpoint: byCount(this.hintEndpoints).map(([endpoint, count]) => ({ endpoint, count })) },
+      repair: { failures: this.kinds.get('repairFailure')!.count, distinctSessions: this.repairSessions.size },
+      commitlogSync: { warnings: this.commitlog.warnings, laggingSyncs: this.commitlog.lagging, maxAverageSyncMs: this.commitlog.maxAvg, maxExceededByMs: this.commitlog.maxExceeded },
+      scyllaTimeouts: {
+        count: this.kinds.get('scyllaTimeout')!.count,
+        byType: byCount(this.timeoutTypes).map(([type, count]) => ({ type, count })),
+        byTable: byCount(this.timeoutTables).map(([table, count]) => ({ table, count })),
+      },
+      notes,
+    };
+  }
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

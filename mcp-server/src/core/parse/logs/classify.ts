@@ -1,0 +1,449 @@
+/**
+ * Line classifiers: one message (the text after the line prefix) → at most one typed hit. Each pattern sits
+ * behind a plain substring check, so a line that mentions none of them costs a handful of indexOf calls.
+ *
+ * Formats, by the source that prints them:
+ * - GCInspector.java (Cassandra 2.1+): "<collector> GC in <ms>ms.  <pool>: <before> -> <after>; …"; collector names
+ *   are the JVM MXBean names (ParNew, ConcurrentMarkSweep, G1 Young/Old Generation, ZGC Pauses/Cycles, Shenandoah
+ *   Pauses/Cycles); 1.2/2.0 printed "GC for <collector>: <ms> ms for <n> collections, …".
+ * - JDK 9+ unified logging: "GC(7) Pause Young (Normal) (G1 Evacuation Pause) 169M->38M(512M) 22.050ms",
+ *   "Safepoint \"G1CollectForAllocation\", Time since last: … ns, Reaching safepoint: … ns, Cleanup: … ns,
+ *   At safepoint: … ns, Total: … ns" (JDK 17+), "Total time for which application threads were stopped: X seconds,
+ *   Stopping threads took: Y seconds" (JDK 8 -XX:+PrintGCApplicationStoppedTime and JDK 9-16 safepoint tag).
+ * - JDK 8 -XX:+PrintGCDetails: "[GC (Allocation Failure) [ParNew: …, 0.0123 secs] … , 0.0130 secs] [Times: …]",
+ *   "[Full GC (…) …, 5.1 secs]", G1 "[GC pause (G1 Evacuation Pause) (young), 0.0291 secs]".
+ * - MessagingService.java / MessagingMetrics.java (3.x-5.0) and DSE 6 DroppedMessages.java:
+ *   "<VERB> messages were dropped in last 5000 ms: <n> internal and <m> cross node. Mean internal dropped latency:
+ *   <a> ms and Mean cross-node dropped latency: <b> ms" (DSE: "in the last 5 s"; 2.x: "for internal timeout").
+ * - ReadCommand.java: "Read <live> live rows and <n> tombstone cells for query <cql> (see tombstone_warn_threshold)";
+ *   2.x SliceQueryFilter "Read <live> live and <n> tombstone cells in <ks>.<cf> …"; StorageProxy / ReadCommand
+ *   "Scanned over <n> tombstones during query '<cql>' …; query aborted" (2.x "… tombstones in <ks>.<cf>; query
+ *   aborted"), TombstoneOverwhelmingException; 4.0 BigTableWriter "Writing <n> tombstones to <ks>/<cf>:<key> …".
+ * - BigTableWriter.java: "Writing large partition <ks>/<cf>:<key> (<size>) [to sstable <file>]"; 2.x
+ *   CompactionController "Compacting large partition|row <ks>/<cf>:<key> (<n> bytes) incrementally"; 4.1+/5.0
+ *   guardrail "Guardrail partition_size violated: Partition <key> in <ks>.<cf> has size <v>, this exceeds the
+ *   warning threshold of <t>."
+ * - ScyllaDB large_data_handler.cc: "Writing large {partition|row|cell|collection} <ks>/<cf>: <path> (<n> bytes) to
+ *   <sstable>" and "Large data guardrail: <metric> <v> exceeds soft limit <t> (keyspace=…, table=…, …)".
+ * - FailureDetector.java: "Not marking nodes down due to local pause of <ns>[ns] > <ns>[ns]".
+ * - HintsDispatchExecutor.java: "Finished hinted handoff of file <f> to endpoint <ep>[: <hostId>], partially";
+ *   2.x HintedHandOffManager "Failed|Timed out replaying hints to <ep>; aborting (<n> delivered)".
+ * - RepairSession / RepairRunnable: "[repair #<id>] session completed with the following error", "Repair session
+ *   <id> for range … failed with error …", "Repair <id> failed:", "Repair command #<n> failed with error …".
+ * - BufferPool.java (via NoSpamLogger): "Maximum memory usage reached (<limit>), cannot allocate chunk of <size>"
+ *   (4.0+: "… (<limit>) for <name> buffer pool, cannot allocate chunk of <size>").
+ * - AbstractCommitLogService.java: "Out of <n> commit log syncs over the past <s>s with average duration of <ms>ms,
+ *   <k> have exceeded the configured commit interval by an average of <ms>ms".
+ * - JVMStabilityInspector / the JVM: "java.lang.OutOfMemoryError: <what>"; Scylla: "std::bad_alloc".
+ * - Seastar reactor (ScyllaDB): "Reactor stalled for <ms> ms on shard <n>[, in scheduling group <g>]. Backtrace: …".
+ * - ScyllaDB storage_proxy: "exceptions::mutation_write_timeout_exception (Operation timed out for <ks>.<cf> -
+ *   received only …)", "read_timeout_exception", "seastar::semaphore_timed_out".
+ */
+
+export type ClassifyMode = 'cassandra' | 'scylla' | 'gc' | 'any';
+
+export type Hit =
+  | { kind: 'gcPause'; ms: number; collector: string; from: 'GCInspector' | 'gc.log'; concurrent: boolean; pools: [string, number][] | null }
+  | { kind: 'gcUsing'; collector: string }
+  | { kind: 'safepoint'; stoppedMs: number; ttspMs: number; operation: string | null }
+  | { kind: 'dropped'; type: string; internal: number; crossNode: number; meanInternalMs: number | null; meanCrossNodeMs: number | null }
+  | { kind: 'tombstoneWarn'; tombstones: number; live: number | null; table: string; phase: 'read' | 'compaction' }
+  | { kind: 'tombstoneAbort'; tombstones: number | null; table: string }
+  | { kind: 'largePartition' | 'largeRowCell'; bytes: number | null; table: string; key: string | null; what: 'partition' | 'row' | 'cell' | 'collection'; via: string }
+  | { kind: 'oom'; what: string }
+  | { kind: 'localPause'; ms: number; thresholdMs: number | null }
+  | { kind: 'hintFailure'; partial: boolean; endpoint: string | null }
+  | { kind: 'repairFailure'; session: string | null }
+  | { kind: 'bufferPoolFull'; pool: string; limitBytes: number | null }
+  | { kind: 'commitlogSync'; syncs: number; lagging: number; averageMs: number; exceededByMs: number }
+  | { kind: 'flushTimeout' }
+  | { kind: 'reactorStall'; ms: number; shard: number | null }
+  | { kind: 'scyllaTimeout'; type: 'write' | 'read' | 'semaphore' | 'other'; table: string | null };
+
+/** "1,5" or "1.5" or "1234" → number; NaN when not a number. */
+export function num(text: string | undefined): number {
+  if (text === undefined) return NaN;
+  const t = text.trim();
+  if (t === '') return NaN;
+  return Number(/^\d+,\d+$/.test(t) ? t.replace(',', '.') : t.replace(/,/g, ''));
+}
+
+const SIZE_FACTORS: Record<string, number> = { b: 1, byte: 1, bytes: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3, t: 1024 ** 4, tb: 1024 ** 4, tib: 1024 ** 4 };
+
+/**
+ * "895.549MiB", "1.000GiB", "93368360 bytes", "7996951" → bytes (Cassandra's prettyPrintMemory divides by 1024
+ * whatever the label); null when not a size.
+ */
+export function sizeToBytes(text: string): number | null {
+  const m = /^\s*(\d+(?:[.,]\d+)?)\s*([A-Za-z]*)\s*$/.exec(text);
+  if (!m) return null;
+  const f = m[2] === '' ? 1 : SIZE_FACTORS[m[2]!.toLowerCase()];
+  if (f === undefined) return null;
+  const n = num(m[1]);
+  return Number.isFinite(n) ? Math.round(n * f) : null;
+}
+
+const FROM_TABLE = /\bFROM\s+("?[\w]+"?)\s*\.\s*("?[\w]+"?)/i;
+const unquote = (s: string) => s.replace(/"/g, '');
+
+/** "ks.tbl" from a CQL text, "?" when none. */
+export function tableFromQuery(q: string): string {
+  const m = FROM_TABLE.exec(q);
+  return m ? `${unquote(m[1]!)}.${unquote(m[2]!)}` : '?';
+}
+
+// ---------------------------------------------------------------- GC (system.log GCInspector)
+
+const CONCURRENT_COLLECTORS = /Cycles$|^ZGC$|^G1 Concurrent GC$/;
+const POOL_PAIR = /([A-Za-z][A-Za-z0-9 '_-]*?): (\d+) -> (\d+)/g;
+
+function gcInspector(s: string, start: number): Hit | null {
+  const at = s.indexOf(' GC in ', start);
+  if (at > start && at - start < 64) {
+    let i = at + 7;
+    let ms = 0;
+    const d0 = i;
+    while (i < s.length && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57) ms = ms * 10 + (s.charCodeAt(i++) - 48);
+    if (i === d0 || !s.startsWith('ms', i)) return null;
+    const collector = s.slice(start, at).trim();
+    const pools: [string, number][] = [];
+    POOL_PAIR.lastIndex = i;
+    for (let m = POOL_PAIR.exec(s); m; m = POOL_PAIR.exec(s)) pools.push([m[1]!.trim(), Number(m[3])]);
+    return { kind: 'gcPause', ms, collector, from: 'GCInspector', concurrent: CONCURRENT_COLLECTORS.test(collector), pools: pools.length ? pools : null };
+  }
+  // Cassandra 1.2/2.0: "GC for ParNew: 245 ms for 1 collections, 123 used; max is 456"
+  const old = s.indexOf('GC for ', start);
+  if (old >= start) {
+    const m = /^GC for ([^:]{1,64}): (\d+) ms for (\d+) collections?/.exec(s.slice(old, old + 160));
+    if (m) {
+      const collector = m[1]!.trim();
+      return { kind: 'gcPause', ms: Number(m[2]), collector, from: 'GCInspector', concurrent: CONCURRENT_COLLECTORS.test(collector), pools: null };
+    }
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------- gc.log
+
+const G1_YOUNG_TYPES = new Set(['Normal', 'Mixed', 'Concurrent Start', 'Prepare Mixed', 'Concurrent End']);
+
+/** Trailing "<n>ms" of a unified pause line; NaN when the line is a start marker without a duration. */
+function trailingMs(s: string): number {
+  let e = s.length;
+  while (e > 0 && s.charCodeAt(e - 1) === 32) e--;
+  if (!s.endsWith('ms', e) || e < 3) return NaN;
+  let b = e - 2;
+  while (b > 0 && ((s.charCodeAt(b - 1) >= 48 && s.charCodeAt(b - 1) <= 57) || s.charCodeAt(b - 1) === 46 || s.charCodeAt(b - 1) === 44)) b--;
+  if (b === e - 2 || (b > 0 && s.charCodeAt(b - 1) !== 32)) return NaN;
+  return num(s.slice(b, e - 2));
+}
+
+function pausePhase(s: string, at: number): string {
+  const words = ['Pause'];
+  let i = at + 6;
+  while (i < s.length) {
+    const sp = s.indexOf(' ', i);
+    const word = s.slice(i, sp < 0 ? s.length : sp);
+    const c = word.charCodeAt(0);
+    if (word === '' || c === 40 || (c >= 48 && c <= 57) || word.includes('->')) {
+      if (c === 40 && words[1] === 'Young' && words.length === 2) {
+        const close = s.indexOf(')', i);
+        const sub = close > i ? s.slice(i + 1, close) : '';
+        if (G1_YOUNG_TYPES.has(sub)) words.push(`(${sub})`);
+      }
+      break;
+    }
+    words.push(word);
+    if (sp < 0) break;
+    i = sp + 1;
+  }
+  return words.join(' ');
+}
+
+/** "…: 6.5037022 seconds" style value after a label. */
+function secondsAfter(s: string, label: string, from: number): number {
+  const at = s.indexOf(label, from);
+  if (at < 0) return NaN;
+  let i = at + label.length;
+  while (s.charCodeAt(i) === 32) i++;
+  let e = i;
+  while (e < s.length && ((s.charCodeAt(e) >= 48 && s.charCodeAt(e) <= 57) || s.charCodeAt(e) === 46 || s.charCodeAt(e) === 44)) e++;
+  return e > i ? num(s.slice(i, e)) : NaN;
+}
+
+function jdk8Collector(s: string, start: number): string {
+  if (s.includes('[Full GC', start)) return 'Full GC';
+  if (s.includes('CMS Initial Mark', start) || s.includes('CMS-initial-mark', start)) return 'CMS Initial Mark';
+  if (s.includes('CMS Final Remark', start) || s.includes('CMS-remark', start)) return 'CMS Final Remark';
+  if (s.includes('ParNew', start)) return 'ParNew';
+  if (s.includes('PSYoungGen', start)) return 'PS Scavenge';
+  if (s.includes('(mixed)', start)) return 'G1 mixed';
+  if (s.includes('(young)', start)) return 'G1 young';
+  if (s.includes('[GC remark', start)) return 'G1 remark';
+  if (s.includes('[GC cleanup', start)) return 'G1 cleanup';
+  return 'GC';
+}
+
+function gcLog(s: string, start: number): Hit | null {
+  const c = s.charCodeAt(start);
+  if (c === 84 && s.startsWith('Total time for which application threads were stopped', start)) {
+    const stopped = secondsAfter(s, 'were stopped:', start);
+    const ttsp = secondsAfter(s, 'Stopping threads took:', start);
+    if (!Number.isFinite(stopped)) return null;
+    return { kind: 'safepoint', stoppedMs: stopped * 1000, ttspMs: Number.isFinite(ttsp) ? ttsp * 1000 : 0, operation: null };
+  }
+  if (c === 83 && s.startsWith('Safepoint "', start)) {
+    const close = s.indexOf('"', start + 11);
+    const operation = close > 0 ? s.slice(start + 11, close) : null;
+    const reaching = secondsAfter(s, 'Reaching safepoint:', start);
+    const total = secondsAfter(s, 'Total:', start);
+    if (!Number.isFinite(total)) return null;
+    return { kind: 'safepoint', stoppedMs: total / 1e6, ttspMs: Number.isFinite(reaching) ? reaching / 1e6 : 0, operation };
+  }
+  if (c === 85 && s.startsWith('Using ', start)) return { kind: 'gcUsing', collector: s.slice(start + 6).trim() };
+  const pause = s.indexOf('Pause ', start);
+  if (pause >= 0 && s.lastIndexOf('GC(', pause) >= start) {
+    const ms = trailingMs(s);
+    if (!Number.isFinite(ms)) return null;
+    return { kind: 'gcPause', ms, collector: pausePhase(s, pause), from: 'gc.log', concurrent: false, pools: null };
+  }
+  // JDK 8
+  const gc = s.indexOf('[GC', start);
+  const full = s.indexOf('[Full GC', start);
+  if ((gc >= 0 || full >= 0) && !s.includes('concurrent', start)) {
+    const times = s.indexOf('[Times', start);
+    const end = times > 0 ? times : s.length;
+    const k = s.lastIndexOf(' secs]', end);
+    if (k <= start) return null;
+    let b = k;
+    while (b > start && ((s.charCodeAt(b - 1) >= 48 && s.charCodeAt(b - 1) <= 57) || s.charCodeAt(b - 1) === 46 || s.charCodeAt(b - 1) === 44)) b--;
+    const secs = num(s.slice(b, k));
+    if (!Number.isFinite(secs)) return null;
+    return { kind: 'gcPause', ms: secs * 1000, collector: jdk8Collector(s, start), from: 'gc.log', concurrent: false, pools: null };
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------- Cassandra messages
+
+const DROPPED = /(\w+) messages were dropped in (?:the )?last (\d+) (ms|s): (\d+) (?:internal|for internal timeout) and (\d+) (?:cross node|for cross node timeout)/;
+const DROPPED_LATENCY = /Mean internal dropped latency: (\d+) ms and Mean cross-node dropped latency: (\d+) ms/;
+
+function dropped(s: string, start: number): Hit | null {
+  const m = DROPPED.exec(start ? s.slice(start) : s);
+  if (!m) return null;
+  const lat = DROPPED_LATENCY.exec(s);
+  return { kind: 'dropped', type: m[1]!, internal: Number(m[4]), crossNode: Number(m[5]), meanInternalMs: lat ? Number(lat[1]) : null, meanCrossNodeMs: lat ? Number(lat[2]) : null };
+}
+
+const READ_TOMBSTONES = /Read (\d+) live rows and (\d+) tombstone cells for query (.*)/;
+const READ_TOMBSTONES_2X = /Read (\d+) live and (\d+) tombstone(?:d)? cells in ([\w]+)\.([\w]+)/;
+const SCANNED_OVER = /Scanned over (\d+) tombstones(?: during query '?(.*)| in ([\w]+)\.([\w]+))/;
+const WRITING_TOMBSTONES = /Writing (\d+) tombstones to ([^\s/]+)\/([^\s:]+):/;
+
+function tombstones(s: string, start: number): Hit | null {
+  const text = start ? s.slice(start) : s;
+  let m = READ_TOMBSTONES.exec(text);
+  if (m) return { kind: 'tombstoneWarn', tombstones: Number(m[2]), live: Number(m[1]), table: tableFromQuery(m[3]!), phase: 'read' };
+  m = READ_TOMBSTONES_2X.exec(text);
+  if (m) return { kind: 'tombstoneWarn', tombstones: Number(m[2]), live: Number(m[1]), table: `${m[3]}.${m[4]}`, phase: 'read' };
+  m = SCANNED_OVER.exec(text);
+  if (m) return { kind: 'tombstoneAbort', tombstones: Number(m[1]), table: m[2] !== undefined ? tableFromQuery(m[2]) : `${m[3]}.${m[4]}` };
+  m = WRITING_TOMBSTONES.exec(text);
+  if (m) return { kind: 'tombstoneWarn', tombstones: Number(m[1]), live: null, table: `${m[2]}.${m[3]}`, phase: 'compaction' };
+  if (text.includes('TombstoneOverwhelmingException')) return { kind: 'tombstoneAbort', tombstones: null, table: tableFromQuery(text) };
+  return null;
+}
+
+const LARGE = /(Writing|Compacting) large (partition|row|cell|collection) ([^\s/:]+)\/([^\s:]+):\s*(.*)$/;
+const SIZE_IN_PARENS = /\((\d+(?:[.,]\d+)?\s*(?:[KMGTP]i?B|B|bytes))\)/g;
+const GUARDRAIL_PARTITION = /Guardrail partition_size violated: Partition (.+?) has size ([^,]+), this exceeds the (warning|failure) threshold/;
+const SCYLLA_GUARDRAIL = /Large data guardrail: (\w+) (\d+) exceeds (soft|hard) limit (\d+) \(keyspace=([^,]+), table=([^,)]+)/;
+
+function largeData(s: string, start: number): Hit | null {
+  const text = start ? s.slice(start) : s;
+  const m = LARGE.exec(text);
+  if (m) {
+    const what = m[2] as 'partition' | 'row' | 'cell' | 'collection';
+    const rest = m[5]!;
+    let size: RegExpExecArray | null = null;
+    SIZE_IN_PARENS.lastIndex = 0;
+    for (let x = SIZE_IN_PARENS.exec(rest); x; x = SIZE_IN_PARENS.exec(rest)) size = x;
+    const key = size ? rest.slice(0, size.index).trim() : rest.trim();
+    // Cassandra "large row" (2.x) is a partition; Scylla rows/cells/collections are their own kind
+    const partition = what === 'partition' || (what === 'row' && m[1] === 'Compacting');
+    return {
+      kind: partition ? 'largePartition' : 'largeRowCell',
+      bytes: size ? sizeToBytes(size[1]!) : null,
+      table: `${m[3]}.${m[4]}`,
+      key: key === '' ? null : key.slice(0, 120),
+      what: partition ? 'partition' : what,
+      via: m[1] === 'Compacting' ? 'compaction' : 'write',
+    };
+  }
+  const g = GUARDRAIL_PARTITION.exec(text);
+  if (g) {
+    const subject = g[1]!.replace(/ on sstable .*$/, '');
+    const inAt = subject.lastIndexOf(' in ');
+    let table = '?';
+    let key: string | null = subject;
+    if (inAt > 0) {
+      table = subject.slice(inAt + 4).trim();
+      key = subject.slice(0, inAt).trim();
+    } else if (subject.includes(':')) {
+      table = subject.slice(0, subject.indexOf(':'));
+      key = subject.slice(subject.indexOf(':') + 1);
+    }
+    return { kind: 'largePartition', bytes: sizeToBytes(g[2]!), table, key: key ? key.slice(0, 120) : null, what: 'partition', via: `guardrail ${g[3]}` };
+  }
+  const sg = SCYLLA_GUARDRAIL.exec(text);
+  if (sg) {
+    const metric = sg[1]!;
+    const what = metric.startsWith('partition') ? 'partition' : metric.startsWith('row') ? 'row' : metric.startsWith('cell') ? 'cell' : metric.startsWith('collection') ? 'collection' : null;
+    if (!what) return null;
+    return {
+      kind: what === 'partition' ? 'largePartition' : 'largeRowCell',
+      bytes: metric.endsWith('_size') ? Number(sg[2]) : null,
+      table: `${sg[5]!.trim()}.${sg[6]!.trim()}`,
+      key: null,
+      what,
+      via: `guardrail ${sg[3]}`,
+    };
+  }
+  return null;
+}
+
+function oom(s: string, start: number): Hit | null {
+  // "java.lang.OutOfMemoryError: …", not JVM flags such as -XX:+ExitOnOutOfMemoryError / -XX:OnOutOfMemoryError=…
+  const at = s.indexOf('java.lang.OutOfMemoryError', start);
+  if (at >= 0) {
+    const colon = s.startsWith(': ', at + 26) ? at + 28 : -1;
+    const what = colon > 0 ? s.slice(colon, colon + 80).trim() : 'unspecified';
+    return { kind: 'oom', what: what === '' ? 'unspecified' : what };
+  }
+  if (s.startsWith('OutOfMemoryError', start)) {
+    const at = start;
+    const colon = s.startsWith(': ', at + 16) ? at + 18 : -1;
+    const what = colon > 0 ? s.slice(colon, colon + 80).trim() : 'unspecified';
+    return { kind: 'oom', what: what === '' ? 'unspecified' : what };
+  }
+  if (s.includes('OutOfMemory error', start)) return { kind: 'oom', what: 'unspecified' };
+  return null;
+}
+
+const LOCAL_PAUSE = /local pause of (\d+)(?:\s*ns)? > (\d+)/;
+
+const HINT_PARTIAL = /hinted handoff of file \S+ to endpoint \/?([^\s,:;]+)[^,]*, partially/;
+const HINT_ENDPOINT = /(?:endpoint|hints? to) \/?([^\s,:;]+)/;
+const HINT_FAILURE =
+  /(?:Failed|Timed out) replaying hints|[Ff]ailed to (?:dispatch|deliver|send|read|write|replay|apply)(?: a| the)? hints?\b|[Cc]orrupted hints? file|hints? file \S+ (?:is )?corrupt|hints? (?:dispatch|delivery|replay) failed/;
+
+function hints(s: string, start: number): Hit | null {
+  const text = start ? s.slice(start) : s;
+  const p = HINT_PARTIAL.exec(text);
+  if (p) return { kind: 'hintFailure', partial: true, endpoint: p[1]! };
+  if (!HINT_FAILURE.test(text)) return null;
+  const e = HINT_ENDPOINT.exec(text);
+  return { kind: 'hintFailure', partial: false, endpoint: e ? e[1]! : null };
+}
+
+const REPAIR_FAILURE = /[Ff]ailed|following error|RepairException/;
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
+
+function repair(s: string, start: number): Hit | null {
+  const text = start ? s.slice(start) : s;
+  if (!REPAIR_FAILURE.test(text)) return null;
+  if (!/[Rr]epair (?:#|session|command|job|\w{8}-)|\[repair #|RepairException|repair failed|[Rr]epair\[/.test(text)) return null;
+  const id = UUID.exec(text);
+  return { kind: 'repairFailure', session: id ? id[0] : null };
+}
+
+const MAX_MEMORY = /Maximum memory usage reached \(([^)]+)\)(?: for (\S+) buffer pool)?, cannot allocate chunk of/;
+
+const COMMITLOG_SYNC = /Out of (\d+) commit log syncs over the past ([\d.,]+)s with average duration of ([\d.,]+)ms, (\d+) have exceeded the configured commit interval by an average of ([\d.,]+)ms/;
+
+const REACTOR = /Reactor stalled for (\d+) ms on shard (\d+)/;
+
+function scyllaTimeout(s: string, start: number): Hit | null {
+  const text = start ? s.slice(start) : s;
+  let type: 'write' | 'read' | 'semaphore' | 'other' | null = null;
+  if (text.includes('mutation_write_timeout')) type = 'write';
+  else if (text.includes('read_timeout')) type = 'read';
+  else if (/semaphore_timed_out|[Ss]emaphore timed ?out/.test(text)) type = 'semaphore';
+  else if (/[Oo]peration timed out|timed out/.test(text)) type = 'other';
+  if (!type) return null;
+  const t = /timed out for ([\w]+\.[\w]+)/.exec(text);
+  return { kind: 'scyllaTimeout', type, table: t ? t[1]! : null };
+}
+
+/**
+ * Classifies one message. `start` is where the message begins in `s` (after the line prefix). The mode limits the
+ * patterns to those the line's format can carry; 'any' (lines without a prefix) tries them all.
+ */
+/** Startup dumps (the whole yaml, the classpath, JVM flags) mention every setting name: never events. */
+function isDump(s: string, start: number): boolean {
+  return s.startsWith('Node configuration', start) || s.startsWith('JVM Arguments', start) || s.startsWith('Classpath', start) || s.startsWith('JVM vendor', start);
+}
+
+export function classify(s: string, start: number, mode: ClassifyMode): Hit | null {
+  if (mode === 'gc') return gcLog(s, start);
+  if (s.length - start > 1000 && isDump(s, start)) return null;
+  let hit: Hit | null = null;
+  if (mode !== 'scylla' && s.includes('GC ', start)) {
+    hit = gcInspector(s, start);
+    if (hit) return hit;
+  }
+  if (s.includes('dropped', start)) {
+    hit = dropped(s, start);
+    if (hit) return hit;
+  }
+  if (s.includes('ombstone', start)) {
+    hit = tombstones(s, start);
+    if (hit) return hit;
+  }
+  if (s.includes('arge ', start) || s.includes('uardrail', start)) {
+    hit = largeData(s, start);
+    if (hit) return hit;
+  }
+  if (s.includes('OutOfMemory', start)) {
+    hit = oom(s, start);
+    if (hit) return hit;
+  }
+  if (s.includes('local pause', start)) {
+    const m = LOCAL_PAUSE.exec(s);
+    if (m && !s.includes('Still not marking', start)) return { kind: 'localPause', ms: Number(m[1]) / 1e6, thresholdMs: Number(m[2]) / 1e6 };
+  }
+  if (s.includes('hint', start)) {
+    hit = hints(s, start);
+    if (hit) return hit;
+  }
+  if (s.includes('epair', start)) {
+    hit = repair(s, start);
+    if (hit) return hit;
+  }
+  if (s.includes('Maximum memory usage', start)) {
+    const m = MAX_MEMORY.exec(s);
+    if (m) return { kind: 'bufferPoolFull', pool: m[2] ?? 'buffer pool', limitBytes: sizeToBytes(m[1]!) };
+  }
+  if (s.includes('commit log syncs', start)) {
+    const m = COMMITLOG_SYNC.exec(s);
+    if (m) return { kind: 'commitlogSync', syncs: Number(m[1]), lagging: Number(m[4]), averageMs: num(m[3]), exceededByMs: num(m[5]) };
+  }
+  if (s.includes('imed out waiting', start) && /flush|[Mm]emtable|commit ?log|CommitLog/.test(s)) return { kind: 'flushTimeout' };
+  if (mode === 'cassandra') return null;
+  if (s.includes('Reactor stalled', start)) {
+    const m = REACTOR.exec(s);
+    if (m) return { kind: 'reactorStall', ms: Number(m[1]), shard: Number(m[2]) };
+  }
+  if (s.includes('bad_alloc', start)) return { kind: 'oom', what: 'std::bad_alloc' };
+  if (mode === 'scylla' && (s.includes('timed', start) || s.includes('timeout', start))) return scyllaTimeout(s, start);
+  if (mode === 'any') {
+    // a pasted gc.log message without its decorators
+    const c = s.charCodeAt(start);
+    if (c === 84 || c === 83 || s.includes('Pause ', start) || s.includes('[GC', start) || s.includes('[Full GC', start)) {
+      const g = gcLog(s, start);
+      if (g && g.kind !== 'gcUsing') return g;
+    }
+  }
+  return null;
+}

@@ -1,0 +1,504 @@
+/**
+ * Line prefixes (timestamp, level, thread/shard/decorators) read with character checks, no regex: this runs on
+ * every line of files that can be 100 MB. The formats:
+ *
+ * - Cassandra/DSE logback (conf/logback.xml, "%-5level [%thread] %date{ISO8601} %F:%L - %msg%n"):
+ *   `INFO  [main] 2024-05-01 10:00:00,123 StorageService.java:123 - msg` (DSE puts two spaces before the file)
+ * - Cassandra console/old pattern: `WARN  22:20:27 msg` (time of day only: no timestamp kept)
+ * - ScyllaDB's own format (seastar logger): `WARN  2022-09-22 17:33:11,075 [shard 1] large_data - msg`,
+ *   newer `[shard 1:stmt]` with a scheduling group
+ * - journald/syslog short format: `May 01 10:00:00 host scylla[123]: [shard 3] seastar - msg` (no year), with
+ *   `short-precise` fractions and `short-iso` (`2024-05-01T10:00:00+0000 host prog[pid]: msg`)
+ * - JDK 9+ unified GC logging (`-Xlog:gc…:decorators`): `[2024-05-01T10:00:00.123+0000][0.565s][pid][tid][info] msg`,
+ *   any subset of time/uptime(millis)/level/tags decorators, in brackets
+ * - JDK 8 GC logging (-XX:+PrintGCDateStamps / -XX:+PrintGCTimeStamps):
+ *   `2018-07-27T04:52:27.413+0000: 187831.482: msg` or `187831.482: msg`
+ * - any of the above behind an ISO timestamp (kubectl logs --timestamps) or a grep file prefix (`system.log:INFO  …`)
+ */
+import type { LineFormat, TimeBasis } from './types.js';
+
+export const LEVEL_NONE = 0;
+export const LEVEL_TRACE = 1;
+export const LEVEL_DEBUG = 2;
+export const LEVEL_INFO = 3;
+export const LEVEL_WARN = 4;
+export const LEVEL_ERROR = 5;
+
+/** Mutable, reused for every line to avoid allocation. */
+export interface LineHeader {
+  format: LineFormat | null;
+  /** NaN when the line has no usable timestamp. */
+  t: number;
+  basis: TimeBasis;
+  hasZone: boolean;
+  level: number;
+  msgStart: number;
+  /** Cassandra source file ("GCInspector.java") as [fileStart, fileEnd); -1 when absent. */
+  fileStart: number;
+  fileEnd: number;
+  /** journald host / program, '' when absent. */
+  node: string;
+  program: string;
+  /** Scylla shard, -1 when absent. */
+  shard: number;
+  /** grep -H style file prefix, '' when absent. */
+  grepSource: string;
+}
+
+export function newHeader(): LineHeader {
+  return { format: null, t: NaN, basis: 'none', hasZone: false, level: 0, msgStart: 0, fileStart: -1, fileEnd: -1, node: '', program: '', shard: -1, grepSource: '' };
+}
+
+/** State that spans lines: journald has no year, so month wrap-arounds advance a nominal year. */
+export interface HeaderState {
+  nominalYear: number;
+  lastMonth: number;
+  /** "YYYY-MM-DD HH:MM" of the last absolute timestamp and its epoch ms (zone not applied): most lines share it. */
+  minutePrefix: string;
+  minuteMs: number;
+}
+
+export function newHeaderState(): HeaderState {
+  return { nominalYear: 2000, lastMonth: -1, minutePrefix: '', minuteMs: 0 };
+}
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const dig = (s: string, i: number) => s.charCodeAt(i) - 48;
+const two = (s: string, i: number) => dig(s, i) * 10 + dig(s, i + 1);
+
+function allDigits(s: string, i: number, n: number): boolean {
+  for (let k = i; k < i + n; k++) if (!isDigit(s.charCodeAt(k))) return false;
+  return true;
+}
+
+function skipSpaces(s: string, i: number): number {
+  while (i < s.length && s.charCodeAt(i) === 32) i++;
+  return i;
+}
+
+/** Reads "INFO", "WARN", "WARNING", "ERROR", "DEBUG", "TRACE", "FATAL" at i: returns [level, length] or null. */
+function readLevel(s: string, i: number): [number, number] | null {
+  switch (s.charCodeAt(i)) {
+    case 73: // I
+      return s.startsWith('INFO', i) ? [LEVEL_INFO, 4] : null;
+    case 87: // W
+      if (s.startsWith('WARNING', i)) return [LEVEL_WARN, 7];
+      return s.startsWith('WARN', i) ? [LEVEL_WARN, 4] : null;
+    case 69: // E
+      return s.startsWith('ERROR', i) ? [LEVEL_ERROR, 5] : null;
+    case 68: // D
+      return s.startsWith('DEBUG', i) ? [LEVEL_DEBUG, 5] : null;
+    case 84: // T
+      return s.startsWith('TRACE', i) ? [LEVEL_TRACE, 5] : null;
+    case 70: // F
+      return s.startsWith('FATAL', i) ? [LEVEL_ERROR, 5] : null;
+    default:
+      return null;
+  }
+}
+
+function unifiedLevel(s: string, i: number, end: number): number {
+  const n = end - i;
+  if (n === 4 && s.startsWith('info', i)) return LEVEL_INFO;
+  if (n === 7 && s.startsWith('warning', i)) return LEVEL_WARN;
+  if (n === 5 && s.startsWith('error', i)) return LEVEL_ERROR;
+  if (n === 5 && s.startsWith('debug', i)) return LEVEL_DEBUG;
+  if (n === 5 && s.startsWith('trace', i)) return LEVEL_TRACE;
+  return LEVEL_NONE;
+}
+
+/**
+ * "YYYY-MM-DD[ T]HH:MM:SS[.,fraction][Z|±HH[:]MM]" at i. Sets h.t (epoch ms) and h.hasZone; returns the index
+ * after it, or -1. A time without a zone is read as UTC (the caller notes it).
+ */
+export function readDateTime(s: string, i: number, h: LineHeader, cache?: HeaderState): number {
+  if (i + 19 > s.length) return -1;
+  let minuteMs: number;
+  if (cache !== undefined && cache.minutePrefix !== '' && s.startsWith(cache.minutePrefix, i)) {
+    minuteMs = cache.minuteMs;
+  } else {
+    if (!allDigits(s, i, 4) || s.charCodeAt(i + 4) !== 45 || !allDigits(s, i + 5, 2) || s.charCodeAt(i + 7) !== 45 || !allDigits(s, i + 8, 2)) return -1;
+    const sep = s.charCodeAt(i + 10);
+    if (sep !== 32 && sep !== 84) return -1;
+    if (!allDigits(s, i + 11, 2) || s.charCodeAt(i + 13) !== 58 || !allDigits(s, i + 14, 2)) return -1;
+    const year = dig(s, i) * 1000 + dig(s, i + 1) * 100 + two(s, i + 2);
+    const month = two(s, i + 5);
+    const day = two(s, i + 8);
+    const hh = two(s, i + 11);
+    const mm = two(s, i + 14);
+    if (month < 1 || month > 12 || day < 1 || day > 31 || hh > 23 || mm > 59) return -1;
+    minuteMs = Date.UTC(year, month - 1, day, hh, mm);
+    if (cache !== undefined) {
+      cache.minutePrefix = s.slice(i, i + 16);
+      cache.minuteMs = minuteMs;
+    }
+  }
+  if (s.charCodeAt(i + 16) !== 58 || !allDigits(s, i + 17, 2)) return -1;
+  const ss = two(s, i + 17);
+  if (ss > 60) return -1;
+  let j = i + 19;
+  let ms = 0;
+  const fc = s.charCodeAt(j);
+  if ((fc === 46 || fc === 44) && isDigit(s.charCodeAt(j + 1))) {
+    j++;
+    let scale = 100;
+    while (j < s.length && isDigit(s.charCodeAt(j))) {
+      if (scale >= 1) ms += dig(s, j) * scale;
+      scale /= 10;
+      j++;
+    }
+  }
+  let offsetMin = 0;
+  h.hasZone = false;
+  const z = s.charCodeAt(j);
+  if (z === 90) {
+    h.hasZone = true;
+    j++;
+  } else if ((z === 43 || z === 45) && allDigits(s, j + 1, 2)) {
+    let k = j + 3;
+    if (s.charCodeAt(k) === 58) k++;
+    if (allDigits(s, k, 2)) {
+      offsetMin = (two(s, j + 1) * 60 + two(s, k)) * (z === 45 ? -1 : 1);
+      h.hasZone = true;
+      j = k + 2;
+    }
+  }
+  h.t = minuteMs + ss * 1000 + Math.floor(ms) - offsetMin * 60_000;
+  h.basis = 'absolute';
+  return j;
+}
+
+/** "HH:MM:SS[,mmm]" at i (time of day only): returns the index after it or -1. */
+function skipTimeOfDay(s: string, i: number): number {
+  if (!allDigits(s, i, 2) || s.charCodeAt(i + 2) !== 58 || !allDigits(s, i + 3, 2) || s.charCodeAt(i + 5) !== 58 || !allDigits(s, i + 6, 2)) return -1;
+  let j = i + 8;
+  const c = s.charCodeAt(j);
+  if ((c === 44 || c === 46) && isDigit(s.charCodeAt(j + 1))) {
+    j++;
+    while (isDigit(s.charCodeAt(j))) j++;
+  }
+  return j;
+}
+
+/** After a level word: Cassandra "[thread] date File.java:N - msg" or Scylla "date [shard N] logger - msg". */
+function readAfterLevel(s: string, i: number, level: number, h: LineHeader, st?: HeaderState): boolean {
+  let j = skipSpaces(s, i);
+  if (j === i) return false;
+  const c = s.charCodeAt(j);
+  if (c === 91) {
+    // Cassandra: [thread]
+    const close = s.indexOf('] ', j + 1);
+    if (close < 0) return false;
+    j = skipSpaces(s, close + 2);
+    const afterDate = readDateTime(s, j, h, st);
+    if (afterDate < 0) {
+      // "[thread] HH:MM:SS,mmm msg" or a non-standard layout: keep the level, no time
+      const tod = skipTimeOfDay(s, j);
+      h.t = NaN;
+      h.basis = 'none';
+      h.msgStart = tod >= 0 ? skipSpaces(s, tod) : j;
+    } else {
+      const f = skipSpaces(s, afterDate);
+      // the source file token has no spaces and is short ("ColumnFamilyStore.java:1055"), then " - "
+      let e = f;
+      let colon = -1;
+      const limit = Math.min(s.length, f + 80);
+      while (e < limit) {
+        const ch = s.charCodeAt(e);
+        if (ch === 32) break;
+        if (ch === 58) colon = e;
+        e++;
+      }
+      // "File.java:173 -" at the end of the line has lost its trailing space to an editor or a trim
+      if (e > f && s.charCodeAt(e) === 32 && s.charCodeAt(e + 1) === 45 && (e + 2 === s.length || s.charCodeAt(e + 2) === 32)) {
+        h.fileStart = f;
+        h.fileEnd = colon > f ? colon : e;
+        h.msgStart = Math.min(e + 3, s.length);
+      } else h.msgStart = f;
+    }
+    h.format = 'cassandra';
+    h.level = level;
+    return true;
+  }
+  if (isDigit(c)) {
+    const afterDate = readDateTime(s, j, h, st);
+    if (afterDate >= 0) {
+      // Scylla: date [shard N(:group)] logger - msg
+      let k = skipSpaces(s, afterDate);
+      if (s.startsWith('[shard ', k)) {
+        let n = 0;
+        let p = k + 7;
+        while (isDigit(s.charCodeAt(p))) n = n * 10 + dig(s, p++);
+        if (p > k + 7) h.shard = n;
+        const close = s.indexOf(']', p);
+        if (close > 0) k = skipSpaces(s, close + 1);
+        const dash = s.indexOf(' - ', k);
+        h.msgStart = dash > 0 && dash - k < 64 ? dash + 3 : k;
+        h.format = 'scylla';
+      } else {
+        // "LEVEL date msg": a Cassandra-like layout without a thread
+        const dash = s.indexOf(' - ', k);
+        h.msgStart = dash > 0 && dash - k < 80 && s.lastIndexOf(' ', dash - 1) < k ? dash + 3 : k;
+        h.format = 'cassandra';
+      }
+      h.level = level;
+      return true;
+    }
+    const tod = skipTimeOfDay(s, j);
+    if (tod >= 0) {
+      h.t = NaN;
+      h.basis = 'none';
+      h.msgStart = skipSpaces(s, tod);
+      h.level = level;
+      h.format = 'cassandra';
+      return true;
+    }
+  }
+  return false;
+}
+
+/** "[shard N] logger - msg" / "[shard N:grp] logger - msg" inside a journald line. */
+function readShardPrefix(s: string, i: number, h: LineHeader): void {
+  if (!s.startsWith('[shard ', i)) return;
+  let n = 0;
+  let p = i + 7;
+  while (isDigit(s.charCodeAt(p))) n = n * 10 + dig(s, p++);
+  if (p > i + 7) h.shard = n;
+  const close = s.indexOf(']', p);
+  if (close < 0) return;
+  const k = skipSpaces(s, close + 1);
+  const dash = s.indexOf(' - ', k);
+  h.msgStart = dash > 0 && dash - k < 64 ? dash + 3 : k;
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+function monthAt(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  if (c < 65 || c > 83) return -1;
+  for (let m = 0; m < 12; m++) if (s.startsWith(MONTHS[m]!, i)) return m;
+  return -1;
+}
+
+/** After a syslog timestamp: "host prog[pid]: msg" (pid optional). Returns false when it is not that shape. */
+function readSyslogTail(s: string, i: number, h: LineHeader, st: HeaderState, nested: boolean): boolean {
+  const hostEnd = s.indexOf(' ', i);
+  if (hostEnd <= i || hostEnd - i > 255) return false;
+  const colon = s.indexOf(': ', hostEnd + 1);
+  if (colon < 0 || colon - hostEnd > 128) return false;
+  const progEnd = s.charCodeAt(colon - 1) === 93 ? s.lastIndexOf('[', colon) : colon;
+  if (progEnd <= hostEnd + 1) return false;
+  if (s.lastIndexOf(' ', colon - 1) > hostEnd) return false; // a space inside "prog[pid]" means it is not syslog
+  h.node = s.slice(i, hostEnd);
+  h.program = s.slice(hostEnd + 1, progEnd);
+  h.format = 'journald';
+  const m = skipSpaces(s, colon + 2);
+  h.msgStart = m;
+  if (nested) readNested(s, m, h, st);
+  return true;
+}
+
+/**
+ * A Cassandra or Scylla line carried inside another prefix (journald, kubectl timestamps): adopts its level,
+ * shard and message start, and its timestamp when that one has a year.
+ */
+function readNested(s: string, i: number, h: LineHeader, st: HeaderState): void {
+  if (s.charCodeAt(i) === 91) {
+    readShardPrefix(s, i, h);
+    return;
+  }
+  const lv = readLevel(s, i);
+  if (!lv) return;
+  const outer = { t: h.t, basis: h.basis, hasZone: h.hasZone, format: h.format };
+  const inner: LineHeader = { ...h, t: NaN, basis: 'none', fileStart: -1, fileEnd: -1 };
+  if (!readAfterLevel(s, i + lv[1], lv[0], inner, st)) return;
+  h.level = inner.level;
+  h.msgStart = inner.msgStart;
+  h.fileStart = inner.fileStart;
+  h.fileEnd = inner.fileEnd;
+  h.shard = inner.shard;
+  if (inner.basis === 'absolute' && outer.basis !== 'absolute') {
+    h.t = inner.t;
+    h.basis = inner.basis;
+    h.hasZone = inner.hasZone;
+  }
+  // the outer format names the transport; Scylla/Cassandra lines inside journald stay 'journald'
+  if (outer.format === 'isoPrefix') h.format = inner.format;
+}
+
+function readJournald(s: string, h: LineHeader, st: HeaderState, month: number): boolean {
+  // "May 01 10:00:00" or "May  1 10:00:00", optional ".123456"
+  let i = 3;
+  if (s.charCodeAt(i) !== 32) return false;
+  i = skipSpaces(s, i);
+  let day = 0;
+  const d0 = i;
+  while (isDigit(s.charCodeAt(i)) && i - d0 < 2) day = day * 10 + dig(s, i++);
+  if (i === d0 || s.charCodeAt(i) !== 32 || day < 1 || day > 31) return false;
+  i++;
+  const tod = skipTimeOfDay(s, i);
+  if (tod < 0 || s.charCodeAt(tod) !== 32) return false;
+  const hh = two(s, i);
+  const mm = two(s, i + 3);
+  const ss = two(s, i + 6);
+  let ms = 0;
+  if (tod > i + 9) {
+    let scale = 100;
+    for (let k = i + 9; k < tod && scale >= 1; k++, scale /= 10) ms += dig(s, k) * scale;
+  }
+  if (st.lastMonth >= 0 && month < st.lastMonth - 6) st.nominalYear++;
+  st.lastMonth = month;
+  h.t = Date.UTC(st.nominalYear, month, day, hh, mm, ss, Math.floor(ms));
+  h.basis = 'no-year';
+  h.hasZone = false;
+  return readSyslogTail(s, tod + 1, h, st, true);
+}
+
+/** JDK 9+ "[decorator][decorator]… msg". */
+function readUnified(s: string, h: LineHeader, st: HeaderState): boolean {
+  let j = 0;
+  let recognised = false;
+  let uptime = NaN;
+  let absolute = false;
+  while (j < s.length && s.charCodeAt(j) === 91) {
+    const close = s.indexOf(']', j + 1);
+    if (close < 0 || close - j > 64) break;
+    const a = j + 1;
+    const c = s.charCodeAt(a);
+    if (isDigit(c)) {
+      if (close - a >= 19 && s.charCodeAt(a + 4) === 45) {
+        if (readDateTime(s, a, h, st) > 0) {
+          absolute = true;
+          recognised = true;
+        }
+      } else {
+        // uptime "0.565s" / uptimemillis "565ms" / pid / tid
+        const last = s.charCodeAt(close - 1);
+        if (last === 115) {
+          const msUnit = s.charCodeAt(close - 2) === 109;
+          const num = Number(s.slice(a, msUnit ? close - 2 : close - 1));
+          if (Number.isFinite(num)) {
+            uptime = msUnit ? num : num * 1000;
+            recognised = true;
+          }
+        }
+      }
+    } else {
+      const lv = unifiedLevel(s, a, close);
+      if (lv) {
+        h.level = lv;
+        recognised = true;
+      }
+    }
+    j = close + 1;
+  }
+  if (!recognised) return false;
+  if (!absolute) {
+    if (Number.isFinite(uptime)) {
+      h.t = uptime;
+      h.basis = 'uptime';
+    } else {
+      h.t = NaN;
+      h.basis = 'none';
+    }
+  }
+  h.msgStart = skipSpaces(s, j);
+  h.format = 'gcUnified';
+  return true;
+}
+
+/** Reads "123.456: " (JDK 8 uptime seconds) at i; returns the index after it or -1. Sets uptime into out[0]. */
+function readJdk8Uptime(s: string, i: number, out: number[]): number {
+  let j = i;
+  while (isDigit(s.charCodeAt(j))) j++;
+  if (j === i || s.charCodeAt(j) !== 46) return -1;
+  const frac = ++j;
+  while (isDigit(s.charCodeAt(j))) j++;
+  if (j === frac || s.charCodeAt(j) !== 58) return -1;
+  out[0] = Number(s.slice(i, j)) * 1000;
+  return skipSpaces(s, j + 1);
+}
+
+const uptimeOut = [0];
+
+/**
+ * Reads the prefix of one line (no trailing newline) into h. Returns false when no known prefix is found,
+ * in which case h.msgStart is 0.
+ */
+export function readHeader(s: string, h: LineHeader, st: HeaderState): boolean {
+  h.format = null;
+  h.t = NaN;
+  h.basis = 'none';
+  h.hasZone = false;
+  h.level = LEVEL_NONE;
+  h.msgStart = 0;
+  h.fileStart = -1;
+  h.fileEnd = -1;
+  h.node = '';
+  h.program = '';
+  h.shard = -1;
+  h.grepSource = '';
+  const c = s.charCodeAt(0);
+  if (c === 91) return readUnified(s, h, st);
+  if (isDigit(c)) {
+    const afterDate = readDateTime(s, 0, h, st);
+    if (afterDate > 0) {
+      if (s.charCodeAt(afterDate) === 58 && s.charCodeAt(afterDate + 1) === 32) {
+        // JDK 8: "date: uptime: msg" or "date: msg"
+        const abs = h.t;
+        const j = readJdk8Uptime(s, afterDate + 2, uptimeOut);
+        h.t = abs;
+        h.msgStart = j > 0 ? j : afterDate + 2;
+        h.format = 'gcJdk8';
+        return true;
+      }
+      if (s.charCodeAt(afterDate) === 32) {
+        const m = skipSpaces(s, afterDate);
+        h.msgStart = m;
+        h.format = 'isoPrefix';
+        // kubectl --timestamps in front of a Cassandra/Scylla line, or journald short-iso "host prog[pid]:"
+        if (readLevel(s, m)) readNested(s, m, h, st);
+        else if (readSyslogTail(s, m, h, st, true)) {
+          /* journald short-iso */
+        }
+        return true;
+      }
+      h.t = NaN;
+      h.basis = 'none';
+      return false;
+    }
+    const j = readJdk8Uptime(s, 0, uptimeOut);
+    if (j > 0) {
+      h.t = uptimeOut[0]!;
+      h.basis = 'uptime';
+      h.msgStart = j;
+      h.format = 'gcJdk8';
+      return true;
+    }
+    return false;
+  }
+  const month = monthAt(s, 0);
+  if (month >= 0 && readJournald(s, h, st, month)) return true;
+  const lv = readLevel(s, 0);
+  if (lv && readAfterLevel(s, lv[1], lv[0], h, st)) return true;
+  return false;
+}
+
+/**
+ * `grep -H` output ("system.log:INFO  [main] 2024-…", "logs/system.log.1:WARN …"): finds the file prefix and reads
+ * the line after it. Only tried on lines that have no prefix of their own.
+ */
+export function readGrepPrefixed(s: string, h: LineHeader, st: HeaderState): boolean {
+  const colon = s.indexOf(':');
+  if (colon <= 0 || colon > 512 || s.lastIndexOf(' ', colon) >= 0) return false;
+  const rest = s.slice(colon + 1);
+  if (!readLevel(rest, 0) && rest.charCodeAt(0) !== 91 && !isDigit(rest.charCodeAt(0))) return false;
+  if (!readHeader(rest, h, st)) return false;
+  h.msgStart += colon + 1;
+  if (h.fileStart >= 0) {
+    h.fileStart += colon + 1;
+    h.fileEnd += colon + 1;
+  }
+  h.grepSource = s.slice(0, colon);
+  return true;
+}

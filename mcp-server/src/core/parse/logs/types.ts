@@ -1,0 +1,286 @@
+/**
+ * Typed facts read from Cassandra / DSE / ScyllaDB logs (system.log, debug.log, gc.log, journald text).
+ * Facts only: thresholds and verdicts belong to the rules. Every kind is always present (count 0 when
+ * nothing matched) so a rule can tell "checked, none seen" from "not collected".
+ */
+
+/** What the text mostly is. */
+export type LogSourceKind = 'cassandra.system' | 'cassandra.debug' | 'gc.log' | 'scylla.journal' | 'scylla.log' | 'unknown';
+
+export type LogProduct = 'cassandra' | 'dse' | 'scylla' | 'jvm' | 'unknown';
+
+/** How a line's prefix was read. */
+export type LineFormat =
+  | 'cassandra' // "INFO  [main] 2024-05-01 10:00:00,123 File.java:12 - msg" (logback, system.log/debug.log)
+  | 'scylla' // "WARN  2022-09-22 17:33:11,075 [shard 1] large_data - msg" (Scylla's own log format)
+  | 'journald' // "May 01 10:00:00 host scylla[123]: msg" (syslog/journalctl short format)
+  | 'gcUnified' // "[2024-05-01T10:00:00.123+0000][0.565s]… msg" (JDK 9+ -Xlog)
+  | 'gcJdk8' // "2018-07-27T04:52:27.413+0000: 187831.482: msg" or "187831.482: [GC …" (JDK 8 -Xloggc)
+  | 'isoPrefix'; // "2024-05-01T10:00:00Z msg" (kubectl --timestamps and the like) with no known line under it
+
+/**
+ * Time basis of every `t` in the facts:
+ * - absolute: epoch ms (UTC; when the line carries no zone the wall-clock reading is taken as UTC, see `zone`)
+ * - no-year: journald/syslog lines without a year: ms in a nominal year 2000 (leap year; a Dec→Jan wrap moves
+ *   to 2001), good for ordering, spans and buckets but not for a calendar date
+ * - uptime: ms since JVM start (gc.log decorated with uptime only)
+ * - none: no line carried a timestamp
+ */
+export type TimeBasis = 'absolute' | 'no-year' | 'uptime' | 'none';
+
+export type LogEventKind =
+  | 'gcPause' // GCInspector pauses and gc.log pause lines (ms)
+  | 'safepoint' // gc.log stopped-time / safepoint lines (ms stopped)
+  | 'dropped' // "… messages were dropped in last 5000 ms" (messages)
+  | 'threadPools' // one StatusLogger snapshot (magnitude: pending tasks summed over pools)
+  | 'tombstoneWarn' // "Read N live rows and M tombstone cells …" / "Writing N tombstones to …" (tombstones)
+  | 'tombstoneAbort' // "Scanned over N tombstones … query aborted" / TombstoneOverwhelmingException (tombstones)
+  | 'largePartition' // "Writing/Compacting large partition …", partition_size guardrail, Scylla large_data (bytes)
+  | 'largeRowCell' // Scylla large_data row / cell / collection (bytes)
+  | 'oom' // java.lang.OutOfMemoryError, Scylla std::bad_alloc
+  | 'localPause' // "Not marking nodes down due to local pause of N ns > M ns" (ms)
+  | 'hintFailure' // hinted handoff finished partially / failed / timed out / corrupt hints file
+  | 'repairFailure' // repair session / command failed, RepairException
+  | 'bufferPoolFull' // "Maximum memory usage reached (…), cannot allocate chunk of …" (chunk cache / buffer pool)
+  | 'commitlogSync' // "Out of N commit log syncs … exceeded the configured commit interval by an average of X ms" (ms)
+  | 'flushTimeout' // "Timed out waiting …" for a flush / memtable / commit log (heuristic)
+  | 'reactorStall' // Scylla "Reactor stalled for N ms on shard S" (ms)
+  | 'scyllaTimeout'; // Scylla read/write/semaphore timeouts
+
+export const LOG_EVENT_KINDS: readonly LogEventKind[] = [
+  'gcPause',
+  'safepoint',
+  'dropped',
+  'threadPools',
+  'tombstoneWarn',
+  'tombstoneAbort',
+  'largePartition',
+  'largeRowCell',
+  'oom',
+  'localPause',
+  'hintFailure',
+  'repairFailure',
+  'bufferPoolFull',
+  'commitlogSync',
+  'flushTimeout',
+  'reactorStall',
+  'scyllaTimeout',
+];
+
+export type MagnitudeUnit = 'ms' | 'bytes' | 'tombstones' | 'messages' | 'tasks' | null;
+
+/** One remembered line: a worst example or a first occurrence. */
+export interface LogExample {
+  /** In the facts' time basis; null when the line had no timestamp or another basis. */
+  t: number | null;
+  /** Human-readable time ("2020-01-10T17:13:39.102Z", "05-01 10:00:00 (no year)", "+187831.482s"). */
+  time: string | null;
+  magnitude: number | null;
+  /** 1-based line number in the input. */
+  lineNo: number;
+  node?: string;
+  source?: string;
+  /** The original line, cut to 300 characters. */
+  line: string;
+  /** Kind-specific fields (collector, table, shard, ttspMs …). */
+  detail?: Record<string, string | number>;
+}
+
+export interface Timeline {
+  /** Bucket width in ms (60 000, 300 000, 3 600 000 or 86 400 000). */
+  bucketMs: number;
+  /** Non-empty buckets only, ascending; `t` is the bucket start in the facts' time basis. */
+  buckets: { t: number; n: number }[];
+}
+
+export interface KindSummary {
+  kind: LogEventKind;
+  count: number;
+  unit: MagnitudeUnit;
+  firstT: number | null;
+  lastT: number | null;
+  firstTime: string | null;
+  lastTime: string | null;
+  timeline: Timeline | null;
+  /** Top 5 by magnitude (ties: the earlier line); for kinds without a magnitude, the first 5. */
+  worst: LogExample[];
+}
+
+export interface GcCollectorStats {
+  collector: string;
+  /** GCInspector (system.log) or gc.log. */
+  from: 'GCInspector' | 'gc.log';
+  count: number;
+  totalMs: number;
+  maxMs: number;
+  p99Ms: number;
+}
+
+export interface GcFacts {
+  pauses: number;
+  totalPauseMs: number;
+  maxPauseMs: number;
+  meanPauseMs: number;
+  p50PauseMs: number;
+  p99PauseMs: number;
+  /** Sorted by totalMs, largest first. */
+  byCollector: GcCollectorStats[];
+  /**
+   * GCInspector lines for concurrent collectors ("ZGC Cycles", "Shenandoah Cycles", "G1 Concurrent GC", JDK 11-16
+   * "ZGC"): cycle time, mostly concurrent with the application, so kept out of the pause figures.
+   */
+  concurrentCycles: { collector: string; count: number; totalMs: number; maxMs: number }[];
+  /** "Using G1" etc. from a gc.log, when present. */
+  gcLogCollector: string | null;
+  /** GCInspector "pool: before -> after" pairs: range of the after-GC occupancy per memory pool. */
+  poolAfterBytes: { pool: string; min: number; max: number; samples: number }[];
+}
+
+export interface SafepointFacts {
+  count: number;
+  totalStoppedMs: number;
+  /** Time to safepoint ("Stopping threads took" / "Reaching safepoint"). */
+  totalTtspMs: number;
+  /** Stopped minus time to safepoint: the VM operation (GC work, deoptimisation, …) itself. */
+  totalOperationMs: number;
+  maxStoppedMs: number;
+  maxTtspMs: number;
+  p99StoppedMs: number;
+  p99TtspMs: number;
+  /** totalTtspMs / totalStoppedMs (0 when nothing stopped). */
+  ttspShare: number;
+  /** Stops where reaching the safepoint took at least half of the stopped time. */
+  ttspDominated: { count: number; totalStoppedMs: number; maxStoppedMs: number };
+  /** VM operation names (JDK 13+ "Safepoint \"G1CollectForAllocation\"" lines), by total stopped time. */
+  byOperation: { operation: string; count: number; totalMs: number; maxMs: number }[];
+  /** Top 5 by time to safepoint. */
+  worstTtsp: LogExample[];
+}
+
+export interface DroppedFacts {
+  /** Messages dropped, summed over every line. */
+  total: number;
+  internal: number;
+  crossNode: number;
+  /** Sorted by total dropped, largest first. */
+  byType: {
+    type: string;
+    lines: number;
+    internal: number;
+    crossNode: number;
+    maxPerLine: number;
+    maxMeanInternalLatencyMs: number | null;
+    maxMeanCrossNodeLatencyMs: number | null;
+  }[];
+  /** DSE "Top N destination tables for dropped reads/writes" blocks. */
+  byTable: { table: string; messages: number }[];
+}
+
+export interface ThreadPoolStats {
+  pool: string;
+  /** Snapshots in which the pool appeared. */
+  snapshots: number;
+  snapshotsWithPending: number;
+  maxActive: number | null;
+  maxPending: number | null;
+  maxBlocked: number | null;
+  maxAllTimeBlocked: number | null;
+  maxDelayed: number | null;
+  lastPending: number | null;
+  lastCompleted: number | null;
+  /** Time of the snapshot with the largest pending count. */
+  maxPendingT: number | null;
+}
+
+export interface ThreadPoolFacts {
+  snapshots: number;
+  /** Sorted by maxPending, then maxBlocked, largest first. */
+  pools: ThreadPoolStats[];
+}
+
+export interface TombstoneFacts {
+  warnings: number;
+  aborts: number;
+  /** Sorted by maxTombstones, largest first; "?" when the line named no table. */
+  byTable: { table: string; warnings: number; aborts: number; maxTombstones: number; maxLiveRows: number | null; totalTombstones: number }[];
+}
+
+export interface LargeDataFacts {
+  partitions: number;
+  rowsOrCells: number;
+  /** Sorted by maxBytes, largest first. */
+  byTable: { table: string; what: 'partition' | 'row' | 'cell' | 'collection'; count: number; maxBytes: number; maxKey: string | null }[];
+}
+
+export interface ReactorStallFacts {
+  count: number;
+  totalMs: number;
+  maxMs: number;
+  p99Ms: number;
+  /** Sorted by shard number. */
+  byShard: { shard: number; count: number; totalMs: number; maxMs: number }[];
+}
+
+export interface LogFacts {
+  source: {
+    kind: LogSourceKind;
+    product: LogProduct;
+    gcLogFormat: 'unified' | 'jdk8' | null;
+    /** Headed lines per prefix format. */
+    formats: Record<LineFormat, number>;
+    /** True when a second format holds more than 10% of the headed lines (concatenated files). */
+    mixed: boolean;
+  };
+  time: {
+    basis: TimeBasis;
+    /** 'offset' when lines carried a zone; 'unspecified' when wall-clock times were read as UTC. */
+    zone: 'offset' | 'unspecified' | 'n/a';
+    firstT: number | null;
+    lastT: number | null;
+    spanMs: number | null;
+    firstTime: string | null;
+    lastTime: string | null;
+    /** Bucket width used by every timeline. */
+    bucketMs: number | null;
+  };
+  lines: {
+    total: number;
+    bytes: number;
+    blank: number;
+    /** Lines with a recognised prefix (timestamp / level / decorators). */
+    headed: number;
+    /** Header-less lines that belong to the entry above (stack traces, StatusLogger and dropped-message tables). */
+    continuation: number;
+    /** Header-less lines that still matched an event pattern (a pasted message without its prefix). */
+    bare: number;
+    /** Everything else: counted, not kept. */
+    unrecognised: number;
+    /** Lines longer than 1 MiB, cut there. */
+    overlong: number;
+  };
+  levels: { error: number; warn: number; info: number; debug: number; trace: number };
+  events: Record<LogEventKind, KindSummary>;
+  gc: GcFacts;
+  safepoint: SafepointFacts;
+  dropped: DroppedFacts;
+  threadPools: ThreadPoolFacts;
+  tombstones: TombstoneFacts;
+  largeData: LargeDataFacts;
+  reactorStalls: ReactorStallFacts;
+  bufferPool: { count: number; byPool: { pool: string; limitBytes: number | null; count: number }[] };
+  localPauses: { count: number; totalMs: number; maxMs: number };
+  oom: { count: number; byKind: { kind: string; count: number }[] };
+  hints: { failures: number; partial: number; byEndpoint: { endpoint: string; count: number }[] };
+  repair: { failures: number; distinctSessions: number };
+  commitlogSync: { warnings: number; laggingSyncs: number; maxAverageSyncMs: number; maxExceededByMs: number };
+  scyllaTimeouts: { count: number; byType: { type: 'write' | 'read' | 'semaphore' | 'other'; count: number }[]; byTable: { table: string; count: number }[] };
+  /** Plain-language remarks on how the text was read (time basis, zone, caps hit, …). */
+  notes: string[];
+}
+
+export interface LogReadOptions {
+  /** File name or label shown on examples. */
+  source?: string;
+  /** Node (host / IP) when the caller knows it; journald lines name their own host. */
+  node?: string;
+}

@@ -1,0 +1,78 @@
+import type { Finding } from '../findings.js';
+import { grade, outcome, skipped, type Rule } from './rule.js';
+import { valueOf } from '../knowledge/index.js';
+
+/**
+ * Compaction: a backlog of pending tasks, LCS level 0 overflowing (nodetool prints "[910/4, …]" when a
+ * level holds more than it should), and the throughput throttle (0 = unthrottled).
+ */
+export const compactionRule: Rule = {
+  id: 'compaction',
+  checks: 'pending compactions, LCS level-0 backlog, compaction throughput cap',
+  run(input) {
+    const findings: Finding[] = [];
+    let looked = false;
+    for (const n of input.nodes) {
+      const cs = n.nodetool.compactionstats;
+      if (cs) {
+        looked = true;
+        const sev = grade(cs.pendingTasks, 'compaction.pending');
+        if (sev && cs.pendingTasksReliable !== false) {
+          const top = [...cs.pendingByTable].sort((a, b) => b.pending - a.pending).slice(0, 5);
+          findings.push({
+            id: 'compaction.pending',
+            severity: sev,
+            title: `${cs.pendingTasks} pending compactions on ${n.node}`,
+            evidence: [
+              `${n.node}: nodetool compactionstats pending tasks ${cs.pendingTasks}, ${cs.compactions.length} running`,
+              ...top.map((t) => `${n.node}: ${t.keyspace}.${t.table} pending ${t.pending}`),
+            ],
+            node: n.node,
+            recommendation: 'Compaction is falling behind writes: reads touch more SSTables and disk use grows. Check disk throughput and the compaction throughput cap, concurrent_compactors, and whether one table (often LCS with a write burst) dominates.',
+            knowledgeIds: ['compaction.pending'],
+            confidence: 'high',
+          });
+        }
+      }
+      const tasks = n.facts.sstableTasks;
+      if (tasks) looked = true;
+      for (const t of n.nodetool.tablestats?.tables ?? []) {
+        looked = true;
+        const l0 = t.sstablesInEachLevel?.[0];
+        if (!l0) continue;
+        const sev = grade(l0.count, 'compaction.lcs.l0-backlog');
+        if (sev) {
+          findings.push({
+            id: 'compaction.lcs.l0-backlog',
+            severity: sev,
+            title: `LCS level 0 of ${t.keyspace ?? '?'}.${t.name} holds ${l0.count} SSTables${l0.max !== null ? ` (target ${l0.max})` : ''}`,
+            evidence: [`${n.node}: ${t.keyspace ?? '?'}.${t.name} SSTables in each level [${t.sstablesInEachLevel!.map((l) => (l.max !== null ? `${l.count}/${l.max}` : String(l.count))).join(', ')}], SSTable count ${t.sstableCount ?? '?'}`],
+            node: n.node,
+            table: `${t.keyspace ?? '?'}.${t.name}`,
+            recommendation: 'Level 0 is not being promoted fast enough: reads may touch every L0 SSTable. Give compaction more throughput or compactors, and check whether the table really suits LCS (write-heavy tables usually do not).',
+            knowledgeIds: ['compaction.lcs.l0-backlog'],
+            confidence: 'high',
+          });
+        }
+      }
+      const cap = n.nodetool.getcompactionthroughput?.cap;
+      const setting = n.facts.settings?.['compaction_throughput'] ?? n.facts.settings?.['compaction_throughput_mb_per_sec'];
+      if (cap || setting !== undefined) looked = true;
+      const unlimited = cap?.unlimited === true || (setting !== undefined && setting !== null && /^0(\.0+)?\s*(MiB\/s)?$/i.test(setting.trim()));
+      if (unlimited) {
+        findings.push({
+          id: 'compaction.unthrottled',
+          severity: 'info',
+          title: `Compaction throughput is unthrottled on ${n.node}`,
+          evidence: [cap ? `${n.node}: nodetool getcompactionthroughput → unlimited/0` : `${n.node}: system_views.settings compaction_throughput = ${setting}`],
+          node: n.node,
+          recommendation: `Unthrottled compaction can starve reads of disk bandwidth during bursts; the default cap is ${String(valueOf('compaction.throughput.default'))} MiB/s. Keep it unthrottled only on fast NVMe with headroom, and watch read latency during compactions.`,
+          knowledgeIds: ['compaction.throughput.default'],
+          confidence: 'medium',
+        });
+      }
+    }
+    if (!looked) return skipped('compaction', 'no compactionstats, tablestats, sstable_tasks or throughput setting was collected');
+    return outcome('compaction', findings);
+  },
+};

@@ -1,0 +1,48 @@
+import type { Finding } from '../findings.js';
+import { grade, outcome, skipped, type Rule } from './rule.js';
+
+/** JVM: heap nearly full and long GC pauses (nodetool info and gcstats; logs add more in the log rules). */
+export const jvmRule: Rule = {
+  id: 'jvm',
+  checks: 'heap use (nodetool info) and the longest GC pause (nodetool gcstats)',
+  run(input) {
+    const findings: Finding[] = [];
+    const withHeap = input.nodes.filter((n) => n.facts.heap?.maxMb);
+    const withGc = input.nodes.filter((n) => n.facts.gc);
+    if (!withHeap.length && !withGc.length) return skipped('jvm', 'no heap or GC data (nodetool info / gcstats need JMX)');
+    for (const n of withHeap) {
+      const { usedMb, maxMb } = n.facts.heap!;
+      if (usedMb === null || !maxMb) continue;
+      const sev = grade(usedMb / maxMb, 'jvm.heap.used-ratio');
+      if (sev) {
+        findings.push({
+          id: 'jvm.heap.used-ratio',
+          severity: sev,
+          title: `Heap ${((100 * usedMb) / maxMb).toFixed(0)} % used on ${n.node}`,
+          evidence: [`${n.node}: nodetool info heap ${usedMb.toFixed(0)} / ${maxMb.toFixed(0)} MB`],
+          node: n.node,
+          recommendation: 'A single reading can catch the heap just before a collection; if it stays high across readings, or GC pauses grow, look for large partitions, big batches, or a heap too small for the memtable and cache settings.',
+          knowledgeIds: ['jvm.heap.used-ratio'],
+          confidence: 'low',
+        });
+      }
+    }
+    for (const n of withGc) {
+      const g = n.facts.gc!;
+      const sev = grade(g.maxPauseMs, 'jvm.gc.pause');
+      if (sev) {
+        findings.push({
+          id: 'jvm.gc.pause',
+          severity: sev,
+          title: `GC paused ${n.node} for up to ${g.maxPauseMs} ms`,
+          evidence: [`${n.node}: nodetool gcstats over ${g.intervalMs ?? '?'} ms: max ${g.maxPauseMs} ms, total ${g.totalPauseMs ?? '?'} ms, ${g.collections ?? '?'} collections`],
+          node: n.node,
+          recommendation: 'Long pauses stall every request on the node and can make peers mark it down. Check the GC log for the pause cause (humongous allocations, evacuation failure, time to safepoint), heap size vs. data model (large partitions), and consider G1 pause targets or ZGC on JDK 17+.',
+          knowledgeIds: ['jvm.gc.pause'],
+          confidence: 'high',
+        });
+      }
+    }
+    return outcome('jvm', findings);
+  },
+};

@@ -1,0 +1,138 @@
+import type { Finding } from '../findings.js';
+import { formatBytes } from '../units.js';
+import { grade, outcome, skipped, type Rule } from './rule.js';
+
+const STATE_WORD: Record<string, string> = { N: 'normal', L: 'leaving', J: 'joining', M: 'moving' };
+
+/**
+ * Topology: nodes down or in transition (as one node's `nodetool status` or gossip sees them), nodes that
+ * did not answer the sweep, schema disagreement, uneven load within a DC and token counts that differ.
+ */
+export const topologyRule: Rule = {
+  id: 'topology',
+  checks: 'node states (UN/DN/UJ/UL/UM), unreachable nodes, schema agreement, load imbalance per DC, token counts',
+  run(input) {
+    const findings: Finding[] = [];
+    const statusViews = input.nodes.filter((n) => n.nodetool.status);
+    const gossipViews = input.nodes.filter((n) => n.facts.gossip?.length);
+    const haveSchema = input.nodes.filter((n) => n.facts.schemaVersion || n.nodetool.describecluster);
+    if (!statusViews.length && !gossipViews.length && input.nodes.length < 2 && !haveSchema.length) {
+      return skipped('topology', 'no ring view (nodetool status, gossip_info) and a single node');
+    }
+
+    // Node states as seen by each observer; the same bad node reported by several observers is one finding.
+    const bad = new Map<string, { code: string; observers: string[] }>();
+    for (const v of statusViews) {
+      for (const s of v.nodetool.status!.nodes) {
+        if (s.code === 'UN') continue;
+        const e = bad.get(s.address) ?? { code: s.code, observers: [] };
+        e.observers.push(v.node);
+        bad.set(s.address, e);
+      }
+    }
+    for (const [address, e] of bad) {
+      const down = e.code.startsWith('D');
+      const state = STATE_WORD[e.code[1] ?? 'N'] ?? e.code;
+      findings.push({
+        id: down ? 'topology.node-down' : 'topology.node-transition',
+        severity: down ? 'critical' : 'warning',
+        title: `${address} is ${e.code} (${down ? 'down' : 'up'}, ${state})`,
+        evidence: [`nodetool status from ${e.observers.join(', ')}: ${address} ${e.code}`],
+        node: address,
+        recommendation: down
+          ? `Check the Cassandra process and network on ${address} (up/down is each observer's view: compare from another node). Hints for it pile up on the others; if it stays down longer than max_hint_window, repair after it returns.`
+          : `A ${state} node streams data; if it stays ${e.code} for hours, check \`nodetool netstats\` on it for stuck streams.`,
+        knowledgeIds: [],
+        confidence: 'high',
+      });
+    }
+    // Gossip states other than NORMAL where status was not collected.
+    if (!statusViews.length) {
+      for (const v of gossipViews) {
+        for (const g of v.facts.gossip ?? []) {
+          if (!g.status || g.status === 'NORMAL') continue;
+          findings.push({
+            id: 'topology.gossip-state',
+            severity: g.status === 'shutdown' || g.status === 'removed' ? 'critical' : 'warning',
+            title: `${g.address} is ${g.status} in gossip`,
+            evidence: [`${v.node}: system_views.gossip_info STATUS of ${g.address} = ${g.status}`],
+            node: g.address,
+            recommendation: `Confirm the state of ${g.address} with \`nodetool status\` from two nodes.`,
+            knowledgeIds: [],
+            confidence: 'medium',
+          });
+        }
+      }
+    }
+    for (const n of input.nodes.filter((x) => !x.reachable)) {
+      if (bad.has(n.node)) continue;
+      findings.push({
+        id: 'topology.unreachable',
+        severity: 'critical',
+        title: `${n.node} did not answer`,
+        evidence: n.errors.slice(0, 3).map((e) => `${n.node}: ${e.source} [${e.code}] ${e.message}`.slice(0, 300)),
+        node: n.node,
+        recommendation: `Check that Cassandra runs on ${n.node} and that its native port (and JMX, for nodetool) is reachable from here.`,
+        knowledgeIds: [],
+        confidence: 'high',
+      });
+    }
+
+    // Schema agreement: distinct schema versions across nodes, or describecluster's own grouping.
+    const versions = new Map<string, string[]>();
+    for (const n of input.nodes) if (n.facts.schemaVersion) versions.set(n.facts.schemaVersion, [...(versions.get(n.facts.schemaVersion) ?? []), n.node]);
+    const dc = input.nodes.find((n) => n.nodetool.describecluster)?.nodetool.describecluster;
+    const groups = dc && dc.schemaVersions.length ? dc.schemaVersions.filter((g) => !/UNREACHABLE/i.test(g.version)).map((g) => ({ version: g.version, nodes: g.endpoints })) : [...versions].map(([version, nodes]) => ({ version, nodes }));
+    if (groups.length > 1) {
+      findings.push({
+        id: 'topology.schema-disagreement',
+        severity: 'warning',
+        title: `${groups.length} schema versions in the cluster`,
+        evidence: groups.map((g) => `schema ${g.version}: ${g.nodes.join(', ')}`),
+        recommendation: 'Schema changes are not propagating. Stop DDL until the versions agree; on a stuck node, `nodetool reloadlocalschema` (or a restart) usually fixes it. Avoid concurrent schema changes from several clients.',
+        knowledgeIds: ['topology.schema-agreement'],
+        confidence: 'high',
+      });
+    }
+
+    // Load and token counts per DC, from the first status view (the whole ring is in it).
+    const ring = statusViews[0]?.nodetool.status;
+    if (ring) {
+      const byDc = new Map<string, typeof ring.nodes>();
+      for (const s of ring.nodes) byDc.set(s.datacenter, [...(byDc.get(s.datacenter) ?? []), s]);
+      for (const [dcName, nodes] of byDc) {
+        const loads = nodes.map((s) => s.loadBytes).filter((x): x is number => x !== null && x > 0);
+        if (loads.length >= 2) {
+          const max = Math.max(...loads);
+          const min = Math.min(...loads);
+          // Tiny clusters (fresh, < 1 GiB) are uneven by nature; only judge real data.
+          const sev = max >= 1024 ** 3 ? grade(max / min, 'topology.load-imbalance') : null;
+          if (sev) {
+            findings.push({
+              id: 'topology.load-imbalance',
+              severity: sev,
+              title: `Load in ${dcName || 'the DC'} differs ${(max / min).toFixed(1)}× between nodes`,
+              evidence: nodes.map((s) => `${s.address}: load ${s.loadBytes === null ? '?' : formatBytes(s.loadBytes)}, owns ${s.ownsPercent ?? '?'}%, tokens ${s.tokens ?? '?'}`),
+              recommendation: 'Uneven load with even ownership points at a hot partition key or large partitions; uneven ownership points at token allocation (num_tokens, allocate_tokens_for_local_replication_factor). Check partition sizes and ownership per keyspace (`nodetool status <keyspace>`).',
+              knowledgeIds: ['topology.load-imbalance'],
+              confidence: 'medium',
+            });
+          }
+        }
+        const tokens = new Set(nodes.map((s) => s.tokens).filter((x): x is number => x !== null));
+        if (tokens.size > 1) {
+          findings.push({
+            id: 'topology.token-count-mismatch',
+            severity: 'warning',
+            title: `Nodes in ${dcName || 'the DC'} have different token counts (${[...tokens].join(', ')})`,
+            evidence: nodes.map((s) => `${s.address}: ${s.tokens ?? '?'} tokens`),
+            recommendation: 'Mixed num_tokens give the nodes with more tokens proportionally more data. Align num_tokens for new nodes; fixing existing nodes means replacing them.',
+            knowledgeIds: ['topology.token-count'],
+            confidence: 'high',
+          });
+        }
+      }
+    }
+    return outcome('topology', findings);
+  },
+};

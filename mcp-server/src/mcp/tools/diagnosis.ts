@@ -1,0 +1,119 @@
+import { readFile, stat } from 'node:fs/promises';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { diagnose, diagnoseBundle, type DiagnosisReport } from '../../ops/diagnose.js';
+import { interpretText } from '../../ops/interpret.js';
+import { DEFAULT_NODE_TIMEOUT_MS, DEFAULT_SWEEP_CONCURRENCY } from '../../ops/snapshot.js';
+import { renderDiagnosis } from '../../render/diagnosis.js';
+import { renderInterpret } from '../../render/interpret.js';
+import { mcpProgress } from '../progress.js';
+import { toolError, toolResult } from '../tool-result.js';
+
+const finding = z.object({
+  id: z.string(),
+  severity: z.enum(['critical', 'warning', 'info']),
+  title: z.string(),
+  evidence: z.array(z.string()),
+  node: z.string().optional(),
+  table: z.string().optional(),
+  recommendation: z.string(),
+  knowledgeIds: z.array(z.string()),
+  confidence: z.enum(['high', 'medium', 'low']),
+});
+const checked = z.array(z.object({ rule: z.string(), checks: z.string(), checked: z.boolean(), skippedBecause: z.string().optional(), findings: z.number() }));
+
+const diagnosisOutput = {
+  origin: z.string(),
+  collectedAt: z.string(),
+  durationMs: z.number(),
+  nodes: z.array(z.object({ address: z.string(), datacenter: z.string().nullable(), releaseVersion: z.string().nullable(), status: z.enum(['complete', 'partial', 'unreachable']) })),
+  versions: z.array(z.string()),
+  counts: z.object({ critical: z.number(), warning: z.number(), info: z.number() }),
+  findings: z.array(finding),
+  checked,
+  bundleDir: z.string().optional(),
+};
+
+// Pasted text and files share one limit: a log of more than this belongs to a streaming verb.
+const MAX_INTERPRET_BYTES = 20 * 1024 * 1024;
+
+function diagnosisResult(r: DiagnosisReport, detail: boolean) {
+  return toolResult(renderDiagnosis(r, { detail }), r);
+}
+
+export function registerDiagnosisTools(server: McpServer): void {
+  server.registerTool(
+    'diagnose',
+    {
+      title: 'Diagnose a cluster',
+      description:
+        'Collects a live cluster (or the local lab, or a saved bundle) and runs every rule: topology, thread pools and dropped messages, compaction backlog, per-table health ' +
+        '(SSTables per read, tombstones, large partitions, bloom filters, snapshots, caches, latency tails), JVM heap and GC, outlier nodes, and known misleading outputs. ' +
+        'Returns findings worst first, each with evidence (numbers, node, source), a fix and the knowledge ids behind its thresholds, plus the list of what was checked or could not be.',
+      inputSchema: {
+        hosts: z.array(z.string().max(300)).max(64).optional(),
+        lab: z.boolean().default(false),
+        bundle: z.string().max(4096).optional().describe('Re-diagnose a saved bundle folder instead of collecting'),
+        cqlPort: z.number().int().min(1).max(65535).optional(),
+        localDataCenter: z.string().max(200).optional(),
+        dc: z.string().max(200).optional(),
+        jmxHost: z.string().max(253).optional(),
+        jmxPort: z.number().int().min(1).max(65535).optional(),
+        concurrency: z.number().int().min(1).max(64).default(DEFAULT_SWEEP_CONCURRENCY),
+        nodeTimeoutMs: z.number().int().min(1000).max(600_000).default(DEFAULT_NODE_TIMEOUT_MS),
+        detail: z.boolean().default(false).describe('Every finding, info included, with all evidence'),
+      },
+      outputSchema: diagnosisOutput,
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    },
+    async (args, extra) => {
+      try {
+        const r = args.bundle ? await diagnoseBundle(args.bundle) : await diagnose(args, { onProgress: mcpProgress(extra), signal: extra.signal });
+        return diagnosisResult(r, args.detail);
+      } catch (e) {
+        return toolError(e);
+      }
+    },
+  );
+
+  server.registerTool(
+    'interpret',
+    {
+      title: 'Interpret pasted output',
+      description:
+        'Detects the kind of a pasted output (every nodetool output; more kinds as they are added), parses it and runs the rules on it. ' +
+        'Give the text, or the path of a file on the machine the server runs on. Unknown text is said to be unknown, with the list of supported kinds.',
+      inputSchema: {
+        text: z.string().max(MAX_INTERPRET_BYTES).optional(),
+        path: z.string().max(4096).optional(),
+      },
+      outputSchema: {
+        kind: z.string().nullable(),
+        version: z.string().nullable(),
+        ok: z.boolean(),
+        summary: z.string(),
+        findings: z.array(finding),
+        checked,
+        supported: z.array(z.string()).optional(),
+        warnings: z.array(z.string()),
+      },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async (args) => {
+      try {
+        let text = args.text;
+        if (text === undefined) {
+          if (!args.path) throw Object.assign(new Error('give text or path'), { code: 'NO_INPUT', fix: 'Pass the output as text, or a file path.' });
+          const st = await stat(args.path);
+          if (!st.isFile()) throw Object.assign(new Error(`${args.path} is not a regular file`), { code: 'NOT_A_FILE', fix: 'Give the path of a text file.' });
+          if (st.size > MAX_INTERPRET_BYTES) throw Object.assign(new Error(`${args.path} is ${st.size} bytes, over the ${MAX_INTERPRET_BYTES}-byte limit`), { code: 'TOO_LARGE', fix: 'Cut the part that matters, or use the log analysis for big logs.' });
+          text = await readFile(args.path, 'utf8');
+        }
+        const r = interpretText(text);
+        return toolResult(renderInterpret(r), r);
+      } catch (e) {
+        return toolError(e);
+      }
+    },
+  );
+}

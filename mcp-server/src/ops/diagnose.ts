@@ -1,0 +1,72 @@
+import { nodeEvidence, type DiagnosisInput } from '../core/diagnosis/evidence.js';
+import type { Finding } from '../core/findings.js';
+import { runRules, type RulesResult } from '../core/rules/index.js';
+import type { ProgressFn } from './progress.js';
+import { analyzeBundle, takeSnapshot, type ClusterSnapshot, type SnapshotInput } from './snapshot.js';
+
+export interface DiagnosisReport {
+  origin: string;
+  collectedAt: string;
+  durationMs: number;
+  nodes: { address: string; datacenter: string | null; releaseVersion: string | null; status: 'complete' | 'partial' | 'unreachable' }[];
+  versions: string[];
+  counts: { critical: number; warning: number; info: number };
+  findings: Finding[];
+  checked: RulesResult['outcomes'];
+  bundleDir?: string;
+}
+
+/** What a diagnosis adds to a snapshot: per-node tables and compactions, and the ring from one node. */
+export const DIAGNOSE_NODETOOL_PER_NODE = ['compactionstats', 'tablestats', 'getcompactionthroughput'];
+export const DIAGNOSE_NODETOOL_ONCE = ['status', 'describecluster'];
+
+export function evidenceFromSnapshot(s: ClusterSnapshot, origin: string): DiagnosisInput {
+  return {
+    origin,
+    nodes: s.nodes.map((n) =>
+      nodeEvidence(
+        n.address,
+        n.reachable,
+        { facts: n.facts, nodetool: n.nodetool },
+        n.sources.filter((x) => !x.ok).map((x) => ({ source: x.name, code: x.error?.code ?? '?', message: x.error?.message ?? '' })),
+      ),
+    ),
+  };
+}
+
+export function diagnosisFromSnapshot(s: ClusterSnapshot, origin: string): DiagnosisReport {
+  const r = runRules(evidenceFromSnapshot(s, origin));
+  return {
+    origin,
+    collectedAt: s.collectedAt,
+    durationMs: s.durationMs,
+    nodes: s.nodes.map((n) => ({ address: n.address, datacenter: n.datacenter, releaseVersion: n.releaseVersion, status: n.status })),
+    versions: [...new Set(s.nodes.map((n) => n.releaseVersion).filter((v): v is string => !!v))].sort(),
+    counts: {
+      critical: r.findings.filter((f) => f.severity === 'critical').length,
+      warning: r.findings.filter((f) => f.severity === 'warning').length,
+      info: r.findings.filter((f) => f.severity === 'info').length,
+    },
+    findings: r.findings,
+    checked: r.outcomes,
+    ...(s.bundleDir ? { bundleDir: s.bundleDir } : {}),
+  };
+}
+
+/** Snapshot (CQL first, nodetool for the rest) + rules → one report, worst first. */
+export async function diagnose(input: SnapshotInput, deps: { onProgress?: ProgressFn; signal?: AbortSignal } = {}): Promise<DiagnosisReport> {
+  const s = await takeSnapshot(
+    {
+      ...input,
+      nodetoolExtra: [...new Set([...DIAGNOSE_NODETOOL_PER_NODE, ...(input.nodetoolExtra ?? [])])],
+      nodetoolOnce: [...new Set([...DIAGNOSE_NODETOOL_ONCE, ...(input.nodetoolOnce ?? [])])],
+    },
+    deps,
+  );
+  deps.onProgress?.({ message: 'running rules' });
+  return diagnosisFromSnapshot(s, input.lab ? 'local lab' : `cluster via ${s.contactPoints.join(', ')}`);
+}
+
+export async function diagnoseBundle(dir: string): Promise<DiagnosisReport> {
+  return diagnosisFromSnapshot(await analyzeBundle(dir), `bundle ${dir}`);
+}

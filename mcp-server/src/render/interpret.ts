@@ -1,0 +1,48 @@
+import type { Finding } from '../core/findings.js';
+import type { NodetoolInfo } from '../core/parse/nodetool/info.js';
+import type { NodetoolStatus } from '../core/parse/nodetool/status.js';
+import type { NodetoolVersion } from '../core/parse/nodetool/version.js';
+import type { InterpretReport } from '../ops/interpret.js';
+import { renderInfo, renderStatus, renderVersion } from './nodetool.js';
+
+/** One or two lines saying what the parsed output holds. */
+export function summariseParsed(kind: string, value: unknown): string {
+  switch (kind) {
+    case 'nodetool.status':
+      return renderStatus(value as NodetoolStatus).split('\n')[0]!;
+    case 'nodetool.info':
+      return renderInfo(value as NodetoolInfo).split('\n').slice(0, 3).join(' · ');
+    case 'nodetool.version':
+      return renderVersion(value as NodetoolVersion);
+    default: {
+      const v = value as Record<string, unknown>;
+      const parts = Object.entries(v)
+        .filter(([, x]) => Array.isArray(x) || typeof x === 'number')
+        .slice(0, 4)
+        .map(([k, x]) => `${k}: ${Array.isArray(x) ? `${x.length} item(s)` : String(x)}`);
+      return `${kind}${parts.length ? ` (${parts.join(', ')})` : ''}`;
+    }
+  }
+}
+
+export function renderFinding(f: Finding): string {
+  const where = [f.node, f.table].filter(Boolean).join(' ');
+  return [
+    `- **${f.severity.toUpperCase()}** ${f.title}${where ? ` — ${where}` : ''}`,
+    ...f.evidence.slice(0, 4).map((e) => `  - ${e}`),
+    ...(f.evidence.length > 4 ? [`  - … ${f.evidence.length - 4} more`] : []),
+    `  - Fix: ${f.recommendation}`,
+    ...(f.knowledgeIds.length ? [`  - Knowledge: ${f.knowledgeIds.join(', ')}`] : []),
+  ].join('\n');
+}
+
+export function renderChecked(checked: InterpretReport['checked']): string {
+  return checked.map((c) => (c.checked ? `✓ ${c.rule}: ${c.checks}${c.findings ? ` — ${c.findings} finding(s)` : ''}` : `– ${c.rule}: not checked (${c.skippedBecause})`)).join('\n');
+}
+
+export function renderInterpret(r: InterpretReport): string {
+  if (!r.ok) return `${r.summary}\nSupported: ${(r.supported ?? []).join(', ')}`;
+  const head = `${r.kind}${r.version ? ` ${r.version}` : ''}: ${r.summary}`;
+  const body = r.findings.length ? r.findings.map(renderFinding).join('\n') : 'No findings: nothing in this output crossed a threshold.';
+  return `${head}\n\n${body}\n\nChecked:\n${renderChecked(r.checked)}`;
+}
