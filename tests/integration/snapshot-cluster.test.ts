@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import cassandra from 'cassandra-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labStatus, startLab, stopLab } from '../../mcp-server/src/lab/index.js';
+import { diagnose, diagnoseBundle } from '../../mcp-server/src/ops/diagnose.js';
 import { analyzeBundle, takeSnapshot } from '../../mcp-server/src/ops/snapshot.js';
 import { snapshotView } from '../../mcp-server/src/render/snapshot.js';
 
@@ -70,6 +71,14 @@ describe.skipIf(skip)('cluster snapshot on a real 3-node lab', () => {
     expect(again.nodes.map((n) => n.releaseVersion)).toEqual(['5.0.9', '5.0.9', '5.0.9'].map((x) => expect.stringMatching(new RegExp(`^${x.slice(0, 3)}`))));
   });
 
+  it('a healthy 3-node cluster diagnoses with no warnings, and its bundle the same offline', async () => {
+    const live = await diagnose({ lab: true });
+    expect(live.findings.filter((f) => f.severity !== 'info')).toEqual([]);
+    expect(live.checked.filter((c) => !c.checked).map((c) => c.rule)).toEqual([]);
+    const offline = await diagnoseBundle(bundleDir);
+    expect(offline.findings.filter((f) => f.severity !== 'info')).toEqual([]);
+  }, 120_000);
+
   it('CQL-only mode touches no nodetool', async () => {
     const s = await takeSnapshot({ lab: true, nodetool: false });
     expect(s.nodes.flatMap((n) => n.sources).filter((x) => x.via === 'nodetool')).toEqual([]);
@@ -104,5 +113,13 @@ describe.skipIf(skip)('cluster snapshot on a real 3-node lab', () => {
     expect(dead!.status).toBe('unreachable');
     expect(dead!.reachable).toBe(false);
     expect(dead!.sources.every((x) => !x.ok && x.error?.message)).toBe(true);
+  }, 120_000);
+
+  it('diagnose names the killed node as a critical finding, with evidence', async () => {
+    const r = await diagnose({ lab: true, nodeTimeoutMs: 15_000 });
+    const about3 = r.findings.filter((f) => f.node === '127.0.0.3' && f.severity === 'critical');
+    expect(about3.map((f) => f.id)).toEqual(expect.arrayContaining([expect.stringMatching(/^topology\.(unreachable|node-down)$/)]));
+    expect(about3[0]!.evidence.length).toBeGreaterThan(0);
+    expect(r.findings[0]!.severity).toBe('critical');
   }, 120_000);
 });

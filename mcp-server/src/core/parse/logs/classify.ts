@@ -385,8 +385,19 @@ function isDump(s: string, start: number): boolean {
   return s.startsWith('Node configuration', start) || s.startsWith('JVM Arguments', start) || s.startsWith('Classpath', start) || s.startsWith('JVM vendor', start);
 }
 
+/**
+ * One scan of the message for any of the substrings the patterns below are gated on: most lines match none,
+ * and a single alternation run from the message start is about three times cheaper than a dozen indexOf calls.
+ */
+const GATE_CASSANDRA = /GC |dropped|ombstone|arge |uardrail|OutOfMemory|local pause|hint|epair|Maximum memory usage|commit log syncs|imed out waiting/g;
+const GATE_ALL =
+  /GC |dropped|ombstone|arge |uardrail|OutOfMemory|local pause|hint|epair|Maximum memory usage|commit log syncs|imed out waiting|Reactor stalled|bad_alloc|timed|timeout|Pause |Total time|Safepoint/g;
+
 export function classify(s: string, start: number, mode: ClassifyMode): Hit | null {
   if (mode === 'gc') return gcLog(s, start);
+  const gate = mode === 'cassandra' ? GATE_CASSANDRA : GATE_ALL;
+  gate.lastIndex = start;
+  if (!gate.test(s)) return null;
   if (s.length - start > 1000 && isDump(s, start)) return null;
   let hit: Hit | null = null;
   if (mode !== 'scylla' && s.includes('GC ', start)) {

@@ -53,13 +53,18 @@ export function newHeader(): LineHeader {
 export interface HeaderState {
   nominalYear: number;
   lastMonth: number;
-  /** "YYYY-MM-DD HH:MM" of the last absolute timestamp and its epoch ms (zone not applied): most lines share it. */
+  /**
+   * "YYYY-MM-DD HH:MM:SS" of the last absolute timestamp and its epoch ms (zone not applied): consecutive lines
+   * mostly share the second, and nearly always the minute, so the digits are read once.
+   */
+  secondPrefix: string;
+  secondMs: number;
   minutePrefix: string;
   minuteMs: number;
 }
 
 export function newHeaderState(): HeaderState {
-  return { nominalYear: 2000, lastMonth: -1, minutePrefix: '', minuteMs: 0 };
+  return { nominalYear: 2000, lastMonth: -1, secondPrefix: '', secondMs: 0, minutePrefix: '', minuteMs: 0 };
 }
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
@@ -76,24 +81,24 @@ function skipSpaces(s: string, i: number): number {
   return i;
 }
 
-/** Reads "INFO", "WARN", "WARNING", "ERROR", "DEBUG", "TRACE", "FATAL" at i: returns [level, length] or null. */
-function readLevel(s: string, i: number): [number, number] | null {
+/** Reads "INFO", "WARN", "WARNING", "ERROR", "DEBUG", "TRACE", "FATAL" at i: level * 16 + length, or 0. */
+function readLevel(s: string, i: number): number {
   switch (s.charCodeAt(i)) {
     case 73: // I
-      return s.startsWith('INFO', i) ? [LEVEL_INFO, 4] : null;
+      return s.startsWith('INFO', i) ? LEVEL_INFO * 16 + 4 : 0;
     case 87: // W
-      if (s.startsWith('WARNING', i)) return [LEVEL_WARN, 7];
-      return s.startsWith('WARN', i) ? [LEVEL_WARN, 4] : null;
+      if (!s.startsWith('WARN', i)) return 0;
+      return s.startsWith('ING', i + 4) ? LEVEL_WARN * 16 + 7 : LEVEL_WARN * 16 + 4;
     case 69: // E
-      return s.startsWith('ERROR', i) ? [LEVEL_ERROR, 5] : null;
+      return s.startsWith('ERROR', i) ? LEVEL_ERROR * 16 + 5 : 0;
     case 68: // D
-      return s.startsWith('DEBUG', i) ? [LEVEL_DEBUG, 5] : null;
+      return s.startsWith('DEBUG', i) ? LEVEL_DEBUG * 16 + 5 : 0;
     case 84: // T
-      return s.startsWith('TRACE', i) ? [LEVEL_TRACE, 5] : null;
+      return s.startsWith('TRACE', i) ? LEVEL_TRACE * 16 + 5 : 0;
     case 70: // F
-      return s.startsWith('FATAL', i) ? [LEVEL_ERROR, 5] : null;
+      return s.startsWith('FATAL', i) ? LEVEL_ERROR * 16 + 5 : 0;
     default:
-      return null;
+      return 0;
   }
 }
 
@@ -113,44 +118,65 @@ function unifiedLevel(s: string, i: number, end: number): number {
  */
 export function readDateTime(s: string, i: number, h: LineHeader, cache?: HeaderState): number {
   if (i + 19 > s.length) return -1;
-  let minuteMs: number;
-  if (cache !== undefined && cache.minutePrefix !== '' && s.startsWith(cache.minutePrefix, i)) {
-    minuteMs = cache.minuteMs;
+  let secondMs: number;
+  if (cache !== undefined && cache.secondPrefix !== '' && s.startsWith(cache.secondPrefix, i)) {
+    secondMs = cache.secondMs;
   } else {
-    if (!allDigits(s, i, 4) || s.charCodeAt(i + 4) !== 45 || !allDigits(s, i + 5, 2) || s.charCodeAt(i + 7) !== 45 || !allDigits(s, i + 8, 2)) return -1;
-    const sep = s.charCodeAt(i + 10);
-    if (sep !== 32 && sep !== 84) return -1;
-    if (!allDigits(s, i + 11, 2) || s.charCodeAt(i + 13) !== 58 || !allDigits(s, i + 14, 2)) return -1;
-    const year = dig(s, i) * 1000 + dig(s, i + 1) * 100 + two(s, i + 2);
-    const month = two(s, i + 5);
-    const day = two(s, i + 8);
-    const hh = two(s, i + 11);
-    const mm = two(s, i + 14);
-    if (month < 1 || month > 12 || day < 1 || day > 31 || hh > 23 || mm > 59) return -1;
-    minuteMs = Date.UTC(year, month - 1, day, hh, mm);
+    let minuteMs: number;
+    if (cache !== undefined && cache.minutePrefix !== '' && s.startsWith(cache.minutePrefix, i)) {
+      minuteMs = cache.minuteMs;
+    } else {
+      if (!allDigits(s, i, 4) || s.charCodeAt(i + 4) !== 45 || !allDigits(s, i + 5, 2) || s.charCodeAt(i + 7) !== 45 || !allDigits(s, i + 8, 2)) return -1;
+      const sep = s.charCodeAt(i + 10);
+      if (sep !== 32 && sep !== 84) return -1;
+      if (!allDigits(s, i + 11, 2) || s.charCodeAt(i + 13) !== 58 || !allDigits(s, i + 14, 2)) return -1;
+      const year = dig(s, i) * 1000 + dig(s, i + 1) * 100 + two(s, i + 2);
+      const month = two(s, i + 5);
+      const day = two(s, i + 8);
+      const hh = two(s, i + 11);
+      const mm = two(s, i + 14);
+      if (month < 1 || month > 12 || day < 1 || day > 31 || hh > 23 || mm > 59) return -1;
+      minuteMs = Date.UTC(year, month - 1, day, hh, mm);
+      if (cache !== undefined) {
+        cache.minutePrefix = s.slice(i, i + 16);
+        cache.minuteMs = minuteMs;
+      }
+    }
+    if (s.charCodeAt(i + 16) !== 58 || !allDigits(s, i + 17, 2)) return -1;
+    const ss = two(s, i + 17);
+    if (ss > 60) return -1;
+    secondMs = minuteMs + ss * 1000;
     if (cache !== undefined) {
-      cache.minutePrefix = s.slice(i, i + 16);
-      cache.minuteMs = minuteMs;
+      cache.secondPrefix = s.slice(i, i + 19);
+      cache.secondMs = secondMs;
     }
   }
-  if (s.charCodeAt(i + 16) !== 58 || !allDigits(s, i + 17, 2)) return -1;
-  const ss = two(s, i + 17);
-  if (ss > 60) return -1;
   let j = i + 19;
   let ms = 0;
-  const fc = s.charCodeAt(j);
-  if ((fc === 46 || fc === 44) && isDigit(s.charCodeAt(j + 1))) {
-    j++;
-    let scale = 100;
-    while (j < s.length && isDigit(s.charCodeAt(j))) {
-      if (scale >= 1) ms += dig(s, j) * scale;
-      scale /= 10;
+  let z = s.charCodeAt(j);
+  if (z === 44 || z === 46) {
+    // ",123" (logback) / ".123" (ISO, JDK); microseconds and nanoseconds are dropped
+    const a = s.charCodeAt(j + 1) - 48;
+    const b = s.charCodeAt(j + 2) - 48;
+    const c = s.charCodeAt(j + 3) - 48;
+    if (a >= 0 && a <= 9 && b >= 0 && b <= 9 && c >= 0 && c <= 9) {
+      ms = a * 100 + b * 10 + c;
+      j += 4;
+      z = s.charCodeAt(j);
+      while (z >= 48 && z <= 57) z = s.charCodeAt(++j);
+    } else if (a >= 0 && a <= 9) {
+      let scale = 100;
       j++;
+      while (z = s.charCodeAt(j), z >= 48 && z <= 57) {
+        ms += (z - 48) * scale;
+        scale /= 10;
+        j++;
+      }
+      ms = Math.floor(ms);
     }
   }
   let offsetMin = 0;
   h.hasZone = false;
-  const z = s.charCodeAt(j);
   if (z === 90) {
     h.hasZone = true;
     j++;
@@ -163,7 +189,7 @@ export function readDateTime(s: string, i: number, h: LineHeader, cache?: Header
       j = k + 2;
     }
   }
-  h.t = minuteMs + ss * 1000 + Math.floor(ms) - offsetMin * 60_000;
+  h.t = secondMs + ms - offsetMin * 60_000;
   h.basis = 'absolute';
   return j;
 }
@@ -200,18 +226,11 @@ function readAfterLevel(s: string, i: number, level: number, h: LineHeader, st?:
     } else {
       const f = skipSpaces(s, afterDate);
       // the source file token has no spaces and is short ("ColumnFamilyStore.java:1055"), then " - "
-      let e = f;
-      let colon = -1;
-      const limit = Math.min(s.length, f + 80);
-      while (e < limit) {
-        const ch = s.charCodeAt(e);
-        if (ch === 32) break;
-        if (ch === 58) colon = e;
-        e++;
-      }
-      // "File.java:173 -" at the end of the line has lost its trailing space to an editor or a trim
-      if (e > f && s.charCodeAt(e) === 32 && s.charCodeAt(e + 1) === 45 && (e + 2 === s.length || s.charCodeAt(e + 2) === 32)) {
+      // ("File.java:173 -" at the end of the line has lost its trailing space to an editor or a trim)
+      const e = s.indexOf(' ', f);
+      if (e > f && e - f < 80 && s.charCodeAt(e + 1) === 45 && (e + 2 === s.length || s.charCodeAt(e + 2) === 32)) {
         h.fileStart = f;
+        const colon = s.lastIndexOf(':', e);
         h.fileEnd = colon > f ? colon : e;
         h.msgStart = Math.min(e + 3, s.length);
       } else h.msgStart = f;
@@ -271,13 +290,27 @@ function readShardPrefix(s: string, i: number, h: LineHeader): void {
   h.msgStart = dash > 0 && dash - k < 64 ? dash + 3 : k;
 }
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
 function monthAt(s: string, i: number): number {
-  const c = s.charCodeAt(i);
-  if (c < 65 || c > 83) return -1;
-  for (let m = 0; m < 12; m++) if (s.startsWith(MONTHS[m]!, i)) return m;
-  return -1;
+  switch (s.charCodeAt(i)) {
+    case 74: // J
+      return s.startsWith('Jan', i) ? 0 : s.startsWith('Jun', i) ? 5 : s.startsWith('Jul', i) ? 6 : -1;
+    case 70: // F
+      return s.startsWith('Feb', i) ? 1 : -1;
+    case 77: // M
+      return s.startsWith('Mar', i) ? 2 : s.startsWith('May', i) ? 4 : -1;
+    case 65: // A
+      return s.startsWith('Apr', i) ? 3 : s.startsWith('Aug', i) ? 7 : -1;
+    case 83: // S
+      return s.startsWith('Sep', i) ? 8 : -1;
+    case 79: // O
+      return s.startsWith('Oct', i) ? 9 : -1;
+    case 78: // N
+      return s.startsWith('Nov', i) ? 10 : -1;
+    case 68: // D
+      return s.startsWith('Dec', i) ? 11 : -1;
+    default:
+      return -1;
+  }
 }
 
 /** After a syslog timestamp: "host prog[pid]: msg" (pid optional). Returns false when it is not that shape. */
@@ -308,10 +341,10 @@ function readNested(s: string, i: number, h: LineHeader, st: HeaderState): void 
     return;
   }
   const lv = readLevel(s, i);
-  if (!lv) return;
+  if (lv === 0) return;
   const outer = { t: h.t, basis: h.basis, hasZone: h.hasZone, format: h.format };
   const inner: LineHeader = { ...h, t: NaN, basis: 'none', fileStart: -1, fileEnd: -1 };
-  if (!readAfterLevel(s, i + lv[1], lv[0], inner, st)) return;
+  if (!readAfterLevel(s, i + (lv & 15), lv >> 4, inner, st)) return;
   h.level = inner.level;
   h.msgStart = inner.msgStart;
   h.fileStart = inner.fileStart;
@@ -457,7 +490,7 @@ export function readHeader(s: string, h: LineHeader, st: HeaderState): boolean {
         h.msgStart = m;
         h.format = 'isoPrefix';
         // kubectl --timestamps in front of a Cassandra/Scylla line, or journald short-iso "host prog[pid]:"
-        if (readLevel(s, m)) readNested(s, m, h, st);
+        if (readLevel(s, m) !== 0) readNested(s, m, h, st);
         else if (readSyslogTail(s, m, h, st, true)) {
           /* journald short-iso */
         }
@@ -477,10 +510,10 @@ export function readHeader(s: string, h: LineHeader, st: HeaderState): boolean {
     }
     return false;
   }
+  const lv = readLevel(s, 0);
+  if (lv !== 0 && readAfterLevel(s, lv & 15, lv >> 4, h, st)) return true;
   const month = monthAt(s, 0);
   if (month >= 0 && readJournald(s, h, st, month)) return true;
-  const lv = readLevel(s, 0);
-  if (lv && readAfterLevel(s, lv[1], lv[0], h, st)) return true;
   return false;
 }
 
@@ -492,7 +525,7 @@ export function readGrepPrefixed(s: string, h: LineHeader, st: HeaderState): boo
   const colon = s.indexOf(':');
   if (colon <= 0 || colon > 512 || s.lastIndexOf(' ', colon) >= 0) return false;
   const rest = s.slice(colon + 1);
-  if (!readLevel(rest, 0) && rest.charCodeAt(0) !== 91 && !isDigit(rest.charCodeAt(0))) return false;
+  if (readLevel(rest, 0) === 0 && rest.charCodeAt(0) !== 91 && !isDigit(rest.charCodeAt(0))) return false;
   if (!readHeader(rest, h, st)) return false;
   h.msgStart += colon + 1;
   if (h.fileStart >= 0) {
