@@ -22,7 +22,7 @@ describe('MCP server over stdio (built bundle)', () => {
     expect(conn.client.getServerVersion()?.name).toBe('cql-tuner');
     const { tools } = await conn.client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    expect(Object.keys(byName).sort()).toEqual(['analyze_bundle', 'cluster_snapshot', 'lab_start', 'lab_status', 'lab_stop', 'nodetool']);
+    expect(Object.keys(byName).sort()).toEqual(['analyze_bundle', 'cluster_snapshot', 'diagnose', 'interpret', 'lab_start', 'lab_status', 'lab_stop', 'nodetool']);
     for (const t of tools) expect(t.annotations, t.name).toBeDefined();
     expect(byName['cluster_snapshot']!.annotations?.readOnlyHint).toBe(true);
     expect(byName['nodetool']!.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
@@ -95,5 +95,32 @@ describe('cluster_snapshot input checks (no cluster needed)', () => {
     const res = await conn.client.callTool({ name: 'analyze_bundle', arguments: { path: '/nonexistent/bundle' } });
     expect(res.isError).toBe(true);
     expect(text(res)).toMatch(/NOT_A_BUNDLE/);
+  });
+});
+
+describe('interpret through MCP', () => {
+  it('finds the DN node in pasted status text and cites knowledge', async () => {
+    const status = [
+      'Datacenter: dc1',
+      '===============',
+      'Status=Up/Down',
+      '|/ State=Normal/Leaving/Joining/Moving',
+      '--  Address    Load       Tokens  Owns (effective)  Host ID                               Rack',
+      'UN  10.0.0.1   1.2 GiB    16      66.7%             0b9c7a1e-0000-4000-8000-000000000001  r1',
+      'DN  10.0.0.2   1.1 GiB    16      66.7%             0b9c7a1e-0000-4000-8000-000000000002  r1',
+      'UN  10.0.0.3   1.2 GiB    16      66.7%             0b9c7a1e-0000-4000-8000-000000000003  r1',
+    ].join('\n');
+    const res = await conn.client.callTool({ name: 'interpret', arguments: { text: status } });
+    expect(res.isError).toBeFalsy();
+    const s = (res as { structuredContent: { kind: string; findings: { id: string; severity: string; node?: string }[] } }).structuredContent;
+    expect(s.kind).toBe('nodetool.status');
+    expect(s.findings).toEqual([expect.objectContaining({ id: 'topology.node-down', severity: 'critical', node: '10.0.0.2' })]);
+  });
+
+  it('says unknown text is unknown and lists what it supports', async () => {
+    const res = await conn.client.callTool({ name: 'interpret', arguments: { text: 'lorem ipsum' } });
+    const s = (res as { structuredContent: { ok: boolean; supported: string[] } }).structuredContent;
+    expect(s.ok).toBe(false);
+    expect(s.supported).toContain('nodetool.tpstats');
   });
 });

@@ -1,19 +1,19 @@
 import { labStatus, startLab, stopLab, type LabVersion } from '../lab/index.js';
 import { runNodetool, type NodetoolReport } from './nodetool.js';
 import type { ProgressFn } from './progress.js';
-import { takeSnapshot, type ClusterSnapshot } from './snapshot.js';
+import { diagnose, type DiagnosisReport } from './diagnose.js';
 
 export interface DemoReport {
   startedLab: boolean;
   stoppedLab: boolean;
   version: string | null;
   reports: NodetoolReport[];
-  snapshot: ClusterSnapshot | null;
+  diagnosis: DiagnosisReport | null;
 }
 
 /**
  * The README's main job: a real Cassandra started here, looked at through the same operations the MCP tools
- * use (nodetool version/status/info, then a whole-cluster snapshot). The diagnosis issue adds findings.
+ * use: nodetool version and status, then a full diagnosis (snapshot + rules → findings, and what was checked).
  */
 export async function runDemo(opts: { nodes: 1 | 3; version: LabVersion; keep: boolean; onProgress?: ProgressFn; signal?: AbortSignal }): Promise<DemoReport> {
   const before = await labStatus();
@@ -24,17 +24,17 @@ export async function runDemo(opts: { nodes: 1 | 3; version: LabVersion; keep: b
   }
   const status = await labStatus();
   const reports: NodetoolReport[] = [];
-  let snapshot: ClusterSnapshot | null = null;
+  let diagnosis: DiagnosisReport | null = null;
   try {
     const first = status.nodes[0];
     if (!first) throw new Error('the lab reports no nodes');
-    for (const sub of ['version', 'status', 'info'] as const) {
+    for (const sub of ['version', 'status'] as const) {
       reports.push(await runNodetool({ subcommand: sub, host: first.host, port: first.jmxPort }, { onProgress: opts.onProgress, signal: opts.signal }));
     }
-    snapshot = await takeSnapshot({ lab: true }, { onProgress: opts.onProgress, signal: opts.signal });
+    diagnosis = await diagnose({ lab: true }, { onProgress: opts.onProgress, signal: opts.signal });
   } finally {
     // Leave the machine as found: a lab this run started is stopped unless asked to keep it.
     if (startedLab && !opts.keep) await stopLab({ onProgress: opts.onProgress });
   }
-  return { startedLab, stoppedLab: startedLab && !opts.keep, version: status.state?.fullVersion ?? null, reports, snapshot };
+  return { startedLab, stoppedLab: startedLab && !opts.keep, version: status.state?.fullVersion ?? null, reports, diagnosis };
 }

@@ -1,14 +1,14 @@
 import { Command, Option } from 'commander';
 import { runDemo } from '../../ops/demo.js';
 import { renderNodetoolReport } from '../../render/nodetool.js';
-import { renderSnapshot, snapshotView } from '../../render/snapshot.js';
+import { renderDiagnosis } from '../../render/diagnosis.js';
 import { failWith, printJson, printText } from '../output.js';
 import { abortOnSignal } from '../abort-on-signal.js';
 import { progressLine } from '../progress-line.js';
 
 export function demoCommand(): Command {
   return new Command('demo')
-    .description('start a local real Cassandra (unless one runs), look at it with nodetool and take a cluster snapshot')
+    .description('start a local real Cassandra (unless one runs), look at it with nodetool and diagnose it')
     .addOption(new Option('--nodes <n>', 'number of nodes').choices(['1', '3']).default('1'))
     .addOption(new Option('--version <v>', 'Cassandra line').choices(['5.0', '4.1']).default('5.0'))
     .option('--keep', 'leave the lab running afterwards')
@@ -19,10 +19,10 @@ export function demoCommand(): Command {
       try {
         const demo = await runDemo({ nodes: o.nodes === '3' ? 3 : 1, version: o.version, keep: o.keep === true, onProgress: progress, signal: abort.signal });
         progress.done();
-        if (o.json) printJson({ ...demo, snapshot: demo.snapshot ? snapshotView(demo.snapshot) : null });
+        if (o.json) printJson(demo);
         else {
           printText(demo.reports.map(renderNodetoolReport).join('\n\n'));
-          if (demo.snapshot) printText(`\n${renderSnapshot(snapshotView(demo.snapshot))}`);
+          if (demo.diagnosis) printText(`\n${renderDiagnosis(demo.diagnosis)}`);
           printText(demo.stoppedLab ? '\nLab stopped (use --keep to leave it running).' : demo.startedLab ? '\nLab left running: `cql-tuner lab stop` stops it.' : '');
         }
         if (demo.reports.some((r) => !r.ok)) process.exitCode = 1;
