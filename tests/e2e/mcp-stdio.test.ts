@@ -112,14 +112,14 @@ describe('interpret through MCP', () => {
     ].join('\n');
     const res = await conn.client.callTool({ name: 'interpret', arguments: { text: status } });
     expect(res.isError).toBeFalsy();
-    const s = (res as { structuredContent: { kind: string; findings: { id: string; severity: string; node?: string }[] } }).structuredContent;
+    const s = (res as unknown as { structuredContent: { kind: string; findings: { id: string; severity: string; node?: string }[] } }).structuredContent;
     expect(s.kind).toBe('nodetool.status');
     expect(s.findings).toEqual([expect.objectContaining({ id: 'topology.node-down', severity: 'critical', node: '10.0.0.2' })]);
   });
 
   it('says unknown text is unknown and lists what it supports', async () => {
     const res = await conn.client.callTool({ name: 'interpret', arguments: { text: 'lorem ipsum' } });
-    const s = (res as { structuredContent: { ok: boolean; supported: string[] } }).structuredContent;
+    const s = (res as unknown as { structuredContent: { ok: boolean; supported: string[] } }).structuredContent;
     expect(s.ok).toBe(false);
     expect(s.supported).toContain('nodetool.tpstats');
   });

@@ -1,5 +1,5 @@
 import { buildDockerCommand, checkDockerConnection, RemoteTargetError, type BuiltCommand, type DockerConnection } from '../core/remote-argv.js';
-import { runViaClient, type RemoteTargetOptions } from './ssh-target.js';
+import { runViaClient, type RemoteTargetOptions } from './remote-run.js';
 import type { RunOptions, RunResult, Target } from './target.js';
 
 /**

@@ -1,5 +1,5 @@
 import { buildKubectlCommand, checkKubectlConnection, RemoteTargetError, type BuiltCommand, type KubectlConnection } from '../core/remote-argv.js';
-import { runViaClient, type RemoteTargetOptions } from './ssh-target.js';
+import { runViaClient, type RemoteTargetOptions } from './remote-run.js';
 import type { RunOptions, RunResult, Target } from './target.js';
 
 /**

@@ -33,6 +33,11 @@ export interface LineHeader {
   hasZone: boolean;
   level: number;
   msgStart: number;
+  /**
+   * Where an unread logback date starts ("2024-05-01 10:00:00,123"), -1 when none. Cassandra lines keep their
+   * date unread until something needs the time (an event, the first and last line): see resolveDate.
+   */
+  dateAt: number;
   /** Cassandra source file ("GCInspector.java") as [fileStart, fileEnd); -1 when absent. */
   fileStart: number;
   fileEnd: number;
@@ -46,7 +51,7 @@ export interface LineHeader {
 }
 
 export function newHeader(): LineHeader {
-  return { format: null, t: NaN, basis: 'none', hasZone: false, level: 0, msgStart: 0, fileStart: -1, fileEnd: -1, node: '', program: '', shard: -1, grepSource: '' };
+  return { format: null, t: NaN, basis: 'none', hasZone: false, level: 0, msgStart: 0, dateAt: -1, fileStart: -1, fileEnd: -1, node: '', program: '', shard: -1, grepSource: '' };
 }
 
 /** State that spans lines: journald has no year, so month wrap-arounds advance a nominal year. */
@@ -194,6 +199,29 @@ export function readDateTime(s: string, i: number, h: LineHeader, cache?: Header
   return j;
 }
 
+/**
+ * The end of a "YYYY-MM-DD[ T]HH:MM:SS…" token at i, checked by its separators only (the digits are read later,
+ * by resolveDate, if the time is needed); -1 when the shape does not match.
+ */
+function dateShapeEnd(s: string, i: number): number {
+  if (s.charCodeAt(i + 4) !== 45 || s.charCodeAt(i + 7) !== 45 || s.charCodeAt(i + 13) !== 58 || s.charCodeAt(i + 16) !== 58 || !isDigit(s.charCodeAt(i))) return -1;
+  const e = s.indexOf(' ', i + 19);
+  return e < 0 ? s.length : e;
+}
+
+/** Reads the date left unread at h.dateAt into h.t / h.basis / h.hasZone; false when it is not a valid date. */
+export function resolveDate(s: string, h: LineHeader, st: HeaderState): boolean {
+  if (h.dateAt < 0) return h.basis !== 'none';
+  const at = h.dateAt;
+  h.dateAt = -1;
+  if (readDateTime(s, at, h, st) < 0) {
+    h.t = NaN;
+    h.basis = 'none';
+    return false;
+  }
+  return true;
+}
+
 /** "HH:MM:SS[,mmm]" at i (time of day only): returns the index after it or -1. */
 function skipTimeOfDay(s: string, i: number): number {
   if (!allDigits(s, i, 2) || s.charCodeAt(i + 2) !== 58 || !allDigits(s, i + 3, 2) || s.charCodeAt(i + 5) !== 58 || !allDigits(s, i + 6, 2)) return -1;
@@ -216,8 +244,9 @@ function readAfterLevel(s: string, i: number, level: number, h: LineHeader, st?:
     const close = s.indexOf('] ', j + 1);
     if (close < 0) return false;
     j = skipSpaces(s, close + 2);
-    const afterDate = readDateTime(s, j, h, st);
-    if (afterDate < 0) {
+    const afterDate = dateShapeEnd(s, j);
+    if (afterDate >= 0) h.dateAt = j;
+    else {
       // "[thread] HH:MM:SS,mmm msg" or a non-standard layout: keep the level, no time
       const tod = skipTimeOfDay(s, j);
       h.t = NaN;
@@ -343,8 +372,9 @@ function readNested(s: string, i: number, h: LineHeader, st: HeaderState): void 
   const lv = readLevel(s, i);
   if (lv === 0) return;
   const outer = { t: h.t, basis: h.basis, hasZone: h.hasZone, format: h.format };
-  const inner: LineHeader = { ...h, t: NaN, basis: 'none', fileStart: -1, fileEnd: -1 };
+  const inner: LineHeader = { ...h, t: NaN, basis: 'none', dateAt: -1, fileStart: -1, fileEnd: -1 };
   if (!readAfterLevel(s, i + (lv & 15), lv >> 4, inner, st)) return;
+  resolveDate(s, inner, st);
   h.level = inner.level;
   h.msgStart = inner.msgStart;
   h.fileStart = inner.fileStart;
@@ -465,6 +495,7 @@ export function readHeader(s: string, h: LineHeader, st: HeaderState): boolean {
   h.hasZone = false;
   h.level = LEVEL_NONE;
   h.msgStart = 0;
+  h.dateAt = -1;
   h.fileStart = -1;
   h.fileEnd = -1;
   h.node = '';
@@ -528,6 +559,7 @@ export function readGrepPrefixed(s: string, h: LineHeader, st: HeaderState): boo
   if (readLevel(rest, 0) === 0 && rest.charCodeAt(0) !== 91 && !isDigit(rest.charCodeAt(0))) return false;
   if (!readHeader(rest, h, st)) return false;
   h.msgStart += colon + 1;
+  if (h.dateAt >= 0) h.dateAt += colon + 1;
   if (h.fileStart >= 0) {
     h.fileStart += colon + 1;
     h.fileEnd += colon + 1;
