@@ -2,40 +2,27 @@ import { readFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import { diagnose, diagnoseBundle } from '../../ops/diagnose.js';
 import { interpretText } from '../../ops/interpret.js';
-import { DEFAULT_NODE_TIMEOUT_MS, DEFAULT_SWEEP_CONCURRENCY } from '../../ops/snapshot.js';
 import { renderDiagnosis } from '../../render/diagnosis.js';
 import { renderInterpret } from '../../render/interpret.js';
 import { abortOnSignal } from '../abort-on-signal.js';
 import { failWith, printJson, printText } from '../output.js';
 import { progressLine } from '../progress-line.js';
-import { intArg } from './nodetool.js';
-
-const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
+import { addClusterOptions, snapshotInputFrom, type ClusterFlags } from './cluster-options.js';
 
 export function diagnoseCommand(): Command {
-  return new Command('diagnose')
-    .description('collect a cluster (or the lab, or a bundle) and report findings worst first, with evidence and fixes')
-    .option('--hosts <list>', 'contact points, comma-separated', list)
-    .option('--lab', 'diagnose the running local lab')
+  return addClusterOptions(new Command('diagnose').description('collect a cluster (or the lab, or a bundle) and report findings worst first, with evidence and fixes'))
     .option('--bundle <dir>', 'diagnose a saved bundle instead of collecting')
     .option('--save <dir>', 'also save every raw output as a bundle in DIR')
-    .option('--cql-port <port>', 'native transport port', intArg('cql-port'))
-    .option('--local-dc <dc>', 'local datacenter for the driver')
-    .option('--dc <dc>', 'only nodes of this datacenter')
-    .option('--jmx-host <host>', '"node" or a fixed JMX host', 'node')
-    .option('--jmx-port <port>', 'JMX port', intArg('jmx-port'), 7199)
-    .option('--concurrency <n>', 'nodes collected at once', intArg('concurrency'), DEFAULT_SWEEP_CONCURRENCY)
-    .option('--node-timeout <ms>', 'per-node deadline', intArg('node-timeout'), DEFAULT_NODE_TIMEOUT_MS)
     .option('--detail', 'every finding, info included')
     .option('--json', 'print the report as JSON')
-    .action(async (o: { hosts?: string[]; lab?: boolean; bundle?: string; save?: string; cqlPort?: number; localDc?: string; dc?: string; jmxHost: string; jmxPort: number; concurrency: number; nodeTimeout: number; detail?: boolean; json?: boolean }) => {
+    .action(async (o: ClusterFlags & { bundle?: string; save?: string; detail?: boolean; json?: boolean }) => {
       const progress = progressLine();
       const abort = abortOnSignal();
       try {
         const r = o.bundle
           ? await diagnoseBundle(o.bundle)
           : await diagnose(
-              { hosts: o.hosts, lab: o.lab === true, cqlPort: o.cqlPort, localDataCenter: o.localDc, dc: o.dc, jmxHost: o.jmxHost, jmxPort: o.jmxPort, concurrency: o.concurrency, nodeTimeoutMs: o.nodeTimeout, bundleDir: o.save },
+              { ...snapshotInputFrom(o), bundleDir: o.save },
               { onProgress: progress, signal: abort.signal },
             );
         progress.done();

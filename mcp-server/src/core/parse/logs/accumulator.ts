@@ -7,7 +7,7 @@
  */
 import { parsedOk, unrecognized, type Parsed } from '../../parsed.js';
 import { classify, type ClassifyMode, type Hit } from './classify.js';
-import { LEVEL_DEBUG, LEVEL_ERROR, LEVEL_INFO, LEVEL_TRACE, LEVEL_WARN, newHeader, newHeaderState, readGrepPrefixed, readHeader } from './header.js';
+import { LEVEL_DEBUG, LEVEL_ERROR, LEVEL_INFO, LEVEL_TRACE, LEVEL_WARN, newHeader, newHeaderState, readGrepPrefixed, readHeader, resolveDate } from './header.js';
 import { BucketCounter, bucketLevelForSpan, BUCKET_SIZES, cappedKey, clip, FirstN, formatLogTime, Quantiles, TopN } from './stats.js';
 import {
   LOG_EVENT_KINDS,
@@ -168,7 +168,13 @@ export class LogAccumulator {
 
   // entries (a headed line and the header-less lines under it)
   private entryOpen = false;
-  private entryT: number | null = null;
+  /** The entry's time; undefined while its logback date is still unread (read on demand by entryTime). */
+  private entryT: number | null | undefined = null;
+  private entryLine = '';
+  private entryDateAt = -1;
+  private lastLazyLine = '';
+  private lastLazyDateAt = -1;
+  private readonly th = newHeader();
   private entryKinds = 0;
   private entryIsStatus = false;
   private entryOomWhat: string | null = null;
@@ -318,9 +324,21 @@ export class LogAccumulator {
     this.families[fam]++;
     if (h.fileStart >= 0 && s.charCodeAt(h.fileStart) === 68 && (s.startsWith('Dse', h.fileStart) || s.startsWith('DroppedMessages', h.fileStart))) this.dseHints++;
 
-    const t = this.lineTime();
+    if (h.dateAt >= 0) {
+      this.entryLine = s;
+      this.entryDateAt = h.dateAt;
+      this.entryT = undefined;
+      // the first timestamped line fixes the basis; the last one closes the span (read in end())
+      if (this.basis === 'none') this.entryTime();
+      else {
+        this.lastLazyLine = s;
+        this.lastLazyDateAt = h.dateAt;
+      }
+    } else {
+      this.entryDateAt = -1;
+      this.entryT = this.lineTime(h.t, h.basis, h.hasZone);
+    }
     this.entryOpen = true;
-    this.entryT = t;
     this.entryKinds = 0;
     this.entryIsStatus = false;
     this.entryOomWhat = null;
@@ -329,14 +347,27 @@ export class LogAccumulator {
     if (this.statusMode !== 0 && !fromStatusLogger) this.closeSnapshot();
     if (fromStatusLogger || s.startsWith('Pool Name', h.msgStart)) {
       this.entryIsStatus = true;
-      this.statusText(s, h.msgStart, t, s);
+      this.statusText(s, h.msgStart, s);
       return;
     }
     // DEBUG/TRACE lines (debug.log) carry nothing the facts need, and "Still not marking nodes down" is one of them
     if (h.level === LEVEL_DEBUG || h.level === LEVEL_TRACE) return;
     const mode: ClassifyMode = fam === 'gc' ? 'gc' : fam === 'scylla' ? 'scylla' : fam === 'cassandra' ? 'cassandra' : 'any';
     const hit = classify(s, h.msgStart, mode);
-    if (hit) this.record(hit, t, s);
+    if (hit) this.record(hit, this.entryTime(), s);
+  }
+
+  /** The current entry's time in the facts' basis, reading a deferred logback date now if need be. */
+  private entryTime(): number | null {
+    if (this.entryT !== undefined) return this.entryT;
+    const th = this.th;
+    th.dateAt = this.entryDateAt;
+    th.t = NaN;
+    th.basis = 'none';
+    th.hasZone = false;
+    resolveDate(this.entryLine, th, this.hs);
+    this.entryT = this.lineTime(th.t, th.basis, th.hasZone);
+    return this.entryT;
   }
 
   private family(): 'cassandra' | 'scylla' | 'gc' | 'other' {
@@ -357,19 +388,17 @@ export class LogAccumulator {
   }
 
   /** The line's time in the facts' basis (null when none or another basis), updating the overall span. */
-  private lineTime(): number | null {
-    const h = this.h;
-    if (h.basis === 'none' || !Number.isFinite(h.t)) return null;
-    if (this.basis === 'none') this.basis = h.basis;
-    else if (h.basis !== this.basis) {
+  private lineTime(t: number, basis: TimeBasis, hasZone: boolean): number | null {
+    if (basis === 'none' || !Number.isFinite(t)) return null;
+    if (this.basis === 'none') this.basis = basis;
+    else if (basis !== this.basis) {
       this.otherBasisLines++;
       return null;
     }
-    if (h.basis === 'absolute') {
-      if (h.hasZone) this.zoned++;
+    if (basis === 'absolute') {
+      if (hasZone) this.zoned++;
       else this.unzoned++;
     }
-    const t = h.t;
     if (this.firstT === null || t < this.firstT) this.firstT = t;
     if (this.lastT === null || t > this.lastT) this.lastT = t;
     return t;
@@ -380,7 +409,7 @@ export class LogAccumulator {
   private unheadedLine(s: string): void {
     if (this.statusMode !== 0 || (this.entryOpen && this.entryIsStatus)) {
       this.continuation++;
-      this.statusText(s, 0, this.entryT, s);
+      this.statusText(s, 0, s);
       return;
     }
     if (this.entryOpen && (this.entryKinds !== 0 || looksLikeContinuation(s))) {
@@ -397,7 +426,7 @@ export class LogAccumulator {
       // stack frames ("\tat …") carry class names, not messages
       if ((c === 9 || c === 32) && s.trimStart().startsWith('at ')) return;
       const hit = classify(s, 0, 'any');
-      if (hit) this.record(hit, this.entryT, s);
+      if (hit) this.record(hit, this.entryTime(), s);
       return;
     }
     const hit = classify(s, 0, 'any');
@@ -405,6 +434,7 @@ export class LogAccumulator {
       this.bare++;
       this.entryOpen = true;
       this.entryT = null;
+      this.entryDateAt = -1;
       this.entryKinds = 0;
       this.entryIsStatus = false;
       this.entryOomWhat = null;
@@ -418,13 +448,14 @@ export class LogAccumulator {
 
   // ------------------------------------------------------------------ StatusLogger tables
 
-  private statusText(s: string, start: number, t: number | null, line: string): void {
+  private statusText(s: string, start: number, line: string): void {
     const text = start ? s.slice(start) : s;
     const trimmed = text.trim();
     if (trimmed === '') return;
     if (trimmed.startsWith('Pool Name')) {
       this.closeSnapshot();
       const layout = trimmed.includes('Delayed') ? 'dse' : trimmed.includes('Completed') ? 'full' : 'short';
+      const t = this.entryTime();
       this.snap = { t, time: formatLogTime(t, this.basis), lineNo: this.total, headerLine: clip(line), layout, rows: 0, pending: 0, worstPending: -1, worstPool: '', worstLine: '', worstLineNo: 0 };
       this.statusMode = 1;
       return;
@@ -757,6 +788,12 @@ export class LogAccumulator {
       if (this.tail !== '' && !this.skippingOverlong) this.line(this.tail);
       this.tail = '';
       this.closeSnapshot();
+      if (this.lastLazyDateAt >= 0) {
+        const th = this.th;
+        th.dateAt = this.lastLazyDateAt;
+        if (resolveDate(this.lastLazyLine, th, this.hs)) this.lineTime(th.t, th.basis, th.hasZone);
+        this.lastLazyLine = '';
+      }
       this.ended = true;
     }
     const nonBlank = this.total - this.blank;
@@ -798,7 +835,7 @@ export class LogAccumulator {
 
     if (this.basis === 'no-year') notes.push('timestamps have no year (journald/syslog): times are relative, in a nominal year 2000; ordering, spans and buckets hold, calendar dates do not');
     if (this.basis === 'uptime') notes.push('timestamps are JVM uptime only: times are ms since the JVM started');
-    if (this.basis === 'absolute' && this.unzoned > 0) notes.push(`timestamps without a zone (${this.unzoned} line(s)) were read as UTC; shift by the node's zone to compare with other sources`);
+    if (this.basis === 'absolute' && this.unzoned > 0) notes.push("timestamps carry no zone and were read as UTC: shift by the node's zone before comparing with other sources");
     if (this.otherBasisLines > 0) notes.push(`${this.otherBasisLines} line(s) carried a different kind of timestamp than the first one (${this.basis}); their events are counted but left out of timelines`);
     if (this.basis === 'none' && this.headed > 0) notes.push('no line carried a usable timestamp: no timelines');
 

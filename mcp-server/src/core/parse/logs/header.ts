@@ -245,14 +245,14 @@ function readAfterLevel(s: string, i: number, level: number, h: LineHeader, st?:
     if (close < 0) return false;
     j = skipSpaces(s, close + 2);
     const afterDate = dateShapeEnd(s, j);
-    if (afterDate >= 0) h.dateAt = j;
-    else {
+    if (afterDate < 0) {
       // "[thread] HH:MM:SS,mmm msg" or a non-standard layout: keep the level, no time
       const tod = skipTimeOfDay(s, j);
       h.t = NaN;
       h.basis = 'none';
       h.msgStart = tod >= 0 ? skipSpaces(s, tod) : j;
     } else {
+      h.dateAt = j;
       const f = skipSpaces(s, afterDate);
       // the source file token has no spaces and is short ("ColumnFamilyStore.java:1055"), then " - "
       // ("File.java:173 -" at the end of the line has lost its trailing space to an editor or a trim)

@@ -1,0 +1,48 @@
+import type { Command } from 'commander';
+import { DEFAULT_NODE_TIMEOUT_MS, DEFAULT_SWEEP_CONCURRENCY, type SnapshotInput } from '../../ops/snapshot.js';
+import { intArg } from './nodetool.js';
+
+/** How a verb reaches a cluster: the same flags for snapshot and diagnose (and later verbs). */
+export interface ClusterFlags {
+  hosts?: string[];
+  lab?: boolean;
+  cqlPort?: number;
+  localDc?: string;
+  dc?: string;
+  jmxHost: string;
+  jmxPort: number;
+  nodetoolPath?: string;
+  concurrency: number;
+  nodeTimeout: number;
+}
+
+const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
+
+export function addClusterOptions(cmd: Command): Command {
+  return cmd
+    .option('--hosts <list>', 'contact points, comma-separated (host or host:port)', list)
+    .option('--lab', 'use the running local lab')
+    .option('--cql-port <port>', 'native transport port', intArg('cql-port'))
+    .option('--local-dc <dc>', 'local datacenter for the driver')
+    .option('--dc <dc>', 'only nodes of this datacenter')
+    .option('--jmx-host <host>', '"node" (each node’s address) or a fixed JMX host', 'node')
+    .option('--jmx-port <port>', 'JMX port', intArg('jmx-port'), 7199)
+    .option('--nodetool-path <path>', 'absolute path of nodetool')
+    .option('--concurrency <n>', 'nodes collected at once', intArg('concurrency'), DEFAULT_SWEEP_CONCURRENCY)
+    .option('--node-timeout <ms>', 'per-node deadline', intArg('node-timeout'), DEFAULT_NODE_TIMEOUT_MS);
+}
+
+export function snapshotInputFrom(o: ClusterFlags): SnapshotInput {
+  return {
+    hosts: o.hosts,
+    lab: o.lab === true,
+    cqlPort: o.cqlPort,
+    localDataCenter: o.localDc,
+    dc: o.dc,
+    jmxHost: o.jmxHost,
+    jmxPort: o.jmxPort,
+    nodetoolPath: o.nodetoolPath,
+    concurrency: o.concurrency,
+    nodeTimeoutMs: o.nodeTimeout,
+  };
+}
