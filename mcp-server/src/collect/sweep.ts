@@ -1,3 +1,4 @@
+import { SCYLLA_TABLES } from '../core/facts/from-scylla.js';
 import { VTABLES_FOR_FACTS } from '../core/facts/from-vtables.js';
 import { toTsv } from '../core/parse/tsv.js';
 import { describeError } from '../ops/errors.js';
@@ -95,10 +96,22 @@ export async function collectNode(session: CqlSession, node: SweepNode, opts: Sw
       .map((l) => l.split('\t').join('.'));
   }
   const wanted = virtualTables.filter((t) => opts.allVirtualTables || (t.startsWith('system_views.') && VTABLES_FOR_FACTS.includes(t.slice('system_views.'.length))));
+  // ScyllaDB: no system_views; its node-local views live in `system`. Its system.local says so: the
+  // release_version column is the emulated Cassandra 3.0.8 and system.versions exists.
+  let scylla = false;
+  if (local.ok && !virtualTables.some((t) => t.startsWith('system_views.'))) {
+    const versions = await cql('system', 'versions');
+    if (versions.ok) {
+      scylla = true;
+      sources.push(versions);
+    }
+  }
   const nodetoolSubs = opts.nodetool.length === 0 ? [] : cqlReachable && virtualTables.length > 0 ? opts.nodetool : [...new Set([...opts.nodetool, ...NODETOOL_WITHOUT_VTABLES])];
+  // (ScyllaDB's nodetool talks to its REST API on port 10000, not JMX: the caller sets jmxPort.)
 
+  const tablesToRead = scylla ? SCYLLA_TABLES.filter((t) => t !== 'versions').map((t) => `system.${t}`) : wanted;
   const cqlJobs = cqlReachable
-    ? mapBounded(wanted, 4, (t) => {
+    ? mapBounded(tablesToRead, 4, (t) => {
         const [ks, tbl] = t.split('.') as [string, string];
         return cql(ks, tbl);
       })

@@ -3,6 +3,7 @@ import { parseInfo } from '../parse/nodetool/info.js';
 import { parseGcstats } from '../parse/nodetool/gcstats.js';
 import { parseTpstats } from '../parse/nodetool/tpstats.js';
 import { parseTsv, type TsvTable } from '../parse/tsv.js';
+import { factsFromScyllaTables } from './from-scylla.js';
 import { factsFromVtables } from './from-vtables.js';
 import type { NodeFacts, ThreadPoolFact } from './node-facts.js';
 
@@ -35,18 +36,19 @@ export function nodeFactsFromRaw(outputs: readonly RawOutput[]): FactsResult {
       else unparsed.push({ name: o.name, reason: t.reason });
     } else if (o.name.startsWith('nodetool:')) nodetool[o.name.slice(9)] = o.text;
   }
-  const facts = factsFromVtables(tables);
+  // ScyllaDB answers from system.* views; Cassandra from system_views.*.
+  const facts = tables['system.versions'] ? { ...factsFromVtables(tables), ...factsFromScyllaTables(tables) } : factsFromVtables(tables);
 
   const local = tables['system.local']?.rows[0];
   if (local) {
-    if (local['release_version']) facts.releaseVersion = local['release_version'];
+    // ScyllaDB's release_version is the Cassandra version it emulates (3.0.8); system.versions has its own.
+    if (local['release_version'] && facts.product !== 'scylla') facts.releaseVersion = local['release_version'];
     if (local['data_center']) facts.datacenter = local['data_center'];
     if (local['rack']) facts.rack = local['rack'];
     if (local['host_id']) facts.hostId = local['host_id'];
     if (local['schema_version']) facts.schemaVersion = local['schema_version'];
   }
-  if (tables['system.versions']) facts.product = 'scylla';
-  else if (facts.releaseVersion) facts.product = 'cassandra';
+  if (!facts.product && facts.releaseVersion) facts.product = 'cassandra';
 
   if (nodetool['info'] !== undefined) {
     const info = parseInfo(nodetool['info']);

@@ -53,9 +53,9 @@ export const topologyRule: Rule = {
           if (!g.status || g.status === 'NORMAL') continue;
           findings.push({
             id: 'topology.gossip-state',
-            severity: g.status === 'shutdown' || g.status === 'removed' ? 'critical' : 'warning',
+            severity: ['shutdown', 'removed', 'DOWN'].includes(g.status) ? 'critical' : 'warning',
             title: `${g.address} is ${g.status} in gossip`,
-            evidence: [`${v.node}: system_views.gossip_info STATUS of ${g.address} = ${g.status}`],
+            evidence: [`${v.node}: ${v.facts.product === 'scylla' ? 'system.cluster_status' : 'system_views.gossip_info'} state of ${g.address} = ${g.status}`],
             node: g.address,
             recommendation: `Confirm the state of ${g.address} with \`nodetool status\` from two nodes.`,
             knowledgeIds: [],

@@ -8,7 +8,7 @@
 import { parsedOk, unrecognized, type Parsed } from '../../parsed.js';
 import { classify, type ClassifyMode, type Hit } from './classify.js';
 import { LEVEL_DEBUG, LEVEL_ERROR, LEVEL_INFO, LEVEL_TRACE, LEVEL_WARN, newHeader, newHeaderState, readGrepPrefixed, readHeader, resolveDate } from './header.js';
-import { BucketCounter, bucketLevelForSpan, BUCKET_SIZES, cappedKey, clip, FirstN, formatLogTime, Quantiles, TopN } from './stats.js';
+import { BucketCounter, bucketLevelForSpan, BUCKET_SIZES, clip, FirstN, formatLogTime, Quantiles, TopN } from './stats.js';
 import {
   LOG_EVENT_KINDS,
   type KindSummary,
@@ -117,22 +117,53 @@ function looksLikeContinuation(s: string): boolean {
 }
 
 const POOL_NAME = /^[A-Za-z][\w/.:$#-]*$/;
-const INT = /^\d+$/;
 
-/** "MutationStage  0  0  123  0  0" / "TPC/all/WRITE_REMOTE 0 13094 (N/A) N/A 0 N/A 0" → name and values (null = N/A). */
-function parsePoolRow(text: string): { name: string; v: (number | null)[] } | null {
-  const cleaned = text.includes('(') ? text.replace(/\([^)]*\)/g, ' ') : text;
-  const tokens = cleaned.trim().split(/\s+/);
-  if (tokens.length < 3 || !POOL_NAME.test(tokens[0]!)) return null;
+/**
+ * "MutationStage  0  0  123  0  0" / "TPC/all/WRITE_REMOTE 0 13094 (N/A) N/A 0 N/A 0" from `start` → name and
+ * values (null = N/A; "(…)" groups such as DSE's backpressure column are skipped). null when not a pool row.
+ */
+function parsePoolRow(s: string, start: number): { name: string; v: (number | null)[] } | null {
+  const tokens = (start ? s.slice(start) : s).split(' ');
+  let name = '';
   const v: (number | null)[] = [];
-  for (let i = 1; i < tokens.length; i++) {
-    const t = tokens[i]!;
-    if (INT.test(t)) v.push(Number(t));
-    else if (t === 'N/A' || t === 'n/a') v.push(null);
-    else return null;
+  let numbers = 0;
+  for (const t of tokens) {
+    if (t === '') continue;
+    if (name === '') {
+      if (!POOL_NAME.test(t)) return null;
+      name = t;
+      continue;
+    }
+    if (t.charCodeAt(0) === 40 && t.charCodeAt(t.length - 1) === 41) continue; // "(N/A)"
+    if (t === 'N/A' || t === 'n/a') {
+      v.push(null);
+      continue;
+    }
+    const n = Number(t);
+    if (!Number.isInteger(n) || n < 0 || t.charCodeAt(0) === 43) return null;
+    v.push(n);
+    numbers++;
   }
-  if (v.every((x) => x === null)) return null;
-  return { name: tokens[0]!, v };
+  if (name === '' || v.length < 2 || numbers === 0) return null;
+  return { name, v };
+}
+
+/** Adds `by` to a counter in a map that takes no new key past `cap` (later keys fold into "(other)"). */
+function bump(map: Map<string, number>, key: string, by: number, cap: number): void {
+  const cur = map.get(key);
+  if (cur !== undefined) map.set(key, cur + by);
+  else if (map.size < cap) map.set(key, by);
+  else map.set(OTHER, (map.get(OTHER) ?? 0) + by);
+}
+
+/** The value for `key`, created by `make` unless the map is at its cap (then the "(other)" entry). */
+function slot<V>(map: Map<string, V>, key: string, cap: number, make: () => V): V {
+  let v = map.get(key);
+  if (v !== undefined) return v;
+  const k = map.size < cap ? key : OTHER;
+  v = map.get(k);
+  if (v === undefined) map.set(k, (v = make()));
+  return v;
 }
 
 export class LogAccumulator {
@@ -417,8 +448,7 @@ export class LogAccumulator {
       if (this.entryKinds & KIND_BIT.dropped) {
         const m = /^(\S+) - (\d+) messages?\s*$/.exec(s);
         if (m) {
-          const key = cappedKey(this.droppedTables, m[1]!, CAP_TABLES, OTHER);
-          this.droppedTables.set(key, (this.droppedTables.get(key) ?? 0) + Number(m[2]));
+          bump(this.droppedTables, m[1]!, Number(m[2]), CAP_TABLES);
           return;
         }
       }
@@ -449,19 +479,19 @@ export class LogAccumulator {
   // ------------------------------------------------------------------ StatusLogger tables
 
   private statusText(s: string, start: number, line: string): void {
-    const text = start ? s.slice(start) : s;
-    const trimmed = text.trim();
-    if (trimmed === '') return;
-    if (trimmed.startsWith('Pool Name')) {
+    let i = start;
+    while (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9) i++;
+    if (i >= s.length) return;
+    if (s.startsWith('Pool Name', i)) {
       this.closeSnapshot();
-      const layout = trimmed.includes('Delayed') ? 'dse' : trimmed.includes('Completed') ? 'full' : 'short';
+      const layout = s.includes('Delayed', i) ? 'dse' : s.includes('Completed', i) ? 'full' : 'short';
       const t = this.entryTime();
       this.snap = { t, time: formatLogTime(t, this.basis), lineNo: this.total, headerLine: clip(line), layout, rows: 0, pending: 0, worstPending: -1, worstPool: '', worstLine: '', worstLineNo: 0 };
       this.statusMode = 1;
       return;
     }
     if (this.statusMode === 1 && this.snap) {
-      const row = parsePoolRow(trimmed);
+      const row = parsePoolRow(s, i);
       if (row) {
         this.poolRow(row.name, row.v, line);
         return;
@@ -484,12 +514,7 @@ export class LogAccumulator {
       else if (snap.layout === 'full') [active, pending, completed, blocked, allTime] = [v[0] ?? null, v[1] ?? null, v[2] ?? null, v[3] ?? null, v[4] ?? null];
       else [active, pending, blocked] = [v[0] ?? null, v[1] ?? null, v[2] ?? null];
     }
-    const key = cappedKey(this.pools, name, CAP_POOLS, OTHER);
-    let p = this.pools.get(key);
-    if (!p) {
-      p = { snapshots: 0, withPending: 0, maxActive: null, maxPending: null, maxBlocked: null, maxAllTimeBlocked: null, maxDelayed: null, lastPending: null, lastCompleted: null, maxPendingT: null };
-      this.pools.set(key, p);
-    }
+    const p = slot(this.pools, name, CAP_POOLS, () => ({ snapshots: 0, withPending: 0, maxActive: null, maxPending: null, maxBlocked: null, maxAllTimeBlocked: null, maxDelayed: null, lastPending: null, lastCompleted: null, maxPendingT: null }));
     p.snapshots++;
     if (pending !== null && pending > 0) p.withPending++;
     if (pending !== null && (p.maxPending === null || pending > p.maxPending)) {
@@ -573,11 +598,10 @@ export class LogAccumulator {
       return;
     }
     if (hit.kind === 'gcPause' && hit.concurrent) {
-      const c = this.gcConcurrent.get(hit.collector) ?? { count: 0, total: 0, max: 0 };
+      const c = slot(this.gcConcurrent, hit.collector, CAP_COLLECTORS, () => ({ count: 0, total: 0, max: 0 }));
       c.count++;
       c.total += hit.ms;
       c.max = Math.max(c.max, hit.ms);
-      this.gcConcurrent.set(hit.collector, c);
       return;
     }
     const kind = hit.kind;
@@ -587,8 +611,7 @@ export class LogAccumulator {
       if (kind === 'oom' && this.entryOomWhat === 'unspecified' && hit.what !== 'unspecified') {
         this.oomKinds.set('unspecified', (this.oomKinds.get('unspecified') ?? 1) - 1);
         if (this.oomKinds.get('unspecified') === 0) this.oomKinds.delete('unspecified');
-        const key = cappedKey(this.oomKinds, hit.what, CAP_SMALL, OTHER);
-        this.oomKinds.set(key, (this.oomKinds.get(key) ?? 0) + 1);
+        bump(this.oomKinds, hit.what, 1, CAP_SMALL);
         this.entryOomWhat = hit.what;
       }
       return;
@@ -599,23 +622,17 @@ export class LogAccumulator {
       case 'gcPause': {
         this.gcAll.add(hit.ms);
         this.gcTotal += hit.ms;
-        const key = cappedKey(this.gcBy, hit.collector, CAP_COLLECTORS, OTHER);
-        let c = this.gcBy.get(key);
-        if (!c) this.gcBy.set(key, (c = { from: hit.from, count: 0, total: 0, max: 0, q: new Quantiles() }));
+        const c = slot(this.gcBy, hit.collector, CAP_COLLECTORS, () => ({ from: hit.from, count: 0, total: 0, max: 0, q: new Quantiles() }));
         c.count++;
         c.total += hit.ms;
         c.max = Math.max(c.max, hit.ms);
         c.q.add(hit.ms);
         if (hit.pools) {
           for (const [pool, after] of hit.pools) {
-            const pk = cappedKey(this.poolAfter, pool, CAP_SMALL, OTHER);
-            const p = this.poolAfter.get(pk);
-            if (!p) this.poolAfter.set(pk, { min: after, max: after, samples: 1 });
-            else {
-              p.min = Math.min(p.min, after);
-              p.max = Math.max(p.max, after);
-              p.samples++;
-            }
+            const p = slot(this.poolAfter, pool, CAP_SMALL, () => ({ min: after, max: after, samples: 0 }));
+            if (after < p.min) p.min = after;
+            if (after > p.max) p.max = after;
+            p.samples++;
           }
         }
         this.count(k, t, hit.ms, () => this.example(t, line, hit.ms, { collector: hit.collector }));
@@ -636,12 +653,10 @@ export class LogAccumulator {
           sp.domMax = Math.max(sp.domMax, hit.stoppedMs);
         }
         if (hit.operation) {
-          const key = cappedKey(this.spOps, hit.operation, CAP_SMALL, OTHER);
-          const o = this.spOps.get(key) ?? { count: 0, total: 0, max: 0 };
+          const o = slot(this.spOps, hit.operation, CAP_SMALL, () => ({ count: 0, total: 0, max: 0 }));
           o.count++;
           o.total += hit.stoppedMs;
           o.max = Math.max(o.max, hit.stoppedMs);
-          this.spOps.set(key, o);
         }
         const detail = (): Record<string, string | number> => {
           const d: Record<string, string | number> = { stoppedMs: round3(hit.stoppedMs), ttspMs: round3(hit.ttspMs) };
@@ -653,22 +668,19 @@ export class LogAccumulator {
         return;
       }
       case 'dropped': {
-        const key = cappedKey(this.droppedBy, hit.type, CAP_SMALL, OTHER);
-        const d = this.droppedBy.get(key) ?? { lines: 0, internal: 0, cross: 0, maxLine: 0, latInt: null, latCross: null };
+        const d = slot(this.droppedBy, hit.type, CAP_SMALL, () => ({ lines: 0, internal: 0, cross: 0, maxLine: 0, latInt: null as number | null, latCross: null as number | null }));
         d.lines++;
         d.internal += hit.internal;
         d.cross += hit.crossNode;
         d.maxLine = Math.max(d.maxLine, hit.internal + hit.crossNode);
         d.latInt = maxOrNull(d.latInt, hit.meanInternalMs);
         d.latCross = maxOrNull(d.latCross, hit.meanCrossNodeMs);
-        this.droppedBy.set(key, d);
         this.count(k, t, hit.internal + hit.crossNode, () => this.example(t, line, hit.internal + hit.crossNode, { type: hit.type, internal: hit.internal, crossNode: hit.crossNode }));
         return;
       }
       case 'tombstoneWarn':
       case 'tombstoneAbort': {
-        const key = cappedKey(this.tombTables, hit.table, CAP_TABLES, OTHER);
-        const tt = this.tombTables.get(key) ?? { warnings: 0, aborts: 0, max: 0, maxLive: null, total: 0 };
+        const tt = slot(this.tombTables, hit.table, CAP_TABLES, () => ({ warnings: 0, aborts: 0, max: 0, maxLive: null as number | null, total: 0 }));
         if (hit.kind === 'tombstoneWarn') {
           tt.warnings++;
           tt.maxLive = maxOrNull(tt.maxLive, hit.live);
@@ -677,7 +689,6 @@ export class LogAccumulator {
           tt.max = Math.max(tt.max, hit.tombstones);
           tt.total += hit.tombstones;
         }
-        this.tombTables.set(key, tt);
         const detail: Record<string, string | number> = { table: hit.table };
         if (hit.kind === 'tombstoneWarn') {
           if (hit.live !== null) detail.liveRows = hit.live;
@@ -689,22 +700,19 @@ export class LogAccumulator {
       case 'largePartition':
       case 'largeRowCell': {
         const id = `${hit.what} ${hit.table}`;
-        const key = cappedKey(this.largeTables, id, CAP_TABLES, OTHER);
-        const l = this.largeTables.get(key) ?? { table: key === OTHER ? OTHER : hit.table, what: hit.what, count: 0, maxBytes: 0, maxKey: null };
+        const l = slot(this.largeTables, id, CAP_TABLES, () => ({ table: this.largeTables.size < CAP_TABLES ? hit.table : OTHER, what: hit.what, count: 0, maxBytes: 0, maxKey: null as string | null }));
         l.count++;
         if (hit.bytes !== null && hit.bytes >= l.maxBytes) {
           l.maxBytes = hit.bytes;
           l.maxKey = hit.key;
         }
-        this.largeTables.set(key, l);
         const detail: Record<string, string | number> = { table: hit.table, what: hit.what, via: hit.via };
         if (hit.key) detail.key = hit.key;
         this.count(k, t, hit.bytes, () => this.example(t, line, hit.bytes, detail));
         return;
       }
       case 'oom': {
-        const key = cappedKey(this.oomKinds, hit.what, CAP_SMALL, OTHER);
-        this.oomKinds.set(key, (this.oomKinds.get(key) ?? 0) + 1);
+        bump(this.oomKinds, hit.what, 1, CAP_SMALL);
         this.entryOomWhat = hit.what;
         this.count(k, t, null, () => this.example(t, line, null, { what: hit.what }));
         return;
@@ -721,10 +729,7 @@ export class LogAccumulator {
       }
       case 'hintFailure': {
         if (hit.partial) this.hintPartial++;
-        if (hit.endpoint) {
-          const key = cappedKey(this.hintEndpoints, hit.endpoint, CAP_SMALL, OTHER);
-          this.hintEndpoints.set(key, (this.hintEndpoints.get(key) ?? 0) + 1);
-        }
+        if (hit.endpoint) bump(this.hintEndpoints, hit.endpoint, 1, CAP_SMALL);
         this.count(k, t, null, () => this.example(t, line, null, hit.endpoint ? { endpoint: hit.endpoint, partial: hit.partial ? 'yes' : 'no' } : { partial: hit.partial ? 'yes' : 'no' }));
         return;
       }
@@ -734,11 +739,9 @@ export class LogAccumulator {
         return;
       }
       case 'bufferPoolFull': {
-        const key = cappedKey(this.bufferPools, hit.pool, CAP_SMALL, OTHER);
-        const b = this.bufferPools.get(key) ?? { limit: hit.limitBytes, count: 0 };
+        const b = slot(this.bufferPools, hit.pool, CAP_SMALL, () => ({ limit: hit.limitBytes, count: 0 }));
         b.count++;
         b.limit = maxOrNull(b.limit, hit.limitBytes);
-        this.bufferPools.set(key, b);
         this.count(k, t, null, () => this.example(t, line, null, hit.limitBytes !== null ? { pool: hit.pool, limitBytes: hit.limitBytes } : { pool: hit.pool }));
         return;
       }
@@ -769,10 +772,7 @@ export class LogAccumulator {
       }
       case 'scyllaTimeout': {
         this.timeoutTypes.set(hit.type, (this.timeoutTypes.get(hit.type) ?? 0) + 1);
-        if (hit.table) {
-          const key = cappedKey(this.timeoutTables, hit.table, CAP_TABLES, OTHER);
-          this.timeoutTables.set(key, (this.timeoutTables.get(key) ?? 0) + 1);
-        }
+        if (hit.table) bump(this.timeoutTables, hit.table, 1, CAP_TABLES);
         this.count(k, t, null, () => this.example(t, line, null, hit.table ? { type: hit.type, table: hit.table } : { type: hit.type }));
         return;
       }

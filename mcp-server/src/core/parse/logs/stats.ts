@@ -94,12 +94,6 @@ export class Quantiles {
   }
 }
 
-/** A Map that stops taking new keys past `cap`; later keys fold into `overflowKey`. */
-export function cappedKey<V>(map: Map<string, V>, key: string, cap: number, overflowKey: string): string {
-  if (map.has(key) || map.size < cap) return key;
-  return overflowKey;
-}
-
 export const MINUTE = 60_000;
 export const BUCKET_SIZES = [MINUTE, 5 * MINUTE, 60 * MINUTE, 24 * 60 * MINUTE] as const;
 const MAX_LIVE_BUCKETS = 20_000;
