@@ -4,6 +4,47 @@ import { nodeFactsFromRaw } from '../core/facts/from-raw.js';
 import type { Finding } from '../core/findings.js';
 import { runRules, type RulesResult } from '../core/rules/index.js';
 import { summariseParsed } from '../render/interpret.js';
+import { classifyNodetoolFailure } from '../core/nodetool-errors.js';
+
+/** Known nodetool error texts that mean something specific (each is a trap with a knowledge entry). */
+const ERROR_TRAPS: { code: string; knowledgeId: string }[] = [
+  { code: 'NO_METRIC_YET', knowledgeId: 'trap.nodetool.proxyhistograms-idle-node' },
+  { code: 'NODE_STARTING', knowledgeId: 'trap.nodetool.server-not-initialized' },
+];
+
+/** A pasted nodetool failure is still evidence: say what it means instead of "not recognised". */
+function explainPastedError(text: string): InterpretReport | null {
+  if (!/Exception|error:|Error:|Failed to connect/i.test(text.slice(0, 20_000))) return null;
+  if (/Use the -d flag/.test(text)) {
+    return errorReport('nodetool.error', 'getstreamthroughput refused to print a cap that is not a whole number of megabits/s', {
+      id: 'trap.nodetool.getstreamthroughput-d-flag',
+      severity: 'info',
+      title: 'getstreamthroughput needs -d on 4.1+ for this cap',
+      evidence: [text.split('\n').find((l) => /-d flag/.test(l))?.trim().slice(0, 200) ?? ''],
+      recommendation: 'Not a fault: run `nodetool getstreamthroughput -d` (cql-tuner retries with -d by itself).',
+      knowledgeIds: ['trap.nodetool.getstreamthroughput-d-flag'],
+      confidence: 'high',
+    });
+  }
+  const c = classifyNodetoolFailure('nodetool', 'the node', 0, text);
+  if (c.code === 'NODETOOL_FAILED') return null;
+  const trap = ERROR_TRAPS.find((t) => t.code === c.code);
+  // The text names no host: drop the placeholder from the classifier's wording.
+  const message = c.message.replace(/ ?(?:at |on |to )?the node:0/g, '').replace(/ ?the node/, ' the node');
+  return errorReport('nodetool.error', message, {
+    id: trap ? trap.knowledgeId : `nodetool.error.${c.code.toLowerCase().replace(/_/g, '-')}`,
+    severity: trap ? 'info' : 'warning',
+    title: message.split(': ')[0]!.slice(0, 160),
+    evidence: [text.split('\n').find((l) => /Exception|error|Failed/i.test(l))?.trim().slice(0, 300) ?? ''],
+    recommendation: c.fix,
+    knowledgeIds: trap ? [trap.knowledgeId] : [],
+    confidence: 'high',
+  });
+}
+
+function errorReport(kind: string, summary: string, finding: Finding): InterpretReport {
+  return { kind, version: null, ok: true, summary, findings: [finding], checked: [], warnings: [] };
+}
 
 export interface InterpretReport {
   kind: string | null;
@@ -21,6 +62,8 @@ export interface InterpretReport {
 export function interpretText(text: string): InterpretReport {
   const d = detect(text);
   if (!d.ok) {
+    const failure = explainPastedError(text);
+    if (failure) return failure;
     return {
       kind: null,
       version: null,

@@ -1,6 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { dataHome } from '../../collect/data-home.js';
 import { diagnose, diagnoseBundle, type DiagnosisReport } from '../../ops/diagnose.js';
 import { interpretText } from '../../ops/interpret.js';
 import { DEFAULT_NODE_TIMEOUT_MS, DEFAULT_SWEEP_CONCURRENCY } from '../../ops/snapshot.js';
@@ -61,6 +63,7 @@ export function registerDiagnosisTools(server: McpServer): void {
         jmxPort: z.number().int().min(1).max(65535).optional(),
         concurrency: z.number().int().min(1).max(64).default(DEFAULT_SWEEP_CONCURRENCY),
         nodeTimeoutMs: z.number().int().min(1000).max(600_000).default(DEFAULT_NODE_TIMEOUT_MS),
+        save: z.boolean().default(false).describe('Also keep every raw output as a bundle in the cql-tuner data folder (re-diagnose later with bundle)'),
         detail: z.boolean().default(false).describe('Every finding, info included, with all evidence'),
       },
       outputSchema: diagnosisOutput,
@@ -68,7 +71,8 @@ export function registerDiagnosisTools(server: McpServer): void {
     },
     async (args, extra) => {
       try {
-        const r = args.bundle ? await diagnoseBundle(args.bundle) : await diagnose(args, { onProgress: mcpProgress(extra), signal: extra.signal });
+        const bundleDir = args.save && !args.bundle ? join(dataHome(), 'bundles', `diagnose-${new Date().toISOString().replace(/[:.]/g, '-')}`) : undefined;
+        const r = args.bundle ? await diagnoseBundle(args.bundle) : await diagnose({ ...args, ...(bundleDir ? { bundleDir } : {}) }, { onProgress: mcpProgress(extra), signal: extra.signal });
         return diagnosisResult(r, args.detail);
       } catch (e) {
         return toolError(e);

@@ -46,8 +46,8 @@ export function registerNodetoolTool(server: McpServer): void {
     {
       title: 'Run a read-only nodetool command',
       description:
-        `Runs one read-only nodetool subcommand against a Cassandra/ScyllaDB node's JMX port and returns parsed facts ` +
-        `(status, info, version are parsed; others return an excerpt) plus the raw text on request. ` +
+        `Runs one read-only nodetool subcommand against a Cassandra/ScyllaDB node's JMX port and returns its output parsed into typed facts ` +
+        `(every allowed subcommand has a parser; failures come back classified with a cause and a fix), plus the raw text on request. ` +
         `Commands that change the cluster are refused. Allowed: ${subcommandList}. ` +
         `JMX credentials come from the server's environment (CQL_TUNER_JMX_USERNAME / CQL_TUNER_JMX_PASSWORD), never from arguments.`,
       inputSchema: nodetoolInput,

@@ -93,16 +93,19 @@ interface Snapshot {
 
 const maxOrNull = (a: number | null, b: number | null) => (b === null ? a : a === null ? b : Math.max(a, b));
 
+/**
+ * UTF-8 size of text handed over as strings. A surrogate pair counts 4 bytes on its high half; a low half counts
+ * nothing (when a chunk boundary splits a pair, the halves land in two calls and still add up to 4).
+ */
 function utf8Length(s: string): number {
   let n = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c < 0x80) n++;
     else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c < 0xdc00) {
-      n += 4;
-      i++;
-    } else n += 3;
+    else if (c >= 0xd800 && c < 0xdc00) n += 4;
+    else if (c >= 0xdc00 && c < 0xe000) n += 0;
+    else n += 3;
   }
   return n;
 }
@@ -118,33 +121,42 @@ function looksLikeContinuation(s: string): boolean {
 
 const POOL_NAME = /^[A-Za-z][\w/.:$#-]*$/;
 
+const TOKEN = /\S+/g;
+
 /**
  * "MutationStage  0  0  123  0  0" / "TPC/all/WRITE_REMOTE 0 13094 (N/A) N/A 0 N/A 0" from `start` → name and
  * values (null = N/A; "(…)" groups such as DSE's backpressure column are skipped). null when not a pool row.
  */
 function parsePoolRow(s: string, start: number): { name: string; v: (number | null)[] } | null {
-  const tokens = (start ? s.slice(start) : s).split(' ');
-  let name = '';
+  TOKEN.lastIndex = start;
+  let m = TOKEN.exec(s);
+  if (!m || !POOL_NAME.test(m[0])) return null;
+  const name = m[0];
   const v: (number | null)[] = [];
   let numbers = 0;
-  for (const t of tokens) {
-    if (t === '') continue;
-    if (name === '') {
-      if (!POOL_NAME.test(t)) return null;
-      name = t;
+  while ((m = TOKEN.exec(s))) {
+    const t = m[0];
+    const c = t.charCodeAt(0);
+    if (c === 40) {
+      // "(N/A)" or "(w/Backpressure)": skip to the closing parenthesis
+      if (t.charCodeAt(t.length - 1) !== 41) {
+        const close = s.indexOf(')', TOKEN.lastIndex);
+        if (close < 0) return null;
+        TOKEN.lastIndex = close + 1;
+      }
       continue;
     }
-    if (t.charCodeAt(0) === 40 && t.charCodeAt(t.length - 1) === 41) continue; // "(N/A)"
     if (t === 'N/A' || t === 'n/a') {
       v.push(null);
       continue;
     }
+    if (c < 48 || c > 57) return null;
     const n = Number(t);
-    if (!Number.isInteger(n) || n < 0 || t.charCodeAt(0) === 43) return null;
+    if (!Number.isInteger(n)) return null;
     v.push(n);
     numbers++;
   }
-  if (name === '' || v.length < 2 || numbers === 0) return null;
+  if (v.length < 2 || numbers === 0) return null;
   return { name, v };
 }
 
@@ -208,6 +220,8 @@ export class LogAccumulator {
   private readonly th = newHeader();
   private entryKinds = 0;
   private entryIsStatus = false;
+  /** The entry is a header-less line that matched a pattern: only stack-trace-like lines continue it. */
+  private entryBare = false;
   private entryOomWhat: string | null = null;
 
   private readonly kinds = new Map<LogEventKind, KindState>(LOG_EVENT_KINDS.map((k) => [k, new KindState(UNITS[k])]));
@@ -333,7 +347,25 @@ export class LogAccumulator {
   private headedLine(s: string): void {
     const h = this.h;
     this.headed++;
-    this.formats[h.format!]++;
+    switch (h.format) {
+      case 'cassandra':
+        this.formats.cassandra++;
+        break;
+      case 'scylla':
+        this.formats.scylla++;
+        break;
+      case 'journald':
+        this.formats.journald++;
+        break;
+      case 'gcUnified':
+        this.formats.gcUnified++;
+        break;
+      case 'gcJdk8':
+        this.formats.gcJdk8++;
+        break;
+      default:
+        this.formats.isoPrefix++;
+    }
     switch (h.level) {
       case LEVEL_ERROR:
         this.levels.error++;
@@ -352,7 +384,19 @@ export class LogAccumulator {
         break;
     }
     const fam = this.family();
-    this.families[fam]++;
+    switch (fam) {
+      case 'cassandra':
+        this.families.cassandra++;
+        break;
+      case 'scylla':
+        this.families.scylla++;
+        break;
+      case 'gc':
+        this.families.gc++;
+        break;
+      default:
+        this.families.other++;
+    }
     if (h.fileStart >= 0 && s.charCodeAt(h.fileStart) === 68 && (s.startsWith('Dse', h.fileStart) || s.startsWith('DroppedMessages', h.fileStart))) this.dseHints++;
 
     if (h.dateAt >= 0) {
@@ -370,13 +414,14 @@ export class LogAccumulator {
       this.entryT = this.lineTime(h.t, h.basis, h.hasZone);
     }
     this.entryOpen = true;
+    this.entryBare = false;
     this.entryKinds = 0;
     this.entryIsStatus = false;
     this.entryOomWhat = null;
 
-    const fromStatusLogger = h.fileStart >= 0 && s.startsWith('StatusLogger', h.fileStart);
+    const fromStatusLogger = h.fileStart >= 0 && s.charCodeAt(h.fileStart) === 83 && s.startsWith('StatusLogger', h.fileStart);
     if (this.statusMode !== 0 && !fromStatusLogger) this.closeSnapshot();
-    if (fromStatusLogger || s.startsWith('Pool Name', h.msgStart)) {
+    if (fromStatusLogger || (s.charCodeAt(h.msgStart) === 80 && s.startsWith('Pool Name', h.msgStart))) {
       this.entryIsStatus = true;
       this.statusText(s, h.msgStart, s);
       return;
@@ -443,7 +488,7 @@ export class LogAccumulator {
       this.statusText(s, 0, s);
       return;
     }
-    if (this.entryOpen && (this.entryKinds !== 0 || looksLikeContinuation(s))) {
+    if (this.entryOpen && ((this.entryKinds !== 0 && !this.entryBare) || looksLikeContinuation(s))) {
       this.continuation++;
       if (this.entryKinds & KIND_BIT.dropped) {
         const m = /^(\S+) - (\d+) messages?\s*$/.exec(s);
@@ -463,6 +508,7 @@ export class LogAccumulator {
     if (hit) {
       this.bare++;
       this.entryOpen = true;
+      this.entryBare = true;
       this.entryT = null;
       this.entryDateAt = -1;
       this.entryKinds = 0;
@@ -479,10 +525,10 @@ export class LogAccumulator {
   // ------------------------------------------------------------------ StatusLogger tables
 
   private statusText(s: string, start: number, line: string): void {
-    let i = start;
-    while (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9) i++;
-    if (i >= s.length) return;
-    if (s.startsWith('Pool Name', i)) {
+    if (start >= s.length) return;
+    const header = s.indexOf('Pool Name', start);
+    if (header >= 0 && header - start < 8) {
+      const i = header;
       this.closeSnapshot();
       const layout = s.includes('Delayed', i) ? 'dse' : s.includes('Completed', i) ? 'full' : 'short';
       const t = this.entryTime();
@@ -491,7 +537,7 @@ export class LogAccumulator {
       return;
     }
     if (this.statusMode === 1 && this.snap) {
-      const row = parsePoolRow(s, i);
+      const row = parsePoolRow(s, start);
       if (row) {
         this.poolRow(row.name, row.v, line);
         return;

@@ -83,7 +83,8 @@ export function sizeToBytes(text: string): number | null {
   return Number.isFinite(n) ? Math.round(n * f) : null;
 }
 
-const FROM_TABLE = /\bFROM\s+("?[\w]+"?)\s*\.\s*("?[\w]+"?)/i;
+// quoted CQL identifiers may hold any letter: "Carts", "menü"
+const FROM_TABLE = /\bFROM\s+("?[\p{L}\p{N}_]+"?)\s*\.\s*("?[\p{L}\p{N}_]+"?)/iu;
 const unquote = (s: string) => s.replace(/"/g, '');
 
 /** "ks.tbl" from a CQL text, "?" when none. */
@@ -95,7 +96,28 @@ export function tableFromQuery(q: string): string {
 // ---------------------------------------------------------------- GC (system.log GCInspector)
 
 const CONCURRENT_COLLECTORS = /Cycles$|^ZGC$|^G1 Concurrent GC$/;
-const POOL_PAIR = /([A-Za-z][A-Za-z0-9 '_-]*?): (\d+) -> (\d+)/g;
+
+/** "ms.  G1 Old Gen: 1206429760 -> 1254765136; G1 Eden Space: 2168455168 -> 0" → [[pool, after], …]. */
+function poolPairs(s: string, from: number): [string, number][] | null {
+  let out: [string, number][] | null = null;
+  let p = from;
+  for (;;) {
+    const arrow = s.indexOf(' -> ', p);
+    if (arrow < 0) break;
+    const colon = s.lastIndexOf(': ', arrow);
+    if (colon < p) break;
+    let n = p;
+    for (let c = s.charCodeAt(n); c === 32 || c === 59 || c === 46; c = s.charCodeAt(++n)) {
+      /* skip ".", "; " and padding */
+    }
+    const semi = s.indexOf(';', arrow);
+    const end = semi < 0 ? s.length : semi;
+    const after = Number(s.slice(arrow + 4, end));
+    if (n < colon && Number.isFinite(after)) (out ??= []).push([s.slice(n, colon), after]);
+    p = end + 1;
+  }
+  return out;
+}
 
 function gcInspector(s: string, start: number): Hit | null {
   const at = s.indexOf(' GC in ', start);
@@ -106,10 +128,7 @@ function gcInspector(s: string, start: number): Hit | null {
     while (i < s.length && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57) ms = ms * 10 + (s.charCodeAt(i++) - 48);
     if (i === d0 || !s.startsWith('ms', i)) return null;
     const collector = s.slice(start, at).trim();
-    const pools: [string, number][] = [];
-    POOL_PAIR.lastIndex = i;
-    for (let m = POOL_PAIR.exec(s); m; m = POOL_PAIR.exec(s)) pools.push([m[1]!.trim(), Number(m[3])]);
-    return { kind: 'gcPause', ms, collector, from: 'GCInspector', concurrent: CONCURRENT_COLLECTORS.test(collector), pools: pools.length ? pools : null };
+    return { kind: 'gcPause', ms, collector, from: 'GCInspector', concurrent: CONCURRENT_COLLECTORS.test(collector), pools: poolPairs(s, i + 2) };
   }
   // Cassandra 1.2/2.0: "GC for ParNew: 245 ms for 1 collections, 123 used; max is 456"
   const old = s.indexOf('GC for ', start);

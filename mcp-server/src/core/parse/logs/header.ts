@@ -38,7 +38,7 @@ export interface LineHeader {
    * date unread until something needs the time (an event, the first and last line): see resolveDate.
    */
   dateAt: number;
-  /** Cassandra source file ("GCInspector.java") as [fileStart, fileEnd); -1 when absent. */
+  /** Cassandra source file and line ("GCInspector.java:313") as [fileStart, fileEnd); -1 when absent. */
   fileStart: number;
   fileEnd: number;
   /** journald host / program, '' when absent. */
@@ -259,8 +259,7 @@ function readAfterLevel(s: string, i: number, level: number, h: LineHeader, st?:
       const e = s.indexOf(' ', f);
       if (e > f && e - f < 80 && s.charCodeAt(e + 1) === 45 && (e + 2 === s.length || s.charCodeAt(e + 2) === 32)) {
         h.fileStart = f;
-        const colon = s.lastIndexOf(':', e);
-        h.fileEnd = colon > f ? colon : e;
+        h.fileEnd = e; // "File.java:123"
         h.msgStart = Math.min(e + 3, s.length);
       } else h.msgStart = f;
     }

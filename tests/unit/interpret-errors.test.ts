@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { interpretText } from '../../mcp-server/src/ops/interpret.js';
+import { FIXTURES_DIR } from '../helpers/corpus.js';
+
+const lab = (rel: string) => readFileSync(join(FIXTURES_DIR, 'lab', rel), 'utf8');
+
+describe('pasted nodetool failures are explained, not "not recognised"', () => {
+  it('4.1 idle-node proxyhistograms → info trap with its knowledge id', () => {
+    const r = interpretText(lab('cassandra-4.1-1node/node1/nodetool-proxyhistograms-before-reads.txt'));
+    expect(r).toMatchObject({ ok: true, kind: 'nodetool.error' });
+    expect(r.findings).toEqual([expect.objectContaining({ id: 'trap.nodetool.proxyhistograms-idle-node', severity: 'info', knowledgeIds: ['trap.nodetool.proxyhistograms-idle-node'] })]);
+    expect(r.summary).not.toMatch(/the node:0/);
+  });
+
+  it('4.1+/5.0 getstreamthroughput without -d → info trap', () => {
+    const r = interpretText(lab('cassandra-5.0-1node/node1/nodetool-getstreamthroughput.txt'));
+    expect(r.findings[0]).toMatchObject({ id: 'trap.nodetool.getstreamthroughput-d-flag', severity: 'info' });
+  });
+
+  it('5.0 "Server is not initialized yet" → the node is still starting', () => {
+    const r = interpretText(lab('cassandra-5.0-1node/node1/nodetool-proxyhistograms-while-starting.txt'));
+    expect(r.findings[0]).toMatchObject({ id: 'trap.nodetool.server-not-initialized', severity: 'info' });
+    expect(r.summary).toMatch(/still starting/);
+  });
+
+  it('a refused JMX connection is a warning with the fix', () => {
+    const r = interpretText("nodetool: Failed to connect to '10.0.0.9:7199' - ConnectException: 'Connection refused (Connection refused)'.\n");
+    expect(r.findings[0]).toMatchObject({ id: 'nodetool.error.jmx-unreachable', severity: 'warning' });
+    expect(r.findings[0]!.recommendation).toMatch(/JMX/);
+  });
+
+  it('ordinary prose mentioning an error stays unrecognised', () => {
+    expect(interpretText('the error was in my coffee').ok).toBe(false);
+  });
+});
