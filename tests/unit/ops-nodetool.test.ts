@@ -96,3 +96,18 @@ describe('version-adaptive retries', () => {
     expect(t.calls).toHaveLength(1);
   });
 });
+
+describe('nodetool on a remote target', () => {
+  it('uses the remote host’s nodetool, never a local path, and no local password file', async () => {
+    const t = new RecordingTarget(() => ({ stdout: 'ReleaseVersion: 5.0.9\n' }), 'ssh');
+    const r = await runNodetool({ subcommand: 'version' }, { target: t, env: { PATH: '/nonexistent', CQL_TUNER_JMX_USERNAME: 'ops', CQL_TUNER_JMX_PASSWORD_FILE: '/etc/cassandra/jmx.pw' } });
+    expect(t.calls[0]!.argv).toEqual(['nodetool', '-h', '127.0.0.1', '-p', '7199', '-u', 'ops', '-pwf', '/etc/cassandra/jmx.pw', 'version']);
+    expect(r.nodetool).toEqual({ source: 'remote', path: 'nodetool' });
+  });
+
+  it('refuses a password from the environment rather than put it in remote argv', async () => {
+    const t = new RecordingTarget(() => ({}), 'ssh');
+    await expect(runNodetool({ subcommand: 'version' }, { target: t, env: { CQL_TUNER_JMX_USERNAME: 'ops', CQL_TUNER_JMX_PASSWORD: 'pw' } })).rejects.toMatchObject({ code: 'JMX_PASSWORD_REMOTE' });
+    expect(t.calls).toHaveLength(0);
+  });
+});

@@ -13,7 +13,7 @@ export interface JmxAuth {
   cleanup(): Promise<void>;
 }
 
-export async function jmxAuthFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<JmxAuth> {
+export async function jmxAuthFromEnv(env: NodeJS.ProcessEnv = process.env, opts: { remote?: boolean } = {}): Promise<JmxAuth> {
   const user = env['CQL_TUNER_JMX_USERNAME'];
   const password = env['CQL_TUNER_JMX_PASSWORD'];
   const passwordFile = env['CQL_TUNER_JMX_PASSWORD_FILE'];
@@ -26,6 +26,13 @@ export async function jmxAuthFromEnv(env: NodeJS.ProcessEnv = process.env): Prom
       throw new Error('CQL_TUNER_JMX_USERNAME must be one word without spaces and must not start with "-"');
     }
     args.push('-u', user);
+    if (password && opts.remote) {
+      // A local 0600 file does not exist on the remote host, and argv there is visible to `ps`.
+      throw Object.assign(new Error('CQL_TUNER_JMX_PASSWORD cannot be used when nodetool runs on a remote target'), {
+        code: 'JMX_PASSWORD_REMOTE',
+        fix: 'Put a JMX password file on each node (chmod 600) and set CQL_TUNER_JMX_PASSWORD_FILE to its path there.',
+      });
+    }
     if (password) {
       secrets.push(password);
       dir = await mkdtemp(join(tmpdir(), 'cql-tuner-jmx-'));

@@ -2,7 +2,7 @@ import { access, constants, stat } from 'node:fs/promises';
 import { basename, delimiter, isAbsolute, join } from 'node:path';
 import { labNodetoolArgv } from '../lab/index.js';
 
-export type NodetoolSource = 'explicit' | 'CQL_TUNER_NODETOOL' | 'CASSANDRA_HOME' | 'PATH' | 'lab';
+export type NodetoolSource = 'explicit' | 'CQL_TUNER_NODETOOL' | 'CASSANDRA_HOME' | 'PATH' | 'lab' | 'remote';
 
 export interface LocatedNodetool {
   /** argv to prepend to nodetool's own arguments: a script path, or java + flags + class for the lab. */
@@ -38,6 +38,18 @@ function checkExplicit(path: string, from: string): void {
   if (!/^nodetool(\.sh)?$/.test(basename(path))) {
     throw new NodetoolNotFound(`${from} must point at a file named nodetool, got ${JSON.stringify(basename(path))}`, 'Point it at <cassandra>/bin/nodetool (or Scylla’s /usr/bin/nodetool).');
   }
+}
+
+/**
+ * On a remote target (ssh, kubectl, docker) nodetool is the remote host's: an explicit absolute path, or
+ * plain "nodetool" for its PATH. Nothing local is looked at.
+ */
+export function remoteNodetool(explicit?: string): LocatedNodetool {
+  if (explicit) {
+    checkExplicit(explicit, 'nodetoolPath');
+    return { argvPrefix: [explicit], source: 'remote', path: explicit };
+  }
+  return { argvPrefix: ['nodetool'], source: 'remote', path: 'nodetool' };
 }
 
 /**

@@ -3,7 +3,7 @@ import { classifyNodetoolFailure } from '../core/nodetool-errors.js';
 import { NODETOOL_PARSERS } from '../core/parse/nodetool/index.js';
 import { jmxAuthFromEnv, scrub } from '../collect/jmx-credentials.js';
 import { LocalTarget } from '../collect/local-target.js';
-import { locateNodetool, type NodetoolSource } from '../collect/nodetool-locate.js';
+import { locateNodetool, remoteNodetool, type NodetoolSource } from '../collect/nodetool-locate.js';
 import type { Target } from '../collect/target.js';
 import { OpError } from './errors.js';
 import type { ProgressFn } from './progress.js';
@@ -58,10 +58,11 @@ export async function runNodetool(input: NodetoolInput, deps: NodetoolDeps = {})
     throw new OpError('BAD_TIMEOUT', `timeoutMs ${String(timeoutMs)} is outside 1000–${MAX_NODETOOL_TIMEOUT_MS}`, 'Give a timeout in milliseconds between 1 s and 10 min.');
   }
   const env = deps.env ?? process.env;
-  const located = await locateNodetool(input.nodetoolPath, env);
-  const auth = await jmxAuthFromEnv(env);
   const target = deps.target ?? new LocalTarget();
-  deps.onProgress?.({ message: `nodetool ${built.subcommand} on ${host}:${port}` });
+  const remote = target.kind !== 'local';
+  const located = remote ? remoteNodetool(input.nodetoolPath) : await locateNodetool(input.nodetoolPath, env);
+  const auth = await jmxAuthFromEnv(env, { remote });
+  deps.onProgress?.({ message: `nodetool ${built.subcommand} on ${host}:${port}${remote ? ` via ${target.describe()}` : ''}` });
   try {
     const argv = [...located.argvPrefix, ...built.connectionArgs, ...auth.args, ...built.commandArgs];
     let res = await target.run(argv, { timeoutMs, signal: deps.signal, env: auth.env });

@@ -6,6 +6,8 @@ import { readBundle, writeBundle } from '../collect/bundle-store.js';
 import { CqlSession } from '../collect/cql-session.js';
 import { collectNode, NODETOOL_FALLBACKS, type NodeRaw, type SweepNode } from '../collect/sweep.js';
 import { labStatus } from '../lab/index.js';
+import { TARGET_FORMS, targetFromString } from '../collect/target-spec.js';
+import type { Target } from '../collect/target.js';
 import { CQL_TUNER_VERSION } from '../version.js';
 import { OpError } from './errors.js';
 import type { ProgressFn } from './progress.js';
@@ -26,6 +28,11 @@ export interface SnapshotInput {
   /** Add nodetool for what no virtual table answers (heap, GC, dropped messages). */
   nodetool?: boolean;
   nodetoolPath?: string;
+  /**
+   * Run nodetool on each node through a target, "{host}" standing for the node's address, e.g.
+   * "ssh://ops@{host}" (JMX then defaults to 127.0.0.1 on that node, as LOCAL_JMX clusters require).
+   */
+  nodetoolVia?: string;
   /** More nodetool subcommands per node (e.g. compactionstats, tablestats for a diagnosis). */
   nodetoolExtra?: string[];
   /** nodetool subcommands with a cluster-wide answer, run on the first node only (status, describecluster). */
@@ -99,6 +106,17 @@ export function snapshotFromRaw(raw: NodeRaw[], meta: { collectedAt: string; dur
   return { ...meta, nodes };
 }
 
+function nodetoolTargetFor(template: string, address: string): Target {
+  if (!template.includes('{host}') && !/^local$/.test(template)) {
+    throw new OpError('BAD_TARGET', `nodetoolVia ${JSON.stringify(template)} has no {host} placeholder, so every node would run the same host's nodetool`, 'Write it like ssh://ops@{host} (or "local").');
+  }
+  try {
+    return targetFromString(template.split('{host}').join(address.includes(':') ? `[${address}]` : address));
+  } catch (e) {
+    throw new OpError('BAD_TARGET', `nodetoolVia for ${address}: ${e instanceof Error ? e.message : String(e)}`, `Accepted forms: ${TARGET_FORMS}`);
+  }
+}
+
 async function resolveTargets(input: SnapshotInput): Promise<{ hosts: string[]; jmxHost: string; jmxPorts: Record<string, number> }> {
   if (input.lab) {
     const s = await labStatus();
@@ -111,7 +129,7 @@ async function resolveTargets(input: SnapshotInput): Promise<{ hosts: string[]; 
   }
   const hosts = input.hosts ?? [];
   if (!hosts.length) throw new OpError('NO_CONTACT_POINTS', 'no hosts given', 'Give at least one node address (hosts), or lab: true for the local lab.');
-  const jmxHost = input.jmxHost ?? 'node';
+  const jmxHost = input.jmxHost ?? (input.nodetoolVia && input.nodetoolVia !== 'local' ? '127.0.0.1' : 'node');
   if (jmxHost !== 'node') {
     const c = checkHost(jmxHost);
     if (!c.ok) throw new OpError('BAD_HOST', `jmxHost: ${c.reason}`, 'Give "node" or a host name/IP.');
@@ -127,6 +145,8 @@ async function resolveTargets(input: SnapshotInput): Promise<{ hosts: string[]; 
 export async function takeSnapshot(input: SnapshotInput, deps: { onProgress?: ProgressFn; signal?: AbortSignal } = {}): Promise<ClusterSnapshot> {
   const started = Date.now();
   const { hosts, jmxHost, jmxPorts } = await resolveTargets(input);
+  // A bad template fails before connecting, not once per node.
+  if (input.nodetoolVia) nodetoolTargetFor(input.nodetoolVia, hosts[0]!.replace(/:\d+$/, ''));
   const concurrency = input.concurrency ?? DEFAULT_SWEEP_CONCURRENCY;
   const nodeTimeoutMs = input.nodeTimeoutMs ?? DEFAULT_NODE_TIMEOUT_MS;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new OpError('BAD_CONCURRENCY', `concurrency ${concurrency} is outside 1–64`, 'Use the default 8, or a value up to 64.');
@@ -154,6 +174,7 @@ export async function takeSnapshot(input: SnapshotInput, deps: { onProgress?: Pr
     const firstUp = nodes.find((n) => n.upPerDriver) ?? nodes[0];
     const settled = await mapBounded(nodes, concurrency, async (node) => {
       const raw = await collectNode(session, node, {
+        ...(input.nodetoolVia ? { target: nodetoolTargetFor(input.nodetoolVia, node.address) } : {}),
         nodetool: input.nodetool === false ? [] : node === firstUp ? [...new Set([...perNode, ...(input.nodetoolOnce ?? [])])] : perNode,
         nodetoolPath: input.nodetoolPath,
         nodeTimeoutMs,

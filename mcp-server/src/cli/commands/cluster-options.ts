@@ -12,6 +12,7 @@ export interface ClusterFlags {
   jmxHost: string;
   jmxPort: number;
   nodetoolPath?: string;
+  nodetoolVia?: string;
   concurrency: number;
   nodeTimeout: number;
 }
@@ -27,7 +28,8 @@ export function addClusterOptions(cmd: Command): Command {
     .option('--dc <dc>', 'only nodes of this datacenter')
     .option('--jmx-host <host>', '"node" (each node’s address) or a fixed JMX host', 'node')
     .option('--jmx-port <port>', 'JMX port', intArg('jmx-port'), 7199)
-    .option('--nodetool-path <path>', 'absolute path of nodetool')
+    .option('--nodetool-path <path>', 'absolute path of nodetool (on the remote host with --nodetool-via)')
+    .option('--nodetool-via <target>', 'run nodetool on each node, e.g. ssh://ops@{host} ({host} = node address; JMX then 127.0.0.1)')
     .option('--concurrency <n>', 'nodes collected at once', intArg('concurrency'), DEFAULT_SWEEP_CONCURRENCY)
     .option('--node-timeout <ms>', 'per-node deadline', intArg('node-timeout'), DEFAULT_NODE_TIMEOUT_MS);
 }
@@ -42,6 +44,7 @@ export function snapshotInputFrom(o: ClusterFlags): SnapshotInput {
     jmxHost: o.jmxHost,
     jmxPort: o.jmxPort,
     nodetoolPath: o.nodetoolPath,
+    nodetoolVia: o.nodetoolVia,
     concurrency: o.concurrency,
     nodeTimeoutMs: o.nodeTimeout,
   };

@@ -61,6 +61,7 @@ export function registerDiagnosisTools(server: McpServer): void {
         dc: z.string().max(200).optional(),
         jmxHost: z.string().max(253).optional(),
         jmxPort: z.number().int().min(1).max(65535).optional(),
+        nodetoolVia: z.string().max(500).optional().describe('Run nodetool on each node through a target such as ssh://ops@{host} ({host} = node address); JMX then defaults to 127.0.0.1'),
         concurrency: z.number().int().min(1).max(64).default(DEFAULT_SWEEP_CONCURRENCY),
         nodeTimeoutMs: z.number().int().min(1000).max(600_000).default(DEFAULT_NODE_TIMEOUT_MS),
         save: z.boolean().default(false).describe('Also keep every raw output as a bundle in the cql-tuner data folder (re-diagnose later with bundle)'),

@@ -71,6 +71,7 @@ export function registerSnapshotTools(server: McpServer): void {
         dc: z.string().max(200).optional().describe('Only nodes of this datacenter'),
         jmxHost: z.string().max(253).optional().describe('"node" (default: each node’s address) or a fixed JMX host'),
         jmxPort: z.number().int().min(1).max(65535).optional(),
+        nodetoolVia: z.string().max(500).optional().describe('Run nodetool on each node through a target such as ssh://ops@{host} ({host} = node address); JMX then defaults to 127.0.0.1'),
         nodetool: z.boolean().default(true).describe('Fill heap/GC/dropped messages with nodetool'),
         concurrency: z.number().int().min(1).max(64).default(DEFAULT_SWEEP_CONCURRENCY),
         nodeTimeoutMs: z.number().int().min(1000).max(600_000).default(DEFAULT_NODE_TIMEOUT_MS),

@@ -8,7 +8,7 @@
 import { parsedOk, unrecognized, type Parsed } from '../../parsed.js';
 import { classify, type ClassifyMode, type Hit } from './classify.js';
 import { LEVEL_DEBUG, LEVEL_ERROR, LEVEL_INFO, LEVEL_TRACE, LEVEL_WARN, newHeader, newHeaderState, readGrepPrefixed, readHeader, resolveDate } from './header.js';
-import { BucketCounter, bucketLevelForSpan, BUCKET_SIZES, clip, FirstN, formatLogTime, Quantiles, TopN } from './stats.js';
+import { BucketCounter, bucketLevelForSpan, BUCKET_SIZES, clip, detach, FirstN, formatLogTime, Quantiles, TopN } from './stats.js';
 import {
   LOG_EVENT_KINDS,
   type KindSummary,
@@ -164,7 +164,7 @@ function parsePoolRow(s: string, start: number): { name: string; v: (number | nu
 function bump(map: Map<string, number>, key: string, by: number, cap: number): void {
   const cur = map.get(key);
   if (cur !== undefined) map.set(key, cur + by);
-  else if (map.size < cap) map.set(key, by);
+  else if (map.size < cap) map.set(detach(key), by);
   else map.set(OTHER, (map.get(OTHER) ?? 0) + by);
 }
 
@@ -172,7 +172,7 @@ function bump(map: Map<string, number>, key: string, by: number, cap: number): v
 function slot<V>(map: Map<string, V>, key: string, cap: number, make: () => V): V {
   let v = map.get(key);
   if (v !== undefined) return v;
-  const k = map.size < cap ? key : OTHER;
+  const k = map.size < cap ? detach(key) : OTHER;
   v = map.get(k);
   if (v === undefined) map.set(k, (v = make()));
   return v;
@@ -578,7 +578,7 @@ export class LogAccumulator {
       snap.pending += pending;
       if (pending > snap.worstPending) {
         snap.worstPending = pending;
-        snap.worstPool = name;
+        snap.worstPool = detach(name);
         snap.worstLine = clip(line);
         snap.worstLineNo = this.total;
       }
@@ -611,8 +611,8 @@ export class LogAccumulator {
     const o: { node?: string; source?: string } = {};
     const node = h.node || this.opts.node;
     const source = h.grepSource || this.opts.source;
-    if (node) o.node = node;
-    if (source) o.source = source;
+    if (node) o.node = detach(node);
+    if (source) o.source = detach(source);
     return o;
   }
 
@@ -634,13 +634,16 @@ export class LogAccumulator {
   private example(t: number | null, line: string, magnitude: number | null, detail?: Record<string, string | number>): LogExample {
     const h = this.h;
     const e: LogExample = { t, time: t !== null ? formatLogTime(t, this.basis) : formatLogTime(Number.isFinite(h.t) ? h.t : null, h.basis), magnitude: magnitude === null ? null : round3(magnitude), lineNo: this.total, line: clip(line), ...this.origin() };
-    if (detail) e.detail = detail;
+    if (detail) {
+      for (const k of Object.keys(detail)) if (typeof detail[k] === 'string') detail[k] = detach(detail[k]);
+      e.detail = detail;
+    }
     return e;
   }
 
   private record(hit: Hit, t: number | null, line: string): void {
     if (hit.kind === 'gcUsing') {
-      this.gcLogCollector ??= hit.collector;
+      this.gcLogCollector ??= detach(hit.collector);
       return;
     }
     if (hit.kind === 'gcPause' && hit.concurrent) {
@@ -746,11 +749,11 @@ export class LogAccumulator {
       case 'largePartition':
       case 'largeRowCell': {
         const id = `${hit.what} ${hit.table}`;
-        const l = slot(this.largeTables, id, CAP_TABLES, () => ({ table: this.largeTables.size < CAP_TABLES ? hit.table : OTHER, what: hit.what, count: 0, maxBytes: 0, maxKey: null as string | null }));
+        const l = slot(this.largeTables, id, CAP_TABLES, () => ({ table: this.largeTables.size < CAP_TABLES ? detach(hit.table) : OTHER, what: hit.what, count: 0, maxBytes: 0, maxKey: null as string | null }));
         l.count++;
         if (hit.bytes !== null && hit.bytes >= l.maxBytes) {
           l.maxBytes = hit.bytes;
-          l.maxKey = hit.key;
+          l.maxKey = hit.key === null ? null : detach(hit.key);
         }
         const detail: Record<string, string | number> = { table: hit.table, what: hit.what, via: hit.via };
         if (hit.key) detail.key = hit.key;
@@ -780,7 +783,7 @@ export class LogAccumulator {
         return;
       }
       case 'repairFailure': {
-        if (hit.session && this.repairSessions.size < CAP_SESSIONS) this.repairSessions.add(hit.session);
+        if (hit.session && this.repairSessions.size < CAP_SESSIONS && !this.repairSessions.has(hit.session)) this.repairSessions.add(detach(hit.session));
         this.count(k, t, null, () => this.example(t, line, null, hit.session ? { session: hit.session } : undefined));
         return;
       }
@@ -852,7 +855,7 @@ export class LogAccumulator {
     const warnings: string[] = [];
     if (this.unrecognisedLines > 0) warnings.push(`${this.unrecognisedLines} of ${nonBlank} non-blank lines were not recognised`);
     if (this.overlong > 0) warnings.push(`${this.overlong} line(s) longer than 1 MiB were cut`);
-    return parsedOk(LOG_KIND, facts, [...warnings, ...facts.notes.filter((n) => n.startsWith('timestamps'))]);
+    return parsedOk(LOG_KIND, facts, [...warnings, ...facts.notes.filter((n) => n.startsWith('timestamps have no year') || n.startsWith('timestamps are JVM uptime'))]);
   }
 
   private facts(): LogFacts {

@@ -1,0 +1,63 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { labNodetoolArgv, startLab, stopLab } from '../../mcp-server/src/lab/index.js';
+import { takeSnapshot } from '../../mcp-server/src/ops/snapshot.js';
+import { findSshd, SSHD_MISSING_MESSAGE, startSshd, type TestSshd } from '../helpers/sshd.js';
+
+// A cluster whose JMX only listens locally is read by running nodetool on each node over ssh: here the
+// "node" is the 1-node lab, reached through a real sshd on a loopback port, with a nodetool on the far side.
+const sshdPath = findSshd();
+const skip = process.env.CQL_TUNER_SKIP_LAB === '1' || !sshdPath;
+if (!sshdPath) process.stderr.write(`${SSHD_MISSING_MESSAGE}\n`);
+
+const home = mkdtempSync(join(tmpdir(), 'cql-tuner-via-'));
+const savedHome = process.env.CQL_TUNER_HOME;
+let sshd: TestSshd | undefined;
+let remoteNodetool = '';
+
+beforeAll(async () => {
+  if (skip) return;
+  process.env.CQL_TUNER_HOME = home;
+  await startLab({ nodes: 1, version: '5.0' });
+  sshd = await startSshd(sshdPath!);
+  // The remote side's nodetool: a script that runs Cassandra's NodeTool from the lab jars.
+  const argv = (await labNodetoolArgv())!;
+  const binDir = join(home, 'remote-bin');
+  remoteNodetool = join(binDir, 'nodetool');
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(binDir, { recursive: true });
+  const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  writeFileSync(remoteNodetool, `#!/bin/sh\nexec ${argv.map(q).join(' ')} "$@"\n`);
+  chmodSync(remoteNodetool, 0o755);
+}, 300_000);
+
+afterAll(async () => {
+  if (skip) return;
+  await sshd?.stop();
+  await stopLab().catch(() => {});
+  if (savedHome === undefined) delete process.env.CQL_TUNER_HOME;
+  else process.env.CQL_TUNER_HOME = savedHome;
+  rmSync(home, { recursive: true, force: true });
+}, 120_000);
+
+describe.skipIf(skip)('sweep with nodetool over ssh', () => {
+  it('collects heap, GC and dropped messages through ssh with JMX on the node’s 127.0.0.1', async () => {
+    const via = `ssh://${sshd!.user}@{host}:${sshd!.port}?identity=${sshd!.clientKey}&knownHosts=${sshd!.knownHosts}`;
+    const s = await takeSnapshot({ hosts: ['127.0.0.1'], nodetoolVia: via, nodetoolPath: remoteNodetool });
+    const n = s.nodes[0]!;
+    const nodetool = n.sources.filter((x) => x.via === 'nodetool');
+    expect(nodetool.map((x) => [x.name, x.ok, x.error?.message ?? ''])).toEqual([
+      ['nodetool:info', true, ''],
+      ['nodetool:gcstats', true, ''],
+      ['nodetool:tpstats', true, ''],
+    ]);
+    expect(n.facts.heap?.maxMb).toBeGreaterThan(400);
+    expect(n.facts.droppedMessages).toBeDefined();
+  }, 120_000);
+
+  it('a template without {host} is refused before anything connects', async () => {
+    await expect(takeSnapshot({ hosts: ['127.0.0.1'], nodetoolVia: 'ssh://ops@db1' })).rejects.toMatchObject({ code: 'BAD_TARGET' });
+  });
+});
