@@ -69,3 +69,42 @@ describe.skipIf(!HAVE_CORPUS)('interpret on the labelled corpus', () => {
     expect(r.supported).toContain('nodetool.status');
   });
 });
+
+describe.skipIf(!HAVE_CORPUS)('interpret on the labelled log samples', () => {
+  it('gc.log with multi-second stops: both causes told apart (GC work and time to safepoint)', () => {
+    const r = interpretText(corpus('logs/gclog_safepoint_pauses_slow_disk.txt'));
+    expect(r.kind).toBe('logs');
+    const ttsp = r.findings.find((f) => f.id === 'log.time-to-safepoint');
+    const work = r.findings.find((f) => f.id === 'log.stop-the-world');
+    expect(ttsp?.severity).toBe('critical');
+    expect(ttsp?.recommendation).toMatch(/disk/);
+    expect(work?.severity).toBe('critical');
+    expect(work?.title).toMatch(/up to (6|7|8|9|10)\d{3} ms/);
+  });
+
+  it('system.log with tombstones, an 895 MiB partition and a full chunk cache: all three', () => {
+    const r = interpretText(corpus('logs/systemlog_tombstones_large_partition_chunkcache_montecristo.txt'));
+    const ids = r.findings.map((f) => f.id);
+    expect(ids).toEqual(expect.arrayContaining(['log.tombstones', 'log.large-partition', 'log.buffer-pool-full']));
+    expect(r.findings.find((f) => f.id === 'log.tombstones')?.table).toBe('testks.reports');
+    expect(r.findings.find((f) => f.id === 'log.large-partition')?.title).toMatch(/pingid.activation_codes_by_user wrote a 89\d MiB partition/);
+  });
+
+  it('G1 young pauses of 200–729 ms: a GC finding with the worst pause and its time', () => {
+    const r = interpretText(corpus('logs/systemlog_g1_young_gc_200_729ms_solr_dse677.txt'));
+    const gc = r.findings.find((f) => f.id === 'log.gc-pause');
+    expect(gc?.severity).toBe('warning');
+    expect(gc?.title).toMatch(/the longest 729 ms/);
+    expect(gc?.evidence.join('\n')).toMatch(/2020-01-10T17:13:39/);
+  });
+
+  it('StatusLogger dump: read as a log, with WRITE_REMOTE 13,094 pending critical, compaction backlog and the drop', () => {
+    const r = interpretText(corpus('logs/statuslogger_dse6_dropped_rangeslice_write_remote_pending.txt'));
+    expect(r.kind).toBe('logs');
+    const pending = r.findings.filter((f) => f.id === 'log.threadpool-pending');
+    expect(pending[0]).toMatchObject({ severity: 'critical' });
+    expect(pending[0]!.title).toMatch(/WRITE_REMOTE reached 13094/);
+    expect(pending.some((f) => /CompactionExecutor reached 52/.test(f.title))).toBe(true);
+    expect(r.findings.some((f) => f.id === 'log.dropped')).toBe(true);
+  });
+});

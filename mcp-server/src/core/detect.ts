@@ -1,6 +1,7 @@
 import { NODETOOL_PARSERS } from './parse/nodetool/index.js';
 import type { Parsed } from './parsed.js';
 import { parseTsv } from './parse/tsv.js';
+import { parseLogs } from './parse/logs/index.js';
 
 /**
  * What kind of output is this text? Signatures are cheap regexes tried in order (most specific first);
@@ -33,6 +34,12 @@ export const KINDS: KindSpec[] = [
   { kind: 'nodetool.getcompactionthroughput', signature: /Current compaction throughput/i, parse: nt('getcompactionthroughput') },
   { kind: 'nodetool.getstreamthroughput', signature: /Current stream throughput|stream throughput/i, parse: nt('getstreamthroughput') },
   { kind: 'nodetool.statusbinary', signature: /^\s*(?:\$ .*\n)?\s*(?:not running|running)\s*$/m, parse: nt('statusbinary') },
+  // Logs last among the text kinds: a log can quote nodetool-looking lines (StatusLogger tables), never the reverse.
+  {
+    kind: 'logs',
+    signature: /^(?:(?:INFO|WARN|ERROR|DEBUG|TRACE)\s+(?:\[|\d{4}-)|\[\d{4}-\d\d-\d\dT[^\]]*\]|[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d \S+ \S+\[\d+\]:|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[.\d]*[+-]\d{4}: )/m,
+    parse: parseLogs,
+  },
   { kind: 'cql.tsv', signature: /^[A-Za-z_][A-Za-z0-9_]*(?:\t[A-Za-z_][A-Za-z0-9_]*)+\s*$/m, parse: parseTsv },
 ];
 
@@ -49,7 +56,14 @@ export function detect(text: string): Detection {
   }
   // Signatures only look at the head: a 100 MB paste must not be scanned by every regex.
   const head = text.length > 200_000 ? text.slice(0, 200_000) : text;
-  for (const k of KINDS) {
+  // A log quotes nodetool-like tables (StatusLogger prints the tpstats table): when most lines carry a log
+  // prefix, the text is a log first.
+  const logKind = KINDS.find((k) => k.kind === 'logs')!;
+  const lines = head.split('\n').filter((l) => l.trim() !== '');
+  const prefixed = lines.filter((l) => logKind.signature.test(l)).length;
+  const logFirst = (lines[0] !== undefined && logKind.signature.test(lines[0])) || (prefixed >= 3 && prefixed * 5 >= lines.length);
+  const order = logFirst ? [logKind, ...KINDS.filter((k) => k !== logKind)] : KINDS;
+  for (const k of order) {
     if (!k.signature.test(head)) continue;
     const p = k.parse(text);
     if (p.ok) return { ok: true, kind: k.kind, parsed: p, tried: tried.map((t) => t.kind) };

@@ -2,6 +2,7 @@ import { nodeEvidence } from '../core/diagnosis/evidence.js';
 import { detect, SUPPORTED_KINDS } from '../core/detect.js';
 import { nodeFactsFromRaw } from '../core/facts/from-raw.js';
 import type { Finding } from '../core/findings.js';
+import type { LogFacts } from '../core/parse/logs/types.js';
 import { runRules, type RulesResult } from '../core/rules/index.js';
 import { summariseParsed } from '../render/interpret.js';
 import { classifyNodetoolFailure } from '../core/nodetool-errors.js';
@@ -78,7 +79,12 @@ export function interpretText(text: string): InterpretReport {
   const name = d.kind.startsWith('nodetool.') ? `nodetool:${d.kind.slice('nodetool.'.length)}` : null;
   let findings: Finding[] = [];
   let checked: RulesResult['outcomes'] = [];
-  if (name) {
+  if (d.kind === 'logs') {
+    const logs = d.parsed.value as LogFacts;
+    const result = runRules({ origin: 'pasted log', nodes: [{ ...nodeEvidence('input', true, { facts: {}, nodetool: {} }), logs }] });
+    findings = result.findings;
+    checked = result.outcomes.filter((o) => o.rule === 'logs' || o.rule === 'traps');
+  } else if (name) {
     const r = nodeFactsFromRaw([{ name, text }]);
     const result = runRules({ origin: `pasted ${d.kind}`, nodes: [nodeEvidence('input', true, r)] });
     findings = result.findings;

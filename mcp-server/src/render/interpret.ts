@@ -1,4 +1,5 @@
 import type { Finding } from '../core/findings.js';
+import type { LogFacts } from '../core/parse/logs/types.js';
 import type { NodetoolInfo } from '../core/parse/nodetool/info.js';
 import type { NodetoolStatus } from '../core/parse/nodetool/status.js';
 import type { NodetoolVersion } from '../core/parse/nodetool/version.js';
@@ -14,6 +15,11 @@ export function summariseParsed(kind: string, value: unknown): string {
       return renderInfo(value as NodetoolInfo).split('\n').slice(0, 3).join(' · ');
     case 'nodetool.version':
       return renderVersion(value as NodetoolVersion);
+    case 'logs': {
+      const l = value as LogFacts;
+      const busy = Object.values(l.events).filter((e) => e.count > 0).map((e) => `${e.kind} ${e.count}`);
+      return `${l.source.kind} (${l.source.product}), ${l.lines.total} lines${l.time.firstTime ? ` from ${l.time.firstTime} to ${l.time.lastTime}` : ''}; events: ${busy.join(', ') || 'none'}${l.notes.length ? `. Note: ${l.notes.slice(0, 2).join('; ')}` : ''}`;
+    }
     default: {
       const v = value as Record<string, unknown>;
       const parts = Object.entries(v)

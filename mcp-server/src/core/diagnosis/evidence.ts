@@ -1,4 +1,5 @@
 import type { NodeFacts } from '../facts/node-facts.js';
+import type { LogFacts } from '../parse/logs/types.js';
 import type { NodetoolCompactionstats } from '../parse/nodetool/compactionstats.js';
 import type { NodetoolDescribeCluster } from '../parse/nodetool/describecluster.js';
 import type { NodetoolCompactionThroughput } from '../parse/nodetool/getcompactionthroughput.js';
@@ -27,6 +28,8 @@ export interface NodeEvidence {
   reachable: boolean;
   facts: NodeFacts;
   nodetool: NodetoolEvidence;
+  /** What the node's logs say (system.log, gc.log, Scylla journal), when they were read. */
+  logs?: LogFacts;
   /** Collection errors: a rule can say "could not check" instead of "fine". */
   errors: { source: string; code: string; message: string }[];
 }

@@ -1018,6 +1018,42 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "convention"
     ]
   },
+  // knowledge/logs.yaml
+  {
+    "id": "jvm.safepoint.time-to-safepoint",
+    "statement": "A JVM stop has two parts: reaching the safepoint (all threads must stop; \"Stopping threads took\" / \"Reaching safepoint\") and the VM operation itself (often GC). When reaching the safepoint takes most of the stop, the GC is not the cause: a thread that cannot stop quickly is.",
+    "thresholds": {
+      "warning": 200,
+      "critical": 1000,
+      "direction": "above"
+    },
+    "unit": "ms (longest time to safepoint)",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "OpenJDK unified logging of safepoints (-Xlog:safepoint, JDK 9+); JDK 8 -XX:+PrintGCApplicationStoppedTime \"Stopping threads took\"",
+        "url": "https://openjdk.org/jeps/158"
+      }
+    ],
+    "rationale": "Operator convention: the same pause levels as jvm.gc.pause, because a stop is a stop to the requests; the difference is the fix. Long time to safepoint points at threads stuck in page faults (memory-mapped reads on a slow disk, swapping), long counted loops, or large array copies, not at heap size or collector choice.",
+    "related": [
+      "jvm.gc.pause"
+    ],
+    "tags": [
+      "jvm",
+      "logs",
+      "convention"
+    ]
+  },
   // knowledge/latency.yaml
   {
     "id": "latency.coordinator-read-p99",
@@ -1172,6 +1208,31 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     ],
     "tags": [
       "latency",
+      "convention"
+    ]
+  },
+  // knowledge/logs.yaml
+  {
+    "id": "logs.commitlog-sync-lag",
+    "statement": "\"Out of N commit log syncs … exceeded the configured commit interval\" means fsync of the commit log took longer than commitlog_sync_period: the disk holding the commit log cannot keep up with the writes.",
+    "value": 1,
+    "unit": "lagging syncs (any is worth a look)",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=3.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra AbstractCommitLogService.java (the sync-lag warning) and conf/cassandra.yaml commitlog_sync_period",
+        "url": "https://github.com/apache/cassandra/blob/trunk/src/java/org/apache/cassandra/db/commitlog/AbstractCommitLogService.java"
+      }
+    ],
+    "rationale": "Operator convention to report any lag: with periodic sync, writes are acknowledged before fsync; a lagging sync widens the window of writes lost on a crash and shows the commit log device is saturated or shared with data files.",
+    "tags": [
+      "logs",
+      "commitlog",
       "convention"
     ]
   },
@@ -1603,6 +1664,39 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:vm.zone_reclaim_mode",
       "os",
       "memory"
+    ]
+  },
+  // knowledge/logs.yaml
+  {
+    "id": "scylla.reactor-stall",
+    "statement": "ScyllaDB logs \"Reactor stalled for N ms on shard S\" when a task keeps a shard's CPU without yielding; every request on that shard waits for the whole stall.",
+    "thresholds": {
+      "warning": 100,
+      "critical": 1000,
+      "direction": "above"
+    },
+    "unit": "ms",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/scylladb issue 8828 (stalls over 100 ms treated as a defect to investigate)",
+        "url": "https://github.com/scylladb/scylladb/issues/8828"
+      },
+      {
+        "title": "scylladb/scylladb issue 13296 (hundreds of ~800 ms stalls in a longevity test)",
+        "url": "https://github.com/scylladb/scylladb/issues/13296"
+      }
+    ],
+    "rationale": "Operator convention: short stalls of a few tens of ms are routine noise on a busy or virtualised host, stalls past 100 ms are what ScyllaDB maintainers file and chase as bugs, and second-long stalls make peers and clients time out. Decode the backtrace printed with the stall before tuning anything.",
+    "tags": [
+      "scylla",
+      "logs",
+      "convention"
     ]
   },
   // knowledge/topology.yaml

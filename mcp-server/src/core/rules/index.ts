@@ -2,6 +2,7 @@ import type { DiagnosisInput } from '../diagnosis/evidence.js';
 import { worstFirst, type Finding, type RuleOutcome } from '../findings.js';
 import { compactionRule } from './compaction.js';
 import { jvmRule } from './jvm.js';
+import { logsRule } from './logs.js';
 import { outliersRule } from './outliers.js';
 import type { Rule } from './rule.js';
 import { tablesRule } from './tables.js';
@@ -9,7 +10,7 @@ import { threadPoolsRule } from './threadpools.js';
 import { topologyRule } from './topology.js';
 import { trapsRule } from './traps.js';
 
-export const RULES: readonly Rule[] = [topologyRule, threadPoolsRule, compactionRule, tablesRule, jvmRule, outliersRule, trapsRule];
+export const RULES: readonly Rule[] = [topologyRule, threadPoolsRule, compactionRule, tablesRule, jvmRule, logsRule, outliersRule, trapsRule];
 
 export interface RulesResult {
   findings: Finding[];

@@ -1,7 +1,11 @@
 /**
  * One-pass, bounded-memory log reader: feed it chunks (bytes or text, split anywhere, even inside a line or a
- * UTF-8 sequence), then call end() for the facts. Nothing but counters, capped maps, top-5 lists and quantile
- * sketches is kept, so a 100 MB system.log costs the same memory as a 10 KB one.
+ * UTF-8 sequence), then call end() for the facts. Only counters, capped maps, top-5 lists, quantile sketches and
+ * the current partial line are kept, so memory does not grow with the size of the input.
+ *
+ * Per line: the prefix is read with character checks (header.ts), one alternation regex run from the message start
+ * decides whether any pattern can apply (classify.ts), and a Cassandra line's date is only read when its time is
+ * needed (an event, the first and the last line).
  *
  * Pure: no I/O, no clock. TextDecoder is the platform's UTF-8 decoder (no I/O).
  */
@@ -104,8 +108,7 @@ function utf8Length(s: string): number {
     if (c < 0x80) n++;
     else if (c < 0x800) n += 2;
     else if (c >= 0xd800 && c < 0xdc00) n += 4;
-    else if (c >= 0xdc00 && c < 0xe000) n += 0;
-    else n += 3;
+    else if (c < 0xdc00 || c >= 0xe000) n += 3;
   }
   return n;
 }
@@ -166,6 +169,24 @@ function bump(map: Map<string, number>, key: string, by: number, cap: number): v
   if (cur !== undefined) map.set(key, cur + by);
   else if (map.size < cap) map.set(detach(key), by);
   else map.set(OTHER, (map.get(OTHER) ?? 0) + by);
+}
+
+/**
+ * Remembers the entries looked up at each position of a repeating sequence (the pools of a StatusLogger table, the
+ * memory pools of a GCInspector line): when the same name comes back at the same position, the entry is reused
+ * without hashing a freshly cut string.
+ */
+class PositionMemo<V> {
+  private readonly names: string[] = [];
+  private readonly values: V[] = [];
+  get(i: number, name: string): V | undefined {
+    return this.names[i] === name ? this.values[i] : undefined;
+  }
+  set(i: number, name: string, value: V): void {
+    if (i > 512) return;
+    this.names[i] = name;
+    this.values[i] = value;
+  }
 }
 
 /** The value for `key`, created by `make` unless the map is at its cap (then the "(other)" entry). */
@@ -250,6 +271,9 @@ export class LogAccumulator {
   private snap: Snapshot | null = null;
   private snapshots = 0;
   private readonly pools = new Map<string, PoolAgg>();
+  private readonly poolMemo = new PositionMemo<PoolAgg>();
+  private readonly gcMemo = new PositionMemo<{ from: 'GCInspector' | 'gc.log'; count: number; total: number; max: number; q: Quantiles }>();
+  private readonly poolAfterMemo = new PositionMemo<{ min: number; max: number; samples: number }>();
 
   // tombstones / large data
   private readonly tombTables = new Map<string, { warnings: number; aborts: number; max: number; maxLive: number | null; total: number }>();
@@ -560,7 +584,11 @@ export class LogAccumulator {
       else if (snap.layout === 'full') [active, pending, completed, blocked, allTime] = [v[0] ?? null, v[1] ?? null, v[2] ?? null, v[3] ?? null, v[4] ?? null];
       else [active, pending, blocked] = [v[0] ?? null, v[1] ?? null, v[2] ?? null];
     }
-    const p = slot(this.pools, name, CAP_POOLS, () => ({ snapshots: 0, withPending: 0, maxActive: null, maxPending: null, maxBlocked: null, maxAllTimeBlocked: null, maxDelayed: null, lastPending: null, lastCompleted: null, maxPendingT: null }));
+    let p = this.poolMemo.get(snap.rows, name);
+    if (!p) {
+      p = slot(this.pools, name, CAP_POOLS, () => ({ snapshots: 0, withPending: 0, maxActive: null, maxPending: null, maxBlocked: null, maxAllTimeBlocked: null, maxDelayed: null, lastPending: null, lastCompleted: null, maxPendingT: null }));
+      this.poolMemo.set(snap.rows, name, p);
+    }
     p.snapshots++;
     if (pending !== null && pending > 0) p.withPending++;
     if (pending !== null && (p.maxPending === null || pending > p.maxPending)) {
@@ -671,14 +699,23 @@ export class LogAccumulator {
       case 'gcPause': {
         this.gcAll.add(hit.ms);
         this.gcTotal += hit.ms;
-        const c = slot(this.gcBy, hit.collector, CAP_COLLECTORS, () => ({ from: hit.from, count: 0, total: 0, max: 0, q: new Quantiles() }));
+        let c = this.gcMemo.get(0, hit.collector);
+        if (!c) {
+          c = slot(this.gcBy, hit.collector, CAP_COLLECTORS, () => ({ from: hit.from, count: 0, total: 0, max: 0, q: new Quantiles() }));
+          this.gcMemo.set(0, hit.collector, c);
+        }
         c.count++;
         c.total += hit.ms;
         c.max = Math.max(c.max, hit.ms);
         c.q.add(hit.ms);
         if (hit.pools) {
-          for (const [pool, after] of hit.pools) {
-            const p = slot(this.poolAfter, pool, CAP_SMALL, () => ({ min: after, max: after, samples: 0 }));
+          for (let i = 0; i < hit.pools.length; i++) {
+            const [pool, after] = hit.pools[i]!;
+            let p = this.poolAfterMemo.get(i, pool);
+            if (!p) {
+              p = slot(this.poolAfter, pool, CAP_SMALL, () => ({ min: after, max: after, samples: 0 }));
+              this.poolAfterMemo.set(i, pool, p);
+            }
             if (after < p.min) p.min = after;
             if (after > p.max) p.max = after;
             p.samples++;

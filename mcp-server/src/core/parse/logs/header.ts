@@ -342,7 +342,7 @@ function monthAt(s: string, i: number): number {
 }
 
 /** After a syslog timestamp: "host prog[pid]: msg" (pid optional). Returns false when it is not that shape. */
-function readSyslogTail(s: string, i: number, h: LineHeader, st: HeaderState, nested: boolean): boolean {
+function readSyslogTail(s: string, i: number, h: LineHeader, st: HeaderState): boolean {
   const hostEnd = s.indexOf(' ', i);
   if (hostEnd <= i || hostEnd - i > 255) return false;
   const colon = s.indexOf(': ', hostEnd + 1);
@@ -355,7 +355,7 @@ function readSyslogTail(s: string, i: number, h: LineHeader, st: HeaderState, ne
   h.format = 'journald';
   const m = skipSpaces(s, colon + 2);
   h.msgStart = m;
-  if (nested) readNested(s, m, h, st);
+  readNested(s, m, h, st);
   return true;
 }
 
@@ -413,7 +413,7 @@ function readJournald(s: string, h: LineHeader, st: HeaderState, month: number):
   h.t = Date.UTC(st.nominalYear, month, day, hh, mm, ss, Math.floor(ms));
   h.basis = 'no-year';
   h.hasZone = false;
-  return readSyslogTail(s, tod + 1, h, st, true);
+  return readSyslogTail(s, tod + 1, h, st);
 }
 
 /** JDK 9+ "[decorator][decorator]… msg". */
@@ -521,9 +521,7 @@ export function readHeader(s: string, h: LineHeader, st: HeaderState): boolean {
         h.format = 'isoPrefix';
         // kubectl --timestamps in front of a Cassandra/Scylla line, or journald short-iso "host prog[pid]:"
         if (readLevel(s, m) !== 0) readNested(s, m, h, st);
-        else if (readSyslogTail(s, m, h, st, true)) {
-          /* journald short-iso */
-        }
+        else readSyslogTail(s, m, h, st);
         return true;
       }
       h.t = NaN;

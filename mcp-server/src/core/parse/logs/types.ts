@@ -235,6 +235,10 @@ export interface LogFacts {
     basis: TimeBasis;
     /** 'offset' when lines carried a zone; 'unspecified' when wall-clock times were read as UTC. */
     zone: 'offset' | 'unspecified' | 'n/a';
+    /**
+     * Earliest and latest time among the first and last timestamped lines and every event line (the dates of
+     * other Cassandra lines are not read, for speed; logs are written in time order).
+     */
     firstT: number | null;
     lastT: number | null;
     spanMs: number | null;
