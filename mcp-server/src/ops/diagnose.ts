@@ -1,6 +1,8 @@
 import { nodeEvidence, type DiagnosisInput } from '../core/diagnosis/evidence.js';
 import type { Finding } from '../core/findings.js';
 import { runRules, type RulesResult } from '../core/rules/index.js';
+import type { LogFacts } from '../core/parse/logs/types.js';
+import { labLogPaths, readNodeLogs } from './node-logs.js';
 import type { ProgressFn } from './progress.js';
 import { analyzeBundle, takeSnapshot, type ClusterSnapshot, type SnapshotInput } from './snapshot.js';
 
@@ -20,22 +22,24 @@ export interface DiagnosisReport {
 export const DIAGNOSE_NODETOOL_PER_NODE = ['compactionstats', 'tablestats', 'getcompactionthroughput'];
 export const DIAGNOSE_NODETOOL_ONCE = ['status', 'describecluster'];
 
-export function evidenceFromSnapshot(s: ClusterSnapshot, origin: string): DiagnosisInput {
+export function evidenceFromSnapshot(s: ClusterSnapshot, origin: string, logs: Record<string, LogFacts> = {}): DiagnosisInput {
   return {
     origin,
-    nodes: s.nodes.map((n) =>
-      nodeEvidence(
+    nodes: s.nodes.map((n) => {
+      const e = nodeEvidence(
         n.address,
         n.reachable,
         { facts: n.facts, nodetool: n.nodetool },
         n.sources.filter((x) => !x.ok).map((x) => ({ source: x.name, code: x.error?.code ?? '?', message: x.error?.message ?? '' })),
-      ),
-    ),
+      );
+      const l = logs[n.address];
+      return l ? { ...e, logs: l } : e;
+    }),
   };
 }
 
-export function diagnosisFromSnapshot(s: ClusterSnapshot, origin: string): DiagnosisReport {
-  const r = runRules(evidenceFromSnapshot(s, origin));
+export function diagnosisFromSnapshot(s: ClusterSnapshot, origin: string, logs: Record<string, LogFacts> = {}): DiagnosisReport {
+  const r = runRules(evidenceFromSnapshot(s, origin, logs));
   return {
     origin,
     collectedAt: s.collectedAt,
@@ -53,8 +57,13 @@ export function diagnosisFromSnapshot(s: ClusterSnapshot, origin: string): Diagn
   };
 }
 
-/** Snapshot (CQL first, nodetool for the rest) + rules → one report, worst first. */
-export async function diagnose(input: SnapshotInput, deps: { onProgress?: ProgressFn; signal?: AbortSignal } = {}): Promise<DiagnosisReport> {
+export interface DiagnoseInput extends SnapshotInput {
+  /** Log files to read per node address (local paths); the lab's own logs are read without asking. */
+  logFiles?: Record<string, string[]>;
+}
+
+/** Snapshot (CQL first, nodetool for the rest) + logs where reachable + rules → one report, worst first. */
+export async function diagnose(input: DiagnoseInput, deps: { onProgress?: ProgressFn; signal?: AbortSignal } = {}): Promise<DiagnosisReport> {
   const s = await takeSnapshot(
     {
       ...input,
@@ -63,8 +72,15 @@ export async function diagnose(input: SnapshotInput, deps: { onProgress?: Progre
     },
     deps,
   );
+  const files = { ...(input.lab ? await labLogPaths() : {}), ...(input.logFiles ?? {}) };
+  const logs: Record<string, LogFacts> = {};
+  for (const [node, paths] of Object.entries(files)) {
+    deps.onProgress?.({ message: `reading logs of ${node}` });
+    const r = await readNodeLogs(node, paths, deps.signal);
+    if (r.logs) logs[node] = r.logs;
+  }
   deps.onProgress?.({ message: 'running rules' });
-  return diagnosisFromSnapshot(s, input.lab ? 'local lab' : `cluster via ${s.contactPoints.join(', ')}`);
+  return diagnosisFromSnapshot(s, input.lab ? 'local lab' : `cluster via ${s.contactPoints.join(', ')}`, logs);
 }
 
 export async function diagnoseBundle(dir: string): Promise<DiagnosisReport> {

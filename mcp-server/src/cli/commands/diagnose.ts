@@ -13,16 +13,17 @@ export function diagnoseCommand(): Command {
   return addClusterOptions(new Command('diagnose').description('collect a cluster (or the lab, or a bundle) and report findings worst first, with evidence and fixes'))
     .option('--bundle <dir>', 'diagnose a saved bundle instead of collecting')
     .option('--save <dir>', 'also save every raw output as a bundle in DIR')
+    .option('--log <node=path>', 'read a log file for a node (repeatable), e.g. --log 10.0.0.1=/var/log/cassandra/system.log', (v: string, prev: string[] = []) => [...prev, v])
     .option('--detail', 'every finding, info included')
     .option('--json', 'print the report as JSON')
-    .action(async (o: ClusterFlags & { bundle?: string; save?: string; detail?: boolean; json?: boolean }) => {
+    .action(async (o: ClusterFlags & { bundle?: string; save?: string; log?: string[]; detail?: boolean; json?: boolean }) => {
       const progress = progressLine();
       const abort = abortOnSignal();
       try {
         const r = o.bundle
           ? await diagnoseBundle(o.bundle)
           : await diagnose(
-              { ...snapshotInputFrom(o), bundleDir: o.save },
+              { ...snapshotInputFrom(o), bundleDir: o.save, logFiles: logFilesFrom(o.log ?? []) },
               { onProgress: progress, signal: abort.signal },
             );
         progress.done();
@@ -36,6 +37,16 @@ export function diagnoseCommand(): Command {
         abort.dispose();
       }
     });
+}
+
+function logFilesFrom(specs: string[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const s of specs) {
+    const i = s.indexOf('=');
+    if (i <= 0) throw Object.assign(new Error(`--log ${JSON.stringify(s)} is not node=path`), { code: 'BAD_ARGUMENT', fix: 'Write it as --log 10.0.0.1=/var/log/cassandra/system.log.' });
+    (out[s.slice(0, i)] ??= []).push(s.slice(i + 1));
+  }
+  return out;
 }
 
 export function interpretCommand(): Command {

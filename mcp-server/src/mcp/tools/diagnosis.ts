@@ -64,6 +64,7 @@ export function registerDiagnosisTools(server: McpServer): void {
         nodetoolVia: z.string().max(500).optional().describe('Run nodetool on each node through a target such as ssh://ops@{host} ({host} = node address); JMX then defaults to 127.0.0.1'),
         concurrency: z.number().int().min(1).max(64).default(DEFAULT_SWEEP_CONCURRENCY),
         nodeTimeoutMs: z.number().int().min(1000).max(600_000).default(DEFAULT_NODE_TIMEOUT_MS),
+        logFiles: z.record(z.string().max(300), z.array(z.string().max(4096)).max(8)).optional().describe('Log files to read per node address, e.g. {"10.0.0.1": ["/var/log/cassandra/system.log"]} (the lab’s logs are read automatically)'),
         save: z.boolean().default(false).describe('Also keep every raw output as a bundle in the cql-tuner data folder (re-diagnose later with bundle)'),
         detail: z.boolean().default(false).describe('Every finding, info included, with all evidence'),
       },

@@ -1,0 +1,26 @@
+import { createReadStream, existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { readLogStream } from '../collect/log-reader.js';
+import type { LogFacts } from '../core/parse/logs/types.js';
+import { labStatus } from '../lab/index.js';
+
+/** A node's log files read as one stream (system.log then gc.log), so one LogFacts describes the node. */
+async function* concatFiles(paths: string[], signal?: AbortSignal): AsyncIterable<Uint8Array | string> {
+  for (const p of paths) {
+    for await (const chunk of createReadStream(p, signal ? { signal } : {})) yield chunk as Uint8Array;
+    yield '\n';
+  }
+}
+
+export async function readNodeLogs(node: string, paths: string[], signal?: AbortSignal): Promise<{ logs?: LogFacts; error?: string }> {
+  const present = paths.filter((p) => existsSync(p));
+  if (!present.length) return { error: `no log file found for ${node} (looked for ${paths.join(', ')})` };
+  const r = await readLogStream(concatFiles(present, signal), { node, source: present.join(' + ') });
+  return r.ok ? { logs: r.value } : { error: `${node}: ${r.reason}` };
+}
+
+/** The lab's own logs: each node's system.log and gc.log, by node address. */
+export async function labLogPaths(): Promise<Record<string, string[]>> {
+  const s = await labStatus();
+  return Object.fromEntries(s.nodes.map((n) => [n.host, [n.logFile, join(dirname(n.logFile), 'gc.log')]]));
+}

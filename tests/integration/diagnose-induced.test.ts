@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import cassandra from 'cassandra-driver';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { labNodetoolArgv, startLab, stopLab } from '../../mcp-server/src/lab/index.js';
+import { diagnose, type DiagnosisReport } from '../../mcp-server/src/ops/diagnose.js';
+
+// Real problems made on a real Cassandra 4.1 node, then found by `diagnose`: tombstone-heavy reads, a
+// partition past the large-partition warning threshold, and an LCS table whose level 0 piles up while
+// compaction is disabled. (A stopped node is covered by the 3-node snapshot test.)
+const skip = process.env.CQL_TUNER_SKIP_LAB === '1';
+const home = mkdtempSync(join(tmpdir(), 'cql-tuner-induce-'));
+const savedHome = process.env.CQL_TUNER_HOME;
+let client: InstanceType<typeof cassandra.Client>;
+let report: DiagnosisReport;
+
+// Test-only: the project's nodetool tool refuses these write commands on purpose.
+async function nodetoolAdmin(...args: string[]) {
+  const argv = (await labNodetoolArgv('4.1'))!;
+  await execa(argv[0]!, [...argv.slice(1), '-h', '127.0.0.1', '-p', '7199', ...args], { timeout: 60_000 });
+}
+
+beforeAll(async () => {
+  if (skip) return;
+  process.env.CQL_TUNER_HOME = home;
+  await startLab({ nodes: 1, version: '4.1', heap: '1G' });
+  client = new cassandra.Client({ contactPoints: ['127.0.0.1'], localDataCenter: 'datacenter1', socketOptions: { readTimeout: 60_000 } });
+  await client.connect();
+  await client.execute("CREATE KEYSPACE induced WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+
+  // 1. Tombstones: 3,000 deleted rows in one partition, then read it (tombstone_warn_threshold is 1,000).
+  await client.execute('CREATE TABLE induced.queue (q int, id int, v text, PRIMARY KEY (q, id))');
+  const ins = 'INSERT INTO induced.queue (q, id, v) VALUES (0, ?, ?)';
+  const del = 'DELETE FROM induced.queue WHERE q = 0 AND id = ?';
+  for (let b = 0; b < 30; b++) await Promise.all(Array.from({ length: 100 }, (_, i) => client.execute(ins, [b * 100 + i, 'x'], { prepare: true })));
+  for (let b = 0; b < 30; b++) await Promise.all(Array.from({ length: 100 }, (_, i) => client.execute(del, [b * 100 + i], { prepare: true })));
+  await client.execute('SELECT * FROM induced.queue WHERE q = 0');
+
+  // 2. A ~130 MiB partition, logged when compacted (compaction_large_partition_warning_threshold 100 MiB).
+  await client.execute('CREATE TABLE induced.wide (k int, c int, v blob, PRIMARY KEY (k, c))');
+  const blob = Buffer.alloc(256 * 1024, 7);
+  const wide = 'INSERT INTO induced.wide (k, c, v) VALUES (1, ?, ?)';
+  for (let b = 0; b < 26; b++) await Promise.all(Array.from({ length: 20 }, (_, i) => client.execute(wide, [b * 20 + i, blob], { prepare: true })));
+  await nodetoolAdmin('flush', 'induced', 'wide');
+  await nodetoolAdmin('compact', 'induced', 'wide');
+
+  // 3. LCS with compaction disabled: every flush adds an SSTable to level 0.
+  await client.execute("CREATE TABLE induced.leveled (k int PRIMARY KEY, v text) WITH compaction = {'class': 'LeveledCompactionStrategy'}");
+  await nodetoolAdmin('disableautocompaction', 'induced', 'leveled');
+  for (let f = 0; f < 36; f++) {
+    await Promise.all(Array.from({ length: 20 }, (_, i) => client.execute('INSERT INTO induced.leveled (k, v) VALUES (?, ?)', [f * 20 + i, 'v'], { prepare: true })));
+    await nodetoolAdmin('flush', 'induced', 'leveled');
+  }
+
+  report = await diagnose({ lab: true });
+}, 900_000);
+
+afterAll(async () => {
+  if (skip) return;
+  await client?.shutdown().catch(() => {});
+  await stopLab().catch(() => {});
+  if (savedHome === undefined) delete process.env.CQL_TUNER_HOME;
+  else process.env.CQL_TUNER_HOME = savedHome;
+  rmSync(home, { recursive: true, force: true });
+}, 120_000);
+
+describe.skipIf(skip)('diagnose finds problems induced on a real 4.1 node', () => {
+  it('tombstone-heavy reads: from the log, with the table', () => {
+    const f = report.findings.find((x) => x.id === 'log.tombstones');
+    expect(f, JSON.stringify(report.findings.map((x) => x.id))).toBeDefined();
+    expect(f!.table).toBe('induced.queue');
+    expect(f!.evidence.join('\n')).toMatch(/3000 tombstones|tombstone/);
+  });
+
+  it('the wide partition: large-partition warning from the log and the table statistics', () => {
+    const fromLog = report.findings.find((x) => x.id === 'log.large-partition');
+    expect(fromLog?.table).toBe('induced.wide');
+    const fromStats = report.findings.find((x) => x.id === 'table.partition-size' && x.table === 'induced.wide');
+    expect(fromStats?.severity).toBe('warning');
+  });
+
+  it('LCS level 0 backing up while compaction is disabled', () => {
+    const l0 = report.findings.find((x) => x.id === 'compaction.lcs.l0-backlog');
+    expect(l0?.table).toBe('induced.leveled');
+    expect(l0!.title).toMatch(/level 0 of induced.leveled holds (3[3-9]|4\d) SSTables/);
+  });
+
+  it('logs were read and every rule ran', () => {
+    expect(report.checked.find((c) => c.rule === 'logs')).toMatchObject({ checked: true });
+    expect(report.findings[0]!.severity).not.toBe('info');
+  });
+});
