@@ -1,9 +1,10 @@
 // `npm run bench`: every benchmark prints numbers measured in this one run, with ratios, not absolute promises.
+import { benchLogs } from '../bench/logs.mjs';
 import { benchSnapshot } from '../bench/snapshot.mjs';
 import { benchStartup } from '../bench/startup.mjs';
 
-// BENCH_ONLY=startup runs one benchmark (the snapshot bench starts a 3-node Cassandra lab, ≈ 1 min).
-const all = { startup: benchStartup, snapshot: benchSnapshot };
+// BENCH_ONLY=startup (or logs, snapshot) runs one benchmark (the snapshot bench starts a 3-node Cassandra lab, ≈ 1 min).
+const all = { startup: benchStartup, logs: benchLogs, snapshot: benchSnapshot };
 const only = process.env.BENCH_ONLY;
 const benches = only ? [all[only]].filter(Boolean) : Object.values(all);
 let failed = 0;

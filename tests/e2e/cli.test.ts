@@ -68,3 +68,23 @@ describe('option scoping', () => {
     expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 });
+
+describe('logs verb', () => {
+  it('streams a gzipped log and reports its GC pauses; a missing file is a clear error', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { gzipSync } = await import('node:zlib');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'cql-tuner-logs-'));
+    const lines = Array.from({ length: 5 }, (_, i) => `INFO  [Service Thread] 2026-11-21 10:0${i}:00,000 GCInspector.java:294 - G1 Young Generation GC in ${300 + i * 100}ms.  G1 Eden Space: 100 -> 0`);
+    writeFileSync(join(dir, 'system.log.gz'), gzipSync(`${lines.join('\n')}\n`));
+    const r = await cli(['logs', join(dir, 'system.log.gz'), '--node', '10.9.9.9', '--json']);
+    expect(r.exitCode).toBe(0);
+    const out = JSON.parse(r.stdout) as { facts: { gc: { pauses: number; maxPauseMs: number } }; findings: { id: string; severity: string; node: string }[] };
+    expect(out.facts.gc).toMatchObject({ pauses: 5, maxPauseMs: 700 });
+    expect(out.findings).toEqual([expect.objectContaining({ id: 'log.gc-pause', severity: 'warning', node: '10.9.9.9' })]);
+    const missing = await cli(['logs', join(dir, 'nope.log')]);
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stderr).toMatch(/LOG_UNREADABLE/);
+  });
+});

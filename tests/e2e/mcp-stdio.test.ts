@@ -22,7 +22,7 @@ describe('MCP server over stdio (built bundle)', () => {
     expect(conn.client.getServerVersion()?.name).toBe('cql-tuner');
     const { tools } = await conn.client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    expect(Object.keys(byName).sort()).toEqual(['analyze_bundle', 'cluster_snapshot', 'diagnose', 'interpret', 'lab_start', 'lab_status', 'lab_stop', 'nodetool']);
+    expect(Object.keys(byName).sort()).toEqual(['analyze_bundle', 'analyze_logs', 'cluster_snapshot', 'diagnose', 'interpret', 'lab_start', 'lab_status', 'lab_stop', 'nodetool']);
     for (const t of tools) expect(t.annotations, t.name).toBeDefined();
     expect(byName['cluster_snapshot']!.annotations?.readOnlyHint).toBe(true);
     expect(byName['nodetool']!.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });

@@ -41,6 +41,13 @@ describe('line prefixes', () => {
     expect(readHeader(kube, h, st)).toBe(true);
     expect(h).toMatchObject({ format: 'cassandra', level: 4, t: Date.UTC(2024, 4, 1, 10, 0, 0, 123), hasZone: true });
     expect(kube.slice(h.msgStart)).toBe('x');
+    // journalctl -o short-iso, and Cassandra running under systemd (its own line inside the journal line)
+    expect(readHeader('2024-05-01T10:00:00+0000 db-9 scylla[77]:  [shard 2] seastar - x', h, st)).toBe(true);
+    expect(h).toMatchObject({ format: 'journald', node: 'db-9', program: 'scylla', shard: 2, basis: 'absolute' });
+    const sd = 'May 01 10:00:00 cass-1 cassandra[900]: WARN  [GossipTasks:1] 2024-05-01 10:00:00,250 FailureDetector.java:1 - y';
+    expect(readHeader(sd, h, st)).toBe(true);
+    expect(h).toMatchObject({ format: 'journald', program: 'cassandra', level: 4, basis: 'absolute', t: Date.UTC(2024, 4, 1, 10, 0, 0, 250) });
+    expect(sd.slice(h.msgStart)).toBe('y');
     expect(readHeader('WARN  22:20:27 Not marking nodes down due to local pause of 11051514701 > 5000000000', h, st)).toBe(true);
     expect(h).toMatchObject({ format: 'cassandra', basis: 'none' });
     for (const bad of ['', 'hello world', '[not a decorator', '2024-13-01 10:00:00 x', 'INFO  [main', 'Mayday 01 10:00:00 x', '12:00 noon']) expect(readHeader(bad, h, st), bad).toBe(false);

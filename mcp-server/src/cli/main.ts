@@ -3,6 +3,7 @@ import { CQL_TUNER_VERSION } from '../version.js';
 import { demoCommand } from './commands/demo.js';
 import { diagnoseCommand, interpretCommand } from './commands/diagnose.js';
 import { labCommand } from './commands/lab.js';
+import { logsCommand } from './commands/logs.js';
 import { nodetoolCommand } from './commands/nodetool.js';
 import { analyzeCommand, snapshotCommand } from './commands/snapshot.js';
 
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   program.addCommand(nodetoolCommand());
   program.addCommand(diagnoseCommand());
   program.addCommand(interpretCommand());
+  program.addCommand(logsCommand());
   program.addCommand(snapshotCommand());
   program.addCommand(analyzeCommand());
   program.addCommand(labCommand());

@@ -1,4 +1,5 @@
 import { createReadStream, existsSync } from 'node:fs';
+import { createGunzip } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { readLogStream } from '../collect/log-reader.js';
 import type { LogFacts } from '../core/parse/logs/types.js';
@@ -7,7 +8,10 @@ import { labStatus } from '../lab/index.js';
 /** A node's log files read as one stream (system.log then gc.log), so one LogFacts describes the node. */
 async function* concatFiles(paths: string[], signal?: AbortSignal): AsyncIterable<Uint8Array | string> {
   for (const p of paths) {
-    for await (const chunk of createReadStream(p, signal ? { signal } : {})) yield chunk as Uint8Array;
+    const file = createReadStream(p, signal ? { signal } : {});
+    // Rotated logs are often gzipped (system.log.1.zip is not supported; .gz is).
+    const stream = p.endsWith('.gz') ? file.pipe(createGunzip()) : file;
+    for await (const chunk of stream) yield chunk as Uint8Array;
     yield '\n';
   }
 }

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { dataHome } from '../../collect/data-home.js';
 import { diagnose, diagnoseBundle, type DiagnosisReport } from '../../ops/diagnose.js';
 import { interpretText } from '../../ops/interpret.js';
+import { analyzeLogFiles } from '../../ops/analyze-logs.js';
+import { renderChecked, renderFinding, summariseParsed } from '../../render/interpret.js';
 import { DEFAULT_NODE_TIMEOUT_MS, DEFAULT_SWEEP_CONCURRENCY } from '../../ops/snapshot.js';
 import { renderDiagnosis } from '../../render/diagnosis.js';
 import { renderInterpret } from '../../render/interpret.js';
@@ -117,6 +119,31 @@ export function registerDiagnosisTools(server: McpServer): void {
         }
         const r = interpretText(text);
         return toolResult(renderInterpret(r), r);
+      } catch (e) {
+        return toolError(e);
+      }
+    },
+  );
+
+  server.registerTool(
+    'analyze_logs',
+    {
+      title: 'Analyse log files',
+      description:
+        'Streams log files of one node on the machine the server runs on (system.log, debug.log, gc.log, ScyllaDB journal text; .gz too; any size) and reports GC pauses vs time to safepoint, ' +
+        'dropped messages, StatusLogger backlogs, tombstone warnings, large partitions, OOM, local pauses, hint/repair failures, commit log lag and reactor stalls, with the worst lines and their times.',
+      inputSchema: {
+        paths: z.array(z.string().min(1).max(4096)).min(1).max(16),
+        node: z.string().max(300).optional(),
+      },
+      outputSchema: { files: z.array(z.string()), facts: z.unknown(), findings: z.array(finding), checked },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async (args, extra) => {
+      try {
+        const r = await analyzeLogFiles(args.paths, { ...(args.node ? { node: args.node } : {}), signal: extra.signal });
+        const text = `${summariseParsed('logs', r.facts)}\n\n${r.findings.length ? r.findings.map(renderFinding).join('\n') : 'No findings in these logs.'}\n\nChecked:\n${renderChecked(r.checked)}`;
+        return toolResult(text, r);
       } catch (e) {
         return toolError(e);
       }

@@ -56,6 +56,13 @@ const UNITS: Record<LogEventKind, MagnitudeUnit> = {
   scyllaTimeout: null,
 };
 
+const FORMATS: readonly LineFormat[] = ['cassandra', 'scylla', 'journald', 'gcUnified', 'gcJdk8', 'isoPrefix'];
+const FORMAT_INDEX = Object.fromEntries(FORMATS.map((f, i) => [f, i])) as Record<LineFormat, number>;
+const FAMILY_CASSANDRA = 0;
+const FAMILY_SCYLLA = 1;
+const FAMILY_GC = 2;
+const FAMILY_OTHER = 3;
+
 const KIND_BIT: Record<LogEventKind, number> = Object.fromEntries(LOG_EVENT_KINDS.map((k, i) => [k, 1 << i])) as Record<LogEventKind, number>;
 
 class KindState {
@@ -217,9 +224,12 @@ export class LogAccumulator {
   private bare = 0;
   private unrecognisedLines = 0;
   private overlong = 0;
-  private readonly levels = { error: 0, warn: 0, info: 0, debug: 0, trace: 0 };
-  private readonly formats: Record<LineFormat, number> = { cassandra: 0, scylla: 0, journald: 0, gcUnified: 0, gcJdk8: 0, isoPrefix: 0 };
-  private families = { cassandra: 0, scylla: 0, gc: 0, other: 0 };
+  /** Indexed by LEVEL_* (0 = none). */
+  private readonly levelCounts = new Float64Array(6);
+  /** Indexed by FORMAT_INDEX. */
+  private readonly formatCounts = new Float64Array(FORMATS.length);
+  /** Indexed by FAMILY_*. */
+  private readonly familyCounts = new Float64Array(4);
   private dseHints = 0;
 
   // time
@@ -371,56 +381,11 @@ export class LogAccumulator {
   private headedLine(s: string): void {
     const h = this.h;
     this.headed++;
-    switch (h.format) {
-      case 'cassandra':
-        this.formats.cassandra++;
-        break;
-      case 'scylla':
-        this.formats.scylla++;
-        break;
-      case 'journald':
-        this.formats.journald++;
-        break;
-      case 'gcUnified':
-        this.formats.gcUnified++;
-        break;
-      case 'gcJdk8':
-        this.formats.gcJdk8++;
-        break;
-      default:
-        this.formats.isoPrefix++;
-    }
-    switch (h.level) {
-      case LEVEL_ERROR:
-        this.levels.error++;
-        break;
-      case LEVEL_WARN:
-        this.levels.warn++;
-        break;
-      case LEVEL_INFO:
-        this.levels.info++;
-        break;
-      case LEVEL_DEBUG:
-        this.levels.debug++;
-        break;
-      case LEVEL_TRACE:
-        this.levels.trace++;
-        break;
-    }
+    const fi = FORMAT_INDEX[h.format!];
+    this.formatCounts[fi] = this.formatCounts[fi]! + 1;
+    this.levelCounts[h.level] = this.levelCounts[h.level]! + 1;
     const fam = this.family();
-    switch (fam) {
-      case 'cassandra':
-        this.families.cassandra++;
-        break;
-      case 'scylla':
-        this.families.scylla++;
-        break;
-      case 'gc':
-        this.families.gc++;
-        break;
-      default:
-        this.families.other++;
-    }
+    this.familyCounts[fam] = this.familyCounts[fam]! + 1;
     if (h.fileStart >= 0 && s.charCodeAt(h.fileStart) === 68 && (s.startsWith('Dse', h.fileStart) || s.startsWith('DroppedMessages', h.fileStart))) this.dseHints++;
 
     if (h.dateAt >= 0) {
@@ -452,7 +417,7 @@ export class LogAccumulator {
     }
     // DEBUG/TRACE lines (debug.log) carry nothing the facts need, and "Still not marking nodes down" is one of them
     if (h.level === LEVEL_DEBUG || h.level === LEVEL_TRACE) return;
-    const mode: ClassifyMode = fam === 'gc' ? 'gc' : fam === 'scylla' ? 'scylla' : fam === 'cassandra' ? 'cassandra' : 'any';
+    const mode: ClassifyMode = fam === FAMILY_CASSANDRA ? 'cassandra' : fam === FAMILY_GC ? 'gc' : fam === FAMILY_SCYLLA ? 'scylla' : 'any';
     const hit = classify(s, h.msgStart, mode);
     if (hit) this.record(hit, this.entryTime(), s);
   }
@@ -470,20 +435,20 @@ export class LogAccumulator {
     return this.entryT;
   }
 
-  private family(): 'cassandra' | 'scylla' | 'gc' | 'other' {
+  private family(): number {
     const h = this.h;
     switch (h.format) {
       case 'cassandra':
-        return 'cassandra';
+        return FAMILY_CASSANDRA;
       case 'scylla':
-        return 'scylla';
+        return FAMILY_SCYLLA;
       case 'gcUnified':
       case 'gcJdk8':
-        return 'gc';
+        return FAMILY_GC;
       default:
-        if (h.program.includes('scylla') || h.shard >= 0) return 'scylla';
-        if (h.fileStart >= 0 || h.program.includes('cassandra') || h.program.includes('dse')) return 'cassandra';
-        return 'other';
+        if (h.program.includes('scylla') || h.shard >= 0) return FAMILY_SCYLLA;
+        if (h.fileStart >= 0 || h.program.includes('cassandra') || h.program.includes('dse')) return FAMILY_CASSANDRA;
+        return FAMILY_OTHER;
     }
   }
 
@@ -925,18 +890,21 @@ export class LogAccumulator {
     if (this.otherBasisLines > 0) notes.push(`${this.otherBasisLines} line(s) carried a different kind of timestamp than the first one (${this.basis}); their events are counted but left out of timelines`);
     if (this.basis === 'none' && this.headed > 0) notes.push('no line carried a usable timestamp: no timelines');
 
-    const fam = this.families;
-    const famEntries = (Object.entries(fam) as [keyof typeof fam, number][]).filter(([f]) => f !== 'other').sort((a, b) => b[1] - a[1]);
+    const fc = this.familyCounts;
+    const famEntries = ([['cassandra', fc[FAMILY_CASSANDRA]!], ['scylla', fc[FAMILY_SCYLLA]!], ['gc', fc[FAMILY_GC]!]] as [string, number][]).sort((a, b) => b[1] - a[1]);
+    const formats = Object.fromEntries(FORMATS.map((f, i) => [f, this.formatCounts[i]!])) as Record<LineFormat, number>;
+    const lc = this.levelCounts;
+    const levels = { error: lc[LEVEL_ERROR]!, warn: lc[LEVEL_WARN]!, info: lc[LEVEL_INFO]!, debug: lc[LEVEL_DEBUG]!, trace: lc[LEVEL_TRACE]! };
     const top = famEntries[0]!;
     const second = famEntries[1]!;
     let kind: LogFacts['source']['kind'] = 'unknown';
     let product: LogFacts['source']['product'] = 'unknown';
     if (top[1] > 0) {
       if (top[0] === 'cassandra') {
-        kind = this.levels.debug + this.levels.trace > 0 ? 'cassandra.debug' : 'cassandra.system';
+        kind = levels.debug + levels.trace > 0 ? 'cassandra.debug' : 'cassandra.system';
         product = this.dseHints > 0 ? 'dse' : 'cassandra';
       } else if (top[0] === 'scylla') {
-        kind = this.formats.journald > 0 ? 'scylla.journal' : 'scylla.log';
+        kind = formats.journald > 0 ? 'scylla.journal' : 'scylla.log';
         product = 'scylla';
       } else {
         kind = 'gc.log';
@@ -979,7 +947,7 @@ export class LogAccumulator {
     const byCount = <K>(m: Map<K, number>) => [...m.entries()].sort((a, b) => b[1] - a[1]);
 
     return {
-      source: { kind, product, gcLogFormat: this.formats.gcUnified > 0 ? 'unified' : this.formats.gcJdk8 > 0 ? 'jdk8' : null, formats: { ...this.formats }, mixed },
+      source: { kind, product, gcLogFormat: formats.gcUnified > 0 ? 'unified' : formats.gcJdk8 > 0 ? 'jdk8' : null, formats, mixed },
       time: {
         basis: this.basis,
         zone: this.basis !== 'absolute' ? 'n/a' : this.unzoned > 0 ? 'unspecified' : 'offset',
@@ -991,7 +959,7 @@ export class LogAccumulator {
         bucketMs,
       },
       lines: { total: this.total, bytes: this.bytes, blank: this.blank, headed: this.headed, continuation: this.continuation, bare: this.bare, unrecognised: this.unrecognisedLines, overlong: this.overlong },
-      levels: { ...this.levels },
+      levels,
       events,
       gc: {
         pauses: gcCount,

@@ -1,0 +1,23 @@
+import { nodeEvidence } from '../core/diagnosis/evidence.js';
+import type { Finding } from '../core/findings.js';
+import type { LogFacts } from '../core/parse/logs/types.js';
+import { runRules, type RulesResult } from '../core/rules/index.js';
+import { readNodeLogs } from './node-logs.js';
+import { OpError } from './errors.js';
+
+export interface LogsReport {
+  files: string[];
+  facts: LogFacts;
+  findings: Finding[];
+  checked: RulesResult['outcomes'];
+}
+
+/** Streams log files of one node (any size, .gz too) through the log parser and the log rules. */
+export async function analyzeLogFiles(paths: string[], opts: { node?: string; signal?: AbortSignal } = {}): Promise<LogsReport> {
+  if (!paths.length) throw new OpError('NO_INPUT', 'no log file given', 'Give one or more log files of the same node (system.log, debug.log, gc.log).');
+  const node = opts.node ?? 'logs';
+  const r = await readNodeLogs(node, paths, opts.signal);
+  if (!r.logs) throw new OpError('LOG_UNREADABLE', r.error ?? 'the logs could not be read', 'Check the paths (absolute or relative to the current directory) and that they are text or .gz.');
+  const result = runRules({ origin: `logs ${paths.join(', ')}`, nodes: [{ ...nodeEvidence(node, true, { facts: {}, nodetool: {} }), logs: r.logs }] });
+  return { files: paths, facts: r.logs, findings: result.findings, checked: result.outcomes.filter((o) => o.rule === 'logs') };
+}
