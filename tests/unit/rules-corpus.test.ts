@@ -108,3 +108,13 @@ describe.skipIf(!HAVE_CORPUS)('interpret on the labelled log samples', () => {
     expect(r.findings.some((f) => f.id === 'log.dropped')).toBe(true);
   });
 });
+
+describe('log GC pauses need a pattern', () => {
+  it('one 289 ms pause is info; five pauses over 200 ms are a warning', () => {
+    const line = (ms: number, s: number) => `INFO  [Service Thread] 2026-11-21 10:00:${String(s).padStart(2, '0')},000 GCInspector.java:294 - G1 Young Generation GC in ${ms}ms.  G1 Eden Space: 100 -> 0`;
+    const one = interpretText([line(289, 1), line(120, 2)].join('\n'));
+    expect(one.findings.map((f) => `${f.severity}:${f.id}`)).toEqual(['info:log.gc-pause']);
+    const many = interpretText([250, 260, 270, 280, 290].map((ms, i) => line(ms, i)).join('\n'));
+    expect(many.findings.map((f) => `${f.severity}:${f.id}`)).toEqual(['warning:log.gc-pause']);
+  });
+});

@@ -2,6 +2,7 @@ import type { NodeEvidence } from '../diagnosis/evidence.js';
 import type { Finding, Severity } from '../findings.js';
 import type { LogExample, LogFacts } from '../parse/logs/types.js';
 import { formatBytes } from '../units.js';
+import { threshold } from '../knowledge/index.js';
 import { grade, outcome, skipped, type Rule } from './rule.js';
 
 const ex = (n: string, e: LogExample | undefined) => (e ? `${n}: ${e.time ?? `line ${e.lineNo}`} ${e.line}`.slice(0, 320) : null);
@@ -26,7 +27,12 @@ export const logsRule: Rule = {
       const l = n.logs;
       const span = l.time.firstTime && l.time.lastTime ? ` between ${l.time.firstTime} and ${l.time.lastTime}` : '';
       if (l.gc.pauses) {
-        push(grade(l.gc.maxPauseMs, 'jvm.gc.pause'), {
+        // One or two long pauses (a node starting up on a busy host) are not a pattern: they stay info until
+        // at least three pauses cross the warning level, unless one crosses the critical level.
+        let sev = grade(l.gc.maxPauseMs, 'jvm.gc.pause');
+        const warnAt = threshold('jvm.gc.pause').warning ?? Infinity;
+        if (sev === 'warning' && l.events.gcPause.worst.filter((e) => (e.magnitude ?? 0) >= warnAt).length < 3) sev = 'info';
+        push(sev, {
           id: 'log.gc-pause',
           title: `${l.gc.pauses} GC pauses in the log of ${n.node}, the longest ${l.gc.maxPauseMs} ms`,
           evidence: [`${n.node}: ${l.gc.pauses} pauses${span}, p99 ${l.gc.p99PauseMs} ms, max ${l.gc.maxPauseMs} ms, total ${l.gc.totalPauseMs} ms (${l.gc.byCollector.map((c) => `${c.collector} ×${c.count}`).join(', ')})`, ...worst(l, 'gcPause').map((e) => ex(n.node, e))],
