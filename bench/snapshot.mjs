@@ -1,6 +1,6 @@
 // Full cluster snapshot through CQL virtual tables vs the sequential nodetool sweep an operator would run
 // for the same facts, on a real 3-node lab, measured in one run. Goals: snapshot ≤ 2 s warm, ≥ 20× faster.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,15 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 const bundle = fileURLToPath(new URL('../mcp-server/dist/cql-tuner.js', import.meta.url));
 // What the CQL path answers, asked of nodetool instead: pools, node info, per-table stats, compactions, gossip.
 const NODETOOL_EQUIVALENT = ['tpstats', 'info', 'tablestats', 'compactionstats', 'gossipinfo'];
+
+function dirBytes(dir) {
+  let n = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    n += e.isDirectory() ? dirBytes(p) : statSync(p).size;
+  }
+  return n;
+}
 
 export async function benchSnapshot() {
   const home = mkdtempSync(join(tmpdir(), 'cql-tuner-bench-'));
@@ -30,6 +39,13 @@ export async function benchSnapshot() {
     const cqlRuns = [];
     for (let i = 0; i < 5; i++) cqlRuns.push((await call('cluster_snapshot', { lab: true, nodetool: false })).ms);
     const withFallbacks = (await call('cluster_snapshot', { lab: true })).ms;
+    // A diagnosis keeps every raw output in a bundle; the report the assistant reads must be a small part of it.
+    const diag = await call('diagnose', { lab: true, save: true });
+    const reportText = diag.res.content.map((c) => c.text ?? '').join('\n');
+    const bundleDir = diag.res.structuredContent.bundleDir;
+    const rawBytes = bundleDir ? dirBytes(bundleDir) : 0;
+    const reportBytes = Buffer.byteLength(reportText);
+    const words = reportText.split(/\s+/).filter(Boolean).length;
     let sweepMs = 0;
     for (const n of nodes) for (const sub of NODETOOL_EQUIVALENT) sweepMs += (await call('nodetool', { subcommand: sub, host: '127.0.0.1', port: n.jmxPort })).ms;
     const warm = [...cqlRuns].sort((a, b) => a - b)[Math.floor(cqlRuns.length / 2)];
@@ -40,8 +56,9 @@ export async function benchSnapshot() {
         `same with nodetool fallbacks (info, gcstats, tpstats per node, in parallel): ${withFallbacks.toFixed(0)} ms`,
         `sequential nodetool sweep (${NODETOOL_EQUIVALENT.join(', ')} × ${nodes.length} nodes): ${sweepMs.toFixed(0)} ms`,
         `ratio sweep / CQL snapshot: ${(sweepMs / warm).toFixed(1)}× (goal ≥ 20×: ${sweepMs / warm >= 20 ? 'met' : 'NOT met'})`,
+        `diagnosis report ${reportBytes} B (${words} words) vs ${rawBytes} B of raw outputs collected: ${((100 * reportBytes) / Math.max(1, rawBytes)).toFixed(2)} % (goal ≤ 5 %: ${reportBytes <= 0.05 * rawBytes ? 'met' : 'NOT met'}; ≈ 1,500 words for 3 nodes: ${words <= 1500 ? 'met' : 'NOT met'})`,
       ],
-      ok: warm <= 2000 && sweepMs / warm >= 20,
+      ok: warm <= 2000 && sweepMs / warm >= 20 && reportBytes <= 0.05 * rawBytes && words <= 1500,
     };
   } finally {
     await client.callTool({ name: 'lab_stop', arguments: {} }, undefined, { timeout: 120_000 }).catch(() => {});
