@@ -87,6 +87,19 @@ describe.skipIf(skip)('diagnose finds problems induced on a real 4.1 node', () =
     expect(l0!.title).toMatch(/level 0 of induced.leveled holds (3[3-9]|4\d) SSTables/);
   });
 
+  it('with the native transport off, the cluster is still read through nodetool alone', async () => {
+    await nodetoolAdmin('disablebinary');
+    try {
+      const r = await diagnose({ lab: true });
+      expect(r.nodes).toEqual([expect.objectContaining({ address: '127.0.0.1', status: 'partial' })]);
+      // The same LCS pile-up is found from nodetool tablestats alone.
+      expect(r.findings.some((f) => f.id === 'compaction.lcs.l0-backlog' && f.table === 'induced.leveled')).toBe(true);
+      expect(r.checked.find((c) => c.rule === 'threadpools')?.checked).toBe(true);
+    } finally {
+      await nodetoolAdmin('enablebinary');
+    }
+  }, 180_000);
+
   it('logs were read and every rule ran', () => {
     expect(report.checked.find((c) => c.rule === 'logs')).toMatchObject({ checked: true });
     expect(report.findings[0]!.severity).not.toBe('info');

@@ -116,7 +116,16 @@ export async function collectNode(session: CqlSession, node: SweepNode, opts: Sw
         return cql(ks, tbl);
       })
     : Promise.resolve([]);
-  const nodetoolJobs = mapBounded(nodetoolSubs, 3, async (sub): Promise<RawSourceResult> => {
+  const nodetoolJobs = nodetoolSources(node, nodetoolSubs, opts, signal, remaining);
+  for (const settled of [...(await cqlJobs), ...(await nodetoolJobs)]) {
+    if (settled.status === 'fulfilled') sources.push(settled.value);
+  }
+  return { node, sources, ms: Math.round(performance.now() - started), cqlReachable, virtualTables };
+}
+
+/** nodetool subcommands for one node as raw sources (never throws: failures become failed sources). */
+function nodetoolSources(node: SweepNode, subs: readonly string[], opts: SweepOptions, signal: AbortSignal, remaining: () => number) {
+  return mapBounded(subs, 3, async (sub): Promise<RawSourceResult> => {
     const name = `nodetool:${sub}`;
     const t0 = performance.now();
     try {
@@ -130,8 +139,18 @@ export async function collectNode(session: CqlSession, node: SweepNode, opts: Sw
       return { name, via: 'nodetool', ok: false, ms: Math.round(performance.now() - t0), error: sourceError(e) };
     }
   });
-  for (const settled of [...(await cqlJobs), ...(await nodetoolJobs)]) {
-    if (settled.status === 'fulfilled') sources.push(settled.value);
-  }
-  return { node, sources, ms: Math.round(performance.now() - started), cqlReachable, virtualTables };
+}
+
+/**
+ * When no node answers CQL (native transport off, auth broken, driver blocked) the cluster can still be read
+ * through JMX: nodetool for everything, on each node the ring lists.
+ */
+export async function collectNodeWithNodetoolOnly(node: SweepNode, subs: readonly string[], opts: SweepOptions): Promise<NodeRaw> {
+  const started = performance.now();
+  const deadline = Date.now() + opts.nodeTimeoutMs;
+  const remaining = () => Math.max(500, deadline - Date.now());
+  const signal = AbortSignal.any([AbortSignal.timeout(opts.nodeTimeoutMs), ...(opts.signal ? [opts.signal] : [])]);
+  const sources: RawSourceResult[] = [];
+  for (const settled of await nodetoolSources(node, subs, opts, signal, remaining)) if (settled.status === 'fulfilled') sources.push(settled.value);
+  return { node, sources, ms: Math.round(performance.now() - started), cqlReachable: false, virtualTables: [] };
 }

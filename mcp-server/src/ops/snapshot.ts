@@ -4,7 +4,9 @@ import { checkHost } from '../core/validate.js';
 import { mapBounded } from '../collect/bounded.js';
 import { readBundle, writeBundle } from '../collect/bundle-store.js';
 import { CqlSession } from '../collect/cql-session.js';
-import { collectNode, NODETOOL_FALLBACKS, type NodeRaw, type SweepNode } from '../collect/sweep.js';
+import { collectNode, collectNodeWithNodetoolOnly, NODETOOL_FALLBACKS, NODETOOL_WITHOUT_VTABLES, type NodeRaw, type SweepNode } from '../collect/sweep.js';
+import type { NodetoolStatus } from '../core/parse/nodetool/status.js';
+import { runNodetool } from './nodetool.js';
 import { labStatus } from '../lab/index.js';
 import { TARGET_FORMS, targetFromString } from '../collect/target-spec.js';
 import type { Target } from '../collect/target.js';
@@ -152,7 +154,15 @@ export async function takeSnapshot(input: SnapshotInput, deps: { onProgress?: Pr
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new OpError('BAD_CONCURRENCY', `concurrency ${concurrency} is outside 1–64`, 'Use the default 8, or a value up to 64.');
   if (!Number.isInteger(nodeTimeoutMs) || nodeTimeoutMs < 1000 || nodeTimeoutMs > 600_000) throw new OpError('BAD_TIMEOUT', `nodeTimeoutMs ${nodeTimeoutMs} is outside 1000–600000`, 'Give a per-node timeout between 1 s and 10 min.');
   deps.onProgress?.({ message: `connecting to ${hosts.join(', ')}` });
-  const session = await CqlSession.connect({ contactPoints: hosts, port: input.cqlPort, localDataCenter: input.localDataCenter }, deps.signal);
+  let session: CqlSession;
+  try {
+    session = await CqlSession.connect({ contactPoints: hosts, port: input.cqlPort, localDataCenter: input.localDataCenter }, deps.signal);
+  } catch (e) {
+    // No CQL at all: read the cluster through JMX instead, if nodetool is allowed and answers.
+    if (input.nodetool === false || !(e instanceof OpError) || e.code !== 'CQL_UNREACHABLE') throw e;
+    deps.onProgress?.({ message: 'no node answers CQL: reading the cluster with nodetool only' });
+    return nodetoolOnlySnapshot(input, { hosts, jmxHost, jmxPorts, concurrency, nodeTimeoutMs, started, cqlError: e }, deps);
+  }
   try {
     const nodes: SweepNode[] = session
       .hosts()
@@ -199,6 +209,47 @@ export async function takeSnapshot(input: SnapshotInput, deps: { onProgress?: Pr
   } finally {
     await session.close();
   }
+}
+
+async function nodetoolOnlySnapshot(
+  input: SnapshotInput,
+  ctx: { hosts: string[]; jmxHost: string; jmxPorts: Record<string, number>; concurrency: number; nodeTimeoutMs: number; started: number; cqlError: OpError },
+  deps: { onProgress?: ProgressFn; signal?: AbortSignal },
+): Promise<ClusterSnapshot> {
+  const first = ctx.hosts[0]!.replace(/:\d+$/, '');
+  const jmxFor = (address: string) => ({ jmxHost: ctx.jmxHost === 'node' ? address : ctx.jmxHost, jmxPort: ctx.jmxPorts[address] ?? input.jmxPort ?? 7199 });
+  const target = input.nodetoolVia ? nodetoolTargetFor(input.nodetoolVia, first) : undefined;
+  const ring = await runNodetool({ subcommand: 'status', host: jmxFor(first).jmxHost, port: jmxFor(first).jmxPort, nodetoolPath: input.nodetoolPath, raw: true }, { ...(target ? { target } : {}), ...(deps.signal ? { signal: deps.signal } : {}) }).catch(() => null);
+  const status = ring?.ok && ring.parsed?.ok ? (ring.parsed.value as NodetoolStatus) : null;
+  if (!status || !status.nodes.length) {
+    throw new OpError(
+      'CLUSTER_UNREACHABLE',
+      `${ctx.cqlError.message}; nodetool status at ${jmxFor(first).jmxHost}:${jmxFor(first).jmxPort} did not answer either${ring?.error ? ` (${ring.error.code}: ${ring.error.message})` : ''}`,
+      'Check that the nodes run. If JMX only listens locally, run nodetool on the node (nodetoolVia: ssh://user@{host}).',
+    );
+  }
+  const nodes: SweepNode[] = status.nodes
+    .filter((n) => !input.dc || n.datacenter === input.dc)
+    .map((n) => ({ address: n.address, cqlPort: input.cqlPort ?? 9042, ...jmxFor(n.address), datacenter: n.datacenter || null, rack: n.rack || null, hostId: n.hostId, upPerDriver: n.up }));
+  const subs = [...new Set([...NODETOOL_WITHOUT_VTABLES, ...(input.nodetoolExtra ?? [])])];
+  let done = 0;
+  const settled = await mapBounded(nodes, ctx.concurrency, async (node, i) => {
+    const raw = await collectNodeWithNodetoolOnly(node, i === 0 ? [...new Set([...subs, ...(input.nodetoolOnce ?? [])])] : subs, {
+      nodetool: subs,
+      nodetoolPath: input.nodetoolPath,
+      nodeTimeoutMs: ctx.nodeTimeoutMs,
+      ...(input.nodetoolVia ? { target: nodetoolTargetFor(input.nodetoolVia, node.address) } : {}),
+      ...(deps.signal ? { signal: deps.signal } : {}),
+    });
+    deps.onProgress?.({ message: `collected ${node.address} (nodetool only)`, progress: ++done, total: nodes.length });
+    return raw;
+  });
+  const raw = settled.map((s, i): NodeRaw => (s.status === 'fulfilled' ? s.value : { node: nodes[i]!, sources: [], ms: 0, cqlReachable: false, virtualTables: [] }));
+  for (const r of raw) r.sources.unshift({ name: 'cql:system.local', via: 'cql', ok: false, ms: 0, error: { code: ctx.cqlError.code, message: ctx.cqlError.message.slice(0, 300) } });
+  const meta = { collectedAt: new Date(ctx.started).toISOString(), durationMs: Date.now() - ctx.started, contactPoints: ctx.hosts };
+  let bundleDir: string | undefined;
+  if (input.bundleDir) bundleDir = await writeBundle(input.bundleDir, { tool: { name: 'cql-tuner', version: CQL_TUNER_VERSION }, ...meta }, raw);
+  return snapshotFromRaw(raw, { ...meta, ...(bundleDir ? { bundleDir } : {}) });
 }
 
 /** Re-analyses a bundle offline with the same parsers as a live sweep. */
