@@ -88,7 +88,7 @@ describe('cluster_snapshot input checks (no cluster needed)', () => {
   it('reports an unreachable cluster with the cause and a fix', async () => {
     const res = await conn.client.callTool({ name: 'cluster_snapshot', arguments: { hosts: ['127.0.0.1:1'] } });
     expect(res.isError).toBe(true);
-    expect(text(res)).toMatch(/CQL_UNREACHABLE[\s\S]*Fix:/);
+    expect(text(res)).toMatch(/(CQL|CLUSTER)_UNREACHABLE[\s\S]*Fix:/);
   });
 
   it('says there is no bundle at a path that holds none', async () => {

@@ -1,6 +1,7 @@
 import type { TsvTable } from '../parse/tsv.js';
 import { parseNumber } from '../units.js';
-import type { ClientFact, GossipEndpointFact, NodeFacts, SnapshotFact, TableFact } from './node-facts.js';
+import { clientFromRow } from './from-vtables.js';
+import type { GossipEndpointFact, NodeFacts, SnapshotFact, TableFact } from './node-facts.js';
 
 /**
  * ScyllaDB keeps its node-local views in the `system` keyspace (docs/dev/system_keyspace.md in
@@ -26,21 +27,7 @@ export function factsFromScyllaTables(tables: Record<string, TsvTable>): NodeFac
   if (config) facts.settings = Object.fromEntries(config.rows.map((r) => [str(r, 'name') ?? '?', str(r, 'value')]));
 
   const clients = t('clients');
-  if (clients) {
-    facts.clients = clients.rows.map(
-      (r): ClientFact => ({
-        address: str(r, 'address') ?? '?',
-        port: num(r, 'port'),
-        username: str(r, 'username'),
-        driverName: str(r, 'driver_name'),
-        driverVersion: str(r, 'driver_version'),
-        protocolVersion: num(r, 'protocol_version'),
-        requests: null,
-        sslEnabled: r['ssl_enabled'] === 'true' ? true : r['ssl_enabled'] === 'false' ? false : null,
-        keyspace: null,
-      }),
-    );
-  }
+  if (clients) facts.clients = clients.rows.map(clientFromRow);
   const snapshots = t('snapshots');
   if (snapshots) {
     facts.snapshots = snapshots.rows.map(

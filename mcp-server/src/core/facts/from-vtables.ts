@@ -57,6 +57,21 @@ const PER_TABLE: Record<string, (f: TableFact, r: Row) => void> = {
 /** The virtual tables a snapshot reads, in system_views; anything else discovered is kept raw only. */
 export const VTABLES_FOR_FACTS = ['thread_pools', 'caches', 'settings', 'clients', 'sstable_tasks', 'gossip_info', 'snapshots', 'pending_hints', ...Object.keys(PER_TABLE)];
 
+/** One connected client (system_views.clients, ScyllaDB system.clients: the same column names). */
+export function clientFromRow(r: Row): ClientFact {
+  return {
+    address: str(r, 'address') ?? '?',
+    port: num(r, 'port'),
+    username: str(r, 'username'),
+    driverName: str(r, 'driver_name'),
+    driverVersion: str(r, 'driver_version'),
+    protocolVersion: num(r, 'protocol_version'),
+    requests: num(r, 'request_count'),
+    sslEnabled: bool(r, 'ssl_enabled'),
+    keyspace: str(r, 'keyspace_name'),
+  };
+}
+
 export function factsFromVtables(tables: Record<string, TsvTable>): NodeFacts {
   const facts: NodeFacts = {};
   const t = (name: string) => tables[name] ?? tables[`system_views.${name}`];
@@ -109,21 +124,7 @@ export function factsFromVtables(tables: Record<string, TsvTable>): NodeFacts {
   if (byTable.size) facts.tables = [...byTable.values()];
 
   const clients = t('clients');
-  if (clients) {
-    facts.clients = clients.rows.map(
-      (r): ClientFact => ({
-        address: str(r, 'address') ?? '?',
-        port: num(r, 'port'),
-        username: str(r, 'username'),
-        driverName: str(r, 'driver_name'),
-        driverVersion: str(r, 'driver_version'),
-        protocolVersion: num(r, 'protocol_version'),
-        requests: num(r, 'request_count'),
-        sslEnabled: bool(r, 'ssl_enabled'),
-        keyspace: str(r, 'keyspace_name'),
-      }),
-    );
-  }
+  if (clients) facts.clients = clients.rows.map(clientFromRow);
   const tasks = t('sstable_tasks');
   if (tasks) {
     facts.sstableTasks = tasks.rows.map(
