@@ -105,3 +105,24 @@ describe('rules on synthetic evidence', () => {
     expect(r.findings.map((f) => `${f.severity}:${f.id}`).sort()).toEqual(['info:trap.nodetool.proxyhistograms-idle-node', 'info:trap.scylla.compactionstats-pending']);
   });
 });
+
+describe('STCS on a table holding most of the data', () => {
+  const schema = (cls: string) => ({ keyspace: 'shop', table: 'orders', compaction: cls });
+  const tables = [
+    { keyspace: 'shop', table: 'orders', diskMiB: 60 * 1024 },
+    { keyspace: 'shop', table: 'users', diskMiB: 5 * 1024 },
+  ];
+  it('warns for STCS, not for LCS, and reads the strategy from system_schema', () => {
+    const stcs = run([node('n1', { tables, tableSchemas: [schema('SizeTieredCompactionStrategy')] })]);
+    expect(stcs.findings.find((f) => f.id === 'compaction.stcs.large-data')).toMatchObject({ severity: 'warning', table: 'shop.orders' });
+    const lcs = run([node('n1', { tables, tableSchemas: [schema('LeveledCompactionStrategy')] })]);
+    expect(lcs.findings.some((f) => f.id === 'compaction.stcs.large-data')).toBe(false);
+  });
+
+  it('the compaction class comes out of the schema row as its short name', async () => {
+    const { nodeFactsFromRaw } = await import('../../mcp-server/src/core/facts/from-raw.js');
+    const { toTsv } = await import('../../mcp-server/src/core/parse/tsv.js');
+    const text = toTsv(['keyspace_name', 'table_name', 'compaction'], [['shop', 'orders', '{"class":"org.apache.cassandra.db.compaction.SizeTieredCompactionStrategy","max_threshold":"32"}']]);
+    expect(nodeFactsFromRaw([{ name: 'cql:system_schema.tables', text }]).facts.tableSchemas).toEqual([schema('SizeTieredCompactionStrategy')]);
+  });
+});

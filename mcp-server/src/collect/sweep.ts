@@ -50,6 +50,8 @@ export interface SweepOptions {
   signal?: AbortSignal;
   /** Extra virtual tables to read beyond the ones facts use (e.g. all, for a bundle). */
   allVirtualTables?: boolean;
+  /** Cluster-wide CQL reads to make on this node (schema is the same everywhere: one node is enough). */
+  extraCql?: { keyspace: string; table: string; query: string }[];
 }
 
 /** What no virtual table answers: heap (info), GC (gcstats), dropped messages (tpstats). */
@@ -109,6 +111,7 @@ export async function collectNode(session: CqlSession, node: SweepNode, opts: Sw
   const nodetoolSubs = opts.nodetool.length === 0 ? [] : cqlReachable && virtualTables.length > 0 ? opts.nodetool : [...new Set([...opts.nodetool, ...NODETOOL_WITHOUT_VTABLES])];
   // (ScyllaDB's nodetool talks to its REST API on port 10000, not JMX: the caller sets jmxPort.)
 
+  for (const q of cqlReachable ? (opts.extraCql ?? []) : []) sources.push(await cql(q.keyspace, q.table, q.query));
   const tablesToRead = scylla ? SCYLLA_TABLES.filter((t) => t !== 'versions').map((t) => `system.${t}`) : wanted;
   const cqlJobs = cqlReachable
     ? mapBounded(tablesToRead, 4, (t) => {

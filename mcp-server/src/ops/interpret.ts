@@ -90,6 +90,20 @@ export function interpretText(text: string): InterpretReport {
     findings = result.findings;
     checked = result.outcomes;
   }
+  if (d.kind === 'nodetool.gcstats') {
+    const gc = d.parsed.value as { reclaimedBytes: number | null };
+    if (gc.reclaimedBytes) {
+      findings.push({
+        id: 'trap.nodetool.gcstats-reclaimed-bytes',
+        severity: 'info',
+        title: `"GC Reclaimed (MB)" ${gc.reclaimedBytes} is bytes: ${(gc.reclaimedBytes / 1024 ** 2).toFixed(1)} MiB`,
+        evidence: [`input: nodetool gcstats GC Reclaimed (MB) column = ${gc.reclaimedBytes}`],
+        recommendation: 'Read the column as bytes (nodetool mislabels it). Note also that every gcstats call resets the interval it reports.',
+        knowledgeIds: ['trap.nodetool.gcstats-reclaimed-bytes', 'trap.nodetool.gcstats-resets-interval'],
+        confidence: 'high',
+      });
+    }
+  }
   const value = d.parsed.value as { release?: string };
   return {
     kind: d.kind,

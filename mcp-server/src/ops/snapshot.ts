@@ -81,6 +81,8 @@ export interface ClusterSnapshot {
 }
 
 export const DEFAULT_SWEEP_CONCURRENCY = 8;
+/** Compaction strategy per table: rules weigh strategy against data size. */
+const SCHEMA_QUERY = { keyspace: 'system_schema', table: 'tables', query: 'SELECT keyspace_name, table_name, compaction FROM system_schema.tables' };
 export const DEFAULT_NODE_TIMEOUT_MS = 30_000;
 
 /** Raw per-node outputs → the snapshot users see; the same function serves live sweeps and bundles. */
@@ -184,6 +186,7 @@ export async function takeSnapshot(input: SnapshotInput, deps: { onProgress?: Pr
     const firstUp = nodes.find((n) => n.upPerDriver) ?? nodes[0];
     const settled = await mapBounded(nodes, concurrency, async (node) => {
       const raw = await collectNode(session, node, {
+        ...(node === firstUp ? { extraCql: [SCHEMA_QUERY] } : {}),
         ...(input.nodetoolVia ? { target: nodetoolTargetFor(input.nodetoolVia, node.address) } : {}),
         nodetool: input.nodetool === false ? [] : node === firstUp ? [...new Set([...perNode, ...(input.nodetoolOnce ?? [])])] : perNode,
         nodetoolPath: input.nodetoolPath,

@@ -39,6 +39,20 @@ export function nodeFactsFromRaw(outputs: readonly RawOutput[]): FactsResult {
   // ScyllaDB answers from system.* views; Cassandra from system_views.*.
   const facts = tables['system.versions'] ? { ...factsFromVtables(tables), ...factsFromScyllaTables(tables) } : factsFromVtables(tables);
 
+  const schema = tables['system_schema.tables'];
+  if (schema) {
+    facts.tableSchemas = schema.rows.map((r) => {
+      // The compaction map is stored as JSON text: {"class":"org.apache…SizeTieredCompactionStrategy",…}.
+      let cls: string | null = null;
+      try {
+        const m = JSON.parse(r['compaction'] ?? '{}') as Record<string, unknown>;
+        cls = typeof m['class'] === 'string' ? m['class'].split('.').pop()! : null;
+      } catch {
+        cls = null;
+      }
+      return { keyspace: r['keyspace_name'] ?? '?', table: r['table_name'] ?? '?', compaction: cls };
+    });
+  }
   const local = tables['system.local']?.rows[0];
   if (local) {
     // ScyllaDB's release_version is the Cassandra version it emulates (3.0.8); system.versions has its own.

@@ -113,7 +113,16 @@ export interface GcFact {
   reclaimedBytes: number | null;
 }
 
+export interface TableSchemaFact {
+  keyspace: string;
+  table: string;
+  /** Short class name: SizeTieredCompactionStrategy, LeveledCompactionStrategy, UnifiedCompactionStrategy … */
+  compaction: string | null;
+}
+
 export interface NodeFacts {
+  /** Table definitions (cluster-wide; collected once). */
+  tableSchemas?: TableSchemaFact[];
   releaseVersion?: string;
   datacenter?: string;
   rack?: string;

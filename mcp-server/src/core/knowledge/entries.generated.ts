@@ -331,6 +331,37 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   },
   // knowledge/compaction.yaml
   {
+    "id": "compaction.stcs.large-table-floor",
+    "statement": "Below about 10 GiB per node a table's compaction headroom is too small to matter; above it, the strategy's free-space needs (compaction.stcs.large-data) start to shape disk sizing.",
+    "value": 10,
+    "unit": "GiB of live data per node",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — Size Tiered Compaction Strategy (temporary space of a merge equals its inputs)",
+        "url": "https://cassandra.apache.org/doc/stable/cassandra/managing/operating/compaction/stcs.html"
+      }
+    ],
+    "rationale": "Operator convention: a floor so that small tables on big disks are not flagged; the point of the check is tables that hold a large share of a node's data, where a big STCS merge can need that much free space.",
+    "related": [
+      "compaction.stcs.large-data"
+    ],
+    "tags": [
+      "compaction",
+      "convention"
+    ]
+  },
+  // knowledge/compaction.yaml
+  {
     "id": "compaction.strategy.default",
     "statement": "A table created without a compaction option uses SizeTieredCompactionStrategy (cassandra.yaml default_compaction can change this in recent versions).",
     "value": "SizeTieredCompactionStrategy",

@@ -1,6 +1,6 @@
 import type { Finding } from '../findings.js';
 import { grade, outcome, skipped, type Rule } from './rule.js';
-import { valueOf } from '../knowledge/index.js';
+import { numberOf, valueOf } from '../knowledge/index.js';
 
 /**
  * Compaction: a backlog of pending tasks, LCS level 0 overflowing (nodetool prints "[910/4, …]" when a
@@ -70,6 +70,33 @@ export const compactionRule: Rule = {
           knowledgeIds: ['compaction.throughput.default'],
           confidence: 'medium',
         });
+      }
+    }
+    // STCS on tables that hold most of a node's data: a big merge may need as much free disk as its inputs.
+    const schemas = new Map<string, string | null>();
+    for (const n of input.nodes) for (const t of n.facts.tableSchemas ?? []) schemas.set(`${t.keyspace}.${t.table}`, t.compaction);
+    if (schemas.size) {
+      looked = true;
+      const floorGiB = numberOf('compaction.stcs.large-table-floor');
+      for (const n of input.nodes) {
+        const sizes = new Map<string, number>();
+        for (const t of n.facts.tables ?? []) if (t.diskMiB) sizes.set(`${t.keyspace}.${t.table}`, t.diskMiB / 1024);
+        for (const t of n.nodetool.tablestats?.tables ?? []) if (t.spaceUsedLiveBytes) sizes.set(`${t.keyspace ?? '?'}.${t.name}`, t.spaceUsedLiveBytes / 1024 ** 3);
+        const total = [...sizes.entries()].filter(([k]) => !k.startsWith('system')).reduce((a, [, v]) => a + v, 0);
+        for (const [table, gib] of sizes) {
+          if (schemas.get(table) !== 'SizeTieredCompactionStrategy' || gib < floorGiB || total <= 0 || gib / total < 0.5) continue;
+          findings.push({
+            id: 'compaction.stcs.large-data',
+            severity: 'warning',
+            title: `${table} uses STCS and holds ${((100 * gib) / total).toFixed(0)} % of the data on ${n.node} (${gib.toFixed(1)} GiB)`,
+            evidence: [`${n.node}: ${table} ${gib.toFixed(1)} GiB of ${total.toFixed(1)} GiB user data; compaction SizeTieredCompactionStrategy (system_schema.tables)`],
+            node: n.node,
+            table,
+            recommendation: `A large STCS merge can need free disk equal to its inputs (up to ${String(valueOf('compaction.stcs.large-data'))} % of the volume). Keep that headroom, or move the table to LCS (read-heavy), TWCS (time series with TTL) or, on 5.0, UCS.`,
+            knowledgeIds: ['compaction.stcs.large-data', 'compaction.stcs.large-table-floor'],
+            confidence: 'medium',
+          });
+        }
       }
     }
     if (!looked) return skipped('compaction', 'no compactionstats, tablestats, sstable_tasks or throughput setting was collected');
