@@ -126,3 +126,12 @@ describe('STCS on a table holding most of the data', () => {
     expect(nodeFactsFromRaw([{ name: 'cql:system_schema.tables', text }]).facts.tableSchemas).toEqual([schema('SizeTieredCompactionStrategy')]);
   });
 });
+
+describe('heap readings need GC pressure to alarm', () => {
+  it('82 % used with short pauses is info; with a 1.5 s pause it is a warning', () => {
+    const quiet = run([node('n1', { heap: { usedMb: 421, maxMb: 512 }, gc: { intervalMs: 1000, maxPauseMs: 20, totalPauseMs: 20, collections: 1, reclaimedBytes: 1 } })]);
+    expect(quiet.findings.find((f) => f.id === 'jvm.heap.used-ratio')?.severity).toBe('info');
+    const busy = run([node('n1', { heap: { usedMb: 421, maxMb: 512 }, gc: { intervalMs: 1000, maxPauseMs: 1500, totalPauseMs: 1500, collections: 1, reclaimedBytes: 1 } })]);
+    expect(busy.findings.find((f) => f.id === 'jvm.heap.used-ratio')?.severity).toBe('warning');
+  });
+});

@@ -13,13 +13,17 @@ export const jvmRule: Rule = {
     for (const n of withHeap) {
       const { usedMb, maxMb } = n.facts.heap!;
       if (usedMb === null || !maxMb) continue;
-      const sev = grade(usedMb / maxMb, 'jvm.heap.used-ratio');
+      let sev = grade(usedMb / maxMb, 'jvm.heap.used-ratio');
+      // Used heap includes garbage not collected yet (G1 fills eden before each young collection): one high
+      // reading only matters when GC shows pressure too. Without long pauses it is lowered one step.
+      const pressure = grade(n.facts.gc?.maxPauseMs ?? null, 'jvm.gc.pause') !== null;
+      if (sev && !pressure) sev = sev === 'critical' ? 'warning' : 'info';
       if (sev) {
         findings.push({
           id: 'jvm.heap.used-ratio',
           severity: sev,
           title: `Heap ${((100 * usedMb) / maxMb).toFixed(0)} % used on ${n.node}`,
-          evidence: [`${n.node}: nodetool info heap ${usedMb.toFixed(0)} / ${maxMb.toFixed(0)} MB`],
+          evidence: [`${n.node}: nodetool info heap ${usedMb.toFixed(0)} / ${maxMb.toFixed(0)} MB`, `${n.node}: longest GC pause ${n.facts.gc?.maxPauseMs ?? '?'} ms (nodetool gcstats)${pressure ? '' : ' — no GC pressure, so this reading alone says little'}`],
           node: n.node,
           recommendation: 'A single reading can catch the heap just before a collection; if it stays high across readings, or GC pauses grow, look for large partitions, big batches, or a heap too small for the memtable and cache settings.',
           knowledgeIds: ['jvm.heap.used-ratio'],
