@@ -1,3 +1,5 @@
+// A detached daemon that outlives this call: Node's spawn (argv array, no shell) rather than execa, whose
+// promise would settle (and reject on our own SIGTERM) long after the caller has moved on.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { mkdir, open, readFile, rm } from 'node:fs/promises';
