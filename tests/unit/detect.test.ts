@@ -58,3 +58,35 @@ describe('detect', () => {
     expect(detect('').ok).toBe(false);
   });
 });
+
+describe('detect: stress, storage and config samples', () => {
+  it.skipIf(!HAVE_CORPUS)('names the kind of every stress, disk and config sample in the shared corpus', () => {
+    const want: Record<string, string> = {
+      'disk/blockdev_report_readahead_8192_montecristo.txt': 'storage.blockdev-report',
+      'disk/lsblk_custom_ra_rota_dse68_collector.txt': 'storage.lsblk',
+      'disk/mkfs_xfs_md0_raid0_i3_4xlarge_scylla_ami.txt': 'storage.mkfs-xfs',
+      'disk/sys_block_vda_queue_rotational1_dse68_collector.txt': 'storage.sys-block-queue',
+      'config/cassandra2117_java_cmdline_cms_2g_heap.txt': 'config.jvm-options',
+      'config/cassandra_yaml_pre41_unthrottled_compaction_10s_timeouts_no_dsnitch.txt': 'config.cassandra-yaml',
+      'config/dse67_jvm_options_heap_unset_g1_pause500.txt': 'config.jvm-options',
+      'stress/cassandra_stress_read_autorate_saturation_dse.txt': 'stress.cassandra-stress',
+      'stress/cassandra_stress_write_gc_pause_equals_max_latency_dse.txt': 'stress.cassandra-stress',
+      'stress/cassandra_stress_write_bimodal_p99_wca_docstring.txt': 'stress.cassandra-stress',
+      'stress/latte_read_vs_baseline_report.txt': 'stress.latte',
+      'local-runs/cassandra-4.1.10-single/stress/stress_read.txt': 'stress.cassandra-stress',
+      'local-runs/cassandra-5.0.9-cluster3/latte/latte_read.txt': 'stress.latte',
+      'local-runs/cassandra-5.0.9-cluster3/latte/latte_write.json': 'stress.latte-json',
+    };
+    for (const [file, kind] of Object.entries(want)) {
+      const d = detect(corpus(file));
+      expect(d.ok ? d.kind : d.reason, file).toBe(kind);
+    }
+  });
+
+  it.skipIf(!HAVE_CORPUS)('logs that quote JVM flags stay logs', () => {
+    for (const f of corpusFiles('logs', /\.txt$/)) {
+      const d = detect(corpus(f));
+      expect(d.ok ? d.kind : d.reason, f).toBe('logs');
+    }
+  });
+});

@@ -2,6 +2,14 @@ import { NODETOOL_PARSERS } from './parse/nodetool/index.js';
 import type { Parsed } from './parsed.js';
 import { parseTsv } from './parse/tsv.js';
 import { parseLogs } from './parse/logs/index.js';
+import { CONFIG_PARSERS, configSignature, type ConfigKind } from './parse/config/index.js';
+import { STORAGE_PARSERS, storageSignature, type StorageKind } from './parse/storage/index.js';
+import { STRESS_PARSERS, stressSignature, type StressKind } from './parse/stress/index.js';
+
+const stressKinds = (Object.keys(STRESS_PARSERS) as StressKind[]).map((kind): KindSpec => ({ kind, signature: stressSignature[kind], parse: STRESS_PARSERS[kind], strong: true }));
+
+const storageKinds = (Object.keys(STORAGE_PARSERS) as StorageKind[]).map((kind): KindSpec => ({ kind, signature: storageSignature[kind], parse: STORAGE_PARSERS[kind], strong: true }));
+const config = (kind: ConfigKind, strong: boolean): KindSpec => ({ kind, signature: configSignature[kind], parse: CONFIG_PARSERS[kind], strong });
 
 /**
  * What kind of output is this text? Signatures are cheap regexes tried in order (most specific first);
@@ -12,6 +20,8 @@ export interface KindSpec {
   kind: string;
   signature: RegExp;
   parse: (text: string) => Parsed<unknown>;
+  /** Tried before logs even when lines carry log prefixes (a syslog-wrapped mkfs output is still mkfs output). */
+  strong?: boolean;
 }
 
 const nt = (sub: string) => NODETOOL_PARSERS[sub]!;
@@ -34,12 +44,17 @@ export const KINDS: KindSpec[] = [
   { kind: 'nodetool.getcompactionthroughput', signature: /Current compaction throughput/i, parse: nt('getcompactionthroughput') },
   { kind: 'nodetool.getstreamthroughput', signature: /Current stream throughput|stream throughput/i, parse: nt('getstreamthroughput') },
   { kind: 'nodetool.statusbinary', signature: /^\s*(?:\$ .*\n)?\s*(?:not running|running)\s*$/m, parse: nt('statusbinary') },
+  ...stressKinds,
+  ...storageKinds,
+  config('config.cassandra-yaml', true),
   // Logs last among the text kinds: a log can quote nodetool-looking lines (StatusLogger tables), never the reverse.
   {
     kind: 'logs',
     signature: /^(?:(?:INFO|WARN|ERROR|DEBUG|TRACE)\s+(?:\[|\d{4}-)|\[\d{4}-\d\d-\d\dT[^\]]*\]|[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d \S+ \S+\[\d+\]:|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[.\d]*[+-]\d{4}: )/m,
     parse: parseLogs,
   },
+  // JVM flags also appear inside logs and stress output, so this broad signature comes after them.
+  config('config.jvm-options', false),
   { kind: 'cql.tsv', signature: /^[A-Za-z_][A-Za-z0-9_]*(?:\t[A-Za-z_][A-Za-z0-9_]*)+\s*$/m, parse: parseTsv },
 ];
 
@@ -62,7 +77,7 @@ export function detect(text: string): Detection {
   const lines = head.split('\n').filter((l) => l.trim() !== '');
   const prefixed = lines.filter((l) => logKind.signature.test(l)).length;
   const logFirst = (lines[0] !== undefined && logKind.signature.test(lines[0])) || (prefixed >= 3 && prefixed * 5 >= lines.length);
-  const order = logFirst ? [logKind, ...KINDS.filter((k) => k !== logKind)] : KINDS;
+  const order = logFirst ? [...KINDS.filter((k) => k.strong), logKind, ...KINDS.filter((k) => k !== logKind && !k.strong)] : KINDS;
   for (const k of order) {
     if (!k.signature.test(head)) continue;
     const p = k.parse(text);

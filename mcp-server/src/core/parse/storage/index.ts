@@ -1,0 +1,43 @@
+import type { Parsed } from '../../parsed.js';
+import { parseBlockdevReport } from './blockdev-report.js';
+import { parseLsblk } from './lsblk.js';
+import { parseMdstat } from './mdstat.js';
+import { parseMkfsXfs } from './mkfs-xfs.js';
+import { parseSysBlockQueue } from './sys-block-queue.js';
+
+export type StorageKind =
+  | 'storage.mkfs-xfs'
+  | 'storage.blockdev-report'
+  | 'storage.lsblk'
+  | 'storage.sys-block-queue'
+  | 'storage.mdstat';
+
+export type StorageParser = (text: string) => Parsed<unknown>;
+
+export const STORAGE_PARSERS: Record<StorageKind, StorageParser> = {
+  'storage.mkfs-xfs': parseMkfsXfs,
+  'storage.blockdev-report': parseBlockdevReport,
+  'storage.lsblk': parseLsblk,
+  'storage.sys-block-queue': parseSysBlockQueue,
+  'storage.mdstat': parseMdstat,
+};
+
+/**
+ * A cheap test per kind for detection (multiline, unanchored to the text start; log prefixes allowed).
+ * A hit means "worth parsing", not "parses": the parser remains the judge.
+ */
+export const storageSignature: Record<StorageKind, RegExp> = {
+  'storage.mkfs-xfs': /meta-data=\S*\s+isize=\d+\s+agcount=\d+/m,
+  'storage.blockdev-report': /^\s*RO\s+RA\s+SSZ\s+BSZ\s+StartSec\s+Size\s+Device\s*$/im,
+  'storage.lsblk': /"blockdevices"\s*:\s*\[|^\s*NAME\s+(?:(?:[A-Z][A-Z:%-]*)\s+)*(?:MAJ:MIN|SIZE|RA|ROTA|TYPE|MOUNTPOINTS?|FSTYPE|KNAME)\b/m,
+  'storage.sys-block-queue':
+    /(?:^|\/)block\/[^/\s:]+\/queue\/[\w/-]+\s*:|^\s*(?:rotational|read_ahead_kb|logical_block_size|nr_requests|max_sectors_kb)\s*:\s*\d+\s*$/m,
+  'storage.mdstat': /^\s*Personalities\s*:\s*(?:\[[\w-]+\]\s*)*$|^md[\w/-]*\s*:\s*(?:active|inactive)\b/m,
+};
+
+export { parseBlockdevReport, parseLsblk, parseMdstat, parseMkfsXfs, parseSysBlockQueue };
+export type { BlockdevReport, BlockdevReportRow } from './blockdev-report.js';
+export type { Lsblk, LsblkDevice } from './lsblk.js';
+export type { MdArray, MdMember, Mdstat, MdSync } from './mdstat.js';
+export type { XfsGeometry, XfsSection } from './mkfs-xfs.js';
+export type { BlockQueue, SysBlockQueue } from './sys-block-queue.js';

@@ -1,0 +1,31 @@
+import type { Parsed } from '../../parsed.js';
+import { CASSANDRA_STRESS_KIND, parseCassandraStress } from './cassandra-stress.js';
+import { LATTE_JSON_KIND, LATTE_TEXT_KIND, parseLatteJson, parseLatteText } from './latte.js';
+
+export * from './cassandra-stress.js';
+export * from './latte.js';
+
+export type StressKind = typeof CASSANDRA_STRESS_KIND | typeof LATTE_TEXT_KIND | typeof LATTE_JSON_KIND;
+
+/** One total parser per stress-tool output kind (kinds as returned in `Parsed.kind`). */
+export const STRESS_PARSERS: Record<StressKind, (text: string) => Parsed<unknown>> = {
+  [CASSANDRA_STRESS_KIND]: parseCassandraStress,
+  [LATTE_TEXT_KIND]: parseLatteText,
+  [LATTE_JSON_KIND]: parseLatteJson,
+};
+
+/**
+ * Cheap detection signatures, one per kind, for core/detect (try latte-json before the text kinds: a JSON report
+ * never matches them anyway). Each matches every corpus sample of its kind and none of the others'.
+ */
+export const stressSignature: Record<StressKind, RegExp> = {
+  // "Results:" block ("Op rate : … Latency 99th percentile : …", 2.0 "real op rate") or the interval/threadCount
+  // table header ("type total ops, op/s, pk/s", "id, type total ops", 2.0 "ops , op/s, key/s").
+  [CASSANDRA_STRESS_KIND]:
+    /^[ \t]*(?:real )?op rate[ \t]*:[^\n]*\n(?:[^\n]*\n){0,6}?[ \t]*latency 99th percentile[ \t]*:|total ops,[ \t]*op\/s,[ \t]*pk\/s|^[ \t]*ops[ \t]*,[ \t]*op\/s,[ \t]*key\/s/im,
+  // Section rulers "CONFIG ====…" (latte 0.x) / "SUMMARY STATS ═══…" (0.2x+), or "Throughput [req/s]:" rows.
+  [LATTE_TEXT_KIND]:
+    /^[ \t]*(?:CONFIG|SUMMARY STATS|THROUGHPUT DISTRIBUTION|MEAN RESPONSE TIMES|CYCLE LATENCY)\b[^\n]*?[=═]{10,}|^[ \t]*Throughput[ \t]*\[(?:req|op)\/s\]/m,
+  // `latte run -o report.json`: {"conf": …, "percentiles": …, "result": {"cycle_throughput": …}}
+  [LATTE_JSON_KIND]: /^\s*\{[\s\S]*?"(?:cycle_throughput|req_throughput|elapsed_time_s)"\s*:/,
+};
