@@ -2,7 +2,7 @@
  * Sizes as nodetool prints them. Cassandra's FileUtils.stringifyFileSize divides by 1024 whatever the label:
  * 3.x prints "KB/MB/GB", 4.0+ "KiB/MiB/GiB"; both mean powers of 1024. "bytes" is plain.
  */
-const FACTORS: Record<string, number> = {
+export const SIZE_FACTORS: Readonly<Record<string, number>> = {
   b: 1,
   byte: 1,
   bytes: 1,
@@ -29,7 +29,7 @@ export function parseSize(text: string): number | null {
   if (!m) return null;
   const n = Number(m[1]!.replace(',', '.'));
   const unit = (m[2] ?? '').toLowerCase();
-  const factor = unit === '' ? 1 : FACTORS[unit];
+  const factor = unit === '' ? 1 : SIZE_FACTORS[unit];
   if (factor === undefined || !Number.isFinite(n)) return null;
   return Math.round(n * factor);
 }

@@ -4,6 +4,7 @@
  * number as the value. JVM sizes ("4G", "1995M", "256k") are powers of 1024 as in HotSpot.
  * All functions return null for anything that is not a clean quantity; none throws.
  */
+import { SIZE_FACTORS } from '../../units.js';
 
 const DURATION_MS: Record<string, number> = {
   ns: 1e-6,
@@ -23,23 +24,9 @@ const DURATION_MS: Record<string, number> = {
   days: 86_400_000,
 };
 
-// DataStorageSpec (4.1+) knows B, KiB, MiB, GiB; KB/MB/GB and bare letters are accepted leniently as 1024-based.
-const SIZE_BYTES: Record<string, number> = {
-  b: 1,
-  bytes: 1,
-  k: 1024,
-  kb: 1024,
-  kib: 1024,
-  m: 1024 ** 2,
-  mb: 1024 ** 2,
-  mib: 1024 ** 2,
-  g: 1024 ** 3,
-  gb: 1024 ** 3,
-  gib: 1024 ** 3,
-  t: 1024 ** 4,
-  tb: 1024 ** 4,
-  tib: 1024 ** 4,
-};
+// DataStorageSpec (4.1+) knows B, KiB, MiB, GiB; KB/MB/GB and bare letters are accepted leniently as 1024-based,
+// the same table nodetool sizes use.
+const SIZE_BYTES = SIZE_FACTORS;
 
 // DataRateSpec (4.1+): B/s, KiB/s, MiB/s. Megabits (the pre-4.1 stream throughput unit) as Mbps / Mbit/s.
 const RATE_BYTES_PER_SEC: Record<string, number> = {
