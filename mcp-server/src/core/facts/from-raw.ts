@@ -1,7 +1,7 @@
 import { NODETOOL_PARSERS } from '../parse/nodetool/index.js';
-import { parseInfo } from '../parse/nodetool/info.js';
-import { parseGcstats } from '../parse/nodetool/gcstats.js';
-import { parseTpstats } from '../parse/nodetool/tpstats.js';
+import type { NodetoolGcstats } from '../parse/nodetool/gcstats.js';
+import type { NodetoolInfo } from '../parse/nodetool/info.js';
+import type { NodetoolTpstats } from '../parse/nodetool/tpstats.js';
 import { parseTsv, type TsvTable } from '../parse/tsv.js';
 import { factsFromScyllaTables } from './from-scylla.js';
 import { factsFromVtables } from './from-vtables.js';
@@ -64,45 +64,34 @@ export function nodeFactsFromRaw(outputs: readonly RawOutput[]): FactsResult {
   }
   if (!facts.product && facts.releaseVersion) facts.product = 'cassandra';
 
-  if (nodetool['info'] !== undefined) {
-    const info = parseInfo(nodetool['info']);
-    if (info.ok) {
-      facts.heap = { usedMb: info.value.heapUsedMb, maxMb: info.value.heapMaxMb };
-      facts.uptimeSeconds = info.value.uptimeSeconds;
-      facts.datacenter ??= info.value.datacenter ?? undefined;
-      facts.rack ??= info.value.rack ?? undefined;
-      facts.hostId ??= info.value.hostId ?? undefined;
-    } else unparsed.push({ name: 'nodetool:info', reason: info.reason });
-  }
-  if (nodetool['gcstats'] !== undefined) {
-    const gc = parseGcstats(nodetool['gcstats']);
-    if (gc.ok) {
-      facts.gc = {
-        intervalMs: gc.value.intervalMs,
-        maxPauseMs: gc.value.maxGcElapsedMs,
-        totalPauseMs: gc.value.totalGcElapsedMs,
-        collections: gc.value.collections,
-        reclaimedBytes: gc.value.reclaimedBytes,
-      };
-    } else unparsed.push({ name: 'nodetool:gcstats', reason: gc.reason });
-  }
-  if (nodetool['tpstats'] !== undefined) {
-    const tp = parseTpstats(nodetool['tpstats']);
-    if (tp.ok) {
-      facts.droppedMessages = tp.value.dropped;
-      // Pools come from the virtual table when there is one (same numbers, one source of truth).
-      facts.threadPools ??= tp.value.pools.map(
-        (p): ThreadPoolFact => ({ name: p.name, active: p.active, activeLimit: null, pending: p.pending, blocked: p.blocked, blockedAllTime: p.allTimeBlocked, completed: p.completed }),
-      );
-    } else unparsed.push({ name: 'nodetool:tpstats', reason: tp.reason });
-  }
+  // Every nodetool output is parsed once; facts are derived from the parsed values.
   const parsedNodetool: Record<string, unknown> = {};
   for (const [sub, text] of Object.entries(nodetool)) {
     const parser = NODETOOL_PARSERS[sub];
     if (!parser) continue;
     const p = parser(text);
     if (p.ok) parsedNodetool[sub] = p.value;
-    else if (!['info', 'gcstats', 'tpstats'].includes(sub)) unparsed.push({ name: `nodetool:${sub}`, reason: p.reason });
+    else unparsed.push({ name: `nodetool:${sub}`, reason: p.reason });
+  }
+  const info = parsedNodetool['info'] as NodetoolInfo | undefined;
+  if (info) {
+    facts.heap = { usedMb: info.heapUsedMb, maxMb: info.heapMaxMb };
+    facts.uptimeSeconds = info.uptimeSeconds;
+    facts.datacenter ??= info.datacenter ?? undefined;
+    facts.rack ??= info.rack ?? undefined;
+    facts.hostId ??= info.hostId ?? undefined;
+  }
+  const gc = parsedNodetool['gcstats'] as NodetoolGcstats | undefined;
+  if (gc) {
+    facts.gc = { intervalMs: gc.intervalMs, maxPauseMs: gc.maxGcElapsedMs, totalPauseMs: gc.totalGcElapsedMs, collections: gc.collections, reclaimedBytes: gc.reclaimedBytes };
+  }
+  const tp = parsedNodetool['tpstats'] as NodetoolTpstats | undefined;
+  if (tp) {
+    facts.droppedMessages = tp.dropped;
+    // Pools come from the virtual table when there is one (same numbers, one source of truth).
+    facts.threadPools ??= tp.pools.map(
+      (p): ThreadPoolFact => ({ name: p.name, active: p.active, activeLimit: null, pending: p.pending, blocked: p.blocked, blockedAllTime: p.allTimeBlocked, completed: p.completed }),
+    );
   }
   return { facts, nodetool: parsedNodetool, unparsed };
 }
