@@ -7,6 +7,7 @@ import { labStatus, startLab, stopLab } from '../../mcp-server/src/lab/index.js'
 import { diagnose, diagnoseBundle } from '../../mcp-server/src/ops/diagnose.js';
 import { analyzeBundle, takeSnapshot } from '../../mcp-server/src/ops/snapshot.js';
 import { snapshotView } from '../../mcp-server/src/render/snapshot.js';
+import type { Finding } from '../../mcp-server/src/core/findings.js';
 
 // A real 3-node Cassandra 5.0 cluster on 127.0.0.1–3, snapshotted the way users do it.
 const home = mkdtempSync(join(tmpdir(), 'cql-tuner-snap-'));
@@ -75,11 +76,15 @@ describe.skipIf(skip)('cluster snapshot on a real 3-node lab', () => {
     const live = await diagnose({ lab: true });
     // The lab's logs record its own start-up on a 2-core host (three JVMs booting starve each other: local
     // pauses, GC during boot). That is real and reported; the live state itself must be clean.
-    expect(live.findings.filter((f) => f.severity !== 'info' && !f.id.startsWith('log.'))).toEqual([]);
+    // A young JVM on a starved host can also pause for real between two gcstats calls (seen: 624 ms on one
+    // node in CI). Such a finding must be measured evidence, not noise; everything else must be clean.
+    const gcDriven = (f: Finding) => f.id === 'jvm.gc.pause' || (f.id === 'cluster.outlier' && /GC pause/.test(f.title));
+    for (const f of live.findings.filter(gcDriven)) expect(f.evidence.join(' ')).toMatch(/gcstats|GC pause \d/);
+    expect(live.findings.filter((f) => f.severity !== 'info' && !f.id.startsWith('log.') && !gcDriven(f))).toEqual([]);
     expect(live.checked.find((c) => c.rule === 'logs')?.checked).toBe(true);
     expect(live.checked.filter((c) => !c.checked).map((c) => c.rule)).toEqual([]);
     const offline = await diagnoseBundle(bundleDir);
-    expect(offline.findings.filter((f) => f.severity !== 'info')).toEqual([]);
+    expect(offline.findings.filter((f) => f.severity !== 'info' && !gcDriven(f))).toEqual([]);
   }, 120_000);
 
   it('CQL-only mode touches no nodetool', async () => {

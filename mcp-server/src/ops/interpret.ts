@@ -4,6 +4,8 @@ import { nodeFactsFromRaw } from '../core/facts/from-raw.js';
 import type { Finding } from '../core/findings.js';
 import type { LogFacts } from '../core/parse/logs/types.js';
 import { runRules, type RulesResult } from '../core/rules/index.js';
+import { kindRulesFor } from '../core/rules/per-kind.js';
+import { worstFirst } from '../core/findings.js';
 import { summariseParsed } from '../render/interpret.js';
 import { classifyNodetoolFailure } from '../core/nodetool-errors.js';
 
@@ -84,6 +86,10 @@ export function interpretText(text: string): InterpretReport {
     const result = runRules({ origin: 'pasted log', nodes: [{ ...nodeEvidence('input', true, { facts: {}, nodetool: {} }), logs }] });
     findings = result.findings;
     checked = result.outcomes.filter((o) => o.rule === 'logs' || o.rule === 'traps');
+  } else if (kindRulesFor(d.kind)) {
+    const outcomes = kindRulesFor(d.kind)!.run(d.kind, d.parsed.value);
+    findings = worstFirst(outcomes.flatMap((o) => o.findings));
+    checked = outcomes.map((o) => ({ rule: o.rule, checks: o.checks, checked: o.checked, ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}), findings: o.findings.length }));
   } else if (name) {
     const r = nodeFactsFromRaw([{ name, text }]);
     const result = runRules({ origin: `pasted ${d.kind}`, nodes: [nodeEvidence('input', true, r)] });
