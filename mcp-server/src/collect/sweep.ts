@@ -3,7 +3,10 @@ import { VTABLES_FOR_FACTS } from '../core/facts/from-vtables.js';
 import { toTsv } from '../core/parse/tsv.js';
 import { describeError } from '../ops/errors.js';
 import { runNodetool } from '../ops/nodetool.js';
+import { labPaths } from '../lab/paths.js';
 import { mapBounded } from './bounded.js';
+import { NodetoolBatchPool } from './nodetool-batch.js';
+import { locateNodetool } from './nodetool-locate.js';
 import type { CqlSession } from './cql-session.js';
 import type { Target } from './target.js';
 
@@ -44,6 +47,8 @@ export interface SweepOptions {
   /** nodetool subcommands to add for what no table answers; empty = CQL only. */
   nodetool: readonly string[];
   nodetoolPath?: string;
+  /** false: one JVM per nodetool command even where they could share one (default: share). */
+  batchNodetool?: boolean;
   /** Where nodetool runs (local by default). */
   target?: Target;
   nodeTimeoutMs: number;
@@ -127,14 +132,16 @@ export async function collectNode(session: CqlSession, node: SweepNode, opts: Sw
 }
 
 /** nodetool subcommands for one node as raw sources (never throws: failures become failed sources). */
-function nodetoolSources(node: SweepNode, subs: readonly string[], opts: SweepOptions, signal: AbortSignal, remaining: () => number) {
-  return mapBounded(subs, 3, async (sub): Promise<RawSourceResult> => {
+async function nodetoolSources(node: SweepNode, subs: readonly string[], opts: SweepOptions, signal: AbortSignal, remaining: () => number) {
+  // With the lab's java nodetool every command for this node shares one JVM: issue them together.
+  const batch = opts.target || opts.batchNodetool === false || !(await usesJavaNodetool(opts.nodetoolPath)) ? undefined : new NodetoolBatchPool(labPaths().cacheDir);
+  return mapBounded(subs, batch ? subs.length : 3, async (sub): Promise<RawSourceResult> => {
     const name = `nodetool:${sub}`;
     const t0 = performance.now();
     try {
       const r = await runNodetool(
         { subcommand: sub, host: node.jmxHost, port: node.jmxPort, nodetoolPath: opts.nodetoolPath, timeoutMs: Math.max(1000, Math.min(remaining(), 600_000)), raw: true },
-        { signal, ...(opts.target ? { target: opts.target } : {}) },
+        { signal, ...(opts.target ? { target: opts.target } : {}), ...(batch ? { batch } : {}) },
       );
       if (r.ok) return { name, via: 'nodetool', ok: true, ms: r.durationMs, text: r.output.raw ?? '' };
       return { name, via: 'nodetool', ok: false, ms: r.durationMs, text: r.output.raw, error: r.error ? { code: r.error.code, message: r.error.message } : { code: 'NODETOOL_FAILED', message: 'failed' } };
@@ -156,4 +163,12 @@ export async function collectNodeWithNodetoolOnly(node: SweepNode, subs: readonl
   const sources: RawSourceResult[] = [];
   for (const settled of await nodetoolSources(node, subs, opts, signal, remaining)) if (settled.status === 'fulfilled') sources.push(settled.value);
   return { node, sources, ms: Math.round(performance.now() - started), cqlReachable: false, virtualTables: [] };
+}
+
+async function usesJavaNodetool(nodetoolPath: string | undefined): Promise<boolean> {
+  try {
+    return (await locateNodetool(nodetoolPath)).source === 'lab';
+  } catch {
+    return false;
+  }
 }

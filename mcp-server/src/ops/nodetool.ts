@@ -4,7 +4,8 @@ import { NODETOOL_PARSERS } from '../core/parse/nodetool/index.js';
 import { jmxAuthFromEnv, scrub } from '../collect/jmx-credentials.js';
 import { LocalTarget } from '../collect/local-target.js';
 import { locateNodetool, remoteNodetool, type NodetoolSource } from '../collect/nodetool-locate.js';
-import type { Target } from '../collect/target.js';
+import type { NodetoolBatchPool } from '../collect/nodetool-batch.js';
+import type { RunOptions, RunResult, Target } from '../collect/target.js';
 import { OpError } from './errors.js';
 import type { ProgressFn } from './progress.js';
 
@@ -45,6 +46,8 @@ export interface NodetoolDeps {
   signal?: AbortSignal;
   onProgress?: ProgressFn;
   env?: NodeJS.ProcessEnv;
+  /** Run the lab's java nodetool for several commands in one JVM (a sweep passes one pool per node). */
+  batch?: NodetoolBatchPool;
 }
 
 /** Runs one allow-listed, read-only nodetool subcommand against a node's JMX port and parses the answer. */
@@ -64,11 +67,13 @@ export async function runNodetool(input: NodetoolInput, deps: NodetoolDeps = {})
   const auth = await jmxAuthFromEnv(env, { remote });
   deps.onProgress?.({ message: `nodetool ${built.subcommand} on ${host}:${port}${remote ? ` via ${target.describe()}` : ''}` });
   try {
-    const argv = [...located.argvPrefix, ...built.connectionArgs, ...auth.args, ...built.commandArgs];
-    let res = await target.run(argv, { timeoutMs, signal: deps.signal, env: auth.env });
+    const args = [...built.connectionArgs, ...auth.args, ...built.commandArgs];
+    const batcher = !remote && deps.batch ? await deps.batch.batcherFor(located.argvPrefix) : null;
+    const run = (a: string[], o: RunOptions): Promise<RunResult> => (batcher ? batcher.run(a, o) : target.run([...located.argvPrefix, ...a], o));
+    let res = await run(args, { timeoutMs, signal: deps.signal, env: auth.env });
     const retry = (NODETOOL_ALLOW_LIST[built.subcommand] as NodetoolCommandSpec).retry;
     if (retry && res.exitCode !== 0 && !res.timedOut && !res.cancelled && retry.when.test(`${res.stdout}\n${res.stderr}`)) {
-      res = await target.run([...argv, ...retry.addArgs], { timeoutMs, signal: deps.signal, env: auth.env });
+      res = await run([...args, ...retry.addArgs], { timeoutMs, signal: deps.signal, env: auth.env });
     }
     const stdout = scrub(res.stdout, auth.secrets);
     const stderr = scrub(res.stderr, auth.secrets);

@@ -30,6 +30,8 @@ export interface SnapshotInput {
   /** Add nodetool for what no virtual table answers (heap, GC, dropped messages). */
   nodetool?: boolean;
   nodetoolPath?: string;
+  /** false: one JVM per local java nodetool command (default: one JVM per node for all of them). */
+  batchNodetool?: boolean;
   /**
    * Run nodetool on each node through a target, "{host}" standing for the node's address, e.g.
    * "ssh://ops@{host}" (JMX then defaults to 127.0.0.1 on that node, as LOCAL_JMX clusters require).
@@ -190,6 +192,7 @@ export async function takeSnapshot(input: SnapshotInput, deps: { onProgress?: Pr
         ...(input.nodetoolVia ? { target: nodetoolTargetFor(input.nodetoolVia, node.address) } : {}),
         nodetool: input.nodetool === false ? [] : node === firstUp ? [...new Set([...perNode, ...(input.nodetoolOnce ?? [])])] : perNode,
         nodetoolPath: input.nodetoolPath,
+        ...(input.batchNodetool === false ? { batchNodetool: false } : {}),
         nodeTimeoutMs,
         signal: deps.signal,
       });
@@ -240,6 +243,7 @@ async function nodetoolOnlySnapshot(
     const raw = await collectNodeWithNodetoolOnly(node, i === 0 ? [...new Set([...subs, ...(input.nodetoolOnce ?? [])])] : subs, {
       nodetool: subs,
       nodetoolPath: input.nodetoolPath,
+      ...(input.batchNodetool === false ? { batchNodetool: false } : {}),
       nodeTimeoutMs: ctx.nodeTimeoutMs,
       ...(input.nodetoolVia ? { target: nodetoolTargetFor(input.nodetoolVia, node.address) } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
