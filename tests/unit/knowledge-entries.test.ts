@@ -1,6 +1,6 @@
 /**
- * The knowledge pack as data: every YAML entry validates, the generated file is fresh, settings do not
- * contradict each other, related ids resolve, and every id cited in code, skills and commands exists.
+ * The knowledge pack as data: every YAML entry validates, the generated file is fresh, related ids resolve,
+ * and every id cited in code, skills and commands exists. Setting consistency: knowledge-consistency.test.ts.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { ENTRIES } from '../../mcp-server/src/core/knowledge/entries.generated.js';
-import { allKnowledge, rangesOverlap } from '../../mcp-server/src/core/knowledge/index.js';
+import { allKnowledge } from '../../mcp-server/src/core/knowledge/index.js';
 import { KnowledgeEntrySchema } from '../../mcp-server/src/core/knowledge/schema.js';
 import type { KnowledgeEntry } from '../../mcp-server/src/core/knowledge/types.js';
 
@@ -97,49 +97,6 @@ describe('knowledge/*.yaml', () => {
       .filter((e) => !/convention|this project's choice/i.test(e.rationale))
       .map((e) => e.id);
     expect(bad).toEqual([]);
-  });
-
-  it('no two entries give one setting different values for the same product and overlapping versions', () => {
-    interface Claim {
-      id: string;
-      setting: string;
-      value: unknown;
-      unit: string | undefined;
-      appliesTo: KnowledgeEntry['appliesTo'];
-    }
-    const claims: Claim[] = [];
-    const problems: string[] = [];
-    for (const e of entries) {
-      for (const tag of e.tags ?? []) {
-        const m = /^setting:([^=]+)(?:=(warning|critical))?$/.exec(tag);
-        if (!m?.[1]) continue;
-        const which = m[2] as 'warning' | 'critical' | undefined;
-        const value = which ? e.thresholds?.[which] : e.value;
-        if (value === undefined) {
-          problems.push(`${e.id}: tag "${tag}" but the entry has no ${which ? `thresholds.${which}` : 'value'}`);
-          continue;
-        }
-        claims.push({ id: e.id, setting: m[1], value, unit: e.unit, appliesTo: e.appliesTo });
-      }
-    }
-    for (let i = 0; i < claims.length; i++) {
-      for (let j = i + 1; j < claims.length; j++) {
-        const a = claims[i]!;
-        const b = claims[j]!;
-        if (a.setting !== b.setting || a.id === b.id) continue;
-        if (a.value === b.value && a.unit === b.unit) continue;
-        for (const x of a.appliesTo) {
-          for (const y of b.appliesTo) {
-            if (x.product === y.product && rangesOverlap(x.versions, y.versions)) {
-              problems.push(
-                `setting ${a.setting}: ${a.id} says ${String(a.value)} ${a.unit ?? ''} and ${b.id} says ${String(b.value)} ${b.unit ?? ''} for ${x.product} "${x.versions}" / "${y.versions}"`,
-              );
-            }
-          }
-        }
-      }
-    }
-    expect(problems).toEqual([]);
   });
 });
 
