@@ -47,7 +47,7 @@ export interface SweepOptions {
   /** nodetool subcommands to add for what no table answers; empty = CQL only. */
   nodetool: readonly string[];
   nodetoolPath?: string;
-  /** false: one JVM per nodetool command even where they could share one (default: share). */
+  /** false (or env CQL_TUNER_NODETOOL_BATCH=0): one JVM per nodetool command even where they could share one. */
   batchNodetool?: boolean;
   /** Where nodetool runs (local by default). */
   target?: Target;
@@ -134,7 +134,8 @@ export async function collectNode(session: CqlSession, node: SweepNode, opts: Sw
 /** nodetool subcommands for one node as raw sources (never throws: failures become failed sources). */
 async function nodetoolSources(node: SweepNode, subs: readonly string[], opts: SweepOptions, signal: AbortSignal, remaining: () => number) {
   // With the lab's java nodetool every command for this node shares one JVM: issue them together.
-  const batch = opts.target || opts.batchNodetool === false || !(await usesJavaNodetool(opts.nodetoolPath)) ? undefined : new NodetoolBatchPool(labPaths().cacheDir);
+  const off = opts.batchNodetool === false || process.env['CQL_TUNER_NODETOOL_BATCH'] === '0';
+  const batch = opts.target || off || !(await usesJavaNodetool(opts.nodetoolPath)) ? undefined : new NodetoolBatchPool(labPaths().cacheDir);
   return mapBounded(subs, batch ? subs.length : 3, async (sub): Promise<RawSourceResult> => {
     const name = `nodetool:${sub}`;
     const t0 = performance.now();
