@@ -2,6 +2,7 @@ import { NODETOOL_PARSERS } from './parse/nodetool/index.js';
 import type { Parsed } from './parsed.js';
 import { parseTsv } from './parse/tsv.js';
 import { parseLogs } from './parse/logs/index.js';
+import { cqlSchemaSignature, parseCqlSchema } from './parse/schema/index.js';
 import { CONFIG_PARSERS, configSignature, type ConfigKind } from './parse/config/index.js';
 import { STORAGE_PARSERS, storageSignature, type StorageKind } from './parse/storage/index.js';
 import { STRESS_PARSERS, stressSignature, type StressKind } from './parse/stress/index.js';
@@ -46,6 +47,7 @@ export const KINDS: KindSpec[] = [
   { kind: 'nodetool.statusbinary', signature: /^\s*(?:\$ .*\n)?\s*(?:not running|running)\s*$/m, parse: nt('statusbinary') },
   ...stressKinds,
   ...storageKinds,
+  { kind: 'cql.schema', signature: cqlSchemaSignature, parse: parseCqlSchema },
   config('config.cassandra-yaml', true),
   // Logs last among the text kinds: a log can quote nodetool-looking lines (StatusLogger tables), never the reverse.
   {

@@ -1,0 +1,49 @@
+import { Command } from 'commander';
+import { renderSchemaReview, reviewSchema } from '../../ops/review-schema.js';
+import { abortOnSignal } from '../abort-on-signal.js';
+import { failWith, printJson, printText } from '../output.js';
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export function reviewSchemaCommand(): Command {
+  return new Command('review-schema')
+    .description('review a CQL schema: DESCRIBE output from a file (or - for stdin), or a live cluster with --hosts / --lab')
+    .argument('[file]', 'DESCRIBE SCHEMA output, or - for standard input')
+    .option('--hosts <list>', 'live cluster contact points, comma-separated (server-side DESCRIBE, 4.0+)')
+    .option('--lab', 'use the running local lab')
+    .option('--cql-port <n>', 'native transport port', (v: string) => Number(v))
+    .option('--bundle <dir>', 'snapshot bundle for per-table sizes, tombstones and read/write counts')
+    .option('--product <p>', 'cassandra or scylla (default: inferred)')
+    .option('--detail', 'show info findings too')
+    .option('--json', 'print the review as JSON')
+    .action(async (file: string | undefined, o: { hosts?: string; lab?: boolean; cqlPort?: number; bundle?: string; product?: string; detail?: boolean; json?: boolean }) => {
+      const abort = abortOnSignal();
+      try {
+        if (o.product !== undefined && o.product !== 'cassandra' && o.product !== 'scylla') {
+          throw Object.assign(new Error(`--product ${o.product}`), { code: 'BAD_ARGUMENT', fix: 'Use --product cassandra or --product scylla.' });
+        }
+        const r = await reviewSchema(
+          {
+            ...(file === '-' ? { text: await readStdin() } : file !== undefined ? { file } : {}),
+            ...(o.hosts ? { hosts: o.hosts.split(',').map((h) => h.trim()).filter(Boolean) } : {}),
+            ...(o.lab ? { lab: true } : {}),
+            ...(o.cqlPort !== undefined ? { cqlPort: o.cqlPort } : {}),
+            ...(o.bundle ? { bundleDir: o.bundle } : {}),
+            ...(o.product ? { product: o.product as 'cassandra' | 'scylla' } : {}),
+          },
+          { signal: abort.signal },
+        );
+        if (o.json) printJson(r);
+        else printText(renderSchemaReview(r, { detail: o.detail === true }));
+        if (r.findings.some((f) => f.severity === 'critical')) process.exitCode = 1;
+      } catch (e) {
+        failWith(e, o);
+      } finally {
+        abort.dispose();
+      }
+    });
+}

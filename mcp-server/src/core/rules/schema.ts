@@ -1,0 +1,338 @@
+/**
+ * Schema review rules: DESCRIBE output (+ per-table numbers from a snapshot when given) → findings.
+ * Each rule says what it checked or why it could not (e.g. "table sizes not known").
+ */
+import type { TableFact } from '../facts/node-facts.js';
+import type { Finding } from '../findings.js';
+import { numberOf, threshold } from '../knowledge/index.js';
+import type { CqlSchema, SchemaKeyspace, SchemaTable } from '../parse/schema/types.js';
+import type { KindRuleOutcome, KindRules } from './per-kind.js';
+import { fmtNum, grade } from './rule.js';
+
+export interface SchemaRuleInput {
+  schema: CqlSchema;
+  product?: 'cassandra' | 'scylla' | 'unknown';
+  /** Per-table numbers from a snapshot, per node. */
+  tableFacts?: { node: string; tables: TableFact[] }[];
+  /** Datacenters seen in the cluster (snapshot), beyond those named in keyspace replication. */
+  datacenters?: string[];
+}
+
+/** Keyspaces the server manages itself; their tables are not the user's design. */
+const SERVER_KEYSPACES = /^(?:system|system_schema|system_virtual_schema|system_views|system_distributed_everywhere|dse_\w+|solr_admin)$/;
+/** Replicated system keyspaces whose replication the operator does choose. */
+const OPERATOR_SYSTEM_KEYSPACES = /^(?:system_auth|system_distributed|system_traces)$/;
+
+const userTable = (ks: string) => !ks.startsWith('system') && !SERVER_KEYSPACES.test(ks);
+const fq = (t: { keyspace: string; name: string }) => `${t.keyspace}.${t.name}`;
+
+/** Per-table numbers across nodes: the largest per-node size, summed read/write counts, worst tombstones. */
+export interface TableNumbers {
+  maxNodeDiskMiB: number | null;
+  node: string | null;
+  reads: number | null;
+  writes: number | null;
+  tombstonesP99: number | null;
+  tombstonesMax: number | null;
+}
+
+export function tableNumbers(input: SchemaRuleInput, ks: string, table: string): TableNumbers | null {
+  if (!input.tableFacts?.length) return null;
+  const out: TableNumbers = { maxNodeDiskMiB: null, node: null, reads: null, writes: null, tombstonesP99: null, tombstonesMax: null };
+  let seen = false;
+  for (const n of input.tableFacts) {
+    const t = n.tables.find((x) => x.keyspace === ks && x.table === table);
+    if (!t) continue;
+    seen = true;
+    if (t.diskMiB != null && (out.maxNodeDiskMiB === null || t.diskMiB > out.maxNodeDiskMiB)) {
+      out.maxNodeDiskMiB = t.diskMiB;
+      out.node = n.node;
+    }
+    const r = t.localRead?.count;
+    const w = t.localWrite?.count;
+    if (r != null) out.reads = (out.reads ?? 0) + r;
+    if (w != null) out.writes = (out.writes ?? 0) + w;
+    const tp = t.tombstonesPerRead?.p99;
+    const tm = t.tombstonesPerRead?.max;
+    if (tp != null) out.tombstonesP99 = Math.max(out.tombstonesP99 ?? 0, tp);
+    if (tm != null) out.tombstonesMax = Math.max(out.tombstonesMax ?? 0, tm);
+  }
+  return seen ? out : null;
+}
+
+const finding = (f: Omit<Finding, 'confidence'> & { confidence?: Finding['confidence'] }): Finding => ({ confidence: 'high', ...f });
+
+function stcsLargeTables(input: SchemaRuleInput): KindRuleOutcome {
+  const checks = 'SizeTieredCompactionStrategy on tables holding much data per node (needs table sizes from a snapshot)';
+  const rule = 'schema.stcs-large-table';
+  if (!input.tableFacts?.length) return { rule, checks, checked: false, skippedBecause: 'table sizes not known: give a snapshot bundle (or review a live cluster) to weigh STCS against data size', findings: [] };
+  const floorGiB = numberOf('compaction.stcs.large-table-floor');
+  const freePct = numberOf('compaction.stcs.large-data');
+  const findings: Finding[] = [];
+  for (const t of input.schema.tables.filter((x) => userTable(x.keyspace))) {
+    const cls = t.options.compaction?.class ?? null;
+    // No compaction option means the server default, STCS on Cassandra (kb:compaction.strategy.default).
+    const stcs = cls === null ? input.product !== 'scylla' : cls === 'SizeTieredCompactionStrategy';
+    if (!stcs) continue;
+    const nums = tableNumbers(input, t.keyspace, t.name);
+    if (!nums || nums.maxNodeDiskMiB === null) continue;
+    const gib = nums.maxNodeDiskMiB / 1024;
+    if (gib < floorGiB) continue;
+    const scylla = input.product === 'scylla';
+    findings.push(
+      finding({
+        id: rule,
+        severity: 'warning',
+        title: `${fq(t)} uses STCS with ${fmtNum(gib)} GiB on one node`,
+        evidence: [
+          `compaction: ${cls ?? 'not set (server default SizeTieredCompactionStrategy)'} (schema)`,
+          `largest per-node size ${fmtNum(gib)} GiB on ${nums.node} (snapshot disk usage) ≥ ${floorGiB} GiB floor`,
+          `a large STCS merge can need free space equal to its inputs: up to ${freePct} % of the volume`,
+        ],
+        table: fq(t),
+        recommendation: scylla
+          ? 'Switch to IncrementalCompactionStrategy (same write profile, no 2× space need); LCS for read-heavy tables with few overwrites.'
+          : 'Choose by workload: UCS on 5.0, LCS for read-heavy/update-heavy tables, TWCS for time series with TTL; keep half the disk free while it stays on STCS.',
+        knowledgeIds: ['compaction.stcs.large-data', 'compaction.stcs.large-table-floor', 'compaction.strategy.default', scylla ? 'compaction.scylla.ics' : 'compaction.strategy.ucs'],
+      }),
+    );
+  }
+  return { rule, checks, checked: true, findings };
+}
+
+function secondaryIndexes(input: SchemaRuleInput): KindRuleOutcome {
+  const rule = 'schema.secondary-index';
+  const checks = 'secondary indexes (legacy, SASI, SAI)';
+  const findings: Finding[] = [];
+  for (const ix of input.schema.indexes) {
+    const using = ix.using ?? '';
+    const label = `${ix.name ?? '(unnamed)'} on ${ix.keyspace}.${ix.table} (${ix.target})`;
+    if (/StorageAttachedIndex|\bsai\b/i.test(using)) {
+      findings.push(finding({ id: 'schema.sai-index', severity: 'info', title: `SAI index ${label}`, evidence: [`USING '${using}' (schema)`], table: `${ix.keyspace}.${ix.table}`, recommendation: 'Fine for filtering within or across partitions; queries without the partition key still visit many nodes — keep them off the hot path.', knowledgeIds: ['schema.sai'] }));
+    } else if (/SASIIndex/i.test(using)) {
+      findings.push(finding({ id: 'schema.sasi-index', severity: 'warning', title: `SASI index ${label} (experimental)`, evidence: [`USING '${using}' (schema)`], table: `${ix.keyspace}.${ix.table}`, recommendation: 'Plan a move to SAI (Cassandra 5.0) or a query table; ScyllaDB has no SASI.', knowledgeIds: ['schema.sasi.experimental'] }));
+    } else if (ix.custom) {
+      findings.push(finding({ id: 'schema.custom-index', severity: 'info', title: `custom index ${label}`, evidence: [`USING '${using}' (schema)`], table: `${ix.keyspace}.${ix.table}`, recommendation: 'Check the index implementation is supported on every version and product you run or migrate to.', knowledgeIds: ['schema.secondary-index.legacy'], confidence: 'medium' }));
+    } else if (input.product === 'scylla') {
+      findings.push(finding({ id: 'schema.secondary-index', severity: 'info', title: `global secondary index ${label}`, evidence: ['CREATE INDEX on ScyllaDB builds a global index (a hidden materialized view)'], table: `${ix.keyspace}.${ix.table}`, recommendation: 'Each base write also updates the index view: watch write latency; use a local index (partition key in the target) when queries always give the partition.', knowledgeIds: ['schema.secondary-index.legacy'] }));
+    } else {
+      const table = input.schema.tables.find((t) => t.keyspace === ix.keyspace && t.name === ix.table);
+      const col = table?.columns.find((c) => c.name === ix.target.replace(/^(?:keys|values|entries|full)\((.*)\)$/, '$1').replace(/"/g, ''));
+      findings.push(
+        finding({
+          id: 'schema.secondary-index',
+          severity: 'warning',
+          title: `legacy secondary index ${label}`,
+          evidence: [`CREATE INDEX without USING: node-local index (schema)${col ? `; indexed column type ${col.type}` : ''}`],
+          table: `${ix.keyspace}.${ix.table}`,
+          recommendation: 'A query by this value without the partition key asks every node. Keep it only for low-cardinality values queried with the partition key; otherwise a query table keyed by the value, or SAI on 5.0.',
+          knowledgeIds: ['schema.secondary-index.legacy', 'schema.sai'],
+          confidence: 'medium',
+        }),
+      );
+    }
+  }
+  return { rule, checks, checked: true, findings };
+}
+
+function counters(input: SchemaRuleInput): KindRuleOutcome {
+  const rule = 'schema.counter-mixed';
+  const checks = 'counter tables mixing counter and regular columns (invalid), counters in tablets keyspaces';
+  const findings: Finding[] = [];
+  for (const t of input.schema.tables) {
+    const regular = t.columns.filter((c) => c.kind === 'regular' || c.kind === 'static');
+    const ctr = regular.filter((c) => c.type === 'counter');
+    if (!ctr.length) continue;
+    const other = regular.filter((c) => c.type !== 'counter');
+    if (other.length) {
+      findings.push(
+        finding({
+          id: rule,
+          severity: 'critical',
+          title: `${fq(t)} mixes counter and non-counter columns: invalid schema`,
+          evidence: [`counter columns: ${ctr.map((c) => c.name).join(', ')}`, `non-counter columns: ${other.map((c) => `${c.name} ${c.type}`).join(', ')}`, 'Cassandra and ScyllaDB reject this CREATE TABLE'],
+          table: fq(t),
+          recommendation: 'This text cannot have come from a running cluster: split the counters into their own table with the same primary key.',
+          knowledgeIds: ['schema.counter.mixed-columns'],
+        }),
+      );
+    }
+    const ks = input.schema.keyspaces.find((k) => k.name === t.keyspace);
+    if (ks?.tablets?.enabled) {
+      findings.push(finding({ id: 'schema.counter-tablets', severity: 'critical', title: `${fq(t)} has counters in a tablets keyspace`, evidence: [`keyspace ${ks.name}: tablets = {'enabled': true}`, `counter columns: ${ctr.map((c) => c.name).join(', ')}`], table: fq(t), recommendation: 'Counters are not supported with tablets: keep counter tables in a keyspace created with tablets disabled.', knowledgeIds: ['schema.counter.no-tablets'] }));
+    }
+  }
+  return { rule, checks, checked: true, findings };
+}
+
+function views(input: SchemaRuleInput): KindRuleOutcome {
+  const rule = 'schema.materialized-view';
+  const findings = input.schema.views.map((v) =>
+    finding({
+      id: rule,
+      severity: input.product === 'scylla' ? 'info' : 'warning',
+      title: `materialized view ${v.keyspace}.${v.name} on ${v.baseKeyspace}.${v.baseTable}`,
+      evidence: [`view key (${[v.partitionKey.join(', '), ...v.clustering.map((c) => c.name)].join(', ')}) (schema)`],
+      table: `${v.baseKeyspace}.${v.baseTable}`,
+      recommendation:
+        input.product === 'scylla'
+          ? 'Supported on ScyllaDB; every base write also writes the view, so watch base write latency.'
+          : 'Experimental on Cassandra 4.0+ (disabled by default): views can silently diverge from the base. Prefer a second table written by the application; if kept, validate the view periodically.',
+      knowledgeIds: ['schema.materialized-view.experimental'],
+    }),
+  );
+  return { rule, checks: 'materialized views', checked: true, findings };
+}
+
+function gcGrace(input: SchemaRuleInput): KindRuleOutcome {
+  const rule = 'schema.gc-grace-zero';
+  const findings: Finding[] = [];
+  for (const t of input.schema.tables.filter((x) => userTable(x.keyspace))) {
+    const g = t.options.gcGraceSeconds;
+    if (g === null || grade(g, 'schema.gc-grace.zero') === null) continue;
+    if (t.options.tombstoneGcMode === 'repair') continue; // ScyllaDB purges by repair state, not by the timer.
+    const nums = tableNumbers(input, t.keyspace, t.name);
+    const tomb = nums?.tombstonesMax ?? null;
+    const deletesSeen = tomb !== null && tomb > 0;
+    const ks = input.schema.keyspaces.find((k) => k.name === t.keyspace);
+    const rfs = Object.values(ks?.replication ?? {});
+    const maxRf = rfs.length ? Math.max(...rfs) : null;
+    findings.push(
+      finding({
+        id: rule,
+        severity: deletesSeen && (maxRf === null || maxRf > 1) ? 'critical' : 'warning',
+        title: `${fq(t)} has gc_grace_seconds = ${g}`,
+        evidence: [
+          `gc_grace_seconds ${g} (schema; default ${numberOf('datamodel.gc-grace-seconds.default')})`,
+          t.options.defaultTtl ? `default_time_to_live ${t.options.defaultTtl} s` : 'no default TTL',
+          tomb !== null ? `tombstones per read: max ${tomb}${nums?.tombstonesP99 != null ? `, p99 ${nums.tombstonesP99}` : ''} (snapshot) — the table has deletes or expired cells` : 'deletes unknown (no per-table tombstone numbers)',
+          maxRf !== null ? `replication factor up to ${maxRf}` : 'replication unknown',
+        ],
+        table: fq(t),
+        recommendation: 'Tombstones can be purged before every replica has them, so deleted data can come back, and no hints are kept for this table. Set gc_grace_seconds to at least your repair interval (default 10 days) unless the table is write-once with TTL only.',
+        knowledgeIds: ['schema.gc-grace.zero', 'datamodel.gc-grace-seconds.default'],
+        confidence: deletesSeen ? 'high' : 'medium',
+      }),
+    );
+  }
+  return { rule, checks: 'gc_grace_seconds 0 (resurrection risk with deletes)', checked: true, findings };
+}
+
+function chunkLength(input: SchemaRuleInput): KindRuleOutcome {
+  const rule = 'schema.chunk-length';
+  const findings: Finding[] = [];
+  const heavy = threshold('schema.read-heavy').warning!;
+  for (const t of input.schema.tables.filter((x) => userTable(x.keyspace))) {
+    const c = t.options.compression;
+    if (!c || !c.enabled || c.chunkLengthKb === null) continue;
+    const large = grade(c.chunkLengthKb, 'schema.compression.chunk-length.large');
+    const small = grade(c.chunkLengthKb, 'schema.compression.chunk-length.small');
+    if (!large && !small) continue;
+    const nums = tableNumbers(input, t.keyspace, t.name);
+    const ratio = nums && nums.reads !== null && nums.writes !== null ? (nums.writes > 0 ? nums.reads / nums.writes : nums.reads > 0 ? Infinity : null) : null;
+    const readHeavy = ratio !== null && ratio >= heavy;
+    const ev = [`compression ${c.class ?? '?'} chunk_length_in_kb ${c.chunkLengthKb} (schema)`, ratio === null ? 'read/write mix unknown (no per-table counts)' : `reads/writes ${Number.isFinite(ratio) ? fmtNum(ratio) : 'reads only'} (${nums!.reads} / ${nums!.writes}, snapshot)`];
+    if (large) {
+      findings.push(
+        finding({
+          id: 'schema.chunk-length-large',
+          severity: readHeavy ? 'warning' : 'info',
+          title: `${fq(t)} compresses in ${c.chunkLengthKb} KiB chunks${readHeavy ? ' on a read-heavy table' : ''}`,
+          evidence: ev,
+          table: fq(t),
+          recommendation: 'Each read decompresses a whole chunk: for small rows read at random use 16 KiB (or 4 KiB): ALTER TABLE … WITH compression = {…, \'chunk_length_in_kb\': 16}, then nodetool upgradesstables -a.',
+          knowledgeIds: ['schema.compression.chunk-length.large', 'table.compression.chunk-length.default', 'table.compression.chunk-length.default-pre-4.0', 'schema.read-heavy'],
+          confidence: readHeavy ? 'high' : 'medium',
+        }),
+      );
+    } else {
+      findings.push(finding({ id: 'schema.chunk-length-small', severity: 'info', title: `${fq(t)} compresses in ${c.chunkLengthKb} KiB chunks`, evidence: ev, table: fq(t), recommendation: 'Tiny chunks compress poorly and cost offset memory; 4–16 KiB is the usual range.', knowledgeIds: ['schema.compression.chunk-length.small'], confidence: 'medium' }));
+    }
+  }
+  return { rule, checks: 'compression chunk length against the read/write mix', checked: true, findings };
+}
+
+function replication(input: SchemaRuleInput): KindRuleOutcome {
+  const rule = 'schema.replication';
+  const findings: Finding[] = [];
+  const dcs = new Set(input.datacenters ?? []);
+  for (const k of input.schema.keyspaces) for (const [dc] of Object.entries(k.replication)) if (k.strategy === 'NetworkTopologyStrategy' && dc !== 'replication_factor') dcs.add(dc);
+  const relevant = (k: SchemaKeyspace) => userTable(k.name) || OPERATOR_SYSTEM_KEYSPACES.test(k.name);
+  for (const k of input.schema.keyspaces.filter(relevant)) {
+    if (k.strategy === 'SimpleStrategy') {
+      const multi = dcs.size > 1;
+      findings.push(
+        finding({
+          id: 'schema.simple-strategy',
+          severity: multi ? 'critical' : 'info',
+          title: `keyspace ${k.name} uses SimpleStrategy${multi ? ` in a ${dcs.size}-DC cluster` : ''}`,
+          evidence: [`replication = SimpleStrategy, replication_factor ${k.replication['replication_factor'] ?? '?'} (schema)`, dcs.size ? `datacenters: ${[...dcs].sort().join(', ')}` : 'datacenters: one or unknown'],
+          recommendation: `ALTER KEYSPACE ${k.name} WITH replication = {'class': 'NetworkTopologyStrategy', '<dc>': 3, …}, then repair the keyspace.`,
+          knowledgeIds: ['schema.replication.simple-strategy'],
+          confidence: multi ? 'high' : 'medium',
+        }),
+      );
+    }
+    for (const [dc, rf] of Object.entries(k.replication)) {
+      if (grade(rf, 'schema.replication.rf1') === null) continue;
+      findings.push(finding({ id: 'schema.rf-one', severity: 'warning', title: `keyspace ${k.name} keeps ${rf} replica${rf === 1 ? '' : 's'}${dc === 'replication_factor' ? '' : ` in ${dc}`}`, evidence: [`${dc}: ${rf} (schema, ${k.strategy ?? 'unknown strategy'})`], recommendation: 'One node down makes this data unavailable and a lost disk loses it: RF 3 per DC for anything that matters (scratch/lab keyspaces excepted).', knowledgeIds: ['schema.replication.rf1'] }));
+    }
+  }
+  return { rule, checks: 'replication strategy and factor per keyspace', checked: true, findings };
+}
+
+/** Every schema rule, in report order. */
+export function schemaRules(input: SchemaRuleInput): KindRuleOutcome[] {
+  return [stcsLargeTables, secondaryIndexes, counters, views, gcGrace, chunkLength, replication].map((r) => {
+    try {
+      return r(input);
+    } catch (e) {
+      return { rule: r.name, checks: r.name, checked: false, skippedBecause: `rule error: ${e instanceof Error ? e.message : String(e)}`, findings: [] };
+    }
+  });
+}
+
+/** The per-table options a review shows, one row per user table and view. */
+export interface SchemaTableRow {
+  table: string;
+  kind: 'table' | 'view';
+  compaction: string | null;
+  chunkKb: number | null;
+  compression: string | null;
+  gcGraceSeconds: number | null;
+  defaultTtl: number | null;
+  caching: string | null;
+  speculativeRetry: string | null;
+  diskMiBMaxNode: number | null;
+  tombstonesMax: number | null;
+}
+
+export function schemaTableRows(input: SchemaRuleInput): SchemaTableRow[] {
+  const row = (t: Pick<SchemaTable, 'keyspace' | 'name' | 'options'>, kind: 'table' | 'view'): SchemaTableRow => {
+    const o = t.options;
+    const n = tableNumbers(input, t.keyspace, t.name);
+    return {
+      table: fq(t),
+      kind,
+      compaction: o.compaction?.class ?? null,
+      chunkKb: o.compression?.chunkLengthKb ?? null,
+      compression: o.compression ? (o.compression.enabled ? o.compression.class : 'disabled') : null,
+      gcGraceSeconds: o.gcGraceSeconds,
+      defaultTtl: o.defaultTtl,
+      caching: o.caching ? `keys ${o.caching.keys ?? '?'}, rows ${o.caching.rowsPerPartition ?? '?'}` : null,
+      speculativeRetry: o.speculativeRetry,
+      diskMiBMaxNode: n?.maxNodeDiskMiB ?? null,
+      tombstonesMax: n?.tombstonesMax ?? null,
+    };
+  };
+  return [
+    ...input.schema.tables.filter((t) => userTable(t.keyspace)).map((t) => row(t, 'table')),
+    ...input.schema.views.filter((v) => userTable(v.keyspace)).map((v) => row(v, 'view')),
+  ];
+}
+
+/** `interpret` on pasted DESCRIBE output: the schema alone (no sizes, product unknown). */
+export const SCHEMA_KIND_RULES: KindRules = {
+  prefix: 'cql.schema',
+  run: (_kind, value) => schemaRules({ schema: value as CqlSchema }),
+};

@@ -1,0 +1,75 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { renderSchemaReview, reviewSchema } from '../../ops/review-schema.js';
+import { mcpProgress } from '../progress.js';
+import { toolError, toolResult } from '../tool-result.js';
+
+const findingSchema = z.object({
+  id: z.string(),
+  severity: z.enum(['critical', 'warning', 'info']),
+  title: z.string(),
+  evidence: z.array(z.string()),
+  node: z.string().optional(),
+  table: z.string().optional(),
+  recommendation: z.string(),
+  knowledgeIds: z.array(z.string()),
+  confidence: z.enum(['high', 'medium', 'low']),
+});
+
+const reviewOutput = {
+  source: z.string(),
+  product: z.enum(['cassandra', 'scylla', 'unknown']),
+  counts: z.object({ keyspaces: z.number(), tables: z.number(), indexes: z.number(), views: z.number(), types: z.number(), other: z.number() }),
+  tables: z.array(
+    z.object({
+      table: z.string(),
+      kind: z.enum(['table', 'view']),
+      compaction: z.string().nullable(),
+      chunkKb: z.number().nullable(),
+      compression: z.string().nullable(),
+      gcGraceSeconds: z.number().nullable(),
+      defaultTtl: z.number().nullable(),
+      caching: z.string().nullable(),
+      speculativeRetry: z.string().nullable(),
+      diskMiBMaxNode: z.number().nullable(),
+      tombstonesMax: z.number().nullable(),
+    }),
+  ),
+  findings: z.array(findingSchema),
+  checked: z.array(z.object({ rule: z.string(), checks: z.string(), checked: z.boolean(), skippedBecause: z.string().optional(), findings: z.number() })),
+  warnings: z.array(z.string()),
+};
+
+export function registerSchemaTools(server: McpServer): void {
+  server.registerTool(
+    'review_schema',
+    {
+      title: 'Review a CQL schema (DESCRIBE output or a live cluster)',
+      description:
+        'Parses DESCRIBE SCHEMA output (text or file) or runs server-side DESCRIBE SCHEMA on a live cluster (hosts, or lab: true), and reports per table: compaction, compression chunk length, gc_grace, caching, TTL, speculative retry, ' +
+        'plus anti-patterns: STCS on large tables (needs sizes: give bundleDir from cluster_snapshot bundle: true), legacy/SASI secondary indexes, counters mixed with regular columns (invalid), materialized views, gc_grace 0, ' +
+        'large/small compression chunks (weighted by the read/write mix when a bundle is given), SimpleStrategy in multi-DC clusters, RF 1. Read-only.',
+      inputSchema: {
+        text: z.string().max(32 * 1024 * 1024).optional().describe('DESCRIBE SCHEMA / DESCRIBE KEYSPACE output'),
+        file: z.string().max(4096).optional().describe('A file holding that output'),
+        hosts: z.array(z.string().max(300)).max(64).optional().describe('Live cluster contact points (server-side DESCRIBE, Cassandra 4.0+)'),
+        lab: z.boolean().optional().describe('Use the running local lab'),
+        cqlPort: z.number().int().min(1).max(65535).optional(),
+        bundleDir: z.string().max(4096).optional().describe('Snapshot bundle for per-table sizes, tombstones, read/write counts and DCs'),
+        product: z.enum(['cassandra', 'scylla']).optional(),
+        detail: z.boolean().default(false).describe('Show info findings in the text summary too'),
+      },
+      outputSchema: reviewOutput,
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    },
+    async (args, extra) => {
+      try {
+        const { detail, ...input } = args;
+        const r = await reviewSchema(input, { onProgress: mcpProgress(extra), signal: extra.signal });
+        return toolResult(renderSchemaReview(r, { detail }), r);
+      } catch (e) {
+        return toolError(e);
+      }
+    },
+  );
+}

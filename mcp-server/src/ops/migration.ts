@@ -1,0 +1,83 @@
+import { readFile, stat } from 'node:fs/promises';
+import { reviewMigration, type ClusterFacts, type Endpoint, type MigrationKind, type MigrationReview } from '../core/migration/index.js';
+import { parseCqlSchema } from '../core/parse/schema/index.js';
+import { OpError } from './errors.js';
+import { analyzeBundle, type ClusterSnapshot } from './snapshot.js';
+
+export interface MigrationReviewInput {
+  from: Endpoint;
+  to: Endpoint;
+  kind?: MigrationKind;
+  configText?: string;
+  configFile?: string;
+  schemaText?: string;
+  schemaFile?: string;
+  bundleDir?: string;
+}
+
+const MAX_BYTES = 32 * 1024 * 1024;
+
+async function readText(path: string, what: string): Promise<string> {
+  const st = await stat(path).catch(() => null);
+  if (!st?.isFile()) throw new OpError('NOT_FOUND', `${what} ${path} is not a readable file`, `Give the path of the ${what}.`);
+  if (st.size > MAX_BYTES) throw new OpError('TOO_LARGE', `${what} ${path} is ${st.size} bytes`, `Give a ${what} under 32 MiB.`);
+  return readFile(path, 'utf8');
+}
+
+/** What a snapshot says that a migration cares about. */
+export function clusterFactsFromSnapshot(s: ClusterSnapshot): ClusterFacts {
+  const reachable = s.nodes.filter((n) => n.reachable);
+  const uniq = (xs: (string | null | undefined)[]) => [...new Set(xs.filter((x): x is string => !!x))].sort();
+  // Clients are per coordinator node: the same application shows up on every node it talks to.
+  return {
+    nodes: s.nodes.length,
+    releaseVersions: uniq(reachable.map((n) => n.releaseVersion)),
+    schemaVersions: uniq(reachable.map((n) => n.facts.schemaVersion)),
+    datacenters: uniq(s.nodes.map((n) => n.datacenter)),
+    clients: reachable.flatMap((n) => n.facts.clients ?? []),
+    sstableTasks: reachable.flatMap((n) => n.facts.sstableTasks ?? []),
+  };
+}
+
+const VERSION = /^\d{1,4}(?:\.\d{1,4}){0,3}(?:-[A-Za-z0-9.]+)?$/;
+
+export async function migrationReview(input: MigrationReviewInput): Promise<MigrationReview> {
+  for (const [name, e] of [['from', input.from], ['to', input.to]] as const) {
+    if (!VERSION.test(e.version)) throw new OpError('BAD_ARGUMENT', `${name} version "${e.version}" is not a version`, 'Give versions like 3.11.16, 4.1, 5.0.2 or 2025.1.');
+  }
+  if (input.configText !== undefined && input.configFile !== undefined) throw new OpError('BAD_ARGUMENT', 'give configText or configFile, not both', 'Pick one.');
+  if (input.schemaText !== undefined && input.schemaFile !== undefined) throw new OpError('BAD_ARGUMENT', 'give schemaText or schemaFile, not both', 'Pick one.');
+  const configText = input.configFile ? await readText(input.configFile, 'cassandra.yaml') : input.configText;
+  const schemaText = input.schemaFile ? await readText(input.schemaFile, 'schema file') : input.schemaText;
+  let schema;
+  if (schemaText !== undefined) {
+    const p = parseCqlSchema(schemaText);
+    if (!p.ok) throw new OpError('NOT_A_SCHEMA', `schema: ${p.reason}`, 'Give DESCRIBE SCHEMA output (CREATE statements ending with ";").');
+    schema = p.value;
+  }
+  const cluster = input.bundleDir ? clusterFactsFromSnapshot(await analyzeBundle(input.bundleDir)) : undefined;
+  try {
+    return reviewMigration({ from: input.from, to: input.to, ...(input.kind ? { kind: input.kind } : {}), ...(configText !== undefined ? { configText } : {}), ...(schema ? { schema } : {}), ...(cluster ? { cluster } : {}) });
+  } catch (e) {
+    if (e instanceof RangeError) throw new OpError('BAD_ARGUMENT', e.message, 'Check the products and versions (cassandra → cassandra, cassandra → scylla, scylla vnodes → tablets).');
+    throw e;
+  }
+}
+
+const MARK = { blocker: '⛔ blocker', action: '▶ action', ok: '✓ ok' } as const;
+
+export function renderMigrationReview(r: MigrationReview): string {
+  const lines = [
+    `## Migration review: ${r.kind} (${r.path.join(' → ')})`,
+    `Verdict: **${r.verdict}** — ${r.counts.blocker} blocker(s), ${r.counts.action} action(s), ${r.counts.ok} ok.`,
+    '',
+  ];
+  for (const i of r.items) {
+    lines.push(`- ${MARK[i.status]}${i.step ? ` [step ${i.step}]` : ''} \`${i.id}\` ${i.title}`);
+    for (const e of i.evidence.slice(0, 8)) lines.push(`  - ${e}`);
+    if (i.evidence.length > 8) lines.push(`  - … ${i.evidence.length - 8} more`);
+    if (i.action) lines.push(`  - Do: ${i.action}${i.knowledgeIds.length ? ` (${i.knowledgeIds.map((k) => `kb:${k}`).join(', ')})` : ''}`);
+  }
+  if (r.warnings.length) lines.push('', ...r.warnings.map((w) => `⚠ ${w}`));
+  return lines.join('\n');
+}

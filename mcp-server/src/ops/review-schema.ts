@@ -1,0 +1,147 @@
+import { readFile, stat } from 'node:fs/promises';
+import { CqlSession } from '../collect/cql-session.js';
+import { worstFirst, type Finding } from '../core/findings.js';
+import { parseCqlSchema, type CqlSchema } from '../core/parse/schema/index.js';
+import { schemaRules, schemaTableRows, type SchemaRuleInput, type SchemaTableRow } from '../core/rules/schema.js';
+import { labStatus } from '../lab/index.js';
+import { markdownTable } from '../render/markdown-table.js';
+import { OpError } from './errors.js';
+import type { ProgressFn } from './progress.js';
+import { analyzeBundle, type ClusterSnapshot } from './snapshot.js';
+
+export interface ReviewSchemaInput {
+  /** DESCRIBE output pasted as text … */
+  text?: string;
+  /** … or a file holding it … */
+  file?: string;
+  /** … or a live cluster (server-side DESCRIBE SCHEMA, Cassandra 4.0+ / recent ScyllaDB). */
+  hosts?: string[];
+  lab?: boolean;
+  cqlPort?: number;
+  /** Per-table numbers (sizes, tombstones, read/write counts) and DCs from a snapshot bundle. */
+  bundleDir?: string;
+  product?: 'cassandra' | 'scylla';
+}
+
+export interface SchemaReview {
+  source: string;
+  product: 'cassandra' | 'scylla' | 'unknown';
+  counts: { keyspaces: number; tables: number; indexes: number; views: number; types: number; other: number };
+  tables: SchemaTableRow[];
+  findings: Finding[];
+  checked: { rule: string; checks: string; checked: boolean; skippedBecause?: string; findings: number }[];
+  warnings: string[];
+}
+
+const MAX_SCHEMA_BYTES = 32 * 1024 * 1024;
+
+export async function loadSchemaText(input: Pick<ReviewSchemaInput, 'text' | 'file' | 'hosts' | 'lab' | 'cqlPort'>, signal?: AbortSignal): Promise<{ text: string; source: string; datacenters: string[]; versions: string[] }> {
+  const given = [input.text !== undefined, input.file !== undefined, !!input.hosts?.length || input.lab === true].filter(Boolean).length;
+  if (given !== 1) throw new OpError('BAD_ARGUMENT', 'give exactly one schema source: text, file, or a live cluster (hosts / lab)', 'Paste DESCRIBE SCHEMA output, give its file, or point at a cluster.');
+  if (input.text !== undefined) return { text: input.text, source: 'text', datacenters: [], versions: [] };
+  if (input.file !== undefined) {
+    const st = await stat(input.file).catch(() => null);
+    if (!st?.isFile()) throw new OpError('NOT_FOUND', `${input.file} is not a readable file`, 'Give the path of a file holding DESCRIBE SCHEMA output (cqlsh -e "DESCRIBE SCHEMA" > schema.cql).');
+    if (st.size > MAX_SCHEMA_BYTES) throw new OpError('TOO_LARGE', `${input.file} is ${st.size} bytes`, `Give a schema file under ${MAX_SCHEMA_BYTES / 1024 / 1024} MiB (DESCRIBE KEYSPACE for one keyspace).`);
+    return { text: await readFile(input.file, 'utf8'), source: input.file, datacenters: [], versions: [] };
+  }
+  let hosts = input.hosts ?? [];
+  if (input.lab) {
+    const s = await labStatus();
+    if (!s.running || !s.nodes.length) throw new OpError('NO_LAB', 'no lab is running', 'Start one with `cql-tuner lab start` (or lab_start), or give hosts.');
+    hosts = s.nodes.map((n) => n.host);
+  }
+  const session = await CqlSession.connect({ contactPoints: hosts, port: input.cqlPort }, signal);
+  try {
+    const nodes = session.hosts();
+    const node = nodes.find((h) => h.up) ?? nodes[0];
+    if (!node) throw new OpError('CQL_UNREACHABLE', 'the driver sees no node', 'Check the contact points.');
+    let rows;
+    try {
+      rows = await session.query(node.address, 'DESCRIBE SCHEMA', [], 60_000);
+    } catch (e) {
+      throw new OpError(
+        'DESCRIBE_UNSUPPORTED',
+        `server-side DESCRIBE failed on ${node.address}: ${e instanceof Error ? e.message : String(e)}`,
+        'Server-side DESCRIBE needs Cassandra 4.0+ (or a recent ScyllaDB): on older versions run cqlsh -e "DESCRIBE SCHEMA" > schema.cql and review the file.',
+      );
+    }
+    const col = rows.columns.indexOf('create_statement');
+    if (col < 0) throw new OpError('DESCRIBE_UNSUPPORTED', `DESCRIBE SCHEMA on ${node.address} returned no create_statement column`, 'Run cqlsh -e "DESCRIBE SCHEMA" > schema.cql and review the file.');
+    const text = rows.rows
+      .map((r) => (r[col] ?? '').trim())
+      .filter(Boolean)
+      .map((s) => (s.endsWith(';') ? s : `${s};`))
+      .join('\n\n');
+    const datacenters = [...new Set(nodes.map((h) => h.datacenter).filter((d): d is string => !!d))];
+    const versions = [...new Set(nodes.map((h) => h.releaseVersion).filter((v): v is string => !!v))];
+    return { text, source: `DESCRIBE SCHEMA on ${node.address}`, datacenters, versions };
+  } finally {
+    await session.close();
+  }
+}
+
+/** The rule input from a parsed schema plus, optionally, a snapshot. */
+export function schemaRuleInput(schema: CqlSchema, snap: ClusterSnapshot | null, extra: { product?: 'cassandra' | 'scylla'; datacenters?: string[] } = {}): SchemaRuleInput {
+  const products = new Set(snap?.nodes.map((n) => n.product).filter((p) => p !== 'unknown') ?? []);
+  const product = extra.product ?? (products.size === 1 ? [...products][0]! : undefined) ?? (schema.keyspaces.some((k) => k.tablets) || schema.tables.some((t) => t.options.compaction?.class === 'IncrementalCompactionStrategy') ? 'scylla' : undefined);
+  const dcs = new Set([...(extra.datacenters ?? []), ...(snap?.nodes.map((n) => n.datacenter).filter((d): d is string => !!d) ?? [])]);
+  return {
+    schema,
+    ...(product ? { product } : {}),
+    ...(snap ? { tableFacts: snap.nodes.filter((n) => n.facts.tables?.length).map((n) => ({ node: n.address, tables: n.facts.tables! })) } : {}),
+    ...(dcs.size ? { datacenters: [...dcs] } : {}),
+  };
+}
+
+export async function reviewSchema(input: ReviewSchemaInput, deps: { onProgress?: ProgressFn; signal?: AbortSignal } = {}): Promise<SchemaReview> {
+  deps.onProgress?.({ message: 'reading the schema' });
+  const src = await loadSchemaText(input, deps.signal);
+  const parsed = parseCqlSchema(src.text);
+  if (!parsed.ok) throw new OpError('NOT_A_SCHEMA', `${src.source}: ${parsed.reason}`, 'Give the output of DESCRIBE SCHEMA (or DESCRIBE KEYSPACE …): CREATE KEYSPACE / TABLE statements ending with ";".');
+  let snap: ClusterSnapshot | null = null;
+  if (input.bundleDir) {
+    deps.onProgress?.({ message: `reading bundle ${input.bundleDir}` });
+    snap = await analyzeBundle(input.bundleDir);
+  }
+  const product = input.product ?? (src.versions.some((v) => /^20\d\d\./.test(v)) ? 'scylla' : undefined);
+  const ruleInput = schemaRuleInput(parsed.value, snap, { ...(product ? { product } : {}), datacenters: src.datacenters });
+  const outcomes = schemaRules(ruleInput);
+  const s = parsed.value;
+  const warnings = [...parsed.warnings];
+  if (!ruleInput.product) warnings.push('product unknown (Cassandra assumed where it matters): give product, or a bundle');
+  return {
+    source: src.source,
+    product: ruleInput.product ?? 'unknown',
+    counts: { keyspaces: s.keyspaces.length, tables: s.tables.length, indexes: s.indexes.length, views: s.views.length, types: s.types.length, other: s.other.length },
+    tables: schemaTableRows(ruleInput),
+    findings: worstFirst(outcomes.flatMap((o) => o.findings)),
+    checked: outcomes.map((o) => ({ rule: o.rule, checks: o.checks, checked: o.checked, ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}), findings: o.findings.length })),
+    warnings,
+  };
+}
+
+export function renderSchemaReview(r: SchemaReview, opts: { detail?: boolean } = {}): string {
+  const c = r.counts;
+  const lines = [`## Schema review — ${r.source} (${r.product})`, `${c.keyspaces} keyspaces, ${c.tables} tables, ${c.indexes} indexes, ${c.views} views, ${c.types} types.`, ''];
+  const shown = opts.detail ? r.findings : r.findings.filter((f) => f.severity !== 'info');
+  if (!shown.length) lines.push('No problems found.');
+  for (const f of shown) {
+    lines.push(`- **${f.severity}** \`${f.id}\` ${f.title}`);
+    for (const e of f.evidence) lines.push(`  - ${e}`);
+    lines.push(`  - Fix: ${f.recommendation} (${f.knowledgeIds.map((k) => `kb:${k}`).join(', ')})`);
+  }
+  const infos = r.findings.length - shown.length;
+  if (infos > 0) lines.push(`(${infos} info finding(s) hidden; detail shows them)`);
+  lines.push(
+    '',
+    markdownTable(
+      ['table', 'compaction', 'chunk KiB', 'gc_grace', 'TTL', 'caching', 'spec. retry', 'MiB/node max'],
+      r.tables.map((t) => [t.kind === 'view' ? `${t.table} (view)` : t.table, t.compaction?.replace(/CompactionStrategy$/, '') ?? 'default', t.chunkKb, t.gcGraceSeconds, t.defaultTtl, t.caching, t.speculativeRetry, t.diskMiBMaxNode]),
+    ),
+  );
+  const skipped = r.checked.filter((o) => !o.checked);
+  if (skipped.length) lines.push('', 'Not checked:', ...skipped.map((o) => `- ${o.checks}: ${o.skippedBecause}`));
+  if (r.warnings.length) lines.push('', ...r.warnings.map((w) => `⚠ ${w}`));
+  return lines.join('\n');
+}
