@@ -20,7 +20,36 @@ export const OUTPUT = join(ROOT, 'mcp-server', 'src', 'core', 'knowledge', 'entr
 
 const ID = /^[a-z0-9]+(?:[.-][a-z0-9]+)*$/;
 const PRODUCTS = ['cassandra', 'scylla', 'dse'];
-const ENTRY_KEYS = ['id', 'statement', 'value', 'thresholds', 'unit', 'appliesTo', 'sources', 'rationale', 'related', 'tags'];
+const ENTRY_KEYS = ['id', 'statement', 'value', 'thresholds', 'unit', 'appliesTo', 'sources', 'rationale', 'related', 'tags', 'configKeys'];
+// configKeys rows (config-renames.yaml); mirrors ConfigKeyChangeSchema in schema.ts.
+const CONFIG_KEY_KEYS = ['key', 'change', 'since', 'replacement', 'valueType', 'oldUnit', 'note'];
+const YAML_KEY = /^[a-z0-9_]+$/;
+const CHANGES = ['renamed', 'unit', 'removed', 'deprecated'];
+const VALUE_TYPES = ['duration', 'data-storage', 'data-rate', 'boolean', 'number'];
+const OLD_UNITS = ['ms', 's', 'minutes', 'B', 'KiB', 'MiB', 'MiB/s', 'megabits/s'];
+
+function configKeyProblems(rows) {
+  const p = [];
+  if (!Array.isArray(rows) || rows.length === 0) return [['configKeys', 'must be a non-empty list of {key, change, since, …}']];
+  const seen = new Set();
+  rows.forEach((r, i) => {
+    const f = `configKeys[${i}]`;
+    if (!isPlainObject(r)) return void p.push([f, 'must be a mapping']);
+    for (const k of Object.keys(r)) if (!CONFIG_KEY_KEYS.includes(k)) p.push([`${f}.${k}`, `unknown field (allowed: ${CONFIG_KEY_KEYS.join(', ')})`]);
+    if (typeof r.key !== 'string' || !YAML_KEY.test(r.key)) p.push([`${f}.key`, 'a cassandra.yaml key (lower-case, underscores)']);
+    if (!CHANGES.includes(r.change)) p.push([`${f}.change`, `must be one of ${CHANGES.join(', ')}`]);
+    if (typeof r.since !== 'string' || !/^\d+\.\d+(?:\.\d+)?$/.test(r.since)) p.push([`${f}.since`, 'a version such as "4.1" (quoted)']);
+    if (r.replacement !== undefined && (typeof r.replacement !== 'string' || !YAML_KEY.test(r.replacement))) p.push([`${f}.replacement`, 'a cassandra.yaml key']);
+    if ((r.change === 'renamed' || r.change === 'unit') && r.replacement === undefined) p.push([`${f}.replacement`, `${r.change} needs the new name`]);
+    if (r.valueType !== undefined && !VALUE_TYPES.includes(r.valueType)) p.push([`${f}.valueType`, `must be one of ${VALUE_TYPES.join(', ')}`]);
+    if (r.oldUnit !== undefined && !OLD_UNITS.includes(r.oldUnit)) p.push([`${f}.oldUnit`, `must be one of ${OLD_UNITS.join(', ')}`]);
+    if (r.note !== undefined && !isStr(r.note)) p.push([`${f}.note`, 'must be a non-empty string']);
+    const dup = `${r.key}@${r.since}`;
+    if (seen.has(dup)) p.push([`${f}.key`, `"${r.key}" listed twice for ${r.since}`]);
+    seen.add(dup);
+  });
+  return p;
+}
 const THRESHOLD_KEYS = ['warning', 'critical', 'direction'];
 const APPLIES_KEYS = ['product', 'versions'];
 const SOURCE_KEYS = ['title', 'url', 'ref', 'date'];
@@ -91,6 +120,7 @@ export function entryProblems(e) {
       if (s.url === undefined && s.ref === undefined) p.push([`sources[${i}]`, 'needs a url or a ref (repo + path)']);
     });
   if (!isStr(e.rationale)) p.push(['rationale', 'required non-empty string']);
+  if (e.configKeys !== undefined) p.push(...configKeyProblems(e.configKeys));
   for (const k of ['related', 'tags']) {
     if (e[k] === undefined) continue;
     if (!Array.isArray(e[k]) || e[k].some((x) => !isStr(x))) p.push([k, 'must be a list of non-empty strings']);
@@ -122,6 +152,13 @@ function canonical(e) {
   put('rationale', e.rationale);
   put('related', e.related);
   put('tags', e.tags);
+  if (e.configKeys) {
+    out.configKeys = e.configKeys.map((r) => {
+      const o = {};
+      for (const k of CONFIG_KEY_KEYS) if (r[k] !== undefined) o[k] = r[k];
+      return o;
+    });
+  }
   return out;
 }
 

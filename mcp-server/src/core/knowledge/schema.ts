@@ -29,6 +29,16 @@ const VersionRange = z.string().superRefine((r, ctx) => {
   }
 });
 
+export const ConfigKeyChangeSchema = z.strictObject({
+  key: z.string().regex(/^[a-z0-9_]+$/, 'a cassandra.yaml key (lower-case, underscores)'),
+  change: z.enum(['renamed', 'unit', 'removed', 'deprecated']),
+  since: z.string().regex(/^\d+\.\d+(?:\.\d+)?$/, 'a version such as "4.1"'),
+  replacement: z.string().regex(/^[a-z0-9_]+$/).optional(),
+  valueType: z.enum(['duration', 'data-storage', 'data-rate', 'boolean', 'number']).optional(),
+  oldUnit: z.enum(['ms', 's', 'minutes', 'B', 'KiB', 'MiB', 'MiB/s', 'megabits/s']).optional(),
+  note: z.string().min(1).optional(),
+});
+
 export const KnowledgeEntrySchema = z
   .strictObject({
     id: z.string().regex(KNOWLEDGE_ID, 'id: lower-case words joined by "." or "-"'),
@@ -47,10 +57,16 @@ export const KnowledgeEntrySchema = z
     rationale: z.string().min(1),
     related: z.array(z.string().regex(KNOWLEDGE_ID)).optional(),
     tags: z.array(z.string().min(1)).optional(),
+    configKeys: z.array(ConfigKeyChangeSchema).min(1).optional(),
   })
   .superRefine((e, ctx) => {
     if (e.value !== undefined && e.thresholds !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['value'], message: 'an entry states a value or thresholds, not both' });
+    }
+    for (const [i, k] of (e.configKeys ?? []).entries()) {
+      if ((k.change === 'renamed' || k.change === 'unit') && !k.replacement) {
+        ctx.addIssue({ code: 'custom', path: ['configKeys', i, 'replacement'], message: `${k.change} needs the new name in replacement` });
+      }
     }
     const t = e.thresholds;
     if (t) {

@@ -13,6 +13,23 @@ export interface KnowledgeSource {
   date?: string;
 }
 
+/** One cassandra.yaml key change (knowledge/config-renames.yaml); read through core/config/renames.ts. */
+export interface ConfigKeyChange {
+  /** The key as written in the older file. */
+  key: string;
+  /** renamed: new name; unit: same name, the value now takes a unit; removed: refused; deprecated: still parsed. */
+  change: 'renamed' | 'unit' | 'removed' | 'deprecated';
+  /** First version with the change, e.g. "4.1". */
+  since: string;
+  /** renamed/unit: the new name; removed/deprecated: what to use instead, when there is something. */
+  replacement?: string;
+  /** The kind of value under the new name. */
+  valueType?: 'duration' | 'data-storage' | 'data-rate' | 'boolean' | 'number';
+  /** What a bare number under the old name meant: ms, s, minutes, B, KiB, MiB, MiB/s, megabits/s. */
+  oldUnit?: 'ms' | 's' | 'minutes' | 'B' | 'KiB' | 'MiB' | 'MiB/s' | 'megabits/s';
+  note?: string;
+}
+
 export interface KnowledgeEntry {
   id: string;
   statement: string;
@@ -27,4 +44,6 @@ export interface KnowledgeEntry {
   rationale: string;
   related?: string[];
   tags?: string[];
+  /** Data rows for configuration key changes (renames, removals, deprecations by version). */
+  configKeys?: ConfigKeyChange[];
 }

@@ -1,5 +1,6 @@
 import { isMap, isScalar, parseDocument } from 'yaml';
 import { parsedOk, total, unrecognized } from '../../parsed.js';
+import { allKeyChanges } from '../../config/renames.js';
 import { MEGABIT_PER_SEC, MIB, parseDataRateBytesPerSec, parseDataSizeBytes, parseDurationMs } from './units.js';
 
 export const CASSANDRA_YAML_KIND = 'config.cassandra-yaml';
@@ -68,7 +69,14 @@ export interface CassandraYaml {
   audit: CassandraYamlAudit;
   /** Which key each non-null audit value came from. */
   auditSources: Partial<Record<CassandraYamlAuditField, string>>;
+  /** scylla: a scylla.yaml (ScyllaDB-only keys, or its header comment); the same parser reads both files. */
+  product: 'cassandra' | 'scylla';
+  /** The ScyllaDB-only keys that gave it away. */
+  scyllaKeys: string[];
 }
+
+// Keys only ScyllaDB's scylla.yaml has (db/config.cc); any of them means the file is not a cassandra.yaml.
+const SCYLLA_ONLY = /^(?:developer_mode|api_port|api_address|api_ui_dir|api_doc_dir|experimental|experimental_features|murmur3_partitioner_ignore_msb_bits|enable_tablets|tablets_mode_for_new_keyspaces|consistent_cluster_management|force_schema_commit_log|alternator_\w+|prometheus_port|prometheus_address|commitlog_use_o_dsync|reader_concurrency_semaphore_\w+|enable_repair_based_node_ops|allowed_repair_based_node_ops|compaction_static_shares|memtable_flush_static_shares|enable_sstables_mc_format|enable_sstables_md_format|sstable_format|enable_dangerous_direct_import_of_cassandra_counters|abort_on_lsa_bad_alloc|maintenance_socket|schema_commitlog_segment_size_in_mb|compaction_enforce_min_threshold|query_tombstone_page_limit)$/;
 
 type Conv =
   | { t: 'rate'; outFactor: number; oldFactor: number }
@@ -136,25 +144,11 @@ const SPECS: Spec[] = [
 
 // Pre-4.1 unit-in-the-key suffixes.
 const OLD_SUFFIX = /_(?:in_(?:ms|kb|mb|s|seconds|minutes|hours|days)|mb_per_sec|kb_per_sec|megabits_per_sec|in_mb_per_sec)$/;
-// Renames that are not "strip the suffix" (a selection; the common ones an audit meets).
-const EXTRA_RENAMES: Record<string, string> = {
-  enable_user_defined_functions: 'user_defined_functions_enabled',
-  enable_scripted_user_defined_functions: 'scripted_user_defined_functions_enabled',
-  enable_materialized_views: 'materialized_views_enabled',
-  enable_sasi_indexes: 'sasi_indexes_enabled',
-  enable_transient_replication: 'transient_replication_enabled',
-  enable_drop_compact_storage: 'drop_compact_storage_enabled',
-  otc_coalescing_window_us: 'otc_coalescing_window',
-  index_summary_resize_interval_in_minutes: 'index_summary_resize_interval',
-  cache_load_timeout_seconds: 'cache_load_timeout',
-  max_hint_window_in_ms: 'max_hint_window',
-  hinted_handoff_throttle_in_kb: 'hinted_handoff_throttle',
-  native_transport_max_frame_size_in_mb: 'native_transport_max_frame_size',
-  user_defined_function_warn_timeout: 'user_defined_functions_warn_timeout',
-  user_defined_function_fail_timeout: 'user_defined_functions_fail_timeout',
-};
+// Every 4.1 rename (knowledge/config-renames.yaml, from Config.java @Replaces), plus the audited specs.
 const OLD_TO_NEW = new Map<string, string>([
-  ...Object.entries(EXTRA_RENAMES),
+  ...allKeyChanges()
+    .filter((c) => c.change === 'renamed' && c.since === '4.1')
+    .map((c) => [c.key, c.replacement!] as [string, string]),
   ...SPECS.filter((s) => s.oldKey).map((s) => [s.oldKey!, s.key] as [string, string]),
 ]);
 const NEW_NAMES = new Set(OLD_TO_NEW.values());
@@ -346,9 +340,12 @@ export const parseCassandraYaml = total<CassandraYaml>(CASSANDRA_YAML_KIND, (tex
     audit.memtableConfigurations = conf && typeof conf === 'object' && !Array.isArray(conf) ? Object.keys(conf) : [];
   }
 
+  const scyllaKeys = keys.filter((k) => SCYLLA_ONLY.test(k));
+  const product: CassandraYaml['product'] = scyllaKeys.length > 0 || /^#\s*Scylla storage config YAML/m.test(text.slice(0, 2000)) ? 'scylla' : 'cassandra';
+
   return parsedOk<CassandraYaml>(
     CASSANDRA_YAML_KIND,
-    { settings, naming, oldStyleKeys, newStyleKeys, renamedBoth, duplicateKeys, audit, auditSources },
+    { settings, naming, oldStyleKeys, newStyleKeys, renamedBoth, duplicateKeys, audit, auditSources, product, scyllaKeys },
     warnings,
   );
 });

@@ -1,0 +1,95 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { auditConfig, MAX_CONFIG_BYTES, renderAuditConfig } from '../../ops/audit-config.js';
+import { DEFAULT_NODE_TIMEOUT_MS, DEFAULT_SWEEP_CONCURRENCY, takeSnapshot } from '../../ops/snapshot.js';
+import { mcpProgress } from '../progress.js';
+import { toolError, toolResult } from '../tool-result.js';
+
+const finding = z.object({
+  id: z.string(),
+  severity: z.enum(['critical', 'warning', 'info']),
+  title: z.string(),
+  evidence: z.array(z.string()),
+  node: z.string().optional(),
+  table: z.string().optional(),
+  recommendation: z.string(),
+  knowledgeIds: z.array(z.string()),
+  confidence: z.enum(['high', 'medium', 'low']),
+});
+
+const GIB = 1024 ** 3;
+
+export function registerConfigTools(server: McpServer): void {
+  server.registerTool(
+    'audit_config',
+    {
+      title: 'Audit cassandra.yaml and JVM options',
+      description:
+        'Reads a cassandra.yaml (3.11–5.0) and/or JVM options (jvm*.options, cassandra-env.sh, a java command line) — file paths on the machine the server runs on, or the text inline — and reports: ' +
+        'the naming era and the 4.1 renames with units, a setting under both its old and new name (the node will not start), bare numbers where 4.1+ needs a unit, removed and deprecated keys for the version, ' +
+        'risky values (unthrottled compaction, raised request timeouts, dynamic snitch off, legacy vnodes), heap unset/small/in the compressed-oops dead zone, heap vs RAM, GC choice by JDK, G1 pause target, -Xmn with G1, pre-touch, large pages and NUMA. ' +
+        'A scylla.yaml is recognised and gets ScyllaDB checks (developer mode, Cassandra keys ScyllaDB ignores, timeouts) instead of the Cassandra ones. ' +
+        'Give version, jdk, hostRamGiB and cores for the checks that need them. With lab: true or hosts it also compares the yaml with system_views.settings of each node and the nodes with each other (drift). Read-only.',
+      inputSchema: {
+        files: z.array(z.string().min(1).max(4096)).max(16).optional().describe('Paths: cassandra.yaml or scylla.yaml, jvm*.options, cassandra-env.sh, a saved java command line, or a conf directory holding them'),
+        cassandraYaml: z.string().max(MAX_CONFIG_BYTES).optional().describe('cassandra.yaml (or scylla.yaml) text'),
+        jvmOptions: z.array(z.string().max(MAX_CONFIG_BYTES)).max(8).optional().describe('Texts of jvm*.options / cassandra-env.sh files'),
+        javaCommandLine: z.string().max(MAX_CONFIG_BYTES).optional().describe('A java command line (ps output, jvm_args line)'),
+        version: z.string().regex(/^\d+\.\d+(?:\.\d+)?/).max(40).optional().describe('Cassandra version the files run on or are meant for, e.g. 4.1.10'),
+        jdk: z.number().int().min(6).max(40).optional().describe('Java major version (8, 11, 17, 21)'),
+        hostRamGiB: z.number().positive().max(65536).optional(),
+        cores: z.number().int().min(1).max(4096).optional(),
+        lab: z.boolean().default(false).describe('Compare with the running local lab (system_views.settings)'),
+        hosts: z.array(z.string().max(300)).max(64).optional().describe('Compare with these nodes (contact points, host or host:port)'),
+        cqlPort: z.number().int().min(1).max(65535).optional(),
+        localDataCenter: z.string().max(200).optional(),
+        detail: z.boolean().default(false).describe('Show every info finding in the text'),
+      },
+      outputSchema: {
+        inputs: z.array(z.object({ source: z.string(), kind: z.string().nullable(), ok: z.boolean(), reason: z.string().optional(), detail: z.string().optional(), warnings: z.array(z.string()) })),
+        context: z.object({ version: z.string().nullable(), jdk: z.number().nullable(), hostRamBytes: z.number().nullable(), cores: z.number().nullable(), jdkFrom: z.string().optional() }),
+        counts: z.object({ critical: z.number(), warning: z.number(), info: z.number() }),
+        findings: z.array(finding),
+        checked: z.array(z.object({ rule: z.string(), checks: z.string(), checked: z.boolean(), skippedBecause: z.string().optional(), findings: z.number() })),
+        drift: z.unknown().optional(),
+        notes: z.array(z.string()).optional(),
+      },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    },
+    async (args, extra) => {
+      try {
+        const live = args.lab || (args.hosts?.length ?? 0) > 0;
+        const snapshot = live
+          ? await takeSnapshot(
+              {
+                ...(args.hosts ? { hosts: args.hosts } : {}),
+                lab: args.lab,
+                ...(args.cqlPort ? { cqlPort: args.cqlPort } : {}),
+                ...(args.localDataCenter ? { localDataCenter: args.localDataCenter } : {}),
+                nodetool: false,
+                concurrency: DEFAULT_SWEEP_CONCURRENCY,
+                nodeTimeoutMs: DEFAULT_NODE_TIMEOUT_MS,
+              },
+              { onProgress: mcpProgress(extra), signal: extra.signal },
+            )
+          : undefined;
+        const r = await auditConfig(
+          {
+            ...(args.files ? { files: args.files } : {}),
+            ...(args.cassandraYaml !== undefined ? { cassandraYaml: args.cassandraYaml } : {}),
+            ...(args.jvmOptions ? { jvmOptions: args.jvmOptions } : {}),
+            ...(args.javaCommandLine !== undefined ? { javaCommandLine: args.javaCommandLine } : {}),
+            ...(args.version ? { version: args.version } : {}),
+            ...(args.jdk !== undefined ? { jdk: args.jdk } : {}),
+            ...(args.hostRamGiB ? { hostRamBytes: Math.round(args.hostRamGiB * GIB) } : {}),
+            ...(args.cores ? { cores: args.cores } : {}),
+          },
+          snapshot,
+        );
+        return toolResult(renderAuditConfig(r, { detail: args.detail }), r);
+      } catch (e) {
+        return toolError(e);
+      }
+    },
+  );
+}

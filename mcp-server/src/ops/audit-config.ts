@@ -1,0 +1,230 @@
+/**
+ * audit_config: read cassandra.yaml / JVM options (files or inline text) and run the config rules, with the
+ * host's RAM and cores, the Cassandra version and the JDK when given. Read-only; files are read with a size
+ * limit and never executed. Optionally compares the yaml with system_views.settings of a snapshot (drift).
+ */
+import { readFile, readdir, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { configDrift, type DriftReport } from '../core/config/drift.js';
+import { worstFirst, type Finding } from '../core/findings.js';
+import { parseCassandraYaml, parseJvmOptions, type CassandraYaml, type JvmOptions } from '../core/parse/config/index.js';
+import { cassandraYamlRules, jvmRules, type ConfigContext } from '../core/rules/config.js';
+import type { KindRuleOutcome } from '../core/rules/per-kind.js';
+import { renderChecked, renderFinding } from '../render/interpret.js';
+import { OpError } from './errors.js';
+import type { ClusterSnapshot } from './snapshot.js';
+
+export const MAX_CONFIG_BYTES = 2 * 1024 * 1024;
+
+export type ConfigInputKind = 'cassandra-yaml' | 'jvm-options';
+
+export interface ConfigText {
+  /** Where it came from: a path, or "inline cassandra.yaml" … */
+  source: string;
+  text: string;
+  /** Forces the parser; otherwise chosen from the file name and content. */
+  kind?: ConfigInputKind;
+}
+
+export interface AuditConfigSpec {
+  /** Paths on the machine running cql-tuner: cassandra.yaml, jvm*.options, cassandra-env.sh, a saved java command line. */
+  files?: string[];
+  cassandraYaml?: string;
+  jvmOptions?: string[];
+  javaCommandLine?: string;
+  version?: string;
+  jdk?: number;
+  hostRamBytes?: number;
+  cores?: number;
+}
+
+export interface AuditInputSummary {
+  source: string;
+  kind: ConfigInputKind | null;
+  ok: boolean;
+  reason?: string;
+  /** cassandra.yaml: the naming era; JVM options: the format. */
+  detail?: string;
+  warnings: string[];
+}
+
+export interface AuditConfigReport {
+  inputs: AuditInputSummary[];
+  context: { version: string | null; jdk: number | null; hostRamBytes: number | null; cores: number | null; jdkFrom?: string };
+  counts: { critical: number; warning: number; info: number };
+  findings: Finding[];
+  checked: { rule: string; checks: string; checked: boolean; skippedBecause?: string; findings: number }[];
+  drift?: DriftReport;
+  /** What reading the inputs decided on the user's behalf (e.g. JDK-specific option files skipped). */
+  notes?: string[];
+}
+
+/** Which parser a text needs: by file name first (cassandra.yaml / jvm*.options / cassandra-env.sh), then content. */
+export function configKindOf(source: string, text: string): ConfigInputKind | null {
+  const name = basename(source).toLowerCase();
+  if (/\.ya?ml$/.test(name)) return 'cassandra-yaml';
+  if (/jvm.*\.options$|cassandra-env\.sh$|\.options$/.test(name)) return 'jvm-options';
+  if (parseCassandraYaml(text).ok) return 'cassandra-yaml';
+  if (parseJvmOptions(text).ok) return 'jvm-options';
+  return null;
+}
+
+/** JDK major from an options file name (jvm11-server.options → 11, jvm8-server.options → 8). */
+function jdkFromName(source: string): number | undefined {
+  const m = /jvm(\d+)-(?:server|clients?)\.options$/.exec(basename(source));
+  return m ? Number(m[1]) : undefined;
+}
+
+/** Pure part: texts in, report out (the MCP tool and the CLI read the files, then call this). */
+export function auditConfigTexts(texts: ConfigText[], spec: Omit<AuditConfigSpec, 'files' | 'cassandraYaml' | 'jvmOptions' | 'javaCommandLine'> = {}, snapshot?: ClusterSnapshot): AuditConfigReport {
+  if (texts.length === 0) throw new OpError('NO_INPUT', 'nothing to audit', 'Give a cassandra.yaml and/or JVM options: file paths, or the text inline.');
+  const inputs: AuditInputSummary[] = [];
+  let yaml: { parsed: CassandraYaml; source: string } | null = null;
+  const jvmTexts: ConfigText[] = [];
+  let jdkFrom: string | undefined;
+  let jdk = spec.jdk;
+  for (const t of texts) {
+    const kind = t.kind ?? configKindOf(t.source, t.text);
+    if (kind === 'cassandra-yaml') {
+      const r = parseCassandraYaml(t.text);
+      if (r.ok) {
+        if (yaml) throw new OpError('TWO_YAMLS', `two cassandra.yaml inputs (${yaml.source}, ${t.source})`, 'Audit one node’s cassandra.yaml per call.');
+        yaml = { parsed: r.value, source: t.source };
+        inputs.push({ source: t.source, kind, ok: true, detail: r.value.product === 'scylla' ? `scylla.yaml (ScyllaDB keys: ${r.value.scyllaKeys.slice(0, 3).join(', ') || 'header'}), ${Object.keys(r.value.settings).length} settings` : `naming ${r.value.naming}, ${Object.keys(r.value.settings).length} settings`, warnings: r.warnings });
+      } else inputs.push({ source: t.source, kind, ok: false, reason: r.reason, warnings: [] });
+    } else if (kind === 'jvm-options') {
+      jvmTexts.push(t);
+      if (jdk === undefined && jdkFromName(t.source) !== undefined) {
+        jdk = jdkFromName(t.source);
+        jdkFrom = t.source;
+      }
+    } else {
+      inputs.push({ source: t.source, kind: null, ok: false, reason: 'neither a cassandra.yaml nor JVM options (no known setting or -X/-XX flag found)', warnings: [] });
+    }
+  }
+
+  // JVM options files combine (jvm-server.options + jvm17-server.options): the JVM sees them as one list.
+  let jvm: { parsed: JvmOptions; source: string } | null = null;
+  if (jvmTexts.length) {
+    for (const t of jvmTexts) {
+      const r = parseJvmOptions(t.text);
+      inputs.push(r.ok ? { source: t.source, kind: 'jvm-options', ok: true, detail: `${r.value.format}, ${r.value.flags.length} flags`, warnings: r.warnings } : { source: t.source, kind: 'jvm-options', ok: false, reason: r.reason, warnings: [] });
+    }
+    const ok = jvmTexts.filter((t) => parseJvmOptions(t.text).ok);
+    if (ok.length) {
+      const r = parseJvmOptions(ok.map((t) => t.text).join('\n'));
+      if (r.ok) jvm = { parsed: r.value, source: ok.map((t) => t.source).join(' + ') };
+    }
+  }
+
+  const ctx: ConfigContext = {};
+  if (spec.version) ctx.version = spec.version;
+  if (jdk !== undefined) ctx.jdk = jdk;
+  if (spec.hostRamBytes) ctx.hostRamBytes = spec.hostRamBytes;
+  if (spec.cores) ctx.cores = spec.cores;
+
+  const outcomes: KindRuleOutcome[] = [];
+  if (yaml) outcomes.push(...cassandraYamlRules(yaml.parsed, { ...ctx, source: yaml.source }));
+  if (jvm) outcomes.push(...jvmRules(jvm.parsed, { ...ctx, source: jvm.source }));
+  let drift: DriftReport | undefined;
+  if (snapshot) {
+    drift = configDrift(yaml?.parsed ?? null, yaml?.source ?? null, snapshot.nodes.map((n) => ({ node: n.address, settings: n.facts.settings ?? null, releaseVersion: n.releaseVersion })));
+    outcomes.push({ rule: 'config.drift', checks: 'cassandra.yaml vs system_views.settings per node, and settings between nodes', checked: drift.nodesCompared > 0, ...(drift.nodesCompared === 0 ? { skippedBecause: 'no node returned system_views.settings (needs Cassandra 4.0+ over CQL)' } : {}), findings: drift.findings });
+  }
+  if (!yaml && !jvm && !snapshot) {
+    throw new OpError('NOTHING_PARSED', `none of the inputs could be read: ${inputs.map((i) => `${i.source}: ${i.reason}`).join('; ')}`, 'Give a cassandra.yaml, jvm*.options, cassandra-env.sh or a java command line.');
+  }
+
+  const findings = worstFirst(outcomes.flatMap((o) => o.findings));
+  const counts = { critical: 0, warning: 0, info: 0 };
+  for (const f of findings) counts[f.severity]++;
+  return {
+    inputs,
+    context: { version: spec.version ?? null, jdk: jdk ?? null, hostRamBytes: spec.hostRamBytes ?? null, cores: spec.cores ?? null, ...(jdkFrom ? { jdkFrom } : {}) },
+    counts,
+    findings,
+    checked: outcomes.map((o) => ({ rule: o.rule, checks: o.checks, checked: o.checked, ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}), findings: o.findings.length })),
+    ...(drift ? { drift } : {}),
+  };
+}
+
+async function readConfigFile(path: string): Promise<string> {
+  let st;
+  try {
+    st = await stat(path);
+  } catch {
+    throw new OpError('NOT_FOUND', `${path} does not exist or cannot be read`, 'Check the path (it is read on the machine cql-tuner runs on), or pass the text inline.');
+  }
+  if (!st.isFile()) throw new OpError('NOT_A_FILE', `${path} is not a regular file`, 'Give the path of cassandra.yaml, a jvm*.options file, cassandra-env.sh or a saved java command line.');
+  if (st.size > MAX_CONFIG_BYTES) throw new OpError('TOO_LARGE', `${path} is ${st.size} bytes, over the ${MAX_CONFIG_BYTES}-byte limit for a config file`, 'Give the configuration file itself, not a log or an archive.');
+  return readFile(path, 'utf8');
+}
+
+/**
+ * The files of a conf directory that configure the node: cassandra.yaml or scylla.yaml, cassandra-env.sh,
+ * jvm-server.options (or 3.x jvm.options) and the jvmN-server.options of the JDK in use. With several
+ * JDK-specific files and no JDK given, none of them is picked (they would contradict each other).
+ */
+export function confDirFiles(names: string[], jdk?: number): { files: string[]; note?: string } {
+  const pick = names.filter((n) => /^(?:cassandra|scylla)\.yaml$|^cassandra-env\.sh$|^jvm(?:-server)?\.options$/.test(n));
+  const perJdk = names.filter((n) => /^jvm\d+-server\.options$/.test(n));
+  if (jdk !== undefined) pick.push(...perJdk.filter((n) => n === `jvm${jdk}-server.options`));
+  else if (perJdk.length === 1) pick.push(perJdk[0]!);
+  const note = jdk === undefined && perJdk.length > 1 ? `${perJdk.join(', ')} skipped: give jdk to audit the one in use` : undefined;
+  return { files: pick.sort(), ...(note ? { note } : {}) };
+}
+
+/** The inputs of a spec as texts (files read here; a directory stands for its configuration files). */
+export async function configTextsOf(spec: AuditConfigSpec): Promise<{ texts: ConfigText[]; notes: string[] }> {
+  const texts: ConfigText[] = [];
+  const notes: string[] = [];
+  const files: string[] = [];
+  for (const f of spec.files ?? []) {
+    const st = await stat(f).catch(() => null);
+    if (st?.isDirectory()) {
+      const { files: inDir, note } = confDirFiles(await readdir(f), spec.jdk);
+      if (!inDir.length) throw new OpError('NO_CONFIG_FILES', `${f} holds no cassandra.yaml, scylla.yaml, cassandra-env.sh or jvm*.options${note ? ` (${note})` : ''}`, 'Give the conf directory of the node (e.g. /etc/cassandra) or the files themselves.');
+      if (note) notes.push(`${f}: ${note}`);
+      files.push(...inDir.map((n) => join(f, n)));
+    } else files.push(f);
+  }
+  for (const f of files) texts.push({ source: f, text: await readConfigFile(f) });
+  if (spec.cassandraYaml !== undefined) texts.push({ source: 'inline cassandra.yaml', text: spec.cassandraYaml, kind: 'cassandra-yaml' });
+  (spec.jvmOptions ?? []).forEach((t, i) => texts.push({ source: `inline JVM options${(spec.jvmOptions?.length ?? 0) > 1 ? ` #${i + 1}` : ''}`, text: t, kind: 'jvm-options' }));
+  if (spec.javaCommandLine !== undefined) texts.push({ source: 'inline java command line', text: spec.javaCommandLine, kind: 'jvm-options' });
+  return { texts, notes };
+}
+
+export async function auditConfig(spec: AuditConfigSpec, snapshot?: ClusterSnapshot): Promise<AuditConfigReport> {
+  const { texts, notes } = await configTextsOf(spec);
+  const r = auditConfigTexts(texts, spec, snapshot);
+  return notes.length ? { ...r, notes } : r;
+}
+
+const GIB = 1024 ** 3;
+
+export function renderAuditConfig(r: AuditConfigReport, opts: { detail?: boolean } = {}): string {
+  const ctx = [
+    r.context.version ? `Cassandra ${r.context.version}` : 'version not given',
+    r.context.jdk !== null ? `JDK ${r.context.jdk}${r.context.jdkFrom ? ` (from ${basename(r.context.jdkFrom)})` : ''}` : 'JDK not given',
+    r.context.hostRamBytes ? `${(r.context.hostRamBytes / GIB).toFixed(0)} GiB RAM` : 'RAM not given',
+    r.context.cores ? `${r.context.cores} cores` : 'cores not given',
+  ].join(', ');
+  const inputs = [
+    ...r.inputs.map((i) => `- ${i.source}: ${i.ok ? `${i.kind} (${i.detail})` : `not read — ${i.reason}`}${i.warnings.length ? `; parser notes: ${i.warnings.slice(0, 3).join('; ')}` : ''}`),
+    ...(r.notes ?? []).map((n) => `- note: ${n}`),
+  ];
+  const shown = opts.detail ? r.findings : r.findings.filter((f) => f.severity !== 'info' || f.id === 'config.yaml.naming');
+  const hidden = r.findings.length - shown.length;
+  const body = shown.length ? shown.map(renderFinding).join('\n') : 'No findings: nothing in these files crossed a threshold.';
+  return [
+    `Config audit: ${r.counts.critical} critical, ${r.counts.warning} warning, ${r.counts.info} info (${ctx})`,
+    ...inputs,
+    '',
+    body,
+    ...(hidden ? [`(${hidden} more info finding(s); ask for detail to see them)`] : []),
+    '',
+    'Checked:',
+    renderChecked(r.checked),
+  ].join('\n');
+}
