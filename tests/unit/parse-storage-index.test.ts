@@ -14,19 +14,29 @@ const SAMPLES: Record<StorageKind, string> = {
   'storage.lsblk': 'disk/lsblk_custom_ra_rota_dse68_collector.txt',
   'storage.sys-block-queue': 'disk/sys_block_vda_queue_rotational1_dse68_collector.txt',
   'storage.mdstat': '',
+  'storage.mdadm-detail': '',
+  'storage.io-properties': '',
+  'storage.findmnt': '',
+};
+
+// Inline samples for kinds with no corpus file (shapes from mdadm Detail.c, io_properties.yaml, findmnt --json).
+const INLINE: Partial<Record<StorageKind, string>> = {
+  'storage.mdadm-detail': '/dev/md0:\n        Raid Level : raid0\n        Array Size : 2000000 (1.91 GiB 2.05 GB)\n      Raid Devices : 2\n        Chunk Size : 512K\n\n    Number   Major   Minor   RaidDevice State\n       0       8       16        0      active sync   /dev/sdb\n       1       8       32        1      active sync   /dev/sdc\n',
+  'storage.io-properties': 'disks:\n  - mountpoint: /var/lib/scylla\n    read_iops: 1108217\n    read_bandwidth: 8138108928\n    write_iops: 733072\n    write_bandwidth: 4151361536\n',
+  'storage.findmnt': '{"filesystems": [{"target": "/var/lib/cassandra", "source": "/dev/sdb", "fstype": "xfs", "options": "rw,noatime"}]}',
 };
 
 const MDSTAT = 'Personalities : [raid0]\nmd0 : active raid0 sdc[1] sdb[0]\n      2000000 blocks super 1.2 512k chunks\n\nunused devices: <none>\n';
 
 function text(kind: StorageKind): string {
-  return kind === 'storage.mdstat' ? MDSTAT : corpus(SAMPLES[kind]);
+  return kind === 'storage.mdstat' ? MDSTAT : (INLINE[kind] ?? corpus(SAMPLES[kind]));
 }
 
 const KINDS = Object.keys(STORAGE_PARSERS) as StorageKind[];
 
 describe('storage parser registry and signatures', () => {
-  it('registers five kinds, each parser reporting its own kind', () => {
-    expect(KINDS.sort()).toEqual(['storage.blockdev-report', 'storage.lsblk', 'storage.mdstat', 'storage.mkfs-xfs', 'storage.sys-block-queue']);
+  it('registers eight kinds, each parser reporting its own kind', () => {
+    expect(KINDS.sort()).toEqual(['storage.blockdev-report', 'storage.findmnt', 'storage.io-properties', 'storage.lsblk', 'storage.mdadm-detail', 'storage.mdstat', 'storage.mkfs-xfs', 'storage.sys-block-queue']);
     for (const k of KINDS) expect(STORAGE_PARSERS[k]('').kind).toBe(k);
   });
 

@@ -4,13 +4,19 @@ import { parseLsblk } from './lsblk.js';
 import { parseMdstat } from './mdstat.js';
 import { parseMkfsXfs } from './mkfs-xfs.js';
 import { parseSysBlockQueue } from './sys-block-queue.js';
+import { parseMdadmDetail } from './mdadm-detail.js';
+import { parseIoProperties } from './io-properties.js';
+import { parseFindmnt } from './findmnt.js';
 
 export type StorageKind =
   | 'storage.mkfs-xfs'
   | 'storage.blockdev-report'
   | 'storage.lsblk'
   | 'storage.sys-block-queue'
-  | 'storage.mdstat';
+  | 'storage.mdstat'
+  | 'storage.mdadm-detail'
+  | 'storage.io-properties'
+  | 'storage.findmnt';
 
 export type StorageParser = (text: string) => Parsed<unknown>;
 
@@ -20,6 +26,9 @@ export const STORAGE_PARSERS: Record<StorageKind, StorageParser> = {
   'storage.lsblk': parseLsblk,
   'storage.sys-block-queue': parseSysBlockQueue,
   'storage.mdstat': parseMdstat,
+  'storage.mdadm-detail': parseMdadmDetail,
+  'storage.io-properties': parseIoProperties,
+  'storage.findmnt': parseFindmnt,
 };
 
 /**
@@ -32,10 +41,16 @@ export const storageSignature: Record<StorageKind, RegExp> = {
   'storage.lsblk': /"blockdevices"\s*:\s*\[|^\s*NAME\s+(?:(?:[A-Z][A-Z:%-]*)\s+)*(?:MAJ:MIN|SIZE|RA|ROTA|TYPE|MOUNTPOINTS?|FSTYPE|KNAME)\b/m,
   'storage.sys-block-queue':
     /(?:^|\/)block\/[^/\s:]+\/queue\/[\w/-]+\s*:|^\s*(?:rotational|read_ahead_kb|logical_block_size|nr_requests|max_sectors_kb)\s*:\s*\d+\s*$/m,
+  'storage.mdadm-detail': /^\s*Raid Level\s*:\s*\S+/m,
+  'storage.io-properties': /^\s*-?\s*read_iops\s*:\s*\d+|Measuring (?:sequential|random) (?:read|write) (?:bandwidth|IOPS)/m,
+  'storage.findmnt': /"filesystems"\s*:\s*\[/,
   'storage.mdstat': /^\s*Personalities\s*:\s*(?:\[[\w-]+\]\s*)*$|^md[\w/-]*\s*:\s*(?:active|inactive)\b/m,
 };
 
-export { parseBlockdevReport, parseLsblk, parseMdstat, parseMkfsXfs, parseSysBlockQueue };
+export { parseBlockdevReport, parseFindmnt, parseIoProperties, parseLsblk, parseMdadmDetail, parseMdstat, parseMkfsXfs, parseSysBlockQueue };
+export type { MdadmDetail, MdadmMember } from './mdadm-detail.js';
+export type { IoDisk, IoProperties } from './io-properties.js';
+export type { FindmntMount } from './findmnt.js';
 export type { BlockdevReport, BlockdevReportRow } from './blockdev-report.js';
 export type { Lsblk, LsblkDevice } from './lsblk.js';
 export type { MdArray, MdMember, Mdstat, MdSync } from './mdstat.js';

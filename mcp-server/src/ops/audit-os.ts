@@ -1,0 +1,63 @@
+/**
+ * audit_os / `cql-tuner audit-os`: the OS settings of a database host (read-only) against the knowledge
+ * base: swap, THP, zone reclaim, map count, AIO, the process's limits, governor, clocksource, NUMA, heap.
+ */
+import { readOs } from '../collect/storage/read-os.js';
+import { worstFirst, type Finding } from '../core/findings.js';
+import { osRules, type OsFacts } from '../core/rules/os.js';
+import { OpError } from './errors.js';
+import { targetOf } from './storage.js';
+
+export interface AuditOsSpec {
+  target?: string;
+  root?: string;
+  product?: 'cassandra' | 'scylla';
+  pid?: number;
+  timeoutMs?: number;
+}
+
+export interface AuditOsReport {
+  target: string;
+  summary: string;
+  facts: OsFacts;
+  findings: Finding[];
+  checked: { rule: string; checks: string; checked: boolean; skippedBecause?: string; findings: number }[];
+}
+
+export async function auditOs(spec: AuditOsSpec, opts: { signal?: AbortSignal } = {}): Promise<AuditOsReport> {
+  const target = targetOf(spec.target);
+  const facts = await readOs(target, {
+    ...(spec.root ? { root: spec.root } : {}),
+    product: spec.product ?? null,
+    ...(spec.pid ? { pid: spec.pid } : {}),
+    ...(spec.timeoutMs ? { timeoutMs: spec.timeoutMs } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
+  if (facts.memTotalKiB === null && facts.swappiness === null && facts.unread.some((u) => /not installed|timed out|connect/i.test(u.why))) {
+    throw new OpError('TARGET_UNREACHABLE', `could not read /proc on ${target.describe()}: ${facts.unread.map((u) => u.why)[0]}`, 'Check that the target is reachable and is a Linux host.');
+  }
+  const outcomes = osRules(facts);
+  const findings = worstFirst(outcomes.flatMap((o) => o.findings));
+  const w = findings.filter((f) => f.severity !== 'info').length;
+  return {
+    target: target.describe(),
+    summary: `${target.describe()}: ${facts.cpus ?? '?'} CPUs, ${facts.memTotalKiB === null ? '?' : (facts.memTotalKiB / 1024 / 1024).toFixed(1)} GiB, ${facts.numaNodes ?? '?'} NUMA node(s)${facts.process ? `, ${facts.process.command} pid ${facts.process.pid}` : ', no database process found'}; ${findings.length} finding${findings.length === 1 ? '' : 's'} (${w} warning or worse)`,
+    facts,
+    findings,
+    checked: outcomes.map((o) => ({ rule: o.rule, checks: o.checks, checked: o.checked, ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}), findings: o.findings.length })),
+  };
+}
+
+export function renderAuditOs(r: AuditOsReport): string {
+  const out = [r.summary, ''];
+  if (r.findings.length) {
+    out.push('Findings:');
+    for (const f of r.findings) out.push(`- [${f.severity}] ${f.id}: ${f.title}\n  evidence: ${f.evidence.join('; ')}\n  fix: ${f.recommendation}\n  kb: ${f.knowledgeIds.join(', ')}`);
+  } else out.push('No OS findings.');
+  out.push('', `Checked: ${r.checked.filter((c) => c.checked).map((c) => c.rule.replace(/^os:/, '')).join(', ') || 'nothing'}`);
+  const skipped = r.checked.filter((c) => !c.checked);
+  if (skipped.length) out.push(`Not checked: ${skipped.map((c) => `${c.rule.replace(/^os:/, '')} (${c.skippedBecause})`).join('; ')}`);
+  if (r.facts.unread.length) out.push(`Not read: ${r.facts.unread.map((u) => `${u.what}: ${u.why}`).join('; ')}`);
+  out.push('Not covered yet: TCP buffer sysctls.');
+  return out.join('\n');
+}

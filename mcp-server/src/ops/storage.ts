@@ -1,0 +1,166 @@
+/**
+ * inspect_storage / `cql-tuner storage`: read a host's block devices, md arrays, mounts and XFS geometry
+ * through a Target, resolve the database directories to physical disks, and run the storage rules.
+ * Read-only: every command is a reader (find, grep, cat, readlink, lsblk, xfs_info).
+ */
+import { HostFiles, readHostStorage } from '../collect/storage/read-host.js';
+import { createTarget, parseTargetSpec, TARGET_FORMS } from '../collect/target-spec.js';
+import type { Target } from '../collect/target.js';
+import { dbDirsFromConfig, type DbDir } from '../core/parse/storage/db-dirs.js';
+import type { DirRole, StorageDevice, StorageFacts, StorageProduct } from '../core/parse/storage/facts.js';
+import { worstFirst, type Finding } from '../core/findings.js';
+import { storageRules } from '../core/rules/storage.js';
+import { OpError } from './errors.js';
+import { noProgress, type ProgressFn } from './progress.js';
+
+export interface InspectStorageSpec {
+  /** Target spec (local, ssh://…, k8s://…, docker://…); default local. */
+  target?: string;
+  /** Root prefix of the file system to read (recorded trees); default "/". */
+  root?: string;
+  product?: StorageProduct;
+  /** Path of cassandra.yaml / scylla.yaml on the target; default the packaged location when product is given. */
+  config?: string;
+  /** Explicit directories: "path" (data) or "role=path" with role data|commitlog|hints|saved_caches. */
+  dirs?: string[];
+  timeoutMs?: number;
+}
+
+export interface StorageReport {
+  target: string;
+  origin: string;
+  product: StorageProduct | null;
+  summary: string;
+  dirs: (StorageFacts['dirs'][number] & { from: string })[];
+  devices: StorageDevice[];
+  md: StorageFacts['md'];
+  mounts: StorageFacts['mounts'];
+  xfs: StorageFacts['xfs'];
+  findings: Finding[];
+  checked: { rule: string; checks: string; checked: boolean; skippedBecause?: string; findings: number }[];
+  unread: StorageFacts['unread'];
+  warnings: string[];
+}
+
+const ROLES: DirRole[] = ['data', 'commitlog', 'hints', 'saved_caches'];
+const DEFAULT_CONFIG: Record<StorageProduct, string[]> = {
+  cassandra: ['/etc/cassandra/cassandra.yaml', '/etc/cassandra/conf/cassandra.yaml'],
+  scylla: ['/etc/scylla/scylla.yaml'],
+};
+
+export function parseDirArgs(dirs: string[]): { role: DirRole; path: string }[] {
+  return dirs.map((d) => {
+    const m = /^([a-z_]+)=(.+)$/.exec(d);
+    if (!m) {
+      if (!d.startsWith('/')) throw new OpError('BAD_DIR', `directory "${d}" is not an absolute path`, 'Give absolute paths, optionally as role=path (data, commitlog, hints, saved_caches).');
+      return { role: 'data', path: d };
+    }
+    if (!ROLES.includes(m[1] as DirRole)) throw new OpError('BAD_DIR', `unknown directory role "${m[1]}"`, `Use one of ${ROLES.join(', ')}: e.g. commitlog=/var/lib/cassandra/commitlog.`);
+    if (!m[2]!.startsWith('/')) throw new OpError('BAD_DIR', `directory "${m[2]}" is not an absolute path`, 'Give absolute paths.');
+    return { role: m[1] as DirRole, path: m[2]! };
+  });
+}
+
+export function targetOf(spec: string | undefined): Target {
+  const parsed = parseTargetSpec(spec ?? 'local');
+  if (!parsed.ok) throw new OpError('BAD_TARGET', parsed.error, `Use one of: ${TARGET_FORMS}.`);
+  return createTarget(parsed.spec);
+}
+
+/** Which directories to resolve: explicit ones, else those of the config file (or package defaults). */
+async function chooseDirs(io: HostFiles, spec: InspectStorageSpec, warnings: string[]): Promise<(DbDir & { role: DirRole })[]> {
+  if (spec.dirs && spec.dirs.length > 0) return parseDirArgs(spec.dirs).map((d) => ({ ...d, from: 'given' }));
+  if (!spec.product && !spec.config) return [];
+  const product = spec.product ?? 'cassandra';
+  const candidates = spec.config ? [spec.config] : DEFAULT_CONFIG[product];
+  for (const c of candidates) {
+    const r = await io.cat(c);
+    if (r.ok) {
+      const d = dbDirsFromConfig(r.text, product);
+      warnings.push(...d.warnings);
+      return d.dirs.map((x) => ({ ...x, from: x.from === 'default' ? `default (${c} does not set it)` : `${c} ${x.from}` }));
+    }
+    if (spec.config) throw new OpError('CONFIG_UNREADABLE', `cannot read ${c} on the target: ${r.why}`, 'Check the path (it is read on the target, not locally) or pass the directories with --dir.');
+  }
+  warnings.push(`no ${candidates.join(' or ')} on the target: using ${product} package default directories`);
+  return dbDirsFromConfig(null, product).dirs.map((x) => ({ ...x, from: 'package default' }));
+}
+
+export async function inspectStorage(spec: InspectStorageSpec, opts: { signal?: AbortSignal; onProgress?: ProgressFn } = {}): Promise<StorageReport> {
+  const target = targetOf(spec.target);
+  const progress = opts.onProgress ?? noProgress;
+  const timeoutMs = spec.timeoutMs ?? 20_000;
+  const io = new HostFiles(target, spec.root ?? '/', timeoutMs, opts.signal);
+  const warnings: string[] = [];
+  const dirs = await chooseDirs(io, spec, warnings);
+  const { facts } = await readHostStorage(target, {
+    root: spec.root ?? '/',
+    product: spec.product ?? null,
+    dirs: dirs.map((d) => ({ role: d.role, path: d.path })),
+    timeoutMs,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    onStep: (m) => progress({ message: m }),
+  });
+  if (facts.devices.length === 0 && facts.unread.some((u) => u.what === '/sys/block')) {
+    const why = facts.unread.find((u) => u.what === '/sys/block')!.why;
+    if (/not installed|ENOENT|connect|refused|timed out/i.test(why)) {
+      throw new OpError('TARGET_UNREACHABLE', `could not read /sys/block on ${target.describe()}: ${why}`, 'Check that the target is reachable and is a Linux host (ssh login, pod/container name).');
+    }
+  }
+  const outcomes = storageRules(facts);
+  const findings = worstFirst(outcomes.flatMap((o) => o.findings));
+  const report: StorageReport = {
+    target: target.describe(),
+    origin: facts.origin,
+    product: facts.product,
+    summary: '',
+    dirs: facts.dirs.map((d, i) => ({ ...d, from: dirs[i]?.from ?? 'given' })),
+    devices: facts.devices,
+    md: facts.md,
+    mounts: facts.mounts.filter((m) => facts.devices.some((d) => d.name === m.device)),
+    xfs: facts.xfs,
+    findings,
+    checked: outcomes.map((o) => ({ rule: o.rule, checks: o.checks, checked: o.checked, ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}), findings: o.findings.length })),
+    unread: facts.unread,
+    warnings,
+  };
+  report.summary = summarise(report);
+  return report;
+}
+
+function summarise(r: StorageReport): string {
+  const disks = r.devices.filter((d) => d.type !== 'part' && !/^(loop|ram|zram|sr)/.test(d.name ?? ''));
+  const w = r.findings.filter((f) => f.severity !== 'info').length;
+  return `${r.target}: ${disks.length} block device${disks.length === 1 ? '' : 's'}${r.md.length ? `, ${r.md.length} md array${r.md.length > 1 ? 's' : ''}` : ''}, ${r.dirs.length} database director${r.dirs.length === 1 ? 'y' : 'ies'} resolved; ${r.findings.length} finding${r.findings.length === 1 ? '' : 's'} (${w} warning or worse)${r.unread.length ? `; ${r.unread.length} thing${r.unread.length > 1 ? 's' : ''} not read` : ''}`;
+}
+
+const size = (n: number | null) => (n === null ? '?' : n >= 1024 ** 4 ? `${(n / 1024 ** 4).toFixed(1)}T` : n >= 1024 ** 3 ? `${(n / 1024 ** 3).toFixed(1)}G` : `${Math.round(n / 1024 ** 2)}M`);
+
+/** Compact text: directories → devices, a device table, findings worst first, what was not read. */
+export function renderStorageReport(r: StorageReport): string {
+  const out: string[] = [r.summary, ''];
+  if (r.dirs.length) {
+    out.push('Directories:');
+    for (const d of r.dirs) out.push(`- ${d.role} ${d.path} → ${d.mountpoint ?? '?'} (${d.fstype ?? '?'}) on ${d.device ?? '?'}${d.physical.length ? ` → ${d.physical.join(', ')}` : ''}  [${d.from}]`);
+    out.push('');
+  }
+  const shown = r.devices.filter((d) => d.type !== 'part' && !/^(loop|ram|zram|sr)/.test(d.name ?? ''));
+  if (shown.length) {
+    out.push('Devices (log/phys sector, read-ahead KiB, scheduler, rotational, size):');
+    for (const d of shown) out.push(`- ${d.name} ${d.type ?? ''} ${d.logicalSectorSize ?? '?'}/${d.physicalSectorSize ?? '?'} B, ra ${d.readAheadKiB ?? '?'}, ${d.scheduler ?? '-'}, rot ${d.rotational === null ? '?' : d.rotational ? 1 : 0}, ${size(d.sizeBytes)}${d.model ? `, ${d.model}` : ''}${d.mountpoints.length ? `, mounted ${d.mountpoints.join(' ')}` : ''}`);
+    out.push('');
+  }
+  for (const m of r.md) out.push(`md: ${m.name} ${m.level} chunk ${m.chunkBytes === null ? '?' : `${m.chunkBytes / 1024} KiB`} members ${m.members.join(' ')}`);
+  for (const x of r.xfs) out.push(`xfs: ${x.mountpoint ?? x.device} bsize ${x.bsize} sectsz ${x.sectsz} sunit ${x.sunitBytes ?? 0} B swidth ${x.swidthBytes ?? 0} B agcount ${x.agcount} crc ${x.crc} reflink ${x.reflink}`);
+  if (r.md.length || r.xfs.length) out.push('');
+  if (r.findings.length) {
+    out.push('Findings:');
+    for (const f of r.findings) out.push(`- [${f.severity}] ${f.id}: ${f.title}\n  evidence: ${f.evidence.join('; ')}\n  fix: ${f.recommendation}\n  kb: ${f.knowledgeIds.join(', ')}`);
+  } else out.push('No storage findings.');
+  const skipped = r.checked.filter((c) => !c.checked);
+  out.push('', `Checked: ${r.checked.filter((c) => c.checked).map((c) => c.rule.replace(/^storage:/, '')).join(', ') || 'nothing'}`);
+  if (skipped.length) out.push(`Not checked: ${skipped.map((c) => `${c.rule.replace(/^storage:/, '')} (${c.skippedBecause})`).join('; ')}`);
+  if (r.unread.length) out.push(`Not read: ${r.unread.map((u) => `${u.what}: ${u.why}`).join('; ')}`);
+  for (const w of r.warnings) out.push(`Note: ${w}`);
+  return out.join('\n');
+}
