@@ -22,7 +22,17 @@ describe('MCP server over stdio (built bundle)', () => {
     expect(conn.client.getServerVersion()?.name).toBe('cql-tuner');
     const { tools } = await conn.client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    expect(Object.keys(byName).sort()).toEqual(['analyze_bundle', 'analyze_logs', 'cluster_snapshot', 'diagnose', 'interpret', 'lab_start', 'lab_status', 'lab_stop', 'nodetool']);
+    expect(Object.keys(byName).sort()).toEqual([
+      'analyze_bundle', 'analyze_logs', 'audit_config', 'audit_os', 'cluster_snapshot', 'compare_runs', 'diagnose', 'estimate_scaling',
+      'inspect_storage', 'interpret', 'lab_start', 'lab_status', 'lab_stop', 'migration_review', 'nodetool', 'plan_mkfs', 'plan_queue_depth',
+      'review_schema', 'run_stress', 'stress_cancel', 'stress_status',
+    ]);
+    // Only two tools can change anything that matters: stopping the lab (it may wipe data) and putting load
+    // on a cluster. Everything else only reads (plan_mkfs runs mkfs.xfs -N, a dry run, at most).
+    const all = Object.values(byName);
+    expect(all.filter((t) => t.annotations?.destructiveHint).map((t) => t.name).sort()).toEqual(['lab_stop', 'run_stress']);
+    expect(all.filter((t) => !t.annotations?.readOnlyHint).map((t) => t.name).sort()).toEqual(['lab_start', 'lab_stop', 'run_stress', 'stress_cancel']);
+    for (const t of all) expect(Object.keys(t.annotations ?? {}).sort(), t.name).toEqual(['destructiveHint', 'idempotentHint', 'openWorldHint', 'readOnlyHint']);
     for (const t of tools) expect(t.annotations, t.name).toBeDefined();
     expect(byName['cluster_snapshot']!.annotations?.readOnlyHint).toBe(true);
     expect(byName['nodetool']!.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
