@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
-import { reviewMigration, type ClusterFacts, type Endpoint, type MigrationKind, type MigrationReview } from '../core/migration/index.js';
+import { parseAccessPattern, reviewMigration, type AccessPattern, type ClusterFacts, type Endpoint, type MigrationKind, type MigrationReview } from '../core/migration/index.js';
+import { parsePostgresDdl } from '../core/parse/postgres-ddl.js';
 import { parseCqlSchema } from '../core/parse/schema/index.js';
 import { OpError } from './errors.js';
 import { analyzeBundle, type ClusterSnapshot } from './snapshot.js';
@@ -13,6 +14,11 @@ export interface MigrationReviewInput {
   schemaText?: string;
   schemaFile?: string;
   bundleDir?: string;
+  /** PostgreSQL → CQL: pg_dump --schema-only text or file, the access patterns and the keyspace name. */
+  ddlText?: string;
+  ddlFile?: string;
+  accessPatterns?: (string | AccessPattern)[];
+  keyspace?: string;
 }
 
 const MAX_BYTES = 32 * 1024 * 1024;
@@ -42,6 +48,7 @@ export function clusterFactsFromSnapshot(s: ClusterSnapshot): ClusterFacts {
 const VERSION = /^\d{1,4}(?:\.\d{1,4}){0,3}(?:-[A-Za-z0-9.]+)?$/;
 
 export async function migrationReview(input: MigrationReviewInput): Promise<MigrationReview> {
+  if (input.from.product === 'postgres' || input.to.product === 'postgres') return postgresReview(input);
   for (const [name, e] of [['from', input.from], ['to', input.to]] as const) {
     if (!VERSION.test(e.version)) throw new OpError('BAD_ARGUMENT', `${name} version "${e.version}" is not a version`, 'Give versions like 3.11.16, 4.1, 5.0.2 or 2025.1.');
   }
@@ -64,6 +71,30 @@ export async function migrationReview(input: MigrationReviewInput): Promise<Migr
   }
 }
 
+async function postgresReview(input: MigrationReviewInput): Promise<MigrationReview> {
+  if (input.to.product === 'postgres' || input.from.product !== 'postgres') throw new OpError('BAD_ARGUMENT', 'only PostgreSQL → Cassandra/ScyllaDB is reviewed', 'Use from {product: postgres} and to {product: cassandra|scylla}.');
+  if (!VERSION.test(input.to.version)) throw new OpError('BAD_ARGUMENT', `to version "${input.to.version}" is not a version`, 'Give versions like 5.0 or 2025.1.');
+  const fromVersion = input.from.version && input.from.version !== 'unknown' ? input.from.version : 'unknown';
+  if (fromVersion !== 'unknown' && !VERSION.test(fromVersion)) throw new OpError('BAD_ARGUMENT', `from version "${fromVersion}" is not a version`, 'Give the PostgreSQL major, e.g. 16, or leave it out.');
+  if (input.ddlText !== undefined && input.ddlFile !== undefined) throw new OpError('BAD_ARGUMENT', 'give ddlText or ddlFile, not both', 'Pick one.');
+  const ddl = input.ddlFile ? await readText(input.ddlFile, 'PostgreSQL DDL file') : input.ddlText;
+  if (ddl === undefined) throw new OpError('BAD_ARGUMENT', 'a PostgreSQL review needs the DDL', 'Give ddlText or ddlFile: the output of pg_dump --schema-only (no data).');
+  const parsed = parsePostgresDdl(ddl);
+  if (!parsed.ok) throw new OpError('NOT_A_SCHEMA', `PostgreSQL DDL: ${parsed.reason}`, 'Give pg_dump --schema-only output (plain SQL) or CREATE TABLE statements ending with ";".');
+  const patterns: AccessPattern[] = [];
+  for (const p of input.accessPatterns ?? []) {
+    if (typeof p === 'string') {
+      const r = parseAccessPattern(p);
+      if ('error' in r) throw new OpError('BAD_ARGUMENT', `access pattern: ${r.error}`, 'Write patterns as "<table> [with <table>] by <col> [and <col>] [range <col>] [order by <col> desc] [limit N] [~N/day] [max N]".');
+      patterns.push(r);
+    } else patterns.push(p);
+  }
+  const keyspace = input.keyspace;
+  if (keyspace !== undefined && !/^[A-Za-z][A-Za-z0-9_]{0,47}$/.test(keyspace)) throw new OpError('BAD_ARGUMENT', `keyspace "${keyspace}" is not a CQL keyspace name`, 'Letters, digits and _ (starting with a letter), at most 48 characters.');
+  const r = reviewMigration({ from: { product: 'postgres', version: fromVersion }, to: input.to, postgres: { schema: parsed.value, patterns, ...(keyspace ? { keyspace } : {}) } });
+  return { ...r, warnings: [...parsed.warnings.map((w) => `DDL: ${w}`), ...r.warnings] };
+}
+
 const MARK = { blocker: '⛔ blocker', action: '▶ action', ok: '✓ ok' } as const;
 
 export function renderMigrationReview(r: MigrationReview): string {
@@ -78,6 +109,7 @@ export function renderMigrationReview(r: MigrationReview): string {
     if (i.evidence.length > 8) lines.push(`  - … ${i.evidence.length - 8} more`);
     if (i.action) lines.push(`  - Do: ${i.action}${i.knowledgeIds.length ? ` (${i.knowledgeIds.map((k) => `kb:${k}`).join(', ')})` : ''}`);
   }
+  if (r.proposal?.ddl) lines.push('', `Proposed CQL (keyspace ${r.proposal.keyspace}, ${r.proposal.tables.length} table(s)):`, '```cql', r.proposal.ddl, '```');
   if (r.warnings.length) lines.push('', ...r.warnings.map((w) => `⚠ ${w}`));
   return lines.join('\n');
 }

@@ -3,27 +3,35 @@ import type { Endpoint, MigrationKind } from '../../core/migration/index.js';
 import { migrationReview, renderMigrationReview } from '../../ops/migration.js';
 import { failWith, printJson, printText } from '../output.js';
 
-/** "cassandra:3.11.16", "scylla:2025.1" or a bare version (Cassandra). */
+/** "cassandra:3.11.16", "scylla:2025.1", "postgres[:16]" or a bare version (Cassandra). */
 function endpoint(v: string): Endpoint {
-  const m = /^(?:(cassandra|scylla)[:@ ])?(.+)$/i.exec(v.trim());
+  const t = v.trim();
+  const pg = /^(?:postgres(?:ql)?|pg)(?:[:@ ](.+))?$/i.exec(t);
+  if (pg) return { product: 'postgres', version: pg[1] ?? 'unknown' };
+  const m = /^(?:(cassandra|scylla)[:@ ])?(.+)$/i.exec(t);
   const product = (m?.[1]?.toLowerCase() ?? 'cassandra') as Endpoint['product'];
   return { product, version: m?.[2] ?? v };
 }
 
+const collect = (v: string, acc: string[] = []) => [...acc, v];
+
 export function migrationReviewCommand(): Command {
   return new Command('migration-review')
-    .description('checklist (ok / action / blocker with evidence) for a Cassandra upgrade, Cassandra → ScyllaDB, or ScyllaDB vnodes → tablets')
-    .requiredOption('--from <product:version>', 'current version, e.g. 3.11.16 or cassandra:4.1.10')
+    .description('checklist (ok / action / blocker with evidence) for a Cassandra upgrade, Cassandra → ScyllaDB, ScyllaDB vnodes → tablets, or a PostgreSQL → CQL data-model review (--from postgres --ddl FILE --pattern …)')
+    .requiredOption('--from <product:version>', 'current version, e.g. 3.11.16, cassandra:4.1.10 or postgres[:16]')
     .requiredOption('--to <product:version>', 'target, e.g. 5.0 or scylla:2025.1')
-    .option('--kind <kind>', 'cassandra-upgrade | cassandra-to-scylla | vnodes-to-tablets (default: from the products)')
+    .option('--kind <kind>', 'cassandra-upgrade | cassandra-to-scylla | vnodes-to-tablets | postgres-to-cql (default: from the products)')
     .option('--config <file>', 'cassandra.yaml of a node')
     .option('--schema <file>', 'DESCRIBE SCHEMA output')
     .option('--bundle <dir>', 'snapshot bundle (clients, versions, schema versions)')
+    .option('--ddl <file>', 'PostgreSQL: pg_dump --schema-only output')
+    .option('--pattern <text>', 'PostgreSQL: an access pattern, e.g. "orders by user_id order by created_at desc limit 20 ~40/day" (repeatable)', collect)
+    .option('--keyspace <name>', 'PostgreSQL: keyspace for the proposed tables')
     .option('--json', 'print the review as JSON')
-    .action(async (o: { from: string; to: string; kind?: string; config?: string; schema?: string; bundle?: string; json?: boolean }) => {
+    .action(async (o: { from: string; to: string; kind?: string; config?: string; schema?: string; bundle?: string; ddl?: string; pattern?: string[]; keyspace?: string; json?: boolean }) => {
       try {
-        if (o.kind !== undefined && !['cassandra-upgrade', 'cassandra-to-scylla', 'vnodes-to-tablets'].includes(o.kind)) {
-          throw Object.assign(new Error(`--kind ${o.kind}`), { code: 'BAD_ARGUMENT', fix: 'Use cassandra-upgrade, cassandra-to-scylla or vnodes-to-tablets.' });
+        if (o.kind !== undefined && !['cassandra-upgrade', 'cassandra-to-scylla', 'vnodes-to-tablets', 'postgres-to-cql'].includes(o.kind)) {
+          throw Object.assign(new Error(`--kind ${o.kind}`), { code: 'BAD_ARGUMENT', fix: 'Use cassandra-upgrade, cassandra-to-scylla, vnodes-to-tablets or postgres-to-cql.' });
         }
         const r = await migrationReview({
           from: endpoint(o.from),
@@ -32,6 +40,9 @@ export function migrationReviewCommand(): Command {
           ...(o.config ? { configFile: o.config } : {}),
           ...(o.schema ? { schemaFile: o.schema } : {}),
           ...(o.bundle ? { bundleDir: o.bundle } : {}),
+          ...(o.ddl ? { ddlFile: o.ddl } : {}),
+          ...(o.pattern?.length ? { accessPatterns: o.pattern } : {}),
+          ...(o.keyspace ? { keyspace: o.keyspace } : {}),
         });
         if (o.json) printJson(r);
         else printText(renderMigrationReview(r));

@@ -1,12 +1,16 @@
 import type { ClientFact, SstableTaskFact } from '../facts/node-facts.js';
+import type { PgSchema } from '../parse/postgres-ddl.js';
 import type { CqlSchema } from '../parse/schema/types.js';
+import type { AccessPattern } from './postgres-patterns.js';
 
 /** ok: nothing to do; action: something to do or verify; blocker: the migration fails or loses data until fixed. */
 export type ChecklistStatus = 'ok' | 'action' | 'blocker';
 
 export interface ChecklistItem {
   id: string;
-  area: 'path' | 'config' | 'schema' | 'clients' | 'cluster' | 'procedure';
+  area: 'path' | 'config' | 'schema' | 'clients' | 'cluster' | 'procedure' | 'model';
+  /** The proposed table (or source table) the item is about, when it is about one. */
+  subject?: string;
   title: string;
   status: ChecklistStatus;
   /** What was found, with where it came from; "not checked: …" when the input was missing. */
@@ -17,10 +21,10 @@ export interface ChecklistItem {
   step?: number;
 }
 
-export type MigrationKind = 'cassandra-upgrade' | 'cassandra-to-scylla' | 'vnodes-to-tablets';
+export type MigrationKind = 'cassandra-upgrade' | 'cassandra-to-scylla' | 'vnodes-to-tablets' | 'postgres-to-cql';
 
 export interface Endpoint {
-  product: 'cassandra' | 'scylla';
+  product: 'cassandra' | 'scylla' | 'postgres';
   version: string;
 }
 
@@ -41,6 +45,8 @@ export interface MigrationInput {
   configText?: string;
   schema?: CqlSchema;
   cluster?: ClusterFacts;
+  /** PostgreSQL → CQL: the parsed DDL, the access patterns and the keyspace to propose tables in. */
+  postgres?: { schema: PgSchema; patterns: AccessPattern[]; keyspace?: string };
 }
 
 export interface MigrationReview {
@@ -52,6 +58,38 @@ export interface MigrationReview {
   items: ChecklistItem[];
   counts: Record<ChecklistStatus, number>;
   verdict: 'blocked' | 'actions' | 'ready';
-  inputs: { config: boolean; schema: boolean; cluster: boolean };
+  inputs: { config: boolean; schema: boolean; cluster: boolean; ddl?: boolean; patterns?: number };
+  /** PostgreSQL → CQL: the proposed query tables and their CQL DDL. */
+  proposal?: CqlProposal;
   warnings: string[];
+}
+
+export interface ProposedColumn {
+  name: string;
+  type: string;
+  kind: 'partition_key' | 'clustering' | 'regular';
+  /** Where the value comes from: "orders.created_at", or "bucket of orders.created_at". */
+  from: string;
+}
+
+export interface ProposedTable {
+  name: string;
+  /** The access pattern it serves, as one line. */
+  pattern: string;
+  sourceTable: string;
+  partitionKey: string[];
+  clustering: { name: string; order: 'ASC' | 'DESC' }[];
+  columns: ProposedColumn[];
+  bucket: { column: string; period: 'hour' | 'day' | 'week' | 'month' | 'year'; of: string } | null;
+  /** Tables whose columns were copied in (parents) or nested (children). */
+  denormalized: { table: string; how: 'copied columns' | 'nested list'; columns: string[] }[];
+  cql: string;
+}
+
+export interface CqlProposal {
+  keyspace: string;
+  tables: ProposedTable[];
+  types: { name: string; fields: { name: string; type: string }[] }[];
+  /** CREATE KEYSPACE / TYPE / TABLE statements, ready for cqlsh after review. */
+  ddl: string;
 }
