@@ -2,9 +2,10 @@
 import { benchLogs } from '../bench/logs.mjs';
 import { benchSnapshot } from '../bench/snapshot.mjs';
 import { benchStartup } from '../bench/startup.mjs';
+import { benchStressOverhead } from '../bench/stress-overhead.mjs';
 
 // BENCH_ONLY=startup (or logs, snapshot) runs one benchmark (the snapshot bench starts a 3-node Cassandra lab, ≈ 1 min).
-const all = { startup: benchStartup, logs: benchLogs, snapshot: benchSnapshot };
+const all = { startup: benchStartup, logs: benchLogs, snapshot: benchSnapshot, stress: benchStressOverhead };
 const only = process.env.BENCH_ONLY;
 const benches = only ? [all[only]].filter(Boolean) : Object.values(all);
 let failed = 0;

@@ -13,7 +13,7 @@ function expected(file: string): StressKind | null {
 
 describe('stress index', () => {
   it('one parser and one signature per kind, parser kinds match the keys', () => {
-    expect(KINDS.sort()).toEqual(['stress.cassandra-stress', 'stress.latte', 'stress.latte-json']);
+    expect(KINDS.sort()).toEqual(['stress.cassandra-stress', 'stress.latte', 'stress.latte-json', 'stress.scylla-bench', 'stress.ycsb']);
     expect(Object.keys(stressSignature).sort()).toEqual(KINDS.sort());
     for (const k of KINDS) expect(STRESS_PARSERS[k]('').kind).toBe(k);
   });

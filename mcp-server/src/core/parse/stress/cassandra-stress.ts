@@ -98,6 +98,8 @@ export interface CassandraStress {
   gcCollected: boolean;
   /** Exception / error lines printed by the client (first 20). */
   errorLines: string[];
+  /** Lines printing a value that cannot be a measurement ("Infinity" / "∞" op rate), first 10: the parsed cell is null. */
+  impossibleLines: string[];
 }
 
 type ColKey = Exclude<keyof StressInterval, 'type' | 'threadCount'> | 'id' | 'type' | 'skip';
@@ -361,6 +363,7 @@ export const parseCassandraStress = total<CassandraStress>(CASSANDRA_STRESS_KIND
   const runs: StressRun[] = [];
   const summaryRows: StressInterval[] = [];
   const errorLines: string[] = [];
+  const impossibleLines: string[] = [];
   let format: CassandraStress['format'] = 'modern';
   let cols: ColKey[] | null = null;
   let run: StressRun | null = null;
@@ -386,6 +389,8 @@ export const parseCassandraStress = total<CassandraStress>(CASSANDRA_STRESS_KIND
       inResults = false;
       continue;
     }
+    // cassandra-stress divides by a zero elapsed time on very short intervals and prints "Infinity".
+    if (impossibleLines.length < 10 && /(?:^|[\s,:])-?(?:Infinity|∞)(?=[\s,\]]|$)/.test(line)) impossibleLines.push(line.slice(0, 200));
     if (/^\*+\s*Stress Settings\s*\*+$/i.test(line)) {
       inSettings = true;
       section = '';
@@ -509,6 +514,7 @@ export const parseCassandraStress = total<CassandraStress>(CASSANDRA_STRESS_KIND
     threadCounts,
     gcCollected,
     errorLines,
+    impossibleLines,
   };
   return parsedOk(CASSANDRA_STRESS_KIND, value, warnings);
 });

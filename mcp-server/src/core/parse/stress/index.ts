@@ -1,17 +1,23 @@
 import type { Parsed } from '../../parsed.js';
 import { CASSANDRA_STRESS_KIND, parseCassandraStress } from './cassandra-stress.js';
 import { LATTE_JSON_KIND, LATTE_TEXT_KIND, parseLatteJson, parseLatteText } from './latte.js';
+import { parseScyllaBench, SCYLLA_BENCH_KIND } from './scylla-bench.js';
+import { parseYcsb, YCSB_KIND } from './ycsb.js';
 
 export * from './cassandra-stress.js';
 export * from './latte.js';
+export * from './scylla-bench.js';
+export * from './ycsb.js';
 
-export type StressKind = typeof CASSANDRA_STRESS_KIND | typeof LATTE_TEXT_KIND | typeof LATTE_JSON_KIND;
+export type StressKind = typeof CASSANDRA_STRESS_KIND | typeof LATTE_TEXT_KIND | typeof LATTE_JSON_KIND | typeof SCYLLA_BENCH_KIND | typeof YCSB_KIND;
 
 /** One total parser per stress-tool output kind (kinds as returned in `Parsed.kind`). */
 export const STRESS_PARSERS: Record<StressKind, (text: string) => Parsed<unknown>> = {
   [CASSANDRA_STRESS_KIND]: parseCassandraStress,
   [LATTE_TEXT_KIND]: parseLatteText,
   [LATTE_JSON_KIND]: parseLatteJson,
+  [SCYLLA_BENCH_KIND]: parseScyllaBench,
+  [YCSB_KIND]: parseYcsb,
 };
 
 /**
@@ -28,4 +34,8 @@ export const stressSignature: Record<StressKind, RegExp> = {
     /^[ \t]*(?:CONFIG|SUMMARY STATS|THROUGHPUT DISTRIBUTION|MEAN RESPONSE TIMES|CYCLE LATENCY)\b[^\n]*?[=═]{10,}|^[ \t]*Throughput[ \t]*\[(?:req|op)\/s\]/m,
   // `latte run -o report.json`: {"conf": …, "percentiles": …, "result": {"cycle_throughput": …}}
   [LATTE_JSON_KIND]: /^\s*\{[\s\S]*?"(?:cycle_throughput|req_throughput|elapsed_time_s)"\s*:/,
+  // Interval header "time ops/s rows/s errors max 99.9th …" (operations/s in older builds) or the Results block.
+  [SCYLLA_BENCH_KIND]: /^[ \t]*time[ \t]+(?:ops|operations)\/s[ \t]+rows\/s[ \t]+errors[ \t]+max\b|^Operations\/s:[ \t]/m,
+  // "[OVERALL], RunTime(ms), …" summary or "N sec: M operations; X current ops/sec" status lines.
+  [YCSB_KIND]: /^\[OVERALL\],\s*(?:RunTime|Throughput)|\d+ sec: \d+ operations; [\d.]+ current ops\/sec/m,
 };

@@ -1,0 +1,262 @@
+/**
+ * Stress-run I/O: find the tool's binary, keep each run in its own folder (runs/<id>/ under the data home),
+ * run its steps as detached process groups writing straight into files, and end a whole process tree.
+ * Status lives in status.json so a CLI in another process can read or cancel a run the MCP server started.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants, openSync } from 'node:fs';
+import { access, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import type { StressToolName } from '../core/stress/params.js';
+import { OpError } from '../ops/errors.js';
+import { dataHome } from './data-home.js';
+
+type Env = Record<string, string | undefined>;
+
+export const LATTE_VERSION = '0.29.0';
+
+const ENV_VAR: Record<StressToolName, string> = {
+  latte: 'CQL_TUNER_LATTE',
+  'cassandra-stress': 'CQL_TUNER_CASSANDRA_STRESS',
+  'scylla-bench': 'CQL_TUNER_SCYLLA_BENCH',
+};
+
+async function executable(path: string): Promise<boolean> {
+  return access(path, constants.X_OK).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Where each tool may be, in look-up order (the first executable wins). */
+export function stressToolCandidates(tool: StressToolName, explicit: string | undefined, env: Env = process.env, home: string = homedir()): { path: string; from: string }[] {
+  const out: { path: string; from: string }[] = [];
+  if (explicit) out.push({ path: explicit, from: 'explicit path' });
+  const fromEnv = env[ENV_VAR[tool]];
+  if (fromEnv && fromEnv.trim()) out.push({ path: fromEnv.trim(), from: `$${ENV_VAR[tool]}` });
+  for (const dir of (env['PATH'] ?? '').split(delimiter).filter(Boolean)) out.push({ path: join(dir, tool), from: 'PATH' });
+  if (tool === 'latte') {
+    const caches = [env['CQL_TUNER_CACHE']?.trim(), env['XDG_CACHE_HOME']?.trim() ? join(env['XDG_CACHE_HOME']!.trim(), 'cql-tuner') : undefined, join(home, '.cache', 'cql-tuner')];
+    for (const c of caches) if (c) out.push({ path: join(c, `latte-${LATTE_VERSION}`, 'bin', 'latte'), from: 'cql-tuner cache' });
+  }
+  if (tool === 'cassandra-stress' && env['CASSANDRA_HOME']) out.push({ path: join(env['CASSANDRA_HOME'], 'tools', 'bin', 'cassandra-stress'), from: '$CASSANDRA_HOME/tools/bin' });
+  return out;
+}
+
+/**
+ * The tool's binary: an explicit path, then $CQL_TUNER_LATTE / $CQL_TUNER_CASSANDRA_STRESS /
+ * $CQL_TUNER_SCYLLA_BENCH, then PATH, then (latte) ~/.cache/cql-tuner/latte-0.29.0/bin/latte or
+ * (cassandra-stress) $CASSANDRA_HOME/tools/bin. An explicit path that is not executable is an error, not skipped.
+ */
+export async function locateStressTool(tool: StressToolName, explicit?: string, env: Env = process.env, home: string = homedir()): Promise<{ path: string; from: string }> {
+  // As with nodetoolPath: an explicit binary must be the named tool, so it cannot become a way to run any program.
+  if (explicit && !new RegExp(`^${tool}(\\.sh)?$`).test(explicit.split('/').pop() ?? '')) {
+    throw new OpError('STRESS_TOOL_NOT_FOUND', `binary ${JSON.stringify(explicit.slice(0, 200))} is not a file named ${tool}`, `Give the path of the ${tool} executable itself (…/${tool}), or omit binary.`);
+  }
+  const candidates = stressToolCandidates(tool, explicit, env, home);
+  if (explicit && !(await executable(explicit))) {
+    throw new OpError('STRESS_TOOL_NOT_FOUND', `${tool} binary ${explicit} is missing or not executable`, `Give the path of an executable ${tool}, or omit it to search $${ENV_VAR[tool]}, PATH and the cache.`);
+  }
+  for (const c of candidates) if (await executable(c.path)) return c;
+  const install =
+    tool === 'latte'
+      ? `cargo install latte-cli --version ${LATTE_VERSION} --locked --root ~/.cache/cql-tuner/latte-${LATTE_VERSION}`
+      : tool === 'cassandra-stress'
+        ? 'use the cassandra-stress of a Cassandra tarball (set CASSANDRA_HOME, or $CQL_TUNER_CASSANDRA_STRESS)'
+        : 'build scylla-bench from source (git clone https://github.com/scylladb/scylla-bench, go build .; its go.mod replaces gocql, so go install @latest does not work) and set $CQL_TUNER_SCYLLA_BENCH';
+  throw new OpError('STRESS_TOOL_NOT_FOUND', `${tool} was not found (looked at: explicit path, $${ENV_VAR[tool]}, PATH${tool === 'latte' ? ', ~/.cache/cql-tuner' : tool === 'cassandra-stress' ? ', $CASSANDRA_HOME/tools/bin' : ''})`, `Install it: ${install}.`);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Runs folder
+
+export type RunState = 'starting' | 'running' | 'finished' | 'failed' | 'cancelled' | 'timed-out';
+
+export interface RunStatusFile {
+  id: string;
+  tool: StressToolName;
+  binary: string;
+  /** One-run-per-target key: sorted contact points and port. */
+  target: string;
+  state: RunState;
+  step: string | null;
+  /** pid of the current step's process, which is also its process-group id (spawned detached). */
+  pid: number | null;
+  /** The process that owns the run (MCP server or CLI). */
+  ownerPid: number;
+  startedAt: string;
+  runStartedAt: string | null;
+  /** When the measured step ended (before parsing and the after-snapshot). */
+  runEndedAt?: string | null;
+  endedAt: string | null;
+  plannedS: number | null;
+  capS: number;
+  exitCode: number | null;
+  error: string | null;
+}
+
+export function runsDir(env: Env = process.env): string {
+  return join(dataHome(env), 'runs');
+}
+
+export function runDir(id: string, env: Env = process.env): string {
+  if (!/^[A-Za-z0-9_-]{1,80}$/.test(id)) throw new OpError('STRESS_BAD_RUN_ID', `"${id}" is not a run id`, 'Use an id returned by run_stress or listed by `cql-tuner stress status`.');
+  return join(runsDir(env), id);
+}
+
+export function newRunId(tool: StressToolName, now = new Date()): string {
+  const t = now.toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');
+  return `${t}-${tool}-${randomBytes(3).toString('hex')}`;
+}
+
+/** Atomic JSON write (tmp + rename) so a concurrent reader never sees half a file. */
+export async function writeJson(path: string, value: unknown): Promise<void> {
+  const tmp = `${path}.${process.pid}.${randomBytes(3).toString('hex')}.tmp`;
+  await writeFile(tmp, JSON.stringify(value, null, 2) + '\n');
+  await rename(tmp, path);
+}
+
+export async function readJson<T>(path: string): Promise<T | null> {
+  const text = await readFile(path, 'utf8').catch(() => null);
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return null;
+  }
+}
+
+export async function readStatus(id: string, env: Env = process.env): Promise<RunStatusFile | null> {
+  return readJson<RunStatusFile>(join(runDir(id, env), 'status.json'));
+}
+
+export async function listRunIds(env: Env = process.env): Promise<string[]> {
+  const names = await readdir(runsDir(env)).catch(() => [] as string[]);
+  return names.filter((n) => !n.startsWith('.')).sort();
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Processes
+
+async function procStat(pid: number): Promise<{ state: string; ppid: number; pgid: number } | null> {
+  const text = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  if (text === null) return null;
+  const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return { state: rest[0] ?? '?', ppid: Number(rest[1]), pgid: Number(rest[2]) };
+}
+
+export async function pidAlive(pid: number | null): Promise<boolean> {
+  if (pid === null || !Number.isInteger(pid) || pid <= 0) return false;
+  const st = await procStat(pid);
+  if (st) return st.state !== 'Z' && st.state !== 'X';
+  if (process.platform === 'linux') return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Live processes whose process group is pgid (read from /proc): what a cancel must leave empty. */
+export async function processesInGroup(pgid: number): Promise<number[]> {
+  const names = await readdir('/proc').catch(() => [] as string[]);
+  const out: number[] = [];
+  for (const n of names) {
+    if (!/^\d+$/.test(n)) continue;
+    const st = await procStat(Number(n));
+    if (st && st.pgid === pgid && st.state !== 'Z' && st.state !== 'X') out.push(Number(n));
+  }
+  return out;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Ends the whole process group: SIGTERM (the tools print their summary), then SIGKILL after graceMs; returns
+ * the pids still alive afterwards (from /proc), which must be empty.
+ */
+export async function killGroup(pgid: number, graceMs = 3000): Promise<number[]> {
+  const signal = (s: NodeJS.Signals) => {
+    try {
+      process.kill(-pgid, s);
+    } catch {
+      /* already gone */
+    }
+  };
+  signal('SIGTERM');
+  const until = Date.now() + graceMs;
+  while (Date.now() < until) {
+    if ((await processesInGroup(pgid)).length === 0) return [];
+    await sleep(100);
+  }
+  signal('SIGKILL');
+  for (let i = 0; i < 30; i++) {
+    const left = await processesInGroup(pgid);
+    if (left.length === 0) return [];
+    await sleep(100);
+  }
+  return processesInGroup(pgid);
+}
+
+export interface StepResult {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  ms: number;
+}
+
+/**
+ * Starts one step in its own process group with stdout/stderr going straight to files (no pipe through node,
+ * so the runner adds nothing to the tool's own work). onSpawn gets the pid (= pgid) at once.
+ */
+export function runStep(argv: string[], opts: { cwd: string; stdoutPath: string; stderrPath: string; env: Record<string, string>; onSpawn(pid: number): void }): Promise<StepResult> {
+  return new Promise((resolve, reject) => {
+    const out = openSync(opts.stdoutPath, 'a');
+    const err = openSync(opts.stderrPath, 'a');
+    const started = Date.now();
+    let child;
+    try {
+      child = spawn(argv[0]!, argv.slice(1), { cwd: opts.cwd, detached: true, stdio: ['ignore', out, err], env: { ...process.env, ...opts.env }, shell: false });
+    } catch (e) {
+      closeSync(out);
+      closeSync(err);
+      reject(e);
+      return;
+    }
+    closeSync(out);
+    closeSync(err);
+    child.once('error', reject);
+    if (child.pid !== undefined) opts.onSpawn(child.pid);
+    child.once('exit', (code, signal) => resolve({ exitCode: code, signal, ms: Date.now() - started }));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// One run per target (across processes): a lock file naming the run that holds the target.
+
+function lockPath(target: string, env: Env): string {
+  return join(runsDir(env), '.locks', `${target.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`);
+}
+
+/** Takes the target for this run, or returns the id of the live run that holds it. */
+export async function acquireTarget(target: string, id: string, env: Env = process.env): Promise<string | null> {
+  const path = lockPath(target, env);
+  await mkdir(join(runsDir(env), '.locks'), { recursive: true });
+  const held = await readJson<{ id: string }>(path);
+  if (held && held.id !== id) {
+    const st = await readStatus(held.id, env).catch(() => null);
+    const live = st && (st.state === 'starting' || st.state === 'running') && ((await pidAlive(st.ownerPid)) || (await pidAlive(st.pid)));
+    if (live) return held.id;
+  }
+  await writeJson(path, { id, ownerPid: process.pid });
+  return null;
+}
+
+export async function releaseTarget(target: string, id: string, env: Env = process.env): Promise<void> {
+  const path = lockPath(target, env);
+  const held = await readJson<{ id: string }>(path);
+  if (held?.id === id) await rm(path, { force: true });
+}
+

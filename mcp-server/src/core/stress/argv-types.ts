@@ -1,0 +1,34 @@
+import type { StressCredentials, StressParams } from './params.js';
+
+/** One process to run: schema / load steps prepare data, "run" is the measured step. */
+export interface StressStep {
+  name: 'schema' | 'load' | 'run';
+  argv: string[];
+}
+
+export interface StressCommand {
+  tool: StressParams['tool'];
+  steps: StressStep[];
+  /** Extra environment for every step (latte reads credentials from CASSANDRA_USER / CASSANDRA_PASSWORD). */
+  env: Record<string, string>;
+  /** argv positions holding a secret, per step, so argv.json can redact them. */
+  secretArgs: string[];
+}
+
+/** Paths the runner supplies (files in the run folder). */
+export interface StressFiles {
+  /** latte: the workload script to use (the built-in one written by the runner, or the user's). */
+  workload?: string;
+  /** latte: where `latte run -o` writes its JSON report. */
+  reportJson?: string;
+  /** latte: folder for latte's own log files. */
+  logDir?: string;
+}
+
+export type ArgvBuilder = (binary: string, p: StressParams, files: StressFiles, creds?: StressCredentials) => StressCommand;
+
+/** Contact points with the port appended when it is not the drivers' default 9042 (IPv6 in brackets). */
+export function hostPorts(p: StressParams): string[] {
+  const port = p.port ?? 9042;
+  return p.nodes.map((n) => (port === 9042 ? n : n.includes(':') ? `[${n}]:${port}` : `${n}:${port}`));
+}

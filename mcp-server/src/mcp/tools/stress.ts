@@ -1,0 +1,171 @@
+import { pathToFileURL } from 'node:url';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { CONSISTENCY_LEVELS } from '../../core/stress/params.js';
+import { compareStressRuns, latestRunId, startStress, stressCancel, stressStatus, waitForRun, type RunStressInput } from '../../ops/stress.js';
+import { OpError } from '../../ops/errors.js';
+import { renderCompare, renderStarted, renderStatus } from '../../render/stress.js';
+import { mcpProgress } from '../progress.js';
+import { toolError } from '../tool-result.js';
+
+const runId = z.string().regex(/^[A-Za-z0-9_-]{1,80}$/);
+
+/** SVG is not an MCP image type clients render, so charts go back as resource links to the files. */
+function chartLinks(paths: string[]) {
+  return paths.map((p) => ({ type: 'resource_link' as const, uri: pathToFileURL(p).href, name: p.split('/').pop()!, mimeType: 'image/svg+xml', description: 'stress run chart (SVG file in the run folder)' }));
+}
+
+const statusShape = {
+  id: z.string(),
+  tool: z.string(),
+  state: z.string(),
+  step: z.string().nullable(),
+  elapsedS: z.number(),
+  totalS: z.number().nullable(),
+  capS: z.number(),
+  latest: z.object({ timeS: z.number().nullable(), opRate: z.number().nullable(), p50Ms: z.number().nullable(), p99Ms: z.number().nullable(), errors: z.number().nullable() }).passthrough().nullable(),
+  intervals: z.number(),
+  error: z.string().nullable(),
+  dir: z.string(),
+  findings: z.array(z.object({ id: z.string(), severity: z.string(), title: z.string() }).passthrough()),
+  serverExplanation: z.array(z.string()),
+  charts: z.array(z.string()),
+};
+
+export function registerStressTools(server: McpServer): void {
+  server.registerTool(
+    'run_stress',
+    {
+      title: 'Run a stress test (cassandra-stress, latte or scylla-bench)',
+      description:
+        'Starts a load test in the background and returns its run id at once (wait: true blocks until it ends, with progress notifications). ' +
+        'Structured parameters become each tool\'s own argv (workload write/read/mixed/user profile, n or durationS, threads, concurrency, fixed rate, CL, keyspace/RF, population, nodes, port). ' +
+        'Targets must be loopback or listed in CQL_TUNER_STRESS_ALLOW; non-loopback targets also need confirm: true. One run per target; a duration cap (default 600 s, CQL_TUNER_STRESS_MAX_SECONDS). ' +
+        'Credentials only from CQL_TUNER_CQL_USERNAME/PASSWORD. The run folder keeps argv, raw output, parsed JSON, server snapshots before/after and SVG charts. ' +
+        'Binary: binary path, $CQL_TUNER_LATTE / $CQL_TUNER_CASSANDRA_STRESS / $CQL_TUNER_SCYLLA_BENCH, PATH, then ~/.cache/cql-tuner/latte-0.29.0/bin (latte) or $CASSANDRA_HOME/tools/bin.',
+      inputSchema: {
+        tool: z.enum(['latte', 'cassandra-stress', 'scylla-bench']),
+        workload: z.enum(['write', 'read', 'mixed', 'user']),
+        readRatio: z.number().gt(0).lt(1).optional().describe('mixed: share of reads, e.g. 0.75'),
+        profile: z.string().max(4096).optional().describe('user: cassandra-stress profile YAML or latte .rn script'),
+        ops: z.record(z.string().max(64), z.number().positive()).optional().describe('user: operation → weight'),
+        n: z.number().int().positive().optional().describe('number of operations (or durationS)'),
+        durationS: z.number().int().positive().optional().describe('seconds (or n)'),
+        warmupS: z.number().int().min(0).optional(),
+        threads: z.number().int().min(1).max(100000).optional(),
+        concurrency: z.number().int().min(1).max(100000).optional(),
+        rate: z.number().positive().optional().describe('fixed target op/s (open loop); omit for closed loop'),
+        consistency: z.enum(CONSISTENCY_LEVELS as [string, ...string[]]).optional(),
+        keyspace: z.string().max(48).optional(),
+        replicationFactor: z.number().int().min(1).max(100).optional(),
+        population: z.object({ distribution: z.enum(['uniform', 'gaussian', 'sequential']), size: z.number().int().positive() }).optional(),
+        nodes: z.array(z.string().max(253)).min(1).max(64),
+        port: z.number().int().min(1).max(65535).optional(),
+        scriptParams: z.record(z.string().max(64), z.union([z.string().max(200), z.number()])).optional(),
+        binary: z.string().max(4096).optional(),
+        confirm: z.boolean().optional().describe('required true for non-loopback targets, after asking the user'),
+        maxDurationS: z.number().int().positive().optional(),
+        snapshots: z.enum(['auto', 'lab', 'hosts', 'none']).default('auto'),
+        wait: z.boolean().default(false).describe('block until the run ends (progress notifications when the client sends a token)'),
+      },
+      outputSchema: { id: z.string(), dir: z.string(), tool: z.string(), binary: z.string(), steps: z.array(z.object({ name: z.string(), argv: z.array(z.string()) })), plannedS: z.number().nullable(), capS: z.number(), status: z.object(statusShape).optional() },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    },
+    async (args, extra) => {
+      try {
+        const { wait, ...input } = args;
+        // Progress (and the live parsing behind it) only when the client asked for it with a token and waits.
+        const watched = wait && extra._meta?.progressToken !== undefined;
+        const started = await startStress(input as RunStressInput, watched ? { onProgress: mcpProgress(extra) } : {});
+        const structured = { id: started.id, dir: started.dir, tool: started.tool, binary: started.binary, steps: started.steps, plannedS: started.plannedS, capS: started.capS };
+        if (!wait) return { content: [{ type: 'text' as const, text: renderStarted(started) }], structuredContent: structured };
+        const onAbort = () => void stressCancel(started.id);
+        extra.signal.addEventListener('abort', onAbort, { once: true });
+        await waitForRun(started.id).finally(() => extra.signal.removeEventListener('abort', onAbort));
+        const st = await stressStatus(started.id);
+        return { content: [{ type: 'text' as const, text: renderStatus(st) }, ...chartLinks(st.result?.charts ?? [])], structuredContent: { ...structured, status: statusView(st) } };
+      } catch (e) {
+        return toolError(e);
+      }
+    },
+  );
+
+  server.registerTool(
+    'stress_status',
+    {
+      title: 'Status of a stress run',
+      description: 'State, elapsed/total, the latest interval (op/s, p50/p99, errors) of a running stress run; for a finished one the parsed result, findings, server before/after difference and chart files. Without id: the latest run.',
+      inputSchema: { id: runId.optional() },
+      outputSchema: statusShape,
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async (args) => {
+      try {
+        const id = args.id ?? (await latestRunId());
+        if (!id) throw new OpError('STRESS_RUN_NOT_FOUND', 'no stress run yet', 'Start one with run_stress.');
+        const st = await stressStatus(id);
+        return { content: [{ type: 'text' as const, text: renderStatus(st) }, ...chartLinks(st.result?.charts ?? [])], structuredContent: statusView(st) };
+      } catch (e) {
+        return toolError(e);
+      }
+    },
+  );
+
+  server.registerTool(
+    'stress_cancel',
+    {
+      title: 'Cancel a stress run',
+      description: 'Ends the run\'s whole process tree (SIGTERM, then SIGKILL) and checks in /proc that no process of it is left.',
+      inputSchema: { id: runId },
+      outputSchema: { id: z.string(), state: z.string(), leftover: z.array(z.number()), wasRunning: z.boolean() },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async (args) => {
+      try {
+        const c = await stressCancel(args.id);
+        const text = c.wasRunning ? `Run ${c.id} cancelled; ${c.leftover.length ? `processes still alive: ${c.leftover.join(', ')}` : 'no process left (checked /proc)'}.` : `Run ${c.id} was not running (${c.state}).`;
+        return { content: [{ type: 'text' as const, text }], structuredContent: { ...c } };
+      } catch (e) {
+        return toolError(e);
+      }
+    },
+  );
+
+  server.registerTool(
+    'compare_runs',
+    {
+      title: 'Compare two stress runs (A/B)',
+      description: 'Bootstrap 95 % interval of the ratio B/A of the interval medians (throughput and p99); "no significant difference" when the interval contains 1.',
+      inputSchema: { a: runId, b: runId },
+      outputSchema: { a: z.string(), b: z.string(), metrics: z.array(z.object({ metric: z.string(), a: z.number(), b: z.number(), ratio: z.number(), low: z.number(), high: z.number(), verdict: z.string() }).passthrough()), summary: z.array(z.string()), warnings: z.array(z.string()) },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async (args) => {
+      try {
+        const c = await compareStressRuns(args.a, args.b);
+        return { content: [{ type: 'text' as const, text: renderCompare(c) }], structuredContent: { a: c.a, b: c.b, ...c.comparison } };
+      } catch (e) {
+        return toolError(e);
+      }
+    },
+  );
+}
+
+function statusView(st: Awaited<ReturnType<typeof stressStatus>>) {
+  return {
+    id: st.id,
+    tool: st.tool,
+    state: st.state,
+    step: st.step,
+    elapsedS: st.elapsedS,
+    totalS: st.totalS,
+    capS: st.capS,
+    latest: st.latest,
+    intervals: st.intervals,
+    error: st.error,
+    dir: st.dir,
+    findings: st.result?.findings ?? [],
+    serverExplanation: st.result?.serverDiff?.explanation ?? [],
+    charts: st.result?.charts ?? [],
+  };
+}

@@ -1,0 +1,463 @@
+/**
+ * Stress runs as background jobs: run_stress / stress_status / stress_cancel / compare_runs and the CLI
+ * `stress` verbs. Safety first (loopback or allow-listed targets, confirmation, duration cap, one run per
+ * target), then snapshot → steps → parse → rules → charts → snapshot, all kept in runs/<id>/.
+ */
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { isIP } from 'node:net';
+import { join } from 'node:path';
+import type { Finding } from '../core/findings.js';
+import { worstFirst } from '../core/findings.js';
+import { CASSANDRA_STRESS_KIND, LATTE_JSON_KIND, LATTE_TEXT_KIND, STRESS_PARSERS, type StressKind } from '../core/parse/stress/index.js';
+import type { KindRuleOutcome } from '../core/rules/per-kind.js';
+import { runStressRules } from '../core/rules/stress.js';
+import { ARGV_BUILDERS, redactedSteps, type StressCommand } from '../core/stress/argv.js';
+import { compareRuns as compareFacts, type RunComparison } from '../core/stress/compare.js';
+import { stressFacts, type IntervalFacts, type StressFacts } from '../core/stress/facts.js';
+import { LATTE_KV_WORKLOAD } from '../core/stress/latte-workload.js';
+import { plannedSeconds, validateParams, type StressCredentials, type StressParams } from '../core/stress/params.js';
+import { diffSnapshots, type ServerDiff } from '../core/stress/server-diff.js';
+import {
+  acquireTarget,
+  killGroup,
+  listRunIds,
+  locateStressTool,
+  newRunId,
+  pidAlive,
+  processesInGroup,
+  readJson,
+  readStatus,
+  releaseTarget,
+  runDir,
+  runStep,
+  writeJson,
+  type RunStatusFile,
+} from '../collect/stress-runner.js';
+import { distributionSvg, summaryPercentiles, timelineSvg } from '../render/stress-chart.js';
+import { OpError } from './errors.js';
+import { noProgress, type ProgressFn } from './progress.js';
+import { takeSnapshot, type ClusterSnapshot } from './snapshot.js';
+
+type Env = Record<string, string | undefined>;
+
+export const DEFAULT_CAP_S = 600;
+
+export interface RunStressInput extends StressParams {
+  /** Path of the tool's binary (else $CQL_TUNER_<TOOL>, PATH, cache). */
+  binary?: string;
+  /** Required (true) for targets that are not loopback. */
+  confirm?: boolean;
+  /** Lower the duration cap for this run (seconds); it can never exceed $CQL_TUNER_STRESS_MAX_SECONDS / 600. */
+  maxDurationS?: number;
+  /** Server snapshots before and after: 'lab' (the local lab, with nodetool), 'hosts' (the run's nodes), 'none'. */
+  snapshots?: 'auto' | 'lab' | 'hosts' | 'none';
+}
+
+export interface StartedRun {
+  id: string;
+  dir: string;
+  tool: StressParams['tool'];
+  binary: string;
+  binaryFrom: string;
+  steps: { name: string; argv: string[] }[];
+  plannedS: number | null;
+  capS: number;
+  target: string;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Safety
+
+const isLoopback = (h: string) => h === 'localhost' || h === '::1' || (isIP(h) === 4 && h.startsWith('127.'));
+
+export function allowList(env: Env = process.env): string[] {
+  return (env['CQL_TUNER_STRESS_ALLOW'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** Refuses targets that are neither loopback nor allow-listed, and allow-listed ones without confirm: true. */
+export function checkTarget(nodes: string[], confirm: boolean | undefined, env: Env = process.env): void {
+  const allowed = allowList(env);
+  const foreign = nodes.filter((n) => !isLoopback(n));
+  const refused = foreign.filter((n) => !allowed.includes(n));
+  if (refused.length) {
+    throw new OpError(
+      'STRESS_TARGET_NOT_ALLOWED',
+      `refusing to load ${refused.join(', ')}: stress runs write data and load the cluster, and only loopback addresses or hosts in CQL_TUNER_STRESS_ALLOW may be targeted`,
+      `If this cluster is yours to load, add its contact points to the environment of cql-tuner: CQL_TUNER_STRESS_ALLOW=${refused.join(',')} (comma-separated), then call again with confirm: true.`,
+    );
+  }
+  if (foreign.length && confirm !== true) {
+    throw new OpError('STRESS_CONFIRM_REQUIRED', `${foreign.join(', ')} is not loopback: a stress run writes load and data into that cluster`, 'Ask the user, then call again with confirm: true (CLI: --yes).');
+  }
+}
+
+export function capSeconds(input: { maxDurationS?: number }, env: Env = process.env): number {
+  const fromEnv = Number(env['CQL_TUNER_STRESS_MAX_SECONDS']);
+  const cap = Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_CAP_S;
+  return input.maxDurationS !== undefined && input.maxDurationS > 0 ? Math.min(cap, input.maxDurationS) : cap;
+}
+
+const targetKey = (p: StressParams) => `${[...p.nodes].sort().join(',')}_${p.port ?? 9042}`;
+
+function credentials(env: Env): StressCredentials | undefined {
+  const u = env['CQL_TUNER_CQL_USERNAME'];
+  const pw = env['CQL_TUNER_CQL_PASSWORD'];
+  return u && pw !== undefined ? { username: u, password: pw } : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Jobs of this process
+
+interface Job {
+  id: string;
+  done: Promise<RunResult>;
+  cancelled: boolean;
+}
+const JOBS = new Map<string, Job>();
+/** Process groups of steps running now: ended with this process, so no run outlives its owner and its cap. */
+const LIVE_GROUPS = new Set<number>();
+let exitHook = false;
+function trackGroup(pid: number): void {
+  LIVE_GROUPS.add(pid);
+  if (exitHook) return;
+  exitHook = true;
+  process.once('exit', () => {
+    for (const g of LIVE_GROUPS) {
+      try {
+        process.kill(-g, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }
+  });
+}
+
+export interface RunResult {
+  id: string;
+  state: RunStatusFile['state'];
+  kind: string | null;
+  facts: StressFacts | null;
+  findings: Finding[];
+  checked: KindRuleOutcome[];
+  charts: string[];
+  serverDiff: ServerDiff | null;
+  snapshotErrors: string[];
+  warnings: string[];
+}
+
+async function setStatus(dir: string, patch: Partial<RunStatusFile>): Promise<RunStatusFile> {
+  const cur = (await readJson<RunStatusFile>(join(dir, 'status.json')))!;
+  const next = { ...cur, ...patch };
+  // A cancel from another process wins over a later "finished"/"failed" from the owner.
+  if (cur.state === 'cancelled' && patch.state && patch.state !== 'cancelled') next.state = 'cancelled';
+  await writeJson(join(dir, 'status.json'), next);
+  return next;
+}
+
+async function snapshotFor(mode: RunStressInput['snapshots'], p: StressParams, signal?: AbortSignal): Promise<ClusterSnapshot> {
+  const lab = mode === 'lab' || (mode === 'auto' && p.nodes.every(isLoopback) && (p.port ?? 9042) === 9042);
+  return takeSnapshot(lab ? { lab: true } : { hosts: p.nodes, cqlPort: p.port ?? 9042 }, signal ? { signal } : {});
+}
+
+/** Validates, takes the target, writes argv.json and starts the job; returns at once with the run id. */
+export async function startStress(input: RunStressInput, deps: { onProgress?: ProgressFn; env?: Env } = {}): Promise<StartedRun> {
+  const env = deps.env ?? process.env;
+  const { binary: explicit, confirm, maxDurationS, snapshots = 'auto', ...params } = input;
+  const problems = validateParams(params);
+  if (problems.length) throw new OpError('STRESS_BAD_PARAMS', `invalid stress parameters: ${problems.join('; ')}`, 'Fix the parameters named above and call again.');
+  checkTarget(params.nodes, confirm, env);
+  const capS = capSeconds({ ...(maxDurationS !== undefined ? { maxDurationS } : {}) }, env);
+  const planned = plannedSeconds(params);
+  if (planned !== null && planned > capS) {
+    throw new OpError('STRESS_TOO_LONG', `the run would take ${planned} s, above the ${capS} s cap`, `Shorten durationS, or raise the cap with CQL_TUNER_STRESS_MAX_SECONDS (default ${DEFAULT_CAP_S}).`);
+  }
+  const tool = await locateStressTool(params.tool, explicit, env);
+  const id = newRunId(params.tool);
+  const dir = runDir(id, env);
+  const target = targetKey(params);
+  const holder = await acquireTarget(target, id, env);
+  if (holder) {
+    throw new OpError('STRESS_TARGET_BUSY', `run ${holder} is still loading ${params.nodes.join(', ')}: one run per target at a time`, `Wait for it (stress_status ${holder}) or cancel it (stress_cancel ${holder}).`);
+  }
+  await mkdir(dir, { recursive: true });
+  const files = { workload: join(dir, 'kv.rn'), reportJson: join(dir, 'latte.json'), logDir: dir };
+  if (params.tool === 'latte' && params.workload !== 'user') await writeFile(files.workload, LATTE_KV_WORKLOAD);
+  let cmd: StressCommand;
+  try {
+    cmd = ARGV_BUILDERS[params.tool](tool.path, params, files, credentials(env));
+  } catch (e) {
+    await releaseTarget(target, id, env);
+    throw new OpError('STRESS_BAD_PARAMS', (e as Error).message, 'Change the parameters as the message says.');
+  }
+  const steps = redactedSteps(cmd);
+  const now = new Date().toISOString();
+  await writeJson(join(dir, 'argv.json'), { tool: params.tool, binary: tool.path, binaryFrom: tool.from, params, steps, env: Object.keys(cmd.env) });
+  const status: RunStatusFile = {
+    id,
+    tool: params.tool,
+    binary: tool.path,
+    target,
+    state: 'starting',
+    step: null,
+    pid: null,
+    ownerPid: process.pid,
+    startedAt: now,
+    runStartedAt: null,
+    endedAt: null,
+    plannedS: planned,
+    capS,
+    exitCode: null,
+    error: null,
+  };
+  await writeJson(join(dir, 'status.json'), status);
+  const job: Job = { id, cancelled: false, done: Promise.resolve(null as unknown as RunResult) };
+  job.done = execute(job, dir, params, cmd, capS, snapshots, deps.onProgress ?? noProgress, deps.onProgress !== undefined, env).finally(() => releaseTarget(target, id, env));
+  JOBS.set(id, job);
+  return { id, dir, tool: params.tool, binary: tool.path, binaryFrom: tool.from, steps, plannedS: planned, capS, target };
+}
+
+async function execute(job: Job, dir: string, p: StressParams, cmd: StressCommand, capS: number, snapshots: RunStressInput['snapshots'], onProgress: ProgressFn, watched: boolean, env: Env): Promise<RunResult> {
+  const warnings: string[] = [];
+  const snapshotErrors: string[] = [];
+  let before: ClusterSnapshot | null = null;
+  let after: ClusterSnapshot | null = null;
+  let state: RunStatusFile['state'] = 'running';
+  let timer: NodeJS.Timeout | undefined;
+  let currentPid: number | null = null;
+  let timedOut = false;
+  try {
+    if (snapshots !== 'none') {
+      onProgress({ message: 'server snapshot before the run' });
+      before = await snapshotFor(snapshots, p).catch((e: Error) => (snapshotErrors.push(`before: ${e.message}`), null));
+      if (before) await writeJson(join(dir, 'snapshot-before.json'), before);
+    }
+    // The cap covers the whole job (schema, load and run) and also bounds count-based runs.
+    timer = setTimeout(() => {
+      timedOut = true;
+      if (currentPid !== null) void killGroup(currentPid);
+    }, capS * 1000);
+    for (const step of cmd.steps) {
+      if (job.cancelled || (await readStatus(job.id, env))?.state === 'cancelled') break;
+      await setStatus(dir, { state: 'running', step: step.name, ...(step.name === 'run' ? { runStartedAt: new Date().toISOString() } : {}) });
+      onProgress({ message: `${p.tool} ${step.name}` });
+      // Live intervals are parsed only for someone watching (CLI line, MCP progress token): no cost otherwise.
+      const poll = step.name === 'run' && watched ? setInterval(() => void reportProgress(job.id, dir, p, onProgress, env), 1000) : undefined;
+      const res = await runStep(step.argv, {
+        cwd: dir,
+        stdoutPath: join(dir, `${step.name}.out.txt`),
+        stderrPath: join(dir, `${step.name}.err.txt`),
+        env: cmd.env,
+        onSpawn: (pid) => {
+          currentPid = pid;
+          trackGroup(pid);
+          void setStatus(dir, { pid });
+        },
+      }).finally(() => poll && clearInterval(poll));
+      if (currentPid !== null) LIVE_GROUPS.delete(currentPid);
+      currentPid = null;
+      await setStatus(dir, { pid: null, exitCode: res.exitCode, ...(step.name === 'run' ? { runEndedAt: new Date().toISOString() } : {}) });
+      if (job.cancelled || (await readStatus(job.id, env))?.state === 'cancelled') break;
+      if (timedOut) {
+        state = 'timed-out';
+        break;
+      }
+      if (res.exitCode !== 0) {
+        const err = (await readFile(join(dir, `${step.name}.err.txt`), 'utf8').catch(() => '')).trim().split('\n').slice(-5).join(' | ');
+        state = 'failed';
+        await setStatus(dir, { error: `${step.name} step exited with ${res.exitCode ?? res.signal}: ${err.slice(0, 600)}` });
+        break;
+      }
+    }
+    if (state === 'running') state = (await readStatus(job.id, env))?.state === 'cancelled' || job.cancelled ? 'cancelled' : 'finished';
+  } catch (e) {
+    state = 'failed';
+    await setStatus(dir, { error: (e as Error).message });
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+  const parsed = await parseRunOutput(dir, p.tool);
+  const facts = parsed ? stressFacts(parsed.kind, parsed.value) : null;
+  const checked = facts ? runStressRules(facts) : [];
+  const findings = worstFirst(checked.flatMap((c) => c.findings));
+  const charts: string[] = [];
+  if (facts) {
+    await writeJson(join(dir, 'parsed.json'), { kind: parsed!.kind, warnings: parsed!.warnings, facts });
+    if (facts.intervals.length) {
+      await writeFile(join(dir, 'timeline.svg'), timelineSvg(facts, `${p.tool} ${p.workload} run ${job.id}`));
+      charts.push(join(dir, 'timeline.svg'));
+    }
+    const pcts = parsed!.kind === LATTE_JSON_KIND ? (parsed!.value as { latencyPercentilesMs: Record<string, number | null> }).latencyPercentilesMs : summaryPercentiles(facts);
+    if (Object.values(pcts).some((v) => v !== null)) {
+      await writeFile(join(dir, 'latency-distribution.svg'), distributionSvg(facts, pcts));
+      charts.push(join(dir, 'latency-distribution.svg'));
+    }
+  } else warnings.push('no parsable output from the run step');
+  if (snapshots !== 'none' && state !== 'cancelled') {
+    onProgress({ message: 'server snapshot after the run' });
+    after = await snapshotFor(snapshots, p).catch((e: Error) => (snapshotErrors.push(`after: ${e.message}`), null));
+    if (after) await writeJson(join(dir, 'snapshot-after.json'), after);
+  }
+  const serverDiff = before && after ? diffSnapshots(before.nodes.map((n) => ({ address: n.address, facts: n.facts })), after.nodes.map((n) => ({ address: n.address, facts: n.facts }))) : null;
+  const final = await setStatus(dir, { state, endedAt: new Date().toISOString(), pid: null });
+  const result: RunResult = { id: job.id, state: final.state, kind: parsed?.kind ?? null, facts, findings, checked, charts, serverDiff, snapshotErrors, warnings };
+  await writeJson(join(dir, 'result.json'), result);
+  onProgress({ message: `run ${final.state}` });
+  return result;
+}
+
+/** The run step's output parsed with the tool's parser (latte: the JSON report when written, else its text). */
+export async function parseRunOutput(dir: string, tool: StressParams['tool']): Promise<{ kind: string; value: unknown; warnings: string[] } | null> {
+  const tries: [StressKind | string, string][] =
+    tool === 'latte' ? [[LATTE_JSON_KIND, 'latte.json'], [LATTE_TEXT_KIND, 'run.out.txt']] : tool === 'cassandra-stress' ? [[CASSANDRA_STRESS_KIND, 'run.out.txt']] : [['stress.scylla-bench', 'run.out.txt']];
+  for (const [kind, file] of tries) {
+    const text = await readFile(join(dir, file), 'utf8').catch(() => null);
+    if (text === null || !text.trim()) continue;
+    const parser = (STRESS_PARSERS as Record<string, (t: string) => { ok: boolean; kind: string; value?: unknown; warnings?: string[] }>)[kind];
+    if (!parser) continue;
+    const r = parser(text);
+    if (r.ok) return { kind: r.kind, value: r.value, warnings: r.warnings ?? [] };
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Status, progress, cancel
+
+export interface StressStatus {
+  id: string;
+  tool: string;
+  state: RunStatusFile['state'];
+  step: string | null;
+  elapsedS: number;
+  /** Planned seconds (duration-bound runs) or null when the run is bounded by a count. */
+  totalS: number | null;
+  capS: number;
+  latest: IntervalFacts | null;
+  intervals: number;
+  /** Operations done / planned for count-bound runs. */
+  done: number | null;
+  planned: number | null;
+  error: string | null;
+  result: RunResult | null;
+  dir: string;
+}
+
+async function liveFacts(dir: string, tool: StressParams['tool']): Promise<StressFacts | null> {
+  const parsed = await parseRunOutput(dir, tool);
+  return parsed ? stressFacts(parsed.kind, parsed.value) : null;
+}
+
+export async function stressStatus(id: string, env: Env = process.env): Promise<StressStatus> {
+  const dir = runDir(id, env);
+  const st = await readStatus(id, env);
+  if (!st) throw new OpError('STRESS_RUN_NOT_FOUND', `no run ${id} in ${dir}`, 'List runs with `cql-tuner stress status` (no id) and use one of those ids.');
+  // An owner that died leaves "running" behind: say so instead of waiting forever.
+  if ((st.state === 'running' || st.state === 'starting') && !(await pidAlive(st.ownerPid)) && !(await pidAlive(st.pid))) {
+    st.state = 'failed';
+    st.error = 'the process that owned this run exited before it finished';
+  }
+  const argv = await readJson<{ params: StressParams }>(join(dir, 'argv.json'));
+  const result = await readJson<RunResult>(join(dir, 'result.json'));
+  const facts = result?.facts ?? (argv ? await liveFacts(dir, st.tool) : null);
+  const since = st.runStartedAt ?? st.startedAt;
+  const endAt = st.runEndedAt ?? st.endedAt;
+  const end = endAt ? Date.parse(endAt) : Date.now();
+  const rated = facts?.intervals.filter((i) => i.opRate !== null) ?? [];
+  const done = facts && argv?.params.n !== undefined ? (facts.totalOps ?? null) : null;
+  return {
+    id,
+    tool: st.tool,
+    state: st.state,
+    step: st.step,
+    elapsedS: Math.max(0, Math.round((end - Date.parse(since)) / 100) / 10),
+    totalS: st.plannedS,
+    capS: st.capS,
+    latest: rated.at(-1) ?? null,
+    intervals: rated.length,
+    done,
+    planned: argv?.params.n ?? null,
+    error: st.error,
+    result,
+    dir,
+  };
+}
+
+async function reportProgress(id: string, dir: string, p: StressParams, onProgress: ProgressFn, env: Env): Promise<void> {
+  const s = await stressStatus(id, env).catch(() => null);
+  if (!s) return;
+  const l = s.latest;
+  const lat = l ? `${l.opRate !== null ? Math.round(l.opRate) : '?'} op/s, p50 ${l.p50Ms ?? '?'} ms, p99 ${l.p99Ms ?? '?'} ms, errors ${l.errors ?? 0}` : 'waiting for the first interval';
+  onProgress({ message: `${p.tool} ${s.elapsedS}s${s.totalS ? `/${s.totalS}s` : ''}: ${lat}`, progress: Math.floor(s.elapsedS), ...(s.totalS ? { total: s.totalS } : {}) });
+  void dir;
+}
+
+export async function latestRunId(env: Env = process.env): Promise<string | null> {
+  return (await listRunIds(env)).at(-1) ?? null;
+}
+
+export interface CancelResult {
+  id: string;
+  state: RunStatusFile['state'];
+  /** Process ids left in the run's process group after the kill (read from /proc); must be empty. */
+  leftover: number[];
+  wasRunning: boolean;
+}
+
+/** Ends the run's whole process tree (its process group), from this or another process. */
+export async function stressCancel(id: string, env: Env = process.env): Promise<CancelResult> {
+  const dir = runDir(id, env);
+  const st = await readStatus(id, env);
+  if (!st) throw new OpError('STRESS_RUN_NOT_FOUND', `no run ${id}`, 'List runs with `cql-tuner stress status`.');
+  const wasRunning = st.state === 'running' || st.state === 'starting';
+  if (!wasRunning) return { id, state: st.state, leftover: [], wasRunning };
+  const job = JOBS.get(id);
+  if (job) job.cancelled = true;
+  await setStatus(dir, { state: 'cancelled' });
+  let leftover: number[] = [];
+  // The step may be between spawn and status write: re-read the pid a few times.
+  for (let i = 0; i < 10; i++) {
+    const pid = (await readStatus(id, env))?.pid ?? null;
+    if (pid !== null) {
+      leftover = await killGroup(pid);
+      break;
+    }
+    if (!job) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  if (job) await job.done.catch(() => null);
+  const final = await setStatus(dir, { state: 'cancelled', endedAt: new Date().toISOString() });
+  return { id, state: final.state, leftover, wasRunning };
+}
+
+/** Waits for a run this process started (CLI foreground runs and tests). */
+export async function waitForRun(id: string): Promise<RunResult> {
+  const job = JOBS.get(id);
+  if (!job) throw new OpError('STRESS_RUN_NOT_OWNED', `run ${id} was not started by this process`, 'Poll it with stress_status instead.');
+  return job.done;
+}
+
+export { processesInGroup };
+
+// ---------------------------------------------------------------------------------------------------------------
+// Compare
+
+export interface CompareResult {
+  a: string;
+  b: string;
+  comparison: RunComparison;
+}
+
+async function factsOf(id: string, env: Env): Promise<StressFacts> {
+  const dir = runDir(id, env);
+  const parsed = await readJson<{ facts: StressFacts }>(join(dir, 'parsed.json'));
+  if (parsed?.facts) return parsed.facts;
+  const st = await readStatus(id, env);
+  const live = st ? await liveFacts(dir, st.tool) : null;
+  if (!live) throw new OpError('STRESS_NO_RESULT', `run ${id} has no parsed result`, 'Compare finished runs (stress_status shows the state).');
+  return live;
+}
+
+export async function compareStressRuns(a: string, b: string, env: Env = process.env): Promise<CompareResult> {
+  const [fa, fb] = await Promise.all([factsOf(a, env), factsOf(b, env)]);
+  return { a, b, comparison: compareFacts(fa, fb) };
+}

@@ -1,0 +1,72 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import cassandra from 'cassandra-driver';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { locateStressTool } from '../../mcp-server/src/collect/stress-runner.js';
+import { startLab, stopLab } from '../../mcp-server/src/lab/index.js';
+import { startStress, stressStatus, waitForRun } from '../../mcp-server/src/ops/stress.js';
+
+// Real latte 0.29 against a real 3-node Cassandra 5.0 lab: a read run at QUORUM on RF 3 (schema, load and
+// run steps), with server snapshots of all three nodes before and after.
+const home = mkdtempSync(join(tmpdir(), 'cql-tuner-stress3-'));
+const savedHome = process.env.CQL_TUNER_HOME;
+const skipLab = process.env.CQL_TUNER_SKIP_LAB === '1';
+let haveLatte = true;
+try {
+  await locateStressTool('latte');
+} catch (e) {
+  haveLatte = false;
+  process.stderr.write(`note: stress-latte-cluster integration test skipped: ${(e as Error).message}\n`);
+}
+const skip = skipLab || !haveLatte;
+
+beforeAll(async () => {
+  if (skip) return;
+  process.env.CQL_TUNER_HOME = home;
+  await startLab({ nodes: 3, version: '5.0' });
+}, 400_000);
+
+afterAll(async () => {
+  if (skip) return;
+  await stopLab().catch(() => {});
+  if (savedHome === undefined) delete process.env.CQL_TUNER_HOME;
+  else process.env.CQL_TUNER_HOME = savedHome;
+  rmSync(home, { recursive: true, force: true });
+}, 180_000);
+
+describe.skipIf(skip)('latte on a real 3-node lab', () => {
+  it('read at QUORUM on RF 3: rows loaded first, reads find them, all three nodes snapshotted', async () => {
+    const s = await startStress({
+      tool: 'latte',
+      workload: 'read',
+      nodes: ['127.0.0.1', '127.0.0.2', '127.0.0.3'],
+      durationS: 6,
+      concurrency: 16,
+      consistency: 'QUORUM',
+      replicationFactor: 3,
+      keyspace: 'stress_rf3',
+      population: { distribution: 'uniform', size: 2000 },
+      snapshots: 'lab',
+    });
+    expect(s.steps.map((x) => x.name)).toEqual(['schema', 'load', 'run']);
+    const r = await waitForRun(s.id);
+    expect({ state: r.state, error: (await stressStatus(s.id)).error }).toEqual({ state: 'finished', error: null });
+    expect(r.facts!.opRate).toBeGreaterThan(20);
+    expect(r.facts!.errors).toBe(0);
+    // The load step really wrote the population with RF 3.
+    const client = new cassandra.Client({ contactPoints: ['127.0.0.1'], localDataCenter: 'datacenter1' });
+    try {
+      await client.connect();
+      const ks = await client.execute("SELECT replication FROM system_schema.keyspaces WHERE keyspace_name = 'stress_rf3'");
+      expect(ks.rows[0]!['replication']).toMatchObject({ replication_factor: '3' });
+      const count = await client.execute('SELECT count(*) FROM stress_rf3.kv', [], { consistency: cassandra.types.consistencies.quorum });
+      expect(Number(count.rows[0]!['count'])).toBe(2000);
+    } finally {
+      await client.shutdown();
+    }
+    expect(r.snapshotErrors).toEqual([]);
+    expect(r.serverDiff!.nodes.map((n) => n.address).sort()).toEqual(['127.0.0.1', '127.0.0.2', '127.0.0.3']);
+    expect(r.findings.map((f) => f.id)).toEqual(expect.arrayContaining(['stress.closed-loop', 'stress.too-short']));
+  }, 150_000);
+});
