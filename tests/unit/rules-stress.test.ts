@@ -133,3 +133,39 @@ describe('stress rules on synthetic edge cases', () => {
     expect(e[0]?.title).toMatch(/20000 errors \(1\.5 % of 1350028 operations\)/);
   });
 });
+
+describe('stall and retries (latte JSON shape)', () => {
+  // A latte 0.29 JSON report reduced to the fields the parser reads; the rates are those of the fault test's
+  // node kill (throughput to 0 while latte retried, 0 errors).
+  const report = (rates: number[], retries: number) =>
+    JSON.stringify({
+      percentiles: [50, 99, 100],
+      conf: { workload: 'write.rn', threads: 1, concurrency: 16, rate: null, warmup_duration: { Count: 0 } },
+      result: {
+        elapsed_time_s: rates.length,
+        cycle_count: rates.reduce((a, b) => a + b, 0),
+        cycle_error_count: 0,
+        error_count: 0,
+        request_retry_count: retries,
+        cycle_throughput: { value: 1000 },
+        log: rates.map((r, i) => ({ time_s: i, duration_s: 1, cycle_throughput: r, cycle_count: r, cycle_error_count: 0, cycle_latency: { mean: { value: 2 }, percentiles: [1, 5, 9] } })),
+      },
+    });
+
+  it('a node lost mid-run: throughput at 0 for several intervals is a stall, with the retries as evidence', () => {
+    const r = interpretText(report([5200, 5400, 5300, 0, 0, 0, 0, 0, 0, 0, 0, 4100, 5000], 96));
+    expect(r.kind).toMatch(/^stress\.latte/);
+    const stall = r.findings.find((f) => f.id === 'stress.stall');
+    expect(stall?.severity).toBe('warning');
+    expect(stall!.title).toMatch(/stalled once mid-run \(8 intervals from t=4 s/);
+    expect(stall!.evidence.join('\n')).toContain('retries: 96; errors: 0');
+  });
+
+  it('an even run has no stall; retries alone are an info finding', () => {
+    const r = interpretText(report([5200, 5400, 5300, 5100, 5250, 5350, 5000], 3));
+    expect(r.findings.find((f) => f.id === 'stress.stall')).toBeUndefined();
+    expect(r.findings.find((f) => f.id === 'stress.retries')?.severity).toBe('info');
+    const clean = interpretText(report([5200, 5400, 5300, 5100, 5250, 5350, 5000], 0));
+    expect(clean.findings.filter((f) => f.id === 'stress.retries' || f.id === 'stress.stall')).toEqual([]);
+  });
+});

@@ -4,8 +4,14 @@ import { demoCommand } from './commands/demo.js';
 import { diagnoseCommand, interpretCommand } from './commands/diagnose.js';
 import { labCommand } from './commands/lab.js';
 import { logsCommand } from './commands/logs.js';
+import { auditOsCommand, planMkfsCommand, planQueueDepthCommand, storageCommand } from './commands/storage.js';
 import { nodetoolCommand } from './commands/nodetool.js';
 import { analyzeCommand, snapshotCommand } from './commands/snapshot.js';
+import { estimateScalingCommand } from './commands/scaling.js';
+import { reviewSchemaCommand } from './commands/schema.js';
+import { migrationReviewCommand } from './commands/migration.js';
+import { auditConfigCommand } from './commands/audit-config.js';
+import { stressCommand } from './commands/stress.js';
 
 export function buildProgram(): Command {
   const program = new Command('cql-tuner')
@@ -24,10 +30,19 @@ export function buildProgram(): Command {
   program.addCommand(diagnoseCommand());
   program.addCommand(interpretCommand());
   program.addCommand(logsCommand());
+  program.addCommand(storageCommand());
+  program.addCommand(planMkfsCommand());
+  program.addCommand(planQueueDepthCommand());
+  program.addCommand(auditOsCommand());
   program.addCommand(snapshotCommand());
   program.addCommand(analyzeCommand());
   program.addCommand(labCommand());
   program.addCommand(demoCommand());
+  program.addCommand(estimateScalingCommand());
+  program.addCommand(reviewSchemaCommand());
+  program.addCommand(migrationReviewCommand());
+  program.addCommand(auditConfigCommand());
+  program.addCommand(stressCommand());
   return program;
 }
 

@@ -58,6 +58,12 @@ export async function writeBundle(dir: string, meta: Omit<BundleManifest, 'forma
     return finalDir;
   } catch (e) {
     await rm(tmp, { recursive: true, force: true }).catch(() => {});
+    if ((e as NodeJS.ErrnoException).code === 'ENOSPC') {
+      throw Object.assign(new Error(`no space left on the device holding ${finalDir} (ENOSPC): the bundle was not written (its partial copy was removed)`), {
+        code: 'DISK_FULL',
+        fix: 'Free space there or choose a bundle directory on a file system with room, then collect again.',
+      });
+    }
     throw e;
   }
 }

@@ -51,7 +51,8 @@ export function cellText(v: unknown): string | null {
 }
 
 function splitHostPort(cp: string, defaultPort: number): { host: string; port: number } {
-  const m = /^\[([^\]]+)\](?::(\d+))?$/.exec(cp) ?? /^([^:]+)(?::(\d+))?$/.exec(cp);
+  // Brackets are for IPv6 literals only: "[a-z]" stays as written and is refused by checkHost.
+  const m = /^\[([0-9A-Fa-f:.]+)\](?::(\d+))?$/.exec(cp) ?? /^([^:]+)(?::(\d+))?$/.exec(cp);
   const host = m ? m[1]! : cp;
   const port = m?.[2] ? Number(m[2]) : defaultPort;
   return { host, port };

@@ -128,10 +128,13 @@ export class NodetoolBatcher {
       ...(batch[0]!.opts.maxBytes ? { maxBytes: batch[0]!.opts.maxBytes * batch.length } : {}),
     });
     const sections = splitBatchOutput(res.stdout, marker, batch.length);
-    const exited = sections.findIndex((s) => s.exited);
+    // Killed at the deadline (or aborted), the runner's shutdown hook still prints an "exit" section for the
+    // command it was in: that command did not end on its own, and the rest must not get a JVM of their own.
+    const killed = res.timedOut || res.cancelled;
+    const exited = killed ? -1 : sections.findIndex((s) => s.exited);
     const results = batch.map((p, i): RunResult => {
       const s = sections[i]!;
-      const finished = s.status !== null;
+      const finished = s.status !== null && !(killed && s.exited);
       return {
         argv: [this.java.java, '…', ...p.args],
         stdout: s.stdout,

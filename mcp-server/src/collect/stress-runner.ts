@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, openSync } from 'node:fs';
-import { access, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, readdir, rename, rm, statfs, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { StressToolName } from '../core/stress/params.js';
@@ -114,8 +114,25 @@ export function newRunId(tool: StressToolName, now = new Date()): string {
 /** Atomic JSON write (tmp + rename) so a concurrent reader never sees half a file. */
 export async function writeJson(path: string, value: unknown): Promise<void> {
   const tmp = `${path}.${process.pid}.${randomBytes(3).toString('hex')}.tmp`;
-  await writeFile(tmp, JSON.stringify(value, null, 2) + '\n');
-  await rename(tmp, path);
+  const text = JSON.stringify(value, null, 2) + '\n';
+  try {
+    await writeFile(tmp, text);
+    await rename(tmp, path);
+  } catch (e) {
+    await rm(tmp, { force: true }).catch(() => {});
+    // A full disk has no room for a second copy, but rewriting the file in place reuses its own blocks: the
+    // run's status still reaches status.json (a reader may then see it mid-write, and reads it as absent).
+    if ((e as NodeJS.ErrnoException).code !== 'ENOSPC' || !(await access(path).then(() => true, () => false))) throw e;
+    await writeFile(path, text);
+  }
+}
+
+/** True when the file system holding path has no free block left for us (the cause of a failed write). */
+export async function diskFull(path: string): Promise<boolean> {
+  return statfs(path).then(
+    (s) => s.bavail === 0,
+    () => false,
+  );
 }
 
 export async function readJson<T>(path: string): Promise<T | null> {

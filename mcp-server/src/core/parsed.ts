@@ -19,9 +19,24 @@ export function total<T>(kind: string, parse: (text: string) => Parsed<T>): (tex
   return (text: string) => {
     try {
       if (typeof text !== 'string') return unrecognized(kind, 'input is not text');
-      return parse(text);
+      const r = parse(text);
+      // Parsers keep numbers finite (NaN in a column → null). A number past double range ("1e309", or sums of
+      // "1e308"s) is no real tool output, and NaN/Infinity would become null in JSON and fail output schemas.
+      const bad = r.ok ? nonFinitePath(r.value, '') : null;
+      return bad === null ? r : unrecognized(kind, `a number in the text is out of range (${bad || 'the value'} is not finite); the output looks altered`);
     } catch (err) {
       return unrecognized(kind, `parser error: ${err instanceof Error ? err.message : String(err)}`);
     }
   };
+}
+
+/** Path of the first NaN/±Infinity number inside a parsed value, or null when every number is finite. */
+function nonFinitePath(v: unknown, path: string, depth = 0): string | null {
+  if (typeof v === 'number') return Number.isFinite(v) ? null : path;
+  if (v === null || typeof v !== 'object' || depth > 64) return null;
+  for (const [k, x] of Object.entries(v)) {
+    const p = nonFinitePath(x, `${path}${Array.isArray(v) ? `[${k}]` : `.${k}`}`, depth + 1);
+    if (p !== null) return p;
+  }
+  return null;
 }

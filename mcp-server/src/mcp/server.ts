@@ -4,6 +4,12 @@ import { registerDiagnosisTools } from './tools/diagnosis.js';
 import { registerLabTools } from './tools/lab.js';
 import { registerNodetoolTool } from './tools/nodetool.js';
 import { registerSnapshotTools } from './tools/snapshot.js';
+import { registerStorageTools } from './tools/storage.js';
+import { registerScalingTools } from './tools/scaling.js';
+import { registerSchemaTools } from './tools/schema.js';
+import { registerMigrationTools } from './tools/migration.js';
+import { registerConfigTools } from './tools/config.js';
+import { registerStressTools } from './tools/stress.js';
 
 /** The MCP server with every tool registered; transports are attached by the caller (stdio entry, tests). */
 export function createServer(): McpServer {
@@ -19,6 +25,12 @@ export function createServer(): McpServer {
   registerNodetoolTool(server);
   registerLabTools(server);
   registerSnapshotTools(server);
+  registerStorageTools(server);
   registerDiagnosisTools(server);
+  registerScalingTools(server);
+  registerSchemaTools(server);
+  registerMigrationTools(server);
+  registerConfigTools(server);
+  registerStressTools(server);
   return server;
 }

@@ -1,4 +1,4 @@
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { readLogStream } from '../collect/log-reader.js';
@@ -19,6 +19,11 @@ async function* concatFiles(paths: string[], signal?: AbortSignal): AsyncIterabl
 export async function readNodeLogs(node: string, paths: string[], signal?: AbortSignal): Promise<{ logs?: LogFacts; error?: string }> {
   const present = paths.filter((p) => existsSync(p));
   if (!present.length) return { error: `no log file found for ${node} (looked for ${paths.join(', ')})` };
+  // A device, FIFO or /proc entry never ends (/dev/zero, /dev/stdin) or is no log (/proc/kcore): regular files only.
+  for (const p of present) {
+    const why = whyNotARegularFile(p);
+    if (why) return { error: `${node}: ${p} ${why}` };
+  }
   const r = await readLogStream(concatFiles(present, signal), { node, source: present.join(' + ') });
   return r.ok ? { logs: r.value } : { error: `${node}: ${r.reason}` };
 }
@@ -27,4 +32,17 @@ export async function readNodeLogs(node: string, paths: string[], signal?: Abort
 export async function labLogPaths(): Promise<Record<string, string[]>> {
   const s = await labStatus();
   return Object.fromEntries(s.nodes.map((n) => [n.host, [n.logFile, join(dirname(n.logFile), 'gc.log')]]));
+}
+
+/** Why a path cannot be read as a saved output or log (null when it is a regular file outside /proc, /sys and /dev). */
+export function whyNotARegularFile(path: string): string | null {
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch (e) {
+    return `cannot be resolved (${(e as NodeJS.ErrnoException).code ?? 'error'})`;
+  }
+  if (/^\/(proc|sys|dev)(\/|$)/.test(real)) return `is ${real}, a kernel or device file, not a saved output`;
+  if (!statSync(real).isFile()) return 'is not a regular file (a directory, device or FIFO)';
+  return null;
 }

@@ -6,6 +6,7 @@ import { LocalTarget } from '../collect/local-target.js';
 import { locateNodetool, remoteNodetool, type NodetoolSource } from '../collect/nodetool-locate.js';
 import type { NodetoolBatchPool } from '../collect/nodetool-batch.js';
 import type { RunOptions, RunResult, Target } from '../collect/target.js';
+import { DEFAULT_MAX_BYTES } from '../collect/target.js';
 import { OpError } from './errors.js';
 import type { ProgressFn } from './progress.js';
 
@@ -40,6 +41,14 @@ export interface NodetoolReport {
 export const DEFAULT_NODETOOL_TIMEOUT_MS = 60_000;
 export const MAX_NODETOOL_TIMEOUT_MS = 600_000;
 const EXCERPT_LINES = 40;
+// Lines can be huge too (one 16 MiB line): the excerpt that goes into a tool result is capped in characters.
+const EXCERPT_CHARS = 8_000;
+
+function excerptOf(lines: string[]): string {
+  const head = lines.slice(0, EXCERPT_LINES).join('\n');
+  const cut = head.length > EXCERPT_CHARS ? `${head.slice(0, EXCERPT_CHARS)}\n… ${head.length - EXCERPT_CHARS} more characters` : head;
+  return cut + (lines.length > EXCERPT_LINES ? `\n… ${lines.length - EXCERPT_LINES} more lines (raw: true for all)` : '');
+}
 
 export interface NodetoolDeps {
   target?: Target;
@@ -80,12 +89,20 @@ export async function runNodetool(input: NodetoolInput, deps: NodetoolDeps = {})
     const combined = stderr.trim() ? `${stdout}${stdout.endsWith('\n') || !stdout ? '' : '\n'}${stderr}` : stdout;
     const ok = res.exitCode === 0 && !res.timedOut && !res.cancelled && !res.spawnError;
     let error: NodetoolReport['error'];
-    if (res.cancelled) error = { code: 'CANCELLED', message: 'cancelled by the client', fix: 'Run it again when needed.' };
-    else if (res.timedOut) {
+    // A sweep's per-node deadline arrives as an abort (AbortSignal.timeout): that is a timeout, not the client.
+    const deadline = res.cancelled && (deps.signal?.reason as { name?: string } | undefined)?.name === 'TimeoutError';
+    if (res.cancelled && !deadline) error = { code: 'CANCELLED', message: 'cancelled by the client', fix: 'Run it again when needed.' };
+    else if (res.timedOut || deadline) {
       error = {
         code: 'TIMEOUT',
-        message: `nodetool ${built.subcommand} on ${host}:${port} did not finish within ${timeoutMs} ms`,
+        message: `nodetool ${built.subcommand} on ${host}:${port} did not finish within ${deadline ? 'the node deadline' : `${timeoutMs} ms`}`,
         fix: 'The node may be overloaded (long GC pauses) or JMX blocked by a firewall; raise timeoutMs or try the CQL virtual tables.',
+      };
+    } else if (res.truncated) {
+      error = {
+        code: 'OUTPUT_TOO_LARGE',
+        message: `nodetool ${built.subcommand} on ${host}:${port} printed more than the ${DEFAULT_MAX_BYTES / 1024 ** 2} MiB output cap: it was stopped and its output cut at ${DEFAULT_MAX_BYTES / 1024 ** 2} MiB`,
+        fix: 'Narrow the command (a keyspace or table for tablestats/tablehistograms) so its output fits.',
       };
     } else if (res.spawnError) {
       error = { code: 'SPAWN_FAILED', message: `could not start ${located.path}: ${res.spawnError}`, fix: 'Check that nodetool (and java) are installed and executable.' };
@@ -106,7 +123,7 @@ export async function runNodetool(input: NodetoolInput, deps: NodetoolDeps = {})
       ok,
       exitCode: res.exitCode,
       durationMs: res.ms,
-      timedOut: res.timedOut,
+      timedOut: res.timedOut || deadline,
       nodetool: { source: located.source, path: located.path },
       parsed,
       ...(error ? { error } : {}),
@@ -114,7 +131,7 @@ export async function runNodetool(input: NodetoolInput, deps: NodetoolDeps = {})
         chars: combined.length,
         lines: combined === '' ? 0 : lines.length,
         truncated: res.truncated,
-        excerpt: lines.slice(0, EXCERPT_LINES).join('\n') + (lines.length > EXCERPT_LINES ? `\n… ${lines.length - EXCERPT_LINES} more lines (raw: true for all)` : ''),
+        excerpt: excerptOf(lines),
         ...(input.raw ? { raw: combined } : {}),
       },
     };

@@ -3,7 +3,7 @@
  * `stress` verbs. Safety first (loopback or allow-listed targets, confirmation, duration cap, one run per
  * target), then snapshot → steps → parse → rules → charts → snapshot, all kept in runs/<id>/.
  */
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { readFile, writeFile, mkdir, rm } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import type { Finding } from '../core/findings.js';
@@ -19,6 +19,7 @@ import { plannedSeconds, validateParams, type StressCredentials, type StressPara
 import { diffSnapshots, type ServerDiff } from '../core/stress/server-diff.js';
 import {
   acquireTarget,
+  diskFull,
   killGroup,
   listRunIds,
   locateStressTool,
@@ -29,6 +30,7 @@ import {
   readStatus,
   releaseTarget,
   runDir,
+  runsDir,
   runStep,
   writeJson,
   type RunStatusFile,
@@ -175,13 +177,21 @@ export async function startStress(input: RunStressInput, deps: { onProgress?: Pr
   const id = newRunId(params.tool);
   const dir = runDir(id, env);
   const target = targetKey(params);
-  const holder = await acquireTarget(target, id, env);
+  const holder = await acquireTarget(target, id, env).catch((e: unknown) => {
+    throw storageError(e, runsDir(env), 'the run was not started');
+  });
   if (holder) {
     throw new OpError('STRESS_TARGET_BUSY', `run ${holder} is still loading ${params.nodes.join(', ')}: one run per target at a time`, `Wait for it (stress_status ${holder}) or cancel it (stress_cancel ${holder}).`);
   }
-  await mkdir(dir, { recursive: true });
+  // Until the job starts, a failure (a full disk) leaves neither a run folder nor a held target behind.
+  const abandon = async (e: unknown): Promise<never> => {
+    await releaseTarget(target, id, env).catch(() => {});
+    await rm(dir, { recursive: true, force: true }).catch(() => {});
+    throw storageError(e, dir, 'the run was not started');
+  };
+  await mkdir(dir, { recursive: true }).catch(abandon);
   const files = { workload: join(dir, 'kv.rn'), reportJson: join(dir, 'latte.json'), logDir: dir };
-  if (params.tool === 'latte' && params.workload !== 'user') await writeFile(files.workload, LATTE_KV_WORKLOAD);
+  if (params.tool === 'latte' && params.workload !== 'user') await writeFile(files.workload, LATTE_KV_WORKLOAD).catch(abandon);
   let cmd: StressCommand;
   try {
     cmd = ARGV_BUILDERS[params.tool](tool.path, params, files, credentials(env));
@@ -191,7 +201,7 @@ export async function startStress(input: RunStressInput, deps: { onProgress?: Pr
   }
   const steps = redactedSteps(cmd);
   const now = new Date().toISOString();
-  await writeJson(join(dir, 'argv.json'), { tool: params.tool, binary: tool.path, binaryFrom: tool.from, params, steps, env: Object.keys(cmd.env) });
+  await writeJson(join(dir, 'argv.json'), { tool: params.tool, binary: tool.path, binaryFrom: tool.from, params, steps, env: Object.keys(cmd.env) }).catch(abandon);
   const status: RunStatusFile = {
     id,
     tool: params.tool,
@@ -209,7 +219,7 @@ export async function startStress(input: RunStressInput, deps: { onProgress?: Pr
     exitCode: null,
     error: null,
   };
-  await writeJson(join(dir, 'status.json'), status);
+  await writeJson(join(dir, 'status.json'), status).catch(abandon);
   const job: Job = { id, cancelled: false, done: Promise.resolve(null as unknown as RunResult) };
   job.done = execute(job, dir, params, cmd, capS, snapshots, deps.onProgress ?? noProgress, deps.onProgress !== undefined, env).finally(() => releaseTarget(target, id, env));
   JOBS.set(id, job);
@@ -220,7 +230,7 @@ async function execute(job: Job, dir: string, p: StressParams, cmd: StressComman
   const warnings: string[] = [];
   const snapshotErrors: string[] = [];
   let before: ClusterSnapshot | null = null;
-  let after: ClusterSnapshot | null = null;
+  let failure: string | null = null;
   let state: RunStatusFile['state'] = 'running';
   let timer: NodeJS.Timeout | undefined;
   let currentPid: number | null = null;
@@ -264,17 +274,47 @@ async function execute(job: Job, dir: string, p: StressParams, cmd: StressComman
       if (res.exitCode !== 0) {
         const err = (await readFile(join(dir, `${step.name}.err.txt`), 'utf8').catch(() => '')).trim().split('\n').slice(-5).join(' | ');
         state = 'failed';
-        await setStatus(dir, { error: `${step.name} step exited with ${res.exitCode ?? res.signal}: ${err.slice(0, 600)}` });
+        // A tool that cannot write its output (full disk) dies with little to say: name the cause.
+        const full = (await diskFull(dir)) ? ` (the runs folder ${dir} is full: no space left on its device, ENOSPC)` : '';
+        failure = `${step.name} step exited with ${res.exitCode ?? res.signal}${full}: ${err.slice(0, 600)}`;
+        await setStatus(dir, { error: failure });
         break;
       }
     }
     if (state === 'running') state = (await readStatus(job.id, env))?.state === 'cancelled' || job.cancelled ? 'cancelled' : 'finished';
   } catch (e) {
     state = 'failed';
-    await setStatus(dir, { error: (e as Error).message });
+    failure = storageError(e, dir, 'the run stopped').message;
+    await setStatus(dir, { error: failure }).catch(() => {});
   } finally {
     if (timer) clearTimeout(timer);
+    // The step may have died on a write error before a kill: never leave its group behind.
+    if (currentPid !== null) void killGroup(currentPid);
   }
+  try {
+    return await finish(job, dir, p, snapshots, onProgress, { state, before, warnings, snapshotErrors, failure });
+  } catch (e) {
+    // Results could not be written (a full disk): report the run as failed, with what is in memory.
+    const message = storageError(e, dir, 'its results were not all written').message;
+    for (const f of ['result.json', 'timeline.svg', 'latency-distribution.svg']) await rm(join(dir, f), { force: true }).catch(() => {});
+    await setStatus(dir, { state: 'failed', error: failure ?? message, endedAt: new Date().toISOString(), pid: null }).catch(() => {});
+    onProgress({ message: 'run failed' });
+    return { id: job.id, state: 'failed', kind: null, facts: null, findings: [], checked: [], charts: [], serverDiff: null, snapshotErrors, warnings: [...warnings, ...(failure ? [failure] : []), message] };
+  }
+}
+
+/** Parse, rules, charts, the after-snapshot and result.json of an ended run. */
+async function finish(
+  job: Job,
+  dir: string,
+  p: StressParams,
+  snapshots: RunStressInput['snapshots'],
+  onProgress: ProgressFn,
+  ctx: { state: RunStatusFile['state']; before: ClusterSnapshot | null; warnings: string[]; snapshotErrors: string[]; failure: string | null },
+): Promise<RunResult> {
+  const { state, before, warnings, snapshotErrors } = ctx;
+  let after: ClusterSnapshot | null = null;
+  if (ctx.failure) warnings.push(ctx.failure);
   const parsed = await parseRunOutput(dir, p.tool);
   const facts = parsed ? stressFacts(parsed.kind, parsed.value) : null;
   const checked = facts ? runStressRules(facts) : [];
@@ -460,4 +500,14 @@ async function factsOf(id: string, env: Env): Promise<StressFacts> {
 export async function compareStressRuns(a: string, b: string, env: Env = process.env): Promise<CompareResult> {
   const [fa, fb] = await Promise.all([factsOf(a, env), factsOf(b, env)]);
   return { a, b, comparison: compareFacts(fa, fb) };
+}
+
+/** A file-system error as the user should read it: a full disk is named as such, with what to do. */
+function storageError(e: unknown, where: string, consequence: string): Error {
+  if (e instanceof OpError) return e;
+  const err = e as NodeJS.ErrnoException;
+  if (err?.code === 'ENOSPC') {
+    return new OpError('DISK_FULL', `no space left on the device holding ${where} (ENOSPC): ${consequence}`, 'Free space on that file system, or point CQL_TUNER_HOME at one with room, then run again.');
+  }
+  return e instanceof Error ? e : new Error(String(e));
 }

@@ -3,6 +3,671 @@
 import type { KnowledgeEntry } from './types.js';
 
 export const ENTRIES: readonly KnowledgeEntry[] = [
+  // knowledge/benchmarking.yaml
+  {
+    "id": "benchmarking.bimodal-tail",
+    "statement": "A p99 latency many times the p95 means two populations of requests: most are fast and one or a few percent stall on something (GC, compaction, commit-log sync, a noisy neighbour).",
+    "thresholds": {
+      "warning": 5,
+      "direction": "above"
+    },
+    "unit": "ratio",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "wacuuu/workload-collocation-agent wca/wrapper/parser_cassandra_stress.py (sample run, p95 0.4 ms vs p99 74 ms)",
+        "url": "https://github.com/wacuuu/workload-collocation-agent/blob/master/wca/wrapper/parser_cassandra_stress.py",
+        "ref": "wacuuu/workload-collocation-agent wca/wrapper/parser_cassandra_stress.py"
+      }
+    ],
+    "rationale": "Operator convention. In a single-population latency distribution p99 is typically 1.5–3× p95; 5× and more is a separate mode, and averages hide it entirely.",
+    "tags": [
+      "stress",
+      "convention"
+    ]
+  },
+  // knowledge/benchmarking.yaml
+  {
+    "id": "benchmarking.client-concurrency-saturated",
+    "statement": "When the load generator keeps 95 % or more of its concurrency slots busy, requests wait in the client for a free slot: the reported latency includes client-side queueing and the client limit, not the server, may cap throughput.",
+    "value": 0.95,
+    "unit": "ratio",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "pkolaczk/latte README, example report (Parallelism 1005.7 of 1024 = 98.2 %)",
+        "url": "https://github.com/pkolaczk/latte",
+        "ref": "pkolaczk/latte README.md"
+      }
+    ],
+    "rationale": "Operator convention. latte prints the mean number of requests in flight against its maximum; near 100 % every slot is always taken, so by Little's law latency ≈ concurrency / throughput and grows with the concurrency setting rather than with the server's service time.",
+    "tags": [
+      "stress",
+      "client",
+      "convention"
+    ]
+  },
+  // knowledge/benchmarking.yaml
+  {
+    "id": "benchmarking.client-cpu",
+    "statement": "A load generator using 80 % or more of its CPU budget is itself a bottleneck candidate; the numbers may describe the client, not the cluster.",
+    "thresholds": {
+      "warning": 80,
+      "direction": "above"
+    },
+    "unit": "%",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "pkolaczk/latte README (CPU time / CPU utilisation lines of the report)",
+        "url": "https://github.com/pkolaczk/latte",
+        "ref": "pkolaczk/latte README.md"
+      },
+      {
+        "title": "ScyllaDB Masterclass, Database Benchmarking for Performance (too many client threads add client-side latency)",
+        "url": "https://www.slideshare.net/slideshow/database-benchmarking-for-performance-masterclass-session-2-data-modeling-strategies-for-performance/280770382"
+      }
+    ],
+    "rationale": "Operator convention: at 80 % CPU a client's own scheduling delays start to appear in its latency figures. Run the client on separate hosts, or several clients, before concluding about the server.",
+    "tags": [
+      "stress",
+      "client",
+      "convention"
+    ]
+  },
+  // knowledge/benchmarking.yaml
+  {
+    "id": "benchmarking.coordinated-omission",
+    "statement": "A closed-loop load generator (each worker sends its next request only after the previous answer) stops sending while the server stalls, so the stall is measured once instead of for every request that should have been sent: its percentiles understate the tail. A fixed (open-loop) rate measures latency from the intended send time and shows the queueing.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "artilleryio/artillery issue 721, Does Artillery prevent coordinated omission? (definition by Gil Tene's term)",
+        "url": "https://github.com/artilleryio/artillery/issues/721",
+        "date": "2019-07-17"
+      },
+      {
+        "title": "brianfrankcooper/YCSB issue 731 (measuring from the scheduled start needs a target throughput)",
+        "url": "https://github.com/brianfrankcooper/YCSB/issues/731",
+        "date": "2016-04-27"
+      },
+      {
+        "title": "ScyllaDB agent skill scylladb-benchmark (run cassandra-stress at a fixed rate, -rate threads=T fixed=N/s)",
+        "url": "https://www.skills.sh/scylladb/agent-skills/scylladb-benchmark"
+      }
+    ],
+    "rationale": "cassandra-stress without `-rate fixed=`/`throttle=`, latte without `--rate` and scylla-bench without `-max-rate` are closed-loop. Their numbers are fine for finding peak throughput, but a latency SLA must be checked at a fixed rate below the peak.",
+    "related": [
+      "benchmarking.saturation-plateau"
+    ],
+    "tags": [
+      "stress",
+      "methodology"
+    ]
+  },
+  // knowledge/benchmarking.yaml
+  {
+    "id": "benchmarking.error-rate",
+    "statement": "Errors or timeouts during a stress run make its throughput and latency meaningless past a small fraction: 0.1 % deserves attention and 1 % invalidates the run.",
+    "thresholds": {
+      "warning": 0.001,
+      "critical": 0.01,
+      "direction": "above"
+    },
+    "unit": "ratio",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax docs, cassandra-stress options (-errors ignore / retries; errors column)",
+        "url": "https://docs.datastax.com/en/dse/6.8/docs/tooling/cassandra-stress/cassandra-stress-legacy.html"
+      }
+    ],
+    "rationale": "Operator convention. Failed requests return fast (or time out at the driver's limit) and both distort the percentiles; retried requests hide server overload. Any error is reported; the thresholds grade it.",
+    "tags": [
+      "stress",
+      "convention"
+    ]
+  },
+  // knowledge/benchmarking.yaml
+  {
+    "id": "benchmarking.gc-explains-max",
+    "statement": "When a server GC pause reported in the same or the preceding interval is at least 70 % of the interval's maximum latency (and not far above it), that pause explains the maximum.",
+    "value": 0.7,
+    "unit": "ratio",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra tools/stress StressMetrics (the gc #, max ms and sum ms columns are read from the nodes over JMX)",
+        "url": "https://github.com/apache/cassandra/tree/cassandra-4.1/tools/stress/src/org/apache/cassandra/stress",
+        "ref": "apache/cassandra tools/stress/src/org/apache/cassandra/stress/StressMetrics.java"
+      }
+    ],
+    "rationale": "Operator convention. A stop-the-world pause stalls every request in flight, so the slowest request of the interval takes at least the pause plus its usual service time; a request that finishes in the next interval is reported there, hence the preceding interval counts too.",
+    "related": [
+      "jvm.gc.pause"
+    ],
+    "tags": [
+      "stress",
+      "gc",
+      "convention"
+    ]
+  },
+  // knowledge/benchmarking.yaml
+  {
+    "id": "benchmarking.measured-window-min",
+    "statement": "After the steady state is reached, measure for at least 10 minutes, so that periodic events (compaction, GC, flushes) fall inside the window several times.",
+    "value": 600,
+    "unit": "s",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB blog, Best Practices for Benchmarking ScyllaDB (long enough runs, sustained vs peak)",
+        "url": "https://www.scylladb.com/2021/03/04/best-practices-for-benchmarking-scylla/",
+        "date": "2021-03-04"
+      },
+      {
+        "title": "cql-tuner issue 6, Stress runs (methodology, steady state ≥ 3 min then ≥ 10 min measured)",
+        "ref": "cql-tuner issues/6"
+      }
+    ],
+    "rationale": "Operator convention adopted by this project: a sustained number needs a window long enough to include the background work that a production node always has; shorter windows give a peak, not a sustainable rate.",
+    "related": [
+      "benchmarking.steady-state-min"
+    ],
+    "tags": [
+      "stress",
+      "convention"
+    ]
+  },
+  // knowledge/benchmarking.yaml
+  {
+    "id": "benchmarking.p99-climb",
+    "statement": "Across the plateau of a sweep (or over a run's intervals), a p99 that grows 2× or more while throughput stays flat confirms saturation.",
+    "value": 2,
+    "unit": "ratio",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB blog, Best Practices for Benchmarking ScyllaDB (latency grows without throughput past saturation)",
+        "url": "https://www.scylladb.com/2021/03/04/best-practices-for-benchmarking-scylla/",
+        "date": "2021-03-04"
+      }
+    ],
+    "rationale": "Operator convention: a doubling is well beyond interval-to-interval noise of a percentile.",
+    "related": [
+      "benchmarking.saturation-plateau"
+    ],
+    "tags": [
+      "stress",
+      "convention"
+    ]
+  },
+  // knowledge/benchmarking.yaml
+  {
+    "id": "benchmarking.rate-shortfall",
+    "statement": "A fixed-rate (open-loop) run whose achieved throughput stays below 90 % of its target did not run at that rate: the client or the cluster could not keep up, and latency measured from the intended send time grows with the backlog.",
+    "value": 0.9,
+    "unit": "ratio",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/scylla-bench issue 24, -max-rate gives much lower throughput than desired",
+        "url": "https://github.com/scylladb/scylla-bench/issues/24"
+      },
+      {
+        "title": "scylladb/scylla-bench README (-max-rate tries to reach the average rate; more concurrency raises client overhead)",
+        "url": "https://github.com/scylladb/scylla-bench",
+        "ref": "scylladb/scylla-bench README.md"
+      }
+    ],
+    "rationale": "Operator convention: rate limiters hold the average within a few percent when the system keeps up, so a 10 % shortfall means the run measured a saturated system, not the requested load.",
+    "related": [
+      "benchmarking.coordinated-omission"
+    ],
+    "tags": [
+      "stress",
+      "convention"
+    ]
+  },
+  // knowledge/benchmarking.yaml
+  {
+    "id": "benchmarking.saturation-plateau",
+    "statement": "Steps of a thread-count sweep whose throughput is within 10 % of the sweep's peak form the plateau: adding client threads there only adds queueing.",
+    "value": 0.9,
+    "unit": "ratio",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB blog, Best Practices for Benchmarking ScyllaDB (latency vs throughput curve, knee)",
+        "url": "https://www.scylladb.com/2021/03/04/best-practices-for-benchmarking-scylla/",
+        "date": "2021-03-04"
+      }
+    ],
+    "rationale": "Operator convention. By Little's law a closed loop at a fixed throughput turns every extra thread into latency; once throughput stops growing by more than ~10 % the system is saturated and the last step before the plateau is the useful capacity.",
+    "related": [
+      "benchmarking.p99-climb",
+      "benchmarking.coordinated-omission"
+    ],
+    "tags": [
+      "stress",
+      "convention"
+    ]
+  },
+  // knowledge/benchmarking.yaml
+  {
+    "id": "benchmarking.significance-level",
+    "statement": "A difference between two runs is called significant only when its p-value is below 0.05 (or, for a bootstrap interval, when the 95 % interval of the ratio excludes 1); otherwise it is within noise.",
+    "value": 0.05,
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "pkolaczk/latte README (comparison against a baseline with p-values; example report)",
+        "url": "https://github.com/pkolaczk/latte",
+        "ref": "pkolaczk/latte README.md"
+      }
+    ],
+    "rationale": "The usual 5 % level; latte prints a p-value per statistic and marks significant ones with asterisks. Runs are noisy (GC, compaction), so a few-percent change with p ≥ 0.05 is no evidence of a regression.",
+    "tags": [
+      "stress",
+      "statistics"
+    ]
+  },
+  // knowledge/benchmarking.yaml
+  {
+    "id": "benchmarking.steady-state-min",
+    "statement": "A stress run needs at least 3 minutes of load before its numbers describe a steady state (compaction, flushes and GC all occur); shorter runs measure a transient.",
+    "value": 180,
+    "unit": "s",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB blog, Best Practices for Benchmarking ScyllaDB (steady state before measuring)",
+        "url": "https://www.scylladb.com/2021/03/04/best-practices-for-benchmarking-scylla/",
+        "date": "2021-03-04"
+      },
+      {
+        "title": "cql-tuner issue 6, Stress runs (methodology, steady state ≥ 3 min then ≥ 10 min measured)",
+        "ref": "cql-tuner issues/6"
+      }
+    ],
+    "rationale": "Operator convention adopted by this project. Memtable flushes, the first compactions and old-generation GC happen minutes into a write run; a 10-second run sees none of them and so reports a best case.",
+    "related": [
+      "benchmarking.measured-window-min",
+      "benchmarking.warm-up"
+    ],
+    "tags": [
+      "stress",
+      "convention"
+    ]
+  },
+  // knowledge/benchmarking.yaml
+  {
+    "id": "benchmarking.throughput-stall",
+    "statement": "An interval of a stress run whose throughput falls to 10 % or less of the run's peak interval, after the warm-up and before the last interval, is a stall: for that time the cluster served almost nothing.",
+    "value": 0.1,
+    "unit": "ratio",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB blog, Best Practices for Benchmarking ScyllaDB (measure a steady state; runs must be stable and repeatable)",
+        "url": "https://www.scylladb.com/2021/03/04/best-practices-for-benchmarking-scylla/",
+        "date": "2021-03-04"
+      }
+    ],
+    "rationale": "Operator convention (the tools report throughput per interval but judge nothing). Seen in the project's own fault test: a node killed under a consistency-ALL latte read dropped throughput to 0 op/s for about 17 s while latte counted 0 errors and 96 retries. A steady-state number averaged over such a hole describes neither the incident nor the capacity.",
+    "related": [
+      "benchmarking.error-rate",
+      "benchmarking.warm-up-ramp"
+    ],
+    "tags": [
+      "stress",
+      "convention"
+    ]
+  },
+  // knowledge/benchmarking.yaml
+  {
+    "id": "benchmarking.warm-up",
+    "statement": "The first part of a run (cold caches, JIT compilation, connection set-up, memtables and compaction not yet in their usual state) is slower and more variable than the rest and must be left out of the measured window.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB blog, Best Practices for Benchmarking ScyllaDB (warm-up, steady state, measuring)",
+        "url": "https://www.scylladb.com/2021/03/04/best-practices-for-benchmarking-scylla/",
+        "date": "2021-03-04"
+      },
+      {
+        "title": "DataStax docs, cassandra-stress command options (no-warmup starts cold; warm-up runs by default)",
+        "url": "https://docs.datastax.com/en/dse/6.8/docs/tooling/cassandra-stress/cassandra-stress-legacy.html"
+      }
+    ],
+    "rationale": "cassandra-stress warms up by default unless told `no-warmup`; latte has `--warmup`. A run whose first intervals are clearly slower than its median carries the warm-up inside its averages, so its mean throughput understates and its tail overstates the steady state.",
+    "related": [
+      "benchmarking.warm-up-ramp",
+      "benchmarking.steady-state-min"
+    ],
+    "tags": [
+      "stress",
+      "methodology"
+    ]
+  },
+  // knowledge/benchmarking.yaml
+  {
+    "id": "benchmarking.warm-up-ramp",
+    "statement": "A run's first interval(s) running below 80 % of the run's median throughput show a warm-up (ramp) inside the measured window.",
+    "value": 0.8,
+    "unit": "ratio",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB blog, Best Practices for Benchmarking ScyllaDB (discard the warm-up; measure steady state)",
+        "url": "https://www.scylladb.com/2021/03/04/best-practices-for-benchmarking-scylla/",
+        "date": "2021-03-04"
+      }
+    ],
+    "rationale": "Operator convention. Interval throughput of a steady closed-loop run varies by a few percent; a first interval 20 % below the median is a ramp, not noise (the corpus write run starts at 1,957 op/s against a median of about 11,300).",
+    "related": [
+      "benchmarking.warm-up"
+    ],
+    "tags": [
+      "stress",
+      "convention"
+    ]
+  },
+  // knowledge/caches.yaml
+  {
+    "id": "cache.chunk.default",
+    "statement": "The chunk cache (uncompressed SSTable chunks off heap, sized by file_cache_size: the smaller of ¼ of the heap and 512 MiB) is disabled by default from Cassandra 4.0 (file_cache_enabled false); 3.x had it on.",
+    "value": false,
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (4.0) — file_cache_enabled from the cassandra.file_cache_enabled property, false unless set",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java (cassandra-4.0)"
+      },
+      {
+        "title": "apache/cassandra conf/cassandra.yaml (file_cache_enabled false; file_cache_size min(¼ heap, 512 MiB), 32 MiB for buffer pooling)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml"
+      }
+    ],
+    "rationale": "With it off, reads decompress from the OS page cache each time, which is why compression chunk length matters so much for read-heavy tables (table.compression.chunk-length.default). The file_cache_size pool is still used for buffer pooling; \"Maximum memory usage reached\" INFO lines refer to that pool.",
+    "related": [
+      "table.compression.chunk-length.default",
+      "cache.key.default-size"
+    ],
+    "tags": [
+      "setting:file_cache_enabled",
+      "caches",
+      "default"
+    ]
+  },
+  // knowledge/caches.yaml
+  {
+    "id": "cache.counter.default-size",
+    "statement": "counter_cache_size left empty means the smaller of 2.5 % of the heap and 50 MiB; it keeps the local (clock, count) of hot counter cells to shorten counter-update locks.",
+    "value": "min(2.5% of heap, 50 MiB)",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/cassandra.yaml (counter_cache_size auto = min(2.5 % of heap, 50 MiB))",
+        "url": "https://github.com/apache/cassandra/blob/trunk/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml"
+      }
+    ],
+    "rationale": "Relevant only to tables with counters; with counter deletes and a low gc_grace_seconds the yaml advises turning it off.",
+    "related": [
+      "cache.key.default-size"
+    ],
+    "tags": [
+      "setting:counter_cache_size",
+      "caches",
+      "default"
+    ]
+  },
+  // knowledge/caches.yaml
+  {
+    "id": "cache.key.default-size",
+    "statement": "key_cache_size left empty means \"auto\": the smaller of 5 % of the heap and 100 MiB. The key cache only serves BIG-format SSTables; cassandra_latest.yaml (5.0) sets it to 0 because its BTI format has no use for it.",
+    "value": "min(5% of heap, 100 MiB)",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/cassandra.yaml (key_cache_size auto = min(5 % of heap, 100 MiB); BIG format only)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml"
+      },
+      {
+        "title": "apache/cassandra conf/cassandra_latest.yaml (key_cache_size 0MiB with BTI)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/conf/cassandra_latest.yaml",
+        "ref": "apache/cassandra conf/cassandra_latest.yaml"
+      }
+    ],
+    "rationale": "A key cache that is full (nodetool info shows size = capacity) with a poor hit ratio is simply too small for the working set; raising it costs heap. Do not copy cassandra_latest.yaml's 0 onto a node that still has BIG SSTables (upgraded clusters): reads then pay an extra index look-up each.",
+    "related": [
+      "cache.key.hit-ratio",
+      "latest.bti-format"
+    ],
+    "tags": [
+      "setting:key_cache_size",
+      "caches",
+      "default"
+    ]
+  },
   // knowledge/caches.yaml
   {
     "id": "cache.key.hit-ratio",
@@ -79,6 +744,39 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "convention"
     ]
   },
+  // knowledge/caches.yaml
+  {
+    "id": "cache.row.default",
+    "statement": "The row cache is off by default (row_cache_size 0) and, when on, caches whole partitions' head rows off heap; it only pays for small, hot, rarely-updated rows read far more often than written.",
+    "value": 0,
+    "unit": "MiB",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/cassandra.yaml (row_cache_size default 0; use only for hot or static rows)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml"
+      }
+    ],
+    "rationale": "Any write to a cached partition invalidates its entry, so on write-heavy tables the row cache burns CPU and memory for nothing. Enable it per table (caching = {'rows_per_partition': …}) only after measuring a read-mostly hot set; the OS page cache already serves hot SSTable blocks.",
+    "related": [
+      "cache.key.hit-ratio"
+    ],
+    "tags": [
+      "setting:row_cache_size",
+      "caches",
+      "default"
+    ]
+  },
   // knowledge/topology.yaml
   {
     "id": "cluster.outlier-ratio",
@@ -122,6 +820,135 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     ],
     "tags": [
       "use-method",
+      "convention"
+    ]
+  },
+  // knowledge/compaction.yaml
+  {
+    "id": "compaction.concurrent-compactors",
+    "statement": "concurrent_compactors defaults to the smaller of the number of data disks and the number of cores, but at least 2 and at most 8; the yaml suggests raising it to the number of cores on SSDs.",
+    "value": "min(disks, cores) clamped to 2..8",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/cassandra.yaml (concurrent_compactors default, SSD advice)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml"
+      },
+      {
+        "title": "apache/cassandra conf/cassandra_latest.yaml (sets concurrent_compactors 8)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/conf/cassandra_latest.yaml",
+        "ref": "apache/cassandra conf/cassandra_latest.yaml"
+      }
+    ],
+    "rationale": "With one data directory the default is 2 compaction threads, which cannot keep up with LCS or UCS on a write-heavy node even when the throughput cap is raised; look at compactionstats (several tasks running at once vs one or two) before raising it. More compactors cost heap and CPU; UCS benefits most because its shards compact in parallel. cassandra_latest.yaml (5.0) sets 8.",
+    "related": [
+      "compaction.throughput.default",
+      "compaction.pending",
+      "compaction.ucs.target-sstable-size",
+      "config.concurrent-compactors.max-cores"
+    ],
+    "tags": [
+      "setting:concurrent_compactors",
+      "default"
+    ]
+  },
+  // knowledge/compaction.yaml
+  {
+    "id": "compaction.lcs.fanout",
+    "statement": "LeveledCompactionStrategy makes each level ten times the size of the one before (fanout_size 10), so about 90 % of the data sits in the last level and a read touches at most one SSTable per level above L0.",
+    "value": 10,
+    "unit": "size ratio between levels",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax docs (DSE 5.1) — Configuring compaction (each level 10 times the previous)",
+        "url": "https://docs.datastax.com/en/dse/5.1/managing/operations/configure-compaction.html"
+      },
+      {
+        "title": "apache/cassandra UnifiedCompactionStrategy.md (L10 is the equivalent of LCS with its default fan factor 10)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/src/java/org/apache/cassandra/db/compaction/UnifiedCompactionStrategy.md",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/db/compaction/UnifiedCompactionStrategy.md"
+      }
+    ],
+    "rationale": "The fanout explains both LCS's strengths and costs: reads stay near one SSTable, space overhead is about a tenth of the data, but every byte is rewritten roughly fanout times per level it climbs, so LCS needs several times the compaction I/O of STCS for the same writes.",
+    "related": [
+      "compaction.lcs.sstable-size",
+      "compaction.lcs.free-space",
+      "compaction.ucs.scaling-parameters"
+    ],
+    "tags": [
+      "setting:fanout_size",
+      "lcs",
+      "default"
+    ]
+  },
+  // knowledge/compaction.yaml
+  {
+    "id": "compaction.lcs.free-space",
+    "statement": "LeveledCompactionStrategy needs only about 10 % of the table's size as free space for compaction: the levels above the last hold about a tenth of the data, and one compaction rewrites a handful of fixed-size SSTables rather than a whole tier.",
+    "value": 10,
+    "unit": "% of the table size kept free",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax docs (DSE 5.1) — Configuring compaction (fixed 160 MB SSTables, each level 10 times the previous)",
+        "url": "https://docs.datastax.com/en/dse/5.1/managing/operations/configure-compaction.html"
+      },
+      {
+        "title": "ScyllaDB docs — Choose a Compaction Strategy (LCS trades write amplification for low space amplification)",
+        "url": "https://docs.scylladb.com/manual/branch-2025.1/architecture/compaction/compaction-strategies.html"
+      },
+      {
+        "title": "DataStax docs (Cassandra 1.2) — planning disk capacity (keep disks at 50–80 % depending on compaction strategy)",
+        "url": "https://docs.datastax.com/en/cassandra/1.2/cassandra/architecture/architecturePlanningDiskCapacity_t.html"
+      }
+    ],
+    "rationale": "This project's choice, derived from the fanout (compaction.lcs.fanout) rather than documented: with each level ten times the one before, everything above the last level is about a tenth of the table, which bounds the duplicate data LCS keeps, and a single compaction touches roughly fanout + 1 SSTables of compaction.lcs.sstable-size. An L0 backlog (compaction.lcs.l0-backlog) falls back to size-tiered merges inside L0 and temporarily needs more; so does a switch to LCS from STCS.",
+    "related": [
+      "compaction.lcs.fanout",
+      "compaction.stcs.large-data",
+      "compaction.lcs.l0-backlog",
+      "compaction.lcs.sstable-size"
+    ],
+    "tags": [
+      "lcs",
+      "disk-space",
       "convention"
     ]
   },
@@ -286,6 +1113,38 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   },
   // knowledge/compaction.yaml
   {
+    "id": "compaction.scylla.ics-default",
+    "statement": "In current ScyllaDB releases a table created without a compaction option uses the Incremental Compaction Strategy, and SizeTieredCompactionStrategy is an alias for it; earlier releases defaulted to STCS.",
+    "value": "IncrementalCompactionStrategy",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": ">=2026.4"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB docs (2026.4 development branch) — ICS the default strategy; STCS deprecated, now an alias of ICS",
+        "url": "https://docs.scylladb.com/manual/branch-2026.4/architecture/compaction/compaction-strategies.html"
+      },
+      {
+        "title": "ScyllaDB docs (2025.1) — STCS listed first, ICS as the space-saving alternative",
+        "url": "https://docs.scylladb.com/manual/branch-2025.1/architecture/compaction/compaction-strategies.html"
+      }
+    ],
+    "rationale": "Scoped to the documentation that says so; for older ScyllaDB versions check DESCRIBE TABLE rather than assuming. Advice written for Cassandra's STCS space needs does not apply to an ICS table.",
+    "related": [
+      "compaction.scylla.ics",
+      "compaction.stcs.large-data"
+    ],
+    "tags": [
+      "compaction-strategy",
+      "scylla",
+      "default"
+    ]
+  },
+  // knowledge/compaction.yaml
+  {
     "id": "compaction.stcs.large-data",
     "statement": "SizeTieredCompactionStrategy can temporarily need as much free space as the SSTables it merges; for a table holding most of a node's data this means keeping up to half of the disk free.",
     "value": 50,
@@ -362,6 +1221,47 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   },
   // knowledge/compaction.yaml
   {
+    "id": "compaction.stcs.min-threshold",
+    "statement": "SizeTieredCompactionStrategy merges a bucket of similar-sized SSTables once it holds min_threshold (4) of them, and at most max_threshold (32) at a time.",
+    "value": 4,
+    "unit": "SSTables per bucket",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — Size Tiered Compaction Strategy (min_threshold 4, max_threshold 32, bucket_low 0.5, bucket_high 1.5)",
+        "url": "https://cassandra.apache.org/doc/stable/cassandra/managing/operating/compaction/stcs.html"
+      },
+      {
+        "title": "ScyllaDB docs — Choose a Compaction Strategy (STCS triggered by four similarly sized SSTables by default)",
+        "url": "https://docs.scylladb.com/manual/master/architecture/compaction/compaction-strategies.md"
+      }
+    ],
+    "rationale": "The threshold sets STCS's read amplification: a key can live in up to about min_threshold SSTables per size tier. UCS's T4 reproduces exactly this (compaction.ucs.scaling-parameters).",
+    "related": [
+      "compaction.ucs.scaling-parameters",
+      "compaction.stcs.large-data"
+    ],
+    "tags": [
+      "setting:min_threshold",
+      "stcs",
+      "default"
+    ]
+  },
+  // knowledge/compaction.yaml
+  {
     "id": "compaction.strategy.default",
     "statement": "A table created without a compaction option uses SizeTieredCompactionStrategy (cassandra.yaml default_compaction can change this in recent versions).",
     "value": "SizeTieredCompactionStrategy",
@@ -390,6 +1290,50 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "compaction-strategy",
       "default"
+    ]
+  },
+  // knowledge/compaction.yaml
+  {
+    "id": "compaction.strategy.switch-cost",
+    "statement": "Changing a table's compaction strategy with ALTER TABLE applies on every node at once and makes each node rewrite the table under the new strategy; on a large table this is hours of extra I/O and, for STCS→LCS, a large L0 backlog.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — Unified Compaction Strategy (legacy strategy changes require full compaction of the data)",
+        "url": "https://cassandra.apache.org/doc/stable/cassandra/managing/operating/compaction/ucs.html"
+      },
+      {
+        "title": "DataStax docs (DSE 5.1) — Configuring compaction (write_survey start-up option to test a strategy without affecting production)",
+        "url": "https://docs.datastax.com/en/dse/5.1/managing/operations/configure-compaction.html"
+      },
+      {
+        "title": "apache/cassandra conf/jvm-server.options (-Dcassandra.write_survey=true to try compaction strategies)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/conf/jvm-server.options",
+        "ref": "apache/cassandra conf/jvm-server.options"
+      }
+    ],
+    "rationale": "Safe switching: check free disk against the new strategy's need, raise compaction throughput headroom, and either trial the strategy on one node first (a write-survey node, or setting the strategy per node over JMX, which lasts until restart) or accept the cluster-wide rewrite in a quiet window. Watch pending compactions (compaction.pending) and SSTables per read until they settle.",
+    "related": [
+      "compaction.ucs.in-place-switch",
+      "compaction.pending",
+      "compaction.stcs.large-data"
+    ],
+    "tags": [
+      "compaction-strategy",
+      "procedure"
     ]
   },
   // knowledge/compaction.yaml
@@ -523,6 +1467,768 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "default"
     ]
   },
+  // knowledge/compaction.yaml
+  {
+    "id": "compaction.twcs.window-count",
+    "statement": "With TimeWindowCompactionStrategy choose compaction_window_unit and compaction_window_size so that the table's TTL spans fewer than about 50 windows (the classic advice is 20–30); the default window is one day.",
+    "thresholds": {
+      "warning": 50,
+      "critical": 100,
+      "direction": "above"
+    },
+    "unit": "time windows per TTL",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "jeffjirsa/twcs README (TWCS author — target fewer than 50 buckets per table; 90-day TTL → 3-day windows)",
+        "url": "https://github.com/jeffjirsa/twcs/",
+        "ref": "jeffjirsa/twcs README.md"
+      },
+      {
+        "title": "Apache Cassandra docs — Time Window Compaction Strategy (compaction_window_unit DAYS, compaction_window_size 1)",
+        "url": "https://Cassandra.apache.org/doc/latest/operating/compaction/twcs.html"
+      }
+    ],
+    "rationale": "Each window ends as one SSTable, so the window count is the number of SSTables a full-range read may touch and the number of files the strategy tracks. The warning level is the TWCS author's own ceiling; the critical level (twice that) is this project's choice. Too few windows (a window longer than about a tenth of the TTL) delays dropping expired data instead.",
+    "related": [
+      "compaction.strategy.twcs",
+      "table.ttl.twcs-drop"
+    ],
+    "tags": [
+      "twcs",
+      "convention"
+    ]
+  },
+  // knowledge/compaction.yaml
+  {
+    "id": "compaction.ucs.in-place-switch",
+    "statement": "Switching a table to UCS (ALTER TABLE … WITH compaction = {'class': 'UnifiedCompactionStrategy', …}) takes over the existing SSTables where they are, without a major compaction, and UCS parameters can be changed later without rewriting data; switching between the legacy strategies instead reorganises the whole table.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=5.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — Unified Compaction Strategy (parameters changeable in flight; legacy switches need full compaction)",
+        "url": "https://cassandra.apache.org/doc/stable/cassandra/managing/operating/compaction/ucs.html"
+      },
+      {
+        "title": "apache/cassandra UnifiedCompactionStrategy.md (UCS is stateless; levels derived from SSTable density)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/src/java/org/apache/cassandra/db/compaction/UnifiedCompactionStrategy.md",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/db/compaction/UnifiedCompactionStrategy.md"
+      }
+    ],
+    "rationale": "UCS keeps no per-SSTable level metadata; it places each SSTable by density, so LCS-shaped and STCS-shaped data both map onto its levels. Expect a burst of compaction after the switch while it reshapes the data, so do it one table at a time with headroom in compaction throughput and disk. A switch from STCS to LCS, by contrast, re-levels everything through L0 and can take hours on a large table.",
+    "related": [
+      "compaction.ucs.scaling-parameters",
+      "compaction.strategy.switch-cost"
+    ],
+    "tags": [
+      "ucs",
+      "procedure"
+    ]
+  },
+  // knowledge/compaction.yaml
+  {
+    "id": "compaction.ucs.scaling-parameters",
+    "statement": "UCS's scaling_parameters pick the shape per level: Tf is tiered with fan factor f (T4 behaves like STCS with min_threshold 4), Lf is levelled (L10 behaves like LCS), N is the midpoint; a list such as 'T4, T4, L10' sets the first levels and the last entry repeats for higher ones. The default is T4.",
+    "value": "T4",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=5.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra UnifiedCompactionStrategy.md (w, Tf/Lf/N notation, per-level lists, default T4)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/src/java/org/apache/cassandra/db/compaction/UnifiedCompactionStrategy.md",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/db/compaction/UnifiedCompactionStrategy.md"
+      },
+      {
+        "title": "Apache Cassandra docs — Unified Compaction Strategy",
+        "url": "https://cassandra.apache.org/doc/stable/cassandra/managing/operating/compaction/ucs.html"
+      }
+    ],
+    "rationale": "Internally one integer w per level: w > 0 is tiered with f = t = w + 2 (T4 is w = 2), w < 0 is levelled with f = 2 − w and t = 2 (L10 is w = −8), w = 0 is N. Mapping from the legacy strategies: STCS → T4 (or Tn for min_threshold n), LCS → L10, TWCS → keep TWCS or use T-tiered UCS with expiry (UCS groups by timestamp within a bucket). Levelled settings suit read-heavy tables, tiered ones write-heavy tables; a tiered low level with levelled upper levels is the usual mixed compromise.",
+    "related": [
+      "compaction.stcs.min-threshold",
+      "compaction.lcs.fanout",
+      "compaction.ucs.in-place-switch",
+      "compaction.strategy.ucs"
+    ],
+    "tags": [
+      "setting:scaling_parameters",
+      "ucs",
+      "default"
+    ]
+  },
+  // knowledge/compaction.yaml
+  {
+    "id": "compaction.ucs.target-sstable-size",
+    "statement": "UCS splits its output on shard boundaries to keep SSTables near target_sstable_size (1 GiB by default, produced between about 0.7 and 1.4 GiB), starting from base_shard_count shards (4 by default).",
+    "value": 1,
+    "unit": "GiB",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=5.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra UnifiedCompactionStrategy.md (target_sstable_size 1 GiB, base_shard_count 4, sstable_growth)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/src/java/org/apache/cassandra/db/compaction/UnifiedCompactionStrategy.md",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/db/compaction/UnifiedCompactionStrategy.md"
+      }
+    ],
+    "rationale": "Sharding is why UCS can run several compactions of one level in parallel and why its temporary space need is close to one SSTable per running compaction rather than a whole tier. Very large tables on a fixed 1 GiB target create many thousands of SSTables; sstable_growth (cassandra_latest.yaml sets 1/3) lets the size grow with the data.",
+    "related": [
+      "compaction.ucs.scaling-parameters",
+      "compaction.concurrent-compactors"
+    ],
+    "tags": [
+      "setting:target_sstable_size",
+      "ucs",
+      "default"
+    ]
+  },
+  // knowledge/config.yaml
+  {
+    "id": "config.compaction-throughput.unthrottled",
+    "statement": "compaction_throughput 0 (compaction_throughput_mb_per_sec 0 before 4.1) removes the compaction rate cap, so compactions can take all the disk bandwidth from reads and writes.",
+    "value": 0,
+    "unit": "MiB/s (0 = unthrottled)",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/cassandra.yaml — \"Setting this to 0 disables throttling\"",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml"
+      }
+    ],
+    "rationale": "Unthrottled compaction makes read latency follow compaction bursts; cap it (the default is 64 MiB/s from 4.0) and raise it only while the node is measurably behind on pending compactions with disk headroom.",
+    "related": [
+      "compaction.throughput.default",
+      "compaction.throughput.default-pre-4.0"
+    ],
+    "tags": [
+      "compaction"
+    ]
+  },
+  // knowledge/config.yaml
+  {
+    "id": "config.concurrent-compactors.max-cores",
+    "statement": "concurrent_compactors defaults to the smaller of the number of disks and cores, kept between 2 and 8; more compactors than cores leaves no CPU for requests.",
+    "value": 8,
+    "unit": "compactors (largest automatic value)",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/cassandra.yaml — concurrent_compactors comment (min of disks and cores, 2..8)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml"
+      }
+    ],
+    "rationale": "The audit warns when the configured compactors exceed the host's cores.",
+    "tags": [
+      "compaction",
+      "threads"
+    ]
+  },
+  // knowledge/config.yaml
+  {
+    "id": "config.concurrent-writes.per-core",
+    "statement": "cassandra.yaml suggests concurrent_writes of about 8 per CPU core (and concurrent_reads of about 16 per data drive); the shipped value is 32 for both.",
+    "value": 8,
+    "unit": "threads per core",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/cassandra.yaml — concurrent_reads / concurrent_writes comments (16 × drives, 8 × cores)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml"
+      }
+    ],
+    "rationale": "Far more write threads than 8 × cores only add context switches; far fewer cap throughput on large machines. The audit reports values more than twice away from 8 × cores when the core count is known.",
+    "tags": [
+      "threads",
+      "default"
+    ]
+  },
+  // knowledge/config.yaml
+  {
+    "id": "config.counter-write-request-timeout.default",
+    "statement": "counter_write_request_timeout (counter_write_request_timeout_in_ms before 4.1) defaults to 5000 ms.",
+    "value": 5000,
+    "unit": "ms",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (counter_write_request_timeout = 5000ms) and conf/cassandra.yaml",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      }
+    ],
+    "rationale": "The baseline an audit compares a configured counter-write timeout with.",
+    "related": [
+      "config.request-timeout.raised"
+    ],
+    "tags": [
+      "setting:counter_write_request_timeout",
+      "default"
+    ]
+  },
+  // knowledge/config-renames.yaml
+  {
+    "id": "config.deprecated.cassandra",
+    "statement": "cassandra.yaml settings that Cassandra still parses but has deprecated (they do nothing or are on their way out): the outbound-coalescing and back-pressure options (4.0), repair_session_max_tree_depth (4.0), max_streaming_retries and windows_timer_interval (4.1), scripted UDFs (5.0).",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java — @Deprecated(since = …) fields",
+        "url": "https://github.com/apache/cassandra/blob/trunk/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      }
+    ],
+    "rationale": "A deprecated key is harmless today but is a line to delete before the release that removes it; a few (scripted UDFs on 5.0) stop the node when turned on.",
+    "related": [
+      "config.removed.cassandra-4.0"
+    ],
+    "tags": [
+      "deprecated",
+      "config"
+    ],
+    "configKeys": [
+      {
+        "key": "otc_coalescing_strategy",
+        "change": "deprecated",
+        "since": "4.0",
+        "note": "ignored by the 4.0 messaging rewrite"
+      },
+      {
+        "key": "otc_coalescing_window_us",
+        "change": "deprecated",
+        "since": "4.0",
+        "note": "ignored by the 4.0 messaging rewrite"
+      },
+      {
+        "key": "otc_coalescing_enough_coalesced_messages",
+        "change": "deprecated",
+        "since": "4.0",
+        "note": "ignored by the 4.0 messaging rewrite"
+      },
+      {
+        "key": "otc_backlog_expiration_interval_ms",
+        "change": "deprecated",
+        "since": "4.0",
+        "note": "ignored by the 4.0 messaging rewrite"
+      },
+      {
+        "key": "back_pressure_enabled",
+        "change": "deprecated",
+        "since": "4.0",
+        "note": "back-pressure removed (CASSANDRA-15375)"
+      },
+      {
+        "key": "back_pressure_strategy",
+        "change": "deprecated",
+        "since": "4.0",
+        "note": "back-pressure removed (CASSANDRA-15375)"
+      },
+      {
+        "key": "repair_session_max_tree_depth",
+        "change": "deprecated",
+        "since": "4.0",
+        "replacement": "repair_session_space"
+      },
+      {
+        "key": "buffer_pool_use_heap_if_exhausted",
+        "change": "deprecated",
+        "since": "4.0"
+      },
+      {
+        "key": "max_streaming_retries",
+        "change": "deprecated",
+        "since": "4.1",
+        "note": "streaming retries were removed long ago (CASSANDRA-10992)"
+      },
+      {
+        "key": "windows_timer_interval",
+        "change": "deprecated",
+        "since": "4.1",
+        "note": "Windows support dropped"
+      },
+      {
+        "key": "scripted_user_defined_functions_enabled",
+        "change": "deprecated",
+        "since": "5.0",
+        "note": "JavaScript UDFs removed in 5.0 (CASSANDRA-18252); leave it false"
+      },
+      {
+        "key": "enable_scripted_user_defined_functions",
+        "change": "deprecated",
+        "since": "5.0",
+        "note": "JavaScript UDFs removed in 5.0 (CASSANDRA-18252); leave it false"
+      }
+    ]
+  },
+  // knowledge/config.yaml
+  {
+    "id": "config.dynamic-snitch.default",
+    "statement": "dynamic_snitch defaults to true: coordinators route reads away from replicas that answer slowly. Turning it off sends reads by the static snitch order, whatever the replica's latency.",
+    "value": true,
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (dynamic_snitch = true) and conf/cassandra.yaml (dynamic snitch settings)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      }
+    ],
+    "rationale": "With it off, one slow node (GC, compaction, a bad disk) slows every read that picks it; turn it back on unless a measured reason says otherwise.",
+    "tags": [
+      "setting:dynamic_snitch",
+      "default"
+    ]
+  },
+  // knowledge/config-jvm.yaml
+  {
+    "id": "config.jvm.always-pre-touch",
+    "statement": "Cassandra's shipped jvm options turn on -XX:+AlwaysPreTouch so the whole heap is committed at start-up rather than page by page under load; large pages (-XX:+UseLargePages) need hugepages reserved in the OS.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/jvm-server.options (-XX:+AlwaysPreTouch)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1/conf/jvm-server.options",
+        "ref": "apache/cassandra conf/jvm-server.options"
+      },
+      {
+        "title": "Oracle — Java Support for Large Memory Pages (UseLargePages needs OS large pages; falls back to regular pages)",
+        "url": "https://oracle.com/java/technologies/javase/largememory-pages.html"
+      }
+    ],
+    "rationale": "Without pre-touch the first minutes after a restart pay page faults in GC pauses; with large pages and no reserved hugepages the JVM warns and falls back to normal pages.",
+    "tags": [
+      "heap",
+      "jvm"
+    ]
+  },
+  // knowledge/config-jvm.yaml
+  {
+    "id": "config.jvm.cassandra-5.0-jdk",
+    "statement": "Cassandra 5.0 runs on JDK 11 or 17; JDK 8 is no longer supported.",
+    "value": 11,
+    "unit": "lowest supported JDK",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=5.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra NEWS.txt (5.0 — Java 8 support removed; JDK 11 and 17 supported)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0/NEWS.txt",
+        "ref": "apache/cassandra NEWS.txt"
+      }
+    ],
+    "rationale": "An audit for a 5.0 target can assume JDK 11 or later even when the JDK is not given.",
+    "related": [
+      "jvm.gc.g1-default"
+    ],
+    "tags": [
+      "jdk"
+    ]
+  },
+  // knowledge/config-jvm.yaml
+  {
+    "id": "config.jvm.cms-removed",
+    "statement": "The CMS collector was deprecated in JDK 9 and removed in JDK 14; a JDK 14+ JVM ignores -XX:+UseConcMarkSweepGC with a warning and runs its default collector (G1) with none of the CMS tuning.",
+    "value": 14,
+    "unit": "JDK release that removed CMS",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "OpenJDK JEP 363 — Remove the Concurrent Mark Sweep (CMS) Garbage Collector",
+        "url": "https://openjdk.org/jeps/363"
+      },
+      {
+        "title": "OpenJDK JEP 291 — Deprecate the Concurrent Mark Sweep (CMS) Garbage Collector",
+        "url": "https://openjdk.org/jeps/291"
+      }
+    ],
+    "rationale": "Cassandra 5.0 runs on JDK 11 or 17, so CMS settings copied from 3.x/4.x options files do nothing there; on JDK 8/11 CMS still works but is tuned for small heaps (≤ 8 GiB); G1 suits larger ones.",
+    "related": [
+      "jvm.gc.g1-default"
+    ],
+    "tags": [
+      "gc",
+      "jdk"
+    ]
+  },
+  // knowledge/config-jvm.yaml
+  {
+    "id": "config.jvm.g1-no-xmn",
+    "statement": "With G1, setting the young generation size (-Xmn or NewSize) turns off G1's adaptive young sizing, so it can no longer meet its pause target.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Oracle — Garbage-First Garbage Collector Tuning (avoid explicitly setting young generation size)",
+        "url": "https://docs.oracle.com/en/java/javase/17/gc/garbage-first-g1-garbage-collector1.html"
+      },
+      {
+        "title": "apache/cassandra conf/cassandra-env.sh (HEAP_NEWSIZE applies to CMS only)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/conf/cassandra-env.sh",
+        "ref": "apache/cassandra conf/cassandra-env.sh"
+      }
+    ],
+    "rationale": "A leftover HEAP_NEWSIZE / -Xmn from a CMS setup is the usual cause; drop it when moving to G1.",
+    "related": [
+      "jvm.gc.g1-default"
+    ],
+    "tags": [
+      "gc"
+    ]
+  },
+  // knowledge/config-jvm.yaml
+  {
+    "id": "config.jvm.heap-oops-dead-zone",
+    "statement": "Heaps from 32 GiB up to roughly 38 GiB are a dead zone: compressed object pointers are off, references double in size, and the heap holds less than a 31 GiB one did.",
+    "value": 38,
+    "unit": "GiB (upper end of the dead zone)",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Atlassian KB — Do not use heap sizes between 32 GB and 47 GB (Compressed OOPS)",
+        "url": "https://confluence.atlassian.com/jirakb/do-not-use-heap-sizes-between-32-gb-and-47-gb-in-jira-compressed-oops-1167745277.html"
+      },
+      {
+        "title": "Elastic discuss — heap just under 32 GB, zero-based compressed oops",
+        "url": "https://discuss.elastic.co/t/how-to-set-elasticsearch-jvm-heap-size/261611"
+      }
+    ],
+    "rationale": "Where the break-even lies depends on the object mix (38 GiB for pointer-light heaps, up to the high 40s by Atlassian's measure); below it, 31 GiB is strictly better. The audit warns from 32 GiB up to this value and notes the loss above it.",
+    "related": [
+      "jvm.heap.compressed-oops"
+    ],
+    "tags": [
+      "heap",
+      "jvm"
+    ]
+  },
+  // knowledge/config-jvm.yaml
+  {
+    "id": "config.jvm.heap-ram-ratio",
+    "statement": "The heap should stay at or below about half of the host's RAM; the rest feeds off-heap memtables, bloom filters, compression metadata and above all the page cache.",
+    "thresholds": {
+      "warning": 0.5,
+      "critical": 0.75,
+      "direction": "above"
+    },
+    "unit": "heap / RAM",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax HCD docs — Recommended production settings (heap ¼ to ½ of RAM)",
+        "url": "https://docs.datastax.com/en/hyper-converged-database/1.1/manage/configure/recommended-settings.html"
+      }
+    ],
+    "rationale": "Above half of RAM reads start to hit the disk instead of the page cache; above three quarters the host risks swapping or the OOM killer. The limits are this project's convention drawn from the ¼–½ guidance.",
+    "related": [
+      "jvm.heap.default-size",
+      "jvm.heap.compressed-oops"
+    ],
+    "tags": [
+      "convention",
+      "heap"
+    ]
+  },
+  // knowledge/config-jvm.yaml
+  {
+    "id": "config.jvm.heap-small",
+    "statement": "A Cassandra heap under 4 GiB is a toy or auto-sized heap: memtables, caches and request handling run out of room under production load.",
+    "thresholds": {
+      "warning": 4,
+      "direction": "below"
+    },
+    "unit": "GiB",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax HCD docs — Recommended production settings (heap sizing by host RAM)",
+        "url": "https://docs.datastax.com/en/hyper-converged-database/1.1/manage/configure/recommended-settings.html"
+      },
+      {
+        "title": "apache/cassandra conf/cassandra-env.sh (calculate_heap_sizes — auto-sizing from RAM and cores)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/conf/cassandra-env.sh",
+        "ref": "apache/cassandra conf/cassandra-env.sh"
+      }
+    ],
+    "rationale": "4 GiB is this project's convention for the floor of a production heap (guides put 8 GiB as the usual start with CMS and 16–31 GiB with G1 on big hosts). A heap of about ¼ of RAM is the auto-sizing formula at work (kb:jvm.heap.default-size).",
+    "related": [
+      "jvm.heap.default-size"
+    ],
+    "tags": [
+      "convention",
+      "heap"
+    ]
+  },
+  // knowledge/config-jvm.yaml
+  {
+    "id": "config.jvm.jdk8-gc-log-flags-removed",
+    "statement": "JDK 9 replaced GC logging with unified logging (-Xlog:gc…) and removed the JDK 8 flags PrintGCDateStamps, PrintGCTimeStamps, PrintGCApplicationStoppedTime, PrintHeapAtGC, PrintTenuringDistribution, UseGCLogFileRotation, NumberOfGCLogFiles and GCLogFileSize: a JDK 9+ JVM given one of them stops with \"Unrecognized VM option\" (PrintGC, PrintGCDetails and -Xloggc remain as deprecated aliases).",
+    "value": 9,
+    "unit": "first JDK that rejects the flags",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "OpenJDK JEP 271 — Unified GC Logging",
+        "url": "https://openjdk.org/jeps/271"
+      },
+      {
+        "title": "SAP/SapMachine issue",
+        "url": "https://github.com/SAP/SapMachine/issues/554"
+      }
+    ],
+    "rationale": "Moving a node from JDK 8 to 11 or 17 (Cassandra 5.0 needs 11+) with the old jvm.options kept is a start-up failure; Cassandra 4.x ships separate jvm8-server.options and jvm11-server.options for this. -XX:+IgnoreUnrecognizedVMOptions turns the failure into silently dropped flags.",
+    "related": [
+      "config.jvm.cassandra-5.0-jdk"
+    ],
+    "tags": [
+      "jvm",
+      "jdk",
+      "startup"
+    ]
+  },
+  // knowledge/config-jvm.yaml
+  {
+    "id": "config.jvm.max-gc-pause-millis",
+    "statement": "G1's pause target (-XX:MaxGCPauseMillis) is 200 ms by default and Cassandra 5.0's jvm17-server.options uses 300 ms; a target of 500 ms or more trades latency for throughput and lets young pauses grow long.",
+    "thresholds": {
+      "warning": 500,
+      "direction": "above"
+    },
+    "unit": "ms",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/jvm17-server.options — G1 section (\"200ms is the JVM default and lowest viable setting\"; MaxGCPauseMillis=300)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0/conf/jvm17-server.options",
+        "ref": "apache/cassandra conf/jvm17-server.options"
+      },
+      {
+        "title": "apache/cassandra conf/jvm-server.options (3.11/4.x commented G1 template with MaxGCPauseMillis=500)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1/conf/jvm-server.options",
+        "ref": "apache/cassandra conf/jvm-server.options"
+      }
+    ],
+    "rationale": "The older commented template suggested 500 ms for throughput; for a latency-sensitive database the 200–300 ms range is this project's convention. The pause target must stay well under the request timeouts either way.",
+    "related": [
+      "jvm.gc.pause",
+      "jvm.gc.g1-default"
+    ],
+    "tags": [
+      "convention",
+      "gc"
+    ]
+  },
+  // knowledge/config-jvm.yaml
+  {
+    "id": "config.jvm.numa",
+    "statement": "On multi-socket hosts -XX:+UseNUMA makes the JVM allocate young objects on the local NUMA node; G1 honours it from JDK 14 (Parallel always did). Cassandra's start script otherwise interleaves memory with numactl.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "OpenJDK JEP 345 — NUMA-Aware Memory Allocation for G1",
+        "url": "https://openjdk.org/jeps/345"
+      },
+      {
+        "title": "apache/cassandra bin/cassandra (numactl --interleave when available)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/bin/cassandra",
+        "ref": "apache/cassandra bin/cassandra"
+      }
+    ],
+    "rationale": "A NUMA flag with G1 on JDK 8/11 does nothing; on one-socket hosts it is irrelevant.",
+    "related": [
+      "os.zone-reclaim-mode"
+    ],
+    "tags": [
+      "jvm",
+      "numa"
+    ]
+  },
+  // knowledge/config-jvm.yaml
+  {
+    "id": "config.jvm.xms-equals-xmx",
+    "statement": "Set -Xms equal to -Xmx for a database: a growing heap resizes under load (full collections on the way), and memory the host seemed to have free is claimed later.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/jvm-server.options — heap size comments (set min and max to the same value)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1/conf/jvm-server.options",
+        "ref": "apache/cassandra conf/jvm-server.options"
+      }
+    ],
+    "rationale": "cassandra-env.sh sets both from MAX_HEAP_SIZE for this reason.",
+    "tags": [
+      "heap"
+    ]
+  },
+  // knowledge/config-jvm.yaml
+  {
+    "id": "config.jvm.zgc-production",
+    "statement": "ZGC is production-ready from JDK 15 (experimental before, from JDK 11); Cassandra 5.0 on JDK 17 can use it for sub-millisecond pauses at some cost in throughput and memory.",
+    "value": 15,
+    "unit": "first JDK with production ZGC",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "OpenJDK JEP 377 — ZGC, A Scalable Low-Latency Garbage Collector (Production)",
+        "url": "https://openjdk.org/jeps/377"
+      }
+    ],
+    "rationale": "On JDK 11–14 ZGC needs -XX:+UnlockExperimentalVMOptions and is not a production choice.",
+    "related": [
+      "jvm.gc.g1-default"
+    ],
+    "tags": [
+      "gc",
+      "jdk"
+    ]
+  },
   // knowledge/threadpools.yaml
   {
     "id": "config.native-transport-max-threads",
@@ -623,6 +2329,233 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "setting:num_tokens",
       "default"
+    ]
+  },
+  // knowledge/config-renames.yaml
+  {
+    "id": "config.old-and-new-key",
+    "statement": "From Cassandra 4.1 a cassandra.yaml that sets one parameter under both its old and its new name is refused at startup (\"Config contains both old and new keys for the same configuration parameters\"), unless the node runs with -Dcassandra.allow_new_old_config_keys=true, which only logs it.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra YamlConfigurationLoader.java — duplicate old/new key check (ALLOW_NEW_OLD_CONFIG_KEYS)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1/src/java/org/apache/cassandra/config/YamlConfigurationLoader.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/YamlConfigurationLoader.java"
+      }
+    ],
+    "rationale": "It happens when a file is half-migrated or a config tool appends new-style keys to an old file; the node does not start, so it is a blocker, not a style issue. Keep one spelling (the new one on 4.1+).",
+    "related": [
+      "config.renames.cassandra-4.1"
+    ],
+    "tags": [
+      "rename",
+      "config",
+      "startup"
+    ]
+  },
+  // knowledge/config.yaml
+  {
+    "id": "config.partitioner.random",
+    "statement": "RandomPartitioner is the legacy (pre-1.2) partitioner; Murmur3Partitioner is the default and is faster. A cluster cannot change its partitioner without reloading its data.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — Partitioners (Murmur3Partitioner default, RandomPartitioner for backward compatibility)",
+        "url": "https://cassandra.apache.org/doc/latest/cassandra/architecture/dynamo.html"
+      }
+    ],
+    "rationale": "Worth knowing for migrations (ScyllaDB and new clusters use Murmur3); not a tuning knob.",
+    "tags": [
+      "legacy"
+    ]
+  },
+  // knowledge/config.yaml
+  {
+    "id": "config.range-request-timeout.default",
+    "statement": "range_request_timeout (range_request_timeout_in_ms before 4.1) defaults to 10000 ms.",
+    "value": 10000,
+    "unit": "ms",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (range_request_timeout = 10000ms) and conf/cassandra.yaml",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      }
+    ],
+    "rationale": "The baseline an audit compares a configured range-scan timeout with.",
+    "related": [
+      "config.request-timeout.raised"
+    ],
+    "tags": [
+      "setting:range_request_timeout",
+      "default"
+    ]
+  },
+  // knowledge/config.yaml
+  {
+    "id": "config.read-request-timeout.default",
+    "statement": "read_request_timeout (read_request_timeout_in_ms before 4.1) defaults to 5000 ms.",
+    "value": 5000,
+    "unit": "ms",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (read_request_timeout = 5000ms) and conf/cassandra.yaml",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      }
+    ],
+    "rationale": "The baseline an audit compares a configured read timeout with.",
+    "related": [
+      "config.request-timeout.raised"
+    ],
+    "tags": [
+      "setting:read_request_timeout",
+      "default"
+    ]
+  },
+  // knowledge/config-renames.yaml
+  {
+    "id": "config.removed.cassandra-4.0",
+    "statement": "Cassandra 4.0 removed Thrift and with it the rpc_*/thrift_* and request_scheduler settings, and replaced streaming_socket_timeout_in_ms with streaming_keep_alive_period_in_secs; a 4.0+ node refuses a cassandra.yaml that still lists them.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra NEWS.txt (4.0 — Thrift removed, CASSANDRA-11115; streaming_socket_timeout_in_ms removed, CASSANDRA-12229)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.0/NEWS.txt",
+        "ref": "apache/cassandra NEWS.txt"
+      },
+      {
+        "title": "apache/cassandra YamlConfigurationLoader.java — \"Invalid yaml. Please remove properties … from your cassandra.yaml\"",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.0/src/java/org/apache/cassandra/config/YamlConfigurationLoader.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/YamlConfigurationLoader.java"
+      }
+    ],
+    "rationale": "Unknown keys are a startup error, not a warning, so a 3.11 file carried to 4.0 must lose these lines first; rpc_address stays (it is the native-transport address).",
+    "related": [
+      "config.unknown-key-refused"
+    ],
+    "tags": [
+      "removed",
+      "config"
+    ],
+    "configKeys": [
+      {
+        "key": "start_rpc",
+        "change": "removed",
+        "since": "4.0",
+        "note": "Thrift removed"
+      },
+      {
+        "key": "rpc_port",
+        "change": "removed",
+        "since": "4.0",
+        "note": "Thrift removed"
+      },
+      {
+        "key": "rpc_listen_backlog",
+        "change": "removed",
+        "since": "4.0",
+        "note": "Thrift removed"
+      },
+      {
+        "key": "rpc_server_type",
+        "change": "removed",
+        "since": "4.0",
+        "note": "Thrift removed"
+      },
+      {
+        "key": "rpc_min_threads",
+        "change": "removed",
+        "since": "4.0",
+        "note": "Thrift removed"
+      },
+      {
+        "key": "rpc_max_threads",
+        "change": "removed",
+        "since": "4.0",
+        "note": "Thrift removed"
+      },
+      {
+        "key": "rpc_send_buff_size_in_bytes",
+        "change": "removed",
+        "since": "4.0",
+        "note": "Thrift removed"
+      },
+      {
+        "key": "rpc_recv_buff_size_in_bytes",
+        "change": "removed",
+        "since": "4.0",
+        "note": "Thrift removed"
+      },
+      {
+        "key": "thrift_framed_transport_size_in_mb",
+        "change": "removed",
+        "since": "4.0",
+        "note": "Thrift removed"
+      },
+      {
+        "key": "thrift_max_message_length_in_mb",
+        "change": "removed",
+        "since": "4.0",
+        "note": "Thrift removed"
+      },
+      {
+        "key": "thrift_prepared_statements_cache_size_mb",
+        "change": "removed",
+        "since": "4.0",
+        "note": "Thrift removed"
+      },
+      {
+        "key": "request_scheduler",
+        "change": "removed",
+        "since": "4.0",
+        "note": "Thrift removed"
+      },
+      {
+        "key": "request_scheduler_id",
+        "change": "removed",
+        "since": "4.0",
+        "note": "Thrift removed"
+      },
+      {
+        "key": "request_scheduler_options",
+        "change": "removed",
+        "since": "4.0",
+        "note": "Thrift removed"
+      },
+      {
+        "key": "streaming_socket_timeout_in_ms",
+        "change": "removed",
+        "since": "4.0",
+        "replacement": "streaming_keep_alive_period_in_secs"
+      }
     ]
   },
   // knowledge/config.yaml
@@ -782,6 +2715,1311 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "config"
     ]
   },
+  // knowledge/config-renames.yaml
+  {
+    "id": "config.renames.cassandra-4.1",
+    "statement": "The complete list of cassandra.yaml parameters that Cassandra 4.1 renamed or gave unit-carrying values (CASSANDRA-15234 and its follow-ups), with what a bare number under the old name meant.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java — @Replaces(oldName = …, converter = …) on each renamed field",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "apache/cassandra Converters.java — the unit each converter reads an old bare number in",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1/src/java/org/apache/cassandra/config/Converters.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Converters.java"
+      },
+      {
+        "title": "Apache Cassandra docs — Liberating cassandra.yaml Parameters' Names from Their Units",
+        "url": "https://cassandra.apache.org/doc/latest/configuration/configuration.html"
+      },
+      {
+        "title": "system_views.settings captured from real Cassandra 4.1.10 and 5.0.9 nodes (both names listed)",
+        "ref": "cql-tuner shared corpus local-runs/cassandra-4.1.10-single/cql/vt_settings.txt"
+      }
+    ],
+    "rationale": "4.1 and 5.0 still read the old names (marked deprecated), so an old file keeps working; but the same setting under both names stops the node and a bare number under a new name is refused. On 4.1.10 and 5.0.9, system_views.settings lists each renamed setting twice: the new name with a unit and the old name with a bare number in the old unit. An audit and a migration review need the full map.",
+    "related": [
+      "config.rename.units",
+      "config.old-and-new-key",
+      "config.value-needs-unit"
+    ],
+    "tags": [
+      "rename",
+      "config"
+    ],
+    "configKeys": [
+      {
+        "key": "permissions_validity_in_ms",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "permissions_validity",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "permissions_update_interval_in_ms",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "permissions_update_interval",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "roles_validity_in_ms",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "roles_validity",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "roles_update_interval_in_ms",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "roles_update_interval",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "credentials_validity_in_ms",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "credentials_validity",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "credentials_update_interval_in_ms",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "credentials_update_interval",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "max_hint_window_in_ms",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "max_hint_window",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "native_transport_idle_timeout_in_ms",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "native_transport_idle_timeout",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "request_timeout_in_ms",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "request_timeout",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "read_request_timeout_in_ms",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "read_request_timeout",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "range_request_timeout_in_ms",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "range_request_timeout",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "write_request_timeout_in_ms",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "write_request_timeout",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "counter_write_request_timeout_in_ms",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "counter_write_request_timeout",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "cas_contention_timeout_in_ms",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "cas_contention_timeout",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "truncate_request_timeout_in_ms",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "truncate_request_timeout",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "repair_request_timeout_in_ms",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "repair_request_timeout",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "streaming_keep_alive_period_in_secs",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "streaming_keep_alive_period",
+        "valueType": "duration",
+        "oldUnit": "s"
+      },
+      {
+        "key": "cross_node_timeout",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "internode_timeout",
+        "valueType": "boolean"
+      },
+      {
+        "key": "slow_query_log_timeout_in_ms",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "slow_query_log_timeout",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "memtable_heap_space_in_mb",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "memtable_heap_space",
+        "valueType": "data-storage",
+        "oldUnit": "MiB"
+      },
+      {
+        "key": "memtable_offheap_space_in_mb",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "memtable_offheap_space",
+        "valueType": "data-storage",
+        "oldUnit": "MiB"
+      },
+      {
+        "key": "repair_session_space_in_mb",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "repair_session_space",
+        "valueType": "data-storage",
+        "oldUnit": "MiB"
+      },
+      {
+        "key": "internode_max_message_size_in_bytes",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "internode_max_message_size",
+        "valueType": "data-storage",
+        "oldUnit": "B"
+      },
+      {
+        "key": "internode_socket_send_buffer_size_in_bytes",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "internode_socket_send_buffer_size",
+        "valueType": "data-storage",
+        "oldUnit": "B"
+      },
+      {
+        "key": "internode_send_buff_size_in_bytes",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "internode_socket_send_buffer_size",
+        "valueType": "data-storage",
+        "oldUnit": "B"
+      },
+      {
+        "key": "internode_socket_receive_buffer_size_in_bytes",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "internode_socket_receive_buffer_size",
+        "valueType": "data-storage",
+        "oldUnit": "B"
+      },
+      {
+        "key": "internode_recv_buff_size_in_bytes",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "internode_socket_receive_buffer_size",
+        "valueType": "data-storage",
+        "oldUnit": "B"
+      },
+      {
+        "key": "internode_application_send_queue_capacity_in_bytes",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "internode_application_send_queue_capacity",
+        "valueType": "data-storage",
+        "oldUnit": "B"
+      },
+      {
+        "key": "internode_application_send_queue_reserve_endpoint_capacity_in_bytes",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "internode_application_send_queue_reserve_endpoint_capacity",
+        "valueType": "data-storage",
+        "oldUnit": "B"
+      },
+      {
+        "key": "internode_application_send_queue_reserve_global_capacity_in_bytes",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "internode_application_send_queue_reserve_global_capacity",
+        "valueType": "data-storage",
+        "oldUnit": "B"
+      },
+      {
+        "key": "internode_application_receive_queue_capacity_in_bytes",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "internode_application_receive_queue_capacity",
+        "valueType": "data-storage",
+        "oldUnit": "B"
+      },
+      {
+        "key": "internode_application_receive_queue_reserve_endpoint_capacity_in_bytes",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "internode_application_receive_queue_reserve_endpoint_capacity",
+        "valueType": "data-storage",
+        "oldUnit": "B"
+      },
+      {
+        "key": "internode_application_receive_queue_reserve_global_capacity_in_bytes",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "internode_application_receive_queue_reserve_global_capacity",
+        "valueType": "data-storage",
+        "oldUnit": "B"
+      },
+      {
+        "key": "internode_tcp_connect_timeout_in_ms",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "internode_tcp_connect_timeout",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "internode_tcp_user_timeout_in_ms",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "internode_tcp_user_timeout",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "internode_streaming_tcp_user_timeout_in_ms",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "internode_streaming_tcp_user_timeout",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "native_transport_max_frame_size_in_mb",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "native_transport_max_frame_size",
+        "valueType": "data-storage",
+        "oldUnit": "MiB"
+      },
+      {
+        "key": "native_transport_max_concurrent_requests_in_bytes_per_ip",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "native_transport_max_request_data_in_flight_per_ip",
+        "valueType": "data-storage",
+        "oldUnit": "B"
+      },
+      {
+        "key": "native_transport_max_concurrent_requests_in_bytes",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "native_transport_max_request_data_in_flight",
+        "valueType": "data-storage",
+        "oldUnit": "B"
+      },
+      {
+        "key": "native_transport_receive_queue_capacity_in_bytes",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "native_transport_receive_queue_capacity",
+        "valueType": "data-storage",
+        "oldUnit": "B"
+      },
+      {
+        "key": "max_value_size_in_mb",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "max_value_size",
+        "valueType": "data-storage",
+        "oldUnit": "MiB"
+      },
+      {
+        "key": "column_index_size_in_kb",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "column_index_size",
+        "valueType": "data-storage",
+        "oldUnit": "KiB"
+      },
+      {
+        "key": "column_index_cache_size_in_kb",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "column_index_cache_size",
+        "valueType": "data-storage",
+        "oldUnit": "KiB"
+      },
+      {
+        "key": "batch_size_warn_threshold_in_kb",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "batch_size_warn_threshold",
+        "valueType": "data-storage",
+        "oldUnit": "KiB"
+      },
+      {
+        "key": "batch_size_fail_threshold_in_kb",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "batch_size_fail_threshold",
+        "valueType": "data-storage",
+        "oldUnit": "KiB"
+      },
+      {
+        "key": "compaction_throughput_mb_per_sec",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "compaction_throughput",
+        "valueType": "data-rate",
+        "oldUnit": "MiB/s"
+      },
+      {
+        "key": "min_free_space_per_drive_in_mb",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "min_free_space_per_drive",
+        "valueType": "data-storage",
+        "oldUnit": "MiB"
+      },
+      {
+        "key": "stream_throughput_outbound_megabits_per_sec",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "stream_throughput_outbound",
+        "valueType": "data-rate",
+        "oldUnit": "megabits/s"
+      },
+      {
+        "key": "inter_dc_stream_throughput_outbound_megabits_per_sec",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "inter_dc_stream_throughput_outbound",
+        "valueType": "data-rate",
+        "oldUnit": "megabits/s"
+      },
+      {
+        "key": "commitlog_total_space_in_mb",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "commitlog_total_space",
+        "valueType": "data-storage",
+        "oldUnit": "MiB"
+      },
+      {
+        "key": "commitlog_sync_group_window_in_ms",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "commitlog_sync_group_window",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "commitlog_sync_period_in_ms",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "commitlog_sync_period",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "commitlog_segment_size_in_mb",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "commitlog_segment_size",
+        "valueType": "data-storage",
+        "oldUnit": "MiB"
+      },
+      {
+        "key": "periodic_commitlog_sync_lag_block_in_ms",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "periodic_commitlog_sync_lag_block",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "max_mutation_size_in_kb",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "max_mutation_size",
+        "valueType": "data-storage",
+        "oldUnit": "KiB"
+      },
+      {
+        "key": "cdc_total_space_in_mb",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "cdc_total_space",
+        "valueType": "data-storage",
+        "oldUnit": "MiB"
+      },
+      {
+        "key": "cdc_free_space_check_interval_ms",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "cdc_free_space_check_interval",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "dynamic_snitch_update_interval_in_ms",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "dynamic_snitch_update_interval",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "dynamic_snitch_reset_interval_in_ms",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "dynamic_snitch_reset_interval",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "hinted_handoff_throttle_in_kb",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "hinted_handoff_throttle",
+        "valueType": "data-storage",
+        "oldUnit": "KiB"
+      },
+      {
+        "key": "batchlog_replay_throttle_in_kb",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "batchlog_replay_throttle",
+        "valueType": "data-storage",
+        "oldUnit": "KiB"
+      },
+      {
+        "key": "hints_flush_period_in_ms",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "hints_flush_period",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "max_hints_file_size_in_mb",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "max_hints_file_size",
+        "valueType": "data-storage",
+        "oldUnit": "MiB"
+      },
+      {
+        "key": "trickle_fsync_interval_in_kb",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "trickle_fsync_interval",
+        "valueType": "data-storage",
+        "oldUnit": "KiB"
+      },
+      {
+        "key": "sstable_preemptive_open_interval_in_mb",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "sstable_preemptive_open_interval",
+        "valueType": "data-storage",
+        "oldUnit": "MiB"
+      },
+      {
+        "key": "key_cache_size_in_mb",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "key_cache_size",
+        "valueType": "data-storage",
+        "oldUnit": "MiB"
+      },
+      {
+        "key": "key_cache_save_period",
+        "change": "unit",
+        "since": "4.1",
+        "replacement": "key_cache_save_period",
+        "valueType": "duration",
+        "oldUnit": "s"
+      },
+      {
+        "key": "row_cache_size_in_mb",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "row_cache_size",
+        "valueType": "data-storage",
+        "oldUnit": "MiB"
+      },
+      {
+        "key": "row_cache_save_period",
+        "change": "unit",
+        "since": "4.1",
+        "replacement": "row_cache_save_period",
+        "valueType": "duration",
+        "oldUnit": "s"
+      },
+      {
+        "key": "counter_cache_size_in_mb",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "counter_cache_size",
+        "valueType": "data-storage",
+        "oldUnit": "MiB"
+      },
+      {
+        "key": "counter_cache_save_period",
+        "change": "unit",
+        "since": "4.1",
+        "replacement": "counter_cache_save_period",
+        "valueType": "duration",
+        "oldUnit": "s"
+      },
+      {
+        "key": "cache_load_timeout_seconds",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "cache_load_timeout",
+        "valueType": "duration",
+        "oldUnit": "s"
+      },
+      {
+        "key": "networking_cache_size_in_mb",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "networking_cache_size",
+        "valueType": "data-storage",
+        "oldUnit": "MiB"
+      },
+      {
+        "key": "file_cache_size_in_mb",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "file_cache_size",
+        "valueType": "data-storage",
+        "oldUnit": "MiB"
+      },
+      {
+        "key": "index_summary_capacity_in_mb",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "index_summary_capacity",
+        "valueType": "data-storage",
+        "oldUnit": "MiB"
+      },
+      {
+        "key": "index_summary_resize_interval_in_minutes",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "index_summary_resize_interval",
+        "valueType": "duration",
+        "oldUnit": "minutes"
+      },
+      {
+        "key": "gc_log_threshold_in_ms",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "gc_log_threshold",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "gc_warn_threshold_in_ms",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "gc_warn_threshold",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "tracetype_query_ttl",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "trace_type_query_ttl",
+        "valueType": "duration",
+        "oldUnit": "s"
+      },
+      {
+        "key": "tracetype_repair_ttl",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "trace_type_repair_ttl",
+        "valueType": "duration",
+        "oldUnit": "s"
+      },
+      {
+        "key": "prepared_statements_cache_size_mb",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "prepared_statements_cache_size",
+        "valueType": "data-storage",
+        "oldUnit": "MiB"
+      },
+      {
+        "key": "enable_user_defined_functions",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "user_defined_functions_enabled",
+        "valueType": "boolean"
+      },
+      {
+        "key": "enable_scripted_user_defined_functions",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "scripted_user_defined_functions_enabled",
+        "valueType": "boolean"
+      },
+      {
+        "key": "enable_materialized_views",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "materialized_views_enabled",
+        "valueType": "boolean"
+      },
+      {
+        "key": "enable_transient_replication",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "transient_replication_enabled",
+        "valueType": "boolean"
+      },
+      {
+        "key": "enable_sasi_indexes",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "sasi_indexes_enabled",
+        "valueType": "boolean"
+      },
+      {
+        "key": "enable_drop_compact_storage",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "drop_compact_storage_enabled",
+        "valueType": "boolean"
+      },
+      {
+        "key": "enable_user_defined_functions_threads",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "user_defined_functions_threads_enabled",
+        "valueType": "boolean"
+      },
+      {
+        "key": "user_defined_function_warn_timeout",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "user_defined_functions_warn_timeout",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "user_defined_function_fail_timeout",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "user_defined_functions_fail_timeout",
+        "valueType": "duration",
+        "oldUnit": "ms"
+      },
+      {
+        "key": "validation_preview_purge_head_start_in_sec",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "validation_preview_purge_head_start",
+        "valueType": "duration",
+        "oldUnit": "s"
+      },
+      {
+        "key": "keyspace_count_warn_threshold",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "keyspaces_warn_threshold",
+        "valueType": "number"
+      },
+      {
+        "key": "table_count_warn_threshold",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "tables_warn_threshold",
+        "valueType": "number"
+      },
+      {
+        "key": "compaction_large_partition_warning_threshold_mb",
+        "change": "renamed",
+        "since": "4.1",
+        "replacement": "compaction_large_partition_warning_threshold",
+        "valueType": "data-storage",
+        "oldUnit": "MiB"
+      }
+    ]
+  },
+  // knowledge/config-renames.yaml
+  {
+    "id": "config.renames.cassandra-5.0",
+    "statement": "Cassandra 5.0 moved the compaction-time large-partition and tombstone warnings to guardrails: compaction_large_partition_warning_threshold (and its _mb form) became partition_size_warn_threshold, compaction_tombstone_warning_threshold became partition_tombstones_warn_threshold.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=5.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (cassandra-5.0) — @Replaces on partition_size_warn_threshold and partition_tombstones_warn_threshold",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java (cassandra-5.0)"
+      }
+    ],
+    "rationale": "The guardrails are off (null / -1) by default, so a 5.0 file that drops the old key without setting the guardrail silently loses the large-partition warning.",
+    "related": [
+      "config.renames.cassandra-4.1",
+      "config.rename.large-partition-warning"
+    ],
+    "tags": [
+      "rename",
+      "config",
+      "guardrail"
+    ],
+    "configKeys": [
+      {
+        "key": "compaction_large_partition_warning_threshold_mb",
+        "change": "renamed",
+        "since": "5.0",
+        "replacement": "partition_size_warn_threshold",
+        "valueType": "data-storage",
+        "oldUnit": "MiB"
+      },
+      {
+        "key": "compaction_large_partition_warning_threshold",
+        "change": "renamed",
+        "since": "5.0",
+        "replacement": "partition_size_warn_threshold",
+        "valueType": "data-storage",
+        "note": "4.1 value already carries a unit"
+      },
+      {
+        "key": "compaction_tombstone_warning_threshold",
+        "change": "renamed",
+        "since": "5.0",
+        "replacement": "partition_tombstones_warn_threshold",
+        "valueType": "number"
+      }
+    ]
+  },
+  // knowledge/config.yaml
+  {
+    "id": "config.request-timeout.raised",
+    "statement": "A coordinator request timeout set to twice its default or more hides overload instead of shedding it: requests queue longer, client retries pile on, and the node's memory holds more in-flight work.",
+    "thresholds": {
+      "warning": 2,
+      "direction": "above"
+    },
+    "unit": "× the setting's default",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/cassandra.yaml — comments on the request timeouts (how long the coordinator waits)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml"
+      }
+    ],
+    "rationale": "The factor of two is this project's convention for \"far from the default\": smaller bumps are common and harmless. Long timeouts are usually a workaround for slow queries, large partitions or GC pauses; fix those and keep the timeouts near their defaults (and clients' timeouts just above them).",
+    "related": [
+      "config.read-request-timeout.default",
+      "config.write-request-timeout.default",
+      "config.range-request-timeout.default"
+    ],
+    "tags": [
+      "convention",
+      "timeouts"
+    ]
+  },
+  // knowledge/config-scylla.yaml
+  {
+    "id": "config.scylla.developer-mode",
+    "statement": "developer_mode: true makes ScyllaDB skip its production start-up checks (I/O scheduler setup, file system and resource checks); it is meant for laptops and containers, never for production nodes.",
+    "value": false,
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB docs — ScyllaDB Developer Mode (scylla_dev_mode_setup --developer-mode 1)",
+        "url": "https://docs.scylladb.com/manual/master/getting-started/installation-common/dev-mod.md"
+      },
+      {
+        "title": "ScyllaDB docs — Production Readiness Guidelines",
+        "url": "https://docs.scylladb.com/manual/master/operating-scylla/procedures/tips/production-readiness.md"
+      }
+    ],
+    "rationale": "A node in developer mode runs without the I/O properties that scylla_io_setup measures, so its disk scheduling and latency are not what production tuning assumes.",
+    "tags": [
+      "setting:developer_mode",
+      "default"
+    ]
+  },
+  // knowledge/config-scylla.yaml
+  {
+    "id": "config.scylla.ignored-cassandra-keys",
+    "statement": "ScyllaDB parses many Cassandra tuning keys but does not use them: concurrent_reads, concurrent_writes, concurrent_compactors, memtable_allocation_type, memtable_flush_writers and memtable_cleanup_threshold are marked Invalid, and concurrent_counter_writes, file_cache_size_in_mb, memtable_heap_space_in_mb, memtable_offheap_space_in_mb and sstable_preemptive_open_interval_in_mb Unused; it logs them at start-up and sizes these itself (shards, schedulers, memory share).",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/scylladb db/config.cc (value_status::Invalid / Unused on Cassandra-era options)",
+        "url": "https://github.com/scylladb/scylladb/blob/master/db/config.cc",
+        "ref": "scylladb/scylladb db/config.cc"
+      },
+      {
+        "title": "scylladb/scylladb main.cc (read_config logs unknown and unsupported options instead of stopping)",
+        "url": "https://github.com/scylladb/scylladb/blob/master/main.cc",
+        "ref": "scylladb/scylladb main.cc"
+      }
+    ],
+    "rationale": "Values copied from a tuned cassandra.yaml give a false sense of tuning on ScyllaDB; remove them so the file shows what is in effect.",
+    "tags": [
+      "scylla",
+      "config"
+    ]
+  },
+  // knowledge/config-renames.yaml
+  {
+    "id": "config.unknown-key-refused",
+    "statement": "Cassandra refuses to start when cassandra.yaml holds a key it does not know (\"Invalid yaml. Please remove properties […] from your cassandra.yaml\"), so a removed setting is a startup blocker.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra YamlConfigurationLoader.java — PropertiesChecker rejects missing properties",
+        "url": "https://github.com/apache/cassandra/blob/trunk/src/java/org/apache/cassandra/config/YamlConfigurationLoader.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/YamlConfigurationLoader.java"
+      }
+    ],
+    "rationale": "Upgrades fail on this more than on anything else in the file: check the removed keys of the target version before the rolling restart.",
+    "related": [
+      "config.removed.cassandra-4.0"
+    ],
+    "tags": [
+      "config",
+      "startup"
+    ]
+  },
+  // knowledge/config-renames.yaml
+  {
+    "id": "config.value-needs-unit",
+    "statement": "Under the 4.1+ names, duration, data-storage and data-rate values must carry a unit (5000ms, 16MiB, 64MiB/s); a bare number is accepted only under the old name, whose suffix gives the unit.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra DurationSpec.java / DataStorageSpec.java / DataRateSpec.java — values parsed as <number><unit>",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1/src/java/org/apache/cassandra/config/DurationSpec.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/DurationSpec.java"
+      },
+      {
+        "title": "Apache Cassandra docs — Liberating cassandra.yaml Parameters' Names from Their Units (supported units per type)",
+        "url": "https://cassandra.apache.org/doc/latest/configuration/configuration.html"
+      }
+    ],
+    "rationale": "Copying \"read_request_timeout_in_ms: 5000\" to \"read_request_timeout: 5000\" makes the node fail to start with an invalid-duration error; write 5000ms.",
+    "related": [
+      "config.renames.cassandra-4.1"
+    ],
+    "tags": [
+      "units",
+      "config",
+      "startup"
+    ]
+  },
+  // knowledge/config.yaml
+  {
+    "id": "config.write-request-timeout.default",
+    "statement": "write_request_timeout (write_request_timeout_in_ms before 4.1) defaults to 2000 ms.",
+    "value": 2000,
+    "unit": "ms",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (write_request_timeout = 2000ms) and conf/cassandra.yaml",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      }
+    ],
+    "rationale": "The baseline an audit compares a configured write timeout with.",
+    "related": [
+      "config.request-timeout.raised"
+    ],
+    "tags": [
+      "setting:write_request_timeout",
+      "default"
+    ]
+  },
+  // knowledge/datamodel.yaml
+  {
+    "id": "datamodel.gc-grace-seconds.default",
+    "statement": "A table's gc_grace_seconds defaults to 864000 seconds (10 days): tombstones younger than that are kept through compaction so that repair can deliver the deletion to every replica first.",
+    "value": 864000,
+    "unit": "s",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra TableParams.java (DEFAULT_GC_GRACE_SECONDS = 864000)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/src/java/org/apache/cassandra/schema/TableParams.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/schema/TableParams.java"
+      },
+      {
+        "title": "Apache Cassandra docs — CQL compaction and table sub-properties (gc_grace_seconds, only_purge_repaired_tombstones)",
+        "url": "https://cassandra.apache.org/doc/stable/cassandra/reference/cql-commands/compact-subproperties.html"
+      }
+    ],
+    "rationale": "The invariant is: every node must be repaired at least once per gc_grace_seconds, or a replica that missed a delete can resurrect the data after the tombstone is purged elsewhere. Lowering it to make tombstones go away sooner is only safe with repairs that finish well inside the new window, or for tables that are never deleted from except by TTL with no overwrites.",
+    "related": [
+      "table.tombstones-per-read",
+      "datamodel.ttl.tombstone"
+    ],
+    "tags": [
+      "setting:gc_grace_seconds",
+      "data-model",
+      "default"
+    ]
+  },
+  // knowledge/datamodel.yaml
+  {
+    "id": "datamodel.partition-size.target",
+    "statement": "Keep partitions well under 100 MB and about 100,000 rows; partitions of tens of megabytes are already costly to read and repair, and the large-partition warning (table.partition-size) fires at 100 MiB.",
+    "value": 100,
+    "unit": "MB per partition (design ceiling)",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax docs (Cassandra 2.2) — Calculating partition size (rule of thumb under 100,000 values and 100 MB)",
+        "url": "https://docs.datastax.com/en/cassandra_win/2.2/cassandra/planning/planPlanningPartitionSize.html"
+      },
+      {
+        "title": "DataStax HCD docs — CQL limits (about 2 billion cells per partition; values under 1 MB recommended)",
+        "url": "https://docs.datastax.com/en/cql/hcd/reference/cql-limits.html"
+      },
+      {
+        "title": "apache/cassandra conf/cassandra.yaml (large partition warning, partition_size_warn_threshold guardrail)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml"
+      }
+    ],
+    "rationale": "Operator convention from DataStax's planning guide (100,000 values, 100 MB); the hard limit is about 2 billion cells per partition, far beyond anything that performs. The design ceiling agrees with the server's warning level, so the two entries do not disagree: this one is for reviewing a model before data exists (estimate rows × row size per partition key), table.partition-size grades what tablestats measured.",
+    "related": [
+      "table.partition-size"
+    ],
+    "tags": [
+      "data-model",
+      "convention"
+    ]
+  },
+  // knowledge/datamodel.yaml
+  {
+    "id": "datamodel.tables-per-cluster",
+    "statement": "Cassandra 4.0 warns when a cluster has more than 150 tables (table_count_warn_threshold); from 4.1 that setting is deprecated in favour of the tables_warn_threshold guardrail, which is off (-1) by default.",
+    "value": 150,
+    "unit": "tables per cluster (warning)",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "4.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (cassandra-4.0) — table_count_warn_threshold = 150, keyspace_count_warn_threshold = 40",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java (cassandra-4.0)"
+      },
+      {
+        "title": "apache/cassandra Config.java (trunk) — tables_warn_threshold = -1, @Replaces table_count_warn_threshold",
+        "url": "https://github.com/apache/cassandra/blob/trunk/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      }
+    ],
+    "rationale": "Every table carries fixed per-node costs (memtable, metadata, flushes, a share of the heap), so hundreds of tables hurt even when most are idle. On 4.1+ no warning is logged unless the operator enables the guardrail, so count the tables (system_schema.tables) instead of relying on the log.",
+    "related": [
+      "datamodel.partition-size.target"
+    ],
+    "tags": [
+      "setting:table_count_warn_threshold",
+      "data-model",
+      "default"
+    ]
+  },
+  // knowledge/datamodel.yaml
+  {
+    "id": "datamodel.ttl.max",
+    "statement": "The largest TTL Cassandra accepts is 20 years (630720000 s); before 5.0's storage format, expiry times past 2038-01-19 overflow, and Cassandra rejects (or caps, per -Dcassandra.expiration_date_overflow_policy) such writes.",
+    "value": 630720000,
+    "unit": "s",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Attributes.java (MAX_TTL = 20 * 365 * 24 * 60 * 60)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/src/java/org/apache/cassandra/cql3/Attributes.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/cql3/Attributes.java"
+      },
+      {
+        "title": "apache/cassandra conf/jvm-server.options (expiration date overflow policy REJECT/CAP/CAP_NOWARN, 2038 limit)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/conf/jvm-server.options",
+        "ref": "apache/cassandra conf/jvm-server.options"
+      }
+    ],
+    "rationale": "Long TTLs near the limit hit the 2038 overflow on pre-5.0 formats (CASSANDRA-14092); 5.0 widened the deletion time once storage_compatibility_mode allows the new format. A very long TTL is usually a data-model smell: the data never expires in practice and TWCS never drops it.",
+    "related": [
+      "datamodel.ttl.tombstone",
+      "latest.storage-compatibility-mode"
+    ],
+    "tags": [
+      "ttl",
+      "data-model",
+      "code-constant"
+    ]
+  },
+  // knowledge/datamodel.yaml
+  {
+    "id": "datamodel.ttl.tombstone",
+    "statement": "An expired TTL cell turns into a tombstone that is kept for gc_grace_seconds after expiry before compaction can drop it, so TTL data occupies disk for its TTL plus gc_grace_seconds.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — Time Window Compaction Strategy (TTL workloads, whole-SSTable expiry)",
+        "url": "https://cassandra.apache.org/doc/stable/cassandra/managing/operating/compaction/twcs.html"
+      },
+      {
+        "title": "Apache Cassandra docs — CQL compaction and table sub-properties (tombstone_threshold, unchecked_tombstone_compaction)",
+        "url": "https://cassandra.apache.org/doc/stable/cassandra/reference/cql-commands/compact-subproperties.html"
+      }
+    ],
+    "rationale": "Sizing and tombstone findings for TTL tables must add the grace period. For insert-only tables whose rows all carry the same TTL and are never updated or deleted explicitly, replicas cannot disagree about an expiry, so a short gc_grace_seconds is safe there; with TWCS, whole SSTables are then dropped as soon as everything in them has expired (table.ttl.twcs-drop).",
+    "related": [
+      "datamodel.gc-grace-seconds.default",
+      "table.ttl.twcs-drop"
+    ],
+    "tags": [
+      "data-model",
+      "ttl"
+    ]
+  },
+  // knowledge/drivers.yaml
+  {
+    "id": "driver.scylla.shard-aware",
+    "statement": "ScyllaDB's own drivers are shard-aware: on top of token awareness they open a connection per CPU shard and send each request to the shard that owns the token, through the shard-aware port (native_shard_aware_transport_port, 19042 by default).",
+    "value": 19042,
+    "unit": "TCP port",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB docs — ScyllaDB CQL Drivers (all ScyllaDB drivers are shard-aware)",
+        "url": "https://docs.scylladb.com/manual/stable/using-scylla/drivers/cql-drivers"
+      },
+      {
+        "title": "ScyllaDB Python driver docs — Scylla-specific features (shard awareness, native_shard_aware_transport_port)",
+        "url": "https://python-driver.docs.scylladb.com/master/scylla-specific.md"
+      },
+      {
+        "title": "scylladb docs/dev/protocol-extensions.md (SCYLLA_SHARD_AWARE_PORT, intranode sharding)",
+        "url": "https://github.com/scylladb/scylladb/blob/master/docs/dev/protocol-extensions.md",
+        "ref": "scylladb/scylladb docs/dev/protocol-extensions.md"
+      }
+    ],
+    "rationale": "With a plain Cassandra driver the request lands on a random shard and is forwarded across cores, costing latency and CPU on every request. If the firewall blocks 19042 the driver silently falls back to 9042 with random shard assignment; check the port when shard-aware drivers show no gain.",
+    "related": [
+      "driver.token-aware",
+      "driver.scylla.tablet-aware",
+      "scylla.shard-per-core"
+    ],
+    "tags": [
+      "drivers",
+      "scylla",
+      "setting:native_shard_aware_transport_port",
+      "default"
+    ]
+  },
+  // knowledge/drivers.yaml
+  {
+    "id": "driver.scylla.tablet-aware",
+    "statement": "With tablets, token ownership is per-table and moves at runtime, so drivers need tablet support to route requests to the right replica and shard; ScyllaDB lists it from Python driver 3.26.5, Java driver 4.18.0 (4.x) or 3.11.5.2 (3.x) and Go driver 1.13.0.",
+    "value": "python 3.26.5, java 4.18.0 / 3.11.5.2, go 1.13.0",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": ">=2024.2"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB docs — ScyllaDB CQL Drivers, Support for Tablets (minimum driver versions)",
+        "url": "https://docs.scylladb.com/manual/stable/using-scylla/drivers/cql-drivers"
+      }
+    ],
+    "rationale": "An older driver on a tablets keyspace still works but routes by vnode token ring, so many requests reach a non-replica and are forwarded, raising coordinator latency. When a ScyllaDB cluster uses tablets (scylla.tablets), check client driver versions before tuning the server.",
+    "related": [
+      "driver.scylla.shard-aware",
+      "scylla.tablets"
+    ],
+    "tags": [
+      "drivers",
+      "scylla",
+      "tablets"
+    ]
+  },
+  // knowledge/drivers.yaml
+  {
+    "id": "driver.token-aware",
+    "statement": "A token-aware load-balancing policy sends each request straight to a replica of its partition, saving the coordinator hop; it needs prepared statements (so the driver knows the routing key).",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB Python driver docs — Scylla-specific features (TokenAwarePolicy, shard awareness built on it)",
+        "url": "https://python-driver.docs.scylladb.com/master/scylla-specific.md"
+      }
+    ],
+    "rationale": "Without token awareness every request pays an extra network hop and coordinators' load depends on the client's choice of host rather than data placement; coordinator latency (proxyhistograms) minus local latency (tablehistograms) grows. Unprepared or batched multi-partition statements defeat it.",
+    "related": [
+      "driver.scylla.shard-aware",
+      "latency.coordinator-read-p99"
+    ],
+    "tags": [
+      "drivers"
+    ]
+  },
   // knowledge/threadpools.yaml
   {
     "id": "dropped.messages",
@@ -863,6 +4101,34 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   },
   // knowledge/jvm.yaml
   {
+    "id": "jvm.gc.default-4x",
+    "statement": "Cassandra 4.0 and 4.1 still ship CMS in jvm8-server.options and in jvm11-server.options; G1 is commented out there and must be switched on by the operator.",
+    "value": "CMS",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.0 <5.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/jvm11-server.options (cassandra-4.1; CMS enabled, G1 and ZGC sections commented)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1/conf/jvm11-server.options",
+        "ref": "apache/cassandra conf/jvm11-server.options (cassandra-4.1)"
+      }
+    ],
+    "rationale": "A 4.x node running the stock options file is on CMS with a small young generation; pauses and heap advice differ from G1. In 5.0 the same jvm11-server.options file enables G1 and comments CMS out, so the collector changes with the upgrade even when the operator edited nothing. Read the java command line (ps, /proc/<pid>/cmdline) rather than assuming: many operators switched 4.x to G1, and 5.0 made G1 the default (jvm.gc.g1-default).",
+    "related": [
+      "jvm.gc.g1-default",
+      "jvm.gc.pause"
+    ],
+    "tags": [
+      "gc",
+      "default"
+    ]
+  },
+  // knowledge/jvm.yaml
+  {
     "id": "jvm.gc.g1-default",
     "statement": "Cassandra 5.0 runs on JDK 17, where CMS no longer exists; its jvm17-server.options enables G1 (-XX:+UseG1GC) with Cassandra's own G1 settings.",
     "value": "G1",
@@ -881,6 +4147,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       {
         "title": "Apigee docs — Configure Cassandra 5.0 (G1 by default, CMS unsupported on Java 17)",
         "url": "https://docs.apigee.com/private-cloud/v4.54.00/cassandra-configuration"
+      },
+      {
+        "title": "apache/cassandra conf/jvm11-server.options (trunk/5.0 — G1 enabled for Java 11 too, CMS lines commented out)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/conf/jvm11-server.options",
+        "ref": "apache/cassandra conf/jvm11-server.options"
       }
     ],
     "rationale": "CMS flags (UseConcMarkSweepGC, -Xmn sizing for CMS) carried over from 3.x/4.x configuration files do not apply on 5.0 with JDK 17; GC findings and heap advice must assume G1 there.",
@@ -937,6 +4208,111 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:gc_warn_threshold=critical",
       "gc",
       "default"
+    ]
+  },
+  // knowledge/jvm.yaml
+  {
+    "id": "jvm.gc.shenandoah",
+    "statement": "Shenandoah, Red Hat's concurrent collector, gave the lowest p99 of the collectors DataStax tested with Cassandra 4.0 (single-digit ms at moderate load); it ships in most OpenJDK 11+/17 builds but not in Oracle's JDK builds.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax blog (A. Dejanovski) — Cassandra 4.0 benchmarking with ZGC and Shenandoah",
+        "url": "https://www.datastax.com/blog/2020/07/apache-cassandra-benchmarking-40-brings-heat-new-garbage-collectors-zgc-and-shenandoah",
+        "date": "2020-07-28"
+      },
+      {
+        "title": "ScyllaDB blog — summary of the DataStax GC runs (under 3 ms p99 with Shenandoah at 25k ops/s)",
+        "url": "https://www.scylladb.com/2020/10/06/c-scylla-in-battle-royale-against-javas-zgc-shenandoah-g1-cassandra/",
+        "date": "2020-10-06"
+      }
+    ],
+    "rationale": "Like ZGC it trades CPU for pause time, so it suits latency-bound, CPU-rich nodes. Check that the JDK actually contains it (java -XX:+UseShenandoahGC -version) before recommending it.",
+    "related": [
+      "jvm.gc.zgc-jdk17",
+      "jvm.gc.zgc-vs-g1-benchmark"
+    ],
+    "tags": [
+      "gc",
+      "benchmark"
+    ]
+  },
+  // knowledge/jvm.yaml
+  {
+    "id": "jvm.gc.zgc-jdk17",
+    "statement": "On JDK 17 and later (Cassandra 5.0; 4.x ran on JDK 11 with ZGC still maturing), ZGC keeps GC pauses below a millisecond regardless of heap size, at the cost of extra CPU and memory headroom; it is an opt-in alternative to G1 in jvm17-server.options.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=5.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/jvm17-server.options (G1 enabled; ZGC section provided commented out)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/conf/jvm17-server.options",
+        "ref": "apache/cassandra conf/jvm17-server.options"
+      },
+      {
+        "title": "Jonathan Ellis (DataStax) — Apache Cassandra 4.0, Taming Tail Latencies with Java 16 ZGC",
+        "url": "https://foojay.io/today/apache-cassandra-4-0-taming-tail-latencies-with-java-16-zgc/",
+        "date": "2021-06-22"
+      }
+    ],
+    "rationale": "Choose ZGC when p99/p999 latency is the goal and the node has spare cores; stay on G1 on CPU-bound nodes or when compaction already saturates the CPU, because concurrent collectors steal cycles from request threads. Heap advice changes too: with ZGC the compressed-oops limit does not apply (ZGC never uses compressed oops), so heaps above 32 GB lose nothing to pointer size.",
+    "related": [
+      "jvm.gc.g1-default",
+      "jvm.gc.zgc-vs-g1-benchmark",
+      "jvm.heap.compressed-oops",
+      "config.jvm.zgc-production"
+    ],
+    "tags": [
+      "gc",
+      "jvm"
+    ]
+  },
+  // knowledge/jvm.yaml
+  {
+    "id": "jvm.gc.zgc-vs-g1-benchmark",
+    "statement": "In DataStax's Cassandra 4.0 benchmarks on Java 16, G1's tail latency climbed steeply once throughput passed about 40,000 operations per second on the test cluster, while ZGC kept p99 low at the same rates.",
+    "value": 40000,
+    "unit": "ops/s (3-node r3.2xlarge test cluster)",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Jonathan Ellis (DataStax) — Apache Cassandra 4.0, Taming Tail Latencies with Java 16 ZGC",
+        "url": "https://foojay.io/today/apache-cassandra-4-0-taming-tail-latencies-with-java-16-zgc/",
+        "date": "2021-06-22"
+      },
+      {
+        "title": "DataStax blog (A. Dejanovski) — Cassandra 4.0 benchmarking with ZGC and Shenandoah (r3.2xlarge, tlp-stress)",
+        "url": "https://www.datastax.com/blog/2020/07/apache-cassandra-benchmarking-40-brings-heat-new-garbage-collectors-zgc-and-shenandoah",
+        "date": "2020-07-28"
+      },
+      {
+        "title": "ScyllaDB blog — C++ vs ZGC/Shenandoah/G1, rerunning DataStax's setup (3 × r3.2xlarge peaked at 40k–51k ops/s)",
+        "url": "https://www.scylladb.com/2020/10/06/c-scylla-in-battle-royale-against-javas-zgc-shenandoah-g1-cassandra/",
+        "date": "2020-10-06"
+      }
+    ],
+    "rationale": "A vendor benchmark on small (8 vCPU) nodes with a tiny dataset, so the number is a knee for that hardware, not a universal limit; it shows the shape to look for in a stress run (G1 p99 bending upward while throughput still rises). The stored copy of the Ellis article available to this project showed only its introduction; the 40k figure is consistent with the 40k–51k peak ScyllaDB reports for the same DataStax setup. Re-measure on the real hardware before choosing a collector on this basis.",
+    "related": [
+      "jvm.gc.zgc-jdk17",
+      "jvm.gc.shenandoah"
+    ],
+    "tags": [
+      "gc",
+      "benchmark"
     ]
   },
   // knowledge/jvm.yaml
@@ -1049,6 +4425,35 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "convention"
     ]
   },
+  // knowledge/jvm.yaml
+  {
+    "id": "jvm.instance-size",
+    "statement": "Intel's Cassandra tuning guide found that one Cassandra instance stops scaling near 48 logical CPUs (with about 192 GB of RAM); larger hosts get more throughput from several instances, each sized from 8 to 48 vCPUs.",
+    "value": 48,
+    "unit": "logical CPUs per Cassandra instance (upper limit)",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=3.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Intel optimization zone — Apache Cassandra tuning guide (≈48 logical cores per instance; sizes 8/16/32/48 vCPU)",
+        "url": "https://intel.github.io/optimization-zone/software/cassandra"
+      }
+    ],
+    "rationale": "Measured on Intel Xeon with cassandra-stress for 3.x–5.x. Between about 32 and 48 vCPUs a single JVM still scales but with diminishing returns, so 32–48 is the usual range per instance; above 48, split the host into NUMA-pinned instances (numactl --cpunodebind/--membind per instance; config.jvm.numa) with -Dcassandra.available_processors set to each instance's share, and put replicas of one range on different hosts (rack awareness), not on two instances of one host. ScyllaDB does not need this: it scales per core with one process (scylla.shard-per-core).",
+    "related": [
+      "config.jvm.numa",
+      "scylla.shard-per-core"
+    ],
+    "tags": [
+      "cpu",
+      "sizing",
+      "benchmark"
+    ]
+  },
   // knowledge/logs.yaml
   {
     "id": "jvm.safepoint.time-to-safepoint",
@@ -1083,6 +4488,42 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "jvm",
       "logs",
       "convention"
+    ]
+  },
+  // knowledge/jvm.yaml
+  {
+    "id": "jvm.transparent-huge-pages",
+    "statement": "-XX:+UseTransparentHugePages lets the JVM back its heap with transparent huge pages through madvise, without reserving hugepages in the OS; combined with the shipped -XX:+AlwaysPreTouch the heap is faulted in as huge pages at start-up, which cuts TLB misses on large heaps.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.0"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/jvm-server.options (-XX:+AlwaysPreTouch, \"makes transparent hugepage allocation more effective\")",
+        "url": "https://github.com/apache/cassandra/blob/trunk/conf/jvm-server.options",
+        "ref": "apache/cassandra conf/jvm-server.options"
+      },
+      {
+        "title": "Oracle — Java Support for Large Memory Pages",
+        "url": "https://oracle.com/java/technologies/javase/largememory-pages.html"
+      }
+    ],
+    "rationale": "It needs the kernel's THP mode to be madvise or always (/sys/kernel/mm/transparent_hugepage/enabled) and pays off with heaps of many GiB. Keep THP defragmentation off (os.thp-defrag): synchronous compaction of memory to build huge pages stalls threads for milliseconds, which is the usual reason THP gets blamed for Cassandra latency. Explicit large pages (-XX:+UseLargePages) instead need reserved hugepages (config.jvm.always-pre-touch).",
+    "related": [
+      "config.jvm.always-pre-touch",
+      "os.thp-defrag",
+      "jvm.heap.compressed-oops"
+    ],
+    "tags": [
+      "jvm",
+      "memory"
     ]
   },
   // knowledge/latency.yaml
@@ -1242,6 +4683,157 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "convention"
     ]
   },
+  // knowledge/cassandra-latest.yaml
+  {
+    "id": "latest.bti-format",
+    "statement": "cassandra_latest.yaml writes new SSTables in the trie-indexed BTI format (sstable.selected_format: bti); the default format elsewhere is BIG. BTI replaces the partition index and summary with tries and does not use the key cache.",
+    "value": "bti",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=5.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/cassandra_latest.yaml (sstable selected_format bti; its comment says BIG is the default format and BTI is supported from 5.0; key_cache_size 0MiB)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/conf/cassandra_latest.yaml",
+        "ref": "apache/cassandra conf/cassandra_latest.yaml"
+      }
+    ],
+    "rationale": "BTI needs storage_compatibility_mode NONE (latest.storage-compatibility-mode); with the compatible mode a node silently keeps writing BIG. Existing SSTables convert only when rewritten (compaction or upgradesstables). Key-cache findings do not apply to BTI tables (cache.key.hit-ratio).",
+    "related": [
+      "latest.storage-compatibility-mode",
+      "cache.key.default-size",
+      "cache.key.hit-ratio"
+    ],
+    "tags": [
+      "sstable-format",
+      "cassandra-latest"
+    ]
+  },
+  // knowledge/cassandra-latest.yaml
+  {
+    "id": "latest.config-file",
+    "statement": "Cassandra 5.0 ships two configuration files: cassandra.yaml keeps settings compatible with older versions for upgrades, and cassandra_latest.yaml turns on the newest features (trie memtables, BTI SSTables, UCS, new storage format) for new clusters.",
+    "value": "cassandra_latest.yaml",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=5.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/cassandra_latest.yaml (header note — compatible vs latest configuration)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/conf/cassandra_latest.yaml",
+        "ref": "apache/cassandra conf/cassandra_latest.yaml"
+      }
+    ],
+    "rationale": "A 5.0 node started with the stock cassandra.yaml behaves much like 4.1 (skip-list memtables, BIG format, STCS default); most of 5.0's performance gains need the settings below. Check which file a node runs (-Dcassandra.config) before attributing behaviour to 5.0. Switching an existing cluster means changing each setting deliberately, in the order below, not copying the file.",
+    "related": [
+      "latest.trie-memtable",
+      "latest.bti-format",
+      "latest.default-compaction-ucs",
+      "latest.storage-compatibility-mode"
+    ],
+    "tags": [
+      "config",
+      "cassandra-latest"
+    ]
+  },
+  // knowledge/cassandra-latest.yaml
+  {
+    "id": "latest.default-compaction-ucs",
+    "statement": "cassandra_latest.yaml sets default_compaction to UnifiedCompactionStrategy with scaling_parameters T4, target_sstable_size 1GiB, sstable_growth 1/3, min_sstable_size 100MiB and max_sstables_to_compact 64, so tables created without a compaction option get UCS instead of STCS.",
+    "value": "UnifiedCompactionStrategy",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=5.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/cassandra_latest.yaml (default_compaction UCS and its parameters; concurrent_compactors 8)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/conf/cassandra_latest.yaml",
+        "ref": "apache/cassandra conf/cassandra_latest.yaml"
+      }
+    ],
+    "rationale": "default_compaction also applies to system tables. Tables that name a strategy explicitly keep it; only new tables without one change. The same file raises concurrent_compactors to 8 and keeps the compaction throughput cap at 64 MiB/s (compaction.throughput.default).",
+    "related": [
+      "compaction.strategy.default",
+      "compaction.strategy.ucs",
+      "compaction.ucs.scaling-parameters",
+      "compaction.concurrent-compactors"
+    ],
+    "tags": [
+      "compaction-strategy",
+      "cassandra-latest"
+    ]
+  },
+  // knowledge/cassandra-latest.yaml
+  {
+    "id": "latest.storage-compatibility-mode",
+    "statement": "storage_compatibility_mode controls whether a 5.0 node may write the 5.0-only storage formats: cassandra.yaml ships CASSANDRA_4 (readable by 4.x, needed during upgrades), cassandra_latest.yaml ships NONE; moving from CASSANDRA_4 to NONE goes through UPGRADING with a rolling restart at each step.",
+    "value": "NONE",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=5.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/cassandra_latest.yaml (storage_compatibility_mode NONE)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/conf/cassandra_latest.yaml",
+        "ref": "apache/cassandra conf/cassandra_latest.yaml"
+      },
+      {
+        "title": "apache/cassandra conf/cassandra.yaml (storage_compatibility_mode CASSANDRA_4 → UPGRADING → NONE)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml (cassandra-5.0)"
+      }
+    ],
+    "rationale": "The mode gates BTI, the widened deletion time (no 2038 TTL overflow, datamodel.ttl.max) and other new formats. Only move to NONE once every node runs 5.0 and a rollback to 4.x is no longer wanted: files written under NONE cannot be read by 4.x.",
+    "related": [
+      "latest.bti-format",
+      "datamodel.ttl.max"
+    ],
+    "tags": [
+      "sstable-format",
+      "upgrade",
+      "cassandra-latest"
+    ]
+  },
+  // knowledge/cassandra-latest.yaml
+  {
+    "id": "latest.trie-memtable",
+    "statement": "cassandra_latest.yaml makes the trie memtable the default memtable (memtable.configurations.default inherits trie); cassandra.yaml keeps the skip-list memtable.",
+    "value": "TrieMemtable",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=5.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/cassandra_latest.yaml (memtable default inherits trie; memtable_allocation_type offheap_objects)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/conf/cassandra_latest.yaml",
+        "ref": "apache/cassandra conf/cassandra_latest.yaml"
+      }
+    ],
+    "rationale": "The trie memtable moves most memtable data off heap and allocates far less, so GC pressure from writes drops; the yaml warns it can do worse when writes concentrate on very few partitions (it is sharded single-writer). It can also be chosen per table (WITH memtable = 'trie') on a 5.0 node using the compatible file.",
+    "related": [
+      "latest.config-file",
+      "jvm.gc.pause"
+    ],
+    "tags": [
+      "memtable",
+      "cassandra-latest"
+    ]
+  },
   // knowledge/logs.yaml
   {
     "id": "logs.commitlog-sync-lag",
@@ -1265,6 +4857,924 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "logs",
       "commitlog",
       "convention"
+    ]
+  },
+  // knowledge/migration.yaml
+  {
+    "id": "migration.cassandra.compact-storage",
+    "statement": "Cassandra 4.0 no longer supports COMPACT STORAGE tables: every one must get ALTER TABLE … DROP COMPACT STORAGE on 3.0/3.11 before the first node is upgraded, or the 4.0 node refuses to start.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra NEWS.txt (cassandra-4.0 branch) — COMPACT STORAGE removed, drop it before upgrading",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.0/NEWS.txt"
+      },
+      {
+        "title": "CASSANDRA-10857 — allow dropping COMPACT STORAGE flag (NO_COMPACT transition mode)",
+        "url": "https://issues.apache.org/jira/browse/CASSANDRA-10857"
+      }
+    ],
+    "rationale": "A blocker found in the schema, not the config. Clients that relied on the compact layout (Thrift-era column names) must be checked after the DROP: the table gains the hidden column1/value columns.",
+    "tags": [
+      "migration",
+      "upgrade",
+      "schema"
+    ]
+  },
+  // knowledge/migration.yaml
+  {
+    "id": "migration.cassandra.java",
+    "statement": "Cassandra 4.0 and 4.1 run on Java 8 or 11; 5.0 drops Java 8 and runs on Java 11 or 17.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — Java versions (4.0 support for Java 11, CASSANDRA-9608)",
+        "url": "https://cassandra.apache.org/doc/4.1/cassandra/new/java11.html",
+        "ref": "apache/cassandra doc/modules/cassandra/pages/new/java11.adoc"
+      },
+      {
+        "title": "apache/cassandra NEWS.txt (cassandra-5.0 branch) — Java 8 no longer supported, Java 17 supported",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0/NEWS.txt"
+      }
+    ],
+    "rationale": "Moving 4.x to Java 11 first makes the 5.0 step a binary swap; the JVM options files differ per Java version (jvm8-server.options, jvm11-server.options, jvm17-server.options).",
+    "tags": [
+      "migration",
+      "upgrade",
+      "jvm"
+    ]
+  },
+  // knowledge/migration.yaml
+  {
+    "id": "migration.cassandra.protocol",
+    "statement": "Native protocol v1 and v2 were dropped in 3.0; 4.0+ speaks v3, v4 and v5, and native_transport_allow_older_protocols (default true) lets an operator refuse everything but the newest.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra NEWS.txt (3.0) — native protocol versions 1 and 2 not supported anymore",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-3.0/NEWS.txt"
+      },
+      {
+        "title": "CASSANDRA-14659 — disable old native protocol versions on demand (4.0)",
+        "url": "https://issues.apache.org/jira/browse/CASSANDRA-14659"
+      }
+    ],
+    "rationale": "system_views.clients shows each connection's protocol_version and driver: clients on v3 are old drivers that should be upgraded before the servers; v5 (4.0+) adds framing checksums.",
+    "related": [
+      "migration.upgrade.drivers-first"
+    ],
+    "tags": [
+      "migration",
+      "drivers",
+      "protocol"
+    ]
+  },
+  // knowledge/migration.yaml
+  {
+    "id": "migration.cassandra.upgrade-path",
+    "statement": "Cassandra majors are upgraded one at a time: 4.0 and 4.1 accept rolling upgrades from 3.0.x/3.11.x (on the latest patch release), 5.0 only from 4.0/4.1, so a 3.11 cluster reaches 5.0 through 4.0 or 4.1.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra NEWS.txt (cassandra-4.0 branch) — Upgrading section",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.0/NEWS.txt",
+        "ref": "apache/cassandra NEWS.txt (cassandra-4.0)"
+      },
+      {
+        "title": "apache/cassandra NEWS.txt (cassandra-5.0 branch) — Upgrading section",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0/NEWS.txt",
+        "ref": "apache/cassandra NEWS.txt (cassandra-5.0)"
+      }
+    ],
+    "rationale": "Nodes of adjacent majors share a messaging version during the rolling upgrade; skipping one leaves nodes that cannot talk to each other. Upgrade to the newest patch of the current line first.",
+    "related": [
+      "migration.upgrade.mixed-version"
+    ],
+    "tags": [
+      "migration",
+      "upgrade"
+    ]
+  },
+  // knowledge/postgres-migration.yaml
+  {
+    "id": "migration.postgres.batch-sync",
+    "statement": "A logged batch makes writes to several partitions or tables eventually all-or-nothing (through the batchlog), but gives no isolation and costs extra coordinator work; batches across partitions are not a throughput tool.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax CQL docs — Using and misusing batches (logged batch to keep tables in sync; coordinator load)",
+        "url": "https://docs.datastax.com/en/cql/3.1/cql/cql_using/useBatch.html"
+      },
+      {
+        "title": "DataStax Astra CQL docs — Batch operations (multi-partition batches use a batchlog; use only when atomicity is needed)",
+        "url": "https://docs.datastax.com/en/astra-cql/doc/cql/cql_using/useBatch.html"
+      }
+    ],
+    "rationale": "It is the CQL stand-in for a relational transaction that writes a row and its copies: readers can still see one table updated before the other. Where atomicity does not matter, plain asynchronous writes with retries are cheaper.",
+    "related": [
+      "migration.postgres.no-joins",
+      "migration.postgres.lwt-cost"
+    ],
+    "tags": [
+      "migration",
+      "postgres",
+      "data-model"
+    ]
+  },
+  // knowledge/postgres-migration.yaml
+  {
+    "id": "migration.postgres.counters",
+    "statement": "Columns incremented in place (view counts, stock levels, totals) become counter columns, which live in tables holding only the primary key and counters; counter updates cannot take a TTL or a timestamp and are not idempotent, so a retried increment can count twice.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax CQL docs — Create a counter (dedicated table, no TTL or USING TIMESTAMP, no index)",
+        "url": "https://docs.datastax.com/en/cql/cassandra/developing/counter-column.html"
+      },
+      {
+        "title": "ScyllaDB docs — Counters (limitations of counter tables)",
+        "url": "https://docs.scylladb.com/manual/master/features/counters.html"
+      }
+    ],
+    "rationale": "Keep exact balances (money, stock that must not go negative) as regular columns updated with a lightweight transaction instead; counters suit approximate tallies. On ScyllaDB counter tables must stay in a keyspace without tablets (schema.counter.no-tablets).",
+    "related": [
+      "schema.counter.mixed-columns",
+      "schema.counter.no-tablets",
+      "migration.postgres.lwt-cost"
+    ],
+    "tags": [
+      "migration",
+      "postgres",
+      "counters"
+    ]
+  },
+  // knowledge/postgres-migration.yaml
+  {
+    "id": "migration.postgres.ids",
+    "statement": "Sequence-generated ids (serial, bigserial, identity, nextval) have no CQL counterpart: new rows take a uuid (random, uuid()) or a timeuuid (time-ordered, now()) generated by the client or server, while existing numeric ids can be kept as bigint.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — CQL data types (uuid, timeuuid, bigint, varint, decimal, timestamp precision)",
+        "url": "https://cassandra.apache.org/doc/latest/cassandra/developing/cql/types.html"
+      },
+      {
+        "title": "DataStax Academy — Cassandra fundamentals, UUID and TIMEUUID (uuid(), now(), ordering of timeuuid clustering columns)",
+        "url": "https://github.com/DataStax-Academy/cassandra-fundamentals-advanced-data-types/blob/main/step3-cassandra.md"
+      }
+    ],
+    "rationale": "A central counter for ids would need a lightweight transaction per insert (migration.postgres.lwt-cost) and becomes a hot partition. Keep the PostgreSQL ids during the move so references stay valid, and generate uuids/timeuuids for new rows; a timeuuid clustering column also gives time order for free.",
+    "related": [
+      "migration.postgres.no-constraints",
+      "migration.postgres.lwt-cost"
+    ],
+    "tags": [
+      "migration",
+      "postgres",
+      "data-model"
+    ]
+  },
+  // knowledge/postgres-migration.yaml
+  {
+    "id": "migration.postgres.lwt-cost",
+    "statement": "Conditional writes (INSERT … IF NOT EXISTS, UPDATE … IF) run Paxos: four round trips between the coordinator and the replicas instead of one, so their latency is several times that of a plain write.",
+    "value": 4,
+    "unit": "coordinator–replica round trips per lightweight transaction",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax HCD docs — Lightweight transactions (Paxos phases prepare/promise, read/results, propose/accept, commit/acknowledge)",
+        "url": "https://docs.datastax.com/en/hyper-converged-database/1.2/architecture/database-internals/lightweight-transactions.html"
+      },
+      {
+        "title": "DataStax CQL docs — Lightweight transactions (not to be used casually; latency increases fourfold)",
+        "url": "https://docs.datastax.com/en/cql/dse/developing/inserting/insert-lwt.html"
+      },
+      {
+        "title": "ScyllaDB docs — Lightweight transactions (conditional statements, linearizable semantics)",
+        "url": "https://docs.scylladb.com/manual/master/features/lwt.html"
+      }
+    ],
+    "rationale": "LWT is how a relational UNIQUE constraint or a compare-and-set survives the move (claim the value in a lookup table with IF NOT EXISTS); keep it to the writes that truly need it, and never mix LWT and plain writes on the same cells.",
+    "related": [
+      "migration.postgres.no-constraints"
+    ],
+    "tags": [
+      "migration",
+      "postgres",
+      "lwt"
+    ]
+  },
+  // knowledge/postgres-migration.yaml
+  {
+    "id": "migration.postgres.no-constraints",
+    "statement": "CQL enforces no foreign keys, no UNIQUE beyond the primary key, no CHECK constraints and has no sequences or auto-increment: an INSERT with an existing primary key silently overwrites (upsert).",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax docs — Data modeling (no foreign keys in Cassandra; relationships are managed by the application)",
+        "url": "https://docs.datastax.com/en/ddaccql/doc/cql/cql_quick_start/cqlQSDataModels.html"
+      },
+      {
+        "title": "DataStax CQL docs — Lightweight transactions (IF NOT EXISTS to make an insert unique)",
+        "url": "https://docs.datastax.com/en/cassandra/2.1/cassandra/dml/dml_ltwt_transaction_c.html"
+      }
+    ],
+    "rationale": "Each relational constraint needs a decision: drop it (validated in the application), keep it with a lightweight transaction (migration.postgres.lwt-cost), or make it structural (the uniqueness becomes the primary key of a lookup table). Cascading deletes become application code that deletes from every query table.",
+    "related": [
+      "migration.postgres.lwt-cost",
+      "migration.postgres.ids"
+    ],
+    "tags": [
+      "migration",
+      "postgres",
+      "data-model"
+    ]
+  },
+  // knowledge/postgres-migration.yaml
+  {
+    "id": "migration.postgres.no-joins",
+    "statement": "CQL has no joins or subqueries: data a query needs from related tables is copied (denormalised) into the query's table, so one logical change can become writes to several tables and rows that the application must keep in step.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — Data modeling introduction (no relational modelling; entities repeated across tables)",
+        "url": "https://cassandra.apache.org/doc/latest/data_modeling/intro.html"
+      },
+      {
+        "title": "DataStax docs — Data modeling analysis (duplicated data costs write latency and disk; precompute joins into tables)",
+        "url": "https://docs.datastax.com/en/ddaccql/doc/cql/ddl/dataModelingAnalysis.html"
+      }
+    ],
+    "rationale": "The cost lands on writes: copying a product's name into every order line means a rename rewrites every line that carries it. Copy columns that rarely change (or whose historical value is what the query wants, like the price at the time of the order), and read volatile ones from their own table.",
+    "related": [
+      "migration.postgres.query-first",
+      "migration.postgres.batch-sync"
+    ],
+    "tags": [
+      "migration",
+      "postgres",
+      "data-model"
+    ]
+  },
+  // knowledge/postgres-migration.yaml
+  {
+    "id": "migration.postgres.partition-values",
+    "statement": "Size a partition by the values (cells) it holds: rows × (columns − primary-key columns − static columns) + static columns; keep it under about 100,000 values (and the byte ceiling of datamodel.partition-size.target), far below the hard limit of about 2 billion cells.",
+    "value": 100000,
+    "unit": "values per partition (design ceiling)",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — Evaluating and refining data models (partition size formula Nv = Nr(Nc − Npk − Ns) + Ns, 2 billion cell limit)",
+        "url": "https://cassandra.apache.org/doc/latest/cassandra/data_modeling/data_modeling_refining.html"
+      },
+      {
+        "title": "DataStax docs — Data modeling analysis (keep values below 100,000 and disk size under 100 MB)",
+        "url": "https://docs.datastax.com/en/ddaccql/doc/cql/ddl/dataModelingAnalysis.html"
+      }
+    ],
+    "rationale": "Operator convention from the DataStax planning guidance, applied before any data exists: estimate rows per partition key from the expected growth (rows per key per day × the bucket length) and compare. The same guidance gives the 100 MB byte ceiling held in datamodel.partition-size.target.",
+    "related": [
+      "datamodel.partition-size.target",
+      "migration.postgres.time-bucket"
+    ],
+    "tags": [
+      "migration",
+      "postgres",
+      "data-model",
+      "convention"
+    ]
+  },
+  // knowledge/postgres-migration.yaml
+  {
+    "id": "migration.postgres.query-first",
+    "statement": "A CQL data model starts from the application's queries, not from the entities: each query is served by one table whose partition key holds the query's equality columns and whose clustering columns give the range and sort order, so one read touches one partition of one table.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — Data modeling introduction (query-driven modeling)",
+        "url": "https://cassandra.apache.org/doc/latest/data_modeling/intro.html"
+      },
+      {
+        "title": "Apache Cassandra docs — Logical data modeling (partition key from query attributes, clustering for uniqueness and order)",
+        "url": "https://cassandra.apache.org/doc/latest/data_modeling/data_modeling_logical.html"
+      },
+      {
+        "title": "ScyllaDB docs — Query design (partitioning, clustering, denormalization)",
+        "url": "https://docs.scylladb.com/main/get-started/data-modeling/query-design.html"
+      }
+    ],
+    "rationale": "A normalised relational schema answers new questions with joins and indexes chosen at query time; CQL answers only the questions its primary keys were built for. The migration therefore lists access patterns first and derives one table per pattern; a PostgreSQL table often becomes several CQL tables.",
+    "related": [
+      "migration.postgres.no-joins",
+      "migration.postgres.partition-values"
+    ],
+    "tags": [
+      "migration",
+      "postgres",
+      "data-model"
+    ]
+  },
+  // knowledge/postgres-migration.yaml
+  {
+    "id": "migration.postgres.time-bucket",
+    "statement": "A partition keyed by an entity that keeps receiving rows (orders of a user, readings of a sensor) grows without bound; adding a time bucket (day, week, month) to the partition key caps each partition at the rows of one period, at the cost of one read per bucket for longer ranges.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB docs — Query design (bucketing the partition key by date to stop unbounded growth)",
+        "url": "https://docs.scylladb.com/main/get-started/data-modeling/query-design.html"
+      },
+      {
+        "title": "Apache Cassandra docs — Evaluating and refining data models (breaking up large partitions)",
+        "url": "https://cassandra.apache.org/doc/latest/cassandra/data_modeling/data_modeling_refining.html"
+      }
+    ],
+    "rationale": "Pick the longest bucket whose expected values stay under the ceiling (migration.postgres.partition-values) for the most active key, not the average one: a few very active keys are what produce large partitions. A query for the latest N rows then reads the current bucket and walks back only while it needs more.",
+    "related": [
+      "migration.postgres.partition-values",
+      "datamodel.partition-size.target"
+    ],
+    "tags": [
+      "migration",
+      "postgres",
+      "data-model"
+    ]
+  },
+  // knowledge/postgres-migration.yaml
+  {
+    "id": "migration.postgres.types",
+    "statement": "CQL types cover most PostgreSQL ones with caveats: timestamp keeps milliseconds (PostgreSQL keeps microseconds) and no time zone; numeric maps to decimal or varint; jsonb has no native type (text, a map or a user-defined type); arrays become lists; duration cannot be part of a primary key.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — CQL data types (native types, collections, user-defined types; timestamp with millisecond precision)",
+        "url": "https://cassandra.apache.org/doc/latest/cassandra/developing/cql/types.html"
+      },
+      {
+        "title": "ScyllaDB docs — CQL data types",
+        "url": "https://docs.scylladb.com/manual/master/cql/types.html"
+      }
+    ],
+    "rationale": "Lossy mappings are listed per column so the application owners can confirm them: sub-millisecond timestamps collapse (and can collide in a clustering key), case-insensitive text (citext) and CHECK-ed enums lose their enforcement, and a whole jsonb document stored as text cannot be filtered on.",
+    "related": [
+      "migration.postgres.ids"
+    ],
+    "tags": [
+      "migration",
+      "postgres",
+      "data-model"
+    ]
+  },
+  // knowledge/migration.yaml
+  {
+    "id": "migration.scylla.compatibility",
+    "statement": "ScyllaDB is a drop-in replacement for Apache Cassandra 3.11 with a subset of 4.0 features: the CQL protocol, drivers, CQL syntax, SSTable formats and most nodetool commands carry over.",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": ">=2025.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB docs (2025.1) — ScyllaDB and Apache Cassandra Compatibility",
+        "url": "https://docs.scylladb.com/manual/branch-2025.1/using-scylla/cassandra-compatibility.html"
+      }
+    ],
+    "rationale": "Anything newer than 3.11 in a Cassandra 4.x/5.0 schema (SAI, UCS, vector type, dynamic data masking, trie formats) must be checked against the compatibility tables of the target release.",
+    "related": [
+      "migration.scylla.unsupported-features"
+    ],
+    "tags": [
+      "migration",
+      "scylla"
+    ]
+  },
+  // knowledge/migration.yaml
+  {
+    "id": "migration.scylla.config-mapping",
+    "statement": "cassandra.yaml settings that size JVM thread pools or the heap (concurrent_reads/writes/compactors, memtable_*_space, file_cache_size, heap and GC options) have no effect on ScyllaDB, which sizes per shard itself; cluster identity settings (cluster_name, seeds, snitch, num_tokens for vnode keyspaces) carry over.",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB docs (6.0) — Configuration parameters (scylla.yaml, ignored Cassandra options)",
+        "url": "https://opensource.docs.scylladb.com/branch-6.0/reference/configuration-parameters.html"
+      },
+      {
+        "title": "ScyllaDB docs (2025.1) — ScyllaDB and Apache Cassandra Compatibility",
+        "url": "https://docs.scylladb.com/manual/branch-2025.1/using-scylla/cassandra-compatibility.html"
+      }
+    ],
+    "rationale": "Copying a tuned cassandra.yaml gives a false sense of tuning; on ScyllaDB the knobs are CPU/shard and I/O (scylla_setup, io_properties), plus stream_io_throughput_mb_per_sec and compaction shares.",
+    "related": [
+      "scylla.shard-per-core",
+      "streaming.scylla.stream-io-throughput"
+    ],
+    "tags": [
+      "migration",
+      "scylla",
+      "config"
+    ]
+  },
+  // knowledge/migration.yaml
+  {
+    "id": "migration.scylla.methods",
+    "statement": "Data moves from Cassandra to ScyllaDB with the Spark-based ScyllaDB Migrator, with sstableloader from snapshots, or by dual writes from the application plus a backfill; schema is created on ScyllaDB first.",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB docs — Migrate to ScyllaDB (Apache Cassandra to ScyllaDB migration process)",
+        "url": "https://docs.scylladb.com/manual/stable/operating-scylla/procedures/cassandra-to-scylla-migration-process.html"
+      },
+      {
+        "title": "scylladb/scylla-migrator — Spark-based migration from Cassandra, DynamoDB, Parquet",
+        "url": "https://github.com/scylladb/scylla-migrator"
+      }
+    ],
+    "rationale": "Dual writes keep the cut-over online; the migrator or sstableloader copies history. Counters need care with every method (they cannot be copied by replaying writes blindly).",
+    "tags": [
+      "migration",
+      "scylla"
+    ]
+  },
+  // knowledge/migration.yaml
+  {
+    "id": "migration.scylla.unsupported-features",
+    "statement": "Cassandra features ScyllaDB does not have: SASI indexes, triggers, Java user-defined functions (ScyllaDB's UDFs are Lua/WebAssembly and experimental), custom index classes including SAI's StorageAttachedIndex, and the Unified Compaction Strategy.",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": ">=2025.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB docs (2025.1) — ScyllaDB and Apache Cassandra Compatibility (feature tables)",
+        "url": "https://docs.scylladb.com/manual/branch-2025.1/using-scylla/cassandra-compatibility.html"
+      },
+      {
+        "title": "ScyllaDB docs (2025.1) — Functions (user-defined functions experimental, Lua/WASM)",
+        "url": "https://docs.scylladb.com/manual/branch-2025.1/cql/functions.html"
+      },
+      {
+        "title": "ScyllaDB docs (2025.1) — Choose a Compaction Strategy (STCS, LCS, TWCS, ICS)",
+        "url": "https://docs.scylladb.com/manual/branch-2025.1/architecture/compaction/compaction-strategies.html"
+      }
+    ],
+    "rationale": "Each is a blocker for a schema copied as is: rewrite indexes as ScyllaDB secondary indexes (global) or query tables, move trigger/UDF logic to the application, map UCS to ICS.",
+    "related": [
+      "migration.scylla.compatibility",
+      "compaction.scylla.ics"
+    ],
+    "tags": [
+      "migration",
+      "scylla"
+    ]
+  },
+  // knowledge/migration.yaml
+  {
+    "id": "migration.scylla.vnodes-to-tablets",
+    "statement": "ScyllaDB can convert an existing vnode keyspace to tablets in place (experimental in 2026.3, documented with limitations in 2026.4): online for RF > 1, with a rolling restart in which each node reshards its data offline before serving again.",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": ">=2026.3"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB docs (2026.4) — Migrate a Keyspace from Vnodes to Tablets",
+        "url": "https://docs.scylladb.com/manual/branch-2026.4/operating-scylla/procedures/config-change/migrate-vnodes-to-tablets.html"
+      },
+      {
+        "title": "ScyllaDB docs (2026.3) — Migrate a Keyspace from Vnodes to Tablets (Experimental)",
+        "url": "https://docs.scylladb.com/manual/branch-2026.3/operating-scylla/procedures/config-change/migrate-vnodes-to-tablets.html"
+      }
+    ],
+    "rationale": "Before 2026.3 the only route is a new tablets keyspace and a data copy. Expect degraded performance on the keyspace during the restart; an RF 1 keyspace is unavailable while its node reshards. Counter tables cannot move (schema.counter.no-tablets).",
+    "related": [
+      "scylla.tablets.scaling",
+      "schema.counter.no-tablets",
+      "driver.scylla.tablet-aware"
+    ],
+    "tags": [
+      "migration",
+      "scylla",
+      "tablets"
+    ]
+  },
+  // knowledge/migration.yaml
+  {
+    "id": "migration.upgrade.drivers-first",
+    "statement": "Upgrade client drivers to a version that supports the target server version before upgrading the servers; drivers negotiate the protocol down, so a new driver works with both.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB docs — Upgrade guide 6.0 to 2024.2 (upgrade your driver before upgrading ScyllaDB)",
+        "url": "https://docs.scylladb.com/manual/stable/upgrade/upgrade-to-enterprise/upgrade-guide-from-6.0-to-2024.2/upgrade-guide-from-6.0-to-2024.2-generic.html"
+      },
+      {
+        "title": "CASSANDRA-14659 — refusing older protocol versions once every client is new",
+        "url": "https://issues.apache.org/jira/browse/CASSANDRA-14659"
+      }
+    ],
+    "rationale": "The reverse order leaves an application whose driver cannot parse new schema metadata or protocol features once the first node is upgraded.",
+    "tags": [
+      "migration",
+      "drivers"
+    ]
+  },
+  // knowledge/migration.yaml
+  {
+    "id": "migration.upgrade.mixed-version",
+    "statement": "While a rolling upgrade leaves nodes on two versions, make no schema changes, run no repairs and make no topology changes (bootstrap, decommission, replace): they depend on a messaging version all nodes share.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra NEWS.txt (3.0.14) — schema migrations need an exact messaging version match",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-3.0/NEWS.txt"
+      },
+      {
+        "title": "ScyllaDB docs — Upgrade guides (no schema or topology changes during a rolling upgrade)",
+        "url": "https://docs.scylladb.com/manual/stable/upgrade/upgrade-to-enterprise/upgrade-guide-from-6.0-to-2024.2/upgrade-guide-from-6.0-to-2024.2-generic.html"
+      }
+    ],
+    "rationale": "A snapshot showing two release versions is a cluster mid-upgrade: finish (or roll back) before any of these operations.",
+    "related": [
+      "migration.cassandra.upgrade-path"
+    ],
+    "tags": [
+      "migration",
+      "upgrade"
+    ]
+  },
+  // knowledge/migration.yaml
+  {
+    "id": "migration.upgrade.repair-before",
+    "statement": "Finish a full repair of every keyspace within gc_grace_seconds before starting an upgrade, and run none while versions are mixed.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — Repair (run within gc_grace_seconds)",
+        "url": "https://cassandra.apache.org/doc/latest/cassandra/managing/operating/repair.html"
+      },
+      {
+        "title": "DataStax docs — Upgrading Apache Cassandra (repair before, not during, the upgrade)",
+        "url": "https://docs.datastax.com/en/upgrading/datastax_enterprise/upgrdCassandra.html"
+      }
+    ],
+    "rationale": "Operator convention: replicas that agree before the upgrade make a rollback or a failed node during it harmless; repair streams are version-sensitive, hence none mid-upgrade.",
+    "related": [
+      "migration.upgrade.mixed-version",
+      "datamodel.gc-grace-seconds.default"
+    ],
+    "tags": [
+      "migration",
+      "upgrade",
+      "repair",
+      "convention"
+    ]
+  },
+  // knowledge/migration.yaml
+  {
+    "id": "migration.upgrade.snapshot-first",
+    "statement": "Take a snapshot on every node before upgrading: it is cheap (hard links) and the only way back, since a newer major writes SSTables the older one cannot read.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra NEWS.txt — General upgrading advice (always snapshot before an upgrade)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/NEWS.txt",
+        "ref": "apache/cassandra NEWS.txt"
+      }
+    ],
+    "rationale": "Snapshots cost disk once compaction rewrites the live files (table.snapshots-vs-live): clear them after the upgrade is validated.",
+    "related": [
+      "table.snapshots-vs-live"
+    ],
+    "tags": [
+      "migration",
+      "upgrade",
+      "backup"
+    ]
+  },
+  // knowledge/migration.yaml
+  {
+    "id": "migration.upgrade.upgradesstables",
+    "statement": "After every node runs the new major, rewrite the SSTables to the new format with nodetool upgradesstables (sstableupgrade offline, e.g. for snapshots to be restored with sstableloader).",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra NEWS.txt — General upgrading advice (sstableupgrade for snapshots of the previous major)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/NEWS.txt",
+        "ref": "apache/cassandra NEWS.txt"
+      }
+    ],
+    "rationale": "The next major may not read files two formats old, and streaming between mixed formats is slower. On 5.0 the new formats are written only once storage_compatibility_mode leaves CASSANDRA_4 (latest.storage-compatibility-mode).",
+    "related": [
+      "latest.storage-compatibility-mode"
+    ],
+    "tags": [
+      "migration",
+      "upgrade"
+    ]
+  },
+  // knowledge/os.yaml
+  {
+    "id": "os.aio-max-nr.scylla",
+    "statement": "ScyllaDB raises fs.aio-max-nr to 1048576 so every shard can keep its asynchronous I/O queue full.",
+    "value": 1048576,
+    "unit": "AIO events (minimum)",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb dist/common/sysctl.d/99-scylla-aio.conf (fs.aio-max-nr = 1048576)",
+        "url": "https://github.com/scylladb/scylladb/blob/master/dist/common/sysctl.d/99-scylla-aio.conf",
+        "ref": "scylladb/scylladb dist/common/sysctl.d/99-scylla-aio.conf"
+      }
+    ],
+    "rationale": "Seastar reserves AIO contexts per shard at start-up; with the kernel default (65536) a host with many cores, or several ScyllaDB containers sharing one kernel, fails to start with \"Could not setup Async I/O\".",
+    "tags": [
+      "setting:fs.aio-max-nr",
+      "os",
+      "scylla"
+    ]
+  },
+  // knowledge/os.yaml
+  {
+    "id": "os.clocksource",
+    "statement": "The kernel clocksource should be tsc (or kvm-clock on KVM guests); xen and hpet make every clock read a slow call, and databases read the clock on every request.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "AWS EC2 User Guide — Set the time for your instance (tsc recommended over xen clocksource)",
+        "url": "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/set-time.html"
+      },
+      {
+        "title": "Linux kernel Documentation/admin-guide/clearing-warn-once / timekeeping (available_clocksource, current_clocksource)",
+        "url": "https://www.kernel.org/doc/html/latest/timers/timekeeping.html"
+      }
+    ],
+    "rationale": "/sys/devices/system/clocksource/clocksource0/current_clocksource shows the active one; switch with the clocksource= kernel parameter when tsc is listed as available and stable.",
+    "tags": [
+      "os",
+      "time"
+    ]
+  },
+  // knowledge/os.yaml
+  {
+    "id": "os.cpu-governor",
+    "statement": "Database hosts should run the CPU frequency governor \"performance\" (no frequency scaling).",
+    "value": "performance",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax HCD docs — Recommended production settings (disable CPU frequency scaling)",
+        "url": "https://docs.datastax.com/en/hyper-converged-database/1.1/manage/configure/recommended-settings.html"
+      },
+      {
+        "title": "scylladb dist/common/scripts/scylla_cpuscaling_setup (sets the performance governor)",
+        "url": "https://github.com/scylladb/scylladb/blob/master/dist/common/scripts/scylla_cpuscaling_setup",
+        "ref": "scylladb/scylladb dist/common/scripts/scylla_cpuscaling_setup"
+      }
+    ],
+    "rationale": "Power-saving governors lower the clock between bursts and ramp up late, which adds latency to exactly the short requests a database serves. Virtual machines often expose no cpufreq at all, which is fine.",
+    "tags": [
+      "os",
+      "cpu"
     ]
   },
   // knowledge/os.yaml
@@ -1430,6 +5940,45 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:nproc",
       "os",
       "limits"
+    ]
+  },
+  // knowledge/os.yaml
+  {
+    "id": "os.numa.multi-node",
+    "statement": "On hosts with several NUMA nodes, memory is faster from the local node: keep zone_reclaim_mode 0, let Cassandra interleave its memory (numactl) or pin one instance per socket on very large machines; ScyllaDB pins its shards to cores and NUMA nodes itself.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra bin/cassandra (numactl --interleave when available)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/bin/cassandra",
+        "ref": "apache/cassandra bin/cassandra"
+      },
+      {
+        "title": "DataStax docs (Cassandra 2.0) — Recommended production settings (disable zone_reclaim_mode on NUMA)",
+        "url": "http://docs.datastax.com/en/cassandra/2.0/cassandra/install/installRecommendSettings.html"
+      }
+    ],
+    "rationale": "A single JVM spanning two sockets pays remote-memory latency on part of every access; on hosts with hundreds of GB and many cores several smaller instances (one per socket) often use the hardware better.",
+    "related": [
+      "os.zone-reclaim-mode",
+      "config.jvm.numa"
+    ],
+    "tags": [
+      "os",
+      "numa"
     ]
   },
   // knowledge/os.yaml
@@ -1601,6 +6150,67 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   },
   // knowledge/os.yaml
   {
+    "id": "os.swappiness.scylla",
+    "statement": "ScyllaDB's packages set vm.swappiness to 1 (swap page cache before anonymous memory, but not never).",
+    "value": 1,
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb dist/common/sysctl.d/99-scylla-vm.conf (vm.swappiness = 1, vm.vfs_cache_pressure = 2000)",
+        "url": "https://github.com/scylladb/scylladb/blob/master/dist/common/sysctl.d/99-scylla-vm.conf",
+        "ref": "scylladb/scylladb dist/common/sysctl.d/99-scylla-vm.conf"
+      }
+    ],
+    "rationale": "ScyllaDB does not use the page cache, so anything there belongs to side processes; 0 would stop the kernel from swapping anonymous memory at all and risks the OOM killer.",
+    "related": [
+      "os.swap"
+    ],
+    "tags": [
+      "setting:vm.swappiness",
+      "os",
+      "scylla"
+    ]
+  },
+  // knowledge/os.yaml
+  {
+    "id": "os.tcp-keepalive",
+    "statement": "DataStax recommends TCP keepalive after 60 s idle, probing 3 times every 10 s, so firewalls with idle timeouts do not silently cut inter-node and client connections (kernel default: 7200 s).",
+    "value": 60,
+    "unit": "s (net.ipv4.tcp_keepalive_time)",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax DSE 5.1 docs — Recommended production settings, TCP settings (keepalive 60/3/10)",
+        "url": "https://docs.datastax.com/en/dse/5.1/dse-admin/datastax_enterprise/config/configRecommendedSettings.html"
+      }
+    ],
+    "rationale": "With the default two hours, a connection dropped by a stateful firewall during a quiet period is noticed only when traffic resumes, as timeouts; 60 + 3 × 10 s detects it within 90 s at negligible cost.",
+    "tags": [
+      "setting:net.ipv4.tcp_keepalive_time",
+      "os",
+      "network"
+    ]
+  },
+  // knowledge/os.yaml
+  {
     "id": "os.thp-defrag",
     "statement": "Transparent huge page defragmentation should be off for Cassandra (/sys/kernel/mm/transparent_hugepage/defrag = never).",
     "value": "never",
@@ -1628,6 +6238,36 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:transparent_hugepage.defrag",
       "os",
       "memory"
+    ]
+  },
+  // knowledge/os.yaml
+  {
+    "id": "os.time-sync",
+    "statement": "Every node and client host must keep its clock synchronised (NTP/chrony): Cassandra resolves conflicting writes by timestamp, so a node whose clock runs ahead wins, and one behind loses, regardless of order.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax DSE 5.1 docs — Recommended production settings, Synchronize clocks",
+        "url": "https://docs.datastax.com/en/dse/5.1/dse-admin/datastax_enterprise/config/configRecommendedSettings.html"
+      }
+    ],
+    "rationale": "Skew shows up as writes that seem lost, deletes that do not take, and tombstones that expire early or late; `timedatectl` (NTPSynchronized) or `chronyc tracking` tells whether the host is in sync.",
+    "tags": [
+      "os",
+      "time"
     ]
   },
   // knowledge/os.yaml
@@ -1697,6 +6337,567 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "memory"
     ]
   },
+  // knowledge/scaling.yaml
+  {
+    "id": "scaling.benchmark.tablets-speedup",
+    "statement": "In the same benchmark ScyllaDB with tablets reached the target size 7.2× faster than Cassandra with vnodes, 9× when Cassandra's cleanup time is counted, while serving about 3.5× the throughput.",
+    "value": 7.2,
+    "unit": "× faster (9× with cleanup)",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": ">=2024.2"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB — Scaling Performance Comparison, ScyllaDB Tablets vs Cassandra vNodes",
+        "url": "https://resources.scylladb.com/scylladb/scaling-performance-comparison-scylladb-tablets-vs-cassandra-vnodes"
+      }
+    ],
+    "rationale": "A vendor benchmark on one workload and hardware profile: quoted as context next to the tablet estimate, never used to compute it.",
+    "related": [
+      "scaling.bootstrap.exponent",
+      "scylla.tablets.scaling"
+    ],
+    "tags": [
+      "scylla",
+      "tablets",
+      "benchmark"
+    ]
+  },
+  // knowledge/scaling.yaml
+  {
+    "id": "scaling.bootstrap.exponent",
+    "statement": "Empirical bootstrap-time model from the ScyllaDB tablets-vs-vNodes scaling benchmark: the time of a scale-out step grows sub-linearly with the data each existing node holds, T ≈ T0 · (d / d0)^0.6, where d0 is the data per node when the reference step T0 was measured.",
+    "value": 0.6,
+    "unit": "exponent",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB — Scaling Performance Comparison, ScyllaDB Tablets vs Cassandra vNodes (Cassandra 3 → 27 nodes, 2 TB, first step 24 min)",
+        "url": "https://resources.scylladb.com/scylladb/scaling-performance-comparison-scylladb-tablets-vs-cassandra-vnodes"
+      }
+    ],
+    "rationale": "A fit, not a law: with batches of three nodes added to 3, 6, … 24 nodes holding 2 TB, the data per node at the start of step k is 1/k of the first step's, and 24 min · k^-0.6 gives 24.0, 15.8, 12.4, 10.5, 9.1, 8.2, 7.5, 6.9 min against the published 24.0, 15.8, 12.4, 10.4, 9.0, 8.1, 7.3, 6.7 (within 3 % per step, 94.4 vs 93.7 min in total). Streaming has fixed costs (session setup, many small ranges, compaction of what arrives), so halving the data does not halve the time. Calibrate T0 with the cluster's own last bootstrap whenever one is known; the exponent was fitted on one hardware profile.",
+    "related": [
+      "scaling.vnodes.serial-bootstrap",
+      "streaming.throughput.default"
+    ],
+    "tags": [
+      "scaling",
+      "model",
+      "benchmark"
+    ]
+  },
+  // knowledge/scaling.yaml
+  {
+    "id": "scaling.tablets.disk-usable",
+    "statement": "Because tablets move in small increments, ScyllaDB states that tablet clusters can safely run at up to about 90 % disk usage, against the large headroom that vnode streaming and size-tiered compaction need.",
+    "value": 90,
+    "unit": "% of disk usable",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": ">=2024.2"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB — Scaling Performance Comparison, ScyllaDB Tablets vs Cassandra vNodes (~90 % of storage usable with tablets)",
+        "url": "https://resources.scylladb.com/scylladb/scaling-performance-comparison-scylladb-tablets-vs-cassandra-vnodes"
+      }
+    ],
+    "rationale": "A vendor claim, used as the disk ceiling in tablet scaling plans; for vnodes the plan uses the STCS worst case (compaction.stcs.large-data) unless the user gives a strategy with smaller needs.",
+    "related": [
+      "scylla.tablets.scaling",
+      "compaction.stcs.large-data"
+    ],
+    "tags": [
+      "scylla",
+      "tablets",
+      "disk-space"
+    ]
+  },
+  // knowledge/scaling.yaml
+  {
+    "id": "scaling.vnodes.serial-bootstrap",
+    "statement": "On vnode clusters nodes join one at a time (concurrent range movements are refused by default), and after the growth every pre-existing node must run nodetool cleanup to drop the ranges it handed over.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — Adding, replacing, moving and removing nodes (bootstrap one node at a time, cleanup afterwards)",
+        "url": "https://cassandra.apache.org/doc/latest/cassandra/managing/operating/topo_changes.html",
+        "ref": "apache/cassandra doc/modules/cassandra/pages/managing/operating/topo_changes.adoc"
+      },
+      {
+        "title": "AxonOps docs — Adding nodes (only one topology change at a time; cleanup on existing nodes)",
+        "url": "https://axonops.com/docs/data-platforms/cassandra/operations/cluster-management/adding-nodes"
+      }
+    ],
+    "rationale": "This is why a vnode scale-out is a sum of serial steps, and why the old nodes keep their full data (and disk usage) until cleanup runs: cleanup rewrites their SSTables at compaction speed. Running cleanup after each step frees space early; running it once at the end is faster overall but keeps the old nodes at their starting disk usage throughout.",
+    "related": [
+      "scaling.bootstrap.exponent",
+      "compaction.throughput.default",
+      "scylla.tablets.scaling"
+    ],
+    "tags": [
+      "scaling",
+      "vnodes",
+      "cleanup"
+    ]
+  },
+  // knowledge/schema.yaml
+  {
+    "id": "schema.compression.chunk-length.large",
+    "statement": "Compression chunks of 64 KiB or more make every small read decompress a whole chunk; for read-heavy tables with small rows 16 KiB (the 4.0+ default) or 4 KiB reads far less.",
+    "thresholds": {
+      "warning": 64,
+      "direction": "above"
+    },
+    "unit": "KiB",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — Compression (chunk_length_in_kb trade-off)",
+        "url": "https://cassandra.apache.org/doc/latest/cassandra/managing/operating/compression.html"
+      },
+      {
+        "title": "The Last Pickle — Compression and read performance (smaller chunks, less read amplification)",
+        "url": "https://thelastpickle.com/blog/2018/08/08/compression_performance.html"
+      }
+    ],
+    "rationale": "Operator convention built on the shipped defaults (table.compression.chunk-length.default and -pre-4.0): 64 KiB is the pre-4.0 default that upgraded tables keep. Only flagged as a warning for tables measured as read-heavy; otherwise reported as information. Changing it needs ALTER TABLE and upgradesstables -a.",
+    "related": [
+      "table.compression.chunk-length.default",
+      "table.compression.chunk-length.default-pre-4.0",
+      "schema.read-heavy"
+    ],
+    "tags": [
+      "schema",
+      "compression",
+      "convention"
+    ]
+  },
+  // knowledge/schema.yaml
+  {
+    "id": "schema.compression.chunk-length.small",
+    "statement": "Chunks below 4 KiB compress poorly and multiply the per-chunk offsets kept in memory; they are only worth it for tiny rows read at random.",
+    "thresholds": {
+      "warning": 2,
+      "direction": "below"
+    },
+    "unit": "KiB",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — Compression (smaller chunks cost compression ratio and offset memory)",
+        "url": "https://cassandra.apache.org/doc/latest/cassandra/managing/operating/compression.html"
+      }
+    ],
+    "rationale": "Operator convention: 4 KiB matches a typical SSD page and is a common floor; 2 KiB or less is reported.",
+    "related": [
+      "schema.compression.chunk-length.large"
+    ],
+    "tags": [
+      "schema",
+      "compression",
+      "convention"
+    ]
+  },
+  // knowledge/schema.yaml
+  {
+    "id": "schema.counter.mixed-columns",
+    "statement": "A table with a counter column may hold only counters outside its primary key: Cassandra rejects a CREATE TABLE that mixes counter and non-counter regular columns.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — CQL data types, Counters (a table with counters contains only counters)",
+        "url": "https://cassandra.apache.org/doc/latest/cassandra/developing/cql/types.html"
+      },
+      {
+        "title": "scylladb/scylladb cql-pytest port of CASSANDRA-4706 (validate_counter_regular_test)",
+        "ref": "scylladb/scylladb test/cqlpy/cassandra_tests/validation/entities/counters_test.py"
+      }
+    ],
+    "rationale": "Such a schema text cannot come from a working cluster; it is a hand-written or edited script that will fail when applied. Move the regular columns to a second table with the same primary key.",
+    "related": [
+      "schema.counter.no-tablets"
+    ],
+    "tags": [
+      "schema",
+      "counters",
+      "invalid"
+    ]
+  },
+  // knowledge/schema.yaml
+  {
+    "id": "schema.counter.no-tablets",
+    "statement": "ScyllaDB does not support counters in keyspaces that use tablets; counter tables must live in a vnode keyspace (tablets = {'enabled': false}).",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": ">=2024.2"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB docs — Counters (not supported in keyspaces with tablets enabled)",
+        "url": "https://docs.scylladb.com/manual/stable/features/counters.html",
+        "ref": "scylladb/scylladb docs/features/counters.rst"
+      }
+    ],
+    "rationale": "Blocks moving a counter table to a tablets keyspace and therefore a full vnodes → tablets migration; later releases may lift it, so check the target version's documentation.",
+    "related": [
+      "scylla.tablets.scaling"
+    ],
+    "tags": [
+      "schema",
+      "counters",
+      "tablets",
+      "scylla"
+    ]
+  },
+  // knowledge/schema.yaml
+  {
+    "id": "schema.gc-grace.zero",
+    "statement": "gc_grace_seconds = 0 is safe only for tables that are never deleted from or updated with nulls (pure TTL or write-once data) on a single replica; with deletes and RF > 1 it risks resurrected data.",
+    "thresholds": {
+      "warning": 0,
+      "direction": "below"
+    },
+    "unit": "s",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — Compaction, Tombstones and gc_grace_seconds",
+        "url": "https://cassandra.apache.org/doc/latest/cassandra/managing/operating/compaction/index.html"
+      },
+      {
+        "title": "ScyllaDB docs — Tombstone garbage collection (tombstone_gc modes)",
+        "url": "https://docs.scylladb.com/manual/stable/cql/ddl.html"
+      }
+    ],
+    "rationale": "A critical finding needs evidence of deletes (tombstones scanned per read in a snapshot); without it the review can only warn, since an append-only TTL table with gc_grace 0 is a legitimate pattern.",
+    "related": [
+      "datamodel.gc-grace-seconds.default"
+    ],
+    "tags": [
+      "schema",
+      "tombstones"
+    ]
+  },
+  // knowledge/schema.yaml
+  {
+    "id": "schema.materialized-view.experimental",
+    "statement": "Cassandra materialized views are experimental: since 4.0 creating one is disabled by default (materialized_views_enabled: false, enable_materialized_views before 4.1) because a view can drift out of sync with its base table with no built-in way to detect or repair it.",
+    "value": false,
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/cassandra.yaml (materialized_views_enabled false, experimental)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml"
+      },
+      {
+        "title": "CASSANDRA-13959 — add a flag to disable materialized views and warn that they are experimental",
+        "url": "https://issues.apache.org/jira/browse/CASSANDRA-13959"
+      }
+    ],
+    "rationale": "Every base write also writes the view (a read-before-write on the base replica), so views add write latency and repair load. ScyllaDB implements views differently and supports them in production.",
+    "tags": [
+      "schema",
+      "materialized-view",
+      "experimental"
+    ]
+  },
+  // knowledge/schema.yaml
+  {
+    "id": "schema.read-heavy",
+    "statement": "A table counts as read-heavy when its local reads are at least twice its local writes over the same period (system_views local_read_latency / local_write_latency counts, or tablestats read/write counts).",
+    "thresholds": {
+      "warning": 2,
+      "direction": "above"
+    },
+    "unit": "reads / writes",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — Virtual tables (local_read_latency, local_write_latency counts)",
+        "url": "https://cassandra.apache.org/doc/latest/cassandra/managing/operating/virtualtables.html"
+      }
+    ],
+    "rationale": "Operator convention used only to decide whether read-side options (chunk length, caching) matter for a table; it never raises a finding on its own.",
+    "tags": [
+      "schema",
+      "convention"
+    ]
+  },
+  // knowledge/schema.yaml
+  {
+    "id": "schema.replication.rf1",
+    "statement": "A replication factor of 1 keeps a single copy of each partition: losing or restarting that node makes its data unavailable, and a lost disk loses it.",
+    "thresholds": {
+      "warning": 1,
+      "direction": "below"
+    },
+    "unit": "replicas per DC",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — Dynamo, Replication (replication factor and consistency)",
+        "url": "https://cassandra.apache.org/doc/latest/cassandra/architecture/dynamo.html"
+      }
+    ],
+    "rationale": "Fine for scratch and lab keyspaces; in production use RF 3 per DC so QUORUM survives one node down. system_auth at RF 1 locks everyone out when that node is down.",
+    "related": [
+      "schema.replication.simple-strategy"
+    ],
+    "tags": [
+      "schema",
+      "replication"
+    ]
+  },
+  // knowledge/schema.yaml
+  {
+    "id": "schema.replication.simple-strategy",
+    "statement": "SimpleStrategy places replicas on the next nodes of the ring regardless of datacenter and rack; in a multi-datacenter cluster a SimpleStrategy keyspace can have all its replicas in one DC.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — DDL, CREATE KEYSPACE (SimpleStrategy for tests, NetworkTopologyStrategy for production)",
+        "url": "https://cassandra.apache.org/doc/latest/cassandra/developing/cql/ddl.html"
+      },
+      {
+        "title": "ScyllaDB docs — Data Definition (SimpleStrategy not for multi-DC)",
+        "url": "https://docs.scylladb.com/manual/branch-2025.2/cql/ddl.html"
+      }
+    ],
+    "rationale": "Critical with more than one DC (LOCAL_QUORUM cannot be met in a DC holding no replica); in one DC it only blocks adding a second DC later, so it is information. ALTER KEYSPACE to NetworkTopologyStrategy, then repair the keyspace.",
+    "related": [
+      "schema.replication.rf1"
+    ],
+    "tags": [
+      "schema",
+      "replication"
+    ]
+  },
+  // knowledge/schema.yaml
+  {
+    "id": "schema.sai",
+    "statement": "Storage-Attached Indexing (SAI, USING 'StorageAttachedIndex') ships with Cassandra 5.0 and is the index the project recommends over legacy secondary indexes and SASI: smaller on disk, several columns combinable, range queries on numbers.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=5.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — Storage-Attached Indexing (SAI) overview",
+        "url": "https://cassandra.apache.org/doc/latest/cassandra/developing/cql/indexing/sai/sai-overview.html"
+      }
+    ],
+    "rationale": "An SAI index is still node-local: a query without the partition key still visits many nodes, so it is reported as information, not as a problem.",
+    "related": [
+      "schema.secondary-index.legacy",
+      "schema.sasi.experimental"
+    ],
+    "tags": [
+      "schema",
+      "index"
+    ]
+  },
+  // knowledge/schema.yaml
+  {
+    "id": "schema.sasi.experimental",
+    "statement": "SASI indexes (org.apache.cassandra.index.sasi.SASIIndex) are experimental: creating them is disabled by default from 4.0 (sasi_indexes_enabled: false, enable_sasi_indexes before 4.1), and 5.0 steers users to SAI.",
+    "value": false,
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/cassandra.yaml (sasi_indexes_enabled false, experimental)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml"
+      }
+    ],
+    "rationale": "Existing SASI indexes keep working after an upgrade, but they are not maintained for production use; a migration to SAI (5.0) or to a query table is the way out. ScyllaDB has no SASI at all.",
+    "related": [
+      "schema.sai"
+    ],
+    "tags": [
+      "schema",
+      "index",
+      "experimental"
+    ]
+  },
+  // knowledge/schema.yaml
+  {
+    "id": "schema.secondary-index.legacy",
+    "statement": "A regular (legacy) secondary index is local to each node, so a query on it alone asks every node (or a range of them); it suits low-cardinality columns queried together with the partition key, and hurts on high-cardinality or frequently updated and deleted columns.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax CQL docs — When not to use an index (high-cardinality, counters, frequently updated or deleted columns)",
+        "url": "https://docs.datastax.com/en/cql-oss/3.3/cql/cql_using/useWhenIndex.html"
+      },
+      {
+        "title": "Apache Cassandra docs — Secondary indexes (CREATE INDEX)",
+        "url": "https://cassandra.apache.org/doc/latest/cassandra/developing/cql/indexes.html"
+      }
+    ],
+    "rationale": "The cost grows with the cluster: a query by indexed value without the partition key fans out, and each node reads its local index. Prefer a query table keyed by the value, SAI on 5.0, or ScyllaDB's global secondary indexes; on ScyllaDB a plain CREATE INDEX is already global (a hidden materialized view).",
+    "related": [
+      "schema.sai"
+    ],
+    "tags": [
+      "schema",
+      "index"
+    ]
+  },
+  // knowledge/scylla.yaml
+  {
+    "id": "scylla.compaction.backlog-controller",
+    "statement": "ScyllaDB schedules compaction with a backlog controller that raises or lowers compaction's CPU and I/O shares according to how far behind compaction is, instead of a fixed MB/s cap; a throughput cap exists (nodetool setcompactionthroughput) but is off by default.",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb backlog_controller.hh (compaction and memtable backlog controllers adjust scheduling shares)",
+        "url": "https://github.com/scylladb/scylladb/blob/master/backlog_controller.hh",
+        "ref": "scylladb/scylladb backlog_controller.hh"
+      },
+      {
+        "title": "ScyllaDB docs — nodetool getcompactionthroughput (zero means uncapped)",
+        "url": "https://docs.scylladb.com/manual/master/operating-scylla/nodetool-commands/getcompactionthroughput.md"
+      }
+    ],
+    "rationale": "Cassandra advice to raise compaction_throughput does not translate; on ScyllaDB a growing backlog means the node lacks CPU or disk bandwidth for its write rate, and pending-compaction counts are not reliable (trap.scylla.compactionstats-pending). Look at the compaction backlog and shares metrics instead.",
+    "related": [
+      "trap.scylla.compactionstats-pending",
+      "compaction.throughput.default"
+    ],
+    "tags": [
+      "scylla",
+      "compaction"
+    ]
+  },
   // knowledge/logs.yaml
   {
     "id": "scylla.reactor-stall",
@@ -1730,6 +6931,69 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "convention"
     ]
   },
+  // knowledge/scylla.yaml
+  {
+    "id": "scylla.row-cache",
+    "statement": "ScyllaDB keeps its own row cache in the memory it owns and reads SSTables with direct I/O, bypassing the Linux page cache; there are no key-cache, row-cache or chunk-cache settings to tune.",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB blog — Inside ScyllaDB's Internal Cache (bypasses the Linux cache, row-based cache)",
+        "url": "https://www.scylladb.com/2024/01/08/inside-scylladbs-internal-cache/",
+        "date": "2024-01-08"
+      },
+      {
+        "title": "ScyllaDB blog (Avi Kivity) — Different I/O Access Methods for Linux, What We Chose for ScyllaDB (AIO + O_DIRECT)",
+        "url": "https://www.plushcap.com/content/scylladb/blog/scylladb-different-io-access-methods-for-linux-what-we-chose-for-scylladb-and-why"
+      }
+    ],
+    "rationale": "Cassandra cache advice (cache.key.hit-ratio, cache.row.default, cache.chunk.default) and page-cache advice (read_ahead_kb, os.read-ahead-kb.ssd) do not carry over: the storage layer facts are in storage.scylla.o-direct. Memory given to other processes on the host shrinks the cache directly, so a ScyllaDB host should run nothing else memory-hungry.",
+    "related": [
+      "storage.scylla.o-direct",
+      "cache.key.hit-ratio",
+      "os.read-ahead-kb.ssd"
+    ],
+    "tags": [
+      "scylla",
+      "caches"
+    ]
+  },
+  // knowledge/scylla.yaml
+  {
+    "id": "scylla.shard-per-core",
+    "statement": "ScyllaDB runs one shard per CPU core, each with its own slice of memory, its own data and its own scheduler, and shares nothing between shards; one process scales with the number of cores.",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB docs — System Requirements (shard-per-core approach scales linearly with cores)",
+        "url": "https://docs.scylladb.com/manual/master/getting-started/system-requirements.md"
+      },
+      {
+        "title": "ScyllaDB docs — ScyllaDB CQL Drivers (drivers route to the owning CPU core)",
+        "url": "https://docs.scylladb.com/main/drivers/cql-drivers.md"
+      }
+    ],
+    "rationale": "Consequences for diagnosis: per-shard load imbalance (one hot shard) looks like a slow node; one instance per host is right at any core count (contrast jvm.instance-size); clients need shard-aware drivers (driver.scylla.shard-aware); and JVM, thread-pool and GC findings do not apply. Per-shard metrics (Prometheus, scylla-monitoring) rather than nodetool tpstats show saturation.",
+    "related": [
+      "driver.scylla.shard-aware",
+      "jvm.instance-size",
+      "scylla.reactor-stall"
+    ],
+    "tags": [
+      "scylla",
+      "cpu"
+    ]
+  },
   // knowledge/topology.yaml
   {
     "id": "scylla.tablets",
@@ -1753,6 +7017,334 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "scylla",
       "ring"
+    ]
+  },
+  // knowledge/topology.yaml
+  {
+    "id": "scylla.tablets.scaling",
+    "statement": "With tablets (ScyllaDB 2024.2 and later, per keyspace) several nodes can bootstrap at once, data moves in small tablet-sized pieces in the background, and no cleanup is needed afterwards because a tablet is removed from its old replica as soon as it has moved.",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": ">=2024.2"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB blog/resource — Scaling Performance Comparison, ScyllaDB Tablets vs Cassandra vNodes",
+        "url": "https://resources.scylladb.com/scylladb/scaling-performance-comparison-scylladb-tablets-vs-cassandra-vnodes"
+      },
+      {
+        "title": "ScyllaDB docs — Upgrade guide 6.0 to 2024.2 (tablets available, disabled by default for new keyspaces)",
+        "url": "https://docs.scylladb.com/manual/stable/upgrade/upgrade-to-enterprise/upgrade-guide-from-6.0-to-2024.2/upgrade-guide-from-6.0-to-2024.2-generic.html"
+      },
+      {
+        "title": "ScyllaDB docs — nodetool cluster cleanup (cleans only vnode-based keyspaces)",
+        "url": "https://docs.scylladb.com/manual/stable/operating-scylla/nodetool-commands/cluster"
+      }
+    ],
+    "rationale": "This is why a scaling plan on tablets is one parallel operation without a cleanup phase, while vnode keyspaces (Cassandra, or ScyllaDB keyspaces created without tablets) join one node at a time and need `nodetool cleanup` on every old node. Check the keyspace, not the version: on 2024.2 tablets are off by default and must be enabled per keyspace.",
+    "related": [
+      "scylla.tablets",
+      "scaling.vnodes.serial-bootstrap",
+      "scaling.tablets.disk-usable"
+    ],
+    "tags": [
+      "scylla",
+      "tablets",
+      "scaling"
+    ]
+  },
+  // knowledge/storage.yaml
+  {
+    "id": "storage.commitlog.separate-device",
+    "statement": "On spinning disks the commit log should have its own device, away from the data directories; on SSD sharing a device is acceptable.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/cassandra.yaml (commitlog_directory — separate spindle on magnetic HDD)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml"
+      }
+    ],
+    "rationale": "Commit-log writes are sequential appends that a disk head serves well only when nothing else moves it; on flash the random compaction I/O does not disturb them much, so this is informational there.",
+    "tags": [
+      "storage",
+      "commitlog"
+    ]
+  },
+  // knowledge/storage.yaml
+  {
+    "id": "storage.discard.online",
+    "statement": "Prefer periodic TRIM (fstrim, e.g. the fstrim.timer unit) to mounting database volumes with the online `discard` option, which issues a discard for every freed extent.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Kingston support — How do I enable discard/TRIM in Linux (periodic discard preferred)",
+        "url": "https://support.kingston.com/Solid-State-Drives/2175475041/How-do-I-enable-discard-trim-in-Linux.htm"
+      },
+      {
+        "title": "BTRFS documentation — Trim/discard (synchronous discard can hurt performance; fstrim periodically)",
+        "url": "https://btrfs.readthedocs.io/en/stable/Trim.html"
+      }
+    ],
+    "rationale": "Compaction deletes whole SSTables at once; with online discard the file system sends a burst of discards that some devices serve slowly or unqueued, stalling writes. A daily or weekly fstrim does the same work in one batch at a chosen time.",
+    "tags": [
+      "storage",
+      "mount",
+      "ssd"
+    ]
+  },
+  // knowledge/storage.yaml
+  {
+    "id": "storage.md.degraded",
+    "statement": "An md array with fewer working members than it was built with (mdstat shows [U_], mdadm --detail \"degraded\") has lost redundancy and serves I/O more slowly, more so while it rebuilds.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Linux kernel Documentation/admin-guide/md.rst (degraded arrays, /proc/mdstat status, recovery)",
+        "url": "https://www.kernel.org/doc/html/latest/admin-guide/md.html",
+        "ref": "torvalds/linux Documentation/admin-guide/md.rst"
+      },
+      {
+        "title": "md(4) manual (RAID levels, degraded mode, resync and recovery)",
+        "url": "https://man7.org/linux/man-pages/man4/md.4.html"
+      }
+    ],
+    "rationale": "RAID0 cannot be degraded (a lost member loses the array); mirrored and parity levels keep running without a member, which hides the failure unless someone reads mdstat. The next failure can lose data.",
+    "related": [
+      "storage.scylla.raid0"
+    ],
+    "tags": [
+      "storage",
+      "raid"
+    ]
+  },
+  // knowledge/storage.yaml
+  {
+    "id": "storage.mkfs.dry-run",
+    "statement": "`mkfs.xfs -N` prints the geometry mkfs.xfs would create (block, sector, stripe, allocation groups, log) without writing anything to the device; mkfs.xfs itself refuses devices holding a mounted file system.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "mkfs.xfs(8) manual (-N prints parameters without creating the file system)",
+        "url": "https://manpages.ubuntu.com/manpages/trusty/man8/mkfs.xfs.8.html"
+      }
+    ],
+    "rationale": "The dry run is how cql-tuner shows what a planned command would produce on the real device (the kernel's reported sector sizes, md geometry) without any risk; it never runs mkfs without -N.",
+    "related": [
+      "storage.xfs.block-size",
+      "storage.xfs.stripe-geometry"
+    ],
+    "tags": [
+      "storage",
+      "mkfs"
+    ]
+  },
+  // knowledge/storage.yaml
+  {
+    "id": "storage.mount.noatime",
+    "statement": "Mount database data volumes with noatime so reads do not turn into inode writes.",
+    "value": "noatime",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb dist/common/scripts/scylla_raid_setup (mounts the XFS data volume with noatime)",
+        "url": "https://github.com/scylladb/scylladb/blob/master/dist/common/scripts/scylla_raid_setup",
+        "ref": "scylladb/scylladb dist/common/scripts/scylla_raid_setup"
+      },
+      {
+        "title": "mount(8) manual (noatime — do not update inode access times)",
+        "url": "https://man7.org/linux/man-pages/man8/mount.8.html"
+      }
+    ],
+    "rationale": "Cassandra and ScyllaDB never use access times; with atime (or even relatime, once a day per file) each SSTable read can dirty an inode and cost a metadata write.",
+    "related": [
+      "storage.discard.online"
+    ],
+    "tags": [
+      "storage",
+      "mount"
+    ]
+  },
+  // knowledge/storage.yaml
+  {
+    "id": "storage.nvme.lba-format",
+    "statement": "NVMe namespaces can be formatted with more than one LBA size; many drives ship formatted with 512-byte LBAs although their flash pages and preferred write unit are 4 KiB or larger, and then report a 512-byte physical sector to Linux.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Microsoft nvme.h NVME_LBA_FORMAT (LBADS data size, RP relative performance per format)",
+        "url": "https://docs.microsoft.com/en-us/windows/win32/api/nvme/ns-nvme-nvme_lba_format"
+      },
+      {
+        "title": "Optimising NVMe storage (nvme id-ns -H lists LBA formats; switch to the 4 KiB one)",
+        "url": "https://www.yhi.moe/blog/en/optimising-nvme-storage"
+      },
+      {
+        "title": "Linux nvme driver — physical block size and optimal I/O from NPWG/NOWS (NVMe 1.4)",
+        "url": "https://android.googlesource.com/platform/external/linux-kselftest/+/ca7ae5c966bd%5E"
+      }
+    ],
+    "rationale": "A 512-byte physical sector on an NVMe device is therefore not proof that 512-byte writes are efficient. Check `nvme id-ns -H /dev/nvmeXnY` for a 4096-byte format marked as better performance and compare a 4 KiB-aligned random-write test with a 512-byte one (fio); reformatting the namespace (nvme format --lbaf) erases it, so do it before the node holds data.",
+    "related": [
+      "storage.sector-size"
+    ],
+    "tags": [
+      "storage",
+      "nvme"
+    ]
+  },
+  // knowledge/storage.yaml
+  {
+    "id": "storage.partition-alignment",
+    "statement": "Partitions should start on a 1 MiB boundary (sector 2048 with 512-byte sectors), which is also a multiple of every physical sector and common RAID chunk; a start that is not a multiple of the physical sector size splits every write across two physical sectors.",
+    "value": 1048576,
+    "unit": "bytes",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "util-linux fdisk(8) manual (partitions aligned to 1 MiB / the optimal I/O size by default)",
+        "url": "https://man7.org/linux/man-pages/man8/fdisk.8.html"
+      },
+      {
+        "title": "Linux kernel Documentation/ABI/stable/sysfs-block (partition start, alignment_offset)",
+        "url": "https://www.kernel.org/doc/Documentation/ABI/stable/sysfs-block",
+        "ref": "torvalds/linux Documentation/ABI/stable/sysfs-block"
+      }
+    ],
+    "rationale": "Old partitioning tools started the first partition at sector 63; on 4 KiB-sector and flash devices that turns each 4 KiB write into a read-modify-write of two sectors. Modern fdisk and parted align to 1 MiB.",
+    "related": [
+      "storage.sector-size"
+    ],
+    "tags": [
+      "storage",
+      "partition"
+    ]
+  },
+  // knowledge/storage.yaml
+  {
+    "id": "storage.queue-depth.littles-law",
+    "statement": "Little's law sizes the I/O a device needs in flight: outstanding requests = request rate × latency, with request rate = bandwidth ÷ request size.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Little's law (L = λW)",
+        "url": "https://en.wikipedia.org/wiki/Little%27s_law"
+      },
+      {
+        "title": "ScyllaDB docs — io_properties.yaml (read/write IOPS and bandwidth that size Seastar's I/O queues)",
+        "url": "https://docs.scylladb.com/manual/stable/reference/configuration-parameters.html"
+      }
+    ],
+    "rationale": "A fast NVMe array reaches its bandwidth only with enough concurrent requests; too few in flight and the device idles between them. The number guides concurrent_reads/concurrent_writes in Cassandra and is what Seastar's I/O scheduler derives from io_properties.",
+    "tags": [
+      "storage",
+      "queue-depth"
     ]
   },
   // knowledge/storage.yaml
@@ -1787,6 +7379,96 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   },
   // knowledge/storage.yaml
   {
+    "id": "storage.scylla.o-direct",
+    "statement": "ScyllaDB (Seastar) reads and writes its data files with direct, asynchronous I/O that bypasses the page cache, so block-device read-ahead does not affect its reads; it keeps its own cache.",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB docs — Error \"File system on /var/lib/scylla is not qualified for seastar AIO\"",
+        "url": "https://docs.scylladb.com/manual/stable/troubleshooting/error-messages/"
+      },
+      {
+        "title": "ScyllaDB FAQ (ScyllaDB manages its own memory and cache, never blocking on disk reads)",
+        "url": "https://docs.scylladb.com/manual/master/faq.md"
+      }
+    ],
+    "rationale": "read_ahead_kb only shapes buffered reads through the page cache. Tuning it on a ScyllaDB data device is harmless but changes nothing, so the read-ahead check is skipped for ScyllaDB.",
+    "related": [
+      "os.read-ahead-kb.ssd"
+    ],
+    "tags": [
+      "storage",
+      "scylla"
+    ]
+  },
+  // knowledge/storage.yaml
+  {
+    "id": "storage.scylla.raid0",
+    "statement": "ScyllaDB expects several data disks to be combined as RAID0 (replication across nodes provides redundancy).",
+    "value": "raid0",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb dist/common/scripts/scylla_raid_setup (mdadm --create --level=0)",
+        "url": "https://github.com/scylladb/scylladb/blob/master/dist/common/scripts/scylla_raid_setup",
+        "ref": "scylladb/scylladb dist/common/scripts/scylla_raid_setup"
+      }
+    ],
+    "rationale": "Mirrors and parity levels halve write throughput or add read-modify-write on every small write, while the database already keeps replicas on other nodes; a failed disk is handled by replacing the node.",
+    "related": [
+      "storage.raid0.chunk-size",
+      "storage.scylla.xfs"
+    ],
+    "tags": [
+      "storage",
+      "scylla",
+      "raid"
+    ]
+  },
+  // knowledge/storage.yaml
+  {
+    "id": "storage.scylla.xfs",
+    "statement": "ScyllaDB's data directory belongs on XFS; its setup tooling formats the data volume with mkfs.xfs.",
+    "value": "xfs",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb dist/common/scripts/scylla_raid_setup (mkfs.xfs on the data volume)",
+        "url": "https://github.com/scylladb/scylladb/blob/master/dist/common/scripts/scylla_raid_setup",
+        "ref": "scylladb/scylladb dist/common/scripts/scylla_raid_setup"
+      },
+      {
+        "title": "ScyllaDB docs — file system not qualified for seastar AIO (XFS required outside developer mode)",
+        "url": "https://docs.scylladb.com/manual/stable/troubleshooting/error-messages/"
+      }
+    ],
+    "rationale": "Seastar relies on XFS handling concurrent asynchronous appends without blocking; other file systems stall the reactor. Without developer mode ScyllaDB checks the file system at start-up.",
+    "related": [
+      "storage.scylla.raid0"
+    ],
+    "tags": [
+      "storage",
+      "scylla",
+      "xfs"
+    ]
+  },
+  // knowledge/storage.yaml
+  {
     "id": "storage.sector-size",
     "statement": "A block device reports a logical sector size (the smallest addressable unit, often 512 B) and a physical one (the smallest unit it writes atomically, often 4096 B on \"512e\" disks and most SSDs); writes smaller than the physical size force the device to read, modify and rewrite a whole physical sector.",
     "appliesTo": [
@@ -1817,6 +7499,40 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "storage",
       "mkfs"
+    ]
+  },
+  // knowledge/storage.yaml
+  {
+    "id": "storage.virtio.rotational",
+    "statement": "Virtual disks (virtio-blk vdX, Xen xvdX, emulated SCSI) usually report rotational=1 whatever backs them; virtio-blk also declares no hardware transfer limit (max_hw_sectors_kb 2147483647).",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "torvalds/linux drivers/block/virtio_blk.c (virtblk_probe — \"No real sector limit\", max_hw_sectors UINT_MAX)",
+        "url": "https://github.com/torvalds/linux/blob/master/drivers/block/virtio_blk.c",
+        "ref": "torvalds/linux drivers/block/virtio_blk.c"
+      }
+    ],
+    "rationale": "The flag is only as good as the hypervisor's hint. When the volume is SSD-backed (most cloud block storage), set it to 0 with a udev rule so kernel heuristics and tools that pick settings from it (disk_optimization_strategy, iotune) treat it as flash.",
+    "related": [
+      "os.rotational.ssd"
+    ],
+    "tags": [
+      "storage",
+      "virtual"
     ]
   },
   // knowledge/storage.yaml
@@ -1859,6 +7575,47 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "xfs"
     ]
   },
+  // knowledge/storage.yaml
+  {
+    "id": "storage.xfs.stripe-geometry",
+    "statement": "On a striped array XFS should be made with its stripe unit equal to the RAID chunk and its stripe width equal to the chunk times the number of data disks (mkfs.xfs -d su=<chunk>,sw=<data disks>); xfs_info shows them as sunit/swidth in file-system blocks.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "mkfs.xfs(8) manual (-d su=, sw= stripe unit and width; detected automatically on md)",
+        "url": "https://manpages.ubuntu.com/manpages/trusty/man8/mkfs.xfs.8.html"
+      },
+      {
+        "title": "scylladb dist/common/scripts/scylla_raid_setup (RAID0 with 1 MiB chunk, then mkfs.xfs)",
+        "url": "https://github.com/scylladb/scylladb/blob/master/dist/common/scripts/scylla_raid_setup",
+        "ref": "scylladb/scylladb dist/common/scripts/scylla_raid_setup"
+      }
+    ],
+    "rationale": "Aligned allocation keeps large compaction writes on chunk boundaries so a request does not straddle two member disks. Data disks are all members for RAID0, half for RAID10 (2 copies), members-1 for RAID5 and members-2 for RAID6. mkfs.xfs reads the geometry from md by itself, so a mismatch usually means the array was rebuilt or the file system was made on another layer (LVM, a partition).",
+    "related": [
+      "storage.raid0.chunk-size",
+      "storage.xfs.block-size"
+    ],
+    "tags": [
+      "storage",
+      "mkfs",
+      "xfs",
+      "raid"
+    ]
+  },
   // knowledge/streaming.yaml
   {
     "id": "streaming.entire-sstable.default",
@@ -1890,6 +7647,39 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "setting:entire_sstable_stream_throughput_outbound",
       "setting:entire_sstable_inter_dc_stream_throughput_outbound",
+      "default"
+    ]
+  },
+  // knowledge/streaming.yaml
+  {
+    "id": "streaming.scylla.stream-io-throughput",
+    "statement": "ScyllaDB throttles all streaming I/O of a node (repair, bootstrap, decommission, tablet migration) with stream_io_throughput_mb_per_sec, in MiB/s for the whole node; the default 0 means no throttle (the I/O scheduler shares the disk instead).",
+    "value": 0,
+    "unit": "MiB/s (0 = unthrottled)",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB docs (6.0) — Configuration parameters, stream_io_throughput_mb_per_sec (default 0)",
+        "url": "https://opensource.docs.scylladb.com/branch-6.0/reference/configuration-parameters.html",
+        "ref": "scylladb/scylladb docs/reference/configuration-parameters (stream_io_throughput_mb_per_sec)"
+      },
+      {
+        "title": "scylladb/scylla-cluster-tests scylla.yaml model (stream_io_throughput_mb_per_sec default 0)",
+        "ref": "scylladb/scylla-cluster-tests sdcm/provision/scylla_yaml/scylla_yaml.py"
+      }
+    ],
+    "rationale": "A scaling estimate for ScyllaDB cannot assume the Cassandra 24 MiB/s cap: with the default it streams as fast as the disks and network allow, so the bootstrap time is best calibrated from a real operation. The Cassandra-named stream_throughput_outbound_megabits_per_sec key is also accepted by scylla.yaml but the I/O setting is the one ScyllaDB documents for streaming.",
+    "related": [
+      "streaming.throughput.default"
+    ],
+    "tags": [
+      "setting:stream_io_throughput_mb_per_sec",
+      "scylla",
       "default"
     ]
   },
@@ -2286,6 +8076,46 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "default"
     ]
   },
+  // knowledge/datamodel.yaml
+  {
+    "id": "table.ttl.twcs-drop",
+    "statement": "TimeWindowCompactionStrategy drops a whole SSTable without compacting it once every cell in it has expired and it overlaps no SSTable holding older data; mixing TTLs, writing without TTL, or writing old timestamps into new windows blocks the drop.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — Time Window Compaction Strategy (operational concerns, out-of-order writes)",
+        "url": "https://cassandra.apache.org/doc/stable/cassandra/managing/operating/compaction/twcs.html"
+      },
+      {
+        "title": "ScyllaDB docs — Choose a Compaction Strategy (TWCS for time series)",
+        "url": "https://docs.scylladb.com/manual/branch-2025.1/architecture/compaction/compaction-strategies.html"
+      }
+    ],
+    "rationale": "The whole point of TWCS is this cheap expiry; when it does not happen (sstablemetadata shows windows full of droppable tombstones), look for read repair or hints writing old data into new windows, manual deletes, or rows without TTL. Set default_time_to_live on the table so every write expires.",
+    "related": [
+      "compaction.strategy.twcs",
+      "compaction.twcs.window-count",
+      "datamodel.ttl.tombstone"
+    ],
+    "tags": [
+      "twcs",
+      "ttl",
+      "data-model"
+    ]
+  },
   // knowledge/threadpools.yaml
   {
     "id": "threadpool.blocked",
@@ -2376,6 +8206,75 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "backpressure",
       "native-transport",
       "convention"
+    ]
+  },
+  // knowledge/threadpools.yaml
+  {
+    "id": "threadpool.concurrent-reads.default",
+    "statement": "concurrent_reads defaults to 32 (ReadStage threads); the yaml's rule of thumb is 16 per data drive, because reads that miss memory are I/O-bound and the drives need a deep enough queue.",
+    "value": 32,
+    "unit": "threads",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/cassandra.yaml (concurrent_reads 32; 16 × number_of_drives)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml"
+      }
+    ],
+    "rationale": "Pending ReadStage tasks (threadpool.pending) with idle disks point to too few read threads; pending with saturated disks point to the disks. On NVMe a value of 64 or more is common; raising it on a CPU-bound node only adds context switching.",
+    "related": [
+      "threadpool.pending",
+      "threadpool.concurrent-writes.default"
+    ],
+    "tags": [
+      "setting:concurrent_reads",
+      "tpstats",
+      "default"
+    ]
+  },
+  // knowledge/threadpools.yaml
+  {
+    "id": "threadpool.concurrent-writes.default",
+    "statement": "concurrent_writes defaults to 32 (MutationStage threads); the yaml suggests about 8 per CPU core because writes are rarely I/O-bound. concurrent_counter_writes also defaults to 32.",
+    "value": 32,
+    "unit": "threads",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/cassandra.yaml (concurrent_writes 32; 8 × number_of_cores; concurrent_counter_writes 32)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml"
+      }
+    ],
+    "rationale": "Pending MutationStage with blocked memtable flushes (MemtableFlushWriter pending, \"blocked on allocation\") is a flush or disk problem, not a thread-count problem; raise concurrent_writes only when the CPU is idle and MutationStage is queueing.",
+    "related": [
+      "threadpool.pending",
+      "threadpool.concurrent-reads.default",
+      "config.concurrent-writes.per-core"
+    ],
+    "tags": [
+      "setting:concurrent_writes",
+      "tpstats",
+      "default"
     ]
   },
   // knowledge/threadpools.yaml

@@ -1,4 +1,8 @@
 import type { RuleOutcome } from '../findings.js';
+import { STORAGE_KIND_RULES } from './storage.js';
+import { STRESS_KIND_RULES } from './stress.js';
+import { SCHEMA_KIND_RULES } from './schema.js';
+import { CONFIG_KIND_RULES } from './config.js';
 
 /**
  * Rules for outputs that are not a node's state: a stress run, a disk listing, a config file. `interpret`
@@ -14,6 +18,10 @@ export interface KindRules {
 export type KindRuleOutcome = RuleOutcome & { checks: string };
 
 export const KIND_RULES: KindRules[] = [];
+KIND_RULES.push(STORAGE_KIND_RULES);
+KIND_RULES.push(STRESS_KIND_RULES);
+KIND_RULES.push(SCHEMA_KIND_RULES);
+KIND_RULES.push(CONFIG_KIND_RULES);
 
 export function kindRulesFor(kind: string): KindRules | undefined {
   return KIND_RULES.find((k) => kind.startsWith(k.prefix));

@@ -410,7 +410,61 @@ const comparison: StressRule = {
   },
 };
 
-export const STRESS_RULES: StressRule[] = [saturation, gcMax, bimodal, errors, closedLoop, rateShortfall, runLength, warmup, clientSide, impossible, comparison];
+const stall: StressRule = {
+  id: 'stress.stall',
+  checks: 'throughput stalls in the middle of a run (a replica lost, a stop-the-world pause)',
+  run(f) {
+    const { ramp, steady } = steadyIntervals(f);
+    if (steady.length < 4) return 'fewer than 4 intervals with a throughput';
+    // Against the peak, not the median: when a node dies early most of the run may be the stall itself.
+    const peak = Math.max(...steady.map((i) => i.opRate!));
+    const frac = numberOf('benchmarking.throughput-stall');
+    // Runs of consecutive intervals far below the median, not counting the last one (a run's tail is short).
+    const body = steady.slice(0, -1);
+    const stalls: IntervalFacts[][] = [];
+    let cur: IntervalFacts[] = [];
+    for (const i of body) {
+      if (i.opRate! <= frac * peak) cur.push(i);
+      else if (cur.length) (stalls.push(cur), (cur = []));
+    }
+    if (cur.length) stalls.push(cur);
+    const retried = finite(f.retries) && f.retries > 0;
+    if (!stalls.length) {
+      if (!retried) return [];
+      return [
+        finding(
+          'stress.retries',
+          'info',
+          `${fmtNum(f.retries!)} requests were retried by the client`,
+          [`retries: ${fmtNum(f.retries!)}${finite(f.totalOps) ? ` over ${fmtNum(f.totalOps)} operations` : ''}; errors: ${finite(f.errors) ? fmtNum(f.errors) : '?'}`],
+          'Retries hide failures from the error count: check the nodes during the run (a replica down, timeouts) before trusting the latencies.',
+          ['benchmarking.error-rate'],
+          'medium',
+        ),
+      ];
+    }
+    const worst = stalls.reduce((a, b) => (b.length > a.length ? b : a));
+    const seconds = stalls.reduce((a, s) => a + s.length, 0);
+    const at = (i: IntervalFacts) => (finite(i.timeS) ? `t=${fmtNum(i.timeS)} s` : `interval ${f.intervals.indexOf(i) + 1}`);
+    return [
+      finding(
+        'stress.stall',
+        'warning',
+        `Throughput stalled ${stalls.length === 1 ? 'once' : `${stalls.length} times`} mid-run (${worst.length} interval${worst.length > 1 ? 's' : ''} from ${at(worst[0]!)} at ≤ ${pct(frac)} of the ${ops(peak)} peak)`,
+        [
+          `stalled intervals: ${stalls.map((s) => `${at(s[0]!)}${s.length > 1 ? `–${at(s.at(-1)!)}` : ''}: ${s.map((i) => ops(i.opRate!)).join(', ')}`).join('; ')}`,
+          `${seconds} of ${steady.length} intervals after the warm-up${ramp.length ? ` (${ramp.length} warm-up intervals left out)` : ''}; peak ${ops(peak)}, median ${ops(median(steady.map((i) => i.opRate!))!)}`,
+          ...(retried ? [`retries: ${fmtNum(f.retries!)}; errors: ${finite(f.errors) ? fmtNum(f.errors) : '?'} — the client retried through the stall`] : []),
+          ...(f.errorMessages.length ? f.errorMessages.slice(0, 2) : []),
+        ],
+        'A run that stops serving for a while measured an incident, not the cluster\'s capacity. Check what happened at that time: a node down (nodetool status, the after-snapshot), a long GC or safepoint pause in its logs, a compaction or repair burst. Fix or explain it, then re-run; report the stall separately from the steady-state numbers.',
+        ['benchmarking.throughput-stall', 'benchmarking.error-rate'],
+      ),
+    ];
+  },
+};
+
+export const STRESS_RULES: StressRule[] = [saturation, gcMax, bimodal, errors, stall, closedLoop, rateShortfall, runLength, warmup, clientSide, impossible, comparison];
 
 /** All stress rules on one run's facts. */
 export function runStressRules(f: StressFacts): KindRuleOutcome[] {

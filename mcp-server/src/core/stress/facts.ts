@@ -62,6 +62,8 @@ export interface StressFacts {
   maxMs: number | null;
   totalOps: number | null;
   errors: number | null;
+  /** Requests the client retried (latte): a run can show 0 errors while a replica is gone. */
+  retries: number | null;
   durationS: number | null;
   threads: number | null;
   /** Configured in-flight requests (latte concurrency / max parallelism). */
@@ -101,6 +103,7 @@ function empty(tool: StressTool, kind: string): StressFacts {
     maxMs: null,
     totalOps: null,
     errors: null,
+    retries: null,
     durationS: null,
     threads: null,
     concurrency: null,
@@ -224,6 +227,7 @@ function fromLatteText(v: LatteText): StressFacts {
   f.threads = v.threads;
   f.concurrency = v.concurrency;
   const sm = v.summary;
+  f.retries = statValue(sm['retries [req]'] ?? sm['retries [op]']);
   f.meanConcurrency = statValue(sm['concurrency [req]'] ?? sm['parallelism [req]']);
   const rateKey = Object.keys(v.config).find((k) => /^max rate\b/.test(k));
   if (rateKey !== undefined) {
@@ -267,6 +271,7 @@ function fromLatteJson(v: LatteJson): StressFacts {
   f.maxMs = v.maxMs;
   f.totalOps = v.cycles;
   f.errors = v.errors;
+  f.retries = v.retries;
   f.durationS = v.elapsedS;
   f.threads = v.threads;
   f.concurrency = v.concurrency;
