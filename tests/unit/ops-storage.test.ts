@@ -86,6 +86,11 @@ describe('plan_mkfs and plan_queue_depth MCP tools', () => {
     const mounted = await client.callTool({ name: 'plan_mkfs', arguments: { root: tree('raid0-1m'), product: 'scylla', devices: ['md0'] } });
     expect(mounted.isError).toBe(true);
     expect(JSON.stringify(mounted.content)).toContain('DEVICE_MOUNTED');
+    for (const root of ['relative/tree', '/tmp/../etc', '/tmp/x\nid']) {
+      const refused = await client.callTool({ name: 'plan_mkfs', arguments: { root, product: 'scylla', devices: ['nvme0n1'] } });
+      expect(refused.isError, root).toBe(true);
+      expect(JSON.stringify(refused.content)).toMatch(/root must be an absolute directory path/);
+    }
     const q = await client.callTool({ name: 'plan_queue_depth', arguments: { bandwidth: '14.5 GB/s', requestSize: '128 kB', latencyMs: 1 } });
     expect((q.structuredContent as { outstanding: number }).outstanding).toBeCloseTo(113.3, 1);
     const bad = await client.callTool({ name: 'plan_queue_depth', arguments: { bandwidth: '1 GB/s', latencyMs: 1 } });

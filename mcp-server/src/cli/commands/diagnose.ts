@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import { diagnose, diagnoseBundle } from '../../ops/diagnose.js';
 import { interpretText } from '../../ops/interpret.js';
+import { readSavedOutput } from '../../ops/saved-output.js';
 import { renderDiagnosis } from '../../render/diagnosis.js';
 import { renderInterpret } from '../../render/interpret.js';
 import { abortOnSignal } from '../abort-on-signal.js';
@@ -56,7 +56,7 @@ export function interpretCommand(): Command {
     .option('--json', 'print the report as JSON')
     .action(async (file: string, o: { json?: boolean }) => {
       try {
-        const text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
+        const text = file === '-' ? await readStdin() : await readSavedOutput(file);
         const r = interpretText(text);
         if (o.json) printJson(r);
         else printText(renderInterpret(r));

@@ -1,4 +1,3 @@
-import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
@@ -6,7 +5,7 @@ import { dataHome } from '../../collect/data-home.js';
 import { diagnose, diagnoseBundle, type DiagnosisReport } from '../../ops/diagnose.js';
 import { interpretText } from '../../ops/interpret.js';
 import { analyzeLogFiles } from '../../ops/analyze-logs.js';
-import { whyNotARegularFile } from '../../ops/node-logs.js';
+import { MAX_INTERPRET_BYTES, readSavedOutput } from '../../ops/saved-output.js';
 import { renderChecked, renderFinding, summariseParsed } from '../../render/interpret.js';
 import { DEFAULT_NODE_TIMEOUT_MS, DEFAULT_SWEEP_CONCURRENCY } from '../../ops/snapshot.js';
 import { renderDiagnosis } from '../../render/diagnosis.js';
@@ -40,7 +39,6 @@ const diagnosisOutput = {
 };
 
 // Pasted text and files share one limit: a log of more than this belongs to a streaming verb.
-const MAX_INTERPRET_BYTES = 20 * 1024 * 1024;
 
 function diagnosisResult(r: DiagnosisReport, detail: boolean) {
   return toolResult(renderDiagnosis(r, { detail }), r);
@@ -113,12 +111,7 @@ export function registerDiagnosisTools(server: McpServer): void {
         let text = args.text;
         if (text === undefined) {
           if (!args.path) throw Object.assign(new Error('give text or path'), { code: 'NO_INPUT', fix: 'Pass the output as text, or a file path.' });
-          const st = await stat(args.path);
-          const why = whyNotARegularFile(args.path);
-          if (why) throw Object.assign(new Error(`${args.path} ${why}`), { code: 'NOT_A_FILE', fix: 'Give the path of a saved text output.' });
-          if (!st.isFile()) throw Object.assign(new Error(`${args.path} is not a regular file`), { code: 'NOT_A_FILE', fix: 'Give the path of a text file.' });
-          if (st.size > MAX_INTERPRET_BYTES) throw Object.assign(new Error(`${args.path} is ${st.size} bytes, over the ${MAX_INTERPRET_BYTES}-byte limit`), { code: 'TOO_LARGE', fix: 'Cut the part that matters, or use the log analysis for big logs.' });
-          text = await readFile(args.path, 'utf8');
+          text = await readSavedOutput(args.path);
         }
         const r = interpretText(text);
         return toolResult(renderInterpret(r), r);

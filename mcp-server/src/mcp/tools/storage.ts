@@ -9,6 +9,14 @@ import { auditOs, renderAuditOs } from '../../ops/audit-os.js';
 import { mcpProgress } from '../progress.js';
 import { toolError, toolResult } from '../tool-result.js';
 
+// A recorded tree is a plain absolute directory path: no "..", no control characters, nothing that could
+// turn the prefix into another path than the one written.
+const rootPrefix = z
+  .string()
+  .max(4096)
+  .refine((r) => r.startsWith('/') && !/(^|\/)\.\.(\/|$)/.test(r) && !/[\u0000-\u001f\u007f]/.test(r), 'root must be an absolute directory path without ".." or control characters')
+  .optional();
+
 const finding = z.object({
   id: z.string(),
   severity: z.enum(['critical', 'warning', 'info']),
@@ -53,7 +61,7 @@ export function registerStorageTools(server: McpServer): void {
         product: z.enum(['cassandra', 'scylla']).optional().describe('Database on the host (read-ahead matters for Cassandra only; XFS/RAID0 checks for ScyllaDB)'),
         config: z.string().max(4096).optional().describe('Path of cassandra.yaml or scylla.yaml on the target (default: the packaged location for the product)'),
         dirs: z.array(z.string().max(4096)).max(64).optional().describe('Explicit directories: "/path" (data) or "role=/path", role data|commitlog|hints|saved_caches'),
-        root: z.string().max(4096).optional().describe('Read a recorded host tree under this prefix instead of "/" (testing, saved captures)'),
+        root: rootPrefix.describe('Read a recorded host tree under this prefix instead of "/" (testing, saved captures)'),
         timeoutMs: z.number().int().min(1000).max(300_000).default(20_000).describe('Per-command timeout'),
       },
       outputSchema: inspectStorageOutput,
@@ -89,7 +97,7 @@ export function registerStorageTools(server: McpServer): void {
         label: z.string().max(12).optional(),
         sectorSize: z.number().int().refine((n) => [512, 4096, 8192, 16384, 65536].includes(n), 'a sector size such as 512 or 4096').optional().describe('Physical sector to assume when the device cannot be read'),
         dryRun: z.boolean().default(true).describe('Run mkfs.xfs -N when the device exists and is unused'),
-        root: z.string().max(4096).optional().describe('Recorded host tree prefix (testing)'),
+        root: rootPrefix.describe('Recorded host tree prefix (testing)'),
         timeoutMs: z.number().int().min(1000).max(300_000).default(20_000),
       },
       outputSchema: {
@@ -171,7 +179,7 @@ export function registerStorageTools(server: McpServer): void {
         target: z.string().max(1000).default('local').describe(`Where to look: ${TARGET_FORMS}`),
         product: z.enum(['cassandra', 'scylla']).optional(),
         pid: z.number().int().positive().optional().describe('PID of the database process (default: found with pgrep)'),
-        root: z.string().max(4096).optional().describe('Recorded host tree prefix (testing)'),
+        root: rootPrefix.describe('Recorded host tree prefix (testing)'),
         timeoutMs: z.number().int().min(1000).max(300_000).default(20_000),
       },
       outputSchema: {
