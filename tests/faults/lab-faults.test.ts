@@ -8,27 +8,22 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NODETOOL_BATCH_CLASS } from '../../mcp-server/src/collect/nodetool-batch-source.js';
-import { locateStressTool, readStatus } from '../../mcp-server/src/collect/stress-runner.js';
-import { labStatus, startLab, stopLab } from '../../mcp-server/src/lab/index.js';
+import { readStatus } from '../../mcp-server/src/collect/stress-runner.js';
+import { labStatus } from '../../mcp-server/src/lab/index.js';
 import { diagnose } from '../../mcp-server/src/ops/diagnose.js';
 import { takeSnapshot } from '../../mcp-server/src/ops/snapshot.js';
 import { startStress, stressStatus, waitForRun } from '../../mcp-server/src/ops/stress.js';
 import { liveDescendants, liveMatching, settled } from './procs.js';
+import { tempLabHome } from '../helpers/lab-home.js';
+import { latteOrSkipNote } from '../helpers/stress-tool.js';
 
-const home = mkdtempSync(join(tmpdir(), 'cql-tuner-faults-lab-'));
-const savedHome = process.env.CQL_TUNER_HOME;
+const lab = tempLabHome('cql-tuner-faults-lab-');
+const { home } = lab;
 const skipLab = process.env.CQL_TUNER_SKIP_LAB === '1';
-let haveLatte = true;
-try {
-  await locateStressTool('latte');
-} catch (e) {
-  haveLatte = false;
-  process.stderr.write(`note: lab fault scenarios skipped: ${(e as Error).message}\n`);
-}
+const haveLatte = (await latteOrSkipNote('lab fault scenarios')) !== null;
 const skip = skipLab || !haveLatte;
 
 const full = join(home, 'full');
@@ -42,8 +37,7 @@ const HOSTS = ['127.0.0.1', '127.0.0.2', '127.0.0.3'];
 
 beforeAll(async () => {
   if (skip) return;
-  process.env.CQL_TUNER_HOME = home;
-  await startLab({ nodes: 3, version: '5.0' });
+  await lab.start({ nodes: 3, version: '5.0' });
   const st = await labStatus();
   labPids = st.nodes.map((n) => n.pid!).filter((p) => p);
   jmxPorts = Object.fromEntries(st.nodes.map((n) => [n.host, n.jmxPort]));
@@ -63,11 +57,11 @@ afterAll(async () => {
   if (skip) return;
   for (const s of held) s.destroy();
   await new Promise<void>((r) => (silent ? silent.close(() => r()) : r()));
-  await stopLab().catch(() => {});
-  if (mounted) execFileSync('umount', [full]);
-  if (savedHome === undefined) delete process.env.CQL_TUNER_HOME;
-  else process.env.CQL_TUNER_HOME = savedHome;
-  rmSync(home, { recursive: true, force: true });
+  await lab.stop({
+    afterStop: () => {
+      if (mounted) execFileSync('umount', [full]);
+    },
+  });
 }, 180_000);
 
 const leftovers = () => liveDescendants(labPids);

@@ -1,18 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import cassandra from 'cassandra-driver';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { labNodetoolArgv, startLab, stopLab } from '../../mcp-server/src/lab/index.js';
+import { labNodetoolArgv } from '../../mcp-server/src/lab/index.js';
 import { diagnose, type DiagnosisReport } from '../../mcp-server/src/ops/diagnose.js';
+import { tempLabHome } from '../helpers/lab-home.js';
 
 // Real problems made on a real Cassandra 4.1 node, then found by `diagnose`: tombstone-heavy reads, a
 // partition past the large-partition warning threshold, and an LCS table whose level 0 piles up while
 // compaction is disabled. (A stopped node is covered by the 3-node snapshot test.)
 const skip = process.env.CQL_TUNER_SKIP_LAB === '1';
-const home = mkdtempSync(join(tmpdir(), 'cql-tuner-induce-'));
-const savedHome = process.env.CQL_TUNER_HOME;
+const lab = tempLabHome('cql-tuner-induce-');
 let client: InstanceType<typeof cassandra.Client>;
 let report: DiagnosisReport;
 
@@ -24,8 +22,7 @@ async function nodetoolAdmin(...args: string[]) {
 
 beforeAll(async () => {
   if (skip) return;
-  process.env.CQL_TUNER_HOME = home;
-  await startLab({ nodes: 1, version: '4.1', heap: '1G' });
+  await lab.start({ nodes: 1, version: '4.1', heap: '1G' });
   client = new cassandra.Client({ contactPoints: ['127.0.0.1'], localDataCenter: 'datacenter1', socketOptions: { readTimeout: 60_000 } });
   await client.connect();
   await client.execute("CREATE KEYSPACE induced WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
@@ -60,10 +57,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (skip) return;
   await client?.shutdown().catch(() => {});
-  await stopLab().catch(() => {});
-  if (savedHome === undefined) delete process.env.CQL_TUNER_HOME;
-  else process.env.CQL_TUNER_HOME = savedHome;
-  rmSync(home, { recursive: true, force: true });
+  await lab.stop();
 }, 120_000);
 
 describe.skipIf(skip)('diagnose finds problems induced on a real 4.1 node', () => {

@@ -1,23 +1,22 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import cassandra from 'cassandra-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { labStatus, startLab, stopLab } from '../../mcp-server/src/lab/index.js';
+import { labStatus } from '../../mcp-server/src/lab/index.js';
 import { diagnose, diagnoseBundle } from '../../mcp-server/src/ops/diagnose.js';
 import { analyzeBundle, takeSnapshot } from '../../mcp-server/src/ops/snapshot.js';
 import { snapshotView } from '../../mcp-server/src/render/snapshot.js';
 import type { Finding } from '../../mcp-server/src/core/findings.js';
+import { tempLabHome } from '../helpers/lab-home.js';
 
 // A real 3-node Cassandra 5.0 cluster on 127.0.0.1–3, snapshotted the way users do it.
-const home = mkdtempSync(join(tmpdir(), 'cql-tuner-snap-'));
-const savedHome = process.env.CQL_TUNER_HOME;
+const lab = tempLabHome('cql-tuner-snap-');
+const { home } = lab;
 const skip = process.env.CQL_TUNER_SKIP_LAB === '1';
 
 beforeAll(async () => {
   if (skip) return;
-  process.env.CQL_TUNER_HOME = home;
-  await startLab({ nodes: 3, version: '5.0' });
+  await lab.start({ nodes: 3, version: '5.0' });
   // Some user data so per-table facts have something to show.
   const client = new cassandra.Client({ contactPoints: ['127.0.0.1'], localDataCenter: 'datacenter1' });
   await client.connect();
@@ -33,10 +32,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (skip) return;
-  await stopLab().catch(() => {});
-  if (savedHome === undefined) delete process.env.CQL_TUNER_HOME;
-  else process.env.CQL_TUNER_HOME = savedHome;
-  rmSync(home, { recursive: true, force: true });
+  await lab.stop();
 }, 180_000);
 
 describe.skipIf(skip)('cluster snapshot on a real 3-node lab', () => {

@@ -1,38 +1,24 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import cassandra from 'cassandra-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { locateStressTool } from '../../mcp-server/src/collect/stress-runner.js';
-import { startLab, stopLab } from '../../mcp-server/src/lab/index.js';
 import { startStress, stressStatus, waitForRun } from '../../mcp-server/src/ops/stress.js';
+import { tempLabHome } from '../helpers/lab-home.js';
+import { latteOrSkipNote } from '../helpers/stress-tool.js';
 
 // Real latte 0.29 against a real 3-node Cassandra 5.0 lab: a read run at QUORUM on RF 3 (schema, load and
 // run steps), with server snapshots of all three nodes before and after.
-const home = mkdtempSync(join(tmpdir(), 'cql-tuner-stress3-'));
-const savedHome = process.env.CQL_TUNER_HOME;
+const lab = tempLabHome('cql-tuner-stress3-');
 const skipLab = process.env.CQL_TUNER_SKIP_LAB === '1';
-let haveLatte = true;
-try {
-  await locateStressTool('latte');
-} catch (e) {
-  haveLatte = false;
-  process.stderr.write(`note: stress-latte-cluster integration test skipped: ${(e as Error).message}\n`);
-}
+const haveLatte = (await latteOrSkipNote('stress-latte-cluster integration test')) !== null;
 const skip = skipLab || !haveLatte;
 
 beforeAll(async () => {
   if (skip) return;
-  process.env.CQL_TUNER_HOME = home;
-  await startLab({ nodes: 3, version: '5.0' });
+  await lab.start({ nodes: 3, version: '5.0' });
 }, 400_000);
 
 afterAll(async () => {
   if (skip) return;
-  await stopLab().catch(() => {});
-  if (savedHome === undefined) delete process.env.CQL_TUNER_HOME;
-  else process.env.CQL_TUNER_HOME = savedHome;
-  rmSync(home, { recursive: true, force: true });
+  await lab.stop();
 }, 180_000);
 
 describe.skipIf(skip)('latte on a real 3-node lab', () => {

@@ -1,41 +1,30 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { locateStressTool } from '../../mcp-server/src/collect/stress-runner.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { startLab, stopLab } from '../../mcp-server/src/lab/index.js';
 import { createServer } from '../../mcp-server/src/mcp/server.js';
 import { compareStressRuns, processesInGroup, startStress, stressCancel, stressStatus, waitForRun, type RunStressInput } from '../../mcp-server/src/ops/stress.js';
+import { tempLabHome } from '../helpers/lab-home.js';
+import { latteOrSkipNote } from '../helpers/stress-tool.js';
 
 // Real latte 0.29 against a real 1-node Cassandra 5.0 lab: launch, status, parsed result, charts,
 // compare of two runs, and a cancel mid-run that must leave no process behind.
-const home = mkdtempSync(join(tmpdir(), 'cql-tuner-stress-'));
-const savedHome = process.env.CQL_TUNER_HOME;
+const lab = tempLabHome('cql-tuner-stress-');
 const skipLab = process.env.CQL_TUNER_SKIP_LAB === '1';
-let lattePath: string | null = null;
-try {
-  lattePath = (await locateStressTool('latte')).path;
-} catch (e) {
-  process.stderr.write(`note: stress-latte integration test skipped: ${(e as Error).message}\n`);
-}
+const lattePath = await latteOrSkipNote('stress-latte integration test');
 const skip = skipLab || lattePath === null;
 
 const base: RunStressInput = { tool: 'latte', workload: 'write', nodes: ['127.0.0.1'], durationS: 8, threads: 1, concurrency: 16, population: { distribution: 'uniform', size: 5000 }, snapshots: 'lab' };
 
 beforeAll(async () => {
   if (skip) return;
-  process.env.CQL_TUNER_HOME = home;
-  await startLab({ nodes: 1, version: '5.0' });
+  await lab.start({ nodes: 1, version: '5.0' });
 }, 400_000);
 
 afterAll(async () => {
   if (skip) return;
-  await stopLab().catch(() => {});
-  if (savedHome === undefined) delete process.env.CQL_TUNER_HOME;
-  else process.env.CQL_TUNER_HOME = savedHome;
-  if (process.env.CQL_TUNER_KEEP_TEST_HOME !== '1') rmSync(home, { recursive: true, force: true });
+  await lab.stop({ keep: process.env.CQL_TUNER_KEEP_TEST_HOME === '1' });
 }, 180_000);
 
 describe.skipIf(skip)('latte stress runs on a real 1-node lab', () => {

@@ -1,10 +1,10 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { labNodetoolArgv, startLab, stopLab } from '../../mcp-server/src/lab/index.js';
+import { labNodetoolArgv } from '../../mcp-server/src/lab/index.js';
 import { takeSnapshot } from '../../mcp-server/src/ops/snapshot.js';
 import { findSshd, SSHD_MISSING_MESSAGE, startSshd, type TestSshd } from '../helpers/sshd.js';
+import { tempLabHome } from '../helpers/lab-home.js';
 
 // A cluster whose JMX only listens locally is read by running nodetool on each node over ssh: here the
 // "node" is the 1-node lab, reached through a real sshd on a loopback port, with a nodetool on the far side.
@@ -12,15 +12,14 @@ const sshdPath = findSshd();
 const skip = process.env.CQL_TUNER_SKIP_LAB === '1' || !sshdPath;
 if (!sshdPath) process.stderr.write(`${SSHD_MISSING_MESSAGE}\n`);
 
-const home = mkdtempSync(join(tmpdir(), 'cql-tuner-via-'));
-const savedHome = process.env.CQL_TUNER_HOME;
+const lab = tempLabHome('cql-tuner-via-');
+const { home } = lab;
 let sshd: TestSshd | undefined;
 let remoteNodetool = '';
 
 beforeAll(async () => {
   if (skip) return;
-  process.env.CQL_TUNER_HOME = home;
-  await startLab({ nodes: 1, version: '5.0' });
+  await lab.start({ nodes: 1, version: '5.0' });
   sshd = await startSshd(sshdPath!);
   // The remote side's nodetool: a script that runs Cassandra's NodeTool from the lab jars.
   const argv = (await labNodetoolArgv())!;
@@ -36,10 +35,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (skip) return;
   await sshd?.stop();
-  await stopLab().catch(() => {});
-  if (savedHome === undefined) delete process.env.CQL_TUNER_HOME;
-  else process.env.CQL_TUNER_HOME = savedHome;
-  rmSync(home, { recursive: true, force: true });
+  await lab.stop();
 }, 120_000);
 
 describe.skipIf(skip)('sweep with nodetool over ssh', () => {

@@ -81,11 +81,11 @@ describe('mdadm --detail', () => {
 });
 
 describe('ScyllaDB io_properties.yaml and iotune output', () => {
-  it('reads both shapes with bandwidth in bytes/s (iotune MB = 10^6)', () => {
+  it('reads both shapes with bandwidth in bytes/s (iotune prints bytes / 2^20 as "MB/s")', () => {
     const y = parseIoProperties(IO_YAML);
-    expect(y.ok && y.value).toEqual({ format: 'yaml', disks: [{ mountpoint: '/var/lib/scylla', readIops: 1108217, readBandwidth: 8138108928, writeIops: 733072, writeBandwidth: 4151361536 }] });
+    expect(y.ok && y.value).toEqual({ format: 'yaml', disks: [{ mountpoint: '/var/lib/scylla', mountpoints: ['/var/lib/scylla'], readIops: 1108217, readBandwidth: 8138108928, writeIops: 733072, writeBandwidth: 4151361536 }] });
     const t = parseIoProperties(IOTUNE);
-    expect(t.ok && t.value.disks[0]).toMatchObject({ readBandwidth: 7772e6, writeBandwidth: 4008e6, readIops: 1108217, writeIops: 733072 });
+    expect(t.ok && t.value.disks[0]).toMatchObject({ readBandwidth: 7772 * 1024 ** 2, writeBandwidth: 4008 * 1024 ** 2, readIops: 1108217, writeIops: 733072 });
     for (const text of [IO_YAML, IOTUNE]) {
       const d = detect(text);
       expect(d.ok && d.kind).toBe('storage.io-properties');

@@ -1,6 +1,7 @@
 /**
  * audit_os / `cql-tuner audit-os`: the OS settings of a database host (read-only) against the knowledge
- * base: swap, THP, zone reclaim, map count, AIO, the process's limits, governor, clocksource, NUMA, heap.
+ * base: swap, THP, zone reclaim, map count, AIO, the process's limits, governor, clocksource, NUMA, heap,
+ * TCP keepalive, socket buffers and listen backlogs.
  */
 import { readOs } from '../collect/storage/read-os.js';
 import { worstFirst, type Finding } from '../core/findings.js';
@@ -58,6 +59,5 @@ export function renderAuditOs(r: AuditOsReport): string {
   const skipped = r.checked.filter((c) => !c.checked);
   if (skipped.length) out.push(`Not checked: ${skipped.map((c) => `${c.rule.replace(/^os:/, '')} (${c.skippedBecause})`).join('; ')}`);
   if (r.facts.unread.length) out.push(`Not read: ${r.facts.unread.map((u) => `${u.what}: ${u.why}`).join('; ')}`);
-  out.push('Not covered yet: TCP buffer sysctls.');
   return out.join('\n');
 }

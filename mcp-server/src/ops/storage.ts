@@ -36,6 +36,8 @@ export interface StorageReport {
   md: StorageFacts['md'];
   mounts: StorageFacts['mounts'];
   xfs: StorageFacts['xfs'];
+  /** ScyllaDB's /etc/scylla.d/io_properties.yaml, when read (product scylla). */
+  ioProperties?: StorageFacts['ioProperties'];
   findings: Finding[];
   checked: { rule: string; checks: string; checked: boolean; skippedBecause?: string; findings: number }[];
   unread: StorageFacts['unread'];
@@ -119,6 +121,7 @@ export async function inspectStorage(spec: InspectStorageSpec, opts: { signal?: 
     md: facts.md,
     mounts: facts.mounts.filter((m) => facts.devices.some((d) => d.name === m.device)),
     xfs: facts.xfs,
+    ...(facts.ioProperties ? { ioProperties: facts.ioProperties } : {}),
     findings,
     checked: outcomes.map((o) => ({ rule: o.rule, checks: o.checks, checked: o.checked, ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}), findings: o.findings.length })),
     unread: facts.unread,

@@ -2,20 +2,12 @@ import { Command } from 'commander';
 import { auditConfig, renderAuditConfig } from '../../ops/audit-config.js';
 import { takeSnapshot } from '../../ops/snapshot.js';
 import { abortOnSignal } from '../abort-on-signal.js';
+import { intArg, positiveNumberArg } from '../arg-parsers.js';
 import { failWith, printJson, printText } from '../output.js';
 import { progressLine } from '../progress-line.js';
 import { addClusterOptions, snapshotInputFrom, type ClusterFlags } from './cluster-options.js';
-import { intArg } from './nodetool.js';
 
 const GIB = 1024 ** 3;
-
-function numArg(name: string) {
-  return (v: string) => {
-    const n = Number(v);
-    if (!Number.isFinite(n) || n <= 0) throw Object.assign(new Error(`--${name} ${JSON.stringify(v)} is not a positive number`), { code: 'BAD_ARGUMENT', fix: `Write it as --${name} 64.` });
-    return n;
-  };
-}
 
 export function auditConfigCommand(): Command {
   return addClusterOptions(
@@ -24,7 +16,7 @@ export function auditConfigCommand(): Command {
     .argument('<files...>', 'cassandra.yaml or scylla.yaml, jvm*.options, cassandra-env.sh, a file holding a java command line, or a conf directory')
     .option('--version <v>', 'Cassandra version the files run on or are meant for, e.g. 4.1.10')
     .option('--jdk <n>', 'Java major version (8, 11, 17, 21)', intArg('jdk'))
-    .option('--ram <GiB>', 'host RAM in GiB', numArg('ram'))
+    .option('--ram <GiB>', 'host RAM in GiB', positiveNumberArg('ram'))
     .option('--cores <n>', 'host CPU cores', intArg('cores'))
     .option('--detail', 'every info finding')
     .option('--json', 'print the report as JSON')

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { DEFAULT_NODE_TIMEOUT_MS, DEFAULT_SWEEP_CONCURRENCY, type SnapshotInput } from '../../ops/snapshot.js';
-import { intArg } from './nodetool.js';
+import { intArg } from '../arg-parsers.js';
 
 /** How a verb reaches a cluster: the same flags for snapshot and diagnose (and later verbs). */
 export interface ClusterFlags {

@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { NODETOOL_ALLOW_LIST, NODETOOL_SUBCOMMANDS } from '../../core/nodetool-commands.js';
 import { isOpError } from '../../ops/errors.js';
 import { runNodetool } from '../../ops/nodetool.js';
@@ -6,13 +6,7 @@ import { renderNodetoolReport } from '../../render/nodetool.js';
 import { failWith, printJson, printText } from '../output.js';
 import { abortOnSignal } from '../abort-on-signal.js';
 import { progressLine } from '../progress-line.js';
-
-export function intArg(name: string) {
-  return (v: string) => {
-    if (!/^\d+$/.test(v)) throw new InvalidArgumentError(`${name} must be a whole number`);
-    return Number(v);
-  };
-}
+import { intArg } from '../arg-parsers.js';
 
 export function nodetoolCommand(): Command {
   return new Command('nodetool')

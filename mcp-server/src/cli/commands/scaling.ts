@@ -1,12 +1,7 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { estimateScaling, renderScaling } from '../../ops/scaling.js';
+import { numberArg as num } from '../arg-parsers.js';
 import { failWith, printJson, printText } from '../output.js';
-
-const num = (v: string) => {
-  const n = Number(v);
-  if (!Number.isFinite(n)) throw new InvalidArgumentError(`${JSON.stringify(v)} is not a number`);
-  return n;
-};
 
 interface ScalingFlags {
   dataGib: number;

@@ -112,7 +112,7 @@ export function planQueueDepthCommand(): Command {
 
 export function auditOsCommand(): Command {
   return new Command('audit-os')
-    .description("audit a database host's OS settings (swap, THP, zone reclaim, map count, AIO, process limits, governor, clocksource, NUMA, heap vs RAM)")
+    .description("audit a database host's OS settings (swap, THP, zone reclaim, map count, AIO, process limits, governor, clocksource, NUMA, heap vs RAM, time sync, TCP keepalive, buffers, backlogs)")
     .option('--target <spec>', `where to look: ${TARGET_FORMS}`, 'local')
     .option('--product <name>', 'cassandra or scylla')
     .option('--pid <n>', 'PID of the database process (default: found with pgrep)', (v) => Number(v))

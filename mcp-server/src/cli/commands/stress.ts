@@ -5,13 +5,11 @@ import { OpError } from '../../ops/errors.js';
 import { renderCompare, renderStarted, renderStatus } from '../../render/stress.js';
 import { abortOnSignal } from '../abort-on-signal.js';
 import { failWith, printJson, printText } from '../output.js';
+import { numberArg } from '../arg-parsers.js';
 import { progressLine } from '../progress-line.js';
 
-const int = (v: string) => {
-  const n = Number(v);
-  if (!Number.isFinite(n)) throw new Error(`not a number: ${v}`);
-  return n;
-};
+// Range checks (negative durations, huge rates) belong to the stress parameters' own validation.
+const int = numberArg;
 
 interface RunFlags {
   tool: StressParams['tool'];

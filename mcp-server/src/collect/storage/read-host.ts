@@ -27,6 +27,9 @@ export interface ReadHostOptions {
 
 const DEFAULT_TIMEOUT = 20_000;
 
+/** Where scylla_io_setup writes the disk model. */
+export const IO_PROPERTIES = '/etc/scylla.d/io_properties.yaml';
+
 export class HostFiles {
   readonly root: string;
   constructor(
@@ -199,6 +202,12 @@ export async function readHostStorage(target: Target, opts: ReadHostOptions = {}
     const r = await io.tool(['xfs_info', m]);
     if (r.ok) snapshot.commands[`xfs_info ${m}`] = r.text;
     else snapshot.unread.push({ what: `XFS geometry of ${m} (xfs_info)`, why: r.why });
+  }
+  // ScyllaDB's disk model: checked against the directories above (core/rules/storage.ts ioPropertiesRules).
+  if (snapshot.product === 'scylla') {
+    const r = await io.cat(IO_PROPERTIES);
+    if (r.ok) snapshot.files[IO_PROPERTIES] = r.text;
+    else snapshot.unread.push({ what: `ScyllaDB disk model (${IO_PROPERTIES})`, why: r.why });
   }
   return { facts: factsFromHost(snapshot), snapshot };
 }

@@ -4,7 +4,7 @@
  * clocksource, NUMA nodes, and the database process's /proc/PID/limits and cmdline (found with pgrep
  * on a live host; on a recorded tree from <root>/.commands/pgrep….txt). Never throws for a missing file.
  */
-import { heapFromCmdline, parseProcLimits, selected, type OsFacts } from '../../core/rules/os.js';
+import { heapFromCmdline, parseProcLimits, parseTriple, selected, type OsFacts } from '../../core/rules/os.js';
 import type { Target } from '../target.js';
 import { HostFiles } from './read-host.js';
 
@@ -22,6 +22,9 @@ const VALUES = [
   '/sys/kernel/mm/transparent_hugepage/enabled', '/sys/kernel/mm/transparent_hugepage/defrag',
   '/sys/devices/system/clocksource/clocksource0/current_clocksource', '/sys/devices/system/clocksource/clocksource0/available_clocksource',
   '/sys/devices/system/cpu/online', '/proc/sys/net/ipv4/tcp_keepalive_time',
+  '/proc/sys/net/ipv4/tcp_keepalive_intvl', '/proc/sys/net/ipv4/tcp_keepalive_probes',
+  '/proc/sys/net/core/rmem_max', '/proc/sys/net/core/wmem_max', '/proc/sys/net/ipv4/tcp_rmem', '/proc/sys/net/ipv4/tcp_wmem',
+  '/proc/sys/net/core/somaxconn', '/proc/sys/net/ipv4/tcp_max_syn_backlog',
 ];
 
 /** "0-3,8-11" → 8. */
@@ -43,7 +46,8 @@ export async function readOs(target: Target, opts: ReadOsOptions = {}): Promise<
     product: opts.product ?? null,
     swapTotalKiB: null, swapDevices: [], swappiness: null, thpEnabled: null, thpDefrag: null, zoneReclaimMode: null,
     maxMapCount: null, aioMaxNr: null, governors: null, clocksource: null, availableClocksources: [], numaNodes: null,
-    tcpKeepaliveTime: null, timeSynced: null, cpus: null, memTotalKiB: null, process: null, unread: [],
+    tcpKeepaliveTime: null, tcpKeepaliveIntvl: null, tcpKeepaliveProbes: null, rmemMax: null, wmemMax: null, tcpRmem: null, tcpWmem: null,
+    somaxconn: null, tcpMaxSynBacklog: null, timeSynced: null, cpus: null, memTotalKiB: null, process: null, unread: [],
   };
   const v = await io.values(VALUES);
   if (v.error) facts.unread.push({ what: '/proc/sys and /sys values', why: v.error });
@@ -58,6 +62,14 @@ export async function readOs(target: Target, opts: ReadOsOptions = {}): Promise<
   facts.availableClocksources = (v.values['/sys/devices/system/clocksource/clocksource0/available_clocksource'] ?? '').trim().split(/\s+/).filter((x) => x !== '');
   facts.cpus = countCpus(v.values['/sys/devices/system/cpu/online']);
   facts.tcpKeepaliveTime = num('/proc/sys/net/ipv4/tcp_keepalive_time');
+  facts.tcpKeepaliveIntvl = num('/proc/sys/net/ipv4/tcp_keepalive_intvl');
+  facts.tcpKeepaliveProbes = num('/proc/sys/net/ipv4/tcp_keepalive_probes');
+  facts.rmemMax = num('/proc/sys/net/core/rmem_max');
+  facts.wmemMax = num('/proc/sys/net/core/wmem_max');
+  facts.tcpRmem = parseTriple(v.values['/proc/sys/net/ipv4/tcp_rmem']);
+  facts.tcpWmem = parseTriple(v.values['/proc/sys/net/ipv4/tcp_wmem']);
+  facts.somaxconn = num('/proc/sys/net/core/somaxconn');
+  facts.tcpMaxSynBacklog = num('/proc/sys/net/ipv4/tcp_max_syn_backlog');
   for (const p of VALUES) if (v.values[p] === undefined && !/zone_reclaim|aio/.test(p)) facts.unread.push({ what: p, why: 'not readable or absent' });
 
   const mem = await io.cat('/proc/meminfo');

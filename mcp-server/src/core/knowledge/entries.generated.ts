@@ -5944,6 +5944,103 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   },
   // knowledge/os.yaml
   {
+    "id": "os.net.core-buffer-max",
+    "statement": "For many concurrent connections DataStax recommends raising the largest socket buffer an application may request to 16 MiB (16777216 bytes) for both directions: net.core.rmem_max and net.core.wmem_max.",
+    "value": 16777216,
+    "unit": "bytes (net.core.rmem_max, net.core.wmem_max; minimum)",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax DSE 5.1 docs — Recommended production settings, TCP settings (rmem/wmem 16777216)",
+        "url": "https://docs.datastax.com/en/dse/5.1/dse-admin/datastax_enterprise/config/configRecommendedSettings.html"
+      }
+    ],
+    "rationale": "The kernel default ceiling is about 208 KiB (212992 bytes on common kernels), which caps the window of a single inter-node stream on high-bandwidth or high-latency links (streaming, repair, cross-DC replication). The same page sets rmem_default/wmem_default to 16 MiB and optmem_max to 40960; this tool checks the maxima.",
+    "related": [
+      "os.net.tcp-buffer-max"
+    ],
+    "tags": [
+      "setting:net.core.rmem_max",
+      "setting:net.core.wmem_max",
+      "os",
+      "network"
+    ]
+  },
+  // knowledge/os.yaml
+  {
+    "id": "os.net.listen-backlog.scylla",
+    "statement": "ScyllaDB's perftune.py (run by scylla_setup) raises the listen() backlog net.core.somaxconn and the SYN backlog net.ipv4.tcp_max_syn_backlog to 4096 each.",
+    "value": 4096,
+    "unit": "connections (net.core.somaxconn, net.ipv4.tcp_max_syn_backlog; minimum)",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/seastar scripts/perftune.py (NetPerfTuner writes somaxconn and tcp_max_syn_backlog = 4096)",
+        "url": "https://github.com/scylladb/seastar/blob/master/scripts/perftune.py",
+        "ref": "scylladb/seastar scripts/perftune.py"
+      }
+    ],
+    "rationale": "Many clients reconnecting at once (a driver pool per client host, shard-aware ports) overflow a short accept queue and see SYN retries as connect timeouts. Kernels since 5.4 default somaxconn to 4096 already; tcp_max_syn_backlog still defaults from memory size (often 128-1024). No Cassandra/DataStax page gives a value, so this tool checks it for ScyllaDB only.",
+    "related": [
+      "os.tcp-keepalive"
+    ],
+    "tags": [
+      "setting:net.core.somaxconn",
+      "setting:net.ipv4.tcp_max_syn_backlog",
+      "os",
+      "network",
+      "scylla"
+    ]
+  },
+  // knowledge/os.yaml
+  {
+    "id": "os.net.tcp-buffer-max",
+    "statement": "DataStax recommends net.ipv4.tcp_rmem = \"4096 87380 16777216\" and net.ipv4.tcp_wmem = \"4096 65536 16777216\": TCP autotuning may grow a connection's buffers up to 16 MiB (the third field).",
+    "value": 16777216,
+    "unit": "bytes (third field of net.ipv4.tcp_rmem / tcp_wmem; minimum)",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax DSE 5.1 docs — Recommended production settings, TCP settings (tcp_rmem / tcp_wmem)",
+        "url": "https://docs.datastax.com/en/dse/5.1/dse-admin/datastax_enterprise/config/configRecommendedSettings.html"
+      }
+    ],
+    "rationale": "Autotuned buffers, not net.core.*_max, bound ordinary sockets; common kernel defaults stop at 6 MiB for receive and 4 MiB for send, which limits one stream to max buffer / round-trip time.",
+    "related": [
+      "os.net.core-buffer-max"
+    ],
+    "tags": [
+      "setting:net.ipv4.tcp_rmem",
+      "setting:net.ipv4.tcp_wmem",
+      "os",
+      "network"
+    ]
+  },
+  // knowledge/os.yaml
+  {
     "id": "os.numa.multi-node",
     "statement": "On hosts with several NUMA nodes, memory is faster from the local node: keep zone_reclaim_mode 0, let Cassandra interleave its memory (numactl) or pin one instance per socket on very large machines; ScyllaDB pins its shards to cores and NUMA nodes itself.",
     "appliesTo": [
@@ -6205,6 +6302,80 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "rationale": "With the default two hours, a connection dropped by a stateful firewall during a quiet period is noticed only when traffic resumes, as timeouts; 60 + 3 × 10 s detects it within 90 s at negligible cost.",
     "tags": [
       "setting:net.ipv4.tcp_keepalive_time",
+      "os",
+      "network"
+    ]
+  },
+  // knowledge/os.yaml
+  {
+    "id": "os.tcp-keepalive-intvl",
+    "statement": "DataStax's TCP keepalive recommendation probes an idle connection every 10 s once keepalive starts (net.ipv4.tcp_keepalive_intvl; kernel default 75 s).",
+    "value": 10,
+    "unit": "s (net.ipv4.tcp_keepalive_intvl)",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax DSE 5.1 docs — Recommended production settings, TCP settings (keepalive 60/3/10)",
+        "url": "https://docs.datastax.com/en/dse/5.1/dse-admin/datastax_enterprise/config/configRecommendedSettings.html"
+      }
+    ],
+    "rationale": "Together with os.tcp-keepalive and os.tcp-keepalive-probes it bounds how long a dead peer behind a firewall goes unnoticed: 60 s idle plus 3 probes 10 s apart.",
+    "related": [
+      "os.tcp-keepalive",
+      "os.tcp-keepalive-probes"
+    ],
+    "tags": [
+      "setting:net.ipv4.tcp_keepalive_intvl",
+      "os",
+      "network"
+    ]
+  },
+  // knowledge/os.yaml
+  {
+    "id": "os.tcp-keepalive-probes",
+    "statement": "DataStax's TCP keepalive recommendation gives up on an unanswered connection after 3 probes (net.ipv4.tcp_keepalive_probes; kernel default 9).",
+    "value": 3,
+    "unit": "probes (net.ipv4.tcp_keepalive_probes)",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax DSE 5.1 docs — Recommended production settings, TCP settings (keepalive 60/3/10)",
+        "url": "https://docs.datastax.com/en/dse/5.1/dse-admin/datastax_enterprise/config/configRecommendedSettings.html"
+      }
+    ],
+    "rationale": "With the kernel defaults (7200 s, 9 probes of 75 s) a silently dropped connection is declared dead only after more than two hours; the recommended trio does it in 90 s.",
+    "related": [
+      "os.tcp-keepalive",
+      "os.tcp-keepalive-intvl"
+    ],
+    "tags": [
+      "setting:net.ipv4.tcp_keepalive_probes",
       "os",
       "network"
     ]
@@ -7119,6 +7290,173 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "storage",
       "mount",
       "ssd"
+    ]
+  },
+  // knowledge/storage.yaml
+  {
+    "id": "storage.io-properties.mountpoints",
+    "statement": "io_properties.yaml describes each mount point ScyllaDB writes to with read/write IOPS and bandwidth; one entry per mount point, or one \"mountpoints\" list for mounts that share a physical disk and so one I/O queue. ScyllaDB's default directories are /var/lib/scylla/data and /var/lib/scylla/commitlog.",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/seastar doc/io-properties-file.md (disks section, mountpoint / mountpoints)",
+        "url": "https://github.com/scylladb/seastar/blob/master/doc/io-properties-file.md",
+        "ref": "scylladb/seastar doc/io-properties-file.md"
+      },
+      {
+        "title": "scylladb/scylladb conf/scylla.yaml (data_file_directories, commitlog_directory defaults)",
+        "url": "https://github.com/scylladb/scylladb/blob/master/conf/scylla.yaml",
+        "ref": "scylladb/scylladb conf/scylla.yaml"
+      }
+    ],
+    "rationale": "The scheduler's capacity model is keyed by mount point: a data or commit log directory on a file system with no entry has no measured model, and the same mount point described twice is ambiguous (two models for one queue). scylla_io_setup writes a single entry for the data mount, so a commit log moved to its own disk needs an entry added by re-running it.",
+    "related": [
+      "storage.iotune.duration",
+      "storage.commitlog.separate-device"
+    ],
+    "tags": [
+      "scylla",
+      "disk",
+      "iotune"
+    ]
+  },
+  // knowledge/storage.yaml
+  {
+    "id": "storage.iotune.accuracy",
+    "statement": "iotune accepts a measurement whose spread stays within --accuracy (default 3 %); above that it prints \"(deviation N%)\" after the figure, and the value written to io_properties.yaml is less trustworthy.",
+    "value": 3,
+    "unit": "% (iotune --accuracy default)",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/seastar apps/iotune/iotune.cc (accuracy option, accuracy_msg)",
+        "url": "https://github.com/scylladb/seastar/blob/master/apps/iotune/iotune.cc",
+        "ref": "scylladb/seastar apps/iotune/iotune.cc"
+      }
+    ],
+    "rationale": "A large deviation means throughput changed during the run (cache filling, throttling, a noisy neighbour on a shared cloud disk); re-running iotune on an idle node, longer, gives a model the scheduler can rely on.",
+    "related": [
+      "storage.iotune.duration"
+    ],
+    "tags": [
+      "scylla",
+      "disk",
+      "iotune"
+    ]
+  },
+  // knowledge/storage.yaml
+  {
+    "id": "storage.iotune.duration",
+    "statement": "iotune (run by scylla_io_setup) measures for 120 s by default (--duration): 70 % of it sequential writes, then 10 % each for sequential reads, random writes and random reads, so each IOPS figure in io_properties.yaml comes from about 12 s of load.",
+    "value": 120,
+    "unit": "s (iotune --duration default)",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/seastar apps/iotune/iotune.cc (duration default 120; 0.70 / 0.1 / 0.1 / 0.1 split)",
+        "url": "https://github.com/scylladb/seastar/blob/master/apps/iotune/iotune.cc",
+        "ref": "scylladb/seastar apps/iotune/iotune.cc"
+      },
+      {
+        "title": "scylladb/scylladb issue 25532 — iotune results by --duration from 30 s to 2400 s (i7i), bursty disks",
+        "url": "https://github.com/scylladb/scylladb/issues/25532"
+      },
+      {
+        "title": "scylladb/scylladb issue 7146 — iotune vs fio; small files let the SSD cache, read-intensive SSDs write poorly",
+        "url": "https://github.com/scylladb/scylladb/issues/7146"
+      }
+    ],
+    "rationale": "Seconds of load can finish inside an SSD's write cache and before garbage collection starts, so short runs describe a fresh device rather than the sustained rate. In the measurements of issue 25532 a 30 s run read random write IOPS about 35 % above the value runs converged to, the default 2-minute run about 8 % above (sequential read bandwidth likewise about 8 %, sequential write about 1 %). ScyllaDB's I/O scheduler admits work up to these numbers; if they are too high, requests queue inside the disk and latency rises instead of being held back. Later iotune versions ignore a warm-up at the start of each phase (seastar PR 2810).",
+    "related": [
+      "storage.iotune.sustained",
+      "storage.iotune.write-above-read",
+      "storage.iotune.accuracy",
+      "benchmarking.steady-state-min"
+    ],
+    "tags": [
+      "scylla",
+      "disk",
+      "iotune"
+    ]
+  },
+  // knowledge/storage.yaml
+  {
+    "id": "storage.iotune.sustained",
+    "statement": "iotune figures settle only in long runs: in ScyllaDB's own measurements (issue 25532, i7i instances) the results of 30-minute and 40-minute runs agree within a fraction of a percent, while shorter runs read higher.",
+    "value": 1800,
+    "unit": "s (run length after which results were stable)",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/scylladb issue 25532 — iotune results for --duration 30, 60, 120, 600, 1200, 1800, 2400 s",
+        "url": "https://github.com/scylladb/scylladb/issues/25532"
+      },
+      {
+        "title": "scylladb/seastar PR 2810 — iotune, add a warm-up period to measurements",
+        "url": "https://github.com/scylladb/seastar/pull/2810"
+      }
+    ],
+    "rationale": "The figure is from one instance family, so treat it as the order of magnitude for a sustained measurement, not a law: on a node whose io_properties.yaml came from a short run, expect the write figures (and, less, the read bandwidth) to be optimistic; re-measure with a long --duration on an idle, preconditioned device when the scheduler seems to over-admit writes.",
+    "related": [
+      "storage.iotune.duration",
+      "benchmarking.steady-state-min"
+    ],
+    "tags": [
+      "scylla",
+      "disk",
+      "iotune"
+    ]
+  },
+  // knowledge/storage.yaml
+  {
+    "id": "storage.iotune.write-above-read",
+    "statement": "On flash, random write IOPS measured above random read IOPS (ratio write/read above 1) point at a measurement artefact, typically writes absorbed by the device's cache during a short run, not at a disk that really writes faster than it reads.",
+    "value": 1,
+    "unit": "ratio write_iops / read_iops (maximum)",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/scylladb issue 7146 — small files let the SSD cache; read-intensive SSDs are weak at writes",
+        "url": "https://github.com/scylladb/scylladb/issues/7146"
+      },
+      {
+        "title": "scylladb/scylladb issue 25532 — random write IOPS fall as runs get longer; random read IOPS stay flat",
+        "url": "https://github.com/scylladb/scylladb/issues/25532"
+      }
+    ],
+    "rationale": "Operator convention adopted by this project: a sustained random-write rate above the random-read rate of the same flash device is not something the sources show; when io_properties.yaml says so, the write figure is the one to distrust, and overstated write IOPS let ScyllaDB over-admit compaction and flush writes.",
+    "related": [
+      "storage.iotune.duration"
+    ],
+    "tags": [
+      "scylla",
+      "disk",
+      "iotune"
     ]
   },
   // knowledge/storage.yaml

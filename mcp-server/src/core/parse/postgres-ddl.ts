@@ -6,6 +6,7 @@
  * GENERATED … AS IDENTITY). Other statements are counted and skipped with a warning. Total: text without a
  * single readable CREATE TABLE → ok:false with a reason.
  */
+import { readQuoted, TokenCursor, type Token } from './ddl-tokens.js';
 import { parsedOk, total, unrecognized, type Parsed } from '../parsed.js';
 
 export const PG_DDL_KIND = 'postgres.ddl';
@@ -98,18 +99,12 @@ export interface PgSchema {
 // ---------------------------------------------------------------------------------------------------------
 // Tokenizer
 
-type TokType = 'ident' | 'qident' | 'string' | 'number' | 'punct';
-interface Tok {
-  type: TokType;
-  text: string;
-}
-
 const MULTI_PUNCT = ['::', '->>', '->', '<=', '>=', '<>', '!=', '||'];
 
 /** Splits into statements at top-level ";"; handles quotes, E'' strings, $tag$ bodies, comments, psql meta lines and COPY data. */
-function tokenize(text: string): { statements: { toks: Tok[]; src: string }[]; badChars: number } {
-  const statements: { toks: Tok[]; src: string }[] = [];
-  let cur: Tok[] = [];
+function tokenize(text: string): { statements: { toks: Token[]; src: string }[]; badChars: number } {
+  const statements: { toks: Token[]; src: string }[] = [];
+  let cur: Token[] = [];
   let start = 0;
   let badChars = 0;
   let i = 0;
@@ -153,49 +148,18 @@ function tokenize(text: string): { statements: { toks: Tok[]; src: string }[]; b
       }
     } else if (c === "'" || ((c === 'E' || c === 'e') && text[i + 1] === "'")) {
       const backslash = c !== "'";
-      i += backslash ? 2 : 1;
-      let s = '';
-      while (i < n) {
-        const d = text[i]!;
-        if (backslash && d === '\\' && i + 1 < n) {
-          s += text[i + 1];
-          i += 2;
-          continue;
-        }
-        if (d === "'") {
-          if (text[i + 1] === "'") {
-            s += "'";
-            i += 2;
-            continue;
-          }
-          break;
-        }
-        s += d;
-        i++;
-      }
-      i++;
-      cur.push({ type: 'string', text: s });
+      const q = readQuoted(text, i + (backslash ? 2 : 1), "'", backslash);
+      cur.push({ type: 'string', text: q.text });
+      i = q.end;
     } else if (c === '$' && /^\$([A-Za-z_][A-Za-z0-9_]*)?\$/.test(text.slice(i, i + 64))) {
       const tag = /^\$([A-Za-z_][A-Za-z0-9_]*)?\$/.exec(text.slice(i, i + 64))![0];
       const end = text.indexOf(tag, i + tag.length);
       cur.push({ type: 'string', text: text.slice(i + tag.length, end < 0 ? n : end) });
       i = end < 0 ? n : end + tag.length;
     } else if (c === '"') {
-      let s = '';
-      i++;
-      while (i < n) {
-        if (text[i] === '"') {
-          if (text[i + 1] === '"') {
-            s += '"';
-            i += 2;
-            continue;
-          }
-          break;
-        }
-        s += text[i++];
-      }
-      i++;
-      cur.push({ type: 'qident', text: s });
+      const q = readQuoted(text, i + 1, '"');
+      cur.push({ type: 'qident', text: q.text });
+      i = q.end;
     } else if (/[0-9]/.test(c)) {
       const m = /^[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?/.exec(text.slice(i, i + 64))!;
       cur.push({ type: 'number', text: m[0] });
@@ -234,38 +198,11 @@ function tokenize(text: string): { statements: { toks: Tok[]; src: string }[]; b
 // ---------------------------------------------------------------------------------------------------------
 // Cursor over one statement
 
-class Cursor {
-  i = 0;
-  constructor(readonly t: Tok[]) {}
-  peek(k = 0): Tok | undefined {
-    return this.t[this.i + k];
-  }
-  is(word: string, k = 0): boolean {
-    const tok = this.peek(k);
-    return tok !== undefined && (tok.type === 'ident' || tok.type === 'punct') && tok.text.toUpperCase() === word;
-  }
-  isSeq(...words: string[]): boolean {
-    return words.every((w, k) => this.is(w, k));
-  }
-  eat(...words: string[]): boolean {
-    if (!this.isSeq(...words)) return false;
-    this.i += words.length;
-    return true;
-  }
-  expect(word: string): void {
-    if (!this.eat(word)) throw new SyntaxError(`expected ${word} but found ${this.peek()?.text ?? 'end of statement'}`);
-  }
-  next(): Tok {
-    const tok = this.t[this.i++];
-    if (!tok) throw new SyntaxError('unexpected end of statement');
-    return tok;
-  }
-  done(): boolean {
-    return this.i >= this.t.length;
-  }
+/** The shared keyword cursor plus the expression skipping PostgreSQL DDL needs. */
+class Cursor extends TokenCursor {
   /** Tokens up to (not including) the next top-level "," or ")" or one of the stop words, as text. */
   until(stops: Set<string>): string {
-    const parts: Tok[] = [];
+    const parts: Token[] = [];
     let depth = 0;
     while (!this.done()) {
       const t = this.peek()!;
@@ -280,7 +217,7 @@ class Cursor {
   /** Skips a balanced parenthesised group starting at "(" and returns its inner text. */
   group(): string {
     this.expect('(');
-    const parts: Tok[] = [];
+    const parts: Token[] = [];
     let depth = 1;
     while (!this.done()) {
       const t = this.next();
@@ -293,9 +230,9 @@ class Cursor {
 }
 
 /** Tokens back to compact SQL text (for defaults, predicates and expressions in evidence). */
-function render(toks: Tok[]): string {
+function render(toks: Token[]): string {
   let out = '';
-  let prev: Tok | undefined;
+  let prev: Token | undefined;
   for (const t of toks) {
     const txt = t.type === 'string' ? `'${t.text.replace(/'/g, "''")}'` : t.type === 'qident' ? `"${t.text}"` : t.text;
     const tight = prev && ((t.type === 'punct' && /^(?:\)|,|\]|\[|::|\.|\()$/.test(t.text)) || (prev.type === 'punct' && /^(?:\(|::|\.|\[)$/.test(prev.text)));
@@ -306,7 +243,7 @@ function render(toks: Tok[]): string {
 }
 
 /** PostgreSQL folds unquoted identifiers to lower case. */
-const ident = (t: Tok) => (t.type === 'qident' ? t.text : t.text.toLowerCase());
+const ident = (t: Token) => (t.type === 'qident' ? t.text : t.text.toLowerCase());
 
 function qname(c: Cursor): { schema: string | null; name: string } {
   const first = c.next();
@@ -572,7 +509,7 @@ function createIndex(c: Cursor, unique: boolean): PgIndex {
   let where: string | null = null;
   while (!c.done()) {
     if (c.eat('WHERE')) {
-      const parts: Tok[] = [];
+      const parts: Token[] = [];
       while (!c.done()) parts.push(c.next());
       where = render(parts);
     } else c.next();
@@ -642,7 +579,7 @@ function alterTable(c: Cursor, tables: PgTable[]): boolean {
 }
 
 /** First words of a statement, for the skipped list: "CREATE FUNCTION", "SET", "ALTER TABLE … OWNER". */
-function label(toks: Tok[]): string {
+function label(toks: Token[]): string {
   const w = toks.slice(0, 4).map((t) => t.text.toUpperCase());
   if (w[0] === 'CREATE' || w[0] === 'DROP' || w[0] === 'COMMENT') {
     const skip = new Set(['OR', 'REPLACE', 'UNIQUE', 'TEMP', 'TEMPORARY', 'UNLOGGED', 'ON', 'IF', 'NOT', 'EXISTS', 'MATERIALIZED', 'GLOBAL', 'LOCAL', 'DEFAULT']);
@@ -660,7 +597,7 @@ function parse(text: string): Parsed<PgSchema> {
   const { statements, badChars } = tokenize(text);
   const schema: PgSchema = { tables: [], indexes: [], enums: [], domains: [], sequences: [], skipped: {}, statements: statements.length };
   const warnings: string[] = [];
-  const skip = (toks: Tok[]) => {
+  const skip = (toks: Token[]) => {
     const l = label(toks);
     schema.skipped[l] = (schema.skipped[l] ?? 0) + 1;
   };

@@ -2,7 +2,8 @@
  * audit_os: operating-system settings of a database host (swap, THP, zone reclaim, map count, AIO, the
  * database process's limits, CPU governor, clocksource, NUMA, heap vs RAM) from OsFacts read by
  * collect/storage/read-os.ts. Database-aware: Cassandra wants no swap and a large map count, ScyllaDB
- * swappiness 1 and a large fs.aio-max-nr. PURE.
+ * swappiness 1 and a large fs.aio-max-nr. TCP keepalive and buffer sysctls follow DataStax's recommended
+ * production settings; the listen backlogs follow ScyllaDB's perftune.py. PURE.
  */
 import type { Finding } from '../findings.js';
 import { numberOf, valueOf } from '../knowledge/index.js';
@@ -31,6 +32,16 @@ export interface OsFacts {
   availableClocksources: string[];
   numaNodes: number | null;
   tcpKeepaliveTime: number | null;
+  tcpKeepaliveIntvl: number | null;
+  tcpKeepaliveProbes: number | null;
+  /** net.core.rmem_max / wmem_max (bytes). */
+  rmemMax: number | null;
+  wmemMax: number | null;
+  /** net.ipv4.tcp_rmem / tcp_wmem: min, default, max (bytes). */
+  tcpRmem: [number, number, number] | null;
+  tcpWmem: [number, number, number] | null;
+  somaxconn: number | null;
+  tcpMaxSynBacklog: number | null;
   /** From timedatectl (NTPSynchronized) or chronyc (Leap status Normal); null when neither could be read. */
   timeSynced: { synced: boolean; source: string } | null;
   cpus: number | null;
@@ -276,22 +287,90 @@ function heap(f: OsFacts): KindRuleOutcome {
   }]);
 }
 
+/** "4096\t131072\t6291456" (/proc/sys/net/ipv4/tcp_rmem) → [4096, 131072, 6291456]; null otherwise. */
+export function parseTriple(text: string | undefined): [number, number, number] | null {
+  const m = /^\s*(\d+)\s+(\d+)\s+(\d+)\s*$/.exec(text ?? '');
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
+}
+
+const MiB = 1024 * 1024;
+const bytes = (n: number) => (n >= MiB && n % MiB === 0 ? `${n / MiB} MiB` : n >= 1024 ? `${(n / 1024).toFixed(0)} KiB` : `${n} B`);
+
+function keepalive(f: OsFacts): KindRuleOutcome {
+  const ka = 'TCP keepalive time/interval/probes (firewall idle timeouts)';
+  if (f.tcpKeepaliveTime === null && f.tcpKeepaliveIntvl === null && f.tcpKeepaliveProbes === null) {
+    return skip('tcp-keepalive', ka, '/proc/sys/net/ipv4/tcp_keepalive_* not readable');
+  }
+  const want = { time: numberOf('os.tcp-keepalive'), intvl: numberOf('os.tcp-keepalive-intvl'), probes: numberOf('os.tcp-keepalive-probes') };
+  const off: string[] = [];
+  const ids: string[] = [];
+  if (f.tcpKeepaliveTime !== null && f.tcpKeepaliveTime > want.time) { off.push(`tcp_keepalive_time ${f.tcpKeepaliveTime} s > ${want.time} s`); ids.push('os.tcp-keepalive'); }
+  if (f.tcpKeepaliveIntvl !== null && f.tcpKeepaliveIntvl > want.intvl) { off.push(`tcp_keepalive_intvl ${f.tcpKeepaliveIntvl} s > ${want.intvl} s`); ids.push('os.tcp-keepalive-intvl'); }
+  if (f.tcpKeepaliveProbes !== null && f.tcpKeepaliveProbes > want.probes) { off.push(`tcp_keepalive_probes ${f.tcpKeepaliveProbes} > ${want.probes}`); ids.push('os.tcp-keepalive-probes'); }
+  // Time to declare a silent peer dead = idle time + probes × interval.
+  const dead = f.tcpKeepaliveTime !== null && f.tcpKeepaliveIntvl !== null && f.tcpKeepaliveProbes !== null ? f.tcpKeepaliveTime + f.tcpKeepaliveIntvl * f.tcpKeepaliveProbes : null;
+  return rule('tcp-keepalive', ka, off.length === 0 ? [] : [{
+    id: 'os.tcp-keepalive',
+    severity: 'info',
+    title: `TCP keepalive is looser than recommended: ${off.join(', ')}${dead !== null ? ` (a dead peer is noticed after ${dead} s instead of ${want.time + want.intvl * want.probes} s)` : ''}`,
+    evidence: [`${f.origin}: /proc/sys/net/ipv4/tcp_keepalive_time ${f.tcpKeepaliveTime ?? '?'}, tcp_keepalive_intvl ${f.tcpKeepaliveIntvl ?? '?'}, tcp_keepalive_probes ${f.tcpKeepaliveProbes ?? '?'}`],
+    recommendation: `If a firewall or NAT sits between nodes or clients, idle connections can be cut silently. sysctl -w net.ipv4.tcp_keepalive_time=${want.time} net.ipv4.tcp_keepalive_intvl=${want.intvl} net.ipv4.tcp_keepalive_probes=${want.probes}, persisted in /etc/sysctl.d/.`,
+    knowledgeIds: ids,
+    confidence: 'medium',
+  }]);
+}
+
+function tcpBuffers(f: OsFacts): KindRuleOutcome {
+  const checks = 'socket buffer ceilings (net.core.rmem_max/wmem_max, net.ipv4.tcp_rmem/tcp_wmem max)';
+  if (f.product === 'scylla') return skip('tcp-buffers', checks, 'the 16 MiB buffer recommendation is DataStax\'s for Cassandra/DSE; ScyllaDB publishes none');
+  if (f.rmemMax === null && f.wmemMax === null && f.tcpRmem === null && f.tcpWmem === null) return skip('tcp-buffers', checks, '/proc/sys/net/core/*mem_max and /proc/sys/net/ipv4/tcp_*mem not readable');
+  const core = numberOf('os.net.core-buffer-max');
+  const tcp = numberOf('os.net.tcp-buffer-max');
+  const low: string[] = [];
+  const ids = new Set<string>();
+  const need = (name: string, v: number | null, want: number, id: string) => {
+    if (v !== null && v < want) { low.push(`${name} ${v} (${bytes(v)}) < ${want}`); ids.add(id); }
+  };
+  need('net.core.rmem_max', f.rmemMax, core, 'os.net.core-buffer-max');
+  need('net.core.wmem_max', f.wmemMax, core, 'os.net.core-buffer-max');
+  need('net.ipv4.tcp_rmem max', f.tcpRmem?.[2] ?? null, tcp, 'os.net.tcp-buffer-max');
+  need('net.ipv4.tcp_wmem max', f.tcpWmem?.[2] ?? null, tcp, 'os.net.tcp-buffer-max');
+  return rule('tcp-buffers', checks, low.length === 0 ? [] : [{
+    id: 'os.tcp-buffers-small',
+    severity: 'info',
+    title: `Socket buffer ceilings below DataStax's 16 MiB${forProduct(f)}: ${low.join(', ')}`,
+    evidence: [`${f.origin}: net.core.rmem_max ${f.rmemMax ?? '?'}, net.core.wmem_max ${f.wmemMax ?? '?'}, net.ipv4.tcp_rmem "${f.tcpRmem?.join(' ') ?? '?'}", net.ipv4.tcp_wmem "${f.tcpWmem?.join(' ') ?? '?'}"`],
+    recommendation: `One connection can carry at most buffer ÷ round-trip time, which limits streaming, repair and cross-DC replication on fast or distant links. sysctl -w net.core.rmem_max=${core} net.core.wmem_max=${core} net.ipv4.tcp_rmem="4096 87380 ${tcp}" net.ipv4.tcp_wmem="4096 65536 ${tcp}", persisted in /etc/sysctl.d/.`,
+    knowledgeIds: [...ids],
+    confidence: 'medium',
+  }]);
+}
+
+function listenBacklog(f: OsFacts): KindRuleOutcome {
+  const checks = 'listen and SYN backlogs (net.core.somaxconn, net.ipv4.tcp_max_syn_backlog)';
+  if (f.product !== 'scylla') return skip('listen-backlog', checks, 'only ScyllaDB (perftune.py) gives a value; no Cassandra/DataStax source does');
+  if (f.somaxconn === null && f.tcpMaxSynBacklog === null) return skip('listen-backlog', checks, '/proc/sys/net/core/somaxconn and /proc/sys/net/ipv4/tcp_max_syn_backlog not readable');
+  const want = numberOf('os.net.listen-backlog.scylla');
+  const low: [string, number][] = [];
+  if (f.somaxconn !== null && f.somaxconn < want) low.push([`net.core.somaxconn`, f.somaxconn]);
+  if (f.tcpMaxSynBacklog !== null && f.tcpMaxSynBacklog < want) low.push([`net.ipv4.tcp_max_syn_backlog`, f.tcpMaxSynBacklog]);
+  return rule('listen-backlog', checks, low.length === 0 ? [] : [{
+    id: 'os.listen-backlog-low',
+    severity: 'info',
+    title: `${low.map(([k, v]) => `${k} ${v}`).join(', ')} below the ${want} that ScyllaDB's perftune.py sets`,
+    evidence: [`${f.origin}: /proc/sys/net/core/somaxconn ${f.somaxconn ?? '?'}, /proc/sys/net/ipv4/tcp_max_syn_backlog ${f.tcpMaxSynBacklog ?? '?'}`],
+    recommendation: `Bursts of reconnecting clients overflow a short accept queue and show up as connect timeouts. Run scylla_setup's network tuning (perftune.py) or sysctl -w net.core.somaxconn=${want} net.ipv4.tcp_max_syn_backlog=${want}, persisted in /etc/sysctl.d/.`,
+    knowledgeIds: ['os.net.listen-backlog.scylla'],
+    confidence: 'medium',
+  }]);
+}
+
 function network(f: OsFacts): KindRuleOutcome[] {
-  const ka = 'TCP keepalive (firewall idle timeouts)';
   const ts = 'clock synchronisation (NTP/chrony)';
-  const want = numberOf('os.tcp-keepalive');
   return [
-    f.tcpKeepaliveTime === null
-      ? skip('tcp-keepalive', ka, '/proc/sys/net/ipv4/tcp_keepalive_time not readable')
-      : rule('tcp-keepalive', ka, f.tcpKeepaliveTime > want ? [{
-          id: 'os.tcp-keepalive',
-          severity: 'info',
-          title: `TCP keepalive starts after ${f.tcpKeepaliveTime} s idle (recommended ${want} s)`,
-          evidence: [`${f.origin}: /proc/sys/net/ipv4/tcp_keepalive_time ${f.tcpKeepaliveTime}`],
-          recommendation: `If a firewall or NAT sits between nodes or clients, idle connections can be cut silently. sysctl -w net.ipv4.tcp_keepalive_time=${want} net.ipv4.tcp_keepalive_probes=3 net.ipv4.tcp_keepalive_intvl=10, persisted in /etc/sysctl.d/.`,
-          knowledgeIds: ['os.tcp-keepalive'],
-          confidence: 'medium',
-        }] : []),
+    keepalive(f),
+    tcpBuffers(f),
+    listenBacklog(f),
     f.timeSynced === null
       ? skip('time-sync', ts, 'neither timedatectl nor chronyc answered (container without systemd, or not installed)')
       : rule('time-sync', ts, f.timeSynced.synced ? [] : [{

@@ -5,7 +5,8 @@
  */
 import type { Finding } from '../findings.js';
 import { knowledge, numberOf, valueOf } from '../knowledge/index.js';
-import { dataDisks, type StorageDevice, type StorageFacts, type XfsFacts } from '../parse/storage/facts.js';
+import { dataDisks, type DirRole, type MountFacts, type StorageDevice, type StorageFacts, type XfsFacts } from '../parse/storage/facts.js';
+import type { IoProperties } from '../parse/storage/io-properties.js';
 import type { KindRuleOutcome } from './per-kind.js';
 import { storageFactsFromParsed } from '../parse/storage/facts.js';
 
@@ -438,13 +439,140 @@ export function storageRules(facts: StorageFacts): KindRuleOutcome[] {
   const real = facts.devices.filter((d) => !ignorable(d));
   const scoped = backing.size > 0;
   const ctx: Ctx = { facts, relevant: scoped ? real.filter((d) => backing.has(d.name ?? '')) : real, scoped };
-  return [readAhead(ctx), xfsSectors(ctx), nvmeSector(ctx), scheduler(ctx), rotational(ctx), stripe(ctx), scyllaLayout(ctx), alignment(ctx), discard(ctx), commitlogShare(ctx), unusedDisks(ctx), mdHealth(ctx)];
+  const io = facts.ioProperties
+    ? ioPropertiesRules(facts.ioProperties, { origin: `${facts.origin} /etc/scylla.d/io_properties.yaml`, dirs: facts.dirs.length ? facts.dirs : SCYLLA_DEFAULT_DIRS, assumedDirs: facts.dirs.length === 0, mounts: facts.mounts })
+    : [];
+  return [readAhead(ctx), xfsSectors(ctx), nvmeSector(ctx), scheduler(ctx), rotational(ctx), stripe(ctx), scyllaLayout(ctx), alignment(ctx), discard(ctx), commitlogShare(ctx), unusedDisks(ctx), mdHealth(ctx), ...io];
+}
+
+/** What the io_properties checks need to know about the host: which directories, on which mounts. */
+export interface IoPropertiesContext {
+  origin: string;
+  dirs: { role: DirRole; path: string; mountpoint: string | null }[];
+  /** The directories are ScyllaDB's defaults, not read from scylla.yaml or the host. */
+  assumedDirs: boolean;
+  /** The host's mounts, to resolve an entry's path to its file system; empty for a pasted file. */
+  mounts: MountFacts[];
+}
+
+/** ScyllaDB's default data and commit log directories (conf/scylla.yaml). */
+export const SCYLLA_DEFAULT_DIRS: IoPropertiesContext['dirs'] = [
+  { role: 'data', path: '/var/lib/scylla/data', mountpoint: null },
+  { role: 'commitlog', path: '/var/lib/scylla/commitlog', mountpoint: null },
+];
+
+const under = (path: string, dir: string) => path === dir || dir === '/' || path.startsWith(`${dir.replace(/\/+$/, '')}/`);
+
+/** The mount a path lives on (longest mount target that contains it); null without mounts. */
+function mountOf(path: string, mounts: MountFacts[]): string | null {
+  let best: string | null = null;
+  for (const m of mounts) if (under(path, m.target) && (best === null || m.target.length > best.length)) best = m.target;
+  return best;
+}
+
+/** Findings on ScyllaDB's disk model (io_properties.yaml or iotune's console output). PURE. */
+export function ioPropertiesRules(p: IoProperties, ctx: IoPropertiesContext): KindRuleOutcome[] {
+  const out: KindRuleOutcome[] = [];
+  const src = p.format === 'yaml' ? 'io_properties.yaml' : 'iotune output';
+  // Each entry's mount points, resolved to the file system they live on when the host's mounts are known.
+  const entries = p.disks.map((d, i) => ({ i, d, fs: d.mountpoints.map((m) => ({ path: m, mount: mountOf(m, ctx.mounts) ?? m })) }));
+
+  const cov = 'io_properties entries for the data and commit log directories (one model per mount point)';
+  if (p.format !== 'yaml') out.push(skip('storage:io-properties-mounts', cov, 'iotune output describes only the directory it measured; paste /etc/scylla.d/io_properties.yaml to check coverage'));
+  else {
+    const findings: Finding[] = [];
+    const incomplete = p.disks.filter((d) => [d.readIops, d.readBandwidth, d.writeIops, d.writeBandwidth].some((x) => x === null));
+    if (incomplete.length) findings.push({
+      id: 'storage.io-properties-incomplete',
+      severity: 'warning',
+      title: `${incomplete.length} io_properties entr${incomplete.length === 1 ? 'y lacks' : 'ies lack'} one of read_iops, read_bandwidth, write_iops, write_bandwidth`,
+      evidence: incomplete.map((d) => `${ctx.origin}: ${d.mountpoints.join(', ') || '(no mountpoint)'}: read_iops ${d.readIops ?? '—'}, read_bandwidth ${d.readBandwidth ?? '—'}, write_iops ${d.writeIops ?? '—'}, write_bandwidth ${d.writeBandwidth ?? '—'}`),
+      recommendation: 'Seastar requires all four values for every mount point. Re-run scylla_io_setup (it runs iotune) rather than editing the numbers by hand.',
+      knowledgeIds: ['storage.io-properties.mountpoints'],
+      confidence: 'high',
+    });
+    const seen = new Map<string, string[]>();
+    for (const e of entries) for (const f of e.fs) seen.set(f.mount, [...(seen.get(f.mount) ?? []), f.path]);
+    const dup = [...seen.entries()].filter(([, paths]) => paths.length > 1);
+    if (dup.length) findings.push({
+      id: 'storage.io-properties-duplicate',
+      severity: 'warning',
+      title: `${dup.map(([m]) => m).join(', ')} ${dup.length === 1 ? 'is' : 'are'} described more than once in io_properties.yaml`,
+      evidence: dup.map(([m, paths]) => `${ctx.origin}: entries ${paths.map((x) => `"${x}"`).join(' and ')} ${ctx.mounts.length ? `are all on the file system mounted at ${m}` : 'repeat the same mount point'}`),
+      recommendation: 'Two models for one disk: which one the scheduler uses is not defined by the format. Keep one entry per mount point (or one "mountpoints" list for mounts that share a disk) — re-running scylla_io_setup writes a clean file.',
+      knowledgeIds: ['storage.io-properties.mountpoints'],
+      confidence: ctx.mounts.length ? 'high' : 'medium',
+    });
+    for (const dir of ctx.dirs.filter((d) => d.role === 'data' || d.role === 'commitlog')) {
+      const dirMount = dir.mountpoint ?? mountOf(dir.path, ctx.mounts);
+      const covered = entries.some((e) => e.fs.some((f) => (dirMount !== null && ctx.mounts.length ? f.mount === dirMount : under(dir.path, f.path))));
+      if (covered) continue;
+      findings.push({
+        id: 'storage.io-properties-missing-mount',
+        severity: 'warning',
+        title: `No io_properties entry covers the ${dir.role === 'data' ? 'data' : 'commit log'} directory ${dir.path}${dirMount && dirMount !== dir.path ? ` (mounted at ${dirMount})` : ''}${ctx.assumedDirs ? ' (ScyllaDB default path assumed)' : ''}`,
+        evidence: [`${ctx.origin}: entries for ${entries.flatMap((e) => e.d.mountpoints).join(', ') || 'no mount point'}; ${dir.role} directory ${dir.path}${dirMount ? ` on ${dirMount}` : ''}`],
+        recommendation: `The I/O scheduler has no measured model for that file system. Measure it: iotune takes one --evaluation-directory per directory and writes one entry per mount point, so run it with the data and commit log directories (or re-run scylla_io_setup after the directories are in place)${ctx.assumedDirs ? '; if data_file_directories/commitlog_directory are elsewhere in scylla.yaml, check those paths instead' : ''}.`,
+        knowledgeIds: ['storage.io-properties.mountpoints'],
+        confidence: ctx.assumedDirs ? 'medium' : 'high',
+      });
+    }
+    out.push(check('storage:io-properties-mounts', cov, findings));
+  }
+
+  const wr = 'iotune random write IOPS against random read IOPS (writes above reads suggest caching in a short run)';
+  const pairs = entries.filter((e) => e.d.readIops !== null && e.d.writeIops !== null && e.d.readIops > 0);
+  if (pairs.length === 0) out.push(skip('storage:iotune-write-read', wr, `no entry with both read_iops and write_iops in the ${src}`));
+  else {
+    const max = numberOf('storage.iotune.write-above-read');
+    out.push(check('storage:iotune-write-read', wr, pairs.filter((e) => e.d.writeIops! / e.d.readIops! > max).map((e) => ({
+      id: 'storage.iotune-write-above-read',
+      severity: 'warning' as const,
+      title: `${e.d.mountpoints.join(', ') || 'The measured disk'}: write IOPS ${e.d.writeIops} exceed read IOPS ${e.d.readIops} (${(e.d.writeIops! / e.d.readIops!).toFixed(2)}×)`,
+      evidence: [`${ctx.origin}: ${src} ${e.d.mountpoints.join(', ') || 'entry ' + (e.i + 1)}: read_iops ${e.d.readIops}, write_iops ${e.d.writeIops}`],
+      recommendation: `Flash does not sustain more random writes than reads; the write figure most likely came from the device's cache during iotune's short random-write phase (${numberOf('storage.iotune.duration')} s run by default). Re-run iotune on an idle, preconditioned device with a longer --duration (results settled after about ${numberOf('storage.iotune.sustained') / 60} minutes in ScyllaDB's measurements), or compare with a long fio random-write run, before trusting the write model.`,
+      knowledgeIds: ['storage.iotune.write-above-read', 'storage.iotune.duration'],
+      confidence: 'medium' as const,
+    }))));
+  }
+
+  const run = 'iotune run quality (--duration below the default, "(deviation N%)" notes above --accuracy)';
+  if (p.format !== 'iotune') out.push(skip('storage:iotune-run', run, 'io_properties.yaml does not record how iotune ran; paste iotune\'s console output to check'));
+  else {
+    const findings: Finding[] = [];
+    const dflt = numberOf('storage.iotune.duration');
+    if (p.durationS !== undefined && p.durationS !== null && p.durationS < dflt) findings.push({
+      id: 'storage.iotune-short-run',
+      severity: 'warning',
+      title: `iotune ran with --duration ${p.durationS} s, below its ${dflt} s default`,
+      evidence: [`${ctx.origin}: --duration ${p.durationS} on the pasted command line; each random IOPS phase ran about ${Math.round(p.durationS * 0.1)} s`],
+      recommendation: `A few seconds per phase measure the device's cache, not its sustained rate. Re-run with at least the default --duration ${dflt}; for figures that no longer move, about ${numberOf('storage.iotune.sustained') / 60} minutes on an idle node.`,
+      knowledgeIds: ['storage.iotune.duration', 'storage.iotune.sustained'],
+      confidence: 'high',
+    });
+    const acc = numberOf('storage.iotune.accuracy');
+    const dev = (p.deviations ?? []).filter((d) => d.percent > acc);
+    if (dev.length) findings.push({
+      id: 'storage.iotune-unstable',
+      severity: 'info',
+      title: `iotune measurements varied beyond its ${acc} % accuracy: ${dev.map((d) => `${d.measurement} ±${d.percent} %`).join(', ')}`,
+      evidence: [`${ctx.origin}: ${dev.map((d) => `"Measuring ${d.measurement}: … (deviation ${d.percent}%)"`).join('; ')}`],
+      recommendation: 'The device did not deliver a steady rate during the run (cache filling, throttling, other load on a shared disk). Re-run iotune on an idle node, longer, before relying on these numbers.',
+      knowledgeIds: ['storage.iotune.accuracy'],
+      confidence: 'medium',
+    });
+    out.push(check('storage:iotune-run', run, findings));
+  }
+  return out;
 }
 
 /** The `interpret` hook for pasted storage outputs (kinds "storage.*"). */
 export const STORAGE_KIND_RULES = {
   prefix: 'storage.',
   run(kind: string, value: unknown): KindRuleOutcome[] {
+    if (kind === 'storage.io-properties') {
+      return ioPropertiesRules(value as IoProperties, { origin: 'io_properties', dirs: SCYLLA_DEFAULT_DIRS, assumedDirs: true, mounts: [] });
+    }
     const facts = storageFactsFromParsed(kind, value);
     if (facts === null) return [skip('storage', 'storage checks', `no storage rules for ${kind}`)];
     return storageRules(facts);

@@ -3,7 +3,7 @@
  * charts and comparisons read the same fields whichever tool produced the output. PURE.
  */
 import type { CassandraStress, StressInterval } from '../parse/stress/cassandra-stress.js';
-import type { LatteJson, LatteStat, LatteText } from '../parse/stress/latte.js';
+import type { LatteJson, LatteLogRow, LatteStat, LatteText } from '../parse/stress/latte.js';
 import { CASSANDRA_STRESS_KIND } from '../parse/stress/cassandra-stress.js';
 import { LATTE_JSON_KIND, LATTE_TEXT_KIND } from '../parse/stress/latte.js';
 import { SCYLLA_BENCH_KIND, type ScyllaBench } from '../parse/stress/scylla-bench.js';
@@ -123,6 +123,14 @@ function empty(tool: StressTool, kind: string): StressFacts {
   };
 }
 
+/** An interval from a tool that does not measure server GC. */
+const withoutGc = (i: Omit<IntervalFacts, 'gcCount' | 'gcMaxMs' | 'gcSumMs'>): IntervalFacts => ({ ...i, gcCount: null, gcMaxMs: null, gcSumMs: null });
+
+/** A latte log row (text or JSON output: the same columns); the caller supplies the time and p95 it reads differently. */
+type LatteRow = Pick<LatteLogRow, 'throughput' | 'p50Ms' | 'p99Ms' | 'maxMs' | 'errors'>;
+const latteInterval = (l: LatteRow, timeS: number | null, p95Ms: number | null): IntervalFacts =>
+  withoutGc({ timeS, opRate: l.throughput, p50Ms: l.p50Ms, p95Ms, p99Ms: l.p99Ms, maxMs: l.maxMs, errors: l.errors });
+
 const numText = (s: string | undefined): number | null => {
   if (s === undefined) return null;
   const v = Number(s.replace(/,/g, '').trim());
@@ -202,18 +210,7 @@ function latteCompared(summary: Record<string, LatteStat>, label: (k: string) =>
 
 function fromLatteText(v: LatteText): StressFacts {
   const f = empty('latte', LATTE_TEXT_KIND);
-  f.intervals = v.log.map((l) => ({
-    timeS: l.timeS,
-    opRate: l.throughput,
-    p50Ms: l.p50Ms,
-    p95Ms: l.latencyMs['95'] ?? null,
-    p99Ms: l.p99Ms,
-    maxMs: l.maxMs,
-    errors: l.errors,
-    gcCount: null,
-    gcMaxMs: null,
-    gcSumMs: null,
-  }));
+  f.intervals = v.log.map((l) => latteInterval(l, l.timeS, l.latencyMs['95'] ?? null));
   f.opRate = statValue(v.throughput);
   f.meanMs = statValue(v.meanLatency);
   f.p50Ms = v.p50Ms;
@@ -250,18 +247,7 @@ function fromLatteText(v: LatteText): StressFacts {
 
 function fromLatteJson(v: LatteJson): StressFacts {
   const f = empty('latte', LATTE_JSON_KIND);
-  f.intervals = v.log.map((l) => ({
-    timeS: l.timeS !== null && l.durationS !== null ? l.timeS + l.durationS : l.timeS,
-    opRate: l.throughput,
-    p50Ms: l.p50Ms,
-    p95Ms: null,
-    p99Ms: l.p99Ms,
-    maxMs: l.maxMs,
-    errors: l.errors,
-    gcCount: null,
-    gcMaxMs: null,
-    gcSumMs: null,
-  }));
+  f.intervals = v.log.map((l) => latteInterval(l, l.timeS !== null && l.durationS !== null ? l.timeS + l.durationS : l.timeS, null));
   f.opRate = v.throughput;
   f.meanMs = v.meanLatencyMs;
   f.p50Ms = v.p50Ms;
@@ -285,7 +271,7 @@ function fromLatteJson(v: LatteJson): StressFacts {
 
 function fromScyllaBench(v: ScyllaBench): StressFacts {
   const f = empty('scylla-bench', SCYLLA_BENCH_KIND);
-  f.intervals = v.intervals.map((i) => ({ timeS: i.timeS, opRate: i.opRate, p50Ms: i.medianMs, p95Ms: i.p95Ms, p99Ms: i.p99Ms, maxMs: i.maxMs, errors: i.errors, gcCount: null, gcMaxMs: null, gcSumMs: null }));
+  f.intervals = v.intervals.map((i) => withoutGc({ timeS: i.timeS, opRate: i.opRate, p50Ms: i.medianMs, p95Ms: i.p95Ms, p99Ms: i.p99Ms, maxMs: i.maxMs, errors: i.errors }));
   // Under -max-rate the latency that counts is measured from the intended send time (c-o fixed).
   const lat = v.maxRate !== null && v.coFixed ? v.coFixed : (v.raw ?? v.coFixed);
   const last = f.intervals.at(-1);
@@ -319,7 +305,7 @@ function fromYcsb(v: Ycsb): StressFacts {
     const main = Object.entries(i.ops).filter(([k]) => MAIN_OP(k)).map(([, o]) => o);
     const failed = Object.entries(i.ops).filter(([k]) => /-FAILED$/.test(k)).reduce((a, [, o]) => a + (o.count ?? 0), 0);
     // Percentiles of different operations cannot be merged: the worst one stands for the interval.
-    return { timeS: i.timeS, opRate: i.opRate, p50Ms: null, p95Ms: null, p99Ms: maxOf(main.map((o) => o.p99Ms)), maxMs: maxOf(main.map((o) => o.maxMs)), errors: failed, gcCount: null, gcMaxMs: null, gcSumMs: null };
+    return withoutGc({ timeS: i.timeS, opRate: i.opRate, p50Ms: null, p95Ms: null, p99Ms: maxOf(main.map((o) => o.p99Ms)), maxMs: maxOf(main.map((o) => o.maxMs)), errors: failed });
   }).filter((i) => i.opRate !== null);
   const main = Object.entries(v.ops).filter(([k]) => MAIN_OP(k)).map(([, o]) => o);
   const total = main.reduce((a, o) => a + (o.operations ?? 0), 0);

@@ -4,18 +4,7 @@ import { auditConfig, MAX_CONFIG_BYTES, renderAuditConfig } from '../../ops/audi
 import { DEFAULT_NODE_TIMEOUT_MS, DEFAULT_SWEEP_CONCURRENCY, takeSnapshot } from '../../ops/snapshot.js';
 import { mcpProgress } from '../progress.js';
 import { toolError, toolResult } from '../tool-result.js';
-
-const finding = z.object({
-  id: z.string(),
-  severity: z.enum(['critical', 'warning', 'info']),
-  title: z.string(),
-  evidence: z.array(z.string()),
-  node: z.string().optional(),
-  table: z.string().optional(),
-  recommendation: z.string(),
-  knowledgeIds: z.array(z.string()),
-  confidence: z.enum(['high', 'medium', 'low']),
-});
+import { checkedSchema, findingSchema } from './shared-schemas.js';
 
 const GIB = 1024 ** 3;
 
@@ -49,8 +38,8 @@ export function registerConfigTools(server: McpServer): void {
         inputs: z.array(z.object({ source: z.string(), kind: z.string().nullable(), ok: z.boolean(), reason: z.string().optional(), detail: z.string().optional(), warnings: z.array(z.string()) })),
         context: z.object({ version: z.string().nullable(), jdk: z.number().nullable(), hostRamBytes: z.number().nullable(), cores: z.number().nullable(), jdkFrom: z.string().optional() }),
         counts: z.object({ critical: z.number(), warning: z.number(), info: z.number() }),
-        findings: z.array(finding),
-        checked: z.array(z.object({ rule: z.string(), checks: z.string(), checked: z.boolean(), skippedBecause: z.string().optional(), findings: z.number() })),
+        findings: z.array(findingSchema),
+        checked: checkedSchema,
         drift: z.unknown().optional(),
         notes: z.array(z.string()).optional(),
       },

@@ -12,19 +12,7 @@ import { renderDiagnosis } from '../../render/diagnosis.js';
 import { renderInterpret } from '../../render/interpret.js';
 import { mcpProgress } from '../progress.js';
 import { toolError, toolResult } from '../tool-result.js';
-
-const finding = z.object({
-  id: z.string(),
-  severity: z.enum(['critical', 'warning', 'info']),
-  title: z.string(),
-  evidence: z.array(z.string()),
-  node: z.string().optional(),
-  table: z.string().optional(),
-  recommendation: z.string(),
-  knowledgeIds: z.array(z.string()),
-  confidence: z.enum(['high', 'medium', 'low']),
-});
-const checked = z.array(z.object({ rule: z.string(), checks: z.string(), checked: z.boolean(), skippedBecause: z.string().optional(), findings: z.number() }));
+import { checkedSchema, findingSchema } from './shared-schemas.js';
 
 const diagnosisOutput = {
   origin: z.string(),
@@ -33,8 +21,8 @@ const diagnosisOutput = {
   nodes: z.array(z.object({ address: z.string(), datacenter: z.string().nullable(), releaseVersion: z.string().nullable(), status: z.enum(['complete', 'partial', 'unreachable']) })),
   versions: z.array(z.string()),
   counts: z.object({ critical: z.number(), warning: z.number(), info: z.number() }),
-  findings: z.array(finding),
-  checked,
+  findings: z.array(findingSchema),
+  checked: checkedSchema,
   bundleDir: z.string().optional(),
 };
 
@@ -99,8 +87,8 @@ export function registerDiagnosisTools(server: McpServer): void {
         version: z.string().nullable(),
         ok: z.boolean(),
         summary: z.string(),
-        findings: z.array(finding),
-        checked,
+        findings: z.array(findingSchema),
+        checked: checkedSchema,
         supported: z.array(z.string()).optional(),
         warnings: z.array(z.string()),
       },
@@ -132,7 +120,7 @@ export function registerDiagnosisTools(server: McpServer): void {
         paths: z.array(z.string().min(1).max(4096)).min(1).max(16),
         node: z.string().max(300).optional(),
       },
-      outputSchema: { files: z.array(z.string()), facts: z.unknown(), findings: z.array(finding), checked },
+      outputSchema: { files: z.array(z.string()), facts: z.unknown(), findings: z.array(findingSchema), checked: checkedSchema },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async (args, extra) => {

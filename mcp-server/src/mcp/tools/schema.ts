@@ -3,18 +3,7 @@ import { z } from 'zod';
 import { renderSchemaReview, reviewSchema } from '../../ops/review-schema.js';
 import { mcpProgress } from '../progress.js';
 import { toolError, toolResult } from '../tool-result.js';
-
-const findingSchema = z.object({
-  id: z.string(),
-  severity: z.enum(['critical', 'warning', 'info']),
-  title: z.string(),
-  evidence: z.array(z.string()),
-  node: z.string().optional(),
-  table: z.string().optional(),
-  recommendation: z.string(),
-  knowledgeIds: z.array(z.string()),
-  confidence: z.enum(['high', 'medium', 'low']),
-});
+import { checkedSchema, findingSchema } from './shared-schemas.js';
 
 const reviewOutput = {
   source: z.string(),
@@ -36,7 +25,7 @@ const reviewOutput = {
     }),
   ),
   findings: z.array(findingSchema),
-  checked: z.array(z.object({ rule: z.string(), checks: z.string(), checked: z.boolean(), skippedBecause: z.string().optional(), findings: z.number() })),
+  checked: checkedSchema,
   warnings: z.array(z.string()),
 };
 

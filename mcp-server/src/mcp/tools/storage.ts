@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { checkedSchema, findingSchema } from './shared-schemas.js';
 import { TARGET_FORMS } from '../../collect/target-spec.js';
 import { inspectStorage, renderStorageReport } from '../../ops/storage.js';
 import { planMkfsOnHost, renderPlanMkfs } from '../../ops/plan-mkfs.js';
@@ -17,15 +18,7 @@ const rootPrefix = z
   .refine((r) => r.startsWith('/') && !/(^|\/)\.\.(\/|$)/.test(r) && !/[\u0000-\u001f\u007f]/.test(r), 'root must be an absolute directory path without ".." or control characters')
   .optional();
 
-const finding = z.object({
-  id: z.string(),
-  severity: z.enum(['critical', 'warning', 'info']),
-  title: z.string(),
-  evidence: z.array(z.string()),
-  recommendation: z.string(),
-  knowledgeIds: z.array(z.string()),
-  confidence: z.enum(['high', 'medium', 'low']),
-});
+const finding = findingSchema;
 const record = z.record(z.string(), z.unknown());
 
 export const inspectStorageOutput = {
@@ -39,7 +32,7 @@ export const inspectStorageOutput = {
   mounts: z.array(record),
   xfs: z.array(record),
   findings: z.array(finding),
-  checked: z.array(z.object({ rule: z.string(), checks: z.string(), checked: z.boolean(), skippedBecause: z.string().optional(), findings: z.number() })),
+  checked: checkedSchema,
   unread: z.array(z.object({ what: z.string(), why: z.string() })),
   warnings: z.array(z.string()),
 };
@@ -173,7 +166,8 @@ export function registerStorageTools(server: McpServer): void {
       description:
         'Reads a host\'s OS settings (read-only) and checks them against the knowledge base, database-aware: swap (Cassandra: off; ScyllaDB: ' +
         'swappiness 1), transparent huge page defrag, vm.zone_reclaim_mode, vm.max_map_count, fs.aio-max-nr (ScyllaDB), the running database ' +
-        'process\'s limits from /proc/PID/limits (nofile, nproc, memlock, as), CPU governor, clocksource, NUMA nodes, and the JVM heap against RAM. ' +
+        'process\'s limits from /proc/PID/limits (nofile, nproc, memlock, as), TCP keepalive, socket buffer ceilings (Cassandra) and listen backlogs (ScyllaDB), ' +
+        'CPU governor, clocksource, NUMA nodes, and the JVM heap against RAM. ' +
         `Works over ${TARGET_FORMS}; what cannot be read is listed, never fatal.`,
       inputSchema: {
         target: z.string().max(1000).default('local').describe(`Where to look: ${TARGET_FORMS}`),
@@ -187,7 +181,7 @@ export function registerStorageTools(server: McpServer): void {
         summary: z.string(),
         facts: record,
         findings: z.array(finding),
-        checked: z.array(z.object({ rule: z.string(), checks: z.string(), checked: z.boolean(), skippedBecause: z.string().optional(), findings: z.number() })),
+        checked: checkedSchema,
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },

@@ -4,6 +4,7 @@
  * statements are listed, not interpreted. Total: garbage or no CREATE statement → ok:false with a reason.
  */
 import { parsedOk, total, unrecognized, type Parsed } from '../../parsed.js';
+import { TokenCursor as Cursor } from '../ddl-tokens.js';
 import { tokenizeStatements, type Token } from './tokens.js';
 import type { CqlSchema, CqlValue, SchemaColumn, SchemaIndex, SchemaKeyspace, SchemaOptions, SchemaTable, SchemaType, SchemaView } from './types.js';
 
@@ -11,37 +12,6 @@ export const CQL_SCHEMA_KIND = 'cql.schema';
 
 /** Cheap detection: a CREATE statement of a kind we read, at the start of a line. */
 export const cqlSchemaSignature = /^\s*CREATE\s+(?:KEYSPACE|TABLE|TYPE|(?:CUSTOM\s+)?INDEX|MATERIALIZED\s+VIEW)\s+(?:IF\s+NOT\s+EXISTS\s+)?["A-Za-z_]/im;
-
-class Cursor {
-  i = 0;
-  constructor(readonly t: Token[]) {}
-  peek(k = 0): Token | undefined {
-    return this.t[this.i + k];
-  }
-  /** Case-insensitive keyword or punctuation match at the cursor. */
-  is(word: string, k = 0): boolean {
-    const tok = this.peek(k);
-    return tok !== undefined && (tok.type === 'ident' || tok.type === 'punct') && tok.text.toUpperCase() === word;
-  }
-  eat(word: string): boolean {
-    if (this.is(word)) {
-      this.i++;
-      return true;
-    }
-    return false;
-  }
-  expect(word: string): void {
-    if (!this.eat(word)) throw new SyntaxError(`expected ${word} but found ${this.peek()?.text ?? 'end of statement'}`);
-  }
-  next(): Token {
-    const tok = this.t[this.i++];
-    if (!tok) throw new SyntaxError('unexpected end of statement');
-    return tok;
-  }
-  done(): boolean {
-    return this.i >= this.t.length;
-  }
-}
 
 const name = (tok: Token) => (tok.type === 'qident' ? tok.text : tok.text.toLowerCase());
 

@@ -2,12 +2,9 @@
  * CQL tokenizer for DESCRIBE output: identifiers (bare or "quoted"), 'strings' ('' escapes), $$bodies$$,
  * numbers and punctuation; comments (--, //, block) are dropped. Statements are split at top-level ";".
  */
-export type TokenType = 'ident' | 'qident' | 'string' | 'number' | 'punct';
+import { readQuoted, type Token } from '../ddl-tokens.js';
 
-export interface Token {
-  type: TokenType;
-  text: string;
-}
+export type { Token, TokenType } from '../ddl-tokens.js';
 
 const PUNCT = new Set(['(', ')', '{', '}', '[', ']', '<', '>', ',', ':', '=', '.', ';', '?', '*', '+', '-']);
 
@@ -28,42 +25,18 @@ export function tokenizeStatements(text: string): { statements: Token[][]; unter
       const end = text.indexOf('*/', i + 2);
       i = end < 0 ? n : end + 2;
     } else if (c === "'") {
-      let s = '';
-      i++;
-      while (i < n) {
-        if (text[i] === "'") {
-          if (text[i + 1] === "'") {
-            s += "'";
-            i += 2;
-            continue;
-          }
-          break;
-        }
-        s += text[i++];
-      }
-      i++;
-      cur.push({ type: 'string', text: s });
+      const q = readQuoted(text, i + 1, "'");
+      cur.push({ type: 'string', text: q.text });
+      i = q.end;
     } else if (c === '$' && text[i + 1] === '$') {
       const end = text.indexOf('$$', i + 2);
       const stop = end < 0 ? n : end;
       cur.push({ type: 'string', text: text.slice(i + 2, stop) });
       i = end < 0 ? n : end + 2;
     } else if (c === '"') {
-      let s = '';
-      i++;
-      while (i < n) {
-        if (text[i] === '"') {
-          if (text[i + 1] === '"') {
-            s += '"';
-            i += 2;
-            continue;
-          }
-          break;
-        }
-        s += text[i++];
-      }
-      i++;
-      cur.push({ type: 'qident', text: s });
+      const q = readQuoted(text, i + 1, '"');
+      cur.push({ type: 'qident', text: q.text });
+      i = q.end;
     } else if (/[0-9]/.test(c)) {
       const m = /^[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/.exec(text.slice(i, i + 64))!;
       // A uuid or a hex literal starts with a digit: take the whole word.

@@ -10,6 +10,7 @@ import type { XfsGeometry } from './mkfs-xfs.js';
 import type { SysBlockQueue } from './sys-block-queue.js';
 import type { MdadmDetail } from './mdadm-detail.js';
 import type { FindmntMount } from './findmnt.js';
+import type { IoProperties } from './io-properties.js';
 
 export type StorageProduct = 'cassandra' | 'scylla';
 export type DirRole = 'data' | 'commitlog' | 'hints' | 'saved_caches' | 'other';
@@ -104,6 +105,8 @@ export interface StorageFacts {
   mounts: MountFacts[];
   xfs: XfsFacts[];
   dirs: DirFacts[];
+  /** ScyllaDB's /etc/scylla.d/io_properties.yaml when it was read from the host. */
+  ioProperties?: IoProperties | null;
   /** What could not be read, and why (permission, missing tool, not a Linux host …). */
   unread: { what: string; why: string }[];
 }

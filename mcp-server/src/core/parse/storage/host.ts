@@ -3,6 +3,7 @@
  * the /sys/block tree listing, /proc/self/mountinfo, /proc/mdstat and optional tool outputs (lsblk --json,
  * xfs_info). Paths are host paths (the root prefix already removed). PURE.
  */
+import { parseIoProperties } from './io-properties.js';
 import { parseLsblk } from './lsblk.js';
 import { parseMdstat } from './mdstat.js';
 import { parseMdadmDetail } from './mdadm-detail.js';
@@ -218,6 +219,12 @@ export function factsFromHost(s: HostSnapshot): StorageFacts {
     f.xfs.push(x);
   }
   for (const d of s.dirs) f.dirs.push(resolveDir(f, d.role, d.path, d.realPath ?? d.path));
+  const io = file('/etc/scylla.d/io_properties.yaml');
+  if (io !== undefined) {
+    const p = parseIoProperties(io);
+    if (p.ok) f.ioProperties = p.value;
+    else f.unread.push({ what: '/etc/scylla.d/io_properties.yaml', why: p.reason });
+  }
   return f;
 }
 

@@ -3,12 +3,7 @@ import { cleanLines } from '../../text.js';
 
 export const SCYLLA_BENCH_KIND = 'stress.scylla-bench';
 
-/** One interval row ("time ops/s rows/s errors max 99.9th 99th 95th 90th median mean"). Times in s, latencies in ms. */
-export interface ScyllaBenchInterval {
-  timeS: number | null;
-  opRate: number | null;
-  rowRate: number | null;
-  errors: number | null;
+export interface ScyllaBenchLatency {
   maxMs: number | null;
   p999Ms: number | null;
   p99Ms: number | null;
@@ -18,14 +13,12 @@ export interface ScyllaBenchInterval {
   meanMs: number | null;
 }
 
-export interface ScyllaBenchLatency {
-  maxMs: number | null;
-  p999Ms: number | null;
-  p99Ms: number | null;
-  p95Ms: number | null;
-  p90Ms: number | null;
-  medianMs: number | null;
-  meanMs: number | null;
+/** One interval row ("time ops/s rows/s errors max 99.9th 99th 95th 90th median mean"). Times in s, latencies in ms. */
+export interface ScyllaBenchInterval extends ScyllaBenchLatency {
+  timeS: number | null;
+  opRate: number | null;
+  rowRate: number | null;
+  errors: number | null;
 }
 
 export interface ScyllaBench {
