@@ -12,10 +12,10 @@ export const MAX_INTERPRET_BYTES = 20 * 1024 * 1024;
  */
 export async function readSavedOutput(path: string): Promise<string> {
   const why = whyNotARegularFile(path);
-  if (why) throw new OpError('NOT_A_FILE', `${path} ${why}`, 'Give the path of a saved text output.');
+  if (why) throw new OpError('NOT_A_FILE', `${JSON.stringify(path)} ${why}`, 'Give the path of a saved text output.');
   const st = await stat(path);
   if (st.size > MAX_INTERPRET_BYTES) {
-    throw new OpError('TOO_LARGE', `${path} is ${st.size} bytes, over the ${MAX_INTERPRET_BYTES}-byte limit`, 'Cut the part that matters, or use the log analysis (analyze_logs / `cql-tuner logs`) for big logs.');
+    throw new OpError('TOO_LARGE', `${JSON.stringify(path)} is ${st.size} bytes, over the ${MAX_INTERPRET_BYTES}-byte limit`, 'Cut the part that matters, or use the log analysis (analyze_logs / `cql-tuner logs`) for big logs.');
   }
   return readFile(path, 'utf8');
 }

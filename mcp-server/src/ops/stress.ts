@@ -5,7 +5,7 @@
  */
 import { readFile, writeFile, mkdir, rm } from 'node:fs/promises';
 import { isIP } from 'node:net';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Finding } from '../core/findings.js';
 import { worstFirst } from '../core/findings.js';
 import { CASSANDRA_STRESS_KIND, LATTE_JSON_KIND, LATTE_TEXT_KIND, STRESS_PARSERS, type StressKind } from '../core/parse/stress/index.js';
@@ -36,6 +36,7 @@ import {
   type RunStatusFile,
 } from '../collect/stress-runner.js';
 import { distributionSvg, summaryPercentiles, timelineSvg } from '../render/stress-chart.js';
+import { distributionPng, timelinePng } from '../render/stress-chart-png.js';
 import { OpError } from './errors.js';
 import { noProgress, type ProgressFn } from './progress.js';
 import { takeSnapshot, type ClusterSnapshot } from './snapshot.js';
@@ -296,7 +297,7 @@ async function execute(job: Job, dir: string, p: StressParams, cmd: StressComman
   } catch (e) {
     // Results could not be written (a full disk): report the run as failed, with what is in memory.
     const message = storageError(e, dir, 'its results were not all written').message;
-    for (const f of ['result.json', 'timeline.svg', 'latency-distribution.svg']) await rm(join(dir, f), { force: true }).catch(() => {});
+    for (const f of ['result.json', 'timeline.svg', 'latency-distribution.svg', 'chart-timeline.png', 'chart-latency-distribution.png']) await rm(join(dir, f), { force: true }).catch(() => {});
     await setStatus(dir, { state: 'failed', error: failure ?? message, endedAt: new Date().toISOString(), pid: null }).catch(() => {});
     onProgress({ message: 'run failed' });
     return { id: job.id, state: 'failed', kind: null, facts: null, findings: [], checked: [], charts: [], serverDiff: null, snapshotErrors, warnings: [...warnings, ...(failure ? [failure] : []), message] };
@@ -319,18 +320,11 @@ async function finish(
   const facts = parsed ? stressFacts(parsed.kind, parsed.value) : null;
   const checked = facts ? runStressRules(facts) : [];
   const findings = worstFirst(checked.flatMap((c) => c.findings));
-  const charts: string[] = [];
+  let charts: string[] = [];
   if (facts) {
     await writeJson(join(dir, 'parsed.json'), { kind: parsed!.kind, warnings: parsed!.warnings, facts });
-    if (facts.intervals.length) {
-      await writeFile(join(dir, 'timeline.svg'), timelineSvg(facts, `${p.tool} ${p.workload} run ${job.id}`));
-      charts.push(join(dir, 'timeline.svg'));
-    }
     const pcts = parsed!.kind === LATTE_JSON_KIND ? (parsed!.value as { latencyPercentilesMs: Record<string, number | null> }).latencyPercentilesMs : summaryPercentiles(facts);
-    if (Object.values(pcts).some((v) => v !== null)) {
-      await writeFile(join(dir, 'latency-distribution.svg'), distributionSvg(facts, pcts));
-      charts.push(join(dir, 'latency-distribution.svg'));
-    }
+    charts = await writeRunCharts(dir, facts, pcts, `${p.tool} ${p.workload} run ${job.id}`);
   } else warnings.push('no parsable output from the run step');
   if (snapshots !== 'none' && state !== 'cancelled') {
     onProgress({ message: 'server snapshot after the run' });
@@ -343,6 +337,30 @@ async function finish(
   await writeJson(join(dir, 'result.json'), result);
   onProgress({ message: `run ${final.state}` });
   return result;
+}
+
+/**
+ * Writes the run's charts: SVG files (listed in the result) and, next to each, a PNG twin named
+ * chart-<name>.png (pngChartOf) that the MCP tools return as image content. Returns the SVG paths.
+ */
+export async function writeRunCharts(dir: string, facts: StressFacts, pcts: Record<string, number | null>, title: string): Promise<string[]> {
+  const charts: string[] = [];
+  if (facts.intervals.length) {
+    await writeFile(join(dir, 'timeline.svg'), timelineSvg(facts, title));
+    await writeFile(pngChartOf(join(dir, 'timeline.svg')), timelinePng(facts, title));
+    charts.push(join(dir, 'timeline.svg'));
+  }
+  if (Object.values(pcts).some((v) => v !== null)) {
+    await writeFile(join(dir, 'latency-distribution.svg'), distributionSvg(facts, pcts));
+    await writeFile(pngChartOf(join(dir, 'latency-distribution.svg')), distributionPng(facts, pcts));
+    charts.push(join(dir, 'latency-distribution.svg'));
+  }
+  return charts;
+}
+
+/** The PNG written beside an SVG chart: <dir>/timeline.svg → <dir>/chart-timeline.png. */
+export function pngChartOf(svgPath: string): string {
+  return join(dirname(svgPath), `chart-${basename(svgPath).replace(/\.svg$/, '')}.png`);
 }
 
 /** The run step's output parsed with the tool's parser (latte: the JSON report when written, else its text). */

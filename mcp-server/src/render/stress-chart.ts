@@ -10,16 +10,17 @@ const M = { l: 64, r: 16, t: 28, b: 34 };
 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
-function niceMax(v: number): number {
+/** The round axis maximum (1, 2, 2.5, 5 × 10^k) at or above v; shared with the PNG charts. */
+export function niceMax(v: number): number {
   if (!(v > 0)) return 1;
   const p = 10 ** Math.floor(Math.log10(v));
   for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= v) return m * p;
   return 10 * p;
 }
 
-const fmt = (v: number) => (v >= 10_000 ? `${Math.round(v / 1000)}k` : v >= 1000 ? `${(v / 1000).toFixed(1)}k` : v >= 10 ? String(Math.round(v)) : v.toFixed(1));
+export const fmt = (v: number) => (v >= 10_000 ? `${Math.round(v / 1000)}k` : v >= 1000 ? `${(v / 1000).toFixed(1)}k` : v >= 10 ? String(Math.round(v)) : v.toFixed(1));
 
-interface Series {
+export interface Series {
   name: string;
   color: string;
   points: [number, number][];
@@ -65,24 +66,38 @@ function svg(height: number, body: string, title: string): string {
 const pairs = (f: StressFacts, key: 'opRate' | 'p50Ms' | 'p99Ms'): [number, number][] =>
   f.intervals.flatMap((i, k) => (i[key] !== null && Number.isFinite(i[key]) ? [[i.timeS ?? k + 1, i[key]!] as [number, number]] : []));
 
+/** The series of the two timeline panels (throughput; p99 and p50), shared by the SVG and PNG charts. */
+export function timelineSeries(f: StressFacts): { throughput: Series[]; latency: Series[] } {
+  return {
+    throughput: [{ name: 'op/s', color: '#1f77b4', points: pairs(f, 'opRate') }],
+    latency: [
+      { name: 'p99', color: '#d62728', points: pairs(f, 'p99Ms') },
+      { name: 'p50', color: '#2ca02c', points: pairs(f, 'p50Ms') },
+    ],
+  };
+}
+
 /** Throughput (top) and p50 / p99 latency (bottom) over the run's intervals. */
 export function timelineSvg(f: StressFacts, title = `${f.tool} run`): string {
-  const top = panel('Throughput', 'op/s', 'time [s]', [{ name: 'op/s', color: '#1f77b4', points: pairs(f, 'opRate') }], 0);
-  const bottom = panel('Latency per interval', 'ms', 'time [s]', [
-    { name: 'p99', color: '#d62728', points: pairs(f, 'p99Ms') },
-    { name: 'p50', color: '#2ca02c', points: pairs(f, 'p50Ms') },
-  ], H);
+  const s = timelineSeries(f);
+  const top = panel('Throughput', 'op/s', 'time [s]', s.throughput, 0);
+  const bottom = panel('Latency per interval', 'ms', 'time [s]', s.latency, H);
   return svg(2 * H, `${top}\n${bottom}`, title);
+}
+
+/** Percentile → latency pairs sorted by percentile (0 < p < 100, finite values only). */
+export function percentilePoints(percentiles: Record<string, number | null>): { percentile: number; ms: number }[] {
+  return Object.entries(percentiles)
+    .map(([k, v]) => [Number(k), v] as const)
+    .filter(([p, v]) => Number.isFinite(p) && p > 0 && p < 100 && v !== null && Number.isFinite(v))
+    .sort((a, b) => a[0] - b[0])
+    .map(([p, v]) => ({ percentile: p, ms: v! }));
 }
 
 /** Latency against percentile for the whole run, the x axis in "nines" (50, 90, 99, 99.9 …). */
 export function distributionSvg(f: StressFacts, percentiles: Record<string, number | null>, title = `${f.tool} latency distribution`): string {
   const nines = (p: number) => -Math.log10(Math.max(1e-6, 1 - p / 100));
-  const points = Object.entries(percentiles)
-    .map(([k, v]) => [Number(k), v] as const)
-    .filter(([p, v]) => Number.isFinite(p) && p > 0 && p < 100 && v !== null && Number.isFinite(v))
-    .sort((a, b) => a[0] - b[0])
-    .map(([p, v]) => [nines(p), v!] as [number, number]);
+  const points = percentilePoints(percentiles).map(({ percentile, ms }) => [nines(percentile), ms] as [number, number]);
   const ticks = [50, 90, 99, 99.9, 99.99].filter((p) => points.length && nines(p) <= points.at(-1)![0] + 1e-9 && nines(p) >= points[0]![0] - 1e-9).map((p) => ({ at: nines(p), label: String(p) }));
   return svg(H, panel('Latency by percentile', 'ms', 'percentile', [{ name: 'latency', color: '#9467bd', points }], 0, ticks), title);
 }

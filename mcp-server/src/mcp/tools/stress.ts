@@ -1,8 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { CONSISTENCY_LEVELS } from '../../core/stress/params.js';
-import { compareStressRuns, latestRunId, startStress, stressCancel, stressStatus, waitForRun, type RunStressInput } from '../../ops/stress.js';
+import { compareStressRuns, latestRunId, pngChartOf, startStress, stressCancel, stressStatus, waitForRun, type RunStressInput } from '../../ops/stress.js';
 import { OpError } from '../../ops/errors.js';
 import { renderCompare, renderStarted, renderStatus } from '../../render/stress.js';
 import { mcpProgress } from '../progress.js';
@@ -10,9 +11,28 @@ import { toolError } from '../tool-result.js';
 
 const runId = z.string().regex(/^[A-Za-z0-9_-]{1,80}$/);
 
-/** SVG is not an MCP image type clients render, so charts go back as resource links to the files. */
+/** SVG is not an MCP image type clients render, so the SVG files go back as resource links. */
 function chartLinks(paths: string[]) {
   return paths.map((p) => ({ type: 'resource_link' as const, uri: pathToFileURL(p).href, name: p.split('/').pop()!, mimeType: 'image/svg+xml', description: 'stress run chart (SVG file in the run folder)' }));
+}
+
+/** Largest PNG chart sent inline; a bigger one stays a file (the resource link still points at its SVG). */
+export const MAX_CHART_IMAGE_BYTES = 200 * 1024;
+
+/** Each chart's PNG twin as MCP image content, only once the run has ended and its results are written. */
+async function chartImages(st: Awaited<ReturnType<typeof stressStatus>>) {
+  if (!st.result || st.state === 'running' || st.state === 'starting') return [];
+  const images: { type: 'image'; data: string; mimeType: 'image/png' }[] = [];
+  for (const svg of st.result.charts) {
+    const png = await readFile(pngChartOf(svg)).catch(() => null);
+    if (png && png.length <= MAX_CHART_IMAGE_BYTES) images.push({ type: 'image', data: png.toString('base64'), mimeType: 'image/png' });
+  }
+  return images;
+}
+
+/** Text summary, then the charts as images, then links to the SVG files. */
+async function statusContent(st: Awaited<ReturnType<typeof stressStatus>>) {
+  return [{ type: 'text' as const, text: renderStatus(st) }, ...(await chartImages(st)), ...chartLinks(st.result?.charts ?? [])];
 }
 
 const statusShape = {
@@ -41,7 +61,7 @@ export function registerStressTools(server: McpServer): void {
         'Starts a load test in the background and returns its run id at once (wait: true blocks until it ends, with progress notifications). ' +
         'Structured parameters become each tool\'s own argv (workload write/read/mixed/user profile, n or durationS, threads, concurrency, fixed rate, CL, keyspace/RF, population, nodes, port). ' +
         'Targets must be loopback or listed in CQL_TUNER_STRESS_ALLOW; non-loopback targets also need confirm: true. One run per target; a duration cap (default 600 s, CQL_TUNER_STRESS_MAX_SECONDS). ' +
-        'Credentials only from CQL_TUNER_CQL_USERNAME/PASSWORD. The run folder keeps argv, raw output, parsed JSON, server snapshots before/after and SVG charts. ' +
+        'Credentials only from CQL_TUNER_CQL_USERNAME/PASSWORD. The run folder keeps argv, raw output, parsed JSON, server snapshots before/after and charts (SVG files; PNG copies come back as image content when the run ends). ' +
         'Binary: binary path, $CQL_TUNER_LATTE / $CQL_TUNER_CASSANDRA_STRESS / $CQL_TUNER_SCYLLA_BENCH, PATH, then ~/.cache/cql-tuner/latte-0.29.0/bin (latte) or $CASSANDRA_HOME/tools/bin.',
       inputSchema: {
         tool: z.enum(['latte', 'cassandra-stress', 'scylla-bench']),
@@ -83,7 +103,7 @@ export function registerStressTools(server: McpServer): void {
         extra.signal.addEventListener('abort', onAbort, { once: true });
         await waitForRun(started.id).finally(() => extra.signal.removeEventListener('abort', onAbort));
         const st = await stressStatus(started.id);
-        return { content: [{ type: 'text' as const, text: renderStatus(st) }, ...chartLinks(st.result?.charts ?? [])], structuredContent: { ...structured, status: statusView(st) } };
+        return { content: await statusContent(st), structuredContent: { ...structured, status: statusView(st) } };
       } catch (e) {
         return toolError(e);
       }
@@ -94,7 +114,7 @@ export function registerStressTools(server: McpServer): void {
     'stress_status',
     {
       title: 'Status of a stress run',
-      description: 'State, elapsed/total, the latest interval (op/s, p50/p99, errors) of a running stress run; for a finished one the parsed result, findings, server before/after difference and chart files. Without id: the latest run.',
+      description: 'State, elapsed/total, the latest interval (op/s, p50/p99, errors) of a running stress run; for a finished one the parsed result, findings, server before/after difference and the charts (PNG images plus links to the SVG files). Without id: the latest run.',
       inputSchema: { id: runId.optional() },
       outputSchema: statusShape,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -104,7 +124,7 @@ export function registerStressTools(server: McpServer): void {
         const id = args.id ?? (await latestRunId());
         if (!id) throw new OpError('STRESS_RUN_NOT_FOUND', 'no stress run yet', 'Start one with run_stress.');
         const st = await stressStatus(id);
-        return { content: [{ type: 'text' as const, text: renderStatus(st) }, ...chartLinks(st.result?.charts ?? [])], structuredContent: statusView(st) };
+        return { content: await statusContent(st), structuredContent: statusView(st) };
       } catch (e) {
         return toolError(e);
       }

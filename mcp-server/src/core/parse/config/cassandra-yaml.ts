@@ -270,7 +270,7 @@ function stripOldSuffix(key: string): string | null {
 export const parseCassandraYaml = total<CassandraYaml>(CASSANDRA_YAML_KIND, (text) => {
   if (text.trim() === '') return unrecognized(CASSANDRA_YAML_KIND, 'empty text');
   // YAML 1.1 like SnakeYAML (Cassandra's parser): yes/no/on/off are booleans. Duplicates are found below.
-  const doc = parseDocument(text, { version: '1.1', uniqueKeys: false, prettyErrors: true });
+  const doc = parseDocument(text, { version: '1.1', uniqueKeys: false, prettyErrors: true, logLevel: 'error' });
   if (doc.errors.length > 0) {
     const e = doc.errors[0]!;
     const line = e.linePos?.[0]?.line;

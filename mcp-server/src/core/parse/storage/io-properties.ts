@@ -76,7 +76,7 @@ export const parseIoProperties = total<IoProperties>(KIND, (text) => {
   }
   let doc: unknown;
   try {
-    doc = parseYaml(text);
+    doc = parseYaml(text, { logLevel: 'error' });
   } catch (e) {
     return unrecognized(KIND, `io_properties.yaml is not valid YAML: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
   }
