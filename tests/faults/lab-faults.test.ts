@@ -162,11 +162,16 @@ describe.skipIf(skip)('faults on a real 3-node lab', () => {
     expect(await settled(leftovers)).toEqual([]);
   }, 90_000);
 
-  it('a snapshot bundle into a full file system: DISK_FULL naming the folder, no partial bundle left', async () => {
+  it('a snapshot bundle into a full file system: DISK_FULL naming the folder, no partial bundle left, the snapshot kept', async () => {
     emptyFull();
     fill();
     const bundleDir = join(full, 'bundle');
-    await expect(takeSnapshot({ lab: true, nodetool: false, bundleDir })).rejects.toMatchObject({ code: 'DISK_FULL', message: expect.stringContaining(bundleDir) });
+    // What was collected is not thrown away: the snapshot comes back complete, with the bundle's error.
+    const s = await takeSnapshot({ lab: true, nodetool: false, bundleDir });
+    expect(s.bundleError).toMatchObject({ code: 'DISK_FULL', message: expect.stringContaining(bundleDir) });
+    expect(s.bundleDir).toBeUndefined();
+    expect(s.nodes.map((n) => n.status)).toEqual(['complete', 'complete', 'complete']);
+    expect(s.nodes.every((n) => (n.facts.threadPools?.length ?? 0) > 0)).toBe(true);
     expect(readdirSync(full).filter((n) => n.startsWith('bundle'))).toEqual([]);
     expect(await settled(leftovers)).toEqual([]);
     emptyFull();

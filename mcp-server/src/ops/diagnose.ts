@@ -16,6 +16,8 @@ export interface DiagnosisReport {
   findings: Finding[];
   checked: RulesResult['outcomes'];
   bundleDir?: string;
+  /** save was asked but the bundle could not be written; the diagnosis itself is complete. */
+  bundleError?: { code: string; message: string; fix: string };
 }
 
 /** What a diagnosis adds to a snapshot: per-node tables and compactions, and the ring from one node. */
@@ -54,6 +56,7 @@ export function diagnosisFromSnapshot(s: ClusterSnapshot, origin: string, logs: 
     findings: r.findings,
     checked: r.outcomes,
     ...(s.bundleDir ? { bundleDir: s.bundleDir } : {}),
+    ...(s.bundleError ? { bundleError: s.bundleError } : {}),
   };
 }
 

@@ -11,7 +11,7 @@ import { labStatus } from '../lab/index.js';
 import { TARGET_FORMS, targetFromString } from '../collect/target-spec.js';
 import type { Target } from '../collect/target.js';
 import { CQL_TUNER_VERSION } from '../version.js';
-import { OpError } from './errors.js';
+import { describeError, OpError } from './errors.js';
 import type { ProgressFn } from './progress.js';
 
 export interface SnapshotInput {
@@ -80,6 +80,8 @@ export interface ClusterSnapshot {
   contactPoints: string[];
   nodes: NodeSnapshot[];
   bundleDir?: string;
+  /** The bundle could not be written (disk full, permissions): the snapshot itself is still complete. */
+  bundleError?: { code: string; message: string; fix: string };
 }
 
 export const DEFAULT_SWEEP_CONCURRENCY = 8;
@@ -88,7 +90,10 @@ const SCHEMA_QUERY = { keyspace: 'system_schema', table: 'tables', query: 'SELEC
 export const DEFAULT_NODE_TIMEOUT_MS = 30_000;
 
 /** Raw per-node outputs → the snapshot users see; the same function serves live sweeps and bundles. */
-export function snapshotFromRaw(raw: NodeRaw[], meta: { collectedAt: string; durationMs: number; contactPoints: string[]; bundleDir?: string }): ClusterSnapshot {
+export function snapshotFromRaw(
+  raw: NodeRaw[],
+  meta: { collectedAt: string; durationMs: number; contactPoints: string[]; bundleDir?: string; bundleError?: ClusterSnapshot['bundleError'] },
+): ClusterSnapshot {
   const nodes = raw.map((n): NodeSnapshot => {
     const { facts, nodetool, unparsed } = nodeFactsFromRaw(n.sources.filter((s) => s.ok && s.text !== undefined).map((s) => ({ name: s.name, text: s.text! })));
     const reachable = n.cqlReachable || n.sources.some((s) => s.ok);
@@ -206,12 +211,8 @@ export async function takeSnapshot(input: SnapshotInput, deps: { onProgress?: Pr
         : { node: nodes[i]!, sources: [{ name: 'sweep', via: 'cql', ok: false, ms: 0, error: { code: 'INTERNAL', message: String(s.reason) } }], ms: 0, cqlReachable: false, virtualTables: [] },
     );
     const meta = { collectedAt: new Date(started).toISOString(), durationMs: Date.now() - started, contactPoints: hosts };
-    let bundleDir: string | undefined;
-    if (input.bundleDir) {
-      deps.onProgress?.({ message: `writing bundle ${input.bundleDir}` });
-      bundleDir = await writeBundle(input.bundleDir, { tool: { name: 'cql-tuner', version: CQL_TUNER_VERSION }, ...meta }, raw);
-    }
-    return snapshotFromRaw(raw, { ...meta, ...(bundleDir ? { bundleDir } : {}) });
+    if (input.bundleDir) deps.onProgress?.({ message: `writing bundle ${input.bundleDir}` });
+    return snapshotFromRaw(raw, { ...meta, ...(await saveBundle(input.bundleDir, meta, raw)) });
   } finally {
     await session.close();
   }
@@ -254,9 +255,20 @@ async function nodetoolOnlySnapshot(
   const raw = settled.map((s, i): NodeRaw => (s.status === 'fulfilled' ? s.value : { node: nodes[i]!, sources: [], ms: 0, cqlReachable: false, virtualTables: [] }));
   for (const r of raw) r.sources.unshift({ name: 'cql:system.local', via: 'cql', ok: false, ms: 0, error: { code: ctx.cqlError.code, message: ctx.cqlError.message.slice(0, 300) } });
   const meta = { collectedAt: new Date(ctx.started).toISOString(), durationMs: Date.now() - ctx.started, contactPoints: ctx.hosts };
-  let bundleDir: string | undefined;
-  if (input.bundleDir) bundleDir = await writeBundle(input.bundleDir, { tool: { name: 'cql-tuner', version: CQL_TUNER_VERSION }, ...meta }, raw);
-  return snapshotFromRaw(raw, { ...meta, ...(bundleDir ? { bundleDir } : {}) });
+  return snapshotFromRaw(raw, { ...meta, ...(await saveBundle(input.bundleDir, meta, raw)) });
+}
+
+/**
+ * Writes the bundle when one was asked for. A failure (disk full, permissions) must not lose what was just
+ * collected from the cluster: the snapshot is returned with the error instead of being thrown away.
+ */
+async function saveBundle(dir: string | undefined, meta: { collectedAt: string; durationMs: number; contactPoints: string[] }, raw: NodeRaw[]): Promise<{ bundleDir?: string; bundleError?: ClusterSnapshot['bundleError'] }> {
+  if (!dir) return {};
+  try {
+    return { bundleDir: await writeBundle(dir, { tool: { name: 'cql-tuner', version: CQL_TUNER_VERSION }, ...meta }, raw) };
+  } catch (e) {
+    return { bundleError: describeError(e) };
+  }
 }
 
 /** Re-analyses a bundle offline with the same parsers as a live sweep. */

@@ -85,6 +85,7 @@ export interface SnapshotView {
   durationMs: number;
   contactPoints: string[];
   bundleDir?: string;
+  bundleError?: { code: string; message: string; fix: string };
   nodeCount: number;
   reachableCount: number;
   versions: string[];
@@ -100,6 +101,7 @@ export function snapshotView(s: ClusterSnapshot): SnapshotView {
     durationMs: s.durationMs,
     contactPoints: s.contactPoints,
     ...(s.bundleDir ? { bundleDir: s.bundleDir } : {}),
+    ...(s.bundleError ? { bundleError: s.bundleError } : {}),
     nodeCount: s.nodes.length,
     reachableCount: s.nodes.filter((n) => n.reachable).length,
     versions: [...new Set(s.nodes.map((n) => n.releaseVersion).filter((v): v is string => !!v))].sort(),
@@ -115,6 +117,7 @@ export function renderSnapshot(v: SnapshotView): string {
   out.push(
     `Snapshot of ${v.nodeCount} node(s), ${v.reachableCount} reachable; version(s) ${v.versions.join(', ') || 'unknown'}; ${(v.durationMs / 1000).toFixed(1)} s, ${v.queries.cql} CQL queries + ${v.queries.nodetool} nodetool calls (${v.queries.failed} failed)${v.bundleDir ? `; bundle ${v.bundleDir}` : ''}`,
   );
+  if (v.bundleError) out.push(`⚠ bundle not written [${v.bundleError.code}]: ${v.bundleError.message} (fix: ${v.bundleError.fix}); the snapshot below is complete`);
   out.push(
     '',
     markdownTable(

@@ -29,7 +29,7 @@ export function diagnoseCommand(): Command {
         progress.done();
         if (o.json) printJson(r);
         else printText(renderDiagnosis(r, { detail: o.detail === true }));
-        if (r.counts.critical > 0) process.exitCode = 1;
+        if (r.counts.critical > 0 || r.bundleError) process.exitCode = 1;
       } catch (e) {
         progress.done();
         failWith(e, o);

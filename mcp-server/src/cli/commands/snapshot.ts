@@ -24,7 +24,7 @@ export function snapshotCommand(): Command {
         const view = snapshotView(s);
         if (o.json) printJson(o.detail ? { ...view, detail: s.nodes } : view);
         else printText(renderSnapshot(view));
-        if (view.reachableCount < view.nodeCount) process.exitCode = 1;
+        if (view.reachableCount < view.nodeCount || view.bundleError) process.exitCode = 1;
       } catch (e) {
         progress.done();
         failWith(e, o);

@@ -24,6 +24,7 @@ const diagnosisOutput = {
   findings: z.array(findingSchema),
   checked: checkedSchema,
   bundleDir: z.string().optional(),
+  bundleError: z.object({ code: z.string(), message: z.string(), fix: z.string() }).optional(),
 };
 
 // Pasted text and files share one limit: a log of more than this belongs to a streaming verb.

@@ -38,6 +38,7 @@ const snapshotOutput = {
   durationMs: z.number(),
   contactPoints: z.array(z.string()),
   bundleDir: z.string().optional(),
+  bundleError: z.object({ code: z.string(), message: z.string(), fix: z.string() }).optional(),
   nodeCount: z.number(),
   reachableCount: z.number(),
   versions: z.array(z.string()),
