@@ -127,6 +127,8 @@ describe.skipIf(skip)('faults on a real 3-node lab', () => {
     expect(unchecked.every((c) => typeof c.skippedBecause === 'string' && c.skippedBecause.length > 0)).toBe(true);
     // Nothing crashed: no rule reports an internal error.
     expect(r.checked.filter((c) => /rule error/.test(c.skippedBecause ?? ''))).toEqual([]);
+    // …and the reason names the unreadable output rather than blaming JMX.
+    expect(unchecked.find((c) => c.rule === 'jvm')?.skippedBecause).toMatch(/nodetool:(info|gcstats) output not readable/);
     process.stdout.write(`garbage nodetool, unchecked: ${unchecked.map((c) => `${c.rule} (${c.skippedBecause})`).join('; ')}\n`);
   }, 90_000);
 

@@ -135,3 +135,21 @@ describe('heap readings need GC pressure to alarm', () => {
     expect(busy.findings.find((f) => f.id === 'jvm.heap.used-ratio')?.severity).toBe('warning');
   });
 });
+
+describe('jvm rule: why it could not check', () => {
+  const jvmSkip = (errors: { source: string; code: string; message: string }[]) =>
+    runRules({ origin: 't', nodes: [nodeEvidence('10.0.0.1', true, { facts: {}, nodetool: {} }, errors)] }).outcomes.find((o) => o.rule === 'jvm')!;
+
+  it('names an unreadable or failed nodetool info/gcstats instead of blaming JMX', () => {
+    const o = jvmSkip([
+      { source: 'nodetool:gcstats', code: 'UNPARSED', message: 'no gcstats header' },
+      { source: 'nodetool:info', code: 'TIMEOUT', message: 'did not finish' },
+    ]);
+    expect(o.checked).toBe(false);
+    expect(o.skippedBecause).toBe('no heap or GC data: 10.0.0.1 nodetool:gcstats output not readable (no gcstats header); 10.0.0.1 nodetool:info failed [TIMEOUT]');
+  });
+
+  it('without any nodetool attempt, says JMX is what it needs', () => {
+    expect(jvmSkip([]).skippedBecause).toBe('no heap or GC data (nodetool info / gcstats need JMX)');
+  });
+});

@@ -32,7 +32,11 @@ export function evidenceFromSnapshot(s: ClusterSnapshot, origin: string, logs: R
         n.address,
         n.reachable,
         { facts: n.facts, nodetool: n.nodetool },
-        n.sources.filter((x) => !x.ok).map((x) => ({ source: x.name, code: x.error?.code ?? '?', message: x.error?.message ?? '' })),
+        [
+          ...n.sources.filter((x) => !x.ok).map((x) => ({ source: x.name, code: x.error?.code ?? '?', message: x.error?.message ?? '' })),
+          // An output that arrived but could not be read is a collection problem too, not an absence of data.
+          ...n.unparsed.map((u) => ({ source: u.name, code: 'UNPARSED', message: u.reason })),
+        ],
       );
       const l = logs[n.address];
       return l ? { ...e, logs: l } : e;

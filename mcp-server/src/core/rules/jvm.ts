@@ -9,7 +9,13 @@ export const jvmRule: Rule = {
     const findings: Finding[] = [];
     const withHeap = input.nodes.filter((n) => n.facts.heap?.maxMb);
     const withGc = input.nodes.filter((n) => n.facts.gc);
-    if (!withHeap.length && !withGc.length) return skipped('jvm', 'no heap or GC data (nodetool info / gcstats need JMX)');
+    if (!withHeap.length && !withGc.length) {
+      // Say what went wrong where it is known: a failed or unreadable nodetool info/gcstats is not "no JMX".
+      const why = input.nodes.flatMap((n) =>
+        n.errors.filter((e) => /nodetool:(info|gcstats)$/.test(e.source)).map((e) => `${n.node} ${e.source} ${e.code === 'UNPARSED' ? `output not readable (${e.message})` : `failed [${e.code}]`}`),
+      );
+      return skipped('jvm', why.length ? `no heap or GC data: ${why.slice(0, 3).join('; ')}${why.length > 3 ? ` (+${why.length - 3} more)` : ''}` : 'no heap or GC data (nodetool info / gcstats need JMX)');
+    }
     for (const n of withHeap) {
       const { usedMb, maxMb } = n.facts.heap!;
       if (usedMb === null || !maxMb) continue;
