@@ -8,8 +8,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 const bundle = fileURLToPath(new URL('../mcp-server/dist/cql-tuner.js', import.meta.url));
-// What the CQL path answers, asked of nodetool instead: pools, node info, per-table stats, compactions, gossip.
-const NODETOOL_EQUIVALENT = ['tpstats', 'info', 'tablestats', 'compactionstats', 'gossipinfo'];
+// What the CQL path (nodetool: false) answers, asked of nodetool instead: pools and dropped messages,
+// per-table stats, compactions, gossip. `info` is left out: heap is not in any virtual table, so the
+// CQL-only snapshot does not answer it and counting it would flatter the ratio.
+const NODETOOL_EQUIVALENT = ['tpstats', 'tablestats', 'compactionstats', 'gossipinfo'];
 
 function dirBytes(dir) {
   let n = 0;
@@ -72,6 +74,7 @@ export async function benchSnapshot() {
         `same with nodetool fallbacks (info, gcstats, tpstats per node, in parallel): ${withFallbacks.toFixed(0)} ms`,
         `sequential nodetool sweep (${NODETOOL_EQUIVALENT.join(', ')} × ${nodes.length} nodes): ${sweepMs.toFixed(0)} ms`,
         `ratio sweep / CQL snapshot: ${(sweepMs / warm).toFixed(1)}× (goal ≥ 20×: ${sweepMs / warm >= 20 ? 'met' : 'NOT met'})`,
+        `ratio sweep / snapshot with nodetool fallbacks (which also answers heap and GC): ${(sweepMs / withFallbacks).toFixed(1)}×`,
         `diagnose (3 nodes, best of 2): ${bestBatched.toFixed(0)} ms with one nodetool JVM per node vs ${bestSingle.toFixed(0)} ms with one JVM per command: ${(bestSingle / bestBatched).toFixed(1)}× (goal ≥ 2×: ${bestSingle / bestBatched >= 2 ? 'met' : 'NOT met'})`,
         `diagnosis report ${reportBytes} B (${words} words) vs ${rawBytes} B of raw outputs collected: ${((100 * reportBytes) / Math.max(1, rawBytes)).toFixed(2)} % (goal ≤ 5 %: ${reportBytes <= 0.05 * rawBytes ? 'met' : 'NOT met'}; ≈ 1,500 words for 3 nodes: ${words <= 1500 ? 'met' : 'NOT met'})`,
       ],

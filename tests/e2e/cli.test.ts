@@ -12,11 +12,39 @@ describe('cql-tuner CLI (built bundle)', () => {
     for (const verb of ['mcp', 'nodetool', 'lab', 'demo']) expect(r.stdout).toMatch(new RegExp(`^\\s+${verb}\\b`, 'm'));
   });
 
-  it('every verb offers --json', async () => {
-    for (const args of [['nodetool'], ['lab', 'start'], ['lab', 'status'], ['lab', 'stop'], ['demo']]) {
-      const r = await cli([...args, '--help']);
-      expect(r.stdout, args.join(' ')).toContain('--json');
-    }
+  it('every verb offers --json (the whole command tree, walked from --help)', async () => {
+    // Sub-verbs are the names under "Commands:" in a verb's help; `mcp` speaks JSON-RPC and `help` prints help.
+    const subVerbs = (help: string): string[] => {
+      const section = help.split(/^Commands:$/m)[1] ?? '';
+      return [...section.matchAll(/^ {2}([a-z][a-z-]*)\b/gm)].map((m) => m[1]!).filter((v) => v !== 'help' && v !== 'mcp');
+    };
+    const leaves: string[][] = [];
+    const walk = async (path: string[]): Promise<void> => {
+      const r = await cli([...path, '--help']);
+      expect(r.exitCode, path.join(' ')).toBe(0);
+      const subs = subVerbs(r.stdout);
+      if (subs.length === 0) {
+        leaves.push(path);
+        expect(r.stdout, `${path.join(' ')} --help`).toMatch(/^\s+--json\b/m);
+      }
+      for (const s of subs) await walk([...path, s]);
+    };
+    await walk([]);
+    // 17 top-level verbs besides mcp; lab and stress have sub-verbs.
+    expect(leaves.length).toBeGreaterThanOrEqual(20);
+    expect(leaves.map((l) => l.join(' '))).toEqual(expect.arrayContaining(['lab start', 'stress compare', 'plan-mkfs', 'analyze']));
+  });
+
+  it('a usage error under --json is JSON on stdout, exit 2, naming the verb to ask for help', async () => {
+    const r = await cli(['lab', 'start', '--version', '3.0', '--json']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe('');
+    const out = JSON.parse(r.stdout) as { error: { code: string; message: string; fix: string } };
+    expect(out.error.code).toBe('USAGE');
+    expect(out.error.message).toMatch(/'3\.0' is invalid.*5\.0, 4\.1/);
+    expect(out.error.fix).toBe('Run `cql-tuner lab start --help` for the options and values it takes.');
+    const top = JSON.parse((await cli(['frobnicate', '--json'])).stdout) as { error: { fix: string } };
+    expect(top.error.fix).toBe('Run `cql-tuner --help` for the options and values it takes.');
   });
 
   it('refuses a write subcommand with exit 2 and a JSON error naming the list', async () => {
@@ -60,7 +88,10 @@ describe('option scoping', () => {
     const r = await cli(['lab', 'start', '--version', '9.9', '--json']);
     expect(r.stdout).not.toMatch(/^\d+\.\d+\.\d+\s*$/);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(/Allowed choices are 5\.0, 4\.1/);
+    expect(r.stdout).toMatch(/Allowed choices are 5\.0, 4\.1/);
+    const plain = await cli(['lab', 'start', '--version', '9.9']);
+    expect(plain.stderr).toMatch(/Allowed choices are 5\.0, 4\.1/);
+    expect(plain.stdout).toBe('');
   });
 
   it('--version alone still prints the version', async () => {

@@ -66,6 +66,19 @@ describe.runIf(process.platform !== 'win32')('lab preflight', () => {
     expect((e as LabError).code).toBe('NO_JAVA');
   });
 
+  it('names a JAVA_HOME without bin/java even when java is on PATH (Maven would trip on it later)', async () => {
+    const good = await fakeJdk('jdk-on-path', 'openjdk version "17.0.15" 2025-04-15');
+    const e = await checkJava(undefined, { JAVA_HOME: join(dir, 'not-a-jdk'), PATH: join(good, 'bin') }).then(
+      () => null,
+      (x: unknown) => x,
+    );
+    expect((e as LabError).code).toBe('NO_JAVA');
+    expect((e as LabError).message).toContain(`JAVA_HOME=${join(dir, 'not-a-jdk')}`);
+    expect((e as LabError).fix).toMatch(/unset it/);
+    // Without JAVA_HOME the same PATH java is accepted.
+    expect((await checkJava(undefined, { PATH: join(good, 'bin') })).major).toBe(17);
+  });
+
   it('says NO_MAVEN when mvn is missing', async () => {
     const e = await findMaven({ PATH: join(dir, 'empty-bin') }).then(
       () => null,

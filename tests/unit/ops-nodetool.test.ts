@@ -77,6 +77,23 @@ describe('runNodetool', () => {
   });
 });
 
+describe('nodetool on PATH', () => {
+  it('takes the first executable nodetool on PATH, skipping relative and non-executable entries, after CASSANDRA_HOME', async () => {
+    const { mkdirSync } = await import('node:fs');
+    const root = mkdtempSync(join(tmpdir(), 'cql-tuner-path-'));
+    const [notExec, good, later] = ['a', 'b', 'c'].map((d) => join(root, d));
+    for (const d of [notExec!, good!, later!]) mkdirSync(d);
+    writeFileSync(join(notExec!, 'nodetool'), '#!/bin/sh\n', { mode: 0o644 });
+    writeFileSync(join(good!, 'nodetool'), '#!/bin/sh\n', { mode: 0o755 });
+    writeFileSync(join(later!, 'nodetool'), '#!/bin/sh\n', { mode: 0o755 });
+    const t = new RecordingTarget(() => ({ stdout: 'ReleaseVersion: 5.0.9\n' }));
+    const pathEnv = { PATH: ['relative/bin', notExec, good, later].join(':'), CASSANDRA_HOME: join(root, 'no-such-home') };
+    const r = await runNodetool({ subcommand: 'version' }, { target: t, env: pathEnv });
+    expect(r.nodetool).toEqual({ source: 'PATH', path: join(good!, 'nodetool') });
+    expect(t.calls[0]!.argv[0]).toBe(join(good!, 'nodetool'));
+  });
+});
+
 describe('version-adaptive retries', () => {
   it('asks 4.1+ getstreamthroughput again with -d when it insists, and parses that answer', async () => {
     const t = new RecordingTarget((argv) =>
@@ -109,5 +126,39 @@ describe('nodetool on a remote target', () => {
     const t = new RecordingTarget(() => ({}), 'ssh');
     await expect(runNodetool({ subcommand: 'version' }, { target: t, env: { CQL_TUNER_JMX_USERNAME: 'ops', CQL_TUNER_JMX_PASSWORD: 'pw' } })).rejects.toMatchObject({ code: 'JMX_PASSWORD_REMOTE' });
     expect(t.calls).toHaveLength(0);
+  });
+});
+
+describe('refusals name what was wrong and what to do about it', () => {
+  const refused = (input: Parameters<typeof runNodetool>[0]) =>
+    runNodetool(input, { target: new RecordingTarget(() => ({})), env }).then(
+      () => null,
+      (e: unknown) => e as { code: string; message: string; fix: string },
+    );
+
+  it('gives each refusal its own fix', async () => {
+    const notAllowed = await refused({ subcommand: 'repair' as never });
+    const badHost = await refused({ subcommand: 'status', host: '-oProxyCommand=x' });
+    const badPort = await refused({ subcommand: 'status', port: 70000 });
+    const badName = await refused({ subcommand: 'tablestats', keyspace: 'ks; drop', table: 't' });
+    expect([notAllowed?.code, badHost?.code, badPort?.code, badName?.code]).toEqual(['NOT_ALLOWED', 'BAD_HOST', 'BAD_PORT', 'BAD_IDENTIFIER']);
+    expect(badHost?.fix).toMatch(/hostname or an IPv4\/IPv6 address/);
+    expect(badPort?.fix).toMatch(/between 1 and 65535/);
+    expect(badName?.fix).toMatch(/exactly as in the schema/);
+    expect(new Set([notAllowed?.fix, badHost?.fix, badPort?.fix, badName?.fix]).size).toBe(4);
+  });
+
+  it('refuses a JMX password without a username instead of connecting without one', async () => {
+    for (const extra of [{ CQL_TUNER_JMX_PASSWORD: 'pw' }, { CQL_TUNER_JMX_PASSWORD_FILE: '/etc/cassandra/jmx.pw' }]) {
+      const t = new RecordingTarget(() => ({}));
+      const e = await runNodetool({ subcommand: 'version', nodetoolPath: fakeNodetool }, { target: t, env: { ...env, ...extra } }).then(
+        () => null,
+        (x: unknown) => x as { code: string; message: string; fix: string },
+      );
+      expect(e?.code).toBe('JMX_USERNAME_MISSING');
+      expect(e?.message).toContain(Object.keys(extra)[0]);
+      expect(e?.fix).toContain('CQL_TUNER_JMX_USERNAME');
+      expect(t.calls).toHaveLength(0);
+    }
   });
 });

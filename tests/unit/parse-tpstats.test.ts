@@ -153,7 +153,14 @@ describe('nodetool tpstats', () => {
     if (r.ok) {
       expect(r.value.pools).toHaveLength(3);
       expect(r.warnings.join(' ')).toMatch(/truncated/);
+      expect(r.value.droppedSection).toBe('missing');
+      expect(r.value.totals.dropped).toBeNull();
     }
+    // Cut right after the "Message type  Dropped" header: the section is there but empty, counts still unknown.
+    const cutRows = parseTpstats(SYNTH_311.split('\n').slice(0, 7).join('\n'));
+    expect(cutRows.ok && [cutRows.value.droppedSection, cutRows.value.totals.dropped]).toEqual(['empty', null]);
+    const whole = parseTpstats(SYNTH_311);
+    expect(whole.ok && [whole.value.droppedSection, whole.value.totals.dropped]).toEqual(['present', 4103953 + 2651071 + 1681]);
     const cutHead = SYNTH_311.split('\n').slice(1, 5).join('\n');
     expect(parseTpstats(cutHead).ok).toBe(false);
   });

@@ -48,6 +48,28 @@ describe('cassandra-stress argv', () => {
     const red = redactedSteps(cmd)[0]!.argv;
     expect(red).toContain('password=***');
     expect(red.join(' ')).not.toMatch(/s3cret/);
+    expect(cmd.credentials).toBe('argv');
+  });
+
+  it('with a credentials file: -credentials-file in every step, no -mode, no user=/password=, nothing to redact', () => {
+    const creds = { username: 'u', password: 's3cret' };
+    const params: StressParams = { ...base, workload: 'read', n: undefined, durationS: 30, population: { distribution: 'uniform', size: 100 } };
+    const cmd = ARGV_BUILDERS['cassandra-stress']('cs', params, { credentialsFile: '/tmp/cql-tuner-cred-Ab12Cd/c.properties' }, creds);
+    expect(cmd.steps.map((s) => s.name)).toEqual(['load', 'run']);
+    for (const s of cmd.steps) {
+      expect(s.argv.slice(-6)).toEqual(['-port', 'native=9042', '-credentials-file', '/tmp/cql-tuner-cred-Ab12Cd/c.properties', '-log', 'interval=1']);
+      expect(s.argv).not.toContain('-mode');
+      expect(s.argv.join(' ')).not.toMatch(/s3cret|user=|password=/);
+    }
+    expect(cmd.secretArgs).toEqual([]);
+    expect(cmd.credentials).toBe('file');
+    expect(redactedSteps(cmd)).toEqual(cmd.steps.map((s) => ({ name: s.name, argv: s.argv })));
+    // Without credentials the file is ignored and no mode is recorded.
+    const none = ARGV_BUILDERS['cassandra-stress']('cs', base, { credentialsFile: '/tmp/x/c.properties' });
+    expect(none.steps[0]!.argv).not.toContain('-credentials-file');
+    expect(none.credentials).toBeUndefined();
+    // cassandra-stress re-splits its argv on spaces and treats , = ( ) as syntax: such a path is refused.
+    expect(() => ARGV_BUILDERS['cassandra-stress']('cs', base, { credentialsFile: '/tmp/my dir/c.properties' }, creds)).toThrow(/would split on/);
   });
 });
 

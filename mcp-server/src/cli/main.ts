@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { CQL_TUNER_VERSION } from '../version.js';
+import { printJson } from './output.js';
 import { demoCommand } from './commands/demo.js';
 import { diagnoseCommand, interpretCommand } from './commands/diagnose.js';
 import { labCommand } from './commands/lab.js';
@@ -46,6 +47,12 @@ export function buildProgram(): Command {
   return program;
 }
 
+function commandPath(c: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = c; at && at.parent; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
+}
+
 // addCommand() does not pass settings down, so apply them to every command in the tree.
 function applyEverywhere(cmd: Command, f: (c: Command) => void): void {
   f(cmd);
@@ -54,12 +61,20 @@ function applyEverywhere(cmd: Command, f: (c: Command) => void): void {
 
 export async function main(argv: string[]): Promise<void> {
   const program = buildProgram();
-  applyEverywhere(program, (c) =>
-    c
-      .showHelpAfterError('(run with --help for usage)')
+  // A script that asked for --json gets a usage error as JSON too, on stdout like every other answer.
+  const json = argv.slice(2).includes('--json');
+  applyEverywhere(program, (c) => {
+    c.showHelpAfterError(json ? false : '(run with --help for usage)')
       // Usage errors exit 2, help/version exit 0, as CLI users expect.
-      .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2)),
-  );
+      .exitOverride((err) => {
+        if (err.exitCode !== 0 && json) {
+          const message = err.message.replace(/^error: /, '');
+          printJson({ error: { code: 'USAGE', message, fix: `Run \`${['cql-tuner', commandPath(c), '--help'].filter(Boolean).join(' ')}\` for the options and values it takes.` } });
+        }
+        process.exit(err.exitCode === 0 ? 0 : 2);
+      });
+    if (json) c.configureOutput({ outputError: () => {} });
+  });
   await program.parseAsync(argv);
   // A finished verb exits now: driver reconnection timers or a lingering socket must not keep a CLI
   // alive for a minute. The MCP server is the one verb that keeps running.

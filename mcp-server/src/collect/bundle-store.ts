@@ -1,5 +1,6 @@
 import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { nodeFactsFromRaw } from '../core/facts/from-raw.js';
 import type { NodeRaw, RawSourceResult, SweepNode } from './sweep.js';
 
 /**
@@ -19,6 +20,10 @@ export interface BundleManifest {
     ms: number;
     cqlReachable: boolean;
     virtualTables: string[];
+    /** The database version the node reported (null: unknown). Absent in bundles written before it was recorded. */
+    version?: string | null;
+    /** cassandra | scylla | unknown, alongside the version (ScyllaDB and Cassandra numbers overlap). */
+    product?: 'cassandra' | 'scylla' | 'unknown';
     sources: (Omit<RawSourceResult, 'text'> & { file?: string })[];
   }[];
 }
@@ -50,7 +55,8 @@ export async function writeBundle(dir: string, meta: Omit<BundleManifest, 'forma
           sources.push({ ...rest, file: `${nodeDir}/${file}` });
         } else sources.push(rest);
       }
-      manifest.nodes.push({ node: n.node, dir: nodeDir, ms: n.ms, cqlReachable: n.cqlReachable, virtualTables: n.virtualTables, sources });
+      const { version, product } = versionOf(n);
+      manifest.nodes.push({ node: n.node, dir: nodeDir, ms: n.ms, cqlReachable: n.cqlReachable, virtualTables: n.virtualTables, version, product, sources });
     }
     await writeFile(join(tmp, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     if (existing) await rm(finalDir, { recursive: true, force: true });
@@ -93,7 +99,16 @@ export async function readBundle(dir: string): Promise<{ manifest: BundleManifes
       }
       sources.push(text === undefined ? rest : { ...rest, text });
     }
-    nodes.push({ node: n.node, sources, ms: n.ms, cqlReachable: n.cqlReachable, virtualTables: n.virtualTables });
+    // Older bundles have no version: leave it out rather than claiming it unknown.
+    nodes.push({ node: n.node, sources, ms: n.ms, cqlReachable: n.cqlReachable, virtualTables: n.virtualTables, ...(typeof n.version === 'string' ? { version: n.version } : {}), ...(isProduct(n.product) ? { product: n.product } : {}) });
   }
   return { manifest, nodes };
 }
+
+/** The version as the snapshot reads it from the same outputs (system.local / system.versions / nodetool version). */
+function versionOf(n: NodeRaw): { version: string | null; product: 'cassandra' | 'scylla' | 'unknown' } {
+  const { facts } = nodeFactsFromRaw(n.sources.filter((s) => s.ok && s.text !== undefined).map((s) => ({ name: s.name, text: s.text! })));
+  return { version: facts.releaseVersion ?? n.version ?? null, product: facts.product ?? n.product ?? 'unknown' };
+}
+
+const isProduct = (p: unknown): p is 'cassandra' | 'scylla' | 'unknown' => p === 'cassandra' || p === 'scylla' || p === 'unknown';

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import cassandra from 'cassandra-driver';
 import { checkHost, checkPort } from '../core/validate.js';
 import { OpError } from '../ops/errors.js';
+import { LocalDcFirstPolicy } from './cql-load-balancing.js';
 
 /**
  * One driver session for a whole sweep. Virtual tables are node-local, so every query is pinned to one
@@ -98,7 +99,7 @@ export class CqlSession {
       isMetadataSyncEnabled: false,
       pooling: { warmup: true, coreConnectionsPerHost: { 0: 1, 1: 1, 2: 1 } },
       policies: {
-        loadBalancing: opts.localDataCenter ? new policies.loadBalancing.DCAwareRoundRobinPolicy(opts.localDataCenter) : new policies.loadBalancing.RoundRobinPolicy(),
+        loadBalancing: opts.localDataCenter ? new LocalDcFirstPolicy(opts.localDataCenter) : new policies.loadBalancing.RoundRobinPolicy(),
         reconnection: new policies.reconnection.ConstantReconnectionPolicy(60_000),
         retry: new policies.retry.FallthroughRetryPolicy(),
       },

@@ -21,9 +21,20 @@ export async function jmxAuthFromEnv(env: NodeJS.ProcessEnv = process.env, opts:
   const secrets: string[] = [];
   let dir: string | null = null;
   if (env['CQL_TUNER_JMX_SSL'] === '1' || env['CQL_TUNER_JMX_SSL'] === 'true') args.push('--ssl');
+  if (!user && (password || passwordFile)) {
+    // Silently connecting without credentials would end in a misleading "authentication failed" from JMX.
+    const which = password ? 'CQL_TUNER_JMX_PASSWORD' : 'CQL_TUNER_JMX_PASSWORD_FILE';
+    throw Object.assign(new Error(`${which} is set but CQL_TUNER_JMX_USERNAME is not: a JMX password needs the user it belongs to`), {
+      code: 'JMX_USERNAME_MISSING',
+      fix: `Set CQL_TUNER_JMX_USERNAME to the JMX user, or unset ${which} if JMX has no authentication.`,
+    });
+  }
   if (user) {
     if (!/^[^\s-][^\s]{0,127}$/.test(user)) {
-      throw new Error('CQL_TUNER_JMX_USERNAME must be one word without spaces and must not start with "-"');
+      throw Object.assign(new Error('CQL_TUNER_JMX_USERNAME must be one word without spaces and must not start with "-"'), {
+        code: 'BAD_JMX_USERNAME',
+        fix: 'Set CQL_TUNER_JMX_USERNAME to the JMX user name exactly as in jmxremote.password.',
+      });
     }
     args.push('-u', user);
     if (password && opts.remote) {

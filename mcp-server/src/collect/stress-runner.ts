@@ -5,10 +5,11 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, openSync } from 'node:fs';
-import { access, mkdir, readFile, readdir, rename, rm, statfs, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
+import { closeSync, constants, openSync, rmSync } from 'node:fs';
+import { access, chmod, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, statfs, writeFile } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { credentialsFileProbeArgv, credentialsFileSupported, safeCredentialsPath } from '../core/stress/argv-cassandra-stress.js';
 import type { StressToolName } from '../core/stress/params.js';
 import { OpError } from '../ops/errors.js';
 import { dataHome } from './data-home.js';
@@ -95,6 +96,8 @@ export interface RunStatusFile {
   capS: number;
   exitCode: number | null;
   error: string | null;
+  /** Warnings known when the run started (e.g. the CQL password on cassandra-stress's command line). */
+  warnings?: string[];
 }
 
 export function runsDir(env: Env = process.env): string {
@@ -224,6 +227,15 @@ export interface StepResult {
   ms: number;
 }
 
+const OWN_SECRET = /^CQL_TUNER_.*(PASSWORD|SECRET|TOKEN)/i;
+
+/** process.env without cql-tuner's own credential variables: a step gets only what its argv builder chose. */
+function inheritedEnv(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !OWN_SECRET.test(k)) out[k] = v;
+  return out;
+}
+
 /**
  * Starts one step in its own process group with stdout/stderr going straight to files (no pipe through node,
  * so the runner adds nothing to the tool's own work). onSpawn gets the pid (= pgid) at once.
@@ -235,7 +247,7 @@ export function runStep(argv: string[], opts: { cwd: string; stdoutPath: string;
     const started = Date.now();
     let child;
     try {
-      child = spawn(argv[0]!, argv.slice(1), { cwd: opts.cwd, detached: true, stdio: ['ignore', out, err], env: { ...process.env, ...opts.env }, shell: false });
+      child = spawn(argv[0]!, argv.slice(1), { cwd: opts.cwd, detached: true, stdio: ['ignore', out, err], env: { ...inheritedEnv(), ...opts.env }, shell: false });
     } catch (e) {
       closeSync(out);
       closeSync(err);
@@ -277,3 +289,108 @@ export async function releaseTarget(target: string, id: string, env: Env = proce
   if (held?.id === id) await rm(path, { force: true });
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// cassandra-stress -credentials-file: does this binary have it, and a private file for one run.
+
+export interface CredentialsFileProbe {
+  supported: boolean;
+  /** What the probe saw, for the run's warning when not supported. */
+  reason: string;
+}
+
+export const CREDENTIALS_PROBE_TIMEOUT_MS = 20_000;
+const PROBES = new Map<string, Promise<CredentialsFileProbe>>();
+
+/** Folder for short-lived private files: the system temp folder, unless its path would confuse cassandra-stress. */
+function privateBase(): string {
+  const t = tmpdir();
+  return safeCredentialsPath(t) ? t : '/tmp';
+}
+
+/**
+ * Asks the binary `help -credentials-file` once per binary and version (cached by path and mtime for the life
+ * of this process), through runStep like any step (argv, no shell, own process group). A JVM is slow to start,
+ * hence the 20 s timeout; a timeout, a spawn error or an answer that is not the option's usage line all mean
+ * "not supported".
+ */
+export async function probeCredentialsFile(binary: string, opts: { timeoutMs?: number } = {}): Promise<CredentialsFileProbe> {
+  const st = await stat(binary).catch(() => null);
+  const key = `${binary}\0${st?.mtimeMs ?? 'missing'}`;
+  let probe = PROBES.get(key);
+  if (!probe) {
+    probe = runCredentialsProbe(binary, opts.timeoutMs ?? CREDENTIALS_PROBE_TIMEOUT_MS);
+    PROBES.set(key, probe);
+  }
+  return probe;
+}
+
+async function runCredentialsProbe(binary: string, timeoutMs: number): Promise<CredentialsFileProbe> {
+  let dir: string;
+  try {
+    dir = await mkdtemp(join(privateBase(), 'cql-tuner-probe-'));
+  } catch (e) {
+    return { supported: false, reason: `its -credentials-file support could not be checked (${(e as Error).message})` };
+  }
+  const outPath = join(dir, 'out.txt');
+  const errPath = join(dir, 'err.txt');
+  let pid: number | null = null;
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    if (pid !== null) void killGroup(pid, 1000);
+  }, timeoutMs);
+  try {
+    const res = await runStep(credentialsFileProbeArgv(binary), { cwd: dir, stdoutPath: outPath, stderrPath: errPath, env: {}, onSpawn: (p) => (pid = p) }).catch((e: Error) => e);
+    clearTimeout(timer);
+    if (res instanceof Error) return { supported: false, reason: `\`${binary} help -credentials-file\` could not be started (${res.message})` };
+    const output = [await readFile(outPath, 'utf8').catch(() => ''), await readFile(errPath, 'utf8').catch(() => '')].join('\n').slice(0, 64 * 1024);
+    if (credentialsFileSupported(output, res.exitCode, timedOut)) return { supported: true, reason: 'cassandra-stress has -credentials-file' };
+    const said = output.split('\n').map((l) => l.trim()).filter(Boolean).find((l) => /invalid|unknown|unrecognized/i.test(l)) ?? '';
+    const how = timedOut ? `did not answer within ${Math.round(timeoutMs / 1000)} s` : `exited with ${res.exitCode ?? res.signal}${said ? ` ("${said.slice(0, 120)}")` : ''}`;
+    return { supported: false, reason: `this cassandra-stress has no -credentials-file option (\`help -credentials-file\` ${how})` };
+  } finally {
+    clearTimeout(timer);
+    if (pid !== null && timedOut) await killGroup(pid, 1000);
+    await rm(dir, { recursive: true, force: true }).catch(() => {});
+  }
+}
+
+/** Private credential folders alive now: removed when this process exits, whatever ends it through exit(). */
+const SECRET_DIRS = new Set<string>();
+let secretExitHook = false;
+
+export interface PrivateFile {
+  dir: string;
+  path: string;
+  /** Removes the folder and the file; safe to call more than once. */
+  remove(): Promise<void>;
+}
+
+/**
+ * Writes text to a fresh private folder outside the run folder (mkdtemp, 0700) as a 0600 file created
+ * exclusively, so no other user can read it and nothing kept with the run holds it.
+ */
+export async function writePrivateFile(name: string, text: string): Promise<PrivateFile> {
+  const dir = await mkdtemp(join(privateBase(), 'cql-tuner-cred-'));
+  SECRET_DIRS.add(dir);
+  if (!secretExitHook) {
+    secretExitHook = true;
+    process.once('exit', () => {
+      for (const d of SECRET_DIRS) rmSync(d, { recursive: true, force: true });
+    });
+  }
+  const remove = async () => {
+    await rm(dir, { recursive: true, force: true }).catch(() => {});
+    SECRET_DIRS.delete(dir);
+  };
+  try {
+    await chmod(dir, 0o700);
+    const path = join(dir, name);
+    await writeFile(path, text, { mode: 0o600, flag: 'wx' });
+    await chmod(path, 0o600); // the umask cannot widen it, but be explicit
+    return { dir, path, remove };
+  } catch (e) {
+    await remove();
+    throw e;
+  }
+}

@@ -1,6 +1,6 @@
-import { SCYLLA_TABLES } from '../core/facts/from-scylla.js';
+import { SCYLLA_SYSTEM_TABLES_QUERY, scyllaTablesToRead } from '../core/facts/from-scylla.js';
 import { VTABLES_FOR_FACTS } from '../core/facts/from-vtables.js';
-import { toTsv } from '../core/parse/tsv.js';
+import { parseTsv, toTsv } from '../core/parse/tsv.js';
 import { describeError } from '../ops/errors.js';
 import { runNodetool } from '../ops/nodetool.js';
 import { labPaths } from '../lab/paths.js';
@@ -32,6 +32,12 @@ export interface RawSourceResult {
   text?: string;
   rows?: number;
   error?: { code: string; message: string };
+  /**
+   * The node answered that this does not exist, and that is a fact about the node, not a failed read: set
+   * (with ok: true, no text) for the system_virtual_schema probe on nodes without virtual tables. Holds the
+   * node's own answer and what it means.
+   */
+  absent?: string;
 }
 
 export interface NodeRaw {
@@ -41,6 +47,9 @@ export interface NodeRaw {
   /** CQL answered at all (system.local or the virtual schema). */
   cqlReachable: boolean;
   virtualTables: string[];
+  /** The database version recorded in a bundle's manifest (absent in bundles written before it was recorded). */
+  version?: string | null;
+  product?: 'cassandra' | 'scylla' | 'unknown';
 }
 
 export interface SweepOptions {
@@ -61,8 +70,29 @@ export interface SweepOptions {
 
 /** What no virtual table answers: heap (info), GC (gcstats), dropped messages (tpstats). */
 export const NODETOOL_FALLBACKS = ['info', 'gcstats', 'tpstats'] as const;
-/** Without virtual tables (Cassandra 3.x) nodetool has to answer everything. */
-export const NODETOOL_WITHOUT_VTABLES = ['info', 'gcstats', 'tpstats', 'compactionstats', 'tablestats'] as const;
+/** Without virtual tables (Cassandra 3.x, ScyllaDB, CQL down) nodetool has to answer everything, version included. */
+export const NODETOOL_WITHOUT_VTABLES = ['version', 'info', 'gcstats', 'tpstats', 'compactionstats', 'tablestats'] as const;
+
+/** The probe that tells whether a node has virtual tables at all. */
+export const VIRTUAL_SCHEMA_PROBE = 'cql:system_virtual_schema.tables';
+/**
+ * What a node without that keyspace answers: an Invalid error (8704) "Keyspace system_virtual_schema does not
+ * exist" — Cassandra's KeyspaceNotDefinedException (its capitalisation differs between versions: matched
+ * case-insensitively), and ScyllaDB's answer for a keyspace it lacks.
+ */
+const NO_VIRTUAL_SCHEMA = /\bKeyspace system_virtual_schema does not exist\b/i;
+
+/**
+ * A failed system_virtual_schema probe whose answer is "that keyspace does not exist" becomes a fact
+ * (ok, absent): the node has no virtual tables, which is Cassandra < 4.0 or ScyllaDB, not a failed read.
+ * Any other failure (timeout, auth, connection) stays an error. Pure; also applied to bundles written
+ * before this distinction, so re-analysing them no longer marks the node partial.
+ */
+export function asAbsenceFact(s: RawSourceResult): RawSourceResult {
+  if (s.ok || s.name !== VIRTUAL_SCHEMA_PROBE || !s.error || !NO_VIRTUAL_SCHEMA.test(s.error.message)) return s;
+  const { error, text: _text, ...rest } = s;
+  return { ...rest, ok: true, rows: 0, absent: `${error.message}: no virtual tables on this node (Cassandra before 4.0, or ScyllaDB)` };
+}
 
 function sourceError(e: unknown): { code: string; message: string } {
   const d = describeError(e);
@@ -77,8 +107,8 @@ export async function collectNode(session: CqlSession, node: SweepNode, opts: Sw
   const signal = AbortSignal.any([AbortSignal.timeout(opts.nodeTimeoutMs), ...(opts.signal ? [opts.signal] : [])]);
   const sources: RawSourceResult[] = [];
 
-  const cql = async (keyspace: string, table: string, query?: string): Promise<RawSourceResult> => {
-    const name = `cql:${keyspace}.${table}`;
+  const cql = async (keyspace: string, table: string, query?: string, sourceName?: string): Promise<RawSourceResult> => {
+    const name = sourceName ?? `cql:${keyspace}.${table}`;
     const t0 = performance.now();
     if (signal.aborted) return { name, via: 'cql', ok: false, ms: 0, error: { code: 'TIMEOUT', message: `node deadline of ${opts.nodeTimeoutMs} ms passed before this query` } };
     try {
@@ -89,7 +119,7 @@ export async function collectNode(session: CqlSession, node: SweepNode, opts: Sw
     }
   };
 
-  const vschema = await cql('system_virtual_schema', 'tables', 'SELECT keyspace_name, table_name FROM system_virtual_schema.tables');
+  const vschema = asAbsenceFact(await cql('system_virtual_schema', 'tables', 'SELECT keyspace_name, table_name FROM system_virtual_schema.tables'));
   sources.push(vschema);
   const local = await cql('system', 'local');
   sources.push(local);
@@ -106,18 +136,24 @@ export async function collectNode(session: CqlSession, node: SweepNode, opts: Sw
   // ScyllaDB: no system_views; its node-local views live in `system`. Its system.local says so: the
   // release_version column is the emulated Cassandra 3.0.8 and system.versions exists.
   let scylla = false;
+  let scyllaTables: string[] = [];
   if (local.ok && !virtualTables.some((t) => t.startsWith('system_views.'))) {
     const versions = await cql('system', 'versions');
     if (versions.ok) {
       scylla = true;
       sources.push(versions);
+      // Which of the known system tables this release has: read only those (an older one lacks some).
+      const listing = await cql('system_schema', 'tables', SCYLLA_SYSTEM_TABLES_QUERY, SCYLLA_LISTING_SOURCE);
+      sources.push(listing);
+      const parsed = listing.ok && listing.text ? parseTsv(listing.text) : null;
+      scyllaTables = scyllaTablesToRead(parsed?.ok ? parsed.value : null).tables.map((t) => `system.${t}`);
     }
   }
   const nodetoolSubs = opts.nodetool.length === 0 ? [] : cqlReachable && virtualTables.length > 0 ? opts.nodetool : [...new Set([...opts.nodetool, ...NODETOOL_WITHOUT_VTABLES])];
   // (ScyllaDB's nodetool talks to its REST API on port 10000, not JMX: the caller sets jmxPort.)
 
   for (const q of cqlReachable ? (opts.extraCql ?? []) : []) sources.push(await cql(q.keyspace, q.table, q.query));
-  const tablesToRead = scylla ? SCYLLA_TABLES.filter((t) => t !== 'versions').map((t) => `system.${t}`) : wanted;
+  const tablesToRead = scylla ? scyllaTables : wanted;
   const cqlJobs = cqlReachable
     ? mapBounded(tablesToRead, 4, (t) => {
         const [ks, tbl] = t.split('.') as [string, string];
@@ -130,6 +166,9 @@ export async function collectNode(session: CqlSession, node: SweepNode, opts: Sw
   }
   return { node, sources, ms: Math.round(performance.now() - started), cqlReachable, virtualTables };
 }
+
+/** The source name of a ScyllaDB node's listing of its `system` tables (not the cluster-wide schema read). */
+export const SCYLLA_LISTING_SOURCE = 'cql:system_schema.tables#system';
 
 /** nodetool subcommands for one node as raw sources (never throws: failures become failed sources). */
 async function nodetoolSources(node: SweepNode, subs: readonly string[], opts: SweepOptions, signal: AbortSignal, remaining: () => number) {

@@ -7,13 +7,43 @@ const ANSI = /\x1b\[[0-9;]*[A-Za-z]/g;
 // "2024-05-01T10:00:00.000Z ", "May 01 10:00:00 host nodetool[123]: ", "$ " prompts are handled by callers.
 const TIMESTAMP_PREFIX = /^(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\s+|[A-Z][a-z]{2} +\d{1,2} \d{2}:\d{2}:\d{2} \S+ [^:]{1,64}: )/;
 
+// Prefixes a log collector puts on every line of a container's output. Stripped only when every non-empty line
+// carries one, so output whose own lines merely look alike (a "/sys/block/…" listing) is left alone.
+//  - `kubectl logs --prefix`: "[pod/cass-0/cassandra] "
+//  - `docker compose logs` / podman-compose: "cassandra-1  | " (names padded to one width)
+//  - a Cassandra log4j/logback line header: "INFO  [main] 2024-05-01 10:00:00,123 " (+ "StorageService.java:12 - ")
+//  - pdsh/clush: "node1: " — the same host on every line, and at least 3 lines, so that a one-line
+//    "ReleaseVersion: 5.0.9" keeps its label.
+type PrefixRule = { shape: RegExp; sameWidth?: boolean; identical?: boolean; minLines?: number };
+const COLLECTOR_PREFIXES: PrefixRule[] = [
+  { shape: /^\[[\w.-]+\/[^\]\s]+\](?: |$)/ },
+  { shape: /^[A-Za-z0-9][\w.-]*\s*\|(?: |$)/, sameWidth: true },
+  { shape: /^(?:TRACE|DEBUG|INFO|WARN|ERROR|FATAL)\s+\[[^\]]*\]\s+\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:\s+\S+\.(?:java|scala):\d+ -)?(?: |$)/ },
+  { shape: /^[A-Za-z0-9][\w.-]*:(?: |$)/, identical: true, minLines: 3 },
+];
+
+/** Removes a collector prefix present on every non-empty line (see COLLECTOR_PREFIXES); other text unchanged. */
+export function stripCollectorPrefix(lines: string[]): string[] {
+  const filled = lines.filter((l) => l.trim() !== '');
+  if (filled.length === 0) return lines;
+  for (const { shape, sameWidth, identical, minLines = 1 } of COLLECTOR_PREFIXES) {
+    if (filled.length < minLines) continue;
+    const seen = new Set<string>();
+    if (!filled.every((l) => { const m = shape.exec(l); if (m) seen.add(m[0].trimEnd()); return m !== null; })) continue;
+    if (identical && seen.size > 1) continue;
+    if (sameWidth && new Set([...seen].map((p) => p.length)).size > 1) continue;
+    return lines.map((l) => l.replace(shape, ''));
+  }
+  return lines;
+}
+
 export function splitLines(text: string): string[] {
   return text.replace(ANSI, '').replace(/\r\n?/g, '\n').split('\n');
 }
 
-/** Lines with timestamp prefixes removed and the common indentation stripped; blank edges trimmed. */
+/** Lines with collector and timestamp prefixes removed and the common indentation stripped; blank edges trimmed. */
 export function cleanLines(text: string): string[] {
-  let lines = splitLines(text).map((l) => l.replace(TIMESTAMP_PREFIX, '').replace(/\s+$/, ''));
+  let lines = stripCollectorPrefix(splitLines(text)).map((l) => l.replace(TIMESTAMP_PREFIX, '').replace(/\s+$/, ''));
   while (lines.length && lines[0]!.trim() === '') lines.shift();
   while (lines.length && lines[lines.length - 1]!.trim() === '') lines.pop();
   const indents = lines.filter((l) => l.trim() !== '').map((l) => /^[ \t]*/.exec(l)![0].length);

@@ -44,8 +44,18 @@ export interface JavaInfo {
   versionLine: string;
 }
 
-export async function checkJava(signal?: AbortSignal): Promise<JavaInfo> {
-  const path = await findJava();
+export async function checkJava(signal?: AbortSignal, env: NodeJS.ProcessEnv = process.env): Promise<JavaInfo> {
+  // A JAVA_HOME without bin/java is a mistake to name now: java from PATH would run the nodes, but Maven
+  // honours JAVA_HOME and would fail later with an error that looks like a network problem.
+  const home = env.JAVA_HOME?.trim();
+  if (home && !(await isExecutable(join(home, 'bin', 'java')))) {
+    throw new LabError(
+      'NO_JAVA',
+      `JAVA_HOME=${home} has no executable bin/java.`,
+      `Point JAVA_HOME at a JDK ${MIN_JAVA_MAJOR}+ (the folder that holds bin/java), or unset it to use java from PATH.`,
+    );
+  }
+  const path = await findJava(env);
   if (!path) {
     throw new LabError(
       'NO_JAVA',

@@ -11,6 +11,21 @@ import { isAlive } from './proc.js';
 import { findMaven } from './preflight.js';
 import { type LabVersion, SUPPORTED_LAB_VERSIONS, normalizeLabVersion } from './versions.js';
 
+/**
+ * The fix for a failed `mvn dependency:copy-dependencies`, from what Maven printed: a broken JAVA_HOME or
+ * settings.xml is not a network problem, and sending the operator to check connectivity would waste the night.
+ */
+export function mavenFailureFix(mavenOutput: string, timedOut: boolean): string {
+  // "No plugin found for prefix 'dependency'" is what Maven says when it cannot download its own plugin.
+  if (/JAVA_HOME/.test(mavenOutput)) return 'Maven rejected JAVA_HOME: point it at a JDK 17+ (the folder that holds bin/java) or unset it, then retry.';
+  if (/settings\.xml|Non-parseable settings|Unable to parse/i.test(mavenOutput)) return 'Maven could not read its settings: fix or move ~/.m2/settings.xml (the error above names the line), then retry.';
+  if (/Unknown host|UnknownHost|No plugin found for prefix|Connection (?:refused|reset|timed out)|Could not transfer|Network is unreachable|No route to host|PKIX|proxy/i.test(mavenOutput) || timedOut) {
+    return 'Check that https://repo.maven.apache.org is reachable from this machine (or that ~/.m2/settings.xml names a mirror/proxy that is), then retry.';
+  }
+  if (/No space left|Disk quota/i.test(mavenOutput)) return 'Free disk space under ~/.m2 and the cql-tuner cache, then retry.';
+  return 'Read the Maven error above; if it names a network problem, check that https://repo.maven.apache.org (or your mirror) is reachable, then retry.';
+}
+
 export interface ResolvedJars {
   fullVersion: string;
   libDir: string;
@@ -111,7 +126,7 @@ export async function resolveCassandraJars(
       throw new LabError(
         'RESOLVE_FAILED',
         `Could not resolve org.apache.cassandra:cassandra-all:${fullVersion} with Maven (${why}).${detail ? `\n${detail}` : ''}`,
-        'Check that https://repo.maven.apache.org is reachable (or that ~/.m2/settings.xml names a mirror/proxy that is), then retry.',
+        mavenFailureFix(detail, Boolean(r.timedOut)),
       );
     }
     const names = await readdir(join(tmp, 'lib')).catch(() => [] as string[]);

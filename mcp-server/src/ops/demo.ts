@@ -28,7 +28,7 @@ export async function runDemo(opts: { nodes: 1 | 3; version: LabVersion; keep: b
   try {
     const first = status.nodes[0];
     if (!first) throw new Error('the lab reports no nodes');
-    for (const sub of ['version', 'status'] as const) {
+    for (const sub of ['version', 'status', 'info'] as const) {
       reports.push(await runNodetool({ subcommand: sub, host: first.host, port: first.jmxPort }, { onProgress: opts.onProgress, signal: opts.signal }));
     }
     diagnosis = await diagnose({ lab: true }, { onProgress: opts.onProgress, signal: opts.signal });

@@ -59,12 +59,21 @@ export interface NodetoolDeps {
   batch?: NodetoolBatchPool;
 }
 
+/** What to do about each refusal, so the fix names the argument that was wrong. */
+const NODETOOL_REFUSAL_FIX: Record<'NOT_ALLOWED' | 'BAD_HOST' | 'BAD_PORT' | 'BAD_IDENTIFIER' | 'BAD_ARGUMENTS', string> = {
+  NOT_ALLOWED: 'Use one of the allowed read-only subcommands listed in the message; anything that changes a node is not run here.',
+  BAD_HOST: 'Give the JMX host as a hostname or an IPv4/IPv6 address (no spaces, not starting with "-").',
+  BAD_PORT: 'Give the JMX port as a whole number between 1 and 65535 (7199 by default).',
+  BAD_IDENTIFIER: 'Give keyspace and table names exactly as in the schema, without quotes (only A–Z, a–z, 0–9 and _ are valid names).',
+  BAD_ARGUMENTS: 'Pass keyspace and table as the message says this subcommand takes them.',
+};
+
 /** Runs one allow-listed, read-only nodetool subcommand against a node's JMX port and parses the answer. */
 export async function runNodetool(input: NodetoolInput, deps: NodetoolDeps = {}): Promise<NodetoolReport> {
   const host = input.host ?? '127.0.0.1';
   const port = input.port ?? 7199;
   const built = buildNodetoolArgs({ ...input, host, port });
-  if (!built.ok) throw new OpError(built.code, built.message, 'Use one of the allowed subcommands with plain keyspace/table names.');
+  if (!built.ok) throw new OpError(built.code, built.message, NODETOOL_REFUSAL_FIX[built.code]);
   const timeoutMs = input.timeoutMs ?? DEFAULT_NODETOOL_TIMEOUT_MS;
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1000 || timeoutMs > MAX_NODETOOL_TIMEOUT_MS) {
     throw new OpError('BAD_TIMEOUT', `timeoutMs ${String(timeoutMs)} is outside 1000–${MAX_NODETOOL_TIMEOUT_MS}`, 'Give a timeout in milliseconds between 1 s and 10 min.');

@@ -4,7 +4,7 @@ import { checkHost } from '../core/validate.js';
 import { mapBounded } from '../collect/bounded.js';
 import { readBundle, writeBundle } from '../collect/bundle-store.js';
 import { CqlSession } from '../collect/cql-session.js';
-import { collectNode, collectNodeWithNodetoolOnly, NODETOOL_FALLBACKS, NODETOOL_WITHOUT_VTABLES, type NodeRaw, type SweepNode } from '../collect/sweep.js';
+import { asAbsenceFact, collectNode, collectNodeWithNodetoolOnly, NODETOOL_FALLBACKS, NODETOOL_WITHOUT_VTABLES, type NodeRaw, type SweepNode } from '../collect/sweep.js';
 import type { NodetoolStatus } from '../core/parse/nodetool/status.js';
 import { runNodetool } from './nodetool.js';
 import { labStatus } from '../lab/index.js';
@@ -44,6 +44,8 @@ export interface SnapshotInput {
   concurrency?: number;
   nodeTimeoutMs?: number;
   bundleDir?: string;
+  /** Also return these raw outputs inline (capped); without it raw text stays out of the result. */
+  raw?: RawRequest;
 }
 
 export interface SourceSummary {
@@ -53,6 +55,8 @@ export interface SourceSummary {
   ms: number;
   rows?: number;
   error?: { code: string; message: string };
+  /** Not there on this node, which is a fact about it (no virtual tables), not a failure. */
+  absent?: string;
 }
 
 export interface NodeSnapshot {
@@ -74,7 +78,29 @@ export interface NodeSnapshot {
   unparsed: { name: string; reason: string }[];
 }
 
+/** Which raw outputs to hand back inline (a node address and/or a source name such as "nodetool:tpstats"). */
+export interface RawRequest {
+  node?: string;
+  source?: string;
+}
+
+/** One raw output returned on request, cut at RAW_MAX_BYTES_PER_OUTPUT. */
+export interface RawOutput {
+  node: string;
+  source: string;
+  via: string;
+  text: string;
+  bytes: number;
+  truncated: boolean;
+}
+
+/** Raw text is for reading one output closely, not for pulling a whole cluster into the context: the bundle keeps all of it. */
+export const RAW_MAX_BYTES_PER_OUTPUT = 32 * 1024;
+export const RAW_MAX_BYTES_TOTAL = 128 * 1024;
+
 export interface ClusterSnapshot {
+  /** Raw outputs asked for (raw option), capped; the rest stay in the bundle. */
+  raw?: { request: RawRequest; outputs: RawOutput[]; omitted: number };
   collectedAt: string;
   durationMs: number;
   contactPoints: string[];
@@ -89,12 +115,42 @@ export const DEFAULT_SWEEP_CONCURRENCY = 8;
 const SCHEMA_QUERY = { keyspace: 'system_schema', table: 'tables', query: 'SELECT keyspace_name, table_name, compaction FROM system_schema.tables' };
 export const DEFAULT_NODE_TIMEOUT_MS = 30_000;
 
+/**
+ * The raw outputs a caller asked for: matching sources of matching nodes (source matched exactly or by its
+ * name after "nodetool:" / "cql:"), each cut at RAW_MAX_BYTES_PER_OUTPUT, all together at RAW_MAX_BYTES_TOTAL.
+ */
+export function selectRaw(raw: NodeRaw[], request: RawRequest): NonNullable<ClusterSnapshot['raw']> {
+  const wantSource = (name: string): boolean => !request.source || name === request.source || name.replace(/^(?:nodetool|cql):/, '') === request.source;
+  const outputs: RawOutput[] = [];
+  let total = 0;
+  let omitted = 0;
+  for (const n of raw) {
+    if (request.node && n.node.address !== request.node) continue;
+    for (const src of n.sources) {
+      if (src.text === undefined || !wantSource(src.name)) continue;
+      const bytes = Buffer.byteLength(src.text);
+      const room = Math.min(RAW_MAX_BYTES_PER_OUTPUT, RAW_MAX_BYTES_TOTAL - total);
+      if (room <= 0) {
+        omitted++;
+        continue;
+      }
+      const text = bytes <= room ? src.text : Buffer.from(src.text).subarray(0, room).toString('utf8').replace(/\uFFFD$/, '');
+      total += Buffer.byteLength(text);
+      outputs.push({ node: n.node.address, source: src.name, via: src.via, text, bytes, truncated: bytes > room });
+    }
+  }
+  return { request, outputs, omitted };
+}
+
 /** Raw per-node outputs → the snapshot users see; the same function serves live sweeps and bundles. */
 export function snapshotFromRaw(
   raw: NodeRaw[],
   meta: { collectedAt: string; durationMs: number; contactPoints: string[]; bundleDir?: string; bundleError?: ClusterSnapshot['bundleError'] },
+  rawRequest?: RawRequest,
 ): ClusterSnapshot {
-  const nodes = raw.map((n): NodeSnapshot => {
+  const nodes = raw.map((n0): NodeSnapshot => {
+    // Bundles written before absence was recorded hold the virtual-schema probe as a failure: same reading.
+    const n = { ...n0, sources: n0.sources.map(asAbsenceFact) };
     const { facts, nodetool, unparsed } = nodeFactsFromRaw(n.sources.filter((s) => s.ok && s.text !== undefined).map((s) => ({ name: s.name, text: s.text! })));
     const reachable = n.cqlReachable || n.sources.some((s) => s.ok);
     return {
@@ -102,8 +158,9 @@ export function snapshotFromRaw(
       datacenter: facts.datacenter ?? n.node.datacenter,
       rack: facts.rack ?? n.node.rack,
       hostId: facts.hostId ?? n.node.hostId,
-      releaseVersion: facts.releaseVersion ?? null,
-      product: facts.product ?? 'unknown',
+      // The outputs decide; a bundle's manifest version covers a node whose version output is missing.
+      releaseVersion: facts.releaseVersion ?? n.version ?? null,
+      product: facts.product ?? n.product ?? 'unknown',
       upPerDriver: n.node.upPerDriver,
       reachable,
       status: !reachable ? 'unreachable' : n.sources.every((s) => s.ok) ? 'complete' : 'partial',
@@ -114,7 +171,7 @@ export function snapshotFromRaw(
       unparsed,
     };
   });
-  return { ...meta, nodes };
+  return { ...meta, nodes, ...(rawRequest ? { raw: selectRaw(raw, rawRequest) } : {}) };
 }
 
 function nodetoolTargetFor(template: string, address: string): Target {
@@ -212,7 +269,7 @@ export async function takeSnapshot(input: SnapshotInput, deps: { onProgress?: Pr
     );
     const meta = { collectedAt: new Date(started).toISOString(), durationMs: Date.now() - started, contactPoints: hosts };
     if (input.bundleDir) deps.onProgress?.({ message: `writing bundle ${input.bundleDir}` });
-    return snapshotFromRaw(raw, { ...meta, ...(await saveBundle(input.bundleDir, meta, raw)) });
+    return snapshotFromRaw(raw, { ...meta, ...(await saveBundle(input.bundleDir, meta, raw)) }, input.raw);
   } finally {
     await session.close();
   }
@@ -255,7 +312,7 @@ async function nodetoolOnlySnapshot(
   const raw = settled.map((s, i): NodeRaw => (s.status === 'fulfilled' ? s.value : { node: nodes[i]!, sources: [], ms: 0, cqlReachable: false, virtualTables: [] }));
   for (const r of raw) r.sources.unshift({ name: 'cql:system.local', via: 'cql', ok: false, ms: 0, error: { code: ctx.cqlError.code, message: ctx.cqlError.message.slice(0, 300) } });
   const meta = { collectedAt: new Date(ctx.started).toISOString(), durationMs: Date.now() - ctx.started, contactPoints: ctx.hosts };
-  return snapshotFromRaw(raw, { ...meta, ...(await saveBundle(input.bundleDir, meta, raw)) });
+  return snapshotFromRaw(raw, { ...meta, ...(await saveBundle(input.bundleDir, meta, raw)) }, input.raw);
 }
 
 /**
@@ -272,7 +329,7 @@ async function saveBundle(dir: string | undefined, meta: { collectedAt: string; 
 }
 
 /** Re-analyses a bundle offline with the same parsers as a live sweep. */
-export async function analyzeBundle(dir: string): Promise<ClusterSnapshot> {
+export async function analyzeBundle(dir: string, opts: { raw?: RawRequest } = {}): Promise<ClusterSnapshot> {
   const { manifest, nodes } = await readBundle(dir);
-  return snapshotFromRaw(nodes, { collectedAt: manifest.collectedAt, durationMs: manifest.durationMs, contactPoints: manifest.contactPoints, bundleDir: dir });
+  return snapshotFromRaw(nodes, { collectedAt: manifest.collectedAt, durationMs: manifest.durationMs, contactPoints: manifest.contactPoints, bundleDir: dir }, opts.raw);
 }

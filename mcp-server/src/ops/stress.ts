@@ -12,6 +12,7 @@ import { CASSANDRA_STRESS_KIND, LATTE_JSON_KIND, LATTE_TEXT_KIND, STRESS_PARSERS
 import type { KindRuleOutcome } from '../core/rules/per-kind.js';
 import { runStressRules } from '../core/rules/stress.js';
 import { ARGV_BUILDERS, redactedSteps, type StressCommand } from '../core/stress/argv.js';
+import { argvPasswordWarning, credentialsFileText } from '../core/stress/argv-cassandra-stress.js';
 import { compareRuns as compareFacts, type RunComparison } from '../core/stress/compare.js';
 import { stressFacts, type IntervalFacts, type StressFacts } from '../core/stress/facts.js';
 import { LATTE_KV_WORKLOAD } from '../core/stress/latte-workload.js';
@@ -25,6 +26,7 @@ import {
   locateStressTool,
   newRunId,
   pidAlive,
+  probeCredentialsFile,
   processesInGroup,
   readJson,
   readStatus,
@@ -33,10 +35,12 @@ import {
   runsDir,
   runStep,
   writeJson,
+  writePrivateFile,
+  type PrivateFile,
   type RunStatusFile,
 } from '../collect/stress-runner.js';
-import { distributionSvg, summaryPercentiles, timelineSvg } from '../render/stress-chart.js';
-import { distributionPng, timelinePng } from '../render/stress-chart-png.js';
+import { COMPARE_CHARTS, comparisonCharts, comparisonSvg, distributionSvg, summaryPercentiles, timelineSvg, type CompareRun } from '../render/stress-chart.js';
+import { comparisonPng, distributionPng, timelinePng } from '../render/stress-chart-png.js';
 import { OpError } from './errors.js';
 import { noProgress, type ProgressFn } from './progress.js';
 import { takeSnapshot, type ClusterSnapshot } from './snapshot.js';
@@ -66,6 +70,10 @@ export interface StartedRun {
   plannedS: number | null;
   capS: number;
   target: string;
+  /** cassandra-stress with credentials: 'file' (-credentials-file) or 'argv' (password visible to ps). */
+  credentials?: 'file' | 'argv';
+  /** Known at start, e.g. the password on cassandra-stress's command line; also in status.json and result.json. */
+  warnings: string[];
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -115,6 +123,10 @@ interface Job {
   id: string;
   done: Promise<RunResult>;
   cancelled: boolean;
+  /** Warnings known before the steps run; they open the result's warnings. */
+  warnings: string[];
+  /** The private -credentials-file folder, removed as soon as the steps are over (and again at the end). */
+  secret?: PrivateFile;
 }
 const JOBS = new Map<string, Job>();
 /** Process groups of steps running now: ended with this process, so no run outlives its owner and its cap. */
@@ -175,6 +187,9 @@ export async function startStress(input: RunStressInput, deps: { onProgress?: Pr
     throw new OpError('STRESS_TOO_LONG', `the run would take ${planned} s, above the ${capS} s cap`, `Shorten durationS, or raise the cap with CQL_TUNER_STRESS_MAX_SECONDS (default ${DEFAULT_CAP_S}).`);
   }
   const tool = await locateStressTool(params.tool, explicit, env);
+  const creds = credentials(env);
+  // cassandra-stress takes credentials from a private file when it can (asked once per binary), else from argv.
+  const probe = params.tool === 'cassandra-stress' && creds ? await probeCredentialsFile(tool.path) : null;
   const id = newRunId(params.tool);
   const dir = runDir(id, env);
   const target = targetKey(params);
@@ -185,24 +200,30 @@ export async function startStress(input: RunStressInput, deps: { onProgress?: Pr
     throw new OpError('STRESS_TARGET_BUSY', `run ${holder} is still loading ${params.nodes.join(', ')}: one run per target at a time`, `Wait for it (stress_status ${holder}) or cancel it (stress_cancel ${holder}).`);
   }
   // Until the job starts, a failure (a full disk) leaves neither a run folder nor a held target behind.
+  let secret: PrivateFile | undefined;
   const abandon = async (e: unknown): Promise<never> => {
+    await secret?.remove();
     await releaseTarget(target, id, env).catch(() => {});
     await rm(dir, { recursive: true, force: true }).catch(() => {});
     throw storageError(e, dir, 'the run was not started');
   };
   await mkdir(dir, { recursive: true }).catch(abandon);
-  const files = { workload: join(dir, 'kv.rn'), reportJson: join(dir, 'latte.json'), logDir: dir };
+  if (probe?.supported && creds) secret = await writePrivateFile('cassandra-stress-credentials.properties', credentialsFileText(creds)).catch(abandon);
+  const files = { workload: join(dir, 'kv.rn'), reportJson: join(dir, 'latte.json'), logDir: dir, ...(secret ? { credentialsFile: secret.path } : {}) };
   if (params.tool === 'latte' && params.workload !== 'user') await writeFile(files.workload, LATTE_KV_WORKLOAD).catch(abandon);
   let cmd: StressCommand;
   try {
-    cmd = ARGV_BUILDERS[params.tool](tool.path, params, files, credentials(env));
+    cmd = ARGV_BUILDERS[params.tool](tool.path, params, files, creds);
   } catch (e) {
+    await secret?.remove();
     await releaseTarget(target, id, env);
     throw new OpError('STRESS_BAD_PARAMS', (e as Error).message, 'Change the parameters as the message says.');
   }
   const steps = redactedSteps(cmd);
+  const warnings = cmd.credentials === 'argv' ? [argvPasswordWarning(probe?.reason)] : [];
   const now = new Date().toISOString();
-  await writeJson(join(dir, 'argv.json'), { tool: params.tool, binary: tool.path, binaryFrom: tool.from, params, steps, env: Object.keys(cmd.env) }).catch(abandon);
+  const credentialsMode = cmd.credentials ? { credentials: cmd.credentials } : {};
+  await writeJson(join(dir, 'argv.json'), { tool: params.tool, binary: tool.path, binaryFrom: tool.from, params, steps, env: Object.keys(cmd.env), ...credentialsMode }).catch(abandon);
   const status: RunStatusFile = {
     id,
     tool: params.tool,
@@ -219,16 +240,21 @@ export async function startStress(input: RunStressInput, deps: { onProgress?: Pr
     capS,
     exitCode: null,
     error: null,
+    ...(warnings.length ? { warnings } : {}),
   };
   await writeJson(join(dir, 'status.json'), status).catch(abandon);
-  const job: Job = { id, cancelled: false, done: Promise.resolve(null as unknown as RunResult) };
-  job.done = execute(job, dir, params, cmd, capS, snapshots, deps.onProgress ?? noProgress, deps.onProgress !== undefined, env).finally(() => releaseTarget(target, id, env));
+  const job: Job = { id, cancelled: false, warnings, ...(secret ? { secret } : {}), done: Promise.resolve(null as unknown as RunResult) };
+  // The credentials folder goes whatever way the job ends (finished, failed, cancelled, timed out, thrown).
+  job.done = execute(job, dir, params, cmd, capS, snapshots, deps.onProgress ?? noProgress, deps.onProgress !== undefined, env).finally(async () => {
+    await secret?.remove();
+    await releaseTarget(target, id, env);
+  });
   JOBS.set(id, job);
-  return { id, dir, tool: params.tool, binary: tool.path, binaryFrom: tool.from, steps, plannedS: planned, capS, target };
+  return { id, dir, tool: params.tool, binary: tool.path, binaryFrom: tool.from, steps, plannedS: planned, capS, target, ...credentialsMode, warnings };
 }
 
 async function execute(job: Job, dir: string, p: StressParams, cmd: StressCommand, capS: number, snapshots: RunStressInput['snapshots'], onProgress: ProgressFn, watched: boolean, env: Env): Promise<RunResult> {
-  const warnings: string[] = [];
+  const warnings: string[] = [...job.warnings];
   const snapshotErrors: string[] = [];
   let before: ClusterSnapshot | null = null;
   let failure: string | null = null;
@@ -291,6 +317,8 @@ async function execute(job: Job, dir: string, p: StressParams, cmd: StressComman
     if (timer) clearTimeout(timer);
     // The step may have died on a write error before a kill: never leave its group behind.
     if (currentPid !== null) void killGroup(currentPid);
+    // No step will read the credentials file again: it goes now, not after the after-snapshot.
+    await job.secret?.remove();
   }
   try {
     return await finish(job, dir, p, snapshots, onProgress, { state, before, warnings, snapshotErrors, failure });
@@ -396,6 +424,8 @@ export interface StressStatus {
   done: number | null;
   planned: number | null;
   error: string | null;
+  /** Warnings known so far (from the start, e.g. a password on the command line; the result's once ended). */
+  warnings: string[];
   result: RunResult | null;
   dir: string;
 }
@@ -435,6 +465,7 @@ export async function stressStatus(id: string, env: Env = process.env): Promise<
     done,
     planned: argv?.params.n ?? null,
     error: st.error,
+    warnings: result?.warnings ?? st.warnings ?? [],
     result,
     dir,
   };
@@ -450,7 +481,8 @@ async function reportProgress(id: string, dir: string, p: StressParams, onProgre
 }
 
 export async function latestRunId(env: Env = process.env): Promise<string | null> {
-  return (await listRunIds(env)).at(-1) ?? null;
+  // Comparison folders (compare-<a>-<b>) live beside the runs but are not runs.
+  return (await listRunIds(env)).filter((n) => !n.startsWith(COMPARE_PREFIX)).at(-1) ?? null;
 }
 
 export interface CancelResult {
@@ -503,6 +535,55 @@ export interface CompareResult {
   a: string;
   b: string;
   comparison: RunComparison;
+  /** The comparison folder runs/compare-<a>-<b>/ holding the charts; null when none was written. */
+  dir: string | null;
+  /** SVG charts written there (each with a PNG twin, pngChartOf), in COMPARE_CHARTS order. */
+  charts: string[];
+  /** What the charts could not show (a run without interval samples or percentiles). */
+  chartNotes: string[];
+}
+
+const COMPARE_PREFIX = 'compare-';
+
+/** The folder of the A/B charts of two runs (ids are checked by runDir first). */
+export function compareDir(a: string, b: string, env: Env = process.env): string {
+  runDir(a, env);
+  runDir(b, env);
+  return join(runsDir(env), `${COMPARE_PREFIX}${a}-${b}`);
+}
+
+/** The side of a comparison: facts, the tool's full percentile list when it has one (latte JSON), a label. */
+async function compareRunOf(key: 'A' | 'B', id: string, facts: StressFacts, env: Env): Promise<CompareRun> {
+  const dir = runDir(id, env);
+  let percentiles = summaryPercentiles(facts);
+  if (facts.kind === LATTE_JSON_KIND) {
+    const parsed = await parseRunOutput(dir, 'latte').catch(() => null);
+    if (parsed?.kind === LATTE_JSON_KIND) percentiles = (parsed.value as { latencyPercentilesMs: Record<string, number | null> }).latencyPercentilesMs;
+  }
+  const argv = await readJson<{ params?: Partial<StressParams> }>(join(dir, 'argv.json')).catch(() => null);
+  const what = [argv?.params?.tool ?? facts.tool, argv?.params?.workload].filter(Boolean).join(' ');
+  return { key, label: `${id} (${what})`, facts, percentiles };
+}
+
+/**
+ * Writes the A/B charts (latency and throughput over time, latency by percentile) as SVG plus PNG twins into
+ * dir; a run without interval samples or percentiles is left out of the chart it cannot appear in, with a note.
+ */
+export async function writeCompareCharts(dir: string, a: CompareRun, b: CompareRun): Promise<{ charts: string[]; notes: string[] }> {
+  const c = comparisonCharts(a, b);
+  const charts: string[] = [];
+  for (const name of COMPARE_CHARTS) {
+    const title = `A/B ${name.replace(/-/g, ' ')}`;
+    const svg = comparisonSvg(c, name, title);
+    const png = comparisonPng(c, name, title);
+    if (!svg || !png) continue;
+    if (!charts.length) await mkdir(dir, { recursive: true });
+    const path = join(dir, `${name}.svg`);
+    await writeFile(path, svg);
+    await writeFile(pngChartOf(path), png);
+    charts.push(path);
+  }
+  return { charts, notes: c.notes };
 }
 
 async function factsOf(id: string, env: Env): Promise<StressFacts> {
@@ -517,7 +598,14 @@ async function factsOf(id: string, env: Env): Promise<StressFacts> {
 
 export async function compareStressRuns(a: string, b: string, env: Env = process.env): Promise<CompareResult> {
   const [fa, fb] = await Promise.all([factsOf(a, env), factsOf(b, env)]);
-  return { a, b, comparison: compareFacts(fa, fb) };
+  const comparison = compareFacts(fa, fb);
+  const dir = compareDir(a, b, env);
+  const written = await writeCompareCharts(dir, await compareRunOf('A', a, fa, env), await compareRunOf('B', b, fb, env)).catch((e: unknown) => {
+    // The numbers stand without the pictures: a full disk costs the charts, not the comparison.
+    const err = storageError(e, dir, 'the comparison charts were not written');
+    return { charts: [] as string[], notes: [err.message] };
+  });
+  return { a, b, comparison, dir: written.charts.length ? dir : null, charts: written.charts, chartNotes: written.notes };
 }
 
 /** A file-system error as the user should read it: a full disk is named as such, with what to do. */

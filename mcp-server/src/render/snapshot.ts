@@ -20,7 +20,8 @@ export interface NodeSummary {
   pendingTasks: number;
   blockedTasks: number;
   blockedAllTime: number;
-  droppedMessages: number;
+  /** null when no dropped-message counts were collected (no tpstats, or one cut before its dropped table). */
+  droppedMessages: number | null;
   userDataMiB: number;
   busyPools: { name: string; active: number | null; pending: number | null; blocked: number | null; blockedAllTime: number | null }[];
   dropped: Record<string, number>;
@@ -59,7 +60,7 @@ export function summariseNode(n: NodeSnapshot, topN = 5): NodeSummary {
     pendingTasks: sum(pools.map((p) => p.pending)),
     blockedTasks: sum(pools.map((p) => p.blocked)),
     blockedAllTime: sum(pools.map((p) => p.blockedAllTime)),
-    droppedMessages: sum(Object.values(dropped)),
+    droppedMessages: f.droppedMessages ? sum(Object.values(dropped)) : null,
     userDataMiB: sum(userTables(f).map((t) => t.diskMiB)),
     busyPools: pools
       .filter((p) => (p.pending ?? 0) > 0 || (p.blocked ?? 0) > 0 || (p.blockedAllTime ?? 0) > 0)
@@ -131,7 +132,7 @@ export function renderSnapshot(v: SnapshotView): string {
         fmt(n.gcMaxPauseMs),
         n.pendingTasks,
         `${n.blockedTasks} (${n.blockedAllTime})`,
-        n.droppedMessages,
+        n.droppedMessages ?? 'not collected',
         formatBytes(n.userDataMiB * 1024 * 1024),
       ]),
     ),
@@ -140,9 +141,19 @@ export function renderSnapshot(v: SnapshotView): string {
     const notes: string[] = [];
     if (n.busyPools.length) notes.push(`busy pools: ${n.busyPools.map((p) => `${p.name} pending ${p.pending ?? '?'} blocked ${p.blocked ?? '?'}/${p.blockedAllTime ?? '?'}`).join('; ')}`);
     if (Object.keys(n.dropped).length) notes.push(`dropped: ${Object.entries(n.dropped).map(([k, x]) => `${k} ${x}`).join(', ')}`);
-    if (n.topTables.length) notes.push(`top tables: ${n.topTables.map((t) => `${t.table} ${t.diskMiB ?? '?'} MiB, read p99 ${t.readP99Ms ?? '?'} ms`).join('; ')}`);
+    if (n.topTables.length) notes.push(`top tables: ${n.topTables.map((t) => `${t.table} ${t.diskMiB === null ? '?' : formatBytes(t.diskMiB * 1024 * 1024)}, read p99 ${t.readP99Ms ?? '?'} ms`).join('; ')}`);
     if (n.errors.length) notes.push(`errors: ${n.errors.slice(0, 4).join(' | ')}${n.errors.length > 4 ? ` (+${n.errors.length - 4} more)` : ''}`);
     if (notes.length) out.push('', `${n.address}: ${notes.join('\n  ')}`);
   }
   return out.join('\n');
+}
+
+/** Raw outputs asked for by name, each in a fenced block under a node/source heading; cuts are said, not hidden. */
+export function renderRawOutputs(raw: NonNullable<ClusterSnapshot['raw']>): string {
+  const what = [raw.request.node, raw.request.source].filter(Boolean).join(' / ') || 'all outputs';
+  if (!raw.outputs.length) return `Raw outputs (${what}): none matched. Source names look like "nodetool:tpstats" or "cql:system_views.thread_pools"; node is an address.`;
+  const blocks = raw.outputs.map(
+    (o) => `### ${o.node} ${o.source}${o.truncated ? ` (first ${formatBytes(Buffer.byteLength(o.text))} of ${formatBytes(o.bytes)})` : ''}\n\`\`\`\n${o.text.replace(/\n$/, '')}\n\`\`\``,
+  );
+  return [`Raw outputs (${what}):`, ...blocks, ...(raw.omitted ? [`${raw.omitted} more matched but were left out (size cap): ask for one node or source, or read the bundle.`] : [])].join('\n\n');
 }

@@ -5,7 +5,7 @@
  */
 import pngjs from 'pngjs';
 import type { StressFacts } from '../core/stress/facts.js';
-import { fmt, niceMax, percentilePoints, summaryPercentiles, timelineSeries, type Series } from './stress-chart.js';
+import { fmt, legendOffsets, niceMax, percentilePoints, summaryPercentiles, timelineSeries, type CompareChartName, type ComparisonCharts, type Series } from './stress-chart.js';
 
 export { summaryPercentiles };
 
@@ -15,6 +15,10 @@ const WHITE: Rgb = [255, 255, 255];
 const INK: Rgb = [34, 34, 34];
 const GRID: Rgb = [221, 221, 221];
 const FRAME: Rgb = [153, 153, 153];
+const NOTE: Rgb = [85, 85, 85];
+
+/** Text cut to a pixel width at scale 1, ending in ".." when cut. */
+const fitText = (t: string, px: number) => (textWidth(t) <= px ? t : `${t.slice(0, Math.max(0, Math.floor((px + 1) / 6) - 2))}..`);
 
 const rgb = (hex: string): Rgb => [parseInt(hex.slice(1, 3), 16), parseInt(hex.slice(3, 5), 16), parseInt(hex.slice(5, 7), 16)];
 
@@ -71,6 +75,33 @@ class Canvas {
     }
   }
 
+  /**
+   * Connected segments through the points; with a dash (on, off in px) the brush is lifted along the way,
+   * the pattern running on across the corners so short segments still show gaps.
+   */
+  polyline(points: [number, number][], c: Rgb, dash?: readonly [number, number]): void {
+    if (!dash) {
+      points.forEach((q, j) => {
+        const prev = points[j - 1];
+        if (prev) this.line(prev[0], prev[1], q[0], q[1], c);
+        else this.rect(Math.round(q[0]) - 1, Math.round(q[1]) - 1, 2, 2, c);
+      });
+      return;
+    }
+    let walked = 0;
+    for (let j = 1; j < points.length; j++) {
+      const [x0, y0] = points[j - 1]!;
+      const [x1, y1] = points[j]!;
+      const len = Math.hypot(x1 - x0, y1 - y0);
+      const n = Math.max(1, Math.ceil(Math.max(Math.abs(x1 - x0), Math.abs(y1 - y0))));
+      for (let k = 0; k <= n; k++) {
+        if ((walked + (len * k) / n) % (dash[0] + dash[1]) >= dash[0]) continue;
+        this.rect(Math.round(x0 + ((x1 - x0) * k) / n) - 1, Math.round(y0 + ((y1 - y0) * k) / n) - 1, 2, 2, c);
+      }
+      walked += len;
+    }
+  }
+
   text(x: number, y: number, text: string, c: Rgb, s = 1): void {
     [...text].forEach((ch, i) => {
       const rows = ch === ' ' ? BLANK : (GLYPHS.get(ch.toUpperCase()) ?? GLYPHS.get('?')!);
@@ -96,8 +127,10 @@ interface Panel {
   /** Bars instead of lines: one filled bar per point, labelled by xTicks. */
   bars?: boolean;
   xTicks?: { at: number; label: string }[];
-  /** x domain when the data's own min/max would put bars half outside the plot. */
+  /** x domain when the data's own min/max would put bars half outside the plot (or runs should start at 0). */
   xRange?: [number, number];
+  /** Drawn in the plot's top-left corner: what is missing from the chart. */
+  note?: string | null;
 }
 
 /** The plot rectangle of the panel starting at y0 (pixels, inclusive left/top). */
@@ -133,6 +166,7 @@ function drawPanel(cv: Canvas, y0: number, p: Panel): void {
   }
   cv.text(a.x + a.w - textWidth(p.xLabel), y0 + PNG_LAYOUT.panelH - 10, p.xLabel, INK);
 
+  const legendAt = legendOffsets(p.series.map((s) => s.name), 6);
   p.series.forEach((s, i) => {
     const c = rgb(s.color);
     if (p.bars) {
@@ -144,18 +178,15 @@ function drawPanel(cv: Canvas, y0: number, p: Panel): void {
         cv.text(Math.round(X(x) - textWidth(label) / 2), top - 10, label, INK);
       }
     } else {
-      s.points.forEach((q, j) => {
-        const prev = s.points[j - 1];
-        if (prev) cv.line(X(prev[0]), Y(prev[1]), X(q[0]), Y(q[1]), c);
-        else cv.rect(Math.round(X(q[0])) - 1, Math.round(Y(q[1])) - 1, 2, 2, c);
-      });
+      cv.polyline(s.points.map(([x, y]) => [X(x), Y(y)]), c, s.dash);
       if (s.points.length < 40) for (const q of s.points) cv.rect(Math.round(X(q[0])) - 2, Math.round(Y(q[1])) - 2, 5, 5, c);
     }
     // Legend, right to left in the panel's title band: a swatch and the series name.
-    const lx = a.x + a.w - 8 - i * 90 - textWidth(s.name);
+    const lx = a.x + a.w - 8 - legendAt[i]! - textWidth(s.name);
     cv.rect(lx - 12, y0 + 11, 8, 8, c);
     cv.text(lx, y0 + 12, s.name, c);
   });
+  if (p.note) cv.text(a.x + 6, a.y + 6, fitText(p.note, a.w - 12), NOTE);
   // Frame last so lines at the edges do not hide it.
   cv.rect(a.x, a.y, a.w, 1, FRAME);
   cv.rect(a.x, a.y + a.h, a.w + 1, 1, FRAME);
@@ -196,5 +227,26 @@ export function distributionPng(f: StressFacts, percentiles: Record<string, numb
     series: [{ name: 'latency', color: '#9467bd', points: pts.map((p, i) => [i + 1, p.ms]) }],
     xTicks: pts.map((p, i) => ({ at: i + 1, label: String(p.percentile) })),
   });
+  return cv.png();
+}
+
+/** Header height of a comparison chart: the title, then the key row naming run A and run B. */
+export const COMPARE_HEADER_H = PNG_LAYOUT.headerH + 16;
+
+/** One comparison chart (render/stress-chart.ts comparisonCharts) as PNG; null when it has nothing to draw. */
+export function comparisonPng(c: ComparisonCharts, name: CompareChartName, title: string): Buffer | null {
+  const ch = c.charts[name];
+  if (!ch) return null;
+  const { width, headerH, panelH } = PNG_LAYOUT;
+  const cv = new Canvas(width, COMPARE_HEADER_H + panelH);
+  header(cv, title);
+  // Key row: a swatch and "A = <label>" per run, each given half the width at most.
+  const half = Math.floor((width - 16) / c.key.length);
+  c.key.forEach((k, i) => {
+    const x = 8 + i * half;
+    cv.rect(x, headerH + 3, 8, 8, rgb(k.color));
+    cv.text(x + 12, headerH + 4, fitText(k.text, half - 24), rgb(k.color));
+  });
+  drawPanel(cv, COMPARE_HEADER_H, { title: ch.title, unit: ch.unit, xLabel: ch.xLabel, series: ch.series, note: ch.note, ...(ch.xRange ? { xRange: ch.xRange } : {}), ...(ch.xTicks ? { xTicks: ch.xTicks } : {}) });
   return cv.png();
 }

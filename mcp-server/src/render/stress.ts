@@ -11,6 +11,7 @@ export function renderStarted(s: StartedRun): string {
     `Steps: ${s.steps.map((x) => x.name).join(' → ')}; planned ${s.plannedS !== null ? `${s.plannedS} s` : 'count-bound'}, cap ${s.capS} s.`,
     `Run folder: ${s.dir}`,
     `Poll with stress_status {"id": "${s.id}"}; stop with stress_cancel.`,
+    ...s.warnings.map((w) => `Note: ${w}`),
   ].join('\n');
 }
 
@@ -40,11 +41,19 @@ export function renderStatus(s: StressStatus): string {
   if (l) lines.push(`Latest interval${l.timeS !== null ? ` at ${n1(l.timeS)} s` : ''}: ${n0(l.opRate)} op/s, p50 ${n1(l.p50Ms)} ms, p99 ${n1(l.p99Ms)} ms, errors ${n0(l.errors ?? 0)} (${s.intervals} intervals so far).`);
   else if (s.state === 'running' || s.state === 'starting') lines.push('No interval reported yet.');
   if (s.error) lines.push(`Error: ${s.error}`);
+  // The result repeats the run's warnings; while it runs, say them here.
+  if (!s.result) for (const w of s.warnings) lines.push(`Note: ${w}`);
   if (s.result) lines.push(...renderResult(s.result));
   lines.push(`Folder: ${s.dir}`);
   return lines.join('\n');
 }
 
 export function renderCompare(c: CompareResult): string {
-  return [`Compare B=${c.b} against A=${c.a} (bootstrap 95 % interval of the ratio of interval medians):`, ...c.comparison.summary.map((s) => `- ${s}`), ...c.comparison.warnings.map((w) => `Note: ${w}`)].join('\n');
+  return [
+    `Compare B=${c.b} against A=${c.a} (bootstrap 95 % interval of the ratio of interval medians):`,
+    ...c.comparison.summary.map((s) => `- ${s}`),
+    ...c.comparison.warnings.map((w) => `Note: ${w}`),
+    ...(c.charts.length ? [`Charts (SVG, A blue, B orange, PNG twins beside them): ${c.charts.join(', ')}`] : ['Charts: none (neither run has interval samples or percentiles).']),
+    ...c.chartNotes.map((n) => `Chart note: ${n}`),
+  ].join('\n');
 }

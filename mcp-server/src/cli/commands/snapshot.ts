@@ -1,29 +1,55 @@
 import { Command } from 'commander';
-import { analyzeBundle, takeSnapshot } from '../../ops/snapshot.js';
-import { renderSnapshot, snapshotView } from '../../render/snapshot.js';
+import { analyzeBundle, takeSnapshot, type ClusterSnapshot, type RawRequest } from '../../ops/snapshot.js';
+import { renderRawOutputs, renderSnapshot, snapshotView } from '../../render/snapshot.js';
 import { abortOnSignal } from '../abort-on-signal.js';
 import { failWith, printJson, printText } from '../output.js';
 import { progressLine } from '../progress-line.js';
 import { addClusterOptions, snapshotInputFrom, type ClusterFlags } from './cluster-options.js';
 
+interface RawFlags {
+  raw?: boolean;
+  rawNode?: string;
+  rawSource?: string;
+}
+
+/** --raw-node / --raw-source (either implies --raw): which raw outputs to print beside the summary. */
+function rawRequestFrom(o: RawFlags): RawRequest | undefined {
+  if (!o.raw && !o.rawNode && !o.rawSource) return undefined;
+  return { ...(o.rawNode ? { node: o.rawNode } : {}), ...(o.rawSource ? { source: o.rawSource } : {}) };
+}
+
+function addRawOptions(c: Command): Command {
+  return c
+    .option('--raw', 'also print raw outputs (capped; narrow with --raw-node / --raw-source)')
+    .option('--raw-node <address>', 'raw outputs of this node only')
+    .option('--raw-source <name>', 'raw outputs of this source only, e.g. tpstats or cql:system_views.thread_pools');
+}
+
+function print(s: ClusterSnapshot, o: { json?: boolean; detail?: boolean }): ReturnType<typeof snapshotView> {
+  const view = snapshotView(s);
+  if (o.json) printJson({ ...view, ...(o.detail ? { detail: s.nodes } : {}), ...(s.raw ? { raw: s.raw } : {}) });
+  else printText(renderSnapshot(view) + (s.raw ? `\n\n${renderRawOutputs(s.raw)}` : ''));
+  return view;
+}
+
 export function snapshotCommand(): Command {
-  return addClusterOptions(new Command('snapshot').description('collect every node of a cluster: CQL virtual tables first, nodetool for heap/GC/dropped messages'))
+  return addRawOptions(addClusterOptions(new Command('snapshot').description('collect every node of a cluster: CQL virtual tables first, nodetool for heap/GC/dropped messages'))
+  )
     .option('--no-nodetool', 'CQL only: skip heap/GC/dropped messages')
     .option('--bundle <dir>', 'also write every raw output to DIR (manifest.json + one file per command per node)')
     .option('--detail', 'with --json: every collected fact')
     .option('--json', 'print the snapshot as JSON')
-    .action(async (o: ClusterFlags & { nodetool: boolean; bundle?: string; detail?: boolean; json?: boolean }) => {
+    .action(async (o: ClusterFlags & RawFlags & { nodetool: boolean; bundle?: string; detail?: boolean; json?: boolean }) => {
       const progress = progressLine();
       const abort = abortOnSignal();
       try {
+        const raw = rawRequestFrom(o);
         const s = await takeSnapshot(
-          { ...snapshotInputFrom(o), nodetool: o.nodetool, bundleDir: o.bundle },
+          { ...snapshotInputFrom(o), nodetool: o.nodetool, bundleDir: o.bundle, ...(raw ? { raw } : {}) },
           { onProgress: progress, signal: abort.signal },
         );
         progress.done();
-        const view = snapshotView(s);
-        if (o.json) printJson(o.detail ? { ...view, detail: s.nodes } : view);
-        else printText(renderSnapshot(view));
+        const view = print(s, o);
         if (view.reachableCount < view.nodeCount || view.bundleError) process.exitCode = 1;
       } catch (e) {
         progress.done();
@@ -35,17 +61,17 @@ export function snapshotCommand(): Command {
 }
 
 export function analyzeCommand(): Command {
-  return new Command('analyze')
-    .description('re-analyse a bundle written by `snapshot --bundle` offline, with the same parsers')
-    .argument('<bundle>', 'bundle directory')
+  return addRawOptions(
+    new Command('analyze')
+      .description('re-analyse a bundle written by `snapshot --bundle` offline, with the same parsers')
+      .argument('<bundle>', 'bundle directory'),
+  )
     .option('--detail', 'with --json: every collected fact')
     .option('--json', 'print as JSON')
-    .action(async (dir: string, o: { detail?: boolean; json?: boolean }) => {
+    .action(async (dir: string, o: RawFlags & { detail?: boolean; json?: boolean }) => {
       try {
-        const s = await analyzeBundle(dir);
-        const view = snapshotView(s);
-        if (o.json) printJson(o.detail ? { ...view, detail: s.nodes } : view);
-        else printText(renderSnapshot(view));
+        const raw = rawRequestFrom(o);
+        print(await analyzeBundle(dir, raw ? { raw } : {}), o);
       } catch (e) {
         failWith(e, o);
       }

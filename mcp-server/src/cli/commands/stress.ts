@@ -158,7 +158,7 @@ export function stressCommand(): Command {
     });
   cmd
     .command('compare')
-    .description('A/B: bootstrap interval of the ratio of interval medians (B against A)')
+    .description('A/B: bootstrap interval of the ratio of interval medians (B against A), and overlaid charts (SVG + PNG) in runs/compare-<a>-<b>/')
     .argument('<a>', 'baseline run id')
     .argument('<b>', 'candidate run id')
     .option('--json', 'print JSON')

@@ -1,11 +1,13 @@
 import { NODETOOL_PARSERS } from '../parse/nodetool/index.js';
 import type { NodetoolGcstats } from '../parse/nodetool/gcstats.js';
 import type { NodetoolInfo } from '../parse/nodetool/info.js';
+import type { NodetoolTablestats } from '../parse/nodetool/tablestats.js';
+import type { NodetoolVersion } from '../parse/nodetool/version.js';
 import type { NodetoolTpstats } from '../parse/nodetool/tpstats.js';
 import { parseTsv, type TsvTable } from '../parse/tsv.js';
 import { factsFromScyllaTables } from './from-scylla.js';
 import { factsFromVtables } from './from-vtables.js';
-import type { NodeFacts, ThreadPoolFact } from './node-facts.js';
+import type { NodeFacts, TableFact, ThreadPoolFact } from './node-facts.js';
 
 /**
  * One node's raw outputs (name → text, as stored in a bundle) → NodeFacts. Used live and offline
@@ -81,17 +83,65 @@ export function nodeFactsFromRaw(outputs: readonly RawOutput[]): FactsResult {
     facts.rack ??= info.rack ?? undefined;
     facts.hostId ??= info.hostId ?? undefined;
   }
+  // Without CQL (or before 4.0 with no system.local answer) the version comes from nodetool version.
+  const version = parsedNodetool['version'] as NodetoolVersion | undefined;
+  if (version) {
+    facts.releaseVersion ??= version.release;
+    facts.product ??= version.product;
+  }
+  // Without virtual tables (Cassandra < 4.0, ScyllaDB, CQL down) tablestats says how much data each table
+  // holds; where a table already has a fact from a virtual table, that value stays (one source per field).
+  const tablestats = parsedNodetool['tablestats'] as NodetoolTablestats | undefined;
+  if (tablestats) {
+    const byKey = new Map((facts.tables ?? []).map((t) => [`${t.keyspace}.${t.table}`, t]));
+    for (const t of tablesFromTablestats(tablestats)) {
+      const have = byKey.get(`${t.keyspace}.${t.table}`);
+      if (!have) byKey.set(`${t.keyspace}.${t.table}`, t);
+      else {
+        if (have.diskMiB === undefined || have.diskMiB === null) have.diskMiB = t.diskMiB ?? null;
+        if (!have.localRead && t.localRead) have.localRead = t.localRead;
+        if (!have.localWrite && t.localWrite) have.localWrite = t.localWrite;
+      }
+    }
+    if (byKey.size) facts.tables = [...byKey.values()];
+  }
   const gc = parsedNodetool['gcstats'] as NodetoolGcstats | undefined;
   if (gc) {
     facts.gc = { intervalMs: gc.intervalMs, maxPauseMs: gc.maxGcElapsedMs, totalPauseMs: gc.totalGcElapsedMs, collections: gc.collections, reclaimedBytes: gc.reclaimedBytes };
   }
   const tp = parsedNodetool['tpstats'] as NodetoolTpstats | undefined;
   if (tp) {
-    facts.droppedMessages = tp.dropped;
+    // A tpstats cut before its "Message type … Dropped" table says nothing about drops: leave them unknown
+    // (undefined) rather than an empty record, which readers take as "none dropped".
+    if (tp.droppedSection === 'present') facts.droppedMessages = tp.dropped;
     // Pools come from the virtual table when there is one (same numbers, one source of truth).
     facts.threadPools ??= tp.pools.map(
       (p): ThreadPoolFact => ({ name: p.name, active: p.active, activeLimit: null, pending: p.pending, blocked: p.blocked, blockedAllTime: p.allTimeBlocked, completed: p.completed }),
     );
   }
   return { facts, nodetool: parsedNodetool, unparsed };
+}
+
+const MiB = 1024 ** 2;
+
+/**
+ * nodetool tablestats → the TableFacts the virtual tables give (disk_usage, local read/write counts), so the
+ * nodetool-only path shows the same data sizes. Only what tablestats states: latency percentiles stay absent
+ * (it prints a mean), and partition maximum and tombstones per slice stay with the rules that read the parsed
+ * tablestats directly and cite it (filling them here would report each finding twice). Index tables are left
+ * out: their space is not user data.
+ */
+export function tablesFromTablestats(ts: NodetoolTablestats): TableFact[] {
+  const count = (n: number | null) => ({ count: n, p50Ms: null, p99Ms: null, maxMs: null, perSecond: null });
+  return ts.tables
+    .filter((t) => t.keyspace && !t.isIndex)
+    .map(
+      (t): TableFact => ({
+        keyspace: t.keyspace!,
+        table: t.name,
+        diskMiB: t.spaceUsedLiveBytes === null ? null : t.spaceUsedLiveBytes / MiB,
+        ...(t.localReadCount !== null ? { localRead: count(t.localReadCount) } : {}),
+        ...(t.localWriteCount !== null ? { localWrite: count(t.localWriteCount) } : {}),
+      }),
+    );
 }

@@ -10,6 +10,7 @@ import type {
   PendingHintsFact,
   SnapshotFact,
   SstableTaskFact,
+  StreamFact,
   TableFact,
   ThreadPoolFact,
 } from './node-facts.js';
@@ -54,8 +55,52 @@ const PER_TABLE: Record<string, (f: TableFact, r: Row) => void> = {
   rows_per_read: (f, r) => (f.rowsPerRead = counts(r)),
 };
 
-/** The virtual tables a snapshot reads, in system_views; anything else discovered is kept raw only. */
-export const VTABLES_FOR_FACTS = ['thread_pools', 'caches', 'settings', 'clients', 'sstable_tasks', 'gossip_info', 'snapshots', 'pending_hints', ...Object.keys(PER_TABLE)];
+/**
+ * The system_views tables factsFromVtables interprets, and so the ones a snapshot reads where the node's
+ * system_virtual_schema.tables lists them (a table this version lacks is simply not asked for). Anything else
+ * discovered is read only for a bundle (allVirtualTables) and kept raw. Keep this list and the readers below in
+ * step: tests/unit/snapshot-paths.test.ts checks that each name yields a fact from a real capture.
+ */
+export const VTABLES_FOR_FACTS = ['thread_pools', 'caches', 'settings', 'clients', 'sstable_tasks', 'gossip_info', 'snapshots', 'pending_hints', 'streaming', ...Object.keys(PER_TABLE)];
+
+/** A list cell as the driver wrote it (JSON, see cellText); anything else is kept as one opaque entry. */
+function listCell(v: string | null): string[] {
+  if (v === null || v === '') return [];
+  try {
+    const parsed: unknown = JSON.parse(v);
+    if (Array.isArray(parsed)) return parsed.map((x) => String(x));
+  } catch {
+    // not JSON: fall through
+  }
+  return [v];
+}
+
+/**
+ * system_views.streaming (Cassandra 4.1+). Columns as declared in apache/cassandra
+ * src/java/org/apache/cassandra/db/virtual/StreamingVirtualTable.java: id, follower, operation, peers,
+ * status (the StreamingState.Status name lower-cased: init, start, success, failure), progress_percentage,
+ * last_updated_at, duration_millis, failure_cause, success_message, plus the per-session byte and file
+ * counters (bytes_to_receive, bytes_received, bytes_to_send, bytes_sent, files_*) and status_*_timestamp.
+ */
+export function streamFromRow(r: Row): StreamFact {
+  const status = str(r, 'status');
+  return {
+    id: str(r, 'id'),
+    operation: str(r, 'operation'),
+    follower: bool(r, 'follower'),
+    peers: listCell(r['peers'] ?? null),
+    status,
+    active: status === 'init' || status === 'start',
+    progressPercent: num(r, 'progress_percentage'),
+    bytesToReceive: num(r, 'bytes_to_receive'),
+    bytesReceived: num(r, 'bytes_received'),
+    bytesToSend: num(r, 'bytes_to_send'),
+    bytesSent: num(r, 'bytes_sent'),
+    durationMs: num(r, 'duration_millis'),
+    lastUpdatedAt: str(r, 'last_updated_at'),
+    failureCause: str(r, 'failure_cause'),
+  };
+}
 
 /** One connected client (system_views.clients, ScyllaDB system.clients: the same column names). */
 export function clientFromRow(r: Row): ClientFact {
@@ -175,5 +220,7 @@ export function factsFromVtables(tables: Record<string, TsvTable>): NodeFacts {
       (r): PendingHintsFact => ({ hostId: str(r, 'host_id'), address: str(r, 'address'), files: num(r, 'files'), totalBytes: num(r, 'total_size', 'size') }),
     );
   }
+  const streaming = t('streaming');
+  if (streaming) facts.streams = streaming.rows.map(streamFromRow);
   return facts;
 }

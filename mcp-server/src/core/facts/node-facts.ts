@@ -104,6 +104,28 @@ export interface PendingHintsFact {
   totalBytes: number | null;
 }
 
+/** One streaming operation (system_views.streaming, Cassandra 4.1+): repair, bootstrap, rebuild, decommission … */
+export interface StreamFact {
+  id: string | null;
+  /** As the node describes it: "Bootstrap", "Repair", "Rebuild" … */
+  operation: string | null;
+  /** true: the peer started it and this node follows. */
+  follower: boolean | null;
+  peers: string[];
+  /** init | start | success | failure. */
+  status: string | null;
+  /** Still running (init or start): streams hold disk, network and compaction capacity. */
+  active: boolean;
+  progressPercent: number | null;
+  bytesToReceive: number | null;
+  bytesReceived: number | null;
+  bytesToSend: number | null;
+  bytesSent: number | null;
+  durationMs: number | null;
+  lastUpdatedAt: string | null;
+  failureCause: string | null;
+}
+
 export interface GcFact {
   intervalMs: number | null;
   maxPauseMs: number | null;
@@ -143,4 +165,6 @@ export interface NodeFacts {
   gossip?: GossipEndpointFact[];
   snapshots?: SnapshotFact[];
   pendingHints?: PendingHintsFact[];
+  /** Streaming operations the node remembers (active and recently finished). */
+  streams?: StreamFact[];
 }

@@ -30,6 +30,21 @@ export const topologyRule: Rule = {
         bad.set(s.address, e);
       }
     }
+    // A cut status (pasted or truncated) hides nodes: say so, or "no node is down" would be a claim about rows never seen.
+    for (const v of statusViews) {
+      const cut = v.nodetool.status!.rowsNotParsed ?? [];
+      if (!cut.length) continue;
+      findings.push({
+        id: 'topology.status-incomplete',
+        severity: 'warning',
+        title: `nodetool status from ${v.node} has ${cut.length} row(s) that could not be read`,
+        evidence: cut.slice(0, 3).map((row) => `${v.node}: unreadable status row: ${JSON.stringify(row)}`),
+        node: v.node,
+        recommendation: 'Node states are judged only from the rows that were read: run `nodetool status` again (whole output, not a cut paste) before concluding that every node is up.',
+        knowledgeIds: [],
+        confidence: 'high',
+      });
+    }
     for (const [address, e] of bad) {
       const down = e.code.startsWith('D');
       const state = STATE_WORD[e.code[1] ?? 'N'] ?? e.code;

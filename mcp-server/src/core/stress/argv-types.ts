@@ -13,6 +13,11 @@ export interface StressCommand {
   env: Record<string, string>;
   /** argv positions holding a secret, per step, so argv.json can redact them. */
   secretArgs: string[];
+  /**
+   * cassandra-stress with credentials: 'file' = a -credentials-file the runner wrote (no secret in argv),
+   * 'argv' = user=/password= on the command line (visible to `ps` on this host). Absent without credentials.
+   */
+  credentials?: 'file' | 'argv';
 }
 
 /** Paths the runner supplies (files in the run folder). */
@@ -23,6 +28,11 @@ export interface StressFiles {
   reportJson?: string;
   /** latte: folder for latte's own log files. */
   logDir?: string;
+  /**
+   * cassandra-stress: a java.util.Properties file holding cql.username / cql.password, written by the runner in
+   * a private temp folder when the binary supports -credentials-file; used instead of user=/password= in argv.
+   */
+  credentialsFile?: string;
 }
 
 export type ArgvBuilder = (binary: string, p: StressParams, files: StressFiles, creds?: StressCredentials) => StressCommand;

@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { dataHome } from '../../collect/data-home.js';
-import { analyzeBundle, DEFAULT_NODE_TIMEOUT_MS, DEFAULT_SWEEP_CONCURRENCY, takeSnapshot, type ClusterSnapshot } from '../../ops/snapshot.js';
-import { renderSnapshot, snapshotView } from '../../render/snapshot.js';
+import { analyzeBundle, DEFAULT_NODE_TIMEOUT_MS, DEFAULT_SWEEP_CONCURRENCY, RAW_MAX_BYTES_PER_OUTPUT, RAW_MAX_BYTES_TOTAL, takeSnapshot, type ClusterSnapshot } from '../../ops/snapshot.js';
+import { renderRawOutputs, renderSnapshot, snapshotView } from '../../render/snapshot.js';
 import { mcpProgress } from '../progress.js';
 import { toolError, toolResult } from '../tool-result.js';
 
@@ -22,7 +22,7 @@ const nodeSummary = z.object({
   pendingTasks: z.number(),
   blockedTasks: z.number(),
   blockedAllTime: z.number(),
-  droppedMessages: z.number(),
+  droppedMessages: z.number().nullable(),
   userDataMiB: z.number(),
   busyPools: z.array(z.object({ name: z.string(), active: z.number().nullable(), pending: z.number().nullable(), blocked: z.number().nullable(), blockedAllTime: z.number().nullable() })),
   dropped: z.record(z.string(), z.number()),
@@ -46,11 +46,28 @@ const snapshotOutput = {
   nodes: z.array(nodeSummary),
   /** Every fact of every node, only with detail: true. */
   detail: z.array(z.unknown()).optional(),
+  /** Raw outputs, only when asked for with raw. */
+  raw: z
+    .object({
+      request: z.object({ node: z.string().optional(), source: z.string().optional() }),
+      outputs: z.array(z.object({ node: z.string(), source: z.string(), via: z.string(), text: z.string(), bytes: z.number(), truncated: z.boolean() })),
+      omitted: z.number(),
+    })
+    .optional(),
 };
+
+const rawInput = z
+  .object({
+    node: z.string().max(300).optional().describe('Node address, e.g. 10.0.0.1'),
+    source: z.string().max(200).optional().describe('Output name, e.g. "tpstats", "nodetool:gcstats" or "cql:system_views.thread_pools"'),
+  })
+  .optional()
+  .describe(`Return the raw text of the matching outputs inline (at most ${RAW_MAX_BYTES_PER_OUTPUT / 1024} KiB each, ${RAW_MAX_BYTES_TOTAL / 1024} KiB in all); omit for the summary only`);
 
 function result(s: ClusterSnapshot, detail: boolean) {
   const view = snapshotView(s);
-  return toolResult(renderSnapshot(view), detail ? { ...view, detail: s.nodes } : view);
+  const text = renderSnapshot(view) + (s.raw ? `\n\n${renderRawOutputs(s.raw)}` : '');
+  return toolResult(text, { ...view, ...(detail ? { detail: s.nodes } : {}), ...(s.raw ? { raw: s.raw } : {}) });
 }
 
 export function registerSnapshotTools(server: McpServer): void {
@@ -62,7 +79,7 @@ export function registerSnapshotTools(server: McpServer): void {
         'Discovers every node from the contact points (system.peers) and collects each one with bounded concurrency and a per-node timeout: ' +
         'CQL virtual tables first (thread pools, caches, settings, per-table disk/latency/tombstones/partition sizes, clients, compactions, gossip, hints, snapshots), ' +
         'nodetool only for what no table answers (heap via info, GC via gcstats, dropped messages via tpstats). ' +
-        'Returns a compact per-node summary; unreachable nodes are marked, never fatal. bundle: true keeps every raw output in the cql-tuner data folder for offline re-analysis. ' +
+        'Returns a compact per-node summary; unreachable nodes are marked, never fatal. bundle: true keeps every raw output in the cql-tuner data folder for offline re-analysis; raw: {node, source} returns chosen raw outputs inline (capped). ' +
         'CQL credentials/TLS from CQL_TUNER_CQL_USERNAME/PASSWORD/TLS/CA_FILE in the server environment.',
       inputSchema: {
         hosts: z.array(z.string().max(300)).max(64).optional().describe('Contact points, host or host:port'),
@@ -78,6 +95,7 @@ export function registerSnapshotTools(server: McpServer): void {
         nodeTimeoutMs: z.number().int().min(1000).max(600_000).default(DEFAULT_NODE_TIMEOUT_MS),
         bundle: z.boolean().default(false).describe('Also save all raw outputs as a bundle in the data folder'),
         detail: z.boolean().default(false).describe('Return every collected fact (large)'),
+        raw: rawInput,
       },
       outputSchema: snapshotOutput,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
@@ -98,13 +116,13 @@ export function registerSnapshotTools(server: McpServer): void {
     {
       title: 'Re-analyse a saved snapshot bundle',
       description: 'Reads a bundle folder written by cluster_snapshot (bundle: true) or `cql-tuner snapshot --bundle DIR` and parses it offline with the same parsers.',
-      inputSchema: { path: z.string().min(1).max(4096), detail: z.boolean().default(false) },
+      inputSchema: { path: z.string().min(1).max(4096), detail: z.boolean().default(false), raw: rawInput },
       outputSchema: snapshotOutput,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async (args) => {
       try {
-        return result(await analyzeBundle(args.path), args.detail);
+        return result(await analyzeBundle(args.path, args.raw ? { raw: args.raw } : {}), args.detail);
       } catch (e) {
         return toolError(e);
       }

@@ -12,8 +12,8 @@ import { toolError } from '../tool-result.js';
 const runId = z.string().regex(/^[A-Za-z0-9_-]{1,80}$/);
 
 /** SVG is not an MCP image type clients render, so the SVG files go back as resource links. */
-function chartLinks(paths: string[]) {
-  return paths.map((p) => ({ type: 'resource_link' as const, uri: pathToFileURL(p).href, name: p.split('/').pop()!, mimeType: 'image/svg+xml', description: 'stress run chart (SVG file in the run folder)' }));
+function chartLinks(paths: string[], description = 'stress run chart (SVG file in the run folder)') {
+  return paths.map((p) => ({ type: 'resource_link' as const, uri: pathToFileURL(p).href, name: p.split('/').pop()!, mimeType: 'image/svg+xml', description }));
 }
 
 /** Largest PNG chart sent inline; a bigger one stays a file (the resource link still points at its SVG). */
@@ -22,8 +22,13 @@ export const MAX_CHART_IMAGE_BYTES = 200 * 1024;
 /** Each chart's PNG twin as MCP image content, only once the run has ended and its results are written. */
 async function chartImages(st: Awaited<ReturnType<typeof stressStatus>>) {
   if (!st.result || st.state === 'running' || st.state === 'starting') return [];
+  return pngImages(st.result.charts);
+}
+
+/** The PNG twins of SVG charts as image content, skipping any missing or above MAX_CHART_IMAGE_BYTES. */
+async function pngImages(svgs: string[]) {
   const images: { type: 'image'; data: string; mimeType: 'image/png' }[] = [];
-  for (const svg of st.result.charts) {
+  for (const svg of svgs) {
     const png = await readFile(pngChartOf(svg)).catch(() => null);
     if (png && png.length <= MAX_CHART_IMAGE_BYTES) images.push({ type: 'image', data: png.toString('base64'), mimeType: 'image/png' });
   }
@@ -155,15 +160,28 @@ export function registerStressTools(server: McpServer): void {
     'compare_runs',
     {
       title: 'Compare two stress runs (A/B)',
-      description: 'Bootstrap 95 % interval of the ratio B/A of the interval medians (throughput and p99); "no significant difference" when the interval contains 1.',
+      description:
+        'Bootstrap 95 % interval of the ratio B/A of the interval medians (throughput and p99); "no significant difference" when the interval contains 1. ' +
+        'Also charts both runs overlaid (A blue, B orange; time since each run\'s start): p99 (p50 lighter, dashed) over time, throughput over time, and latency by percentile. ' +
+        'The charts come back as PNG image content and are written as SVG + PNG into runs/compare-<a>-<b>/ (paths in charts); a run without interval samples is left out of the time charts with a note.',
       inputSchema: { a: runId, b: runId },
-      outputSchema: { a: z.string(), b: z.string(), metrics: z.array(z.object({ metric: z.string(), a: z.number(), b: z.number(), ratio: z.number(), low: z.number(), high: z.number(), verdict: z.string() }).passthrough()), summary: z.array(z.string()), warnings: z.array(z.string()) },
+      outputSchema: {
+        a: z.string(),
+        b: z.string(),
+        metrics: z.array(z.object({ metric: z.string(), a: z.number(), b: z.number(), ratio: z.number(), low: z.number(), high: z.number(), verdict: z.string() }).passthrough()),
+        summary: z.array(z.string()),
+        warnings: z.array(z.string()),
+        dir: z.string().nullable(),
+        charts: z.array(z.string()),
+        chartNotes: z.array(z.string()),
+      },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async (args) => {
       try {
         const c = await compareStressRuns(args.a, args.b);
-        return { content: [{ type: 'text' as const, text: renderCompare(c) }], structuredContent: { a: c.a, b: c.b, ...c.comparison } };
+        const content = [{ type: 'text' as const, text: renderCompare(c) }, ...(await pngImages(c.charts)), ...chartLinks(c.charts, 'A/B comparison chart (SVG file in the comparison folder)')];
+        return { content, structuredContent: { a: c.a, b: c.b, ...c.comparison, dir: c.dir, charts: c.charts, chartNotes: c.chartNotes } };
       } catch (e) {
         return toolError(e);
       }

@@ -29,6 +29,11 @@ export interface NodetoolStatus {
   /** "Owns (effective)" when computed for a keyspace's replication; "Owns" when raw token ownership. */
   ownsEffective: boolean | null;
   notes: string[];
+  /**
+   * Node rows (a "UN "/"DN " line after the header) that could not be read, as printed (first 120 chars):
+   * usually the last row of a cut paste. Non-empty means `nodes` is missing at least these nodes.
+   */
+  rowsNotParsed: string[];
 }
 
 const STATE: Record<string, StatusNode['state']> = { N: 'normal', L: 'leaving', J: 'joining', M: 'moving' };
@@ -43,6 +48,7 @@ export const parseStatus = total<NodetoolStatus>('nodetool.status', (text) => {
   const datacenters: string[] = [];
   const notes: string[] = [];
   const warnings: string[] = [];
+  const rowsNotParsed: string[] = [];
   let dc = '';
   let sawHeader = false;
   let ownsEffective: boolean | null = null;
@@ -82,11 +88,17 @@ export const parseStatus = total<NodetoolStatus>('nodetool.status', (text) => {
         rack: m[8]!.trim(),
       });
     } else if (sawHeader && /^[UD][NLJM]\s/.test(line)) {
+      rowsNotParsed.push(line.slice(0, 120));
       warnings.push(`unparsed node line: ${line.slice(0, 120)}`);
     }
   }
   if (!sawHeader && nodes.length === 0) {
     return unrecognized('nodetool.status', 'no "-- Address Load …" header and no node rows');
   }
-  return parsedOk<NodetoolStatus>('nodetool.status', { datacenters, nodes, ownsEffective, notes }, warnings);
+  if (nodes.length === 0) {
+    // A header with no node under it is a cut paste (nodetool always lists at least the local node).
+    const cut = rowsNotParsed.length ? `; ${rowsNotParsed.length} node row(s) cut short: ${rowsNotParsed[0]}` : '';
+    return unrecognized('nodetool.status', `the "-- Address Load …" header is there but no node row follows: the node rows are missing (truncated output)${cut}`);
+  }
+  return parsedOk<NodetoolStatus>('nodetool.status', { datacenters, nodes, ownsEffective, notes, rowsNotParsed }, warnings);
 });

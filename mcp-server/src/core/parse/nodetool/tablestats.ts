@@ -4,7 +4,9 @@
  * "Droppable tombstone ratio"), 5.0 ("Keyspace: ks", "Max SSTable size", "SSTables Time Window",
  * "Local read/write ratio", "Top partitions by size/tombstone count"), the sorted/top printer (-s/-t:
  * "Table: ks.t" at one tab, no keyspace blocks) and ScyllaDB (keyspace latencies printed as 1.5E-01 / NAN).
- * -H prints sizes with units; both are read into bytes.
+ * -H prints sizes with units; both are read into bytes. 4.1's -H also prints the "Dropped Mutations" count
+ * through the size formatter ("Dropped Mutations: 0 bytes", "1.5 KiB" = 1536 mutations): it is read back as
+ * the count it is, and a note says so.
  * Sources: Cassandra tools/nodetool/stats/TableStatsPrinter.java + TableStatsHolder.java per branch,
  * ScyllaDB tools/scylla-nodetool.cc (table_metrics::print).
  */
@@ -101,7 +103,7 @@ export interface NodetoolTablestats {
   notes: string[];
 }
 
-type Conv = 'count' | 'size' | 'ms' | 'ratio' | 'levels' | 'sizes' | 'text' | 'bool';
+type Conv = 'count' | 'countAsSize' | 'size' | 'ms' | 'ratio' | 'levels' | 'sizes' | 'text' | 'bool';
 type TypedKey = Exclude<
   keyof TableStats,
   'keyspace' | 'name' | 'isIndex' | 'fields' | 'topPartitionsBySize' | 'topPartitionsByTombstones'
@@ -149,7 +151,7 @@ const TABLE_FIELDS: Record<string, [TypedKey, Conv]> = {
   'Maximum live cells per slice (last five minutes)': ['maxLiveCellsPerSlice', 'count'],
   'Average tombstones per slice (last five minutes)': ['avgTombstonesPerSlice', 'count'],
   'Maximum tombstones per slice (last five minutes)': ['maxTombstonesPerSlice', 'count'],
-  'Dropped Mutations': ['droppedMutations', 'count'],
+  'Dropped Mutations': ['droppedMutations', 'countAsSize'],
   'Droppable tombstone ratio': ['droppableTombstoneRatio', 'count'],
   'SSTables in correct location': ['sstablesInCorrectLocation', 'bool'],
 };
@@ -179,6 +181,9 @@ function convert(conv: Conv, v: string): TableStats[TypedKey] {
   switch (conv) {
     case 'count':
       return num(v);
+    case 'countAsSize':
+      // A count, but -H may print it with a size unit ("0 bytes", "1.5 KiB"): undo the unit.
+      return num(v) ?? (WITH_SIZE_UNIT.test(v) ? parseSize(v) : null);
     case 'size':
       return bytes(v);
     case 'ms':
@@ -205,6 +210,10 @@ function newTable(keyspace: string | null, name: string, isIndex: boolean): Tabl
   for (const [key] of Object.values(TABLE_FIELDS)) (t as unknown as Record<string, unknown>)[key] = null;
   return t;
 }
+
+const WITH_SIZE_UNIT = /\d\s*(?:bytes|[KMGTP]i?B|B)\s*$/;
+const COUNT_AS_SIZE_NOTE =
+  '"Dropped Mutations" is printed with a size unit under -H (e.g. "0 bytes"): it is a count of mutations; droppedMutations keeps the number (a unit multiple like "1.5 KiB" is read as 1536).';
 
 const KEYSPACE_FIELDS: Record<string, keyof Omit<KeyspaceStats, 'name' | 'tables'>> = {
   'Read Count': 'readCount',
@@ -304,6 +313,7 @@ export const parseTablestats = total<NodetoolTablestats>('nodetool.tablestats', 
       table.fields[label] = value;
       const spec = Object.hasOwn(TABLE_FIELDS, label) ? TABLE_FIELDS[label] : undefined;
       if (spec) (table as unknown as Record<string, unknown>)[spec[0]] = convert(spec[1], value);
+      if (spec?.[1] === 'countAsSize' && WITH_SIZE_UNIT.test(value) && !notes.includes(COUNT_AS_SIZE_NOTE)) notes.push(COUNT_AS_SIZE_NOTE);
     } else if (ks && ksOpen && Object.hasOwn(KEYSPACE_FIELDS, label)) {
       const field = KEYSPACE_FIELDS[label]!;
       ks[field] = field.endsWith('Ms') ? millis(value) : num(value);

@@ -44,10 +44,16 @@ export interface DroppedMessage {
 export interface NodetoolTpstats {
   format: '3.x' | '4.0' | '4.1+' | 'dse' | 'unknown';
   pools: ThreadPool[];
-  /** Dropped count per message type as printed (MUTATION on ≤4.0, MUTATION_REQ on 4.1+). */
+  /**
+   * Whether the "Message type … Dropped" table was read: 'missing' (no header: the paste was cut before it) and
+   * 'empty' (header, no row) mean the dropped counts are unknown — `dropped` is then {} but is NOT "none dropped".
+   */
+  droppedSection: 'present' | 'empty' | 'missing';
+  /** Dropped count per message type as printed (MUTATION on ≤4.0, MUTATION_REQ on 4.1+); see droppedSection. */
   dropped: Record<string, number>;
   droppedMessages: DroppedMessage[];
-  totals: { active: number; pending: number; blocked: number; allTimeBlocked: number; dropped: number };
+  /** totals.dropped is null unless droppedSection is 'present'. */
+  totals: { active: number; pending: number; blocked: number; allTimeBlocked: number; dropped: number | null };
 }
 
 // Header label → field; longer labels first is handled by findHeaderNames.
@@ -171,6 +177,7 @@ export const parseTpstats = total<NodetoolTpstats>('nodetool.tpstats', (text) =>
   if (!sawDroppedHeader) warnings.push('no dropped-messages table: the output looks truncated');
   else if (droppedMessages.length === 0) warnings.push('dropped-messages table has no rows: the output looks truncated');
 
+  const droppedSection: NodetoolTpstats['droppedSection'] = !sawDroppedHeader ? 'missing' : droppedMessages.length === 0 ? 'empty' : 'present';
   const dropped: Record<string, number> = {};
   for (const d of droppedMessages) dropped[d.type] = d.dropped;
   const sum = (f: (p: ThreadPool) => number | null) => pools.reduce((s, p) => s + (f(p) ?? 0), 0);
@@ -179,6 +186,7 @@ export const parseTpstats = total<NodetoolTpstats>('nodetool.tpstats', (text) =>
     {
       format,
       pools,
+      droppedSection,
       dropped,
       droppedMessages,
       totals: {
@@ -186,7 +194,7 @@ export const parseTpstats = total<NodetoolTpstats>('nodetool.tpstats', (text) =>
         pending: sum((p) => p.pending),
         blocked: sum((p) => p.blocked),
         allTimeBlocked: sum((p) => p.allTimeBlocked),
-        dropped: droppedMessages.reduce((s, d) => s + d.dropped, 0),
+        dropped: droppedSection === 'present' ? droppedMessages.reduce((s, d) => s + d.dropped, 0) : null,
       },
     },
     limitWarnings(warnings),
