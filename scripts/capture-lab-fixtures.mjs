@@ -5,6 +5,7 @@
 //
 //   node scripts/capture-lab-fixtures.mjs                         # all scenarios
 //   node scripts/capture-lab-fixtures.mjs cassandra-4.1-1node     # only the named ones
+//   node scripts/capture-lab-fixtures.mjs cassandra-5.0-2dc       # 3 nodes: 1–2 in datacenter1, 3 in datacenter2
 //
 // Progress goes to stderr, one line per step. Needs the built bundle (npm run build), Java 17 and Maven (or the
 // jars already in the default cache). The lab state lives in a temp CQL_TUNER_HOME, so a user's lab is untouched.
@@ -27,7 +28,21 @@ const SCENARIOS = [
   { name: 'cassandra-5.0-1node', version: '5.0', nodes: 1 },
   { name: 'cassandra-4.1-1node', version: '4.1', nodes: 1 },
   { name: 'cassandra-5.0-3node', version: '5.0', nodes: 3 },
+  { name: 'cassandra-4.1-3node', version: '4.1', nodes: 3 },
+  // `lab start --dcs 2`: nodes 1–2 in datacenter1, node 3 in datacenter2 (GossipingPropertyFileSnitch).
+  { name: 'cassandra-5.0-2dc', version: '5.0', nodes: 3, dcs: 2 },
 ];
+
+const DC2 = 'datacenter2';
+
+/** fixture_ks replication: RF = node count in one DC; in two DCs each DC holds a full copy (2 + 1). */
+function replicationFor(sc) {
+  return sc.dcs === 2 ? { [DC]: 2, [DC2]: 1 } : { [DC]: sc.nodes };
+}
+
+function labStartArgs(sc) {
+  return ['--nodes', String(sc.nodes), ...(sc.dcs === 2 ? ['--dcs', '2'] : [])];
+}
 
 const KS = 'fixture_ks';
 const TABLE = 'readings';
@@ -132,9 +147,9 @@ async function startLab(home, sc, deadline, during) {
     await waitForNoCassandra(deadline);
     // `--version=V`, not `--version V`: commander lets the root program's own --version (print 0.1.0 and exit
     // 0) take the separated form even after the subcommand.
-    log(`${sc.name}: lab start --nodes ${sc.nodes} --version=${sc.version}`);
+    log(`${sc.name}: lab start ${labStartArgs(sc).join(' ')} --version=${sc.version}`);
     let starting = true;
-    const startP = cli(home, ['lab', 'start', '--nodes', String(sc.nodes), `--version=${sc.version}`, '--json'], {
+    const startP = cli(home, ['lab', 'start', ...labStartArgs(sc), `--version=${sc.version}`, '--json'], {
       timeoutMs: 20 * 60_000,
       forwardStderr: true,
     }).finally(() => {
@@ -372,11 +387,11 @@ function clientFor(hosts, { allowOnly } = {}) {
     queryOptions: { consistency: cassandra.types.consistencies.localQuorum },
   };
   if (allowOnly) {
-    // Virtual tables and system.local/peers answer for the node that serves the query, so pin it.
+    // Virtual tables and system.local/peers answer for the node that serves the query, so pin it. Round robin under
+    // the allow-list, not DC-aware: DCAwareRoundRobinPolicy marks a datacenter2 node "ignored" and never queries it.
+    delete opts.localDataCenter;
     opts.policies = {
-      loadBalancing: new policies.loadBalancing.AllowListPolicy(new policies.loadBalancing.DCAwareRoundRobinPolicy(DC), [
-        `${allowOnly}:${CQL_PORT}`,
-      ]),
+      loadBalancing: new policies.loadBalancing.AllowListPolicy(new policies.loadBalancing.RoundRobinPolicy(), [`${allowOnly}:${CQL_PORT}`]),
     };
   }
   return new Client(opts);
@@ -396,12 +411,15 @@ function payloadFor(sensor, seq) {
 }
 
 /** Phase 1 (before the restart that flushes): schema, 20k rows, and tombstones of every kind. */
-async function loadPhase1(hosts, rf) {
+async function loadPhase1(hosts, replication) {
   const client = clientFor(hosts);
   const stats = {};
   try {
     await client.connect();
-    await client.execute(`CREATE KEYSPACE IF NOT EXISTS ${KS} WITH replication = {'class': 'NetworkTopologyStrategy', '${DC}': ${rf}}`);
+    const perDc = Object.entries(replication)
+      .map(([dc, rf]) => `'${dc}': ${rf}`)
+      .join(', ');
+    await client.execute(`CREATE KEYSPACE IF NOT EXISTS ${KS} WITH replication = {'class': 'NetworkTopologyStrategy', ${perDc}}`);
     await client.execute(
       `CREATE TABLE IF NOT EXISTS ${KS}.${TABLE} (sensor_id int, seq int, ts timestamp, value double, payload text, ` +
         'PRIMARY KEY (sensor_id, seq)) WITH CLUSTERING ORDER BY (seq DESC)',
@@ -621,6 +639,7 @@ async function runScenario(sc, machine) {
     cassandraVersion: null,
     labVersion: sc.version,
     nodes: sc.nodes,
+    datacenters: sc.dcs ?? 1,
     capturedAt: new Date().toISOString(),
     producedBy: `node scripts/capture-lab-fixtures.mjs ${sc.name}`,
     machine,
@@ -667,7 +686,8 @@ async function runScenario(sc, machine) {
 
     log(`${sc.name}: load phase 1 (schema, ${SENSORS * ROWS_PER_SENSOR} rows, tombstones)`);
     let t = Date.now();
-    manifest.load.phase1 = await loadPhase1(hosts, sc.nodes);
+    manifest.load.replication = replicationFor(sc);
+    manifest.load.phase1 = await loadPhase1(hosts, replicationFor(sc));
     manifest.timingsMs.loadPhase1 = Date.now() - t;
 
     // nodetool flush is not on the read-only allow-list; a clean restart drains, which flushes every memtable
@@ -753,7 +773,7 @@ async function writeReadme() {
   const rows = manifests.map((m) => {
     const nodetool = m.files.filter((f) => f.kind === 'nodetool').length;
     const cql = m.files.length - nodetool;
-    return `| \`${m.scenario}\` | ${m.cassandraVersion} | ${m.nodes} | ${m.capturedAt.slice(0, 16).replace('T', ' ')} UTC | ${nodetool} | ${cql} | ${m.failures.length} | ${m.machine.uname}; ${m.machine.java}; ${m.machine.cpus} CPUs, ${m.machine.memGiB} GiB |`;
+    return `| \`${m.scenario}\` | ${m.cassandraVersion} | ${m.nodes}${m.datacenters === 2 ? ' (2 DCs)' : ''} | ${m.capturedAt.slice(0, 16).replace('T', ' ')} UTC | ${nodetool} | ${cql} | ${m.failures.length} | ${m.machine.uname}; ${m.machine.java}; ${m.machine.cpus} CPUs, ${m.machine.memGiB} GiB |`;
   });
   const failures = manifests.flatMap((m) => m.failures.map((f) => `- \`${m.scenario}\` ${f.node}: ${f.what} — ${f.error.split('\n')[0].slice(0, 200)}`));
   const notes = manifests.flatMap((m) => (m.notes ?? []).map((n) => `- \`${m.scenario}\` ${n}`));
@@ -774,7 +794,7 @@ node scripts/capture-lab-fixtures.mjs            # all scenarios; or name some, 
 \`\`\`
 
 Per scenario the script starts the lab in a temp \`CQL_TUNER_HOME\` (default jar cache), creates keyspace
-\`${KS}\` (NetworkTopologyStrategy, RF = node count) with table \`${KS}.${TABLE}\` (partition key \`sensor_id\`,
+\`${KS}\` (NetworkTopologyStrategy, RF = node count; in the 2-DC scenario ${DC}: 2, ${DC2}: 1) with table \`${KS}.${TABLE}\` (partition key \`sensor_id\`,
 clustering key \`seq\`), writes ${SENSORS * ROWS_PER_SENSOR} rows in chunks of 200 concurrent inserts, deletes rows, a range, cells and whole
 partitions (tombstones), restarts the lab (nodetool flush is not on the read-only allow-list; the drain on
 shutdown flushes the memtables, so SSTables exist), writes 1000 more rows, reads (single-partition, slices,

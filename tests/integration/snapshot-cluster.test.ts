@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import cassandra from 'cassandra-driver';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labStatus } from '../../mcp-server/src/lab/index.js';
 import { diagnose, diagnoseBundle } from '../../mcp-server/src/ops/diagnose.js';
@@ -8,6 +9,7 @@ import { analyzeBundle, takeSnapshot } from '../../mcp-server/src/ops/snapshot.j
 import { snapshotView } from '../../mcp-server/src/render/snapshot.js';
 import type { Finding } from '../../mcp-server/src/core/findings.js';
 import { tempLabHome } from '../helpers/lab-home.js';
+import { BUNDLE, connectBundle } from '../helpers/mcp-client.js';
 
 // A real 3-node Cassandra 5.0 cluster on 127.0.0.1–3, snapshotted the way users do it.
 const lab = tempLabHome('cql-tuner-snap-');
@@ -37,10 +39,12 @@ afterAll(async () => {
 
 describe.skipIf(skip)('cluster snapshot on a real 3-node lab', () => {
   let bundleDir = '';
+  let live: Awaited<ReturnType<typeof takeSnapshot>> | null = null;
 
   it('returns 3 reachable nodes with versions, pools, tables, heap and GC', async () => {
     bundleDir = join(home, 'bundle-1');
     const s = await takeSnapshot({ lab: true, bundleDir });
+    live = s;
     const v = snapshotView(s);
     expect(v.nodeCount).toBe(3);
     expect(v.reachableCount).toBe(3);
@@ -63,7 +67,16 @@ describe.skipIf(skip)('cluster snapshot on a real 3-node lab', () => {
     expect(existsSync(join(bundleDir, 'manifest.json'))).toBe(true);
     const again = await analyzeBundle(bundleDir);
     expect(again.nodes.length).toBe(3);
-    expect(again.nodes[1]!.facts.threadPools).toEqual((await analyzeBundle(bundleDir)).nodes[1]!.facts.threadPools);
+    // Offline equals live: the same facts per node from the same raw outputs (not the bundle against itself).
+    expect(live).not.toBeNull();
+    for (let i = 0; i < 3; i++) {
+      const [off, on] = [again.nodes[i]!, live!.nodes[i]!];
+      expect(off.address).toBe(on.address);
+      expect(off.status).toBe(on.status);
+      expect(off.releaseVersion).toBe(on.releaseVersion);
+      expect(off.facts).toEqual(on.facts);
+      expect(off.nodetool).toEqual(on.nodetool);
+    }
     expect(again.nodes[0]!.facts.tables?.length).toBeGreaterThan(10);
     expect(again.nodes.map((n) => n.releaseVersion)).toEqual(['5.0.9', '5.0.9', '5.0.9'].map((x) => expect.stringMatching(new RegExp(`^${x.slice(0, 3)}`))));
   });
@@ -82,6 +95,31 @@ describe.skipIf(skip)('cluster snapshot on a real 3-node lab', () => {
     const offline = await diagnoseBundle(bundleDir);
     expect(offline.findings.filter((f) => f.severity !== 'info' && !gcDriven(f))).toEqual([]);
   }, 120_000);
+
+  it('through the built server (MCP cluster_snapshot) and the CLI: compact summary, raw only when asked', async () => {
+    const conn = await connectBundle({ CQL_TUNER_HOME: home });
+    try {
+      const plain = await conn.client.callTool({ name: 'cluster_snapshot', arguments: { lab: true } }, undefined, { timeout: 120_000 });
+      expect(plain.isError).toBeFalsy();
+      const sc = plain.structuredContent as { nodeCount: number; reachableCount: number; raw?: unknown; nodes: { status: string }[] };
+      expect([sc.nodeCount, sc.reachableCount]).toEqual([3, 3]);
+      expect(sc.nodes.map((n) => n.status)).toEqual(['complete', 'complete', 'complete']);
+      expect(sc.raw).toBeUndefined();
+      const plainText = (plain.content as { text?: string }[]).map((c) => c.text ?? '').join('\n');
+      expect(plainText).not.toContain('Pool Name');
+      const withRaw = await conn.client.callTool({ name: 'cluster_snapshot', arguments: { lab: true, raw: { node: '127.0.0.2', source: 'tpstats' } } }, undefined, { timeout: 120_000 });
+      const raw = (withRaw.structuredContent as { raw: { outputs: { node: string; source: string; text: string }[] } }).raw;
+      expect(raw.outputs.map((o) => [o.node, o.source])).toEqual([['127.0.0.2', 'nodetool:tpstats']]);
+      expect(raw.outputs[0]!.text).toMatch(/^Pool Name\s+Active/m);
+    } finally {
+      await conn.close();
+    }
+    const cli = await execa(process.execPath, [BUNDLE, 'snapshot', '--lab', '--json'], { env: { ...process.env, CQL_TUNER_HOME: home }, reject: false, timeout: 120_000 });
+    expect(cli.exitCode, cli.stderr.slice(-1000)).toBe(0);
+    const view = JSON.parse(cli.stdout) as { nodeCount: number; reachableCount: number; versions: string[] };
+    expect([view.nodeCount, view.reachableCount]).toEqual([3, 3]);
+    expect(view.versions).toEqual([expect.stringMatching(/^5\.0\./)]);
+  }, 300_000);
 
   it('CQL-only mode touches no nodetool', async () => {
     const s = await takeSnapshot({ lab: true, nodetool: false });

@@ -101,6 +101,29 @@ describe.skipIf(!SSHD || !HAVE_SSH)('SshTarget against a real sshd on 127.0.0.1'
     expect(target().describe()).toBe(`ssh ${sshd.user}@127.0.0.1:${sshd.port}`);
   });
 
+  it('honours an ssh_config: a Host alias alone reaches the node (HostName, Port, User, IdentityFile from the config)', async () => {
+    // What ~/.ssh/config does for operators (aliases, bastions); -F points ssh at this one because ssh reads
+    // ~/.ssh/config from the passwd home, which a test must not touch.
+    const cfg = join(scratch, 'ssh_config');
+    await writeFile(
+      cfg,
+      [
+        'Host cql-tuner-alias',
+        '  HostName 127.0.0.1',
+        `  Port ${sshd.port}`,
+        `  User ${sshd.user}`,
+        `  IdentityFile ${sshd.clientKey}`,
+        '  IdentitiesOnly yes',
+        `  UserKnownHostsFile ${sshd.knownHosts}`,
+        '',
+      ].join('\n'),
+    );
+    const t = new SshTarget({ host: 'cql-tuner-alias', configFile: cfg });
+    const r = await t.run(['printf', '%s', 'via-alias'], { timeoutMs: 20_000 });
+    expect({ exitCode: r.exitCode, stdout: r.stdout, spawnError: r.spawnError }).toEqual({ exitCode: 0, stdout: 'via-alias', spawnError: undefined });
+    expect(t.describe()).toBe('ssh cql-tuner-alias');
+  });
+
   it(`delivers all ${HOSTILE_VALUES.length} hostile arguments byte for byte`, async () => {
     const r = await target().run(['printf', '%s\\0', ...HOSTILE_VALUES], { timeoutMs: 20_000 });
     expect(r.exitCode).toBe(0);

@@ -19,10 +19,21 @@ const state = (stateDir: string): LabState => ({
   version: '5.0',
   fullVersion: '5.0.9',
   heap: '512M',
+  datacenters: 1,
   startedAt: '2026-01-01T00:00:00.000Z',
   stateDir,
   nodes: [
-    { index: 1, host: '127.0.0.1', cqlPort: 9042, jmxPort: 7199, pid: 1234, dir: `${stateDir}/node1`, logFile: `${stateDir}/node1/logs/system.log` },
+    {
+      index: 1,
+      host: '127.0.0.1',
+      cqlPort: 9042,
+      jmxPort: 7199,
+      pid: 1234,
+      dir: `${stateDir}/node1`,
+      logFile: `${stateDir}/node1/logs/system.log`,
+      datacenter: 'datacenter1',
+      rack: 'rack1',
+    },
   ],
 });
 
@@ -41,6 +52,18 @@ describe('lab.json', () => {
     await writeFile(join(dir, 'lab.json'), JSON.stringify({ ...state(dir), version: '3.0' }));
     expect(await readLabState(dir)).toBeNull();
     await writeFile(join(dir, 'lab.json'), JSON.stringify({ ...state(dir), nodes: [{ index: 1, pid: 'x' }] }));
+    expect(await readLabState(dir)).toBeNull();
+  });
+
+  it('keeps each node’s datacenter, and reads a lab.json from before 2-DC labs as single-DC', async () => {
+    const twoDc: LabState = { ...state(dir), datacenters: 2, nodes: [{ ...state(dir).nodes[0]!, index: 3, host: '127.0.0.3', datacenter: 'datacenter2' }] };
+    await writeLabState(twoDc);
+    expect(await readLabState(dir)).toEqual(twoDc);
+    const { datacenters: _d, ...legacy } = state(dir);
+    const legacyNodes = legacy.nodes.map(({ datacenter: _dc, rack: _r, ...n }) => n);
+    await writeFile(join(dir, 'lab.json'), JSON.stringify({ ...legacy, nodes: legacyNodes }));
+    expect(await readLabState(dir)).toEqual(state(dir));
+    await writeFile(join(dir, 'lab.json'), JSON.stringify({ ...state(dir), datacenters: 3 }));
     expect(await readLabState(dir)).toBeNull();
   });
 

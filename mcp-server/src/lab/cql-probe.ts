@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import cassandra from 'cassandra-driver';
+import { LocalDcFirstPolicy } from '../collect/cql-load-balancing.js';
 import { LAB_CQL_PORT, LAB_DATACENTER } from './config-files.js';
 
 /** Cheap first check: does anything accept TCP on host:port? */
@@ -21,7 +22,9 @@ export type CqlProbe = { ok: true; releaseVersion: string } | { ok: false; error
 
 /**
  * A real CQL round trip to this one node (the native port opens a little before the node can serve queries).
- * The allow-list keeps the driver from answering through another node of a 3-node lab.
+ * The allow-list keeps the driver from answering through another node of a 3-node lab. Under it, LocalDcFirstPolicy
+ * rather than DCAwareRoundRobinPolicy: the latter marks hosts outside datacenter1 "ignored", so node 3 of a 2-DC
+ * lab (datacenter2) could never be probed.
  */
 export async function probeCql(host: string, timeoutMs = 5000): Promise<CqlProbe> {
   if (!(await tcpConnects(host, LAB_CQL_PORT, Math.min(timeoutMs, 2000)))) {
@@ -37,7 +40,7 @@ export async function probeCql(host: string, timeoutMs = 5000): Promise<CqlProbe
     pooling: { warmup: false },
     policies: {
       loadBalancing: new policies.loadBalancing.AllowListPolicy(
-        new policies.loadBalancing.DCAwareRoundRobinPolicy(LAB_DATACENTER),
+        new LocalDcFirstPolicy(LAB_DATACENTER),
         [`${host}:${LAB_CQL_PORT}`],
       ),
       // Readiness polling does its own retries; the driver must not reconnect in the background.

@@ -9,6 +9,7 @@ export type LabErrorCode =
   | 'UNSUPPORTED_VERSION'
   | 'BAD_HEAP'
   | 'BAD_NODE_COUNT'
+  | 'BAD_TOPOLOGY'
   | 'RESOLVE_FAILED'
   | 'ALREADY_RUNNING'
   | 'CQL_TIMEOUT'

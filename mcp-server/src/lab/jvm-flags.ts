@@ -87,7 +87,19 @@ export interface ServerJvmParams {
   index: number;
   /** The jamm jar from the lib dir, loaded as an agent as upstream's cassandra-env.sh does. */
   jammJar: string | null;
+  /** file:// URL of the node's cassandra-rackdc.properties (2-DC labs only; a 1-DC lab has no such flag). */
+  rackDcUrl?: string;
 }
+
+/**
+ * System property naming the rackdc file. SnitchProperties (apache/cassandra,
+ * src/java/org/apache/cassandra/locator/SnitchProperties.java; 5.0 reads it through
+ * CassandraRelevantProperties.CASSANDRA_RACKDC_PROPERTIES, same key) takes the property "cassandra-rackdc.properties"
+ * as a URL (`new URL(value)`), and only when it is unset looks the file up on the classpath. Checked with javap in the
+ * 4.1.10 and 5.0.9 jars. The node's conf dir is first on its classpath too, but the flag pins each node to its own
+ * file whatever the classpath order (and shows in `ps` which file a node read).
+ */
+export const RACKDC_PROPERTY = 'cassandra-rackdc.properties';
 
 /** The jamm jar among the resolved jars (jamm-0.3.2.jar for 4.1, jamm-0.4.0.jar for 5.0). */
 export function findJammJar(classpath: readonly string[]): string | null {
@@ -124,6 +136,7 @@ export function serverJvmFlags(p: ServerJvmParams): string[] {
     '-Djava.rmi.server.hostname=127.0.0.1',
     '-Dcassandra-foreground=yes',
     `-Dcassandra.config=${p.configUrl}`,
+    ...(p.rackDcUrl ? [`-D${RACKDC_PROPERTY}=${p.rackDcUrl}`] : []),
     `-Dcassandra.storagedir=${p.nodeDir}`,
     `-Dcassandra.logdir=${p.logDir}`,
     `-Dlogback.configurationFile=${p.logbackPath}`,

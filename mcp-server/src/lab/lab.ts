@@ -7,7 +7,14 @@ import { totalmem } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ProgressFn } from '../ops/progress.js';
-import { LAB_CQL_PORT, LAB_STORAGE_PORT, renderCassandraYaml, renderClientLogbackXml, renderNodeLogbackXml } from './config-files.js';
+import {
+  LAB_CQL_PORT,
+  LAB_STORAGE_PORT,
+  renderCassandraYaml,
+  renderClientLogbackXml,
+  renderNodeLogbackXml,
+  renderRackDcProperties,
+} from './config-files.js';
 import { probeCql } from './cql-probe.js';
 import { LabError } from './errors.js';
 import { tailLines, writeFileAtomic, writeFileIfChanged } from './fs-util.js';
@@ -18,6 +25,7 @@ import { type PortNeed, checkJava, checkPortsFree, findJava } from './preflight.
 import { isAlive, isLabProcess, procEntryExists, signalLabProcess } from './proc.js';
 import { type ResolvedJars, cachedJars, resolveCassandraJars } from './resolve.js';
 import { readLabState, removeLabState, writeLabState } from './state.js';
+import { type LabDatacenters, checkTopology, nodePlacement } from './topology.js';
 import type { LabNode, LabNodeStatus, LabState, LabStatus } from './types.js';
 import { type LabVersion, SUPPORTED_LAB_VERSIONS, labVersionsNewestFirst, normalizeLabVersion } from './versions.js';
 
@@ -103,18 +111,21 @@ async function liveLabPids(state: LabState): Promise<number[]> {
  * Node data is only reusable by the same release and cluster shape: 5.0 sstables cannot be read by 4.1, and a
  * 1-node lab started on a former 3-node node1 would keep waiting for peers. Anything else is wiped first.
  */
-async function prepareDataDirs(stateDir: string, fullVersion: string, nodes: number, progress: ProgressFn): Promise<void> {
+async function prepareDataDirs(stateDir: string, fullVersion: string, nodes: number, dcs: LabDatacenters, progress: ProgressFn): Promise<void> {
   const marker = join(stateDir, DATA_MARKER);
-  const want = { fullVersion, nodes };
+  // A node refuses to start in another DC than its data says (and SimpleSnitch data under GossipingPropertyFileSnitch
+  // is another snitch), so the DC count is part of the shape. 1-DC markers keep their old form.
+  const want = dcs === 2 ? { fullVersion, nodes, datacenters: dcs } : { fullVersion, nodes };
+  const shape = (n: unknown, d: unknown): string => `${String(n)}-node${d === 2 ? ' 2-DC' : ''}`;
   const raw = await readFile(marker, 'utf8').catch(() => null);
   let same = false;
   if (raw !== null) {
     try {
-      const have = JSON.parse(raw) as { fullVersion?: unknown; nodes?: unknown };
-      same = have.fullVersion === fullVersion && have.nodes === nodes;
+      const have = JSON.parse(raw) as { fullVersion?: unknown; nodes?: unknown; datacenters?: unknown };
+      same = have.fullVersion === fullVersion && have.nodes === nodes && (have.datacenters ?? 1) === dcs;
       if (!same) {
         progress({
-          message: `Wiping data of an earlier ${String(have.nodes)}-node ${String(have.fullVersion)} lab (not reusable by a ${nodes}-node ${fullVersion} lab)`,
+          message: `Wiping data of an earlier ${shape(have.nodes, have.datacenters)} ${String(have.fullVersion)} lab (not reusable by a ${shape(nodes, dcs)} ${fullVersion} lab)`,
         });
       }
     } catch {
@@ -127,11 +138,18 @@ async function prepareDataDirs(stateDir: string, fullVersion: string, nodes: num
   await writeFileAtomic(marker, `${JSON.stringify(want)}\n`);
 }
 
-async function writeNodeFiles(stateDir: string, index: number, version: LabVersion): Promise<void> {
-  const f = nodeFiles(stateDir, index);
+async function writeNodeFiles(stateDir: string, node: LabNode, version: LabVersion, dcs: LabDatacenters): Promise<void> {
+  const f = nodeFiles(stateDir, node.index);
   for (const sub of NODE_SUBDIRS) await mkdir(join(f.dir, sub), { recursive: true });
-  const { host } = nodeAddress(index);
-  await writeFileAtomic(f.yaml, renderCassandraYaml({ version, host, nodeDir: f.dir }));
+  const { host } = nodeAddress(node.index);
+  // One DC: exactly the files of a single-DC lab (SimpleSnitch, no rackdc file), so its data and outputs are unchanged.
+  if (dcs === 2) {
+    await writeFileAtomic(f.yaml, renderCassandraYaml({ version, host, nodeDir: f.dir, snitch: 'GossipingPropertyFileSnitch' }));
+    await writeFileAtomic(f.rackDc, renderRackDcProperties(node));
+  } else {
+    await writeFileAtomic(f.yaml, renderCassandraYaml({ version, host, nodeDir: f.dir }));
+    await rm(f.rackDc, { force: true });
+  }
   await writeFileAtomic(f.logback, renderNodeLogbackXml());
 }
 
@@ -227,12 +245,12 @@ async function waitForCql(
 }
 
 /** Nodes 1..n as they will be recorded, before any is started. */
-function plannedNodes(stateDir: string, n: number): LabNode[] {
+function plannedNodes(stateDir: string, n: number, dcs: LabDatacenters): LabNode[] {
   const nodes: LabNode[] = [];
   for (let i = 1; i <= n; i++) {
     const { host, jmxPort } = nodeAddress(i);
     const f = nodeFiles(stateDir, i);
-    nodes.push({ index: i, host, cqlPort: LAB_CQL_PORT, jmxPort, pid: null, dir: f.dir, logFile: f.systemLog });
+    nodes.push({ index: i, host, cqlPort: LAB_CQL_PORT, jmxPort, pid: null, dir: f.dir, logFile: f.systemLog, ...nodePlacement(i, dcs) });
   }
   return nodes;
 }
@@ -242,6 +260,8 @@ export interface StartLabOptions {
   version: LabVersion | string;
   /** -Xms/-Xmx per node, e.g. '512M' (default) or '1G'. */
   heap?: string;
+  /** 1 (default) or 2: nodes 1–2 in datacenter1 and node 3 in datacenter2 (needs nodes: 3). */
+  datacenters?: number;
   onProgress?: ProgressFn;
   signal?: AbortSignal;
   /** Per node: how long to wait for it to answer CQL (default 180 s). */
@@ -259,12 +279,13 @@ export async function startLab(opts: StartLabOptions): Promise<LabState> {
   if (count !== 1 && count !== 3) {
     throw new LabError('BAD_NODE_COUNT', `A lab has 1 or 3 nodes, not ${String(opts.nodes)}.`, 'Use --nodes 1 or --nodes 3.');
   }
+  const dcs = checkTopology(count, opts.datacenters ?? 1);
   const heap = normalizeHeap(opts.heap);
   const timeoutMs = opts.timeoutMs ?? DEFAULT_NODE_TIMEOUT_MS;
   const { stateDir } = labPaths();
   const release = await acquireStartLock(stateDir);
   try {
-    return await startLocked({ version, count: count as 1 | 3, heap, timeoutMs, stateDir, progress, signal: opts.signal });
+    return await startLocked({ version, count: count as 1 | 3, dcs, heap, timeoutMs, stateDir, progress, signal: opts.signal });
   } finally {
     await release();
   }
@@ -273,13 +294,14 @@ export async function startLab(opts: StartLabOptions): Promise<LabState> {
 async function startLocked(p: {
   version: LabVersion;
   count: 1 | 3;
+  dcs: LabDatacenters;
   heap: string;
   timeoutMs: number;
   stateDir: string;
   progress: ProgressFn;
   signal: AbortSignal | undefined;
 }): Promise<LabState> {
-  const { version, count, heap, timeoutMs, stateDir, progress, signal } = p;
+  const { version, count, dcs, heap, timeoutMs, stateDir, progress, signal } = p;
   const fullVersion = SUPPORTED_LAB_VERSIONS[version];
   const previous = await readLabState(stateDir);
   if (previous) {
@@ -303,7 +325,7 @@ async function startLocked(p: {
     progress({ message: `Warning: ${count} node(s) × ${heap} heap need about ${Math.round(memNeedMb / 1024)} GiB; this machine has ${Math.round(totalmem() / 2 ** 30)} GiB` });
   }
 
-  const nodes = plannedNodes(stateDir, count);
+  const nodes = plannedNodes(stateDir, count, dcs);
   const needs: PortNeed[] = nodes.flatMap((n) => [
     { host: n.host, port: LAB_CQL_PORT, what: `CQL of node ${n.index}` },
     { host: n.host, port: LAB_STORAGE_PORT, what: `storage of node ${n.index}` },
@@ -315,16 +337,16 @@ async function startLocked(p: {
   const jars = await resolveCassandraJars(version, { onProgress: progress, ...(signal ? { signal: signal } : {}) });
   if (signal?.aborted) throw abortedError();
 
-  await prepareDataDirs(stateDir, fullVersion, count, progress);
+  await prepareDataDirs(stateDir, fullVersion, count, dcs, progress);
 
-  const state: LabState = { version, fullVersion, nodes, heap, startedAt: new Date().toISOString(), stateDir };
+  const state: LabState = { version, fullVersion, nodes, heap, datacenters: dcs, startedAt: new Date().toISOString(), stateDir };
   const spawned: Spawned[] = [];
   const t0 = Date.now();
   try {
     for (const node of nodes) {
       if (signal?.aborted) throw abortedError();
       const f = nodeFiles(stateDir, node.index);
-      await writeNodeFiles(stateDir, node.index, version);
+      await writeNodeFiles(stateDir, node, version, dcs);
       const argv = [
         ...serverJvmFlags({
           version,
@@ -336,13 +358,14 @@ async function startLocked(p: {
           jmxPort: node.jmxPort,
           index: node.index,
           jammJar: findJammJar(jars.classpath),
+          ...(dcs === 2 ? { rackDcUrl: pathToFileURL(f.rackDc).href } : {}),
         }),
         '-cp',
         [f.confDir, ...jars.classpath].join(':'),
         DAEMON_CLASS,
       ];
       progress({
-        message: `Starting node ${node.index}/${count} on ${node.host} (Cassandra ${fullVersion}, heap ${heap})`,
+        message: `Starting node ${node.index}/${count} on ${node.host} (Cassandra ${fullVersion}, heap ${heap}${dcs === 2 ? `, ${node.datacenter}` : ''})`,
         progress: node.index - 1,
         total: count,
       });
@@ -366,7 +389,7 @@ async function startLocked(p: {
     if (r && r.left.length === 0) await removeLabState(stateDir);
     throw e;
   }
-  progress({ message: `Lab up: ${count} node(s), Cassandra ${fullVersion}, in ${secondsSince(t0)}s`, progress: count, total: count });
+  progress({ message: `Lab up: ${count} node(s)${dcs === 2 ? ' in 2 datacenters' : ''}, Cassandra ${fullVersion}, in ${secondsSince(t0)}s`, progress: count, total: count });
   return state;
 }
 

@@ -55,6 +55,8 @@ export interface NodeFiles {
   dir: string;
   confDir: string;
   yaml: string;
+  /** cassandra-rackdc.properties, next to cassandra.yaml (written for 2-DC labs only). */
+  rackDc: string;
   logback: string;
   logDir: string;
   systemLog: string;
@@ -69,6 +71,7 @@ export function nodeFiles(stateDir: string, index: number): NodeFiles {
     dir,
     confDir: join(dir, 'conf'),
     yaml: join(dir, 'conf', 'cassandra.yaml'),
+    rackDc: join(dir, 'conf', 'cassandra-rackdc.properties'),
     logback: join(dir, 'conf', 'logback.xml'),
     logDir,
     systemLog: join(logDir, 'system.log'),

@@ -11,6 +11,9 @@ export interface LabNode {
   dir: string;
   /** logs/system.log */
   logFile: string;
+  /** datacenter1, or datacenter2 for node 3 of a 2-DC lab. */
+  datacenter: string;
+  rack: string;
 }
 
 export interface LabState {
@@ -18,6 +21,8 @@ export interface LabState {
   fullVersion: string;
   nodes: LabNode[];
   heap: string;
+  /** 1 (SimpleSnitch) or 2 (GossipingPropertyFileSnitch, nodes 1–2 in datacenter1, node 3 in datacenter2). */
+  datacenters: 1 | 2;
   startedAt: string;
   stateDir: string;
 }

@@ -7,26 +7,35 @@ import { progressLine } from '../progress-line.js';
 
 async function showStatus(json: boolean | undefined): Promise<void> {
   const s = await labStatus();
-  const view = { running: s.running, version: s.state?.fullVersion ?? null, nodes: s.nodes };
+  const view = { running: s.running, version: s.state?.fullVersion ?? null, datacenters: s.state?.datacenters ?? null, nodes: s.nodes };
   if (json) return printJson(view);
   if (!s.nodes.length) return printText('No lab is running. Start one with `cql-tuner lab start`.');
-  printText(`Cassandra ${view.version ?? '?'} lab (state in ${s.state?.stateDir ?? '?'})\n${terminalTable(LAB_HEADERS, labRows(view))}`);
+  const dcs = view.datacenters === 2 ? ', 2 datacenters' : '';
+  printText(`Cassandra ${view.version ?? '?'} lab${dcs} (state in ${s.state?.stateDir ?? '?'})\n${terminalTable(LAB_HEADERS, labRows(view))}`);
 }
 
 export function labCommand(): Command {
-  const lab = new Command('lab').description('a local real Cassandra (1 or 3 nodes on 127.0.0.1–3) for demos and tests');
+  const lab = new Command('lab').description('a local real Cassandra (1 or 3 nodes on 127.0.0.1–3, optionally in 2 datacenters) for demos and tests');
   lab
     .command('start')
     .description('resolve Cassandra from Maven Central (cached), start the nodes and wait for CQL')
     .addOption(new Option('--nodes <n>', 'number of nodes').choices(['1', '3']).default('1'))
     .addOption(new Option('--version <v>', 'Cassandra line').choices(['5.0', '4.1']).default('5.0'))
+    .addOption(new Option('--dcs <n>', 'datacenters: 2 puts nodes 1–2 in datacenter1 and node 3 in datacenter2 (needs --nodes 3)').choices(['1', '2']).default('1'))
     .option('--heap <size>', 'heap per node, e.g. 512M or 1G', '512M')
     .option('--json', 'print the lab status as JSON')
-    .action(async (o: { nodes: string; version: string; heap: string; json?: boolean }) => {
+    .action(async (o: { nodes: string; version: string; dcs: string; heap: string; json?: boolean }) => {
       const progress = progressLine();
       const abort = abortOnSignal();
       try {
-        await startLab({ nodes: o.nodes === '3' ? 3 : 1, version: o.version, heap: o.heap, onProgress: progress, signal: abort.signal });
+        await startLab({
+          nodes: o.nodes === '3' ? 3 : 1,
+          datacenters: o.dcs === '2' ? 2 : 1,
+          version: o.version,
+          heap: o.heap,
+          onProgress: progress,
+          signal: abort.signal,
+        });
         progress.done();
         await showStatus(o.json);
       } catch (e) {

@@ -13,6 +13,8 @@ const labNode = z.object({
   pid: z.number().nullable(),
   dir: z.string(),
   logFile: z.string(),
+  datacenter: z.string(),
+  rack: z.string(),
   alive: z.boolean(),
   cqlUp: z.boolean(),
 });
@@ -20,12 +22,13 @@ const labNode = z.object({
 const labStatusOutput = {
   running: z.boolean(),
   version: z.string().nullable(),
+  datacenters: z.number().nullable(),
   nodes: z.array(labNode),
 };
 
 async function statusReport() {
   const s = await labStatus();
-  return { running: s.running, version: s.state?.fullVersion ?? null, nodes: s.nodes };
+  return { running: s.running, version: s.state?.fullVersion ?? null, datacenters: s.state?.datacenters ?? null, nodes: s.nodes };
 }
 
 export function registerLabTools(server: McpServer): void {
@@ -35,9 +38,15 @@ export function registerLabTools(server: McpServer): void {
       title: 'Start a local real Cassandra lab',
       description:
         'Starts Apache Cassandra (jars from Maven Central, cached per user) as 1 node on 127.0.0.1 or 3 nodes on 127.0.0.1–3 ' +
-        '(CQL 9042, JMX 7199/7299/7399) and waits until CQL answers. Loopback only. Takes ~10–60 s (first run also downloads ~70 MB).',
+        '(CQL 9042, JMX 7199/7299/7399) and waits until CQL answers. datacenters: 2 (with nodes: 3) makes a real multi-DC ' +
+        'cluster: nodes 1–2 in datacenter1, node 3 in datacenter2 (GossipingPropertyFileSnitch). Loopback only. ' +
+        'Takes ~10–60 s per node (first run also downloads ~70 MB).',
       inputSchema: {
         nodes: z.union([z.literal(1), z.literal(3)]).default(1),
+        datacenters: z
+          .union([z.literal(1), z.literal(2)])
+          .default(1)
+          .describe('2 = nodes 1–2 in datacenter1 and node 3 in datacenter2; needs nodes: 3'),
         version: z.enum(['5.0', '4.1']).default('5.0'),
         heap: z.string().regex(/^\d+[MG]$/, 'heap like 512M or 1G').default('512M'),
       },
