@@ -1,4 +1,5 @@
-import cassandra from 'cassandra-driver';
+import type cassandra from 'cassandra-driver';
+import { loadDriver, type CassandraDriver } from './cql-driver.js';
 
 type Base = cassandra.policies.loadBalancing.LoadBalancingPolicy;
 type Host = cassandra.Host;
@@ -13,36 +14,46 @@ const NO_ERROR = null as unknown as Error;
  * pinned to them is never sent. This policy keeps every host reachable (remote DCs get distance "remote",
  * one connection each, as the session's pooling says) and only orders unpinned queries local DC first.
  */
-export class LocalDcFirstPolicy extends cassandra.policies.loadBalancing.LoadBalancingPolicy {
-  private known: HostMap | null = null;
-  private index = 0;
+function definePolicy(driver: CassandraDriver) {
+  return class LocalDcFirstPolicy extends driver.policies.loadBalancing.LoadBalancingPolicy {
+    private known: HostMap | null = null;
+    private index = 0;
 
-  constructor(private readonly localDc: string) {
-    super();
-  }
-
-  override init(_client: cassandra.Client, hosts: HostMap, callback: Parameters<Base['init']>[2]): void {
-    this.known = hosts;
-    callback(NO_ERROR);
-  }
-
-  override getDistance(host: Host): cassandra.types.distance {
-    return host.datacenter === this.localDc ? cassandra.types.distance.local : cassandra.types.distance.remote;
-  }
-
-  override newQueryPlan(_keyspace: string, _options: Parameters<Base['newQueryPlan']>[1], callback: PlanCallback): void {
-    if (!this.known) {
-      callback(new Error('load balancing policy not initialised'), [][Symbol.iterator]());
-      return;
+    constructor(private readonly localDc: string) {
+      super();
     }
-    const all = this.known.values();
-    const start = this.index++ % Math.max(1, all.length);
-    const rotated = [...all.slice(start), ...all.slice(0, start)];
-    const plan = [...rotated.filter((h) => h.datacenter === this.localDc), ...rotated.filter((h) => h.datacenter !== this.localDc)];
-    callback(NO_ERROR, plan[Symbol.iterator]());
-  }
 
-  override getOptions(): Map<string, object> {
-    return new Map([['localDataCenter', { value: this.localDc }]]);
-  }
+    override init(_client: cassandra.Client, hosts: HostMap, callback: Parameters<Base['init']>[2]): void {
+      this.known = hosts;
+      callback(NO_ERROR);
+    }
+
+    override getDistance(host: Host): cassandra.types.distance {
+      return host.datacenter === this.localDc ? driver.types.distance.local : driver.types.distance.remote;
+    }
+
+    override newQueryPlan(_keyspace: string, _options: Parameters<Base['newQueryPlan']>[1], callback: PlanCallback): void {
+      if (!this.known) {
+        callback(new Error('load balancing policy not initialised'), [][Symbol.iterator]());
+        return;
+      }
+      const all = this.known.values();
+      const start = this.index++ % Math.max(1, all.length);
+      const rotated = [...all.slice(start), ...all.slice(0, start)];
+      const plan = [...rotated.filter((h) => h.datacenter === this.localDc), ...rotated.filter((h) => h.datacenter !== this.localDc)];
+      callback(NO_ERROR, plan[Symbol.iterator]());
+    }
+
+    override getOptions(): Map<string, object> {
+      return new Map([['localDataCenter', { value: this.localDc }]]);
+    }
+  };
+}
+
+let policyClass: ReturnType<typeof definePolicy> | null = null;
+
+/** A LocalDcFirstPolicy for localDc (the class is defined once the driver is loaded). */
+export async function localDcFirstPolicy(localDc: string): Promise<Base> {
+  policyClass ??= definePolicy(await loadDriver());
+  return new policyClass(localDc);
 }

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import cassandra from 'cassandra-driver';
+import type cassandra from 'cassandra-driver';
 import { checkHost, checkPort } from '../core/validate.js';
 import { OpError } from '../ops/errors.js';
-import { LocalDcFirstPolicy } from './cql-load-balancing.js';
+import { loadDriver } from './cql-driver.js';
+import { localDcFirstPolicy } from './cql-load-balancing.js';
 
 /**
  * One driver session for a whole sweep. Virtual tables are node-local, so every query is pinned to one
@@ -87,7 +88,7 @@ export class CqlSession {
           rejectUnauthorized: env['CQL_TUNER_CQL_TLS_INSECURE'] !== '1',
         }
       : undefined;
-    const { Client, policies, auth } = cassandra;
+    const { Client, policies, auth } = await loadDriver();
     const connectTimeoutMs = opts.connectTimeoutMs ?? 5000;
     const requestTimeoutMs = opts.requestTimeoutMs ?? 10_000;
     const client = new Client({
@@ -99,7 +100,7 @@ export class CqlSession {
       isMetadataSyncEnabled: false,
       pooling: { warmup: true, coreConnectionsPerHost: { 0: 1, 1: 1, 2: 1 } },
       policies: {
-        loadBalancing: opts.localDataCenter ? new LocalDcFirstPolicy(opts.localDataCenter) : new policies.loadBalancing.RoundRobinPolicy(),
+        loadBalancing: opts.localDataCenter ? await localDcFirstPolicy(opts.localDataCenter) : new policies.loadBalancing.RoundRobinPolicy(),
         reconnection: new policies.reconnection.ConstantReconnectionPolicy(60_000),
         retry: new policies.retry.FallthroughRetryPolicy(),
       },

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
-import cassandra from 'cassandra-driver';
-import { LocalDcFirstPolicy } from '../collect/cql-load-balancing.js';
+import { loadDriver } from '../collect/cql-driver.js';
+import { localDcFirstPolicy } from '../collect/cql-load-balancing.js';
 import { LAB_CQL_PORT, LAB_DATACENTER } from './config-files.js';
 
 /** Cheap first check: does anything accept TCP on host:port? */
@@ -30,7 +30,7 @@ export async function probeCql(host: string, timeoutMs = 5000): Promise<CqlProbe
   if (!(await tcpConnects(host, LAB_CQL_PORT, Math.min(timeoutMs, 2000)))) {
     return { ok: false, error: `nothing accepts connections on ${host}:${LAB_CQL_PORT}` };
   }
-  const { Client, policies } = cassandra;
+  const { Client, policies } = await loadDriver();
   const client = new Client({
     contactPoints: [host],
     localDataCenter: LAB_DATACENTER,
@@ -40,7 +40,7 @@ export async function probeCql(host: string, timeoutMs = 5000): Promise<CqlProbe
     pooling: { warmup: false },
     policies: {
       loadBalancing: new policies.loadBalancing.AllowListPolicy(
-        new LocalDcFirstPolicy(LAB_DATACENTER),
+        await localDcFirstPolicy(LAB_DATACENTER),
         [`${host}:${LAB_CQL_PORT}`],
       ),
       // Readiness polling does its own retries; the driver must not reconnect in the background.

@@ -74,7 +74,7 @@ export function labCommand(): Command {
         else printText(res.stopped.length ? `Stopped PIDs ${res.stopped.join(', ')}${o.wipe ? '; data wiped' : ''}.` : 'No lab process was running.');
       } catch (e) {
         progress.done();
-        failWith(e, o, 2);
+        failWith(e, o);
       }
     });
   return lab;

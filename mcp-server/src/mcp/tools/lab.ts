@@ -51,7 +51,7 @@ export function registerLabTools(server: McpServer): void {
         heap: z.string().regex(/^\d+[MG]$/, 'heap like 512M or 1G').default('512M'),
       },
       outputSchema: labStatusOutput,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
     async (args, extra) => {
       try {
