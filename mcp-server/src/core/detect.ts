@@ -39,7 +39,7 @@ export const KINDS: KindSpec[] = [
   { kind: 'nodetool.status', signature: /--\s+Address\s+Load\s/, parse: nt('status') },
   { kind: 'nodetool.ring', signature: /Address\s+Rack\s+Status\s+State\s+Load/, parse: nt('ring') },
   { kind: 'nodetool.netstats', signature: /^\s*Mode:\s*[A-Z_]+/m, parse: nt('netstats') },
-  { kind: 'nodetool.gossipinfo', signature: /^\s*(?:\S*\/[0-9a-f.:]+)\s*$[\s\S]*?generation:/m, parse: nt('gossipinfo') },
+  { kind: 'nodetool.gossipinfo', signature: /^\s*(?:\S*\/[0-9a-f.:]+|\d{1,3}(?:\.\d{1,3}){3})\s*$[\s\S]*?generation:/m, parse: nt('gossipinfo') },
   { kind: 'nodetool.info', signature: /Generation No\s*:/, parse: nt('info') },
   { kind: 'nodetool.version', signature: /ReleaseVersion\s*:/, parse: nt('version') },
   { kind: 'nodetool.getcompactionthroughput', signature: /Current compaction throughput/i, parse: nt('getcompactionthroughput') },

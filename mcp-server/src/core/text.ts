@@ -14,12 +14,15 @@ const TIMESTAMP_PREFIX = /^(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?
 //  - a Cassandra log4j/logback line header: "INFO  [main] 2024-05-01 10:00:00,123 " (+ "StorageService.java:12 - ")
 //  - pdsh/clush: "node1: " — the same host on every line, and at least 3 lines, so that a one-line
 //    "ReleaseVersion: 5.0.9" keeps its label.
+//  - scylla-cluster-tests (SCT) logs quoted in ScyllaDB issues: "< t:2025-01-20 20:03:29,733 f:base.py  l:231
+//    c:RemoteLibSSH2CmdRunner p:DEBUG > " plus the remote "<10.0.0.1>: " or "RemoteCmdRunner [centos@1.2.3.4]: ".
 type PrefixRule = { shape: RegExp; sameWidth?: boolean; identical?: boolean; minLines?: number };
 const COLLECTOR_PREFIXES: PrefixRule[] = [
   { shape: /^\[[\w.-]+\/[^\]\s]+\](?: |$)/ },
   { shape: /^[A-Za-z0-9][\w.-]*\s*\|(?: |$)/, sameWidth: true },
   { shape: /^(?:TRACE|DEBUG|INFO|WARN|ERROR|FATAL)\s+\[[^\]]*\]\s+\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:\s+\S+\.(?:java|scala):\d+ -)?(?: |$)/ },
   { shape: /^[A-Za-z0-9][\w.-]*:(?: |$)/, identical: true, minLines: 3 },
+  { shape: /^< t:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ f:\S+\s+l:\d+\s+c:\S+\s+p:[A-Z]+\s+>(?: <[^>\s]+>:| \S+ \[[^\]\s]+\]:)?(?: |$)/ },
 ];
 
 /** Removes a collector prefix present on every non-empty line (see COLLECTOR_PREFIXES); other text unchanged. */

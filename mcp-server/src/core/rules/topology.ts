@@ -46,8 +46,22 @@ export const topologyRule: Rule = {
       });
     }
     for (const [address, e] of bad) {
-      const down = e.code.startsWith('D');
       const state = STATE_WORD[e.code[1] ?? 'N'] ?? e.code;
+      if (e.code.startsWith('?')) {
+        // ScyllaDB prints "?" when this observer has no liveness for the node: neither up nor down is known.
+        findings.push({
+          id: 'topology.node-unknown',
+          severity: 'warning',
+          title: `${address} is ${e.code} (liveness unknown to ${e.observers.join(', ')}, ${state})`,
+          evidence: [`nodetool status from ${e.observers.join(', ')}: ${address} ${e.code}`],
+          node: address,
+          recommendation: `The observer has no gossip liveness for ${address}: run \`nodetool status\` from another node and check \`nodetool gossipinfo\` for ${address} (a node just restarted, partitioned or removed shows this).`,
+          knowledgeIds: [],
+          confidence: 'medium',
+        });
+        continue;
+      }
+      const down = e.code.startsWith('D');
       findings.push({
         id: down ? 'topology.node-down' : 'topology.node-transition',
         severity: down ? 'critical' : 'warning',

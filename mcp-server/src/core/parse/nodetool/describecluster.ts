@@ -36,6 +36,8 @@ export interface NodetoolDescribeCluster {
   datacenters: { name: string; nodes: number | null; down: number | null }[];
   databaseVersions: VersionGroup[];
   keyspaces: KeyspaceReplication[];
+  /** Layout oddities, e.g. early ScyllaDB's "endpoint: [schema]" lines read back the right way round. */
+  notes: string[];
 }
 
 type Section = 'info' | 'schema' | 'stats' | 'dcs' | 'dbversions' | 'keyspaces';
@@ -66,6 +68,7 @@ export const parseDescribecluster = total<NodetoolDescribeCluster>('nodetool.des
     datacenters: [],
     databaseVersions: [],
     keyspaces: [],
+    notes: [],
   };
   const warnings: string[] = [];
   let section: Section | null = null;
@@ -135,6 +138,15 @@ export const parseDescribecluster = total<NodetoolDescribeCluster>('nodetool.des
   if (v.name === null && v.partitioner === null) return unrecognized(kind, 'no cluster Name or Partitioner under "Cluster Information:" (output cut?)');
   // 3.x has no DynamicEndPointSnitch line; it names the wrapper itself as the snitch when it is on.
   if (v.dynamicSnitch === null && v.snitch?.endsWith('.DynamicEndpointSnitch')) v.dynamicSnitch = true;
+  // Early ScyllaDB (2015, scylladb/scylladb#684) printed "172.31.44.214: [2bf601ed-…]", endpoint first: regroup by
+  // schema version so agreement is judged on versions, not on addresses.
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  if (v.schemaVersions.length && v.schemaVersions.every((g) => !UUID.test(g.version) && g.endpoints.length > 0 && g.endpoints.every((e) => UUID.test(e)))) {
+    const byVersion = new Map<string, string[]>();
+    for (const g of v.schemaVersions) for (const ver of g.endpoints) byVersion.set(ver, [...(byVersion.get(ver) ?? []), g.version]);
+    v.schemaVersions = [...byVersion].map(([version, eps]) => ({ version, endpoints: eps }));
+    v.notes.push('schema versions printed as "endpoint: [version]" (early ScyllaDB, scylladb/scylladb#684): regrouped by version');
+  }
   v.schemaAgreement = v.schemaVersions.length === 0 ? null : v.schemaVersions.length === 1;
   if (v.schemaVersions.length === 0 && v.unreachable.length === 0) warnings.push('no schema version lines: the output looks truncated');
   if (sawStats && v.keyspaces.length === 0) warnings.push('4.x layout without the "Keyspaces:" section: the output looks truncated');

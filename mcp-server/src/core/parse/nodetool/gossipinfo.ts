@@ -3,6 +3,9 @@
  * asked), then "  generation:N", "  heartbeat:N" and application states. 3.x and ScyllaDB print
  * "KEY:value"; 4.0+ print "KEY:version:value" (Cassandra tools/nodetool/GossipInfo.java,
  * gms/EndpointState). Values may contain colons (NATIVE_ADDRESS_AND_PORT:3:127.0.0.1:9042).
+ * Early ScyllaDB (2015, scylladb/scylladb#444, #508) printed the bare address with no "/" and, for a while, the
+ * application states as numbers ("0:NORMAL,…", "3:datacenter1"): those are mapped back to names by the
+ * Cassandra 2.1 ApplicationState order that ScyllaDB copied, with a note.
  */
 import { parsedOk, total, unrecognized } from '../../parsed.js';
 import { limitWarnings, nodetoolError, nodetoolLines, num } from './nodetool-text.js';
@@ -38,10 +41,15 @@ export interface NodetoolGossipinfo {
   versionedStates: boolean;
   schemaVersions: string[];
   releaseVersions: string[];
+  /** Layout oddities worth knowing when reading the values (e.g. numbered states mapped to names). */
+  notes: string[];
 }
 
-const HEADER = /^([^\s/]*)\/(\S+)$/;
-const STATE_KEY = /^([A-Z][A-Z0-9_]*|X\d+):(.*)$/;
+// "/10.0.0.1", "host/10.0.0.1", "/10.0.0.1:7000"; early ScyllaDB printed the bare IPv4 address.
+const HEADER = /^(?:([^\s/]*)\/(\S+)|()(\d{1,3}(?:\.\d{1,3}){3}))$/;
+const STATE_KEY = /^([A-Z][A-Z0-9_]*|X\d+|\d{1,2}):(.*)$/;
+// gms/ApplicationState ordinals in Cassandra 2.1 (ScyllaDB's compatibility target in 2015).
+const STATE_BY_ORDINAL = ['STATUS', 'LOAD', 'SCHEMA', 'DC', 'RACK', 'RELEASE_VERSION', 'REMOVAL_COORDINATOR', 'INTERNAL_IP', 'RPC_ADDRESS', 'X_11_PADDING', 'SEVERITY', 'NET_VERSION', 'HOST_ID', 'TOKENS'];
 
 function finish(e: GossipEndpoint): void {
   const s = (k: string) => e.states[k]?.value ?? null;
@@ -69,13 +77,16 @@ export const parseGossipinfo = total<NodetoolGossipinfo>('nodetool.gossipinfo', 
   let current: GossipEndpoint | null = null;
   let versioned = 0;
   let unversioned = 0;
+  let bareHeaders = 0;
+  let ordinalKeys = 0;
   for (const raw of lines) {
     const line = raw.trim();
     if (line === '') continue;
     const h = raw === line ? HEADER.exec(line) : null; // endpoint headers are not indented
     if (h) {
+      if (h[4] !== undefined) bareHeaders++;
       current = {
-        address: h[2]!,
+        address: h[2] ?? h[4]!,
         hostname: h[1] || null,
         generation: null,
         heartbeat: null,
@@ -108,7 +119,12 @@ export const parseGossipinfo = total<NodetoolGossipinfo>('nodetool.gossipinfo', 
     // unversioned layout; the layout is decided by the majority below.
     if (v) versioned++;
     else unversioned++;
-    current.states[s[1]!] = v ? { version: Number(v[1]), value: v[2]! } : { version: null, value: s[2]! };
+    let key = s[1]!;
+    if (/^\d+$/.test(key)) {
+      ordinalKeys++;
+      key = STATE_BY_ORDINAL[Number(key)] ?? key;
+    }
+    current.states[key] = v ? { version: Number(v[1]), value: v[2]! } : { version: null, value: s[2]! };
   }
   if (endpoints.length === 0) return unrecognized(kind, 'no "/address" endpoint header');
   if (endpoints.every((e) => e.generation === null)) return unrecognized(kind, 'no "generation:" line under any endpoint');
@@ -126,10 +142,13 @@ export const parseGossipinfo = total<NodetoolGossipinfo>('nodetool.gossipinfo', 
   if (endpoints.length > 1 && Object.keys(last.states).length < most / 2) {
     warnings.push(`endpoint ${last.address} has ${Object.keys(last.states).length} states where others have up to ${most}: the output looks truncated`);
   } else if (last.generation === null || last.heartbeat === null) warnings.push(`endpoint ${last.address} has no generation/heartbeat: the output looks truncated`);
+  const notes: string[] = [];
+  if (bareHeaders) notes.push('endpoint headers without "/": early ScyllaDB layout (scylladb/scylladb#444)');
+  if (ordinalKeys) notes.push(`${ordinalKeys} application state(s) printed as numbers (early ScyllaDB, scylladb/scylladb#508): named by the Cassandra 2.1 ApplicationState order (0 STATUS, 1 LOAD, 2 SCHEMA, 3 DC, 4 RACK, 5 RELEASE_VERSION, 8 RPC_ADDRESS, 11 NET_VERSION, 12 HOST_ID)`);
   const uniq = (f: (e: GossipEndpoint) => string | null) => [...new Set(endpoints.map(f).filter((x): x is string => x !== null))];
   return parsedOk<NodetoolGossipinfo>(
     kind,
-    { endpoints, versionedStates, schemaVersions: uniq((e) => e.schemaVersion), releaseVersions: uniq((e) => e.releaseVersion) },
+    { endpoints, versionedStates, schemaVersions: uniq((e) => e.schemaVersion), releaseVersions: uniq((e) => e.releaseVersion), notes },
     limitWarnings(warnings),
   );
 });

@@ -34,6 +34,8 @@ export interface NodetoolInfo {
   bootstrapState: string | null;
   /** Every "Key : Value" pair as printed, for fields this parser does not type. */
   fields: Record<string, string>;
+  /** Values to distrust, e.g. the negative loads/capacities early ScyllaDB printed (counter bugs). */
+  notes: string[];
 }
 
 function bool(v: string | undefined): boolean | null {
@@ -54,7 +56,7 @@ function cache(v: string | undefined): CacheInfo | null {
   return {
     entries: parseNumber(pick(/entries\s+(\d+)/)),
     sizeBytes: size(/(?:^|,\s*)size\s+([\d.,]+\s*[A-Za-z]*)/),
-    capacityBytes: size(/capacity\s+([\d.,]+\s*[A-Za-z]*)/),
+    capacityBytes: size(/capacity\s+(-?[\d.,]+\s*[A-Za-z]*)/),
     hits: parseNumber(pick(/(\d+)\s+hits/)),
     requests: parseNumber(pick(/(\d+)\s+requests/)),
     recentHitRate: parseNumber(pick(/([\d.]+|NaN)\s+recent hit rate/)),
@@ -73,11 +75,20 @@ export const parseInfo = total<NodetoolInfo>('nodetool.info', (text) => {
   const heap = /([\d.]+)\s*\/\s*([\d.]+)/.exec(fields['Heap Memory (MB)'] ?? '');
   const repaired = fields['Percent Repaired'];
   const id = fields['ID'];
+  const loadBytes = parseSize(fields['Load'] ?? '');
+  const caches = { keyCache: cache(fields['Key Cache']), rowCache: cache(fields['Row Cache']), counterCache: cache(fields['Counter Cache']), chunkCache: cache(fields['Chunk Cache']) };
+  // ScyllaDB 0.x–1.x printed negative loads and cache capacities (overflowed counters, scylladb/scylladb#688,
+  // #1801): kept as printed so they can be quoted, and flagged so nobody sizes anything from them.
+  const notes: string[] = [];
+  if (loadBytes !== null && loadBytes < 0) notes.push(`Load is negative (${fields['Load']}): a counter bug (seen in ScyllaDB, scylladb/scylladb#688), not a size`);
+  for (const [name, c] of Object.entries(caches)) {
+    if (c && [c.sizeBytes, c.capacityBytes].some((x) => x !== null && x < 0)) notes.push(`${name} has a negative size or capacity: a counter bug (seen in ScyllaDB, scylladb/scylladb#1801), not a size`);
+  }
   return parsedOk<NodetoolInfo>('nodetool.info', {
     hostId: id && /^[0-9a-f-]{36}$/i.test(id) ? id.toLowerCase() : null,
     gossipActive: bool(fields['Gossip active']),
     nativeTransportActive: bool(fields['Native Transport active']),
-    loadBytes: parseSize(fields['Load'] ?? ''),
+    loadBytes,
     uncompressedLoadBytes: fields['Uncompressed load'] === undefined ? null : parseSize(fields['Uncompressed load']),
     generation: parseNumber(fields['Generation No']),
     uptimeSeconds: parseNumber(fields['Uptime (seconds)']),
@@ -87,12 +98,10 @@ export const parseInfo = total<NodetoolInfo>('nodetool.info', (text) => {
     datacenter: fields['Data Center'] ?? null,
     rack: fields['Rack'] ?? null,
     exceptions: parseNumber(fields['Exceptions']),
-    keyCache: cache(fields['Key Cache']),
-    rowCache: cache(fields['Row Cache']),
-    counterCache: cache(fields['Counter Cache']),
-    chunkCache: cache(fields['Chunk Cache']),
+    ...caches,
     percentRepaired: repaired === undefined ? null : parseNumber(repaired.replace('%', '')),
     bootstrapState: fields['Bootstrap state'] ?? null,
     fields,
+    notes,
   });
 });

@@ -7,12 +7,14 @@ export type NodeStateCode = 'N' | 'L' | 'J' | 'M';
 
 export interface StatusNode {
   datacenter: string;
-  /** Two letters as printed: UN, DN, UJ, UL, UM, DL … */
+  /** Two letters as printed: UN, DN, UJ, UL, UM, DL … and ScyllaDB's "?N" (liveness unknown to the observer). */
   code: string;
+  /** false for "D" and for ScyllaDB's "?" (not known to be up: see notes). */
   up: boolean;
   state: 'normal' | 'leaving' | 'joining' | 'moving';
   address: string;
-  /** null when printed as "?" (down node) or unparseable. */
+  /** null when printed as "?" (down node) or unparseable. Old ScyllaDB (0.x, 2015) printed bare byte counts and
+   * sometimes negative ones (a counter bug, scylladb/scylladb#719): kept as printed, with a note. */
   loadBytes: number | null;
   loadText: string;
   tokens: number | null;
@@ -40,7 +42,7 @@ const STATE: Record<string, StatusNode['state']> = { N: 'normal', L: 'leaving', 
 
 // UN  127.0.0.1  118.52 KiB  16  100.0%  c474c29e-…  rack1    (load may be "?", owns "?", host id "null")
 const ROW =
-  /^([UD])([NLJM])\s+(\S+)\s+(\?|-?\d+(?:[.,]\d+)?\s*(?:bytes|[KMGTP]i?B|B)?)\s+(\d+|\?)\s+(\?|-?\d+(?:[.,]\d+)?\s*%)\s+([0-9a-fA-F]{8}-[0-9a-fA-F-]{27}|null|\?)\s*(.*)$/;
+  /^([UD?])([NLJM])\s+(\S+)\s+(\?|-?\d+(?:[.,]\d+)?\s*(?:bytes|[KMGTP]i?B|B)?)\s+(\d+|\?)\s+(\?|-?\d+(?:[.,]\d+)?\s*%)\s+([0-9a-fA-F]{8}-[0-9a-fA-F-]{27}|null|\?)\s*(.*)$/;
 
 export const parseStatus = total<NodetoolStatus>('nodetool.status', (text) => {
   const lines = cleanLines(text);
@@ -87,10 +89,16 @@ export const parseStatus = total<NodetoolStatus>('nodetool.status', (text) => {
         hostId: hostId === 'null' || hostId === '?' ? null : hostId.toLowerCase(),
         rack: m[8]!.trim(),
       });
-    } else if (sawHeader && /^[UD][NLJM]\s/.test(line)) {
+    } else if (sawHeader && /^[UD?][NLJM]\s/.test(line)) {
       rowsNotParsed.push(line.slice(0, 120));
       warnings.push(`unparsed node line: ${line.slice(0, 120)}`);
     }
+  }
+  // ScyllaDB oddities seen in real outputs: "?" status (the observer has no liveness for that node, e.g. the node
+  // itself while it is being replaced, scylladb/scylladb#13692) and negative loads (counter bug, #719).
+  for (const n of nodes) {
+    if (n.code.startsWith('?')) notes.push(`${n.address} is "${n.code}": status unknown to this observer (ScyllaDB prints "?" when it has no liveness for the node); check it from another node`);
+    if (n.loadBytes !== null && n.loadBytes < 0) notes.push(`${n.address} load is negative (${n.loadText}): a load counter bug (seen in ScyllaDB, scylladb/scylladb#719), not a size`);
   }
   if (!sawHeader && nodes.length === 0) {
     return unrecognized('nodetool.status', 'no "-- Address Load …" header and no node rows');

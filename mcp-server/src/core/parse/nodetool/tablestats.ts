@@ -330,6 +330,10 @@ export const parseTablestats = total<NodetoolTablestats>('nodetool.tablestats', 
   if (last && last.fields['Maximum tombstones per slice (last five minutes)'] === undefined) {
     warnings.push(`table ${last.keyspace ?? '?'}.${last.name} stops after ${Object.keys(last.fields).length} fields: the output looks truncated`);
   } else if (ksOpen && keyspaces.length) warnings.push('the last keyspace is not closed by a dashed line: the output may be truncated');
+  // Early ScyllaDB printed negative disk sizes (an overflowed counter, scylladb/scylladb#682): flag, never sum them.
+  for (const t of tables) {
+    if ((t.spaceUsedLiveBytes ?? 0) < 0 || (t.spaceUsedTotalBytes ?? 0) < 0) notes.push(`${t.keyspace ?? '?'}.${t.name}: negative "Space used" (a counter bug seen in ScyllaDB, scylladb/scylladb#682), not a size`);
+  }
   if (looksLikeScylla) notes.push('ScyllaDB prints "Percent repaired: 0.0" and "Dropped Mutations: 0" as placeholders; do not read them as facts.');
 
   return parsedOk<NodetoolTablestats>(kind, { totalTables, keyspaces, tables, looksLikeScylla, notes }, limitWarnings(warnings));
