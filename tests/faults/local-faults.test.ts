@@ -112,14 +112,15 @@ describe.skipIf(!javaNodetool)('a JMX port that accepts and never answers', () =
 
 describe('a nodetool wrapper script whose java hangs (bin/nodetool runs java without exec)', () => {
   it('ends at the timeout, not when the grandchild would, and the grandchild is killed', async () => {
-    const marker = `hang-${process.pid}`;
-    const path = fakeNodetool('wrapper', `echo "starting"\nsleep 300 # ${marker}\necho never`);
+    // A sleep length no other process on the machine will have (a plain "sleep 300" elsewhere once failed this).
+    const hang = `${300 + (process.pid % 97)}.${String(Date.now() % 1000).padStart(3, '0')}`;
+    const path = fakeNodetool('wrapper', `echo "starting"\nsleep ${hang}\necho never`);
     const t0 = Date.now();
     const r = await runNodetool({ subcommand: 'info', nodetoolPath: path, timeoutMs: 2000, raw: true });
     expect(Date.now() - t0).toBeLessThan(2000 + 3000);
     expect(r.error?.code).toBe('TIMEOUT');
     expect(r.output.raw).toContain('starting'); // what it printed before the hang is kept
-    expect(await settled(() => liveMatching('sleep 300'))).toEqual([]);
+    expect(await settled(() => liveMatching(`sleep ${hang}`))).toEqual([]);
     expect(await settled(() => liveDescendants())).toEqual([]);
   }, 15_000);
 });

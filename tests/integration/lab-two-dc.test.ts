@@ -49,7 +49,8 @@ describe.skipIf(skip)('a real 2-DC lab (5.0, 2 + 1 nodes)', () => {
 
   it('a snapshot with localDataCenter datacenter1 collects all 3 nodes, node 3 through CQL too', async () => {
     const s = await takeSnapshot({ lab: true, localDataCenter: 'datacenter1' });
-    expect(s.nodes.map((n) => [n.address, n.datacenter, n.status])).toEqual([
+    const failed = s.nodes.flatMap((n) => n.sources.filter((x) => !x.ok).map((x) => `${n.address} ${x.name}: ${x.error?.code} ${x.error?.message}`));
+    expect(s.nodes.map((n) => [n.address, n.datacenter, n.status]), failed.join('\n')).toEqual([
       ['127.0.0.1', 'datacenter1', 'complete'],
       ['127.0.0.2', 'datacenter1', 'complete'],
       ['127.0.0.3', 'datacenter2', 'complete'],

@@ -11,8 +11,10 @@ const NO_ERROR = null as unknown as Error;
 /**
  * A sweep reads node-local tables on every node, so it pins each query to one host. The driver's
  * DCAwareRoundRobinPolicy gives hosts outside the local DC the distance "ignored": no pool, and a query
- * pinned to them is never sent. This policy keeps every host reachable (remote DCs get distance "remote",
- * one connection each, as the session's pooling says) and only orders unpinned queries local DC first.
+ * pinned to them is never sent. This policy keeps every host at distance "local" (one connection each, as
+ * the session's pooling says) so that the driver's warm-up opens every pool at connect: a "remote" host's
+ * pool is only opened by its first request, which then fails with "No connection available" (seen on the
+ * two-DC lab). Only the order of unpinned queries prefers the local DC.
  */
 function definePolicy(driver: CassandraDriver) {
   return class LocalDcFirstPolicy extends driver.policies.loadBalancing.LoadBalancingPolicy {
@@ -28,8 +30,8 @@ function definePolicy(driver: CassandraDriver) {
       callback(NO_ERROR);
     }
 
-    override getDistance(host: Host): cassandra.types.distance {
-      return host.datacenter === this.localDc ? driver.types.distance.local : driver.types.distance.remote;
+    override getDistance(_host: Host): cassandra.types.distance {
+      return driver.types.distance.local;
     }
 
     override newQueryPlan(_keyspace: string, _options: Parameters<Base['newQueryPlan']>[1], callback: PlanCallback): void {
