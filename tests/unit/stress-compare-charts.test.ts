@@ -10,7 +10,7 @@ import { parseCassandraStress, parseLatteJson } from '../../mcp-server/src/core/
 import { stressFacts, type StressFacts } from '../../mcp-server/src/core/stress/facts.js';
 import { registerStressTools } from '../../mcp-server/src/mcp/tools/stress.js';
 import { compareStressRuns, latestRunId, pngChartOf } from '../../mcp-server/src/ops/stress.js';
-import { COMPARE_COLORS, comparisonCharts, comparisonSvg, legendOffsets, nines, niceMax, summaryPercentiles, type CompareRun } from '../../mcp-server/src/render/stress-chart.js';
+import { COMPARE_COLORS, comparisonCharts, comparisonSvg, legendOffsets, nines, niceMax, niceTicks, summaryPercentiles, type CompareRun } from '../../mcp-server/src/render/stress-chart.js';
 import { COMPARE_HEADER_H, comparisonPng, PNG_LAYOUT, plotArea, textWidth } from '../../mcp-server/src/render/stress-chart-png.js';
 import { corpus, HAVE_CORPUS } from '../helpers/corpus.js';
 
@@ -235,5 +235,15 @@ describe.skipIf(!HAVE_CORPUS)('compare_runs writes the charts to runs/compare-<a
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('time-axis ticks', () => {
+  it('fall on round values inside the span', () => {
+    expect(niceTicks(0, 12.8).map((t) => t.at)).toEqual([0, 5, 10]);
+    expect(niceTicks(0, 60).map((t) => t.label)).toEqual(['0.0', '20', '40', '60']);
+    expect(niceTicks(1.3, 6.1).map((t) => t.at)).toEqual([2, 4, 6]);
+    expect(niceTicks(0, 0.9).map((t) => t.label)).toEqual(['0.0', '0.5']);
+    expect(niceTicks(5, 5)).toEqual([{ at: 5, label: '5.0' }]);
   });
 });

@@ -5,7 +5,7 @@
  */
 import pngjs from 'pngjs';
 import type { StressFacts } from '../core/stress/facts.js';
-import { fmt, legendOffsets, niceMax, percentilePoints, summaryPercentiles, timelineSeries, type CompareChartName, type ComparisonCharts, type Series } from './stress-chart.js';
+import { fmt, legendOffsets, niceMax, niceTicks, percentilePoints, summaryPercentiles, timelineSeries, type CompareChartName, type ComparisonCharts, type Series } from './stress-chart.js';
 
 export { summaryPercentiles };
 
@@ -158,7 +158,7 @@ function drawPanel(cv: Canvas, y0: number, p: Panel): void {
     const label = fmt(v);
     cv.text(a.x - 6 - textWidth(label), y - 3, label, INK);
   }
-  const ticks = p.xTicks ?? [0, 0.25, 0.5, 0.75, 1].map((f) => ({ at: xMin + f * (xMax - xMin), label: fmt(xMin + f * (xMax - xMin)) }));
+  const ticks = p.xTicks ?? niceTicks(xMin, xMax);
   for (const t of ticks) {
     const x = Math.round(X(t.at));
     cv.rect(x, a.y + a.h, 1, 4, FRAME);

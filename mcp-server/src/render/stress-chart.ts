@@ -18,6 +18,24 @@ export function niceMax(v: number): number {
   return 10 * p;
 }
 
+/**
+ * Time-axis ticks on round values (a 1, 2 or 5 × 10^k step, about `count` of them) inside [min, max], so an
+ * operator reads "at 10 s" rather than "at 3.2 s"; falls back to both ends when the span is empty.
+ */
+export function niceTicks(min: number, max: number, count = 5): { at: number; label: string }[] {
+  if (!(max > min) || !Number.isFinite(min) || !Number.isFinite(max)) return [{ at: min, label: fmt(min) }];
+  const raw = (max - min) / Math.max(1, count - 1);
+  const p = 10 ** Math.floor(Math.log10(raw));
+  const step = ([1, 2, 5, 10].map((m) => m * p).find((x) => x >= raw) ?? 10 * p);
+  const out: { at: number; label: string }[] = [];
+  // Multiples of step computed afresh (no running sum drifting to 0.6000000000000001), and never -0.
+  for (let k = Math.ceil(min / step - 1e-9); k * step <= max + 1e-9 * step; k++) {
+    const v = Number((k * step).toPrecision(12)) + 0;
+    out.push({ at: v, label: fmt(v) });
+  }
+  return out;
+}
+
 export const fmt = (v: number) => (v >= 10_000 ? `${Math.round(v / 1000)}k` : v >= 1000 ? `${(v / 1000).toFixed(1)}k` : v >= 10 ? String(Math.round(v)) : v.toFixed(1));
 
 export interface Series {
@@ -63,7 +81,7 @@ function panel(title: string, yLabel: string, xLabel: string, series: Series[], 
     out.push(`<line x1="${M.l}" x2="${W - M.r}" y1="${Y(v).toFixed(1)}" y2="${Y(v).toFixed(1)}" stroke="#ddd"/>`);
     out.push(`<text x="${M.l - 6}" y="${(Y(v) + 4).toFixed(1)}" font-size="10" text-anchor="end">${fmt(v)}</text>`);
   }
-  const ticks = opts.xTicks ?? [0, 0.25, 0.5, 0.75, 1].map((f) => ({ at: xMin + f * (xMax - xMin), label: fmt(xMin + f * (xMax - xMin)) }));
+  const ticks = opts.xTicks ?? niceTicks(xMin, xMax);
   for (const t of ticks) out.push(`<text x="${X(t.at).toFixed(1)}" y="${y0 + H - M.b + 14}" font-size="10" text-anchor="middle">${esc(t.label)}</text>`);
   out.push(`<text x="${W - M.r}" y="${y0 + H - 4}" font-size="10" text-anchor="end">${esc(xLabel)}</text>`);
   out.push(`<text x="12" y="${y0 + M.t + ph / 2}" font-size="10" transform="rotate(-90 12 ${y0 + M.t + ph / 2})" text-anchor="middle">${esc(yLabel)}</text>`);

@@ -5,7 +5,7 @@
  * gms/EndpointState). Values may contain colons (NATIVE_ADDRESS_AND_PORT:3:127.0.0.1:9042).
  * Early ScyllaDB (2015, scylladb/scylladb#444, #508) printed the bare address with no "/" and, for a while, the
  * application states as numbers ("0:NORMAL,…", "3:datacenter1"): those are mapped back to names by the
- * Cassandra 2.1 ApplicationState order that ScyllaDB copied, with a note.
+ * ScyllaDB application_state order (gms/application_state.hh; its first 14 are Cassandra 2.1's), with a note.
  */
 import { parsedOk, total, unrecognized } from '../../parsed.js';
 import { limitWarnings, nodetoolError, nodetoolLines, num } from './nodetool-text.js';
@@ -48,8 +48,12 @@ export interface NodetoolGossipinfo {
 // "/10.0.0.1", "host/10.0.0.1", "/10.0.0.1:7000"; early ScyllaDB printed the bare IPv4 address.
 const HEADER = /^(?:([^\s/]*)\/(\S+)|()(\d{1,3}(?:\.\d{1,3}){3}))$/;
 const STATE_KEY = /^([A-Z][A-Z0-9_]*|X\d+|\d{1,2}):(.*)$/;
-// gms/ApplicationState ordinals in Cassandra 2.1 (ScyllaDB's compatibility target in 2015).
-const STATE_BY_ORDINAL = ['STATUS', 'LOAD', 'SCHEMA', 'DC', 'RACK', 'RELEASE_VERSION', 'REMOVAL_COORDINATOR', 'INTERNAL_IP', 'RPC_ADDRESS', 'X_11_PADDING', 'SEVERITY', 'NET_VERSION', 'HOST_ID', 'TOKENS'];
+// ScyllaDB's own application_state ordinals (scylladb/scylladb gms/application_state.hh, enum class
+// application_state, STATUS = 0 …): the first 14 are Cassandra 2.1's ApplicationState order, the rest ScyllaDB's.
+const STATE_BY_ORDINAL = [
+  'STATUS', 'LOAD', 'SCHEMA', 'DC', 'RACK', 'RELEASE_VERSION', 'REMOVAL_COORDINATOR', 'INTERNAL_IP', 'RPC_ADDRESS', 'X_11_PADDING', 'SEVERITY', 'NET_VERSION', 'HOST_ID', 'TOKENS',
+  'SUPPORTED_FEATURES', 'CACHE_HITRATES', 'SCHEMA_TABLES_VERSION', 'RPC_READY', 'VIEW_BACKLOG', 'SHARD_COUNT', 'IGNORE_MSB_BITS', 'CDC_GENERATION_ID', 'SNITCH_NAME', 'RAFT_SERVER_ID',
+];
 
 function finish(e: GossipEndpoint): void {
   const s = (k: string) => e.states[k]?.value ?? null;
@@ -144,7 +148,7 @@ export const parseGossipinfo = total<NodetoolGossipinfo>('nodetool.gossipinfo', 
   } else if (last.generation === null || last.heartbeat === null) warnings.push(`endpoint ${last.address} has no generation/heartbeat: the output looks truncated`);
   const notes: string[] = [];
   if (bareHeaders) notes.push('endpoint headers without "/": early ScyllaDB layout (scylladb/scylladb#444)');
-  if (ordinalKeys) notes.push(`${ordinalKeys} application state(s) printed as numbers (early ScyllaDB, scylladb/scylladb#508): named by the Cassandra 2.1 ApplicationState order (0 STATUS, 1 LOAD, 2 SCHEMA, 3 DC, 4 RACK, 5 RELEASE_VERSION, 8 RPC_ADDRESS, 11 NET_VERSION, 12 HOST_ID)`);
+  if (ordinalKeys) notes.push(`${ordinalKeys} application state(s) printed as numbers (early ScyllaDB, scylladb/scylladb#508): named by ScyllaDB's application_state order, gms/application_state.hh (0 STATUS, 1 LOAD, 2 SCHEMA, 3 DC, 4 RACK, 5 RELEASE_VERSION, 8 RPC_ADDRESS, 11 NET_VERSION, 12 HOST_ID)`);
   const uniq = (f: (e: GossipEndpoint) => string | null) => [...new Set(endpoints.map(f).filter((x): x is string => x !== null))];
   return parsedOk<NodetoolGossipinfo>(
     kind,
