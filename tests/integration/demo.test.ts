@@ -1,8 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
+import { liveMatching } from '../faults/procs.js';
 import { BUNDLE } from '../helpers/mcp-client.js';
 
 // README's main job, exactly as written there: `node mcp-server/dist/cql-tuner.js demo`, against a real lab it
@@ -10,22 +11,8 @@ import { BUNDLE } from '../helpers/mcp-client.js';
 const home = mkdtempSync(join(tmpdir(), 'cql-tuner-demo-'));
 const skip = process.env.CQL_TUNER_SKIP_LAB === '1';
 
-/** PIDs whose command line mentions the throwaway home: a lab node the demo left behind. */
-function processesUnder(dir: string): number[] {
-  const out: number[] = [];
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      if (readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(dir)) out.push(Number(d));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return out;
-}
-
 afterAll(() => {
-  for (const pid of processesUnder(home)) process.kill(pid, 'SIGKILL');
+  for (const { pid } of liveMatching(home)) process.kill(pid, 'SIGKILL');
   rmSync(home, { recursive: true, force: true });
 });
 
@@ -42,6 +29,6 @@ describe.skipIf(skip)('the README demo', () => {
     expect(r.stdout).toMatch(/^Diagnosis of local lab: 1 node\(s\) \[127\.0\.0\.1\], version\(s\) 5\.0\.\d+/m);
     expect(r.stdout).toMatch(/^Checked:/m);
     expect(r.stdout).toMatch(/Lab stopped/);
-    expect(processesUnder(home)).toEqual([]);
+    expect(liveMatching(home)).toEqual([]);
   }, 420_000);
 });

@@ -1,10 +1,11 @@
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LabError } from '../../mcp-server/src/lab/errors.js';
 import { labStatus, startLab } from '../../mcp-server/src/lab/index.js';
 import { resolveCassandraJars } from '../../mcp-server/src/lab/resolve.js';
+import { liveMatching } from '../faults/procs.js';
 
 // A node that dies during start-up, for real: the lab runs its usual argv, but JAVA_HOME points at a `java`
 // that answers -version like JDK 17 and, started as the daemon, prints what a failing Cassandra prints and
@@ -40,18 +41,6 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-function processesUnder(dir: string): number[] {
-  return readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        return readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(dir);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 describe.skipIf(skip)('a lab node that dies during start-up', () => {
   it('fails with NODE_DIED quoting the node’s last output lines and a fix, and leaves no process or running lab', async () => {
@@ -71,7 +60,7 @@ describe.skipIf(skip)('a lab node that dies during start-up', () => {
     expect(err.fix).toMatch(/Read the log lines above/);
     // Noticed at once, not after the start timeout.
     expect(Date.now() - t0).toBeLessThan(60_000);
-    expect(processesUnder(root)).toEqual([]);
+    expect(liveMatching(root)).toEqual([]);
     expect((await labStatus()).running).toBe(false);
   }, 120_000);
 });

@@ -141,13 +141,7 @@ export class CqlSession {
     const host = this.hostFor(address);
     if (!host) throw new OpError('UNKNOWN_NODE', `${address} is not a node of this cluster as the driver sees it`, 'Check the address against system.peers / nodetool status.');
     const started = performance.now();
-    const run = () => this.client.execute(cql, params, { host, prepare: params.length > 0, readTimeout: timeoutMs ?? this.requestTimeoutMs, isIdempotent: true, fetchSize: 5000 });
-    // A pool that is (re)opening answers "No connection available" at once: one short wait, then one retry.
-    const rs = await run().catch(async (e: unknown) => {
-      if (!/No connection available/.test(e instanceof Error ? `${e.message} ${JSON.stringify((e as { innerErrors?: unknown }).innerErrors ?? {})}` : String(e))) throw e;
-      await new Promise((r) => setTimeout(r, 300));
-      return run();
-    });
+    const rs = await this.client.execute(cql, params, { host, prepare: params.length > 0, readTimeout: timeoutMs ?? this.requestTimeoutMs, isIdempotent: true, fetchSize: 5000 });
     const columns = (rs.columns ?? []).map((c) => c.name);
     const rows = rs.rows.map((r) => columns.map((c) => cellText(r.get(c))));
     return { columns, rows, ms: Math.round(performance.now() - started) };

@@ -149,7 +149,9 @@ export async function collectNode(session: CqlSession, node: SweepNode, opts: Sw
       scyllaTables = scyllaTablesToRead(parsed?.ok ? parsed.value : null).tables.map((t) => `system.${t}`);
     }
   }
-  const nodetoolSubs = opts.nodetool.length === 0 ? [] : cqlReachable && virtualTables.length > 0 ? opts.nodetool : [...new Set([...opts.nodetool, ...NODETOOL_WITHOUT_VTABLES])];
+  // Without virtual tables nodetool answers the rest; the version only when system.local did not already.
+  const withoutVtables = local.ok ? NODETOOL_WITHOUT_VTABLES.filter((s) => s !== 'version') : NODETOOL_WITHOUT_VTABLES;
+  const nodetoolSubs = opts.nodetool.length === 0 ? [] : cqlReachable && virtualTables.length > 0 ? opts.nodetool : [...new Set([...opts.nodetool, ...withoutVtables])];
   // (ScyllaDB's nodetool talks to its REST API on port 10000, not JMX: the caller sets jmxPort.)
 
   for (const q of cqlReachable ? (opts.extraCql ?? []) : []) sources.push(await cql(q.keyspace, q.table, q.query));
