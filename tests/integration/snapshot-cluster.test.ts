@@ -87,13 +87,18 @@ describe.skipIf(skip)('cluster snapshot on a real 3-node lab', () => {
     // pauses, GC during boot). That is real and reported; the live state itself must be clean.
     // A young JVM on a starved host can also pause for real between two gcstats calls (seen: 624 ms on one
     // node in CI). Such a finding must be measured evidence, not noise; everything else must be clean.
-    const gcDriven = (f: Finding) => f.id === 'jvm.gc.pause' || (f.id === 'cluster.outlier' && /GC pause/.test(f.title));
+    // The heap rule only warns when that node's GC is under pressure (seen: 82 % with a 270 ms pause), so a
+    // heap warning is accepted only beside a measured GC pause finding on the same node.
+    const paused = (fs: Finding[]) => new Set(fs.filter((f) => f.id === 'jvm.gc.pause').map((f) => f.node));
+    const gcDrivenIn = (fs: Finding[]) => (f: Finding) =>
+      f.id === 'jvm.gc.pause' || (f.id === 'cluster.outlier' && /GC pause/.test(f.title)) || (f.id === 'jvm.heap.used-ratio' && paused(fs).has(f.node));
+    const gcDriven = gcDrivenIn(live.findings);
     for (const f of live.findings.filter(gcDriven)) expect(f.evidence.join(' ')).toMatch(/gcstats|GC pause \d/);
     expect(live.findings.filter((f) => f.severity !== 'info' && !f.id.startsWith('log.') && !gcDriven(f))).toEqual([]);
     expect(live.checked.find((c) => c.rule === 'logs')?.checked).toBe(true);
     expect(live.checked.filter((c) => !c.checked).map((c) => c.rule)).toEqual([]);
     const offline = await diagnoseBundle(bundleDir);
-    expect(offline.findings.filter((f) => f.severity !== 'info' && !gcDriven(f))).toEqual([]);
+    expect(offline.findings.filter((f) => f.severity !== 'info' && !gcDrivenIn(offline.findings)(f))).toEqual([]);
   }, 120_000);
 
   it('through the built server (MCP cluster_snapshot) and the CLI: compact summary, raw only when asked', async () => {

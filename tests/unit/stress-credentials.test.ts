@@ -5,12 +5,12 @@
  * content while it runs) and an old one (answers "Invalid …", so the password goes on the command line with a
  * warning).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pidAlive, probeCredentialsFile, runsDir, writePrivateFile } from '../../mcp-server/src/collect/stress-runner.js';
+import { pidAlive, probeCredentialsFile, runsDir, sweepStalePrivateDirs, writePrivateFile } from '../../mcp-server/src/collect/stress-runner.js';
 import { credentialsFileSupported, credentialsFileText } from '../../mcp-server/src/core/stress/argv-cassandra-stress.js';
 import { escapePropertiesKey, escapePropertiesValue, parseProperties, propertiesText } from '../../mcp-server/src/core/stress/java-properties.js';
 import { startStress, stressCancel, stressStatus, waitForRun } from '../../mcp-server/src/ops/stress.js';
@@ -346,5 +346,32 @@ describe('private file', () => {
     await f.remove();
     await f.remove();
     expect(existsSync(f.dir)).toBe(false);
+  });
+});
+
+describe('private folders left by a killed process', () => {
+  it('are removed by the next write; live owners, other names and the new folder are kept', async () => {
+    const base = tmpdir();
+    // A pid that surely ended: a child that has exited and been reaped.
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const stale = join(base, `cql-tuner-cred-${dead}-test${process.pid}`);
+    const live = join(base, `cql-tuner-cred-${process.pid}-livetest`);
+    const other = join(base, `cql-tuner-other-${dead}-test${process.pid}`);
+    for (const d of [stale, live, other]) {
+      mkdirSync(d, { recursive: true });
+      writeFileSync(join(d, 'p.properties'), 'cql.password=x\n');
+    }
+    try {
+      const f = await writePrivateFile('x.properties', 'cql.password=p\n');
+      expect(existsSync(stale)).toBe(false);
+      expect(existsSync(live)).toBe(true);
+      expect(existsSync(other)).toBe(true);
+      expect(f.dir).toMatch(new RegExp(`cql-tuner-cred-${process.pid}-`));
+      expect(existsSync(f.path)).toBe(true);
+      await f.remove();
+      expect(await sweepStalePrivateDirs(base)).not.toContain(live);
+    } finally {
+      for (const d of [stale, live, other]) rmSync(d, { recursive: true, force: true });
+    }
   });
 });

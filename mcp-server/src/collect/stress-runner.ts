@@ -355,6 +355,29 @@ async function runCredentialsProbe(binary: string, timeoutMs: number): Promise<C
   }
 }
 
+const PRIVATE_PREFIX = 'cql-tuner-cred-';
+
+/**
+ * Removes credential folders whose owner process is gone: a server killed with SIGKILL runs no exit hook, so
+ * its folder would otherwise keep the password until the temp folder is cleaned. Only this user's folders
+ * named with a pid are touched; a live pid (even a reused one) keeps its folder. Returns what was removed.
+ */
+export async function sweepStalePrivateDirs(base: string): Promise<string[]> {
+  const removed: string[] = [];
+  const names = await readdir(base).catch(() => [] as string[]);
+  const uid = process.getuid?.();
+  for (const name of names) {
+    const m = /^cql-tuner-cred-(\d+)-/.exec(name);
+    if (!m) continue;
+    const dir = join(base, name);
+    const st = await stat(dir).catch(() => null);
+    if (!st?.isDirectory() || (uid !== undefined && st.uid !== uid)) continue;
+    if (await pidAlive(Number(m[1]))) continue;
+    await rm(dir, { recursive: true, force: true }).then(() => removed.push(dir)).catch(() => {});
+  }
+  return removed;
+}
+
 /** Private credential folders alive now: removed when this process exits, whatever ends it through exit(). */
 const SECRET_DIRS = new Set<string>();
 let secretExitHook = false;
@@ -371,7 +394,9 @@ export interface PrivateFile {
  * exclusively, so no other user can read it and nothing kept with the run holds it.
  */
 export async function writePrivateFile(name: string, text: string): Promise<PrivateFile> {
-  const dir = await mkdtemp(join(privateBase(), 'cql-tuner-cred-'));
+  await sweepStalePrivateDirs(privateBase());
+  // The owner's pid is in the name so a later run can tell a folder left by a killed process from a live one.
+  const dir = await mkdtemp(join(privateBase(), `${PRIVATE_PREFIX}${process.pid}-`));
   SECRET_DIRS.add(dir);
   if (!secretExitHook) {
     secretExitHook = true;
