@@ -114,8 +114,9 @@ class Canvas {
   png(): Buffer {
     const png = new pngjs.PNG({ width: this.w, height: this.h });
     this.data.copy(png.data);
-    // RGB without alpha, fixed deflate settings: smaller and byte-identical for the same picture.
-    return pngjs.PNG.sync.write(png, { colorType: 2, deflateLevel: 9, deflateStrategy: 3 });
+    // RGB without alpha, fixed deflate settings: byte-identical for the same picture. One filter (Up) instead of
+    // pngjs's per-row trial of all five: about half the CPU for about a third more bytes (14 vs 10 KB).
+    return pngjs.PNG.sync.write(png, { colorType: 2, deflateLevel: 9, deflateStrategy: 3, filterType: 2 });
   }
 }
 
