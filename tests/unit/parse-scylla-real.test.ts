@@ -39,6 +39,8 @@ const KIND_BY_PREFIX: Record<string, string> = {
   gossipinfo: 'nodetool.gossipinfo',
   describecluster: 'nodetool.describecluster',
   netstats: 'nodetool.netstats',
+  proxyhistograms: 'nodetool.proxyhistograms',
+  tpstats: 'nodetool.tpstats',
 };
 
 describe('real ScyllaDB samples: provenance and detection', () => {

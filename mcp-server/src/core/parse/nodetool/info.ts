@@ -65,7 +65,15 @@ function cache(v: string | undefined): CacheInfo | null {
 
 export const parseInfo = total<NodetoolInfo>('nodetool.info', (text) => {
   const fields: Record<string, string> = {};
+  const warnings: string[] = [];
   for (const line of cleanLines(text)) {
+    // nodetool can fail half-way (ScyllaDB 1.x AMI: "error: Index: 0, Size: 0" + a Java stack trace after the heap
+    // lines, scylladb/scylladb#1041): what came before is real, nothing after it is a field.
+    const failure = /^\s*(error:\s.*|-- StackTrace --|Exception in thread\b.*|(?:[a-z]\w*\.)+[A-Z]\w*(?:Exception|Error)\b.*)$/.exec(line);
+    if (failure && Object.keys(fields).length > 0) {
+      warnings.push(`nodetool stopped with an error after ${Object.keys(fields).length} field(s): ${failure[1]!.trim().slice(0, 200)}; the fields after it are missing`);
+      break;
+    }
     const m = /^\s*([A-Za-z][A-Za-z ()/]*?)\s*:\s?(.*)$/.exec(line);
     if (m && !(m[1]! in fields)) fields[m[1]!.trim()] = m[2]!.trim();
   }
@@ -74,7 +82,8 @@ export const parseInfo = total<NodetoolInfo>('nodetool.info', (text) => {
   }
   const heap = /([\d.]+)\s*\/\s*([\d.]+)/.exec(fields['Heap Memory (MB)'] ?? '');
   const repaired = fields['Percent Repaired'];
-  const id = fields['ID'];
+  // 2015 ScyllaDB printed the host id as a JSON string, quotes included (scylladb/scylladb#253).
+  const id = fields['ID']?.replace(/^"(.*)"$/, '$1');
   const loadBytes = parseSize(fields['Load'] ?? '');
   const caches = { keyCache: cache(fields['Key Cache']), rowCache: cache(fields['Row Cache']), counterCache: cache(fields['Counter Cache']), chunkCache: cache(fields['Chunk Cache']) };
   // ScyllaDB 0.x–1.x printed negative loads and cache capacities (overflowed counters, scylladb/scylladb#688,
@@ -103,5 +112,5 @@ export const parseInfo = total<NodetoolInfo>('nodetool.info', (text) => {
     bootstrapState: fields['Bootstrap state'] ?? null,
     fields,
     notes,
-  });
+  }, warnings);
 });
