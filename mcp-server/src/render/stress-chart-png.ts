@@ -49,16 +49,16 @@ class Canvas {
     readonly w: number,
     readonly h: number,
   ) {
-    this.data = Buffer.alloc(w * h * 4, 255);
+    // RGB, the PNG's own layout: pngjs then writes it as is instead of converting every pixel from RGBA.
+    this.data = Buffer.alloc(w * h * 3, 255);
   }
 
   px(x: number, y: number, c: Rgb): void {
     if (x < 0 || y < 0 || x >= this.w || y >= this.h) return;
-    const o = (y * this.w + x) * 4;
+    const o = (y * this.w + x) * 3;
     this.data[o] = c[0];
     this.data[o + 1] = c[1];
     this.data[o + 2] = c[2];
-    this.data[o + 3] = 255;
   }
 
   rect(x: number, y: number, w: number, h: number, c: Rgb): void {
@@ -113,10 +113,10 @@ class Canvas {
 
   png(): Buffer {
     const png = new pngjs.PNG({ width: this.w, height: this.h });
-    this.data.copy(png.data);
-    // RGB without alpha, fixed deflate settings: byte-identical for the same picture. One filter (Up) instead of
+    png.data = this.data;
+    // RGB in and out, fixed deflate settings: byte-identical for the same picture. One filter (Up) instead of
     // pngjs's per-row trial of all five: about half the CPU for about a third more bytes (14 vs 10 KB).
-    return pngjs.PNG.sync.write(png, { colorType: 2, deflateLevel: 9, deflateStrategy: 3, filterType: 2 });
+    return pngjs.PNG.sync.write(png, { colorType: 2, inputColorType: 2, inputHasAlpha: false, deflateLevel: 9, deflateStrategy: 3, filterType: 2 });
   }
 }
 
