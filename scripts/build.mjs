@@ -1,9 +1,13 @@
-// Builds the single-file bundle that Claude Code starts without any install step.
-import { chmod } from 'node:fs/promises';
+// Builds what Claude Code starts without any install step: the bundle and its `cql-tuner` entry (scripts/build-options.mjs).
+import { chmod, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { build } from 'esbuild';
-import { buildOptions, outfile, root } from './build-options.mjs';
+import { buildAll, outfile, root } from './build-options.mjs';
 
-await build(buildOptions);
-await chmod(join(root, outfile), 0o755);
-process.stderr.write(`built ${outfile}\n`);
+for (const { path, text } of await buildAll()) {
+  // Write then rename: a server starting meanwhile never reads half a file.
+  const tmp = join(root, `${path}.tmp`);
+  await writeFile(tmp, text);
+  if (path === outfile) await chmod(tmp, 0o755);
+  await rename(tmp, join(root, path));
+  process.stderr.write(`built ${path}\n`);
+}

@@ -1,0 +1,111 @@
+/**
+ * The `cql-tuner` entry file: runs the CommonJS bundle (cql-tuner-main.cjs) through node:vm with a V8 code cache
+ * kept per user, because compiling the 2.4 MB bundle is a third of the MCP server's start-up and Node 20 has no
+ * compile cache of its own (module.enableCompileCache came in Node 22).
+ *
+ * It prints nothing on stdout (that is the MCP server's JSON-RPC channel) and never stops the program for a
+ * cache problem: any failure runs the bundle without the cache. CQL_TUNER_CODE_CACHE=0 turns it off;
+ * CQL_TUNER_CODE_CACHE_DEBUG=1 says on stderr what it did.
+ */
+import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+
+/** sha256 of the bundle, put in at build time (scripts/build-options.mjs) so the cache key follows its content. */
+declare const __CQL_TUNER_BUNDLE_SHA256__: string;
+
+const BUNDLE_NAME = 'cql-tuner-main.cjs';
+/** Long enough for an MCP session to have listed its tools, so the cache holds the functions start-up uses. */
+const WRITE_AFTER_MS = 1500;
+const STALE_AFTER_MS = 7 * 24 * 3600 * 1000;
+
+const debug = process.env.CQL_TUNER_CODE_CACHE_DEBUG === '1' ? (m: string) => process.stderr.write(`cql-tuner code cache: ${m}\n`) : () => {};
+
+/** A folder only this user can write, or null (then no cache is read or written). */
+function privateCacheDir(): string | null {
+  const base = process.env.CQL_TUNER_CODE_CACHE_DIR || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'cql-tuner', 'code-cache');
+  try {
+    mkdirSync(base, { recursive: true, mode: 0o700 });
+    const st = lstatSync(base);
+    // Cached bytecode is run as code: a folder another user can write into must not be trusted.
+    if (!st.isDirectory() || (process.getuid && st.uid !== process.getuid()) || (st.mode & 0o022) !== 0) {
+      debug(`unusable folder ${base} (not a directory of this user, or writable by others)`);
+      return null;
+    }
+    return base;
+  } catch (e) {
+    debug(`unusable folder ${base} (${(e as Error).message})`);
+    return null;
+  }
+}
+
+/** The cache file's bytes when it is a regular file of this user that nobody else can write. */
+function readPrivate(path: string): Buffer | undefined {
+  let fd: number | null = null;
+  try {
+    fd = openSync(path, 'r');
+    const st = fstatSync(fd);
+    if (!st.isFile() || (process.getuid && st.uid !== process.getuid()) || (st.mode & 0o022) !== 0) return undefined;
+    return readFileSync(fd);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+function run(): void {
+  const bundle = join(dirname(fileURLToPath(import.meta.url)), BUNDLE_NAME);
+  const source = readFileSync(bundle, 'utf8');
+  const off = process.env.CQL_TUNER_CODE_CACHE === '0';
+  const dir = off ? null : privateCacheDir();
+  if (off) debug('off (CQL_TUNER_CODE_CACHE=0)');
+  // Content, size and mtime in the name: V8 itself only checks the source length, so an edited bundle of the
+  // same length must not meet an old cache.
+  const st = statSync(bundle);
+  const key = `${__CQL_TUNER_BUNDLE_SHA256__.slice(0, 16)}-${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}`;
+  const file = dir ? join(dir, `${key}.bin`) : null;
+  const cachedData = file ? readPrivate(file) : undefined;
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundle, ...(cachedData ? { cachedData } : {}) });
+  const hit = cachedData !== undefined && !script.cachedDataRejected;
+  if (file) debug(hit ? `hit ${file}` : cachedData ? `rejected ${file}` : `miss ${file}`);
+
+  if (file && !hit) {
+    let written = false;
+    const write = () => {
+      if (written) return;
+      written = true;
+      const tmp = `${file}.${process.pid}.tmp`;
+      try {
+        writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+        renameSync(tmp, file);
+        debug(`wrote ${file}`);
+        // Caches of other builds go once unused for a week (not at once: two checkouts used in turn would
+        // otherwise delete each other's cache at every start).
+        for (const name of readdirSync(dir!)) {
+          const other = join(dir!, name);
+          if (name.endsWith('.bin') && other !== file && Date.now() - statSync(other).mtimeMs > STALE_AFTER_MS) unlinkSync(other);
+        }
+      } catch (e) {
+        debug(`not written (${(e as Error).message})`);
+        try {
+          unlinkSync(tmp);
+        } catch {
+          /* nothing was written */
+        }
+      }
+    };
+    setTimeout(write, WRITE_AFTER_MS).unref();
+    // Short CLI calls end before the timer: write then, once.
+    process.once('exit', write);
+  }
+
+  const module = { exports: {} };
+  const fn = script.runInThisContext() as (e: object, r: NodeJS.Require, m: object, f: string, d: string) => void;
+  fn.call(module.exports, module.exports, createRequire(bundle), module, bundle, dirname(bundle));
+}
+
+run();
