@@ -48,7 +48,7 @@ function run() {
   const dir = off ? null : privateCacheDir();
   if (off) debug("off (CQL_TUNER_CODE_CACHE=0)");
   const st = statSync(bundle);
-  const key = `${"7bea4226dee4287501fa0cb281ae75c06fe447eff208a615e1d2091daa62e7ac".slice(0, 16)}-${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}`;
+  const key = `${"ebef40343c3c7f208332c2e3a6a6de3fb6e509b7113d781db43c5a09634799be".slice(0, 16)}-${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}`;
   const file = dir ? join(dir, `${key}.bin`) : null;
   const cachedData = file ? readPrivate(file) : void 0;
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}

@@ -6,7 +6,7 @@
  * warning).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -361,17 +361,25 @@ describe('private folders left by a killed process', () => {
       mkdirSync(d, { recursive: true });
       writeFileSync(join(d, 'p.properties'), 'cql.password=x\n');
     }
+    // A planted link with a dead pid in its name, pointing at a folder of ours: neither is touched.
+    const target = join(tmp, 'link-target');
+    mkdirSync(target, { recursive: true });
+    writeFileSync(join(target, 'keep.txt'), 'x');
+    const link = join(base, `cql-tuner-cred-${dead}-link${process.pid}`);
+    symlinkSync(target, link);
     try {
       const f = await writePrivateFile('x.properties', 'cql.password=p\n');
       expect(existsSync(stale)).toBe(false);
       expect(existsSync(live)).toBe(true);
       expect(existsSync(other)).toBe(true);
+      expect(lstatSync(link).isSymbolicLink()).toBe(true);
+      expect(existsSync(join(target, 'keep.txt'))).toBe(true);
       expect(f.dir).toMatch(new RegExp(`cql-tuner-cred-${process.pid}-`));
       expect(existsSync(f.path)).toBe(true);
       await f.remove();
       expect(await sweepStalePrivateDirs(base)).not.toContain(live);
     } finally {
-      for (const d of [stale, live, other]) rmSync(d, { recursive: true, force: true });
+      for (const d of [stale, live, other, link]) rmSync(d, { recursive: true, force: true });
     }
   });
 });

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, openSync, rmSync } from 'node:fs';
-import { access, chmod, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, statfs, writeFile } from 'node:fs/promises';
+import { access, chmod, lstat, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, statfs, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { credentialsFileProbeArgv, credentialsFileSupported, safeCredentialsPath } from '../core/stress/argv-cassandra-stress.js';
@@ -370,7 +370,8 @@ export async function sweepStalePrivateDirs(base: string): Promise<string[]> {
     const m = /^cql-tuner-cred-(\d+)-/.exec(name);
     if (!m) continue;
     const dir = join(base, name);
-    const st = await stat(dir).catch(() => null);
+    // lstat: a symlink planted under this name in a shared temp folder is not ours to follow or remove.
+    const st = await lstat(dir).catch(() => null);
     if (!st?.isDirectory() || (uid !== undefined && st.uid !== uid)) continue;
     if (await pidAlive(Number(m[1]))) continue;
     await rm(dir, { recursive: true, force: true }).then(() => removed.push(dir)).catch(() => {});
