@@ -48,7 +48,7 @@ function run() {
   const dir = off ? null : privateCacheDir();
   if (off) debug("off (CQL_TUNER_CODE_CACHE=0)");
   const st = statSync(bundle);
-  const key = `${"ebef40343c3c7f208332c2e3a6a6de3fb6e509b7113d781db43c5a09634799be".slice(0, 16)}-${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}`;
+  const key = `${"12536102406ed378fbb5f370cd0b46eb4cae685f72791e9b4175f7e3e5572903".slice(0, 16)}-${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}`;
   const file = dir ? join(dir, `${key}.bin`) : null;
   const cachedData = file ? readPrivate(file) : void 0;
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}

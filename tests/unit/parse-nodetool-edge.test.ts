@@ -68,6 +68,14 @@ describe('pasted collector prefixes (core/text.ts)', () => {
     expect(cleanLines('2024-05-01T10:00:00.123Z a\nMay 01 10:00:00 host nodetool[12]: b')).toEqual(['a', 'b']);
     expect(cleanLines('    a\n      b')).toEqual(['a', '  b']);
   });
+
+  it('a logger prefix on the first line only (an output logged as one message) is dropped for every parser', () => {
+    expect(cleanLines('\ndtest: DEBUG: pending tasks: 0\n  id  type\n')).toEqual(['pending tasks: 0', '  id  type']);
+    expect(cleanLines('node1: INFO: Datacenter: dc1\n=====')).toEqual(['Datacenter: dc1', '=====']);
+    // Not when later lines carry it too, and not for labels that are not logger levels.
+    expect(cleanLines('a: INFO: x\nb: INFO: y')).toEqual(['a: INFO: x', 'b: INFO: y']);
+    expect(cleanLines('nodetool: Failed to connect\nmore')).toEqual(['nodetool: Failed to connect', 'more']);
+  });
 });
 
 describe('nodetool status cut short', () => {

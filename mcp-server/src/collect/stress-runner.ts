@@ -367,7 +367,7 @@ export async function sweepStalePrivateDirs(base: string): Promise<string[]> {
   const names = await readdir(base).catch(() => [] as string[]);
   const uid = process.getuid?.();
   for (const name of names) {
-    const m = /^cql-tuner-cred-(\d+)-/.exec(name);
+    const m = name.startsWith(PRIVATE_PREFIX) ? /^(\d+)-/.exec(name.slice(PRIVATE_PREFIX.length)) : null;
     if (!m) continue;
     const dir = join(base, name);
     // lstat: a symlink planted under this name in a shared temp folder is not ours to follow or remove.

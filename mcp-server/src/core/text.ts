@@ -16,6 +16,7 @@ const TIMESTAMP_PREFIX = /^(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?
 //    "ReleaseVersion: 5.0.9" keeps its label.
 //  - scylla-cluster-tests (SCT) logs quoted in ScyllaDB issues: "< t:2025-01-20 20:03:29,733 f:base.py  l:231
 //    c:RemoteLibSSH2CmdRunner p:DEBUG > " plus the remote "<10.0.0.1>: " or "RemoteCmdRunner [centos@1.2.3.4]: ".
+// (A prefix on the first line only is ONE_MESSAGE_PREFIX below.)
 type PrefixRule = { shape: RegExp; sameWidth?: boolean; identical?: boolean; minLines?: number };
 const COLLECTOR_PREFIXES: PrefixRule[] = [
   { shape: /^\[[\w.-]+\/[^\]\s]+\](?: |$)/ },
@@ -40,13 +41,24 @@ export function stripCollectorPrefix(lines: string[]): string[] {
   return lines;
 }
 
+// A test harness that logs a whole output as one message prefixes only its first line
+// ("dtest: DEBUG: pending tasks: 0", scylladb/scylla-tools-java#30).
+const ONE_MESSAGE_PREFIX = /^[\w.-]+:\s+(?:DEBUG|INFO|WARNING|WARN|ERROR):\s+/;
+
+/** Drops a logger prefix that only the first non-empty line carries (see ONE_MESSAGE_PREFIX). */
+function stripOneMessagePrefix(lines: string[]): string[] {
+  const first = lines.findIndex((l) => l.trim() !== '');
+  if (first < 0 || !ONE_MESSAGE_PREFIX.test(lines[first]!) || lines.some((l, i) => i !== first && ONE_MESSAGE_PREFIX.test(l))) return lines;
+  return lines.map((l, i) => (i === first ? l.replace(ONE_MESSAGE_PREFIX, '') : l));
+}
+
 export function splitLines(text: string): string[] {
   return text.replace(ANSI, '').replace(/\r\n?/g, '\n').split('\n');
 }
 
 /** Lines with collector and timestamp prefixes removed and the common indentation stripped; blank edges trimmed. */
 export function cleanLines(text: string): string[] {
-  let lines = stripCollectorPrefix(splitLines(text)).map((l) => l.replace(TIMESTAMP_PREFIX, '').replace(/\s+$/, ''));
+  let lines = stripOneMessagePrefix(stripCollectorPrefix(splitLines(text))).map((l) => l.replace(TIMESTAMP_PREFIX, '').replace(/\s+$/, ''));
   while (lines.length && lines[0]!.trim() === '') lines.shift();
   while (lines.length && lines[lines.length - 1]!.trim() === '') lines.pop();
   const indents = lines.filter((l) => l.trim() !== '').map((l) => /^[ \t]*/.exec(l)![0].length);

@@ -152,9 +152,7 @@ export const parseCompactionstats = total<NodetoolCompactionstats>('nodetool.com
   for (const raw of lines) {
     const line = raw.trim();
     if (line === '') continue;
-    // A test harness may log the output as one message, so only its first line carries the logger prefix
-    // ("dtest: DEBUG: pending tasks: 0", scylladb/scylla-tools-java#30).
-    const classic = /^(?:[\w.-]+:\s+(?:DEBUG|INFO|WARNING|WARN|ERROR):\s+)?pending tasks:\s*(\d+|n\/a)/i.exec(line);
+    const classic = /^pending tasks:\s*(\d+|n\/a)/i.exec(line);
     if (classic) {
       layout = 'classic';
       pendingTasks = num(classic[1]);
