@@ -91,6 +91,27 @@ if (secrets.length) {
   if (leaked) problems.push(`${leaked} secret leaks`);
 }
 
+// Attack classes (SECURITY.md, issue #13): each class's regression tests report attempts and what got through.
+const attacks = stats.filter((s) => s.section === 'attack');
+if (attacks.length) {
+  out.push('', 'ATTACK CLASSES (SECURITY.md: each attempt refused, bounded or handled without effect)');
+  out.push(`${pad('class', 64)}${num('tried')}${num('unsafe', 8)}`);
+  const byClass = new Map();
+  for (const a of attacks) {
+    const c = byClass.get(a.cls) ?? { tried: 0, unsafe: 0 };
+    c.tried += a.tried;
+    c.unsafe += a.unsafe;
+    byClass.set(a.cls, c);
+  }
+  let unsafe = 0;
+  for (const [cls, c] of [...byClass].sort((a, b) => a[0].localeCompare(b[0], 'en', { numeric: true }))) {
+    out.push(`${pad(cls, 64)}${num(c.tried)}${num(c.unsafe, 8)}`);
+    unsafe += c.unsafe;
+  }
+  out.push(`${byClass.size} classes; unsafe outcomes: ${unsafe}`);
+  if (unsafe) problems.push(`${unsafe} unsafe outcomes in the attack classes`);
+}
+
 const passed = vitest?.numPassedTests ?? 0;
 const failed = vitest?.numFailedTests ?? (run.status === 0 ? 0 : 1);
 if (vitest) {

@@ -8,7 +8,9 @@ export type StatRecord =
   | { section: 'fuzz'; target: string; cases: number; failures: number; maxMs: number }
   | { section: 'hostile'; kind: string; tried: number; refused: number; literal: number; executed: number; unsafe: number }
   | { section: 'cap'; what: string; limitBytes: number; keptBytes: number; truncated: boolean; rssGrowthMiB: number }
-  | { section: 'secrets'; what: string; artefacts: number; leaks: number };
+  | { section: 'secrets'; what: string; artefacts: number; leaks: number }
+  /** One attack class of SECURITY.md (issue #13): attempts made and how many got through (must be 0). */
+  | { section: 'attack'; cls: string; tried: number; unsafe: number };
 
 export function record(r: StatRecord): void {
   const file = process.env['HARDENING_STATS'];

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { CQL_TUNER_VERSION } from '../version.js';
 import { printJson } from './output.js';
+import { exitWhenFlushed, quietOnClosedPipe } from './exit.js';
 import { demoCommand } from './commands/demo.js';
 import { diagnoseCommand, interpretCommand } from './commands/diagnose.js';
 import { labCommand } from './commands/lab.js';
@@ -71,12 +72,26 @@ export async function main(argv: string[]): Promise<void> {
           const message = err.message.replace(/^error: /, '');
           printJson({ error: { code: 'USAGE', message, fix: `Run \`${['cql-tuner', commandPath(c), '--help'].filter(Boolean).join(' ')}\` for the options and values it takes.` } });
         }
-        process.exit(err.exitCode === 0 ? 0 : 2);
+        // Thrown, not exited: main() drains stdout first, so a long --help or usage JSON is never cut.
+        throw new UsageExit(err.exitCode === 0 ? 0 : 2);
       });
     if (json) c.configureOutput({ outputError: () => {} });
   });
-  await program.parseAsync(argv);
+  quietOnClosedPipe();
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    if (e instanceof UsageExit) await exitWhenFlushed(e.code);
+    throw e;
+  }
   // A finished verb exits now: driver reconnection timers or a lingering socket must not keep a CLI
   // alive for a minute. The MCP server is the one verb that keeps running.
-  if (program.args[0] !== 'mcp') process.exit(process.exitCode ?? 0);
+  if (program.args[0] !== 'mcp') await exitWhenFlushed(Number(process.exitCode ?? 0));
+}
+
+/** Help, version or a usage error: the exit code commander chose, taken after the output is flushed. */
+class UsageExit extends Error {
+  constructor(readonly code: number) {
+    super(`exit ${code}`);
+  }
 }
