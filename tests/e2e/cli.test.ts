@@ -35,6 +35,15 @@ describe('cql-tuner CLI (built bundle)', () => {
     expect(leaves.map((l) => l.join(' '))).toEqual(expect.arrayContaining(['lab start', 'stress compare', 'plan-mkfs', 'analyze']));
   });
 
+  it('every verb\'s --help says what its exit codes mean (interpret exits 1 on a critical finding)', async () => {
+    const r = await cli(['interpret', '--help']);
+    expect(r.stdout).toMatch(/^Exit codes:$/m);
+    expect(r.stdout).toMatch(/^ {2}1 {4}a critical finding/m);
+    expect(r.stdout).toMatch(/^ {2}2 {4}refused/m);
+    const status = await cli(['stress', 'status', '--help']);
+    expect(status.stdout).toMatch(/^ {2}1 {4}the run is not finished/m);
+  });
+
   it('a usage error under --json is JSON on stdout, exit 2, naming the verb to ask for help', async () => {
     const r = await cli(['lab', 'start', '--version', '3.0', '--json']);
     expect(r.exitCode).toBe(2);

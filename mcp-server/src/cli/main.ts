@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { CQL_TUNER_VERSION } from '../version.js';
 import { printJson } from './output.js';
 import { exitWhenFlushed, quietOnClosedPipe } from './exit.js';
+import { exitCodesHelp } from './exit-codes.js';
 import { demoCommand } from './commands/demo.js';
 import { diagnoseCommand, interpretCommand } from './commands/diagnose.js';
 import { labCommand } from './commands/lab.js';
@@ -76,6 +77,8 @@ export async function main(argv: string[]): Promise<void> {
         throw new UsageExit(err.exitCode === 0 ? 0 : 2);
       });
     if (json) c.configureOutput({ outputError: () => {} });
+    // Scripts gate on the exit status: every verb's --help says what its codes mean.
+    if (c.commands.length === 0 && c.name() !== 'mcp' && c.name() !== 'help') c.addHelpText('after', exitCodesHelp(commandPath(c)));
   });
   quietOnClosedPipe();
   try {
