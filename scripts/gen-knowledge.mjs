@@ -20,7 +20,10 @@ export const OUTPUT = join(ROOT, 'mcp-server', 'src', 'core', 'knowledge', 'entr
 
 const ID = /^[a-z0-9]+(?:[.-][a-z0-9]+)*$/;
 const PRODUCTS = ['cassandra', 'scylla', 'dse'];
-const ENTRY_KEYS = ['id', 'statement', 'value', 'thresholds', 'unit', 'appliesTo', 'sources', 'rationale', 'related', 'tags', 'configKeys'];
+const ENTRY_KEYS = ['id', 'statement', 'value', 'thresholds', 'unit', 'appliesTo', 'sources', 'rationale', 'related', 'tags', 'configKeys', 'verified'];
+// verified: the primary source a claim was last checked against, and when (mirrors VerifiedSchema in schema.ts).
+const VERIFIED_KEYS = ['source', 'checked'];
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 // configKeys rows (config-renames.yaml); mirrors ConfigKeyChangeSchema in schema.ts.
 const CONFIG_KEY_KEYS = ['key', 'change', 'since', 'replacement', 'valueType', 'oldUnit', 'note'];
 const YAML_KEY = /^[a-z0-9_]+$/;
@@ -121,6 +124,15 @@ export function entryProblems(e) {
     });
   if (!isStr(e.rationale)) p.push(['rationale', 'required non-empty string']);
   if (e.configKeys !== undefined) p.push(...configKeyProblems(e.configKeys));
+  if (e.verified !== undefined) {
+    const v = e.verified;
+    if (!isPlainObject(v)) p.push(['verified', 'must be a mapping {source, checked}']);
+    else {
+      for (const k of Object.keys(v)) if (!VERIFIED_KEYS.includes(k)) p.push([`verified.${k}`, 'unknown field (allowed: source, checked)']);
+      if (!isStr(v.source)) p.push(['verified.source', 'required: "<file path>@<tag>" or "<doc URL>#<section>"']);
+      if (typeof v.checked !== 'string' || !ISO_DATE.test(v.checked)) p.push(['verified.checked', 'required: the date of the check, "YYYY-MM-DD" (quoted)']);
+    }
+  }
   for (const k of ['related', 'tags']) {
     if (e[k] === undefined) continue;
     if (!Array.isArray(e[k]) || e[k].some((x) => !isStr(x))) p.push([k, 'must be a list of non-empty strings']);
@@ -152,6 +164,7 @@ function canonical(e) {
   put('rationale', e.rationale);
   put('related', e.related);
   put('tags', e.tags);
+  if (e.verified) out.verified = { source: e.verified.source, checked: e.verified.checked };
   if (e.configKeys) {
     out.configKeys = e.configKeys.map((r) => {
       const o = {};

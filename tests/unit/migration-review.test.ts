@@ -64,14 +64,17 @@ describe('Cassandra upgrade checklist', () => {
     expect(r.verdict).toBe('blocked');
   });
 
-  it('COMPACT STORAGE blocks 3.11 → 4.x; SASI is an action; items without input say "not checked"', () => {
+  // Until issue #17 COMPACT STORAGE was a blocker here; 4.0 keeps minimal support for compact tables and only
+  // DROP COMPACT STORAGE is experimental and off by default (Config.java@cassandra-4.0.17), so it is an action.
+  it('COMPACT STORAGE is an action on 3.11 → 4.x; SASI is an action; items without input say "not checked"', () => {
     const r = reviewMigration({ from: C('3.11.16'), to: C('5.0.2'), schema: schemaOf('legacy-3.11.cql') });
     expect(r.path).toEqual(['3.11.16', '4.1', '5.0.2']);
-    expect(item(r, 'schema.compact-storage')).toMatchObject({ status: 'blocker', evidence: ['metrics.legacy_kv WITH COMPACT STORAGE (schema)'] });
+    expect(item(r, 'schema.compact-storage')).toMatchObject({ status: 'action', evidence: ['metrics.legacy_kv WITH COMPACT STORAGE (schema)'] });
+    expect(item(r, 'schema.compact-storage').action).toMatch(/drop_compact_storage_enabled: false/);
     expect(item(r, 'schema.experimental').evidence[0]).toMatch(/SASI index legacy_kv_value_sasi/);
     expect(item(r, 'clients.protocol').evidence[0]).toMatch(/^not checked/);
     expect(item(r, 'procedure.storage-compatibility').status).toBe('action');
-    expect(r.items[0]!.status).toBe('blocker'); // blockers first
+    expect(r.verdict).toBe('actions'); // no blocker left once COMPACT STORAGE is an action
     const noSchema = reviewMigration({ from: C('3.11.16'), to: C('4.1.10') });
     expect(item(noSchema, 'schema.compact-storage')).toMatchObject({ status: 'action' });
     expect(noSchema.warnings).toEqual(expect.arrayContaining(['no schema: schema items not checked']));
@@ -126,7 +129,8 @@ describe('Cassandra → ScyllaDB', () => {
 });
 
 describe('ScyllaDB vnodes → tablets', () => {
-  it('needs 2026.3+, lists vnode keyspaces, blocks on counters', () => {
+  // The in-place migration ships (experimental) in 2026.2.0; this title said 2026.3+ before issue #17.
+  it('needs 2026.2+, lists vnode keyspaces, blocks on counters', () => {
     const s = schemaOf('scylla-2025.1.cql');
     const old = reviewMigration({ from: S('2025.1.4'), to: S('2025.1.4'), schema: s });
     expect(item(old, 'path.in-place').status).toBe('blocker');
@@ -149,8 +153,9 @@ describe('migration_review over MCP and migration-review on the CLI', () => {
     const r = await client.callTool({ name: 'migration_review', arguments: { from: C('3.11.16'), to: C('4.1.10'), schemaFile: join(FIX, 'legacy-3.11.cql') } });
     expect(r.isError).toBeFalsy();
     const sc = r.structuredContent as MigrationReview;
-    expect(sc.verdict).toBe('blocked');
-    expect(sc.items[0]!.id).toBe('schema.compact-storage');
+    // Was 'blocked' with schema.compact-storage first until issue #17 (COMPACT STORAGE is an action on 4.x).
+    expect(sc.verdict).toBe('actions');
+    expect(sc.items.find((i) => i.id === 'schema.compact-storage')?.status).toBe('action');
     const bad = await client.callTool({ name: 'migration_review', arguments: { from: C('three'), to: C('4.1') } });
     expect(bad.isError).toBe(true);
     expect(JSON.stringify(bad.content)).toContain('BAD_ARGUMENT');
@@ -162,7 +167,7 @@ describe('migration_review over MCP and migration-review on the CLI', () => {
   it('migrationReview reads files; the text shows status, step and kb ids', async () => {
     const r = await migrationReview({ from: C('3.11.16'), to: C('5.0.2'), schemaFile: join(FIX, 'legacy-3.11.cql') });
     const text = renderMigrationReview(r);
-    expect(text).toMatch(/Verdict: \*\*blocked\*\*/);
+    expect(text).toMatch(/Verdict: \*\*actions\*\*/); // 'blocked' before issue #17 (COMPACT STORAGE was a blocker)
     expect(text).toContain('kb:migration.cassandra.compact-storage');
     expect(text).toMatch(/\[step 6\] `procedure.rolling`/);
   });

@@ -1114,25 +1114,31 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   // knowledge/compaction.yaml
   {
     "id": "compaction.scylla.ics-default",
-    "statement": "In current ScyllaDB releases a table created without a compaction option uses the Incremental Compaction Strategy, and SizeTieredCompactionStrategy is an alias for it; earlier releases defaulted to STCS.",
+    "statement": "From ScyllaDB 2025.1.0 a table created without a compaction option uses the Incremental Compaction Strategy; ScyllaDB 6.2 and earlier (and Enterprise 2024.x) defaulted to SizeTieredCompactionStrategy. A table that names SizeTieredCompactionStrategy explicitly keeps STCS.",
     "value": "IncrementalCompactionStrategy",
     "appliesTo": [
       {
         "product": "scylla",
-        "versions": ">=2026.4"
+        "versions": ">=2025.1"
       }
     ],
     "sources": [
       {
-        "title": "ScyllaDB docs (2026.4 development branch) — ICS the default strategy; STCS deprecated, now an alias of ICS",
-        "url": "https://docs.scylladb.com/manual/branch-2026.4/architecture/compaction/compaction-strategies.html"
+        "title": "scylladb/scylladb schema/schema.hh (scylla-2025.1.0) — default compaction_strategy_type::incremental (scylla-6.2.0 — size_tiered)",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2025.1.0/schema/schema.hh",
+        "ref": "scylladb/scylladb schema/schema.hh (scylla-2025.1.0)"
       },
       {
-        "title": "ScyllaDB docs (2025.1) — STCS listed first, ICS as the space-saving alternative",
+        "title": "scylladb/scylladb docs/getting-started/system-requirements.rst (scylla-2025.1.0) — \"Use the default ICS\"",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2025.1.0/docs/getting-started/system-requirements.rst",
+        "ref": "scylladb/scylladb docs/getting-started/system-requirements.rst (scylla-2025.1.0)"
+      },
+      {
+        "title": "ScyllaDB docs (2025.1) — Compaction strategies",
         "url": "https://docs.scylladb.com/manual/branch-2025.1/architecture/compaction/compaction-strategies.html"
       }
     ],
-    "rationale": "Scoped to the documentation that says so; for older ScyllaDB versions check DESCRIBE TABLE rather than assuming. Advice written for Cassandra's STCS space needs does not apply to an ICS table.",
+    "rationale": "2025.1 is the first source-available release that merged ICS from Enterprise (commit c973254362 \"Introduce incremental compaction strategy (ICS)\", December 2024) and made it the schema default. STCS is still a separate strategy in the code through 2026.3, not an alias. For a ScyllaDB table with no explicit compaction, read the version before assuming STCS space needs; DESCRIBE TABLE shows the class in use.",
     "related": [
       "compaction.scylla.ics",
       "compaction.stcs.large-data"
@@ -1141,7 +1147,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "compaction-strategy",
       "scylla",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "schema/schema.hh@scylla-2025.1.0 (compaction_strategy = compaction_strategy_type::incremental); schema/schema.hh@scylla-6.2.0 (size_tiered)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/compaction.yaml
   {
@@ -1581,7 +1591,7 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   // knowledge/compaction.yaml
   {
     "id": "compaction.ucs.target-sstable-size",
-    "statement": "UCS splits its output on shard boundaries to keep SSTables near target_sstable_size (1 GiB by default, produced between about 0.7 and 1.4 GiB), starting from base_shard_count shards (4 by default).",
+    "statement": "UCS splits its output on shard boundaries around target_sstable_size (1 GiB by default, produced between about 0.7 and 1.4 GiB), starting from base_shard_count shards (4); with the built-in sstable_growth of 0.333 the shard count grows only with the 2/3 power of a level's density, so on large tables the SSTables grow past 1 GiB (a 4 TiB level gives about 512 shards of 8 GiB).",
     "value": 1,
     "unit": "GiB",
     "appliesTo": [
@@ -1592,12 +1602,22 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     ],
     "sources": [
       {
-        "title": "apache/cassandra UnifiedCompactionStrategy.md (target_sstable_size 1 GiB, base_shard_count 4, sstable_growth)",
-        "url": "https://github.com/apache/cassandra/blob/trunk/src/java/org/apache/cassandra/db/compaction/UnifiedCompactionStrategy.md",
+        "title": "apache/cassandra CassandraRelevantProperties.java (cassandra-5.0.0 and 5.0.9) — unified_compaction.sstable_growth \"0.333\", target_sstable_size \"1GiB\", base_shard_count \"4\", min_sstable_size \"100MiB\"",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/CassandraRelevantProperties.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/CassandraRelevantProperties.java (cassandra-5.0.0)"
+      },
+      {
+        "title": "apache/cassandra unified/Controller.java (cassandra-5.0.9) — getNumShards(), DEFAULT_SSTABLE_GROWTH from UCS_SSTABLE_GROWTH",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.9/src/java/org/apache/cassandra/db/compaction/unified/Controller.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/db/compaction/unified/Controller.java (cassandra-5.0.9)"
+      },
+      {
+        "title": "apache/cassandra UnifiedCompactionStrategy.md (target_sstable_size, base_shard_count, sstable_growth)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0/src/java/org/apache/cassandra/db/compaction/UnifiedCompactionStrategy.md",
         "ref": "apache/cassandra src/java/org/apache/cassandra/db/compaction/UnifiedCompactionStrategy.md"
       }
     ],
-    "rationale": "Sharding is why UCS can run several compactions of one level in parallel and why its temporary space need is close to one SSTable per running compaction rather than a whole tier. Very large tables on a fixed 1 GiB target create many thousands of SSTables; sstable_growth (cassandra_latest.yaml sets 1/3) lets the size grow with the data.",
+    "rationale": "Sharding is why UCS can run several compactions of one level in parallel and why its temporary space need is close to one SSTable per running compaction rather than a whole tier. The growth is on by default in every 5.0 release (not only in cassandra_latest.yaml), so large SSTables on a big UCS table are expected; only a table set to sstable_growth 0 keeps every SSTable near 1 GiB and ends with many thousands of them. Below base_shard_count × min_sstable_size (100 MiB) UCS uses fewer shards.",
     "related": [
       "compaction.ucs.scaling-parameters",
       "compaction.concurrent-compactors"
@@ -1606,7 +1626,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:target_sstable_size",
       "ucs",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/CassandraRelevantProperties.java@cassandra-5.0.0 (UCS_SSTABLE_GROWTH \"0.333\"), same in cassandra-5.0.9",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config.yaml
   {
@@ -1894,9 +1918,13 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   // knowledge/config-jvm.yaml
   {
     "id": "config.jvm.cms-removed",
-    "statement": "The CMS collector was deprecated in JDK 9 and removed in JDK 14; a JDK 14+ JVM ignores -XX:+UseConcMarkSweepGC with a warning and runs its default collector (G1) with none of the CMS tuning.",
-    "value": 14,
-    "unit": "JDK release that removed CMS",
+    "statement": "The CMS collector was deprecated in JDK 9 and removed in JDK 14. JDK 14 still accepts -XX:+UseConcMarkSweepGC (and the other CMS flags) with a warning and runs its default collector (G1) without the CMS tuning; from JDK 15 the flags are unknown and the JVM refuses to start (\"Unrecognized VM option 'UseConcMarkSweepGC'\", \"Could not create the Java Virtual Machine\").",
+    "thresholds": {
+      "warning": 14,
+      "critical": 15,
+      "direction": "above"
+    },
+    "unit": "JDK major version running CMS flags",
     "appliesTo": [
       {
         "product": "cassandra",
@@ -1909,22 +1937,36 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     ],
     "sources": [
       {
-        "title": "OpenJDK JEP 363 — Remove the Concurrent Mark Sweep (CMS) Garbage Collector",
+        "title": "OpenJDK JEP 363 — Remove the Concurrent Mark Sweep (CMS) Garbage Collector (JDK 14; the flag is obsoleted, warns and is ignored)",
         "url": "https://openjdk.org/jeps/363"
       },
       {
         "title": "OpenJDK JEP 291 — Deprecate the Concurrent Mark Sweep (CMS) Garbage Collector",
         "url": "https://openjdk.org/jeps/291"
+      },
+      {
+        "title": "openjdk/jdk arguments.cpp (jdk-14 special flags table — UseConcMarkSweepGC obsolete in 14, expired in 15)",
+        "url": "https://github.com/openjdk/jdk/blob/jdk-14%2B36/src/hotspot/share/runtime/arguments.cpp",
+        "ref": "openjdk/jdk src/hotspot/share/runtime/arguments.cpp (jdk-14+36)"
+      },
+      {
+        "title": "cql-tuner check 2026-11-24 — java -XX:+UseConcMarkSweepGC -version on OpenJDK 17.0.15 and Temurin 25 exits 1, \"Unrecognized VM option\"",
+        "ref": "cql-tuner knowledge audit (issue #17): openjdk 17.0.15+6-Debian-1deb12u1, temurin-25-jdk-amd64"
       }
     ],
-    "rationale": "Cassandra 5.0 runs on JDK 11 or 17, so CMS settings copied from 3.x/4.x options files do nothing there; on JDK 8/11 CMS still works but is tuned for small heaps (≤ 8 GiB); G1 suits larger ones.",
+    "rationale": "A JDK 8/11 jvm options file copied to a JDK 17 host (Cassandra 5.0) does not start at all, so CMS flags on JDK 15+ are a critical finding, not a tuning note; every CMS* flag (CMSInitiatingOccupancyFraction, UseCMSInitiatingOccupancyOnly …) fails the same way, unless -XX:+IgnoreUnrecognizedVMOptions hides it. On JDK 14 the node starts on G1 with an untuned heap (warning). On JDK 8/11 CMS works but suits small heaps (≤ 8 GiB); G1 suits larger ones.",
     "related": [
       "jvm.gc.g1-default"
     ],
     "tags": [
       "gc",
-      "jdk"
-    ]
+      "jdk",
+      "startup"
+    ],
+    "verified": {
+      "source": "java -XX:+UseConcMarkSweepGC -version on OpenJDK 17.0.15 (exit 1, Unrecognized VM option) + https://openjdk.org/jeps/363#Description",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config-jvm.yaml
   {
@@ -2718,7 +2760,7 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   // knowledge/config-renames.yaml
   {
     "id": "config.renames.cassandra-4.1",
-    "statement": "The complete list of cassandra.yaml parameters that Cassandra 4.1 renamed or gave unit-carrying values (CASSANDRA-15234 and its follow-ups), with what a bare number under the old name meant.",
+    "statement": "The complete list of cassandra.yaml parameters that Cassandra 4.1 renamed or gave unit-carrying values (CASSANDRA-15234 and its follow-ups), with what a bare number under the old name meant. table_count_warn_threshold and keyspace_count_warn_threshold are not among them: 4.1 only deprecates them next to the new tables_warn_threshold / keyspaces_warn_threshold guardrails, and 5.0 converts them.",
     "appliesTo": [
       {
         "product": "cassandra",
@@ -2755,6 +2797,10 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "rename",
       "config"
     ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 (table_count_warn_threshold = 150 and keyspace_count_warn_threshold = 40 @Deprecated, no @Replaces; tables_warn_threshold = -1 separate)",
+      "checked": "2026-11-24"
+    },
     "configKeys": [
       {
         "key": "permissions_validity_in_ms",
@@ -3478,17 +3524,17 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       },
       {
         "key": "keyspace_count_warn_threshold",
-        "change": "renamed",
+        "change": "deprecated",
         "since": "4.1",
         "replacement": "keyspaces_warn_threshold",
-        "valueType": "number"
+        "note": "not renamed in 4.1: still warns above 40 keyspaces, system keyspaces counted; keyspaces_warn_threshold is a separate guardrail, off (-1) by default; 5.0 converts it"
       },
       {
         "key": "table_count_warn_threshold",
-        "change": "renamed",
+        "change": "deprecated",
         "since": "4.1",
         "replacement": "tables_warn_threshold",
-        "valueType": "number"
+        "note": "not renamed in 4.1: still warns above 150 tables, system tables counted; tables_warn_threshold is a separate guardrail, off (-1) by default; 5.0 converts it"
       },
       {
         "key": "compaction_large_partition_warning_threshold_mb",
@@ -3503,7 +3549,7 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   // knowledge/config-renames.yaml
   {
     "id": "config.renames.cassandra-5.0",
-    "statement": "Cassandra 5.0 moved the compaction-time large-partition and tombstone warnings to guardrails: compaction_large_partition_warning_threshold (and its _mb form) became partition_size_warn_threshold, compaction_tombstone_warning_threshold became partition_tombstones_warn_threshold.",
+    "statement": "Cassandra 5.0 moved the compaction-time large-partition and tombstone warnings to guardrails: compaction_large_partition_warning_threshold (and its _mb form) became partition_size_warn_threshold, compaction_tombstone_warning_threshold became partition_tombstones_warn_threshold. It also replaces table_count_warn_threshold and keyspace_count_warn_threshold with the tables and keyspaces guardrails, converting the value (system tables and keyspaces subtracted).",
     "appliesTo": [
       {
         "product": "cassandra",
@@ -3511,6 +3557,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       }
     ],
     "sources": [
+      {
+        "title": "apache/cassandra Converters.java (cassandra-5.0.9) — TABLE_COUNT_THRESHOLD_TO_GUARDRAIL / KEYSPACE_COUNT_THRESHOLD_TO_GUARDRAIL subtract the system tables / keyspaces",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.9/src/java/org/apache/cassandra/config/Converters.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Converters.java (cassandra-5.0.9)"
+      },
       {
         "title": "apache/cassandra Config.java (cassandra-5.0) — @Replaces on partition_size_warn_threshold and partition_tombstones_warn_threshold",
         "url": "https://github.com/apache/cassandra/blob/cassandra-5.0/src/java/org/apache/cassandra/config/Config.java",
@@ -3550,6 +3601,22 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
         "since": "5.0",
         "replacement": "partition_tombstones_warn_threshold",
         "valueType": "number"
+      },
+      {
+        "key": "table_count_warn_threshold",
+        "change": "renamed",
+        "since": "5.0",
+        "replacement": "tables_warn_threshold",
+        "valueType": "number",
+        "note": "5.0 converts the value: the guardrail counts user tables only, so the number of system tables is subtracted (Converters.TABLE_COUNT_THRESHOLD_TO_GUARDRAIL)"
+      },
+      {
+        "key": "keyspace_count_warn_threshold",
+        "change": "renamed",
+        "since": "5.0",
+        "replacement": "keyspaces_warn_threshold",
+        "valueType": "number",
+        "note": "5.0 converts the value: the guardrail counts user keyspaces only, so the number of system keyspaces is subtracted (Converters.KEYSPACE_COUNT_THRESHOLD_TO_GUARDRAIL)"
       }
     ]
   },
@@ -3815,36 +3882,46 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   // knowledge/datamodel.yaml
   {
     "id": "datamodel.tables-per-cluster",
-    "statement": "Cassandra 4.0 warns when a cluster has more than 150 tables (table_count_warn_threshold); from 4.1 that setting is deprecated in favour of the tables_warn_threshold guardrail, which is off (-1) by default.",
+    "statement": "Cassandra 4.0 and 4.1 warn when a table is created while the cluster has more than 150 tables (table_count_warn_threshold), system tables included; 4.1 deprecates the setting but keeps the warning, next to a new tables_warn_threshold guardrail that is off (-1). 5.0 drops the old warning and converts table_count_warn_threshold, if set, into the guardrail, subtracting the system tables.",
     "value": 150,
-    "unit": "tables per cluster (warning)",
+    "unit": "tables per cluster, system tables included (warning)",
     "appliesTo": [
       {
         "product": "cassandra",
-        "versions": "4.0"
+        "versions": ">=4.0 <5.0"
       }
     ],
     "sources": [
       {
-        "title": "apache/cassandra Config.java (cassandra-4.0) — table_count_warn_threshold = 150, keyspace_count_warn_threshold = 40",
-        "url": "https://github.com/apache/cassandra/blob/cassandra-4.0/src/java/org/apache/cassandra/config/Config.java",
-        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java (cassandra-4.0)"
+        "title": "apache/cassandra Config.java (cassandra-4.0.17) — table_count_warn_threshold = 150, keyspace_count_warn_threshold = 40",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.0.17/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java (cassandra-4.0.17)"
       },
       {
-        "title": "apache/cassandra Config.java (trunk) — tables_warn_threshold = -1, @Replaces table_count_warn_threshold",
-        "url": "https://github.com/apache/cassandra/blob/trunk/src/java/org/apache/cassandra/config/Config.java",
-        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+        "title": "apache/cassandra CreateTableStatement.java + Schema.getNumberOfTables() (cassandra-4.1.10) — the deprecated threshold still warns, counting local and distributed keyspaces",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1.10/src/java/org/apache/cassandra/cql3/statements/schema/CreateTableStatement.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/cql3/statements/schema/CreateTableStatement.java (cassandra-4.1.10)"
+      },
+      {
+        "title": "apache/cassandra Config.java + Converters.java (cassandra-5.0.9) — tables_warn_threshold = -1, @Replaces table_count_warn_threshold with TABLE_COUNT_THRESHOLD_TO_GUARDRAIL (minus the system tables)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.9/src/java/org/apache/cassandra/config/Converters.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Converters.java (cassandra-5.0.9)"
       }
     ],
-    "rationale": "Every table carries fixed per-node costs (memtable, metadata, flushes, a share of the heap), so hundreds of tables hurt even when most are idle. On 4.1+ no warning is logged unless the operator enables the guardrail, so count the tables (system_schema.tables) instead of relying on the log.",
+    "rationale": "Every table carries fixed per-node costs (memtable, metadata, flushes, a share of the heap), so hundreds of tables hurt even when most are idle. The 150 includes the system tables, so a 4.x cluster warns at well under 150 user tables. On 5.0 no warning is logged unless the operator sets the guardrail (which counts user tables only), so count the tables (system_schema.tables) instead of relying on the log.",
     "related": [
-      "datamodel.partition-size.target"
+      "datamodel.partition-size.target",
+      "config.renames.cassandra-4.1"
     ],
     "tags": [
       "setting:table_count_warn_threshold",
       "data-model",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/cql3/statements/schema/CreateTableStatement.java@cassandra-4.1.10 (clientWarnings: tableCount > tableCountWarnThreshold()) + config/Converters.java@cassandra-5.0.9",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/datamodel.yaml
   {
@@ -4862,7 +4939,9 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   // knowledge/migration.yaml
   {
     "id": "migration.cassandra.compact-storage",
-    "statement": "Cassandra 4.0 no longer supports COMPACT STORAGE tables: every one must get ALTER TABLE … DROP COMPACT STORAGE on 3.0/3.11 before the first node is upgraded, or the 4.0 node refuses to start.",
+    "statement": "Cassandra 4.0 keeps minimal support for COMPACT STORAGE tables: they survive the upgrade and still serve reads and writes, but Thrift is gone and DROP COMPACT STORAGE is experimental and disabled by default (enable_drop_compact_storage: false in 4.0, drop_compact_storage_enabled from 4.1); 4.1 adds the compact_tables guardrail (on by default) for new ones.",
+    "value": false,
+    "unit": "DROP COMPACT STORAGE enabled by default",
     "appliesTo": [
       {
         "product": "cassandra",
@@ -4871,20 +4950,35 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     ],
     "sources": [
       {
-        "title": "apache/cassandra NEWS.txt (cassandra-4.0 branch) — COMPACT STORAGE removed, drop it before upgrading",
-        "url": "https://github.com/apache/cassandra/blob/cassandra-4.0/NEWS.txt"
+        "title": "apache/cassandra Config.java (cassandra-4.0.17) — enable_drop_compact_storage = false",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.0.17/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java (cassandra-4.0.17)"
       },
       {
-        "title": "CASSANDRA-10857 — allow dropping COMPACT STORAGE flag (NO_COMPACT transition mode)",
-        "url": "https://issues.apache.org/jira/browse/CASSANDRA-10857"
+        "title": "apache/cassandra AlterTableStatement.java (cassandra-4.0.17) — \"DROP COMPACT STORAGE is disabled. Enable in cassandra.yaml to use.\"",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.0.17/src/java/org/apache/cassandra/cql3/statements/schema/AlterTableStatement.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/cql3/statements/schema/AlterTableStatement.java (cassandra-4.0.17)"
+      },
+      {
+        "title": "apache/cassandra conf/cassandra.yaml (cassandra-4.0) — DROP COMPACT STORAGE \"considered experimental and is not recommended for production use\"",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.0/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml (cassandra-4.0)"
+      },
+      {
+        "title": "CASSANDRA-16217 — minimal 4.0 COMPACT STORAGE support",
+        "url": "https://issues.apache.org/jira/browse/CASSANDRA-16217"
       }
     ],
-    "rationale": "A blocker found in the schema, not the config. Clients that relied on the compact layout (Thrift-era column names) must be checked after the DROP: the table gains the hidden column1/value columns.",
+    "rationale": "Not an upgrade blocker, an action: list the compact tables, check which clients depend on the compact layout (Thrift-era column names, column1/value), and decide whether to keep them as they are or convert them. The 4.0 CREATE TABLE path still accepts WITH COMPACT STORAGE. Dropping the flag is a one-way schema change that exposes the hidden columns; run it only after every node is upgraded, with the flag enabled for that step, and test the clients first.",
     "tags": [
       "migration",
       "upgrade",
       "schema"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.0.17 (enable_drop_compact_storage = false) + cql3/statements/schema/AlterTableStatement.java@cassandra-4.0.17",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/migration.yaml
   {
@@ -5042,7 +5136,7 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
         "url": "https://docs.scylladb.com/manual/master/features/counters.html"
       }
     ],
-    "rationale": "Keep exact balances (money, stock that must not go negative) as regular columns updated with a lightweight transaction instead; counters suit approximate tallies. On ScyllaDB counter tables must stay in a keyspace without tablets (schema.counter.no-tablets).",
+    "rationale": "Keep exact balances (money, stock that must not go negative) as regular columns updated with a lightweight transaction instead; counters suit approximate tallies. On ScyllaDB before 2026.1 counter tables must stay in a keyspace without tablets (schema.counter.no-tablets).",
     "related": [
       "schema.counter.mixed-columns",
       "schema.counter.no-tablets",
@@ -5496,24 +5590,36 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   // knowledge/migration.yaml
   {
     "id": "migration.scylla.vnodes-to-tablets",
-    "statement": "ScyllaDB can convert an existing vnode keyspace to tablets in place (experimental in 2026.3, documented with limitations in 2026.4): online for RF > 1, with a rolling restart in which each node reshards its data offline before serving again.",
+    "statement": "ScyllaDB 2026.2.0 can migrate an existing vnode keyspace to tablets in place (nodetool migrate-to-tablets start / upgrade / finalize, experimental): online for RF > 1, with a rolling restart in which each node reshards its data offline before serving again, and reversible until finalize.",
+    "value": "2026.2",
+    "unit": "first ScyllaDB release with the in-place migration",
     "appliesTo": [
       {
         "product": "scylla",
-        "versions": ">=2026.3"
+        "versions": ">=2026.2"
       }
     ],
     "sources": [
       {
-        "title": "ScyllaDB docs (2026.4) — Migrate a Keyspace from Vnodes to Tablets",
-        "url": "https://docs.scylladb.com/manual/branch-2026.4/operating-scylla/procedures/config-change/migrate-vnodes-to-tablets.html"
+        "title": "scylladb/scylladb docs/operating-scylla/procedures/config-change/migrate-vnodes-to-tablets.rst (scylla-2026.2.0) — Experimental; Prerequisites (all nodes 2026.2+), Limitations",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.2.0/docs/operating-scylla/procedures/config-change/migrate-vnodes-to-tablets.rst",
+        "ref": "scylladb/scylladb docs/operating-scylla/procedures/config-change/migrate-vnodes-to-tablets.rst (scylla-2026.2.0)"
       },
       {
-        "title": "ScyllaDB docs (2026.3) — Migrate a Keyspace from Vnodes to Tablets (Experimental)",
-        "url": "https://docs.scylladb.com/manual/branch-2026.3/operating-scylla/procedures/config-change/migrate-vnodes-to-tablets.html"
+        "title": "ScyllaDB docs (master) — Migrate a Keyspace from Vnodes to Tablets, Prerequisites and Limitations (expanded July 2026, commits 58dff8340f and 9a3aba9e45)",
+        "url": "https://docs.scylladb.com/manual/master/operating-scylla/procedures/config-change/migrate-vnodes-to-tablets.html#limitations"
+      },
+      {
+        "title": "scylladb/scylladb service/storage_service.cc (scylla-2026.2.0) — prepare_for_tablets_migration()",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.2.0/service/storage_service.cc",
+        "ref": "scylladb/scylladb service/storage_service.cc (scylla-2026.2.0)"
+      },
+      {
+        "title": "ScyllaDB docs (2026.4) — Migrate a Keyspace from Vnodes to Tablets (no Experimental label)",
+        "url": "https://docs.scylladb.com/manual/branch-2026.4/operating-scylla/procedures/config-change/migrate-vnodes-to-tablets.html"
       }
     ],
-    "rationale": "Before 2026.3 the only route is a new tablets keyspace and a data copy. Expect degraded performance on the keyspace during the restart; an RF 1 keyspace is unavailable while its node reshards. Counter tables cannot move (schema.counter.no-tablets).",
+    "rationale": "Documented limits, each a check before starting: only CQL base tables using IncrementalCompactionStrategy move (no materialized views, secondary indexes, CDC or Alternator tables; no tables with counters or LWT); NetworkTopologyStrategy with RF equal to the number of racks and no datacenter at RF 0; no zero-token nodes; tombstone_gc mode repair on every table; disk use below 50 %. While it runs: no schema changes, no topology changes (add, remove, replace, rebuild), no repair and no TRUNCATE on the keyspace. The 2026.2.0 page lists the schema/topology/TRUNCATE, table-type, counter and LWT limits; the ICS, RF, RF 0, zero-token, repair, tombstone_gc and disk items were added to the page in July 2026 as missing prerequisites of the same feature. Labelled experimental through 2026.3; before 2026.2 the only route is a new tablets keyspace and a data copy. An RF 1 keyspace is unavailable while its node reshards.",
     "related": [
       "scylla.tablets.scaling",
       "schema.counter.no-tablets",
@@ -5523,7 +5629,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "migration",
       "scylla",
       "tablets"
-    ]
+    ],
+    "verified": {
+      "source": "docs/operating-scylla/procedures/config-change/migrate-vnodes-to-tablets.rst@scylla-2026.2.0#Limitations (and @master, commit 9a3aba9e45, for the expanded list)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/migration.yaml
   {
@@ -5684,9 +5794,9 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   // knowledge/os.yaml
   {
     "id": "os.aio-max-nr.scylla",
-    "statement": "ScyllaDB raises fs.aio-max-nr to 1048576 so every shard can keep its asynchronous I/O queue full.",
-    "value": 1048576,
-    "unit": "AIO events (minimum)",
+    "statement": "ScyllaDB's packages raise fs.aio-max-nr to 30000000 (99-scylla-aio.conf, since mid-2021; 1048576 until 4.4, 5578536 in 4.5) so that every shard can reserve its storage and networking AIO control blocks.",
+    "value": 30000000,
+    "unit": "AIO events (as the package sets it)",
     "appliesTo": [
       {
         "product": "scylla",
@@ -5695,17 +5805,26 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     ],
     "sources": [
       {
-        "title": "scylladb dist/common/sysctl.d/99-scylla-aio.conf (fs.aio-max-nr = 1048576)",
-        "url": "https://github.com/scylladb/scylladb/blob/master/dist/common/sysctl.d/99-scylla-aio.conf",
-        "ref": "scylladb/scylladb dist/common/sysctl.d/99-scylla-aio.conf"
+        "title": "scylladb/scylladb dist/common/sysctl.d/99-scylla-aio.conf (scylla-4.6.0 through scylla-2026.1.0 — fs.aio-max-nr = 30000000)",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.1.0/dist/common/sysctl.d/99-scylla-aio.conf",
+        "ref": "scylladb/scylladb dist/common/sysctl.d/99-scylla-aio.conf (scylla-2026.1.0)"
+      },
+      {
+        "title": "scylladb/scylladb commit 2cfc517874 (2021-07-16), adjust number of networking iocbs — 50000 networking iocbs per shard, global reservation ×5 (Fixes #9051)",
+        "url": "https://github.com/scylladb/scylladb/commit/2cfc517874e98c5780c1b1b4c38440a8123f86f6",
+        "ref": "scylladb/scylladb commit 2cfc517874"
       }
     ],
-    "rationale": "Seastar reserves AIO contexts per shard at start-up; with the kernel default (65536) a host with many cores, or several ScyllaDB containers sharing one kernel, fails to start with \"Could not setup Async I/O\".",
+    "rationale": "Seastar reserves AIO contexts per shard at start-up (50,000 networking control blocks per shard since 2021); with the kernel default (65536), or an older 1048576 setting on a host with many cores or several ScyllaDB containers sharing one kernel, it fails to start with \"Could not setup Async I/O\". Below the package value is a host that was not set up with scylla_setup or the packages.",
     "tags": [
       "setting:fs.aio-max-nr",
       "os",
       "scylla"
-    ]
+    ],
+    "verified": {
+      "source": "dist/common/sysctl.d/99-scylla-aio.conf@scylla-2026.1.0 (fs.aio-max-nr = 30000000; changed from 5578536 by commit 2cfc517874, first released in scylla-4.6.0)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/os.yaml
   {
@@ -6753,30 +6872,47 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   // knowledge/schema.yaml
   {
     "id": "schema.counter.no-tablets",
-    "statement": "ScyllaDB does not support counters in keyspaces that use tablets; counter tables must live in a vnode keyspace (tablets = {'enabled': false}).",
+    "statement": "Before ScyllaDB 2026.1.0 counters are refused in keyspaces that use tablets (CREATE TABLE fails with \"Counters are not yet supported with tablets\"), so counter tables had to live in a vnode keyspace. From 2026.1.0 they are allowed once every node runs 2026.1 (cluster feature COUNTERS_WITH_TABLETS).",
+    "value": "2026.1",
+    "unit": "first ScyllaDB release with counters in tablets keyspaces",
     "appliesTo": [
       {
         "product": "scylla",
-        "versions": ">=2024.2"
+        "versions": "<2026.1"
       }
     ],
     "sources": [
       {
-        "title": "ScyllaDB docs — Counters (not supported in keyspaces with tablets enabled)",
-        "url": "https://docs.scylladb.com/manual/stable/features/counters.html",
-        "ref": "scylladb/scylladb docs/features/counters.rst"
+        "title": "scylladb/scylladb cql3/statements/create_table_statement.cc (scylla-2026.1.0) — refusal gated on features().counters_with_tablets; unconditional in scylla-2025.4.0",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.1.0/cql3/statements/create_table_statement.cc",
+        "ref": "scylladb/scylladb cql3/statements/create_table_statement.cc (scylla-2026.1.0)"
+      },
+      {
+        "title": "scylladb/scylladb gms/feature_service.hh (scylla-2026.1.0) — COUNTERS_WITH_TABLETS (commit 9208b2f317 \"cql3 allow counters with tablets\")",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.1.0/gms/feature_service.hh",
+        "ref": "scylladb/scylladb gms/feature_service.hh (scylla-2026.1.0)"
+      },
+      {
+        "title": "scylladb/scylladb docs/architecture/tablets.rst — \"Counters\" listed as unsupported with tablets in scylla-2025.4.0, removed from the list in scylla-2026.1.0",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2025.4.0/docs/architecture/tablets.rst",
+        "ref": "scylladb/scylladb docs/architecture/tablets.rst"
       }
     ],
-    "rationale": "Blocks moving a counter table to a tablets keyspace and therefore a full vnodes → tablets migration; later releases may lift it, so check the target version's documentation.",
+    "rationale": "A counter table in a tablets keyspace is what a 2026.1+ cluster produces, not an error; on an older release (or while an upgrade to 2026.1 is not finished on every node) the CREATE TABLE is refused, so such a schema is a plan that will fail. Moving an existing vnode keyspace with counter tables to tablets in place is a different question: the in-place migration cannot move them (migration.scylla.vnodes-to-tablets).",
     "related": [
-      "scylla.tablets.scaling"
+      "scylla.tablets.scaling",
+      "migration.scylla.vnodes-to-tablets"
     ],
     "tags": [
       "schema",
       "counters",
       "tablets",
       "scylla"
-    ]
+    ],
+    "verified": {
+      "source": "cql3/statements/create_table_statement.cc@scylla-2026.1.0 (if (ks_uses_tablets && pt.is_counter() && !db.features().counters_with_tablets) throw …)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/schema.yaml
   {
@@ -8158,16 +8294,25 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       {
         "title": "DataStax docs — Tuning Bloom filters",
         "url": "https://docs.datastax.com/en/dse/5.1/managing/operations/tune-bloom-filters.html"
+      },
+      {
+        "title": "apache/cassandra BloomCalculations.java (cassandra-5.0.9) — buckets per element for a false-positive chance",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.9/src/java/org/apache/cassandra/utils/BloomCalculations.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/utils/BloomCalculations.java (cassandra-5.0.9)"
       }
     ],
-    "rationale": "The value holds the non-LCS default; LCS uses 0.1. The filter lives off heap and its memory grows steeply as the chance goes down (0.01 needs about three times the memory of 0.1).",
+    "rationale": "The value holds the non-LCS default; LCS uses 0.1. The filter lives off heap and its memory grows as the chance goes down: Cassandra picks 5 bits per key for 0.1, 10 for 0.01 and 15 for 0.001 (BloomCalculations), so 0.01 costs about twice the memory of 0.1, and each further tenth adds about 5 bits per key.",
     "related": [
       "table.bloom-filter-false-ratio"
     ],
     "tags": [
       "setting:bloom_filter_fp_chance",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/utils/BloomCalculations.java@cassandra-5.0.9 (computeBloomSpec: 0.1 → 5 buckets/key, 0.01 → 10, 0.001 → 15; identical in 4.0.17 and 4.1.10)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/tables.yaml
   {

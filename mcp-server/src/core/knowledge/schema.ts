@@ -39,6 +39,12 @@ export const ConfigKeyChangeSchema = z.strictObject({
   note: z.string().min(1).optional(),
 });
 
+/** verified: the primary source a claim was checked against ("<file>@<tag>" or "<doc URL>#<section>") and the date. */
+export const VerifiedSchema = z.strictObject({
+  source: z.string().min(1),
+  checked: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'checked: the date of the check, YYYY-MM-DD'),
+});
+
 export const KnowledgeEntrySchema = z
   .strictObject({
     id: z.string().regex(KNOWLEDGE_ID, 'id: lower-case words joined by "." or "-"'),
@@ -58,6 +64,7 @@ export const KnowledgeEntrySchema = z
     related: z.array(z.string().regex(KNOWLEDGE_ID)).optional(),
     tags: z.array(z.string().min(1)).optional(),
     configKeys: z.array(ConfigKeyChangeSchema).min(1).optional(),
+    verified: VerifiedSchema.optional(),
   })
   .superRefine((e, ctx) => {
     if (e.value !== undefined && e.thresholds !== undefined) {

@@ -30,6 +30,13 @@ export interface ConfigKeyChange {
   note?: string;
 }
 
+/** Where a claim was verified: "<file path>@<tag>" (e.g. "schema/schema.hh@scylla-2025.1.0") or "<doc URL>#<section>". */
+export interface KnowledgeVerification {
+  source: string;
+  /** Date of the check, YYYY-MM-DD. */
+  checked: string;
+}
+
 export interface KnowledgeEntry {
   id: string;
   statement: string;
@@ -44,6 +51,8 @@ export interface KnowledgeEntry {
   rationale: string;
   related?: string[];
   tags?: string[];
+  /** The primary source the claim was last checked against, and when: an audit trail, not a citation list. */
+  verified?: KnowledgeVerification;
   /** Data rows for configuration key changes (renames, removals, deprecations by version). */
   configKeys?: ConfigKeyChange[];
 }

@@ -54,14 +54,21 @@ function configItems(input: MigrationInput): ChecklistItem[] {
       ids.add(s.change.knowledgeId);
     } else if (s.status === 'renamed') {
       const r = renameOf(k, to) ?? s.change;
-      renamed.push(`${k} → ${r.replacement ?? '?'}${r.oldUnit ? ` (bare number was ${r.oldUnit}; write the unit)` : ''} — ${r.since}`);
+      const unit = r.oldUnit ? ` (bare number was ${r.oldUnit}; write the unit)` : '';
+      renamed.push(`${k} → ${r.replacement ?? '?'}${unit} — ${r.since}${r.note ? `: ${r.note}` : ''}`);
       ids.add(r.knowledgeId);
     } else if (s.status === 'deprecated') {
       deprecated.push(`${k} — deprecated in ${s.change.since}${s.change.note ? `: ${s.change.note}` : ''}`);
       ids.add(s.change.knowledgeId);
     }
   }
-  const both = parsed.value.renamedBoth;
+  // The parser pairs the 4.1 renames; later renames (5.0 merges table_count_warn_threshold into
+  // tables_warn_threshold) pair keys only on the target version that merges them.
+  const both = [...parsed.value.renamedBoth];
+  for (const k of keys) {
+    const t = renameOf(k, to)?.replacement;
+    if (t && t !== k && t in parsed.value.settings && !both.some((b) => b.oldKey === k && b.newKey === t)) both.push({ oldKey: k, newKey: t });
+  }
   const items: ChecklistItem[] = [
     {
       id: 'config.removed',
@@ -108,13 +115,22 @@ function schemaItems(input: MigrationInput): ChecklistItem[] {
   const items: ChecklistItem[] = [];
   if (crosses(from.version, to.version, '4.0')) {
     const compact = s?.tables.filter((t) => t.options.compactStorage) ?? [];
+    // 4.0 keeps minimal COMPACT STORAGE support; DROP COMPACT STORAGE is experimental and off by default there.
+    const dropFlag = cmpVersion(to.version, '4.1') >= 0 ? 'drop_compact_storage_enabled' : 'enable_drop_compact_storage';
     items.push({
       id: 'schema.compact-storage',
       area: 'schema',
-      title: 'No COMPACT STORAGE tables (removed in 4.0)',
-      status: !s ? 'action' : compact.length ? 'blocker' : 'ok',
+      title: 'COMPACT STORAGE tables reviewed (4.0+ keeps minimal support; Thrift is gone)',
+      status: !s ? 'action' : compact.length ? 'action' : 'ok',
       evidence: !s ? [notChecked('the schema', 'give DESCRIBE SCHEMA output')] : compact.length ? compact.map((t) => `${t.keyspace}.${t.name} WITH COMPACT STORAGE (schema)`) : [`${s.tables.length} tables, none with COMPACT STORAGE (schema)`],
-      ...(!s || compact.length ? { action: 'On 3.x: ALTER TABLE … DROP COMPACT STORAGE for each, check the clients, then upgrade.' } : {}),
+      ...(!s || compact.length
+        ? {
+            action:
+              `They keep working on ${to.version} over CQL; check which clients still use the compact layout. DROP COMPACT STORAGE is ` +
+              `experimental and disabled by default (${dropFlag}: false): run it only deliberately, per table, after testing the clients ` +
+              'against the exposed column1/value columns.',
+          }
+        : {}),
       knowledgeIds: ['migration.cassandra.compact-storage'],
       step: 2,
     });

@@ -1,4 +1,4 @@
-import { compareVersions, parseVersion } from '../knowledge/index.js';
+import { appliesTo, compareVersions, knowledge, parseVersion } from '../knowledge/index.js';
 import type { ChecklistItem, ClusterFacts, MigrationInput } from './types.js';
 
 export function cmpVersion(a: string, b: string): number {
@@ -10,6 +10,9 @@ export function cmpVersion(a: string, b: string): number {
 
 /** The release line of a version: 4.1.10 → 4.1, 2025.1.3 → 2025.1. */
 export const line = (v: string) => v.split('.').slice(0, 2).join('.');
+
+/** True when ScyllaDB `version` still refuses counters in tablets keyspaces (kb:schema.counter.no-tablets, before 2026.1). */
+export const countersNeedVnodes = (version: string): boolean => appliesTo(knowledge('schema.counter.no-tablets'), 'scylla', version);
 
 export const notChecked = (what: string, how: string) => `not checked: ${what} not given (${how})`;
 

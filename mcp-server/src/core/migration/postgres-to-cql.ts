@@ -8,7 +8,7 @@ import { numberOf } from '../knowledge/index.js';
 import type { PgColumn, PgSchema, PgTable } from '../parse/postgres-ddl.js';
 import { parseCqlSchema } from '../parse/schema/index.js';
 import { schemaRules } from '../rules/schema.js';
-import { notChecked } from './common.js';
+import { countersNeedVnodes, notChecked } from './common.js';
 import { describePattern, patternName, type AccessPattern } from './postgres-patterns.js';
 import type { ChecklistItem, CqlProposal, MigrationInput, ProposedColumn, ProposedTable } from './types.js';
 
@@ -573,6 +573,8 @@ export function postgresToCqlChecklist(input: MigrationInput): { path: string[];
   const counterCols = s.tables.flatMap((t) => t.columns.filter((c) => !t.primaryKey.includes(c.name) && /^(?:smallint|integer|int|int4|int8|bigint)$/.test(c.baseType) && COUNTER_NAME.test(c.name)).map((c) => `${t.name}.${c.name} ${c.type}${c.default ? ` DEFAULT ${c.default}` : ''}: incremented tally → counter column in its own table`));
   const balanceCols = s.tables.flatMap((t) => t.columns.filter((c) => !t.primaryKey.includes(c.name) && /^(?:smallint|integer|int|int4|int8|bigint|numeric)$/.test(c.baseType) && BALANCE_NAME.test(c.name)).map((c) => `${t.name}.${c.name} ${c.type}: exact balance (must not go negative) → regular column updated with a lightweight transaction, not a counter`));
   const counterKb = ['migration.postgres.counters', 'schema.counter.mixed-columns', 'migration.postgres.lwt-cost'];
+  // Before ScyllaDB 2026.1 counters are refused in tablets keyspaces (kb:schema.counter.no-tablets).
+  const countersOffTablets = to.product === 'scylla' && countersNeedVnodes(to.version);
   if (to.product === 'scylla') counterKb.push('schema.counter.no-tablets');
   items.push({
     id: 'model.counters',
@@ -581,7 +583,7 @@ export function postgresToCqlChecklist(input: MigrationInput): { path: string[];
     status: counterCols.length || balanceCols.length ? 'action' : 'ok',
     evidence: counterCols.length || balanceCols.length ? [...counterCols, ...balanceCols, 'found by column name (a heuristic): confirm how the application updates them'] : ['no column looks like an incremented tally or balance (by name)'],
     ...(counterCols.length || balanceCols.length
-      ? { action: `Move tallies to counter tables (primary key + counters only; not idempotent, no TTL)${to.product === 'scylla' ? ', in a keyspace without tablets' : ''}; keep exact balances as regular columns changed with UPDATE … IF.` }
+      ? { action: `Move tallies to counter tables (primary key + counters only; not idempotent, no TTL)${countersOffTablets ? ', in a keyspace without tablets' : ''}; keep exact balances as regular columns changed with UPDATE … IF.` }
       : {}),
     knowledgeIds: counterKb,
   });

@@ -1,6 +1,7 @@
 /** Cassandra → ScyllaDB: feature gaps, compaction mapping, drivers, config mapping, tablets. PURE. */
+import { valueOf } from '../knowledge/index.js';
 import { parseCassandraYaml } from '../parse/config/index.js';
-import { clientGroups, clusterStateItems, cmpVersion, notChecked } from './common.js';
+import { clientGroups, clusterStateItems, cmpVersion, countersNeedVnodes, notChecked } from './common.js';
 import type { ChecklistItem, MigrationInput } from './types.js';
 
 /** Cassandra strategy → what to use on ScyllaDB (kb:compaction.scylla.ics, kb:migration.scylla.unsupported-features). */
@@ -82,9 +83,19 @@ export function toScyllaChecklist(input: MigrationInput): { path: string[]; item
       evidence: [
         `${s.keyspaces.filter((k) => !k.name.startsWith('system')).length} user keyspaces (schema)`,
         tabletsTarget ? 'target supports tablets: parallel scaling, no cleanup' : `ScyllaDB ${to.version} predates tablets (2024.2): vnode keyspaces only`,
-        ...(counterTables.length ? [`counter tables must stay in vnode keyspaces: ${counterTables.join(', ')}`] : []),
+        ...(counterTables.length
+          ? [
+              countersNeedVnodes(to.version)
+                ? `counter tables must stay in vnode keyspaces: ${counterTables.join(', ')} ` +
+                  `(ScyllaDB ${to.version}; tablets accept counters from ${String(valueOf('schema.counter.no-tablets'))})`
+                : `counter tables can use tablets on ${to.version} once every node runs it: ${counterTables.join(', ')}`,
+            ]
+          : []),
       ],
-      action: tabletsTarget ? "Create keyspaces WITH tablets = {'enabled': true} unless they hold counters (or other features the target version lists as unsupported with tablets)." : 'Use vnode keyspaces; plan tablets for a later ScyllaDB release.',
+      action: tabletsTarget
+        ? `Create keyspaces WITH tablets = {'enabled': true}${counterTables.length && countersNeedVnodes(to.version) ? ' unless they hold counters' : ''} ` +
+          '(and unless they use features the target version lists as unsupported with tablets).'
+        : 'Use vnode keyspaces; plan tablets for a later ScyllaDB release.',
       knowledgeIds: ['scylla.tablets.scaling', ...(counterTables.length ? ['schema.counter.no-tablets'] : [])],
       step: 1,
     });

@@ -5,7 +5,7 @@
  */
 import { allKeyChanges, keyStatus, newNames, renameOf, type KeyChange } from '../config/renames.js';
 import type { Finding } from '../findings.js';
-import { numberOf, valueOf, versionInRange } from '../knowledge/index.js';
+import { numberOf, threshold, valueOf, versionInRange } from '../knowledge/index.js';
 import type { CassandraYaml } from '../parse/config/cassandra-yaml.js';
 import type { JvmOptions } from '../parse/config/jvm-options.js';
 import type { KindRuleOutcome, KindRules } from './per-kind.js';
@@ -53,7 +53,10 @@ function effectiveVersion(y: CassandraYaml, ctx: ConfigContext): { version: stri
 const before = (version: string, since: string) => versionInRange(version, `<${since}`);
 
 function describeRename(c: KeyChange): string {
-  return `${c.key} → ${c.replacement}${c.oldUnit ? ` (a bare number meant ${c.oldUnit}; write the unit)` : ''}`;
+  // Renames after 4.1 name their version, and a note says when the value itself changes (5.0 count thresholds).
+  const since = c.since !== '4.1' ? ` (${c.since})` : '';
+  const unit = c.oldUnit ? ` (a bare number meant ${c.oldUnit}; write the unit)` : '';
+  return `${c.key} → ${c.replacement}${since}${unit}${c.note ? `; ${c.note}` : ''}`;
 }
 
 /** Naming era, old/new conflicts, values that need units, removed / deprecated / renamed keys. */
@@ -65,9 +68,13 @@ export function yamlKeyRules(y: CassandraYaml, ctx: ConfigContext = {}): KindRul
   const findings: Finding[] = [];
 
   // 1. The same setting under two names: the node refuses to start (4.1+), or does not know the new one (< 4.1).
+  // On a known 4.1+ version only the renames of that version pair keys: on 4.1, table_count_warn_threshold and
+  // tables_warn_threshold are two settings (5.0 merges them). Older or unknown versions: every rename counts.
+  const pairVersion = version && !inferred && !before(version, '4.1') ? version : undefined;
   const conflicts: string[] = [];
   for (const k of keys) {
-    const targets = new Set([renameOf(k, '4.1')?.replacement, renameOf(k)?.replacement].filter((t): t is string => !!t && t !== k));
+    const steps = pairVersion ? [renameOf(k, pairVersion)] : [renameOf(k, '4.1'), renameOf(k)];
+    const targets = new Set(steps.map((c) => c?.replacement).filter((t): t is string => !!t && t !== k));
     for (const t of targets) if (t in y.settings) conflicts.push(`${src}: ${k}: ${show(y.settings[k])} and ${t}: ${show(y.settings[t])}`);
   }
   if (conflicts.length) {
@@ -108,13 +115,13 @@ export function yamlKeyRules(y: CassandraYaml, ctx: ConfigContext = {}): KindRul
   if (version && !inferred) {
     const newOnOld = keys
       .map((k) => ({ k, row: findRenameTo(k) }))
-      .filter((x): x is { k: string; row: KeyChange } => x.row?.change === 'renamed' && before(version, x.row.since));
+      .filter((x): x is { k: string; row: KeyChange } => x.row?.change === 'renamed' && before(version, nameKnownSince(x.k) ?? x.row.since));
     if (newOnOld.length) {
       findings.push({
         id: 'config.yaml.new-names-on-old-version',
         severity: 'critical',
         title: `${newOnOld.length} setting name${newOnOld.length > 1 ? 's' : ''} that ${version} does not know yet`,
-        evidence: newOnOld.slice(0, 10).map(({ k, row }) => `${src}: ${k} (from ${row.since}; on ${version}: ${row.key})`),
+        evidence: newOnOld.slice(0, 10).map(({ k, row }) => `${src}: ${k} (from ${nameKnownSince(k) ?? row.since}; on ${version}: ${row.key})`),
         recommendation: `Cassandra ${version} rejects keys it does not know; use the names of this version until the upgrade.`,
         knowledgeIds: ['config.unknown-key-refused', 'config.renames.cassandra-4.1'],
         confidence: 'high',
@@ -217,6 +224,24 @@ for (const c of allKeyChanges()) {
 }
 function findRenameTo(newKey: string): KeyChange | undefined {
   return RENAMED_TO.get(newKey)?.at(-1);
+}
+/**
+ * The first version that knows a name reached by a rename: the earliest row naming it as replacement, so a
+ * 4.1 deprecation that points at tables_warn_threshold dates the name to 4.1 although the rename is 5.0.
+ */
+const KNOWN_SINCE = new Map<string, string>();
+const RENAME_ROWS = allKeyChanges().filter((c) => c.change === 'renamed' || c.change === 'unit');
+for (const c of allKeyChanges()) {
+  if (!c.replacement) continue;
+  // A deprecation counts only when the same key is later renamed to that replacement (deprecated, then merged).
+  const renamedLater = RENAME_ROWS.some((r) => r.key === c.key && r.replacement === c.replacement);
+  const dated = c.change === 'renamed' || c.change === 'unit' || (c.change === 'deprecated' && renamedLater);
+  if (!dated) continue;
+  const prev = KNOWN_SINCE.get(c.replacement);
+  if (prev === undefined || before(c.since, prev)) KNOWN_SINCE.set(c.replacement, c.since);
+}
+function nameKnownSince(newKey: string): string | undefined {
+  return KNOWN_SINCE.get(newKey);
 }
 
 /** Values that deviate from defaults in ways that cost latency or safety. */
@@ -448,23 +473,52 @@ export function jvmRules(j: JvmOptions, ctx: ConfigContext = {}): KindRuleOutcom
       confidence: 'high',
     });
   }
-  const cmsRemoved = numberOf('config.jvm.cms-removed');
-  if (gc.collector === 'CMS') {
-    const onNewJdk = ctx.jdk !== undefined && ctx.jdk >= cmsRemoved;
-    const on50 = ctx.version !== undefined && versionInRange(ctx.version, '>=5.0');
+  // CMS: JDK 14 ignores the flags and runs G1; from JDK 15 they are unknown options and the JVM does not start.
+  const cms = threshold('config.jvm.cms-removed');
+  const cmsIgnoredFrom = cms.warning ?? 14;
+  const cmsRefusedFrom = cms.critical ?? 15;
+  // Any CMS option, + or -, is unknown from JDK 15: "-XX:-CMSClassUnloadingEnabled" fails as well.
+  const cmsFlags = j.flags.filter((f) => f.type === 'XX' && (f.name === 'UseConcMarkSweepGC' || /^(?:CMS|UseCMS)/.test(f.name)));
+  const jdkSev = grade(ctx.jdk, 'config.jvm.cms-removed');
+  const on50 = ctx.version !== undefined && versionInRange(ctx.version, '>=5.0');
+  // Leftover CMS tuning next to another collector only matters where the flags are gone.
+  if (gc.collector === 'CMS' || (cmsFlags.length && (jdkSev !== null || on50))) {
+    // -XX:+IgnoreUnrecognizedVMOptions turns the startup failure back into silently ignored flags.
+    const ignoreUnknown = j.flags.some((f) => f.type === 'XX' && f.name === 'IgnoreUnrecognizedVMOptions' && f.enabled === true);
+    const refused = jdkSev === 'critical' && !ignoreUnknown;
+    const gone = jdkSev !== null;
+    const flagList = cmsFlags.slice(0, 6).map((f) => `${f.raw} (line ${f.line})`).join(', ');
+    const cmsSummary = [
+      gc.selected.join('+'),
+      ...(gc.cmsInitiatingOccupancyFraction !== null ? [`CMSInitiatingOccupancyFraction=${gc.cmsInitiatingOccupancyFraction}`] : []),
+      ...(gc.maxTenuringThreshold !== null ? [`MaxTenuringThreshold=${gc.maxTenuringThreshold}`] : []),
+      ...(xmx !== null ? [`heap ${fmtSize(xmx)}`] : []),
+    ].join(', ');
     findings.push({
       id: 'config.jvm.cms',
-      severity: onNewJdk || on50 ? 'warning' : 'info',
-      title: onNewJdk ? `CMS selected on JDK ${ctx.jdk}, where it no longer exists` : 'CMS collector (ParNew/CMS)',
+      severity: refused ? 'critical' : gone || on50 ? 'warning' : 'info',
+      title: refused
+        ? `CMS flags on JDK ${ctx.jdk}: the JVM refuses to start (unrecognized VM option)`
+        : gone
+          ? gc.collector === 'CMS' ? `CMS selected on JDK ${ctx.jdk}, where it no longer exists` : `CMS flags on JDK ${ctx.jdk} are ignored`
+          : gc.collector === 'CMS'
+            ? 'CMS collector (ParNew/CMS)'
+            : 'Leftover CMS flags',
       evidence: [
-        `${src}: ${gc.selected.map((c) => c).join('+')}${gc.cmsInitiatingOccupancyFraction !== null ? `, CMSInitiatingOccupancyFraction=${gc.cmsInitiatingOccupancyFraction}` : ''}${gc.maxTenuringThreshold !== null ? `, MaxTenuringThreshold=${gc.maxTenuringThreshold}` : ''}${xmx !== null ? `, heap ${fmtSize(xmx)}` : ''}`,
-        ctx.jdk !== undefined ? `JDK ${ctx.jdk}` : 'JDK not given',
+        gc.collector === 'CMS' ? `${src}: ${cmsSummary}` : `${src}: ${flagList} with ${gc.collector ?? 'the default collector'}`,
+        ctx.jdk !== undefined ? `JDK ${ctx.jdk}${ignoreUnknown ? ' with -XX:+IgnoreUnrecognizedVMOptions' : ''}` : 'JDK not given',
       ],
-      recommendation: onNewJdk
-        ? `JDK ${cmsRemoved}+ ignores the CMS flags and runs G1 with none of this tuning: replace the CMS section with a G1 one.`
-        : on50
-          ? 'Cassandra 5.0 ships G1 (CMS is gone on JDK 17): move to G1 before or with the upgrade.'
-          : `CMS works on JDK 8/11 with heaps up to about 8 GiB but was removed in JDK ${cmsRemoved}; plan a move to G1, and size the heap explicitly when you do.`,
+      recommendation: refused
+        ? `From JDK ${cmsRefusedFrom} every CMS flag is an unrecognized VM option and the node does not start: ` +
+          'delete the CMS section (and any CMS* flag) and use G1 before starting this node.'
+        : gone
+          ? `JDK ${cmsIgnoredFrom}+ ignores the CMS flags${ignoreUnknown ? ' (here because of -XX:+IgnoreUnrecognizedVMOptions)' : ''} ` +
+            'and runs G1 with none of this tuning: replace the CMS section with a G1 one.'
+          : on50
+            ? `Cassandra 5.0 ships G1; on JDK 17 these flags stop the JVM at startup (unrecognized from JDK ${cmsRefusedFrom}): ` +
+              'move to G1 before or with the upgrade.'
+            : `CMS works on JDK 8/11 with heaps up to about 8 GiB but was removed in JDK ${cmsIgnoredFrom} and the flags stop the JVM ` +
+              `from JDK ${cmsRefusedFrom}; plan a move to G1, and size the heap explicitly when you do.`,
       knowledgeIds: ['config.jvm.cms-removed', 'jvm.gc.g1-default'],
       confidence: 'high',
     });

@@ -4,7 +4,7 @@
  */
 import type { TableFact } from '../facts/node-facts.js';
 import type { Finding } from '../findings.js';
-import { numberOf, threshold } from '../knowledge/index.js';
+import { appliesTo, knowledge, numberOf, parseVersion, threshold, valueOf } from '../knowledge/index.js';
 import type { CqlSchema, SchemaKeyspace, SchemaTable } from '../parse/schema/types.js';
 import type { KindRuleOutcome, KindRules } from './per-kind.js';
 import { fmtNum, grade } from './rule.js';
@@ -16,6 +16,8 @@ export interface SchemaRuleInput {
   tableFacts?: { node: string; tables: TableFact[] }[];
   /** Datacenters seen in the cluster (snapshot), beyond those named in keyspace replication. */
   datacenters?: string[];
+  /** Server release (e.g. "2026.1.2"), when known: some limits depend on it (counters with tablets, default compaction). */
+  version?: string;
 }
 
 /** Keyspaces the server manages itself; their tables are not the user's design. */
@@ -71,8 +73,10 @@ function stcsLargeTables(input: SchemaRuleInput): KindRuleOutcome {
   const findings: Finding[] = [];
   for (const t of input.schema.tables.filter((x) => userTable(x.keyspace))) {
     const cls = t.options.compaction?.class ?? null;
-    // No compaction option means the server default, STCS on Cassandra (kb:compaction.strategy.default).
-    const stcs = cls === null ? input.product !== 'scylla' : cls === 'SizeTieredCompactionStrategy';
+    // No compaction option means the server default: STCS on Cassandra (kb:compaction.strategy.default), ICS on
+    // ScyllaDB from 2025.1 (kb:compaction.scylla.ics-default); an unknown ScyllaDB version is taken as recent.
+    const scyllaIcsDefault = appliesTo(knowledge('compaction.scylla.ics-default'), 'scylla', input.version);
+    const stcs = cls === null ? input.product !== 'scylla' || !scyllaIcsDefault : cls === 'SizeTieredCompactionStrategy';
     if (!stcs) continue;
     const nums = tableNumbers(input, t.keyspace, t.name);
     if (!nums || nums.maxNodeDiskMiB === null) continue;
@@ -158,11 +162,49 @@ function counters(input: SchemaRuleInput): KindRuleOutcome {
       );
     }
     const ks = input.schema.keyspaces.find((k) => k.name === t.keyspace);
-    if (ks?.tablets?.enabled) {
-      findings.push(finding({ id: 'schema.counter-tablets', severity: 'critical', title: `${fq(t)} has counters in a tablets keyspace`, evidence: [`keyspace ${ks.name}: tablets = {'enabled': true}`, `counter columns: ${ctr.map((c) => c.name).join(', ')}`], table: fq(t), recommendation: 'Counters are not supported with tablets: keep counter tables in a keyspace created with tablets disabled.', knowledgeIds: ['schema.counter.no-tablets'] }));
-    }
+    if (ks?.tablets?.enabled) findings.push(counterInTablets(t, ks, ctr.map((c) => c.name), input.version));
   }
   return { rule, checks, checked: true, findings };
+}
+
+/**
+ * Counters in a tablets keyspace: refused before ScyllaDB 2026.1 (kb:schema.counter.no-tablets), supported from
+ * 2026.1 once every node runs it. Without a version the schema most likely came from a cluster that accepted it.
+ */
+function counterInTablets(t: SchemaTable, ks: SchemaKeyspace, counterCols: string[], version: string | undefined): Finding {
+  const since = String(valueOf('schema.counter.no-tablets'));
+  const known = version !== undefined && parseVersion(version) !== null;
+  const refused = known && appliesTo(knowledge('schema.counter.no-tablets'), 'scylla', version);
+  const evidence = [
+    `keyspace ${ks.name}: tablets = {'enabled': true}`,
+    `counter columns: ${counterCols.join(', ')}`,
+    known ? `ScyllaDB ${version}` : 'server version not given',
+  ];
+  if (refused) {
+    return finding({
+      id: 'schema.counter-tablets',
+      severity: 'critical',
+      title: `${fq(t)} has counters in a tablets keyspace, which ScyllaDB ${version} refuses`,
+      evidence,
+      table: fq(t),
+      recommendation:
+        `Before ${since} CREATE TABLE fails ("Counters are not yet supported with tablets"): keep counter tables in a keyspace ` +
+        `created with tablets disabled, or upgrade every node to ${since}+ first.`,
+      knowledgeIds: ['schema.counter.no-tablets'],
+    });
+  }
+  return finding({
+    id: 'schema.counter-tablets',
+    severity: 'info',
+    title: `${fq(t)} has counters in a tablets keyspace (supported from ScyllaDB ${since})`,
+    evidence,
+    table: fq(t),
+    recommendation: known
+      ? `Supported on ${version} once every node runs ${since}+ (cluster feature COUNTERS_WITH_TABLETS); nothing to change.`
+      : `Fine on ${since}+ with every node upgraded; an older release refuses this CREATE TABLE, so check the version if this is a plan.`,
+    knowledgeIds: ['schema.counter.no-tablets'],
+    confidence: known ? 'high' : 'medium',
+  });
 }
 
 function views(input: SchemaRuleInput): KindRuleOutcome {
