@@ -81,7 +81,8 @@ describe('plan_mkfs and plan_queue_depth MCP tools', () => {
     const r = await client.callTool({ name: 'plan_mkfs', arguments: { root: tree('raid0-1m'), product: 'scylla', devices: ['nvme0n1', 'nvme1n1'], mdDevice: '/dev/md7' } });
     expect(r.isError).toBeFalsy();
     const plan = (r.structuredContent as { plan: { mkfsArgv: string[]; dryRunArgv: string[] } }).plan;
-    expect(plan.mkfsArgv).toEqual(['mkfs.xfs', '-b', 'size=1024', '-s', 'size=512', '-d', 'su=1024k,sw=2', '/dev/md7']);
+    // 4 KiB, not 1 KiB: scylla_raid_setup keeps the XFS default on kernels >= 5.12 since 2025.4 (kb:storage.xfs.block-size).
+    expect(plan.mkfsArgv).toEqual(['mkfs.xfs', '-b', 'size=4096', '-s', 'size=512', '-d', 'su=1024k,sw=2', '/dev/md7']);
     expect(plan.dryRunArgv).toContain('-N');
     const mounted = await client.callTool({ name: 'plan_mkfs', arguments: { root: tree('raid0-1m'), product: 'scylla', devices: ['md0'] } });
     expect(mounted.isError).toBe(true);

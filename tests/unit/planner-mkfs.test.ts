@@ -20,9 +20,10 @@ describe('planMkfs (pure)', () => {
     expect(p.mountOptions.map((m) => m.flag)[0]).toBe('noatime');
   });
 
-  it('ScyllaDB on one 512-byte NVMe: 1 KiB blocks like scylla_raid_setup, warns about the LBA format', () => {
+  // Was 1 KiB blocks: scylla_raid_setup keeps the 4 KiB default on kernels >= 5.12 since 2025.4 (kb:storage.xfs.block-size).
+  it('ScyllaDB on one 512-byte NVMe: 4 KiB blocks like scylla_raid_setup on current kernels, warns about the LBA format', () => {
     const p = planMkfs({ product: 'scylla', devices: [dev('nvme0n1', 512)] });
-    expect(p.mkfsArgv).toEqual(['mkfs.xfs', '-b', 'size=1024', '-s', 'size=512', '/dev/nvme0n1']);
+    expect(p.mkfsArgv).toEqual(['mkfs.xfs', '-b', 'size=4096', '-s', 'size=512', '/dev/nvme0n1']);
     expect(p.mdadmArgv).toBeNull();
     expect(p.warnings.join()).toMatch(/nvme id-ns/);
   });

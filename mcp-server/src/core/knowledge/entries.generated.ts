@@ -1713,13 +1713,13 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   // knowledge/config.yaml
   {
     "id": "config.counter-write-request-timeout.default",
-    "statement": "counter_write_request_timeout (counter_write_request_timeout_in_ms before 4.1) defaults to 5000 ms.",
+    "statement": "counter_write_request_timeout (counter_write_request_timeout_in_ms before 4.1) defaults to 5000 ms, in Config.java and in the shipped cassandra.yaml, up to 5.0.",
     "value": 5000,
     "unit": "ms",
     "appliesTo": [
       {
         "product": "cassandra",
-        "versions": "*"
+        "versions": "<5.1"
       }
     ],
     "sources": [
@@ -1729,30 +1729,34 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
         "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
       }
     ],
-    "rationale": "The baseline an audit compares a configured counter-write timeout with.",
+    "rationale": "The baseline an audit compares a configured counter-write timeout with. The range stops at 5.0: trunk ships counter_write_request_timeout: 1000ms in conf/cassandra.yaml.",
     "related": [
       "config.request-timeout.raised"
     ],
     "tags": [
       "setting:counter_write_request_timeout",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-5.0.9 (5000ms) + conf/cassandra.yaml@cassandra-5.0.0 (counter_write_request_timeout: 5000ms); trunk 2024-10 conf/cassandra.yaml 1000ms",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config-renames.yaml
   {
     "id": "config.deprecated.cassandra",
-    "statement": "cassandra.yaml settings that Cassandra still parses but has deprecated (they do nothing or are on their way out): the outbound-coalescing and back-pressure options (4.0), repair_session_max_tree_depth (4.0), max_streaming_retries and windows_timer_interval (4.1), scripted UDFs (5.0).",
+    "statement": "cassandra.yaml settings that Cassandra still parses but has deprecated (they do nothing or are on their way out): the outbound-coalescing and back-pressure options, repair_session_max_tree_depth, the old internode buffer names and four keys that 5.0 then removed (4.0); max_streaming_retries and windows_timer_interval (4.1); scripted UDFs, native_transport_port_ssl and use_deterministic_table_id (5.0).",
     "appliesTo": [
       {
         "product": "cassandra",
-        "versions": ">=4.0"
+        "versions": ">=4.0 <5.1"
       }
     ],
     "sources": [
       {
-        "title": "apache/cassandra Config.java — @Deprecated(since = …) fields",
-        "url": "https://github.com/apache/cassandra/blob/trunk/src/java/org/apache/cassandra/config/Config.java",
-        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+        "title": "apache/cassandra Config.java (cassandra-4.0.17, 4.1.10, 5.0.9) — @Deprecated(since = …) fields and @Replaces(…, deprecated = true)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.9/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java (cassandra-5.0.9)"
       }
     ],
     "rationale": "A deprecated key is harmless today but is a line to delete before the release that removes it; a few (scripted UDFs on 5.0) stop the node when turned on.",
@@ -1763,6 +1767,10 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "deprecated",
       "config"
     ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-5.0.9 (@Deprecated(since = \"5.0\") native_transport_port_ssl, scripted_user_defined_functions_enabled; @Deprecated(since = \"5.0.1\") use_deterministic_table_id) and @cassandra-4.0.17 (@Deprecated fields)",
+      "checked": "2026-11-24"
+    },
     "configKeys": [
       {
         "key": "otc_coalescing_strategy",
@@ -1834,6 +1842,57 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
         "change": "deprecated",
         "since": "5.0",
         "note": "JavaScript UDFs removed in 5.0 (CASSANDRA-18252); leave it false"
+      },
+      {
+        "key": "native_transport_port_ssl",
+        "change": "deprecated",
+        "since": "5.0",
+        "replacement": "native_transport_port",
+        "note": "CASSANDRA-19392: serve TLS and plain clients on one port (client_encryption_options optional: true)"
+      },
+      {
+        "key": "use_deterministic_table_id",
+        "change": "deprecated",
+        "since": "5.0",
+        "note": "@Deprecated(since = 5.0.1); table ids are no longer derived from the name"
+      },
+      {
+        "key": "internode_send_buff_size_in_bytes",
+        "change": "deprecated",
+        "since": "4.0",
+        "replacement": "internode_socket_send_buffer_size_in_bytes",
+        "note": "renamed in 4.0, old name still read"
+      },
+      {
+        "key": "internode_recv_buff_size_in_bytes",
+        "change": "deprecated",
+        "since": "4.0",
+        "replacement": "internode_socket_receive_buffer_size_in_bytes",
+        "note": "renamed in 4.0, old name still read"
+      },
+      {
+        "key": "commitlog_sync_batch_window_in_ms",
+        "change": "deprecated",
+        "since": "4.0",
+        "note": "ignored; removed in 5.0 (a 5.0 node refuses it)"
+      },
+      {
+        "key": "commitlog_periodic_queue_size",
+        "change": "deprecated",
+        "since": "4.0",
+        "note": "unused; removed in 5.0 (a 5.0 node refuses it)"
+      },
+      {
+        "key": "concurrent_replicates",
+        "change": "deprecated",
+        "since": "4.0",
+        "note": "unused; removed in 5.0 (a 5.0 node refuses it)"
+      },
+      {
+        "key": "native_transport_max_negotiable_protocol_version",
+        "change": "deprecated",
+        "since": "4.0",
+        "note": "unused; removed in 5.0 (a 5.0 node refuses it)"
       }
     ]
   },
@@ -1897,23 +1956,32 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "appliesTo": [
       {
         "product": "cassandra",
-        "versions": ">=5.0"
+        "versions": ">=5.0 <5.1"
       }
     ],
     "sources": [
+      {
+        "title": "apache/cassandra build.xml (cassandra-5.0.0 — java.supported 11,17; java.default 11)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/build.xml",
+        "ref": "apache/cassandra build.xml (cassandra-5.0.0)"
+      },
       {
         "title": "apache/cassandra NEWS.txt (5.0 — Java 8 support removed; JDK 11 and 17 supported)",
         "url": "https://github.com/apache/cassandra/blob/cassandra-5.0/NEWS.txt",
         "ref": "apache/cassandra NEWS.txt"
       }
     ],
-    "rationale": "An audit for a 5.0 target can assume JDK 11 or later even when the JDK is not given.",
+    "rationale": "An audit for a 5.0 target can assume JDK 11 or later even when the JDK is not given. The range stops at 5.0 because the JDKs of the next major (trunk adds jvm21-server.options) were not verified here.",
     "related": [
       "jvm.gc.g1-default"
     ],
     "tags": [
       "jdk"
-    ]
+    ],
+    "verified": {
+      "source": "build.xml@cassandra-5.0.0 (java.supported = 11,17)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config-jvm.yaml
   {
@@ -1971,7 +2039,7 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   // knowledge/config-jvm.yaml
   {
     "id": "config.jvm.g1-no-xmn",
-    "statement": "With G1, setting the young generation size (-Xmn or NewSize) turns off G1's adaptive young sizing, so it can no longer meet its pause target.",
+    "statement": "With G1, a fixed young generation (-Xmn, -XX:NewSize/MaxNewSize) turns off G1's adaptive young sizing, so it can no longer meet its pause target. From Cassandra 4.0 the stock cassandra-env.sh goes further: when the options hold -Xmn together with -XX:+UseG1GC it prints \"It is not recommended to set -Xmn with the G1 garbage collector\" and exits 1, so the node does not start.",
     "appliesTo": [
       {
         "product": "cassandra",
@@ -1984,22 +2052,27 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     ],
     "sources": [
       {
-        "title": "Oracle — Garbage-First Garbage Collector Tuning (avoid explicitly setting young generation size)",
-        "url": "https://docs.oracle.com/en/java/javase/17/gc/garbage-first-g1-garbage-collector1.html"
+        "title": "apache/cassandra conf/cassandra-env.sh (cassandra-4.1.7, cassandra-5.0.0 — \"We fail to start if -Xmn is used with G1 GC\"; exit 1 when Xmn and +UseG1GC are both in JVM_OPTS)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/conf/cassandra-env.sh",
+        "ref": "apache/cassandra conf/cassandra-env.sh (cassandra-4.0.14, cassandra-4.1.7, cassandra-5.0.0)"
       },
       {
-        "title": "apache/cassandra conf/cassandra-env.sh (HEAP_NEWSIZE applies to CMS only)",
-        "url": "https://github.com/apache/cassandra/blob/trunk/conf/cassandra-env.sh",
-        "ref": "apache/cassandra conf/cassandra-env.sh"
+        "title": "Oracle — Garbage-First Garbage Collector Tuning (avoid explicitly setting young generation size)",
+        "url": "https://docs.oracle.com/en/java/javase/17/gc/garbage-first-g1-garbage-collector1.html"
       }
     ],
-    "rationale": "A leftover HEAP_NEWSIZE / -Xmn from a CMS setup is the usual cause; drop it when moving to G1.",
+    "rationale": "A leftover -Xmn from a CMS setup is the usual cause; drop it when moving to G1. The start-up check (CASSANDRA-15839, \"Fail fast when -Xmn is set when the G1 garbage collector is enabled\", June 2020) is in 4.0 and later but not in 3.11, and it greps JVM_OPTS for \"Xmn\" and \"+UseG1GC\" only: HEAP_NEWSIZE is dropped by the script under G1, -XX:NewSize passes the check, and G1 picked by the JDK default (no -XX:+UseG1GC) passes too; those start with G1 crippled. A java command line of a running node has evidently passed the script (or bypassed it).",
     "related": [
       "jvm.gc.g1-default"
     ],
     "tags": [
-      "gc"
-    ]
+      "gc",
+      "startup"
+    ],
+    "verified": {
+      "source": "conf/cassandra-env.sh@cassandra-5.0.0 lines 169-174 (exit 1 on DEFINED_XMN and USING_G1); same at cassandra-4.0.14 and cassandra-4.1.7; absent at cassandra-3.11.17",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config-jvm.yaml
   {
@@ -2058,11 +2131,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     ],
     "sources": [
       {
-        "title": "DataStax HCD docs — Recommended production settings (heap ¼ to ½ of RAM)",
-        "url": "https://docs.datastax.com/en/hyper-converged-database/1.1/manage/configure/recommended-settings.html"
+        "title": "DataStax HCD docs — Change heap size parameters (heap usually between ¼ and ½ of system memory, not above 32 GB)",
+        "url": "https://docs.datastax.com/en/hyper-converged-database/1.2/manage/operations/change-heap-size.html"
       }
     ],
-    "rationale": "Above half of RAM reads start to hit the disk instead of the page cache; above three quarters the host risks swapping or the OOM killer. The limits are this project's convention drawn from the ¼–½ guidance.",
+    "rationale": "Above half of RAM reads start to hit the disk instead of the page cache; above three quarters the host risks swapping or the OOM killer. The limits are this project's convention drawn from the ¼–½ guidance; heap advice elsewhere (jvm.heap.default-size) stays inside them: a 24 GiB heap on a 32 GiB host is 75 % and critical here.",
     "related": [
       "jvm.heap.default-size",
       "jvm.heap.compressed-oops"
@@ -2150,7 +2223,7 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   // knowledge/config-jvm.yaml
   {
     "id": "config.jvm.max-gc-pause-millis",
-    "statement": "G1's pause target (-XX:MaxGCPauseMillis) is 200 ms by default and Cassandra 5.0's jvm17-server.options uses 300 ms; a target of 500 ms or more trades latency for throughput and lets young pauses grow long.",
+    "statement": "G1's pause target (-XX:MaxGCPauseMillis) is 200 ms by default; Cassandra 5.0's jvm11- and jvm17-server.options set 300 ms, and 4.1's commented G1 template suggests 300 ms too. A target of 500 ms or more (the commented template of 3.11 and 4.0) trades latency for throughput and lets young pauses grow long.",
     "thresholds": {
       "warning": 500,
       "direction": "above"
@@ -2168,17 +2241,27 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     ],
     "sources": [
       {
-        "title": "apache/cassandra conf/jvm17-server.options — G1 section (\"200ms is the JVM default and lowest viable setting\"; MaxGCPauseMillis=300)",
-        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0/conf/jvm17-server.options",
-        "ref": "apache/cassandra conf/jvm17-server.options"
+        "title": "apache/cassandra conf/jvm17-server.options (cassandra-5.0.0) — G1 section (\"200ms is the JVM default and lowest viable setting\"; -XX:MaxGCPauseMillis=300)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/conf/jvm17-server.options",
+        "ref": "apache/cassandra conf/jvm17-server.options (cassandra-5.0.0)"
       },
       {
-        "title": "apache/cassandra conf/jvm-server.options (3.11/4.x commented G1 template with MaxGCPauseMillis=500)",
-        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1/conf/jvm-server.options",
-        "ref": "apache/cassandra conf/jvm-server.options"
+        "title": "apache/cassandra conf/jvm11-server.options (cassandra-4.1.7) — commented G1 template,",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1.7/conf/jvm11-server.options",
+        "ref": "apache/cassandra conf/jvm11-server.options (cassandra-4.1.7)"
+      },
+      {
+        "title": "apache/cassandra conf/jvm11-server.options and jvm8-server.options (cassandra-4.0.14) — commented G1 template,",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.0.14/conf/jvm11-server.options",
+        "ref": "apache/cassandra conf/jvm11-server.options (cassandra-4.0.14)"
+      },
+      {
+        "title": "apache/cassandra conf/jvm.options (cassandra-3.11.17) — commented G1 template,",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-3.11.17/conf/jvm.options",
+        "ref": "apache/cassandra conf/jvm.options (cassandra-3.11.17)"
       }
     ],
-    "rationale": "The older commented template suggested 500 ms for throughput; for a latency-sensitive database the 200–300 ms range is this project's convention. The pause target must stay well under the request timeouts either way.",
+    "rationale": "The 500 ms in the older commented templates was a throughput choice (3.11's jvm.options, 4.0's jvm8/jvm11-server.options); 4.1 lowered the template to 300 ms and 5.0 ships it enabled. For a latency-sensitive database the 200–300 ms range is this project's convention. The pause target must stay well under the request timeouts either way.",
     "related": [
       "jvm.gc.pause",
       "jvm.gc.g1-default"
@@ -2186,7 +2269,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "convention",
       "gc"
-    ]
+    ],
+    "verified": {
+      "source": "conf/jvm.options@cassandra-3.11.17 and conf/jvm11-server.options@cassandra-4.0.14 (#-XX:MaxGCPauseMillis=500); conf/jvm11-server.options@cassandra-4.1.7 (#…=300); conf/jvm17-server.options@cassandra-5.0.0 (…=300)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config-jvm.yaml
   {
@@ -2480,7 +2567,7 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   // knowledge/config-renames.yaml
   {
     "id": "config.removed.cassandra-4.0",
-    "statement": "Cassandra 4.0 removed Thrift and with it the rpc_*/thrift_* and request_scheduler settings, and replaced streaming_socket_timeout_in_ms with streaming_keep_alive_period_in_secs; a 4.0+ node refuses a cassandra.yaml that still lists them.",
+    "statement": "Cassandra 4.0 removed Thrift and with it the rpc_*/thrift_* and request_scheduler settings, replaced streaming_socket_timeout_in_ms with streaming_keep_alive_period_in_secs, and dropped two keys 3.11 only warned about: index_interval (a table option since 2.1) and encryption_options (the old name of server_encryption_options); a 4.0+ node refuses a cassandra.yaml that still lists them. The old internode buffer names internode_send_buff_size_in_bytes / internode_recv_buff_size_in_bytes were not removed: 4.0 renamed them (…_socket_send/receive_buffer_size_in_bytes) and still accepts them as deprecated.",
     "appliesTo": [
       {
         "product": "cassandra",
@@ -2499,14 +2586,19 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
         "ref": "apache/cassandra src/java/org/apache/cassandra/config/YamlConfigurationLoader.java"
       }
     ],
-    "rationale": "Unknown keys are a startup error, not a warning, so a 3.11 file carried to 4.0 must lose these lines first; rpc_address stays (it is the native-transport address).",
+    "rationale": "Unknown keys are a startup error, not a warning, so a 3.11 file carried to 4.0 must lose these lines first; rpc_address stays (it is the native-transport address). The list is every cassandra.yaml field of Config.java at 3.11.17 that 4.0.17 neither declares nor maps with @Replaces.",
     "related": [
-      "config.unknown-key-refused"
+      "config.unknown-key-refused",
+      "config.removed.cassandra-5.0"
     ],
     "tags": [
       "removed",
       "config"
     ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-3.11.17 vs @cassandra-4.0.17 (fields gone without @Replaces: the Thrift keys, streaming_socket_timeout_in_ms, index_interval, encryption_options); YamlConfigurationLoader.java@cassandra-4.0.17 throws \"Invalid yaml. Please remove properties …\"",
+      "checked": "2026-11-24"
+    },
     "configKeys": [
       {
         "key": "start_rpc",
@@ -2597,6 +2689,83 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
         "change": "removed",
         "since": "4.0",
         "replacement": "streaming_keep_alive_period_in_secs"
+      },
+      {
+        "key": "index_interval",
+        "change": "removed",
+        "since": "4.0",
+        "note": "deprecated since 2.1 (3.11 only logged a warning); set min_index_interval / max_index_interval per table instead"
+      },
+      {
+        "key": "encryption_options",
+        "change": "removed",
+        "since": "4.0",
+        "replacement": "server_encryption_options",
+        "note": "3.11 still copied it to server_encryption_options with a warning"
+      }
+    ]
+  },
+  // knowledge/config-renames.yaml
+  {
+    "id": "config.removed.cassandra-5.0",
+    "statement": "Cassandra 5.0 removed four cassandra.yaml keys that 4.x only deprecated: commitlog_sync_batch_window_in_ms, commitlog_periodic_queue_size, concurrent_replicates and native_transport_max_negotiable_protocol_version. A 4.x file that still sets one of them does not start on 5.0 (\"Invalid yaml. Please remove properties […] from your cassandra.yaml\").",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=5.0 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (cassandra-4.1.10 — the four fields @Deprecated; cassandra-5.0.9 — gone, no @Replaces)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.9/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java (cassandra-4.1.10, cassandra-5.0.9)"
+      },
+      {
+        "title": "apache/cassandra YamlConfigurationLoader.java (cassandra-5.0.9) — PropertiesChecker collects missing properties and throws ConfigurationException",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.9/src/java/org/apache/cassandra/config/YamlConfigurationLoader.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/YamlConfigurationLoader.java (cassandra-5.0.9)"
+      }
+    ],
+    "rationale": "The stock 4.x cassandra.yaml only mentions commitlog_sync_batch_window_in_ms in a comment, so the failure hits files that were tuned or generated by tooling: delete the lines before the rolling restart to 5.0. This is every field of Config.java at 4.1.10 that 5.0.9 neither declares nor maps with @Replaces.",
+    "related": [
+      "config.unknown-key-refused",
+      "config.removed.cassandra-4.0",
+      "config.deprecated.cassandra"
+    ],
+    "tags": [
+      "removed",
+      "config",
+      "startup"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-5.0.9 (no such fields) vs @cassandra-4.1.10 (@Deprecated fields); YamlConfigurationLoader.java@cassandra-5.0.9 line 423 \"Invalid yaml. Please remove properties\"",
+      "checked": "2026-11-24"
+    },
+    "configKeys": [
+      {
+        "key": "commitlog_sync_batch_window_in_ms",
+        "change": "removed",
+        "since": "5.0",
+        "note": "ignored since 4.0 (batch mode syncs without a window); use commitlog_sync_group_window for group mode"
+      },
+      {
+        "key": "commitlog_periodic_queue_size",
+        "change": "removed",
+        "since": "5.0",
+        "note": "unused since 4.0"
+      },
+      {
+        "key": "concurrent_replicates",
+        "change": "removed",
+        "since": "5.0",
+        "note": "unused since 4.0"
+      },
+      {
+        "key": "native_transport_max_negotiable_protocol_version",
+        "change": "removed",
+        "since": "5.0",
+        "note": "unused since 4.0"
       }
     ]
   },
@@ -3553,7 +3722,7 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "appliesTo": [
       {
         "product": "cassandra",
-        "versions": ">=5.0"
+        "versions": ">=5.0 <5.1"
       }
     ],
     "sources": [
@@ -3568,16 +3737,21 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
         "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java (cassandra-5.0)"
       }
     ],
-    "rationale": "The guardrails are off (null / -1) by default, so a 5.0 file that drops the old key without setting the guardrail silently loses the large-partition warning.",
+    "rationale": "The guardrails are off (null / -1) by default, so a 5.0 file that drops the old key without setting the guardrail silently loses the large-partition warning. These five rows are every @Replaces that 5.0.9 adds over 4.1.10; two of them convert the value (the count thresholds), the others keep it.",
     "related": [
       "config.renames.cassandra-4.1",
-      "config.rename.large-partition-warning"
+      "config.rename.large-partition-warning",
+      "config.removed.cassandra-5.0"
     ],
     "tags": [
       "rename",
       "config",
       "guardrail"
     ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-5.0.9 vs @cassandra-4.1.10 (new @Replaces: exactly these five oldNames; converters TABLE_/KEYSPACE_COUNT_THRESHOLD_TO_GUARDRAIL in Converters.java)",
+      "checked": "2026-11-24"
+    },
     "configKeys": [
       {
         "key": "compaction_large_partition_warning_threshold_mb",
@@ -3683,7 +3857,7 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   // knowledge/config-scylla.yaml
   {
     "id": "config.scylla.ignored-cassandra-keys",
-    "statement": "ScyllaDB parses many Cassandra tuning keys but does not use them: concurrent_reads, concurrent_writes, concurrent_compactors, memtable_allocation_type, memtable_flush_writers and memtable_cleanup_threshold are marked Invalid, and concurrent_counter_writes, file_cache_size_in_mb, memtable_heap_space_in_mb, memtable_offheap_space_in_mb and sstable_preemptive_open_interval_in_mb Unused; it logs them at start-up and sizes these itself (shards, schedulers, memory share).",
+    "statement": "ScyllaDB parses many Cassandra tuning keys but does not use them: concurrent_reads, concurrent_writes, concurrent_compactors, memtable_allocation_type, memtable_flush_writers and memtable_cleanup_threshold are marked Invalid, and concurrent_counter_writes, file_cache_size_in_mb, memtable_heap_space_in_mb, memtable_offheap_space_in_mb, sstable_preemptive_open_interval_in_mb and the streaming caps stream_throughput_outbound_megabits_per_sec / inter_dc_stream_throughput_outbound_megabits_per_sec Unused; it logs them at start-up and sizes these itself (shards, schedulers, memory share, stream_io_throughput_mb_per_sec for streaming).",
     "appliesTo": [
       {
         "product": "scylla",
@@ -3692,9 +3866,9 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     ],
     "sources": [
       {
-        "title": "scylladb/scylladb db/config.cc (value_status::Invalid / Unused on Cassandra-era options)",
-        "url": "https://github.com/scylladb/scylladb/blob/master/db/config.cc",
-        "ref": "scylladb/scylladb db/config.cc"
+        "title": "scylladb/scylladb db/config.cc (scylla-2026.1.0 — value_status::Invalid / Unused on Cassandra-era options)",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.1.0/db/config.cc",
+        "ref": "scylladb/scylladb db/config.cc (scylla-2026.1.0)"
       },
       {
         "title": "scylladb/scylladb main.cc (read_config logs unknown and unsupported options instead of stopping)",
@@ -3703,10 +3877,17 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       }
     ],
     "rationale": "Values copied from a tuned cassandra.yaml give a false sense of tuning on ScyllaDB; remove them so the file shows what is in effect.",
+    "related": [
+      "streaming.scylla.stream-io-throughput"
+    ],
     "tags": [
       "scylla",
       "config"
-    ]
+    ],
+    "verified": {
+      "source": "db/config.cc@scylla-2026.1.0 (value_status::Unused on stream_throughput_outbound_megabits_per_sec and inter_dc_stream_throughput_outbound_megabits_per_sec, line 889-891)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config-renames.yaml
   {
@@ -3768,13 +3949,13 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   // knowledge/config.yaml
   {
     "id": "config.write-request-timeout.default",
-    "statement": "write_request_timeout (write_request_timeout_in_ms before 4.1) defaults to 2000 ms.",
+    "statement": "write_request_timeout (write_request_timeout_in_ms before 4.1) defaults to 2000 ms, in Config.java and in the shipped cassandra.yaml, up to 5.0.",
     "value": 2000,
     "unit": "ms",
     "appliesTo": [
       {
         "product": "cassandra",
-        "versions": "*"
+        "versions": "<5.1"
       }
     ],
     "sources": [
@@ -3784,14 +3965,18 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
         "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
       }
     ],
-    "rationale": "The baseline an audit compares a configured write timeout with.",
+    "rationale": "The baseline an audit compares a configured write timeout with. The range stops at 5.0: trunk (the next major) keeps 2000ms in Config.java but ships write_request_timeout: 10000ms in conf/cassandra.yaml.",
     "related": [
       "config.request-timeout.raised"
     ],
     "tags": [
       "setting:write_request_timeout",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-5.0.9 (2000ms) + conf/cassandra.yaml@cassandra-5.0.0 (write_request_timeout: 2000ms); trunk 2024-10 conf/cassandra.yaml 10000ms",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/datamodel.yaml
   {
@@ -3999,7 +4184,7 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   // knowledge/drivers.yaml
   {
     "id": "driver.scylla.shard-aware",
-    "statement": "ScyllaDB's own drivers are shard-aware: on top of token awareness they open a connection per CPU shard and send each request to the shard that owns the token, through the shard-aware port (native_shard_aware_transport_port, 19042 by default).",
+    "statement": "ScyllaDB's own drivers are shard-aware: on top of token awareness they keep at least one connection per CPU shard and send each request to the shard that owns the token. They pick the shard of each new connection through the shard-aware port (native_shard_aware_transport_port, 19042 by default; the client's source port modulo the shard count names the shard). Without that port they connect on 9042, where the server assigns shards itself, and keep opening connections until every shard has one.",
     "value": 19042,
     "unit": "TCP port",
     "appliesTo": [
@@ -4010,20 +4195,24 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     ],
     "sources": [
       {
-        "title": "ScyllaDB docs — ScyllaDB CQL Drivers (all ScyllaDB drivers are shard-aware)",
-        "url": "https://docs.scylladb.com/manual/stable/using-scylla/drivers/cql-drivers"
+        "title": "scylladb docs/dev/protocol-extensions.md (scylla-2026.1.0 — Intranode sharding; SCYLLA_SHARD_AWARE_PORT, desired_shard_no = client_port % SCYLLA_NR_SHARDS; drivers open connections until one per shard)",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.1.0/docs/dev/protocol-extensions.md",
+        "ref": "scylladb/scylladb docs/dev/protocol-extensions.md (scylla-2026.1.0)"
+      },
+      {
+        "title": "scylladb/gocql PR",
+        "url": "https://github.com/scylladb/gocql/pull/52"
+      },
+      {
+        "title": "scylladb/gocql issue",
+        "url": "https://github.com/scylladb/gocql/issues/123"
       },
       {
         "title": "ScyllaDB Python driver docs — Scylla-specific features (shard awareness, native_shard_aware_transport_port)",
-        "url": "https://python-driver.docs.scylladb.com/master/scylla-specific.md"
-      },
-      {
-        "title": "scylladb docs/dev/protocol-extensions.md (SCYLLA_SHARD_AWARE_PORT, intranode sharding)",
-        "url": "https://github.com/scylladb/scylladb/blob/master/docs/dev/protocol-extensions.md",
-        "ref": "scylladb/scylladb docs/dev/protocol-extensions.md"
+        "url": "https://python-driver.docs.scylladb.com/stable/scylla-specific.html"
       }
     ],
-    "rationale": "With a plain Cassandra driver the request lands on a random shard and is forwarded across cores, costing latency and CPU on every request. If the firewall blocks 19042 the driver silently falls back to 9042 with random shard assignment; check the port when shard-aware drivers show no gain.",
+    "rationale": "With a plain Cassandra driver the request lands on whatever shard owns the connection and is forwarded across cores, costing latency and CPU on every request. A blocked 19042 does not turn that back on: the shard-aware driver still routes each request by shard once it has connections, but it gets them by trial on 9042, so connecting (start-up, reconnects after a node restart) takes many sockets, many client processes connecting at once can leave shards without a connection for a while (their requests then go through another shard), and the socket churn adds load to a node that is already struggling. Open 19042 (and 19142 with TLS) between clients and nodes, and check it when reconnect storms or uneven shard load show up.",
     "related": [
       "driver.token-aware",
       "driver.scylla.tablet-aware",
@@ -4034,7 +4223,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "scylla",
       "setting:native_shard_aware_transport_port",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "docs/dev/protocol-extensions.md@scylla-2026.1.0#intranode-sharding (SCYLLA_SHARD_AWARE_PORT default 19042; \"open connections until they have at least one connection per shard\")",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/drivers.yaml
   {
@@ -4179,7 +4372,7 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   // knowledge/jvm.yaml
   {
     "id": "jvm.gc.default-4x",
-    "statement": "Cassandra 4.0 and 4.1 still ship CMS in jvm8-server.options and in jvm11-server.options; G1 is commented out there and must be switched on by the operator.",
+    "statement": "Cassandra 4.0 and 4.1 still ship CMS in jvm8-server.options and in jvm11-server.options; a G1 section is there but commented out and must be switched on by the operator. There is no ZGC section.",
     "value": "CMS",
     "appliesTo": [
       {
@@ -4189,9 +4382,9 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     ],
     "sources": [
       {
-        "title": "apache/cassandra conf/jvm11-server.options (cassandra-4.1; CMS enabled, G1 and ZGC sections commented)",
-        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1/conf/jvm11-server.options",
-        "ref": "apache/cassandra conf/jvm11-server.options (cassandra-4.1)"
+        "title": "apache/cassandra conf/jvm11-server.options (cassandra-4.1.7; -XX:+UseConcMarkSweepGC enabled,",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1.7/conf/jvm11-server.options",
+        "ref": "apache/cassandra conf/jvm11-server.options (cassandra-4.1.7)"
       }
     ],
     "rationale": "A 4.x node running the stock options file is on CMS with a small young generation; pauses and heap advice differ from G1. In 5.0 the same jvm11-server.options file enables G1 and comments CMS out, so the collector changes with the upgrade even when the operator edited nothing. Read the java command line (ps, /proc/<pid>/cmdline) rather than assuming: many operators switched 4.x to G1, and 5.0 made G1 the default (jvm.gc.g1-default).",
@@ -4202,44 +4395,58 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "gc",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "conf/jvm8-server.options + conf/jvm11-server.options@cassandra-4.1.7 and @cassandra-4.0.14 (UseConcMarkSweepGC on, UseG1GC commented, no UseZGC)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/jvm.yaml
   {
     "id": "jvm.gc.g1-default",
-    "statement": "Cassandra 5.0 runs on JDK 17, where CMS no longer exists; its jvm17-server.options enables G1 (-XX:+UseG1GC) with Cassandra's own G1 settings.",
+    "statement": "Cassandra 5.0 runs on JDK 11 or JDK 17 and enables G1 (-XX:+UseG1GC, MaxGCPauseMillis=300, InitiatingHeapOccupancyPercent=70) in both jvm11-server.options and jvm17-server.options; CMS is commented out in the JDK 11 file and does not exist on JDK 17.",
     "value": "G1",
     "appliesTo": [
       {
         "product": "cassandra",
-        "versions": ">=5.0"
+        "versions": ">=5.0 <5.1"
       }
     ],
     "sources": [
       {
-        "title": "apache/cassandra conf/jvm17-server.options (-XX:+UseG1GC, MaxGCPauseMillis, InitiatingHeapOccupancyPercent=70)",
-        "url": "https://github.com/apache/cassandra/blob/trunk/conf/jvm17-server.options",
-        "ref": "apache/cassandra conf/jvm17-server.options"
+        "title": "apache/cassandra conf/jvm17-server.options (cassandra-5.0.0 — -XX:+UseG1GC, MaxGCPauseMillis=300, InitiatingHeapOccupancyPercent=70)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/conf/jvm17-server.options",
+        "ref": "apache/cassandra conf/jvm17-server.options (cassandra-5.0.0)"
+      },
+      {
+        "title": "apache/cassandra conf/jvm11-server.options (cassandra-5.0.0 — G1 enabled for Java 11 too,",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/conf/jvm11-server.options",
+        "ref": "apache/cassandra conf/jvm11-server.options (cassandra-5.0.0)"
+      },
+      {
+        "title": "apache/cassandra build.xml (cassandra-5.0.0 — java.supported 11,17; java.default 11)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/build.xml",
+        "ref": "apache/cassandra build.xml (cassandra-5.0.0)"
       },
       {
         "title": "Apigee docs — Configure Cassandra 5.0 (G1 by default, CMS unsupported on Java 17)",
         "url": "https://docs.apigee.com/private-cloud/v4.54.00/cassandra-configuration"
-      },
-      {
-        "title": "apache/cassandra conf/jvm11-server.options (trunk/5.0 — G1 enabled for Java 11 too, CMS lines commented out)",
-        "url": "https://github.com/apache/cassandra/blob/trunk/conf/jvm11-server.options",
-        "ref": "apache/cassandra conf/jvm11-server.options"
       }
     ],
-    "rationale": "CMS flags (UseConcMarkSweepGC, -Xmn sizing for CMS) carried over from 3.x/4.x configuration files do not apply on 5.0 with JDK 17; GC findings and heap advice must assume G1 there.",
+    "rationale": "CMS flags (UseConcMarkSweepGC, -Xmn sizing for CMS) carried over from 3.x/4.x configuration files stop a JDK 17 node and are at odds with the shipped G1 section on JDK 11; GC findings and heap advice must assume G1 on 5.0. The range stops at 5.0: trunk (the next major) adds jvm21-server.options, which enables generational ZGC on JDK 21, so a later release cannot be assumed to default to G1.",
     "related": [
       "jvm.gc.pause",
-      "jvm.heap.default-size"
+      "jvm.heap.default-size",
+      "config.jvm.cassandra-5.0-jdk"
     ],
     "tags": [
       "gc",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "conf/jvm11-server.options + conf/jvm17-server.options + build.xml@cassandra-5.0.0 (-XX:+UseG1GC in both; java.supported 11,17); trunk conf/jvm21-server.options -XX:+UseZGC -XX:+ZGenerational",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/jvm.yaml
   {
@@ -4322,26 +4529,34 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   // knowledge/jvm.yaml
   {
     "id": "jvm.gc.zgc-jdk17",
-    "statement": "On JDK 17 and later (Cassandra 5.0; 4.x ran on JDK 11 with ZGC still maturing), ZGC keeps GC pauses below a millisecond regardless of heap size, at the cost of extra CPU and memory headroom; it is an opt-in alternative to G1 in jvm17-server.options.",
+    "statement": "On JDK 17 (Cassandra 5.0) ZGC is a production collector (JDK 15+) whose pauses stay well under a millisecond whatever the heap size (sub-millisecond since JDK 16), at the cost of extra CPU and memory headroom. Cassandra 5.0's options files have no ZGC section: using it means replacing the G1 block of jvm17-server.options with -XX:+UseZGC yourself.",
     "appliesTo": [
       {
         "product": "cassandra",
-        "versions": ">=5.0"
+        "versions": ">=5.0 <5.1"
       }
     ],
     "sources": [
       {
-        "title": "apache/cassandra conf/jvm17-server.options (G1 enabled; ZGC section provided commented out)",
-        "url": "https://github.com/apache/cassandra/blob/trunk/conf/jvm17-server.options",
-        "ref": "apache/cassandra conf/jvm17-server.options"
+        "title": "apache/cassandra conf/jvm17-server.options (cassandra-5.0.0 — G1 enabled, no ZGC lines at all)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/conf/jvm17-server.options",
+        "ref": "apache/cassandra conf/jvm17-server.options (cassandra-5.0.0)"
       },
       {
-        "title": "Jonathan Ellis (DataStax) — Apache Cassandra 4.0, Taming Tail Latencies with Java 16 ZGC",
+        "title": "OpenJDK JEP 377 — ZGC, A Scalable Low-Latency Garbage Collector (Production) (JDK 15)",
+        "url": "https://openjdk.org/jeps/377"
+      },
+      {
+        "title": "OpenJDK JEP 376 — ZGC, Concurrent Thread-Stack Processing (JDK 16; GC pauses in the sub-millisecond range)",
+        "url": "https://openjdk.org/jeps/376"
+      },
+      {
+        "title": "Jonathan Ellis (DataStax) — Apache Cassandra 4.0, Taming Tail Latencies with Java 16 ZGC (measured on 4.0 and JDK 16, not 5.0)",
         "url": "https://foojay.io/today/apache-cassandra-4-0-taming-tail-latencies-with-java-16-zgc/",
         "date": "2021-06-22"
       }
     ],
-    "rationale": "Choose ZGC when p99/p999 latency is the goal and the node has spare cores; stay on G1 on CPU-bound nodes or when compaction already saturates the CPU, because concurrent collectors steal cycles from request threads. Heap advice changes too: with ZGC the compressed-oops limit does not apply (ZGC never uses compressed oops), so heaps above 32 GB lose nothing to pointer size.",
+    "rationale": "Choose ZGC when p99/p999 latency is the goal and the node has spare cores; stay on G1 on CPU-bound nodes or when compaction already saturates the CPU, because concurrent collectors steal cycles from request threads. Heap advice changes too: ZGC never uses compressed oops, so heaps above 32 GB lose nothing to pointer size. The range stops at 5.0: trunk's jvm21-server.options (JDK 21) enables generational ZGC by default, which is a different default, not an opt-in.",
     "related": [
       "jvm.gc.g1-default",
       "jvm.gc.zgc-vs-g1-benchmark",
@@ -4351,7 +4566,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "gc",
       "jvm"
-    ]
+    ],
+    "verified": {
+      "source": "conf/jvm17-server.options@cassandra-5.0.0 (no ZGC lines; G1 enabled) + https://openjdk.org/jeps/376#Summary",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/jvm.yaml
   {
@@ -4435,7 +4654,7 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   // knowledge/jvm.yaml
   {
     "id": "jvm.heap.default-size",
-    "statement": "When no heap size is set, cassandra-env.sh picks max(min(½ RAM, 1 GiB), min(¼ RAM, 8 GiB)): a quarter of RAM, capped at 8 GiB, on any real server.",
+    "statement": "When no heap size is set, Apache Cassandra's cassandra-env.sh (4.x, 5.0) picks max(min(½ RAM, 1 GiB), min(¼ RAM, 8 GiB)): a quarter of RAM, capped at 8 GiB, on any real server. DataStax's DSE/HCD start scripts use a different cap (32765 MiB), so the formula is Apache Cassandra's.",
     "value": "max(min(1/2 RAM, 1024 MiB), min(1/4 RAM, 8192 MiB))",
     "appliesTo": [
       {
@@ -4445,24 +4664,29 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     ],
     "sources": [
       {
-        "title": "apache/cassandra conf/cassandra-env.sh (calculate_heap_sizes)",
-        "url": "https://github.com/apache/cassandra/blob/trunk/conf/cassandra-env.sh",
-        "ref": "apache/cassandra conf/cassandra-env.sh"
+        "title": "apache/cassandra conf/cassandra-env.sh (calculate_heap_sizes — \"max(min(1/2 ram, 1024MB), min(1/4 ram, 8GB))\", quarter capped at 8192)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/conf/cassandra-env.sh",
+        "ref": "apache/cassandra conf/cassandra-env.sh (cassandra-4.1.7, cassandra-5.0.0)"
       },
       {
-        "title": "DataStax HCD docs — Recommended production settings (¼ to ½ of RAM capped at 8 GB by default; G1 works best with larger heaps)",
-        "url": "https://docs.datastax.com/en/hyper-converged-database/1.1/manage/configure/recommended-settings.html"
+        "title": "DataStax HCD docs — Change heap size parameters (their cassandra-env.sh caps ¼ RAM at 32765 MB; heap usually ¼ to ½ of RAM, not above 32 GB)",
+        "url": "https://docs.datastax.com/en/hyper-converged-database/1.2/manage/operations/change-heap-size.html"
       }
     ],
-    "rationale": "A node started without -Xmx on a 64 GiB machine runs with 8 GiB of heap. That is a sensible CMS-era default but small for G1 on big machines: DataStax's HCD guidance suggests 24 GB of heap on 32–64 GB hosts and 31 GB above 64 GB for G1. Off-heap structures and the page cache need the rest of the RAM.",
+    "rationale": "A node started without -Xmx on a 64 GiB machine runs with 8 GiB of heap: a sensible CMS-era default but small for G1 on big machines. When pinning the heap, stay within both limits the audit grades: at most about half of RAM (config.jvm.heap-ram-ratio warns from ½ and is critical from ¾) and at most 31 GiB (jvm.heap.compressed-oops). That gives 8–12 GiB on a 32 GiB host and 16–31 GiB for G1 from 64 GiB of RAM; off-heap structures and the page cache need the rest.",
     "related": [
       "jvm.heap.compressed-oops",
-      "jvm.gc.g1-default"
+      "jvm.gc.g1-default",
+      "config.jvm.heap-ram-ratio"
     ],
     "tags": [
       "heap",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "conf/cassandra-env.sh@cassandra-5.0.0 (calculate_heap_sizes: quarter_system_memory_in_mb capped at 8192; same at cassandra-4.1.7)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/jvm.yaml
   {
@@ -4857,22 +5081,22 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "appliesTo": [
       {
         "product": "cassandra",
-        "versions": ">=5.0"
+        "versions": ">=5.0 <5.1"
       }
     ],
     "sources": [
       {
-        "title": "apache/cassandra conf/cassandra_latest.yaml (storage_compatibility_mode NONE)",
-        "url": "https://github.com/apache/cassandra/blob/trunk/conf/cassandra_latest.yaml",
-        "ref": "apache/cassandra conf/cassandra_latest.yaml"
+        "title": "apache/cassandra conf/cassandra_latest.yaml (cassandra-5.0.0 — storage_compatibility_mode NONE)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/conf/cassandra_latest.yaml",
+        "ref": "apache/cassandra conf/cassandra_latest.yaml (cassandra-5.0.0)"
       },
       {
-        "title": "apache/cassandra conf/cassandra.yaml (storage_compatibility_mode CASSANDRA_4 → UPGRADING → NONE)",
-        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0/conf/cassandra.yaml",
-        "ref": "apache/cassandra conf/cassandra.yaml (cassandra-5.0)"
+        "title": "apache/cassandra conf/cassandra.yaml (cassandra-5.0.0 — storage_compatibility_mode CASSANDRA_4 → UPGRADING → NONE)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml (cassandra-5.0.0)"
       }
     ],
-    "rationale": "The mode gates BTI, the widened deletion time (no 2038 TTL overflow, datamodel.ttl.max) and other new formats. Only move to NONE once every node runs 5.0 and a rollback to 4.x is no longer wanted: files written under NONE cannot be read by 4.x.",
+    "rationale": "The mode gates BTI, the widened deletion time (no 2038 TTL overflow, datamodel.ttl.max) and other new formats. Only move to NONE once every node runs 5.0 and a rollback to 4.x is no longer wanted: files written under NONE cannot be read by 4.x. The range stops at 5.0: trunk's cassandra.yaml already ships NONE, so \"cassandra.yaml keeps CASSANDRA_4\" is a 5.0 fact.",
     "related": [
       "latest.bti-format",
       "datamodel.ttl.max"
@@ -4881,7 +5105,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "sstable-format",
       "upgrade",
       "cassandra-latest"
-    ]
+    ],
+    "verified": {
+      "source": "conf/cassandra.yaml@cassandra-5.0.0 line 2227 (storage_compatibility_mode: CASSANDRA_4) + conf/cassandra_latest.yaml@cassandra-5.0.0 line 2195 (NONE); trunk 2024-10 cassandra.yaml NONE",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/cassandra-latest.yaml
   {
@@ -5190,9 +5418,9 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   // knowledge/postgres-migration.yaml
   {
     "id": "migration.postgres.lwt-cost",
-    "statement": "Conditional writes (INSERT … IF NOT EXISTS, UPDATE … IF) run Paxos: four round trips between the coordinator and the replicas instead of one, so their latency is several times that of a plain write.",
+    "statement": "Conditional writes (INSERT … IF NOT EXISTS, UPDATE … IF) run Paxos. With Cassandra's default Paxos v1 (paxos_variant: v1, still the default in 4.1 and 5.0) that is four coordinator–replica round trips (prepare, read, propose, commit) instead of one. Paxos v2 (paxos_variant: v2, from 4.1) saves one round trip on writes, and one more once paxos repairs run and paxos_state_purging is repaired with a commit consistency of ANY; ScyllaDB saves the read round by returning the old row with the prepare. Either way an LWT costs several times a plain write.",
     "value": 4,
-    "unit": "coordinator–replica round trips per lightweight transaction",
+    "unit": "coordinator–replica round trips per lightweight transaction (Cassandra, Paxos v1)",
     "appliesTo": [
       {
         "product": "cassandra",
@@ -5213,15 +5441,21 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
         "url": "https://docs.datastax.com/en/hyper-converged-database/1.2/architecture/database-internals/lightweight-transactions.html"
       },
       {
-        "title": "DataStax CQL docs — Lightweight transactions (not to be used casually; latency increases fourfold)",
-        "url": "https://docs.datastax.com/en/cql/dse/developing/inserting/insert-lwt.html"
+        "title": "apache/cassandra Config.java (cassandra-4.1.10, cassandra-5.0.9 — paxos_variant = PaxosVariant.v1, \"recommend upgrading to v2\")",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.9/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java (cassandra-5.0.9)"
       },
       {
-        "title": "ScyllaDB docs — Lightweight transactions (conditional statements, linearizable semantics)",
-        "url": "https://docs.scylladb.com/manual/master/features/lwt.html"
+        "title": "apache/cassandra NEWS.txt (cassandra-4.1 — paxos_variant v2 \"reduce[s] the number of WAN round-trips by between one and two for reads, and one for writes\"; paxos_state_purging repaired + commit CL ANY saves one more)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1.7/NEWS.txt",
+        "ref": "apache/cassandra NEWS.txt (cassandra-4.1.7)"
+      },
+      {
+        "title": "ScyllaDB docs — How does ScyllaDB LWT differ from Apache Cassandra (fewer rounds; the read is piggybacked on the prepare response)",
+        "url": "https://docs.scylladb.com/manual/branch-2026.1/kb/lwt-differences.html"
       }
     ],
-    "rationale": "LWT is how a relational UNIQUE constraint or a compare-and-set survives the move (claim the value in a lookup table with IF NOT EXISTS); keep it to the writes that truly need it, and never mix LWT and plain writes on the same cells.",
+    "rationale": "LWT is how a relational UNIQUE constraint or a compare-and-set survives the move (claim the value in a lookup table with IF NOT EXISTS); keep it to the writes that truly need it, and never mix LWT and plain writes on the same cells. The value is the round-trip count on a Cassandra cluster left at its defaults; check paxos_variant (system_views.settings) before quoting it for a cluster that switched to v2.",
     "related": [
       "migration.postgres.no-constraints"
     ],
@@ -5229,7 +5463,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "migration",
       "postgres",
       "lwt"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-5.0.9 (paxos_variant = PaxosVariant.v1) + NEWS.txt@cassandra-4.1.7 (v2: one round trip fewer for writes) + https://docs.scylladb.com/manual/branch-2026.1/kb/lwt-differences.html#how-does-scylladb-lwt-differ-from-apache-cassandra",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/postgres-migration.yaml
   {
@@ -7396,7 +7634,7 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   // knowledge/storage.yaml
   {
     "id": "storage.discard.online",
-    "statement": "Prefer periodic TRIM (fstrim, e.g. the fstrim.timer unit) to mounting database volumes with the online `discard` option, which issues a discard for every freed extent.",
+    "statement": "For Cassandra and DSE data volumes, prefer periodic TRIM (fstrim, e.g. the fstrim.timer unit) to mounting with the online `discard` option, which issues a discard for every freed extent. ScyllaDB is the exception: its scylla_raid_setup mounts the data volume with `discard` by default (--online-discard True), so the option there is the vendor's choice, not a mistake.",
     "appliesTo": [
       {
         "product": "cassandra",
@@ -7419,14 +7657,26 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       {
         "title": "BTRFS documentation — Trim/discard (synchronous discard can hurt performance; fstrim periodically)",
         "url": "https://btrfs.readthedocs.io/en/stable/Trim.html"
+      },
+      {
+        "title": "scylladb dist/common/scripts/scylla_raid_setup (scylla-2026.1.0 — --online-discard default \"True\" → mount Options=noatime,discard[,lazytime])",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.1.0/dist/common/scripts/scylla_raid_setup",
+        "ref": "scylladb/scylladb dist/common/scripts/scylla_raid_setup (scylla-2025.1.0 … scylla-2026.2.5)"
       }
     ],
-    "rationale": "Compaction deletes whole SSTables at once; with online discard the file system sends a burst of discards that some devices serve slowly or unqueued, stalling writes. A daily or weekly fstrim does the same work in one batch at a chosen time.",
+    "rationale": "Compaction deletes whole SSTables at once; with online discard the file system sends a burst of discards that some devices serve slowly or unqueued, stalling writes. A daily or weekly fstrim does the same work in one batch at a chosen time. ScyllaDB's setup accepts that risk for continuously trimmed SSDs; a ScyllaDB node that shows discard stalls can be set up with --online-discard False and an fstrim timer instead.",
+    "related": [
+      "storage.xfs.block-size"
+    ],
     "tags": [
       "storage",
       "mount",
       "ssd"
-    ]
+    ],
+    "verified": {
+      "source": "dist/common/scripts/scylla_raid_setup@scylla-2026.1.0 lines 149-150 and 311-329 (--online-discard default True; Options=noatime{opt_discard}{opt_lazytime}); same default at scylla-2025.1.0",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/storage.yaml
   {
@@ -8012,7 +8262,7 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   // knowledge/storage.yaml
   {
     "id": "storage.xfs.block-size",
-    "statement": "An XFS file system's block size can never be smaller than its sector size; choose the sector size (mkfs.xfs -s size=) equal to the device's physical sector and a block size of at least that.",
+    "statement": "An XFS file system's block size can never be smaller than its sector size; choose the sector size (mkfs.xfs -s size=) equal to the device's physical sector and a block size of at least that. ScyllaDB's scylla_raid_setup (2025.4 and later) keeps mkfs.xfs's default 4 KiB block on kernels 5.12 and newer; only on older kernels, or with ScyllaDB before 2025.4, does it force max(1024, logical sector size).",
     "appliesTo": [
       {
         "product": "cassandra",
@@ -8033,21 +8283,26 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
         "url": "https://manpages.ubuntu.com/manpages/trusty/man8/mkfs.xfs.8.html"
       },
       {
-        "title": "scylladb dist/common/scripts/scylla_raid_setup (block size = max(1024, sector size); mkfs.xfs -b size=…)",
-        "url": "https://github.com/scylladb/scylladb/blob/master/dist/common/scripts/scylla_raid_setup",
-        "ref": "scylladb/scylladb dist/common/scripts/scylla_raid_setup"
+        "title": "scylladb dist/common/scripts/scylla_raid_setup (scylla-2026.1.0 — \"On Linux 5.12+ … keep the default block size\"; else -b size=max(1024, logical_block_size))",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.1.0/dist/common/scripts/scylla_raid_setup",
+        "ref": "scylladb/scylladb dist/common/scripts/scylla_raid_setup (scylla-2025.4.0, scylla-2026.1.0)"
       }
     ],
-    "rationale": "XFS issues metadata and log writes in units of its sector size, so a 512-byte sector size on a device with 4 KiB physical sectors produces read-modify-write cycles. ScyllaDB's own setup script derives the block size from the device (never below its sector size) to allow small commit-log writes; the default 4096-byte block suits Cassandra.",
+    "rationale": "XFS issues metadata and log writes in units of its sector size, so a 512-byte sector size on a device with 4 KiB physical sectors produces read-modify-write cycles. ScyllaDB's setup used 1 KiB blocks to allow small commit-log writes without stalling; since kernel 5.12 sub-block overwrites work well, so from 2025.4 it leaves the 4 KiB default, \"which will play better with the SSD\". A 1 KiB-block ScyllaDB volume is therefore a sign of an old setup or an old kernel, not of current advice; the 4 KiB default suits Cassandra too.",
     "related": [
       "storage.sector-size",
-      "storage.raid0.chunk-size"
+      "storage.raid0.chunk-size",
+      "storage.discard.online"
     ],
     "tags": [
       "storage",
       "mkfs",
       "xfs"
-    ]
+    ],
+    "verified": {
+      "source": "dist/common/scripts/scylla_raid_setup@scylla-2026.1.0 lines 258-269 (is_kernel_version_at_least(5, 12) → no -b option); first in scylla-2025.4.0, absent in scylla-2025.3.0",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/storage.yaml
   {
@@ -8127,7 +8382,7 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   // knowledge/streaming.yaml
   {
     "id": "streaming.scylla.stream-io-throughput",
-    "statement": "ScyllaDB throttles all streaming I/O of a node (repair, bootstrap, decommission, tablet migration) with stream_io_throughput_mb_per_sec, in MiB/s for the whole node; the default 0 means no throttle (the I/O scheduler shares the disk instead).",
+    "statement": "ScyllaDB throttles all streaming I/O of a node (repair, bootstrap, decommission, tablet migration) with stream_io_throughput_mb_per_sec, in MiB/s for the whole node; the default 0 means no throttle (the I/O scheduler shares the disk instead). The Cassandra keys stream_throughput_outbound_megabits_per_sec and inter_dc_stream_throughput_outbound_megabits_per_sec are parsed but Unused: setting them caps nothing.",
     "value": 0,
     "unit": "MiB/s (0 = unthrottled)",
     "appliesTo": [
@@ -8138,24 +8393,30 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     ],
     "sources": [
       {
+        "title": "scylladb/scylladb db/config.cc (scylla-2025.1.0, scylla-2026.1.0 — stream_io_throughput_mb_per_sec Used, default 0, LiveUpdate; stream_throughput_outbound_megabits_per_sec value_status::Unused)",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.1.0/db/config.cc",
+        "ref": "scylladb/scylladb db/config.cc (scylla-2026.1.0)"
+      },
+      {
         "title": "ScyllaDB docs (6.0) — Configuration parameters, stream_io_throughput_mb_per_sec (default 0)",
         "url": "https://opensource.docs.scylladb.com/branch-6.0/reference/configuration-parameters.html",
         "ref": "scylladb/scylladb docs/reference/configuration-parameters (stream_io_throughput_mb_per_sec)"
-      },
-      {
-        "title": "scylladb/scylla-cluster-tests scylla.yaml model (stream_io_throughput_mb_per_sec default 0)",
-        "ref": "scylladb/scylla-cluster-tests sdcm/provision/scylla_yaml/scylla_yaml.py"
       }
     ],
-    "rationale": "A scaling estimate for ScyllaDB cannot assume the Cassandra 24 MiB/s cap: with the default it streams as fast as the disks and network allow, so the bootstrap time is best calibrated from a real operation. The Cassandra-named stream_throughput_outbound_megabits_per_sec key is also accepted by scylla.yaml but the I/O setting is the one ScyllaDB documents for streaming.",
+    "rationale": "A scaling estimate for ScyllaDB cannot assume the Cassandra 24 MiB/s cap: with the default it streams as fast as the disks and network allow, so the bootstrap time is best calibrated from a real operation. A stream_throughput_outbound_megabits_per_sec line carried over from cassandra.yaml looks like a cap but is ignored (db/config.cc marks it Unused; the node logs it at start-up); cap streaming with stream_io_throughput_mb_per_sec (2026.1's description suggests about 75 % of the network bandwidth), which can be changed live.",
     "related": [
-      "streaming.throughput.default"
+      "streaming.throughput.default",
+      "config.scylla.ignored-cassandra-keys"
     ],
     "tags": [
       "setting:stream_io_throughput_mb_per_sec",
       "scylla",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "db/config.cc@scylla-2026.1.0 lines 889-894 (stream_throughput_outbound_megabits_per_sec value_status::Unused; stream_io_throughput_mb_per_sec Used, 0); same at scylla-2025.1.0",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/streaming.yaml
   {

@@ -5,7 +5,7 @@
  */
 import { allKeyChanges, keyStatus, newNames, renameOf, type KeyChange } from '../config/renames.js';
 import type { Finding } from '../findings.js';
-import { numberOf, threshold, valueOf, versionInRange } from '../knowledge/index.js';
+import { appliesTo, knowledge, numberOf, threshold, valueOf, versionInRange } from '../knowledge/index.js';
 import type { CassandraYaml } from '../parse/config/cassandra-yaml.js';
 import type { JvmOptions } from '../parse/config/jvm-options.js';
 import type { KindRuleOutcome, KindRules } from './per-kind.js';
@@ -134,15 +134,24 @@ export function yamlKeyRules(y: CassandraYaml, ctx: ConfigContext = {}): KindRul
   const removedLater: string[] = [];
   const deprecated: string[] = [];
   const renamed: KeyChange[] = [];
+  // The entries that state each removal (4.0 Thrift keys, 5.0 leftovers), cited by the findings.
+  const removedKb = new Set<string>();
+  const removedLaterKb = new Set<string>();
   for (const k of keys) {
     // Unknown version (an old-style file): judge it as current for its own era; later removals become upgrade notes.
     const st = keyStatus(k, version ?? '0.0');
-    if (st.status === 'removed') removed.push(`${src}: ${k} (removed in ${st.change.since}${st.change.replacement ? `; use ${st.change.replacement}` : ''}${st.change.note ? `; ${st.change.note}` : ''})`);
-    else if (st.status === 'deprecated') deprecated.push(`${src}: ${k} (deprecated since ${st.change.since}${st.change.replacement ? `; use ${st.change.replacement}` : ''}${st.change.note ? `; ${st.change.note}` : ''})`);
+    if (st.status === 'removed') {
+      removed.push(`${src}: ${k} (removed in ${st.change.since}${st.change.replacement ? `; use ${st.change.replacement}` : ''}${st.change.note ? `; ${st.change.note}` : ''})`);
+      removedKb.add(st.change.knowledgeId);
+    } else if (st.status === 'deprecated') deprecated.push(`${src}: ${k} (deprecated since ${st.change.since}${st.change.replacement ? `; use ${st.change.replacement}` : ''}${st.change.note ? `; ${st.change.note}` : ''})`);
     else if (st.status === 'renamed') renamed.push(st.change);
-    if (st.status === 'current') {
+    // A key that is current or only deprecated here may be removed by a later release (5.0 drops four 4.x keys).
+    if (st.status === 'current' || st.status === 'deprecated') {
       const future = keyStatus(k);
-      if (future.status === 'removed') removedLater.push(`${src}: ${k} (removed in ${future.change.since})`);
+      if (future.status === 'removed') {
+        removedLater.push(`${src}: ${k} (removed in ${future.change.since})`);
+        removedLaterKb.add(future.change.knowledgeId);
+      }
     }
   }
   if (removed.length) {
@@ -152,7 +161,7 @@ export function yamlKeyRules(y: CassandraYaml, ctx: ConfigContext = {}): KindRul
       title: `${removed.length} setting${removed.length > 1 ? 's' : ''} that ${vText} no longer has`,
       evidence: removed.slice(0, 12),
       recommendation: 'Delete these lines: Cassandra refuses a cassandra.yaml with unknown properties ("Invalid yaml. Please remove properties …").',
-      knowledgeIds: ['config.unknown-key-refused', 'config.removed.cassandra-4.0'],
+      knowledgeIds: ['config.unknown-key-refused', ...removedKb],
       confidence: inferred ? 'medium' : 'high',
     });
   }
@@ -163,7 +172,7 @@ export function yamlKeyRules(y: CassandraYaml, ctx: ConfigContext = {}): KindRul
       title: `${removedLater.length} setting${removedLater.length > 1 ? 's' : ''} to delete before upgrading`,
       evidence: removedLater.slice(0, 12),
       recommendation: 'Fine on this version; an upgrade to the version named must remove them first or the node will not start.',
-      knowledgeIds: ['config.removed.cassandra-4.0', 'config.unknown-key-refused'],
+      knowledgeIds: [...removedLaterKb, 'config.unknown-key-refused'],
       confidence: version ? 'high' : 'medium',
     });
   }
@@ -277,6 +286,8 @@ export function yamlValueRules(y: CassandraYaml, ctx: ConfigContext = {}): KindR
   for (const t of timeouts) {
     const v = a[t.field];
     if (v === null) continue;
+    // A default verified up to 5.0 says nothing about a later Cassandra (trunk ships 10 s writes, 1 s counter writes).
+    if (!scylla && ctx.version && !appliesTo(knowledge(t.kb), 'cassandra', ctx.version)) continue;
     const def = numberOf(t.kb);
     const sev = grade(v / def, 'config.request-timeout.raised');
     if (!sev || sev === 'info') continue;
@@ -552,14 +563,24 @@ export function jvmRules(j: JvmOptions, ctx: ConfigContext = {}): KindRuleOutcom
   // cassandra-env.sh applies HEAP_NEWSIZE only when G1 is off, so only an explicit -Xmn/NewSize counts here.
   const explicitYoung = j.flags.filter((f) => (f.type === 'X' && f.name === 'Xmn') || (f.type === 'XX' && (f.name === 'NewSize' || f.name === 'MaxNewSize')));
   if (g1 && explicitYoung.length) {
+    // From 4.0 the stock cassandra-env.sh exits 1 when JVM_OPTS holds "Xmn" and "+UseG1GC" (kb:config.jvm.g1-no-xmn);
+    // NewSize, a JDK-default G1 and a running node's command line get past it and only cost pause control.
+    const xmn = explicitYoung.some((f) => f.type === 'X' && f.name === 'Xmn');
+    const scriptRefuses = ctx.version === undefined || !before(ctx.version, '4.0');
+    const stops = xmn && gc.selected.includes('G1') && scriptRefuses && j.format !== 'command-line';
     findings.push({
       id: 'config.jvm.g1-xmn',
-      severity: 'warning',
-      title: 'G1 with a fixed young generation',
-      evidence: [`${src}: ${explicitYoung.map((f) => f.raw).join(' ')} with G1`],
-      recommendation: 'Remove -Xmn / HEAP_NEWSIZE with G1: a fixed young size stops G1 from meeting its pause target.',
+      severity: stops ? 'critical' : 'warning',
+      title: stops ? `-Xmn with G1: cassandra-env.sh${ctx.version ? '' : ' (Cassandra 4.0+)'} refuses to start the node` : 'G1 with a fixed young generation',
+      evidence: [
+        `${src}: ${explicitYoung.map((f) => f.raw).join(' ')} with G1`,
+        ...(stops ? ['cassandra-env.sh: "It is not recommended to set -Xmn with the G1 garbage collector" then exit 1'] : []),
+      ],
+      recommendation: stops
+        ? 'Delete -Xmn before starting the node: the stock start script stops on -Xmn with -XX:+UseG1GC, and G1 sizes its young generation itself.'
+        : 'Remove -Xmn / NewSize with G1: a fixed young size stops G1 from meeting its pause target.',
       knowledgeIds: ['config.jvm.g1-no-xmn'],
-      confidence: 'high',
+      confidence: stops && ctx.version === undefined ? 'medium' : 'high',
     });
   }
 
@@ -631,6 +652,9 @@ const SCYLLA_IGNORED = [
   'memtable_offheap_space_in_mb',
   'file_cache_size_in_mb',
   'sstable_preemptive_open_interval_in_mb',
+  // Streaming caps: ScyllaDB throttles streaming with stream_io_throughput_mb_per_sec (kb:streaming.scylla.stream-io-throughput).
+  'stream_throughput_outbound_megabits_per_sec',
+  'inter_dc_stream_throughput_outbound_megabits_per_sec',
 ];
 
 /** scylla.yaml: developer mode and Cassandra keys that do nothing on ScyllaDB (Cassandra's rename/removal rules do not apply). */
@@ -650,14 +674,17 @@ export function scyllaYamlRules(y: CassandraYaml, ctx: ConfigContext = {}): Kind
     });
   }
   const ignored = SCYLLA_IGNORED.filter((k) => k in y.settings);
+  const streamCap = ignored.some((k) => k.includes('stream_throughput'));
   if (ignored.length) {
     findings.push({
       id: 'config.scylla.ignored-keys',
       severity: 'info',
       title: `${ignored.length} Cassandra tuning key${ignored.length > 1 ? 's' : ''} that ScyllaDB ignores`,
       evidence: ignored.map((k) => `${src}: ${k}: ${show(y.settings[k])}`),
-      recommendation: 'Remove them: ScyllaDB sizes concurrency, memtables and caches per shard by itself, so these values do nothing and mislead readers of the file.',
-      knowledgeIds: ['config.scylla.ignored-cassandra-keys'],
+      recommendation:
+        'Remove them: ScyllaDB sizes concurrency, memtables and caches per shard by itself, so these values do nothing and mislead readers of the file' +
+        (streamCap ? '; to cap streaming set stream_io_throughput_mb_per_sec (MiB/s for the whole node).' : '.'),
+      knowledgeIds: ['config.scylla.ignored-cassandra-keys', ...(streamCap ? ['streaming.scylla.stream-io-throughput'] : [])],
       confidence: 'high',
     });
   }

@@ -106,7 +106,11 @@ function swap(f: OsFacts): KindRuleOutcome {
       severity: 'warning',
       title: `Swap is on (${Math.round(f.swapTotalKiB! / 1024)} MiB)${forProduct(f)}`,
       evidence: [`${f.origin}: /proc/meminfo SwapTotal ${f.swapTotalKiB} kB${f.swapDevices.length ? `; /proc/swaps ${f.swapDevices.join(', ')}` : ''}; vm.swappiness ${f.swappiness ?? '?'}`],
-      recommendation: 'A swapped-out heap turns GC into disk I/O. `swapoff -a` and remove the swap entries from /etc/fstab (swappiness=0 alone still swaps under pressure).',
+      recommendation:
+        'A swapped-out heap turns GC into disk I/O. Remove the swap entries from /etc/fstab and turn swap off ' +
+        '(swappiness=0 alone still swaps under pressure). ' +
+        'On a loaded node `swapoff -a` first reads every swapped page back into RAM: check that SwapTotal−SwapFree fits in MemAvailable, ' +
+        'and do it at a quiet hour or with the node drained (else it stalls the node or wakes the OOM killer).',
       knowledgeIds: ['os.swap'],
       confidence: 'high',
     });

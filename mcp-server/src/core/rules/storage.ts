@@ -9,6 +9,7 @@ import { dataDisks, type DirRole, type MountFacts, type StorageDevice, type Stor
 import type { IoProperties } from '../parse/storage/io-properties.js';
 import type { KindRuleOutcome } from './per-kind.js';
 import { storageFactsFromParsed } from '../parse/storage/facts.js';
+import { maxOf } from '../arrays.js';
 
 const KiB = 1024;
 const MiB = 1024 * 1024;
@@ -72,7 +73,7 @@ function readAhead(ctx: Ctx): KindRuleOutcome {
   const unknownProduct = ctx.facts.product === null ? ' (if this is a Cassandra/DSE node; ScyllaDB is not affected)' : '';
   const raText = (d: StorageDevice) => `${label(d)} read_ahead_kb ${d.readAheadKiB} (${d.readAheadKiB! * 2} sectors of 512 B)`;
   if (high.length > 0) {
-    const worst = Math.max(...high.map((d) => d.readAheadKiB!));
+    const worst = maxOf(high.map((d) => d.readAheadKiB!));
     findings.push({
       id: 'storage.read-ahead-high',
       severity: 'warning',
@@ -137,7 +138,7 @@ function xfsSectors(ctx: Ctx): KindRuleOutcome {
         severity: 'info',
         title: `XFS block size ${x.bsize} B: smaller than the 4 KiB physical sector of most current disks`,
         evidence: [`${ctx.facts.origin}: XFS on ${x.device ?? '?'} bsize=${x.bsize} sectsz=${x.sectsz ?? '?'}`, 'physical sector size of the device not in the input'],
-        recommendation: 'Check the device: `cat /sys/block/<dev>/queue/physical_block_size` (or lsblk -o NAME,PHY-SEC). If it is 4096, every block write is a read-modify-write and the file system should be re-created with 4 KiB blocks. ScyllaDB\'s own setup uses small blocks only on 512-byte-sector devices.',
+        recommendation: 'Check the device: `cat /sys/block/<dev>/queue/physical_block_size` (or lsblk -o NAME,PHY-SEC). If it is 4096, every block write is a read-modify-write and the file system should be re-created with 4 KiB blocks. ScyllaDB\'s setup made 1 KiB blocks before 2025.4 or on kernels older than 5.12; current setups keep 4 KiB.',
         knowledgeIds: ['storage.xfs.block-size', 'storage.sector-size'],
         confidence: 'low',
       });
@@ -237,7 +238,7 @@ function stripe(ctx: Ctx): KindRuleOutcome {
           severity: 'warning',
           title: `XFS stripe geometry does not match ${md.name} (${md.level}, ${fmtBytes(md.chunkBytes)} chunk, ${n} data disks)`,
           evidence: [on, `${md.name}: ${md.level}, chunk ${fmtBytes(md.chunkBytes)}, members ${md.members.join(' ')}: expected sunit ${fmtBytes(md.chunkBytes)}, swidth ${fmtBytes(md.chunkBytes * n)}`],
-          recommendation: `Large writes straddle chunk boundaries and touch two disks. Mount with \`sunit=${md.chunkBytes / 512},swidth=${(md.chunkBytes * n) / 512}\` (512-byte units) to fix new allocations, or re-create with \`mkfs.xfs -d su=${md.chunkBytes / KiB}k,sw=${n}\` when the node is rebuilt.`,
+          recommendation: `Large writes straddle chunk boundaries and touch two disks. Mount with \`sunit=${md.chunkBytes / 512},swidth=${(md.chunkBytes * n) / 512}\` (512-byte units) to fix new allocations — a mount option: it needs the node stopped, an unmount and a mount (and the option in /etc/fstab), and existing files keep their layout — or re-create with \`mkfs.xfs -d su=${md.chunkBytes / KiB}k,sw=${n}\` when the node is rebuilt.`,
           knowledgeIds: ['storage.xfs.stripe-geometry'],
           confidence: 'high',
         });
@@ -264,7 +265,7 @@ function stripe(ctx: Ctx): KindRuleOutcome {
         severity: 'warning',
         title: `XFS on RAID0 ${md.name} has no stripe geometry (sunit=0)`,
         evidence: [on, `${md.name}: ${md.level}, members ${md.members.join(' ')}, chunk ${md.chunkBytes === null ? '?' : fmtBytes(md.chunkBytes)}`],
-        recommendation: 'The file system was probably made on another layer or with su/sw overridden; allocations ignore the chunk boundaries. Mount with sunit/swidth or re-create it (plan_mkfs).',
+        recommendation: 'The file system was probably made on another layer or with su/sw overridden; allocations ignore the chunk boundaries. Mount with sunit/swidth (new allocations only; stop the node, unmount and mount, keep it in /etc/fstab) or re-create it (plan_mkfs).',
         knowledgeIds: ['storage.xfs.stripe-geometry'],
         confidence: 'medium',
       });
@@ -350,6 +351,11 @@ function discard(ctx: Ctx): KindRuleOutcome {
   const checks = 'online discard mount option on database volumes';
   const mounts = ctx.facts.mounts.filter((m) => m.options.length > 0);
   if (mounts.length === 0) return skip('storage:discard', checks, 'no mount options in the input');
+  // scylla_raid_setup mounts ScyllaDB data with `discard` by default: there it is the vendor's setting, not a finding.
+  if (ctx.facts.product === 'scylla') {
+    const why = `ScyllaDB's setup mounts its data volume with online discard by default (${knowledge('storage.discard.online').id})`;
+    return skip('storage:discard', checks, why);
+  }
   const dbMounts = new Set(ctx.facts.dirs.map((d) => d.mountpoint));
   const scoped = ctx.facts.dirs.length > 0 ? mounts.filter((m) => dbMounts.has(m.target)) : mounts.filter((m) => m.device !== '' && !/^(tmpfs|proc|sysfs|overlay|devtmpfs|cgroup2?)$/.test(m.fstype));
   const online = scoped.filter((m) => m.options.includes('discard'));
