@@ -4,11 +4,11 @@
  * Total like the parsers: a missing file or a read error comes back as ok:false, never as a throw.
  */
 import { isAscii } from 'node:buffer';
-import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { unrecognized, type Parsed } from '../core/parsed.js';
 import { LOG_KIND, LogAccumulator, type LogFacts, type LogReadOptions } from '../core/parse/logs/index.js';
+import { openNamedFile, streamOpened } from './safe-file.js';
 
 export interface ReadLogOptions extends LogReadOptions {
   /** Stop after this many bytes (the facts then cover the head of the file; a warning says so). */
@@ -19,6 +19,12 @@ export interface ReadLogOptions extends LogReadOptions {
 }
 
 const DEFAULT_CHUNK = 1024 * 1024;
+
+/**
+ * Put between two files of one node in a stream given to readLogStream: what follows is another file, so an event
+ * line that an earlier file already had (debug.log repeating system.log) is counted once.
+ */
+export const NEXT_SOURCE: unique symbol = Symbol('next log file');
 
 /** True when the bytes end inside a multi-byte UTF-8 sequence. */
 function endsMidSequence(b: Uint8Array): boolean {
@@ -52,7 +58,7 @@ class ChunkDecoder {
 }
 
 /** Feeds every chunk of `stream` to a fresh accumulator and returns the facts. */
-export async function readLogStream(stream: AsyncIterable<Uint8Array | string>, opts: ReadLogOptions = {}): Promise<Parsed<LogFacts>> {
+export async function readLogStream(stream: AsyncIterable<Uint8Array | string | typeof NEXT_SOURCE>, opts: ReadLogOptions = {}): Promise<Parsed<LogFacts>> {
   const acc = new LogAccumulator({ ...(opts.source ? { source: opts.source } : {}), ...(opts.node ? { node: opts.node } : {}) });
   const decoder = new ChunkDecoder();
   const feed = (bytes: Uint8Array) => acc.push(decoder.decode(bytes), bytes.byteLength);
@@ -61,6 +67,11 @@ export async function readLogStream(stream: AsyncIterable<Uint8Array | string>, 
   try {
     for await (const raw of stream) {
       if (opts.signal?.aborted) return unrecognized(LOG_KIND, 'aborted');
+      if (raw === NEXT_SOURCE) {
+        acc.push(decoder.flush(), 0);
+        acc.nextSource();
+        continue;
+      }
       const chunk = typeof raw === 'string' ? Buffer.from(raw) : raw;
       if (opts.maxBytes !== undefined && seen + chunk.byteLength > opts.maxBytes) {
         feed(chunk.subarray(0, Math.max(0, opts.maxBytes - seen)));
@@ -80,15 +91,23 @@ export async function readLogStream(stream: AsyncIterable<Uint8Array | string>, 
   return r;
 }
 
-/** Reads one file; *.gz is decompressed while streaming. */
+/**
+ * Reads one file; *.gz is decompressed while streaming. The path is opened through safe-file.ts like every
+ * named file: a device, FIFO or /proc entry is refused (ok:false) before anything is read.
+ */
 export async function readLogFile(path: string, opts: ReadLogOptions = {}): Promise<Parsed<LogFacts>> {
-  const file = createReadStream(path, { highWaterMark: opts.chunkBytes ?? DEFAULT_CHUNK, ...(opts.signal ? { signal: opts.signal } : {}) });
+  const opened = await openNamedFile(path);
+  if (!opened.ok) return unrecognized(LOG_KIND, `${path} ${opened.reason}`);
+  const file = streamOpened(opened, { highWaterMark: opts.chunkBytes ?? DEFAULT_CHUNK, ...(opts.signal ? { signal: opts.signal } : {}) });
   const source = opts.source ?? basename(path);
   const stream = path.endsWith('.gz') ? file.pipe(createGunzip({ chunkSize: opts.chunkBytes ?? DEFAULT_CHUNK })) : file;
   if (stream !== file) file.on('error', (e) => stream.destroy(e));
-  const r = await readLogStream(stream, { ...opts, source });
-  file.destroy();
-  return r;
+  try {
+    return await readLogStream(stream, { ...opts, source });
+  } finally {
+    file.destroy();
+    await opened.handle.close().catch(() => {});
+  }
 }
 
 /** Reads standard input to its end. */

@@ -5,6 +5,13 @@ import { formatBytes } from '../units.js';
 import { threshold } from '../knowledge/index.js';
 import { grade, outcome, skipped, type Rule } from './rule.js';
 
+/**
+ * No collection on a Cassandra heap stops the JVM this long: a "pause" of 5 minutes or more is a suspended VM or
+ * host (snapshot, live migration, a sleeping laptop), a wall-clock jump, or a detector that had nothing to measure.
+ */
+const NOT_GC_MS = 300_000;
+const dur = (ms: number) => (ms >= 120_000 ? `${(ms / 60_000).toFixed(1)} min` : ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`);
+
 const ex = (n: string, e: LogExample | undefined) => (e ? `${n}: ${e.time ?? `line ${e.lineNo}`} ${e.line}`.slice(0, 320) : null);
 const worst = (l: LogFacts, kind: keyof LogFacts['events'], k = 2) => l.events[kind].worst.slice(0, k);
 
@@ -13,6 +20,62 @@ const worst = (l: LogFacts, kind: keyof LogFacts['events'], k = 2) => l.events[k
  * tombstone warnings and aborted reads, large partitions, OOM, local pauses, hint and repair failures,
  * commit log sync lag, ScyllaDB reactor stalls.
  */
+/**
+ * "Not marking nodes down due to local pause of N ns" is the failure detector finding a long time since its last
+ * check of a peer. GC is one cause; when the GC pauses logged are far shorter, it is not the cause, and when the log
+ * was silent for about as long, the node was idle, alone (no peer to check) or suspended: say which, never "GC".
+ */
+function localPauseFinding(node: string, l: LogFacts): Finding {
+  const pause = l.localPauses.maxMs;
+  const top = l.events.localPause.worst[0];
+  const quiet = typeof top?.detail?.['longestSilenceMs'] === 'number' ? (top.detail['longestSilenceMs'] as number) : null;
+  const gcMax = Math.max(l.gc.pauses ? l.gc.maxPauseMs : 0, l.safepoint.maxStoppedMs);
+  const gcSeen = l.gc.pauses > 0 || l.safepoint.count > 0;
+  const byGc = gcSeen && gcMax >= pause / 2 && gcMax < NOT_GC_MS;
+  const silent = quiet !== null && quiet >= pause / 2;
+  const evidence = [
+    `${n(node)}local pause up to ${dur(pause)} (${l.localPauses.count} report(s)); ` +
+      (gcSeen ? `longest GC/safepoint stop in the same log ${dur(gcMax)}` : 'no GC pause or safepoint line in the input'),
+    ...(quiet !== null ? [`${n(node)}the node logged nothing for ${dur(quiet)} in the time the pause covers`] : []),
+    ...worst(l, 'localPause', 2).map((e) => ex(node, e)),
+  ].filter((e): e is string => !!e);
+  if (byGc) {
+    return {
+      id: 'log.local-pause',
+      severity: 'warning',
+      title: `${node} noticed it had paused itself ${l.localPauses.count} time(s), up to ${dur(pause)}, in line with its GC pauses`,
+      evidence,
+      node,
+      recommendation:
+        'The whole process stopped long enough that gossip would have failed, and GC pauses as long were logged: ' +
+        'treat it as a GC problem (see the GC findings at the same times).',
+      knowledgeIds: ['jvm.gc.pause'],
+      confidence: 'medium',
+    };
+  }
+  const long = pause >= NOT_GC_MS;
+  const what = silent
+    ? 'the node logged nothing for about as long before it, so it was idle, alone (the detector only measures between ' +
+      'checks of a peer), or the VM was suspended'
+    : 'the VM or host was suspended, the node was starved of CPU (steal, swapping), or the wall clock jumped';
+  return {
+    id: 'log.local-pause',
+    severity: silent ? 'info' : 'warning',
+    title:
+      `${node} reported a ${long ? '' : 'local '}pause of ${dur(pause)} that GC does not explain` +
+      (long ? ': a suspended VM, a clock jump or an idle detector, not a GC pause' : ''),
+    evidence,
+    node,
+    recommendation:
+      `Not GC: ${gcSeen ? `the longest GC or safepoint stop in the log is ${dur(gcMax)}` : 'no GC pause was seen (add gc.log to be sure)'}; ${what}. ` +
+      'Check the hypervisor (pauses, snapshots, live migration, steal time), clock steps in the NTP/chrony logs, and whether peers were up then.',
+    knowledgeIds: [],
+    confidence: gcSeen ? 'medium' : 'low',
+  };
+}
+
+const n = (node: string) => `${node}: `;
+
 export const logsRule: Rule = {
   id: 'logs',
   checks: 'GC pauses and time to safepoint, dropped messages, StatusLogger backlogs, tombstone warnings/aborts, large partitions, OOM, local pauses, hint/repair failures, commit log sync lag, ScyllaDB reactor stalls (from logs)',
@@ -26,16 +89,41 @@ export const logsRule: Rule = {
     for (const n of withLogs) {
       const l = n.logs;
       const span = l.time.firstTime && l.time.lastTime ? ` between ${l.time.firstTime} and ${l.time.lastTime}` : '';
-      if (l.gc.pauses) {
+      // "GC pauses" of NOT_GC_MS or more are the VM or the clock, not the collector: reported apart, never as GC
+      const notGc = l.events.gcPause.worst.filter((e) => (e.magnitude ?? 0) >= NOT_GC_MS);
+      if (notGc.length) {
+        findings.push({
+          id: 'log.suspended-not-gc',
+          severity: 'warning',
+          title:
+            `${n.node} logged ${notGc.length} "GC" pause(s) of up to ${dur(notGc[0]!.magnitude ?? 0)}: ` +
+            'too long for GC, the VM was suspended or the clock jumped',
+          evidence: notGc.slice(0, 2).map((e) => ex(n.node, e)).filter((e): e is string => !!e),
+          node: n.node,
+          recommendation:
+            'No collector stops a JVM this long. Check the hypervisor (VM paused, snapshotted or live-migrated), host sleep, and clock steps ' +
+            '(NTP/chrony logs); compare with gc.log, whose "real=" times say what GC actually took.',
+          knowledgeIds: ['jvm.gc.pause'],
+          confidence: 'medium',
+        });
+      }
+      const gcPauses = l.gc.pauses - notGc.length;
+      if (gcPauses > 0) {
+        const realWorst = l.events.gcPause.worst.filter((e) => (e.magnitude ?? 0) < NOT_GC_MS);
+        const maxMs = notGc.length ? (realWorst[0]?.magnitude ?? l.gc.p99PauseMs) : l.gc.maxPauseMs;
         // One or two long pauses (a node starting up on a busy host) are not a pattern: they stay info until
         // at least three pauses cross the warning level, unless one crosses the critical level.
-        let sev = grade(l.gc.maxPauseMs, 'jvm.gc.pause');
+        let sev = grade(maxMs, 'jvm.gc.pause');
         const warnAt = threshold('jvm.gc.pause').warning ?? Infinity;
-        if (sev === 'warning' && l.events.gcPause.worst.filter((e) => (e.magnitude ?? 0) >= warnAt).length < 3) sev = 'info';
+        if (sev === 'warning' && realWorst.filter((e) => (e.magnitude ?? 0) >= warnAt).length < 3) sev = 'info';
+        const totals = notGc.length ? '' : `, p99 ${l.gc.p99PauseMs} ms, max ${maxMs} ms, total ${l.gc.totalPauseMs} ms`;
         push(sev, {
           id: 'log.gc-pause',
-          title: `${l.gc.pauses} GC pauses in the log of ${n.node}, the longest ${l.gc.maxPauseMs} ms`,
-          evidence: [`${n.node}: ${l.gc.pauses} pauses${span}, p99 ${l.gc.p99PauseMs} ms, max ${l.gc.maxPauseMs} ms, total ${l.gc.totalPauseMs} ms (${l.gc.byCollector.map((c) => `${c.collector} ×${c.count}`).join(', ')})`, ...worst(l, 'gcPause').map((e) => ex(n.node, e))],
+          title: `${gcPauses} GC pauses in the log of ${n.node}, the longest ${maxMs} ms`,
+          evidence: [
+            `${n.node}: ${gcPauses} pauses${span}${totals || `, max ${maxMs} ms`} (${l.gc.byCollector.map((c) => `${c.collector} ×${c.count}`).join(', ')})`,
+            ...realWorst.slice(0, 2).map((e) => ex(n.node, e)),
+          ],
           node: n.node,
           recommendation: 'Match the pause times with client timeouts and dropped messages. Long young-generation pauses usually mean too much live data per collection (large partitions, big batches, oversized memtables on heap); consider a pause target, heap size review, or ZGC on JDK 17+.',
           knowledgeIds: ['jvm.gc.pause'],
@@ -143,18 +231,7 @@ export const logsRule: Rule = {
           confidence: 'high',
         });
       }
-      if (l.localPauses.count) {
-        findings.push({
-          id: 'log.local-pause',
-          severity: 'warning',
-          title: `${n.node} noticed it had paused itself ${l.localPauses.count} time(s), up to ${l.localPauses.maxMs} ms`,
-          evidence: [...worst(l, 'localPause', 2).map((e) => ex(n.node, e))].filter((e): e is string => !!e),
-          node: n.node,
-          recommendation: 'The whole process stopped long enough that gossip would have failed; GC pauses, swapping or a starved VM (steal time) are the usual causes. Compare with GC and safepoint findings at the same times.',
-          knowledgeIds: ['jvm.gc.pause'],
-          confidence: 'medium',
-        });
-      }
+      if (l.localPauses.count) findings.push(localPauseFinding(n.node, l));
       if (l.hints.failures || l.hints.partial) {
         findings.push({
           id: 'log.hint-failures',

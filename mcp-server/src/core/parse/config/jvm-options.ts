@@ -1,6 +1,7 @@
 import { parsedOk, total, unrecognized } from '../../parsed.js';
 import { splitLines } from '../../text.js';
 import { parseDataSizeBytes } from './units.js';
+import { pushAll } from '../../arrays.js';
 
 export const JVM_OPTIONS_KIND = 'config.jvm-options';
 
@@ -153,7 +154,8 @@ function flagsOf(s: string, line: number, unresolved: string[]): JvmFlag[] {
   const toks = tokenize(s);
   const out: JvmFlag[] = [];
   for (let i = 0; i < toks.length; i++) {
-    const t = toks[i]!;
+    // a Java list as logged ("JVM Arguments: [-Xms3759M, -Xmx3759M]"): the comma and brackets are the list's
+    const t = toks[i]!.replace(/^\[|[,\]]+$/g, '');
     if (WITH_ARG.has(t)) {
       const arg = toks[i + 1] ?? null;
       i++;
@@ -208,26 +210,26 @@ export const parseJvmOptions = total<JvmOptions>(JVM_OPTIONS_KIND, (text) => {
       sawShell = true;
       // The assignment's outer quotes hold the whole list: JVM_OPTS="$JVM_OPTS -XX:+UseG1GC -Xss256k"
       const rhs = opts[1]!.replace(/\s+#.*$/, '').replace(/^\s*(["'])(.*)\1\s*$/, '$2');
-      target.push(...flagsOf(rhs, lineNo, commented ? [] : unresolved));
+      pushAll(target, flagsOf(rhs, lineNo, commented ? [] : unresolved));
       continue;
     }
     if (commented) {
       // Only a line that IS a flag counts ("#-Xmx4G"); prose mentioning "-Xmx" does not.
-      if (/^-{1,2}[A-Za-z]/.test(line) && isJvmToken(line.split(/\s+/)[0]!)) commentedFlags.push(...flagsOf(line, lineNo, []));
+      if (/^-{1,2}[A-Za-z]/.test(line) && isJvmToken(line.split(/\s+/)[0]!)) pushAll(commentedFlags, flagsOf(line, lineNo, []));
       continue;
     }
     if (/^-{1,2}[A-Za-z]/.test(line) && isJvmToken(line.split(/\s+/)[0]!)) {
       const f = flagsOf(line, lineNo, unresolved);
       if (f.length > 1) sawCommandLine = true;
       else sawOptionsLine = true;
-      flags.push(...f);
+      pushAll(flags, f);
       continue;
     }
     // A command line: "java -Xms… Class", a ps row, "jvm_args: -ea …".
     const f = flagsOf(line, lineNo, unresolved);
     if (f.length > 0) {
       sawCommandLine = true;
-      flags.push(...f);
+      pushAll(flags, f);
     }
   }
 

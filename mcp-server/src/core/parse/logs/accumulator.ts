@@ -10,8 +10,10 @@
  * Pure: no I/O, no clock. TextDecoder is the platform's UTF-8 decoder (no I/O).
  */
 import { parsedOk, unrecognized, type Parsed } from '../../parsed.js';
-import { classify, type ClassifyMode, type Hit } from './classify.js';
+import { classify, closeGcRecord, openGcRecord, type ClassifyMode, type Hit } from './classify.js';
 import { LEVEL_DEBUG, LEVEL_ERROR, LEVEL_INFO, LEVEL_TRACE, LEVEL_WARN, newHeader, newHeaderState, readGrepPrefixed, readHeader, resolveDate } from './header.js';
+import { SeenLines } from './seen-lines.js';
+import { StartupReader } from './startup.js';
 import { BucketCounter, bucketLevelForSpan, BUCKET_SIZES, clip, detach, FirstN, formatLogTime, Quantiles, TopN } from './stats.js';
 import {
   LOG_EVENT_KINDS,
@@ -34,6 +36,7 @@ const CAP_TABLES = 500;
 const CAP_POOLS = 300;
 const CAP_SMALL = 100;
 const CAP_SESSIONS = 10_000;
+const RECENT = 16;
 const OTHER = '(other)';
 
 const UNITS: Record<LogEventKind, MagnitudeUnit> = {
@@ -254,6 +257,20 @@ export class LogAccumulator {
   /** The entry is a header-less line that matched a pattern: only stack-trace-like lines continue it. */
   private entryBare = false;
   private entryOomWhat: string | null = null;
+  /** The entry repeats a line already counted (debug.log after system.log): it and its continuation are skipped. */
+  private entryDup = false;
+  /** The last RECENT timestamped lines (text, and where the date starts), for the silence before a local pause. */
+  private readonly recentLines: string[] = new Array<string>(RECENT).fill('');
+  private readonly recentDateAt = new Int32Array(RECENT).fill(-1);
+  private recentPos = 0;
+  private readonly seenLines = new SeenLines();
+  /** Which input (file) the lines come from, 0 for the first: see nextSource. */
+  private sourceIndex = 0;
+  private duplicates = 0;
+  private readonly startup = new StartupReader();
+  /** A JDK 8 pause record whose times come on a later line (PrintTenuringDistribution); null when none is open. */
+  private gcOpen: { collector: string; t: number | null; line: string } | null = null;
+  private gcOpenLost = 0;
 
   private readonly kinds = new Map<LogEventKind, KindState>(LOG_EVENT_KINDS.map((k) => [k, new KindState(UNITS[k])]));
 
@@ -327,6 +344,27 @@ export class LogAccumulator {
     this.feed(text);
   }
 
+  /**
+   * The input that follows is another file of the same node (debug.log after system.log, a rotated file): an
+   * entry does not continue across it, and an event line that an earlier file already had is counted once.
+   */
+  nextSource(): void {
+    if (this.ended) return;
+    if (this.decoder) this.feed(this.decoder.decode());
+    if (this.tail !== '' && !this.skippingOverlong) this.line(this.tail);
+    this.tail = '';
+    this.skippingOverlong = false;
+    this.closeSnapshot();
+    this.entryOpen = false;
+    this.entryDup = false;
+    this.recentDateAt.fill(-1);
+    if (this.gcOpen !== null) {
+      this.gcOpenLost++;
+      this.gcOpen = null;
+    }
+    this.sourceIndex++;
+  }
+
   private feed(text: string): void {
     if (text.length === 0) return;
     let start = 0;
@@ -389,6 +427,10 @@ export class LogAccumulator {
     if (h.fileStart >= 0 && s.charCodeAt(h.fileStart) === 68 && (s.startsWith('Dse', h.fileStart) || s.startsWith('DroppedMessages', h.fileStart))) this.dseHints++;
 
     if (h.dateAt >= 0) {
+      // kept unread: only a local pause reads them back
+      this.recentLines[this.recentPos] = s;
+      this.recentDateAt[this.recentPos] = h.dateAt;
+      this.recentPos = (this.recentPos + 1) % RECENT;
       this.entryLine = s;
       this.entryDateAt = h.dateAt;
       this.entryT = undefined;
@@ -407,19 +449,62 @@ export class LogAccumulator {
     this.entryKinds = 0;
     this.entryIsStatus = false;
     this.entryOomWhat = null;
+    this.entryDup = false;
 
     const fromStatusLogger = h.fileStart >= 0 && s.charCodeAt(h.fileStart) === 83 && s.startsWith('StatusLogger', h.fileStart);
     if (this.statusMode !== 0 && !fromStatusLogger) this.closeSnapshot();
     if (fromStatusLogger || (s.charCodeAt(h.msgStart) === 80 && s.startsWith('Pool Name', h.msgStart))) {
+      if (h.dateAt >= 0 && this.seenLines.repeatsEarlier(s, this.sourceIndex)) {
+        this.closeSnapshot();
+        this.skipDuplicate();
+        return;
+      }
       this.entryIsStatus = true;
       this.statusText(s, h.msgStart, s);
       return;
     }
     // DEBUG/TRACE lines (debug.log) carry nothing the facts need, and "Still not marking nodes down" is one of them
     if (h.level === LEVEL_DEBUG || h.level === LEVEL_TRACE) return;
+    if (fam === FAMILY_CASSANDRA && h.level === LEVEL_INFO && this.startup.offer(s, h.msgStart, this.total, this.isNewLine)) return;
     const mode: ClassifyMode = fam === FAMILY_CASSANDRA ? 'cassandra' : fam === FAMILY_GC ? 'gc' : fam === FAMILY_SCYLLA ? 'scylla' : 'any';
     const hit = classify(s, h.msgStart, mode);
-    if (hit) this.record(hit, this.entryTime(), s);
+    if (hit) {
+      // the same line seen before (system.log and debug.log of one node read together) is one event
+      if (h.dateAt >= 0 && this.seenLines.repeatsEarlier(s, this.sourceIndex)) this.skipDuplicate();
+      else this.record(hit, this.entryTime(), s);
+    } else if (fam === FAMILY_GC) {
+      const collector = openGcRecord(s, h.msgStart);
+      if (collector !== null) {
+        if (this.gcOpen) this.gcOpenLost++;
+        this.gcOpen = { collector, t: this.entryTime(), line: s };
+      }
+    }
+  }
+
+  /** False (and the entry skipped) when this timestamped line was already read. */
+  private readonly isNewLine = (s: string): boolean => {
+    if (this.h.dateAt < 0 || !this.seenLines.repeatsEarlier(s, this.sourceIndex)) return true;
+    this.skipDuplicate();
+    return false;
+  };
+
+  private skipDuplicate(): void {
+    this.duplicates++;
+    this.entryDup = true;
+    this.entryIsStatus = false;
+  }
+
+  /** A header-less line that may close an open JDK 8 pause record; true when it did. */
+  private closeGcOpen(s: string): boolean {
+    const secs = closeGcRecord(s);
+    if (!Number.isFinite(secs)) return false;
+    const open = this.gcOpen!;
+    this.gcOpen = null;
+    const line = open.line.length + s.length < 400 ? `${open.line} ${s.trim()}` : open.line;
+    // the generation is named on the closing line when the opening one had only "[GC (Allocation Failure)"
+    const collector = open.collector === 'GC' && s.includes('PSYoungGen') ? 'PS Scavenge' : open.collector;
+    this.record({ kind: 'gcPause', ms: secs * 1000, collector, from: 'gc.log', concurrent: false, pools: null }, open.t, line);
+    return true;
   }
 
   /** The current entry's time in the facts' basis, reading a deferred logback date now if need be. */
@@ -433,6 +518,31 @@ export class LogAccumulator {
     resolveDate(this.entryLine, th, this.hs);
     this.entryT = this.lineTime(th.t, th.basis, th.hasZone);
     return this.entryT;
+  }
+
+  /**
+   * The longest gap between consecutive timestamped lines among the recent ones that end at `t` and reach back over
+   * `windowMs`: how long the node logged nothing during a pause it reports. null when fewer than two lines are known.
+   */
+  private longestSilence(t: number, windowMs: number): number | null {
+    const th = this.th;
+    let newer = t;
+    let best: number | null = null;
+    for (let k = 2; k <= RECENT; k++) {
+      // k = 1 is the current line
+      const i = (this.recentPos - k + RECENT) % RECENT;
+      const at = this.recentDateAt[i]!;
+      if (at < 0) break;
+      th.dateAt = at;
+      th.t = NaN;
+      th.basis = 'none';
+      if (!resolveDate(this.recentLines[i]!, th, this.hs) || th.basis !== this.basis) continue;
+      const gap = newer - th.t;
+      if (gap >= 0 && (best === null || gap > best)) best = gap;
+      newer = th.t;
+      if (th.t < t - windowMs) break;
+    }
+    return best;
   }
 
   private family(): number {
@@ -472,6 +582,14 @@ export class LogAccumulator {
   // ------------------------------------------------------------------ header-less lines
 
   private unheadedLine(s: string): void {
+    if (this.entryDup) {
+      this.continuation++;
+      return;
+    }
+    if (this.gcOpen !== null && this.closeGcOpen(s)) {
+      this.continuation++;
+      return;
+    }
     if (this.statusMode !== 0 || (this.entryOpen && this.entryIsStatus)) {
       this.continuation++;
       this.statusText(s, 0, s);
@@ -506,6 +624,8 @@ export class LogAccumulator {
       this.record(hit, null, s);
     } else {
       this.unrecognisedLines++;
+      // a JDK 8 gc.log header (JRE banner, memory, command line flags) is not an entry but says what ran
+      this.startup.offerGcHeader(s, this.total);
       // a line we cannot read ends the entry: what follows is not its continuation
       this.entryOpen = false;
     }
@@ -775,6 +895,10 @@ export class LogAccumulator {
         lp.max = Math.max(lp.max, hit.ms);
         const detail: Record<string, string | number> = {};
         if (hit.thresholdMs !== null) detail.thresholdMs = hit.thresholdMs;
+        // how long the log was silent during the "pause": a node that logged nothing for about as long was idle,
+        // suspended or alone (the failure detector only measures between two checks of a peer)
+        const silence = t !== null && this.entryOpen && !this.entryBare && this.entryDateAt >= 0 ? this.longestSilence(t, hit.ms) : null;
+        if (silence !== null) detail.longestSilenceMs = silence;
         this.count(k, t, hit.ms, () => this.example(t, line, hit.ms, detail));
         return;
       }
@@ -902,7 +1026,7 @@ export class LogAccumulator {
     if (top[1] > 0) {
       if (top[0] === 'cassandra') {
         kind = levels.debug + levels.trace > 0 ? 'cassandra.debug' : 'cassandra.system';
-        product = this.dseHints > 0 ? 'dse' : 'cassandra';
+        product = this.dseHints > 0 || this.startup.facts.dseVersion !== null ? 'dse' : 'cassandra';
       } else if (top[0] === 'scylla') {
         kind = formats.journald > 0 ? 'scylla.journal' : 'scylla.log';
         product = 'scylla';
@@ -945,6 +1069,10 @@ export class LogAccumulator {
     if (this.pools.has(OTHER) || this.tombTables.has(OTHER) || this.largeTables.has(OTHER) || this.gcBy.has(OTHER)) notes.push(`some breakdowns hit their size cap; the rest is summed under "${OTHER}"`);
 
     const byCount = <K>(m: Map<K, number>) => [...m.entries()].sort((a, b) => b[1] - a[1]);
+    if (this.duplicates > 0) notes.push(`${this.duplicates} event line(s) repeated an earlier line exactly (debug.log repeats system.log): counted once`);
+    if (this.seenLines.full) notes.push('more than a million distinct event lines: repeats past that point were not looked for');
+    const unclosed = this.gcOpenLost + (this.gcOpen ? 1 : 0);
+    if (unclosed > 0) notes.push(`${unclosed} gc.log pause record(s) never got their times line: not counted`);
 
     return {
       source: { kind, product, gcLogFormat: formats.gcUnified > 0 ? 'unified' : formats.gcJdk8 > 0 ? 'jdk8' : null, formats, mixed },
@@ -958,7 +1086,18 @@ export class LogAccumulator {
         lastTime: formatLogTime(this.lastT, this.basis),
         bucketMs,
       },
-      lines: { total: this.total, bytes: this.bytes, blank: this.blank, headed: this.headed, continuation: this.continuation, bare: this.bare, unrecognised: this.unrecognisedLines, overlong: this.overlong },
+      lines: {
+        total: this.total,
+        bytes: this.bytes,
+        blank: this.blank,
+        headed: this.headed,
+        continuation: this.continuation,
+        bare: this.bare,
+        unrecognised: this.unrecognisedLines,
+        overlong: this.overlong,
+        duplicates: this.duplicates,
+      },
+      startup: { ...this.startup.facts },
       levels,
       events,
       gc: {

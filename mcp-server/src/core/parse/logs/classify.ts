@@ -230,17 +230,43 @@ function gcLog(s: string, start: number): Hit | null {
   const gc = s.indexOf('[GC', start);
   const full = s.indexOf('[Full GC', start);
   if ((gc >= 0 || full >= 0) && !s.includes('concurrent', start)) {
-    const times = s.indexOf('[Times', start);
-    const end = times > 0 ? times : s.length;
-    const k = s.lastIndexOf(' secs]', end);
-    if (k <= start) return null;
-    let b = k;
-    while (b > start && ((s.charCodeAt(b - 1) >= 48 && s.charCodeAt(b - 1) <= 57) || s.charCodeAt(b - 1) === 46 || s.charCodeAt(b - 1) === 44)) b--;
-    const secs = num(s.slice(b, k));
+    const secs = totalSecs(s, start);
     if (!Number.isFinite(secs)) return null;
     return { kind: 'gcPause', ms: secs * 1000, collector: jdk8Collector(s, start), from: 'gc.log', concurrent: false, pools: null };
   }
   return null;
+}
+
+/** The record's total: the last "N secs]" before "[Times" (inner phases come first); NaN when none. */
+function totalSecs(s: string, start: number): number {
+  const times = s.indexOf('[Times', start);
+  const end = times > 0 ? times : s.length;
+  const k = s.lastIndexOf(' secs]', end);
+  if (k <= start) return NaN;
+  let b = k;
+  while (b > start && ((s.charCodeAt(b - 1) >= 48 && s.charCodeAt(b - 1) <= 57) || s.charCodeAt(b - 1) === 46 || s.charCodeAt(b - 1) === 44)) b--;
+  return num(s.slice(b, k));
+}
+
+/**
+ * A JDK 8 pause record left open at the end of its line: with -XX:+PrintTenuringDistribution (Cassandra 3.x and
+ * DSE defaults) "[GC pause (G1 Evacuation Pause) (young)" or "[GC (Allocation Failure) … [ParNew" is followed by
+ * "Desired survivor size …" and age lines, and the times come on a later header-less line (", 0.0257 secs]" or
+ * ": 327680K->40960K(368640K), 0.0234 secs] …"). Returns the collector, or null when the line is not such a start.
+ */
+export function openGcRecord(s: string, start: number): string | null {
+  const gc = s.indexOf('[GC', start);
+  const full = s.indexOf('[Full GC', start);
+  if ((gc < 0 && full < 0) || s.includes('concurrent', start) || s.includes(' secs]', start)) return null;
+  return jdk8Collector(s, start);
+}
+
+/** The total seconds of a header-less line that closes an open JDK 8 record (", 0.0257 secs]"); NaN otherwise. */
+export function closeGcRecord(s: string): number {
+  const c = s.charCodeAt(0);
+  // ", …" (G1), ": …" (ParNew / CMS young), "[PSYoungGen: …" (Parallel)
+  if (c !== 44 && c !== 58 && c !== 91) return NaN;
+  return totalSecs(s, 0);
 }
 
 // ---------------------------------------------------------------- Cassandra messages

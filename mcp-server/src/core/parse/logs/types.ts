@@ -261,7 +261,14 @@ export interface LogFacts {
     unrecognised: number;
     /** Lines longer than 1 MiB, cut there. */
     overlong: number;
+    /**
+     * Event entries skipped because the very same line (timestamp to the millisecond, thread, logger and message)
+     * was already read: debug.log repeats every INFO+ line of system.log, so a node's two files count once.
+     */
+    duplicates: number;
   };
+  /** What the node said about itself when it started (the last start in the input wins). */
+  startup: StartupFacts;
   levels: { error: number; warn: number; info: number; debug: number; trace: number };
   events: Record<LogEventKind, KindSummary>;
   gc: GcFacts;
@@ -280,6 +287,30 @@ export interface LogFacts {
   scyllaTimeouts: { count: number; byType: { type: 'write' | 'read' | 'semaphore' | 'other'; count: number }[]; byTable: { table: string; count: number }[] };
   /** Plain-language remarks on how the text was read (time basis, zone, caps hit, …). */
   notes: string[];
+}
+
+export interface StartupFacts {
+  /** Startup banners seen ("JVM Arguments: […]" lines, gc.log "CommandLine flags:" headers). */
+  starts: number;
+  /** "DSE version: 6.7.7" / "Cassandra version: 3.11.5". */
+  dseVersion: string | null;
+  cassandraVersion: string | null;
+  /** "JVM vendor/version: OpenJDK 64-Bit Server VM/1.8.0_232" or the gc.log banner's JRE. */
+  jvm: string | null;
+  /** -Xmx from the JVM arguments, else the max of "Heap size: used/max", else gc.log -XX:MaxHeapSize. */
+  heapMaxBytes: number | null;
+  heapFrom: 'jvm-arguments' | 'heap-size-line' | 'gc-log-flags' | null;
+  heapMinBytes: number | null;
+  /** G1, CMS, Parallel, Serial, ZGC, Shenandoah (from the -XX:+Use…GC flag). */
+  gc: string | null;
+  maxGcPauseMillis: number | null;
+  /** "This instance appears to have 1 thread per CPU core and 8 total CPU threads." (DSE). */
+  cpuThreads: number | null;
+  threadsPerCore: number | null;
+  /** -Ddse.system_memory_in_mb, else gc.log "Memory: 4k page, physical 7651440k". */
+  memoryMb: number | null;
+  /** 1-based line of the last JVM arguments seen, null when none. */
+  lineNo: number | null;
 }
 
 export interface LogReadOptions {

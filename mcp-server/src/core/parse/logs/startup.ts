@@ -1,0 +1,188 @@
+/**
+ * What a node says about itself when it starts: product and version, JVM, heap, collector, CPU threads and memory.
+ * Read from system.log/debug.log banner lines (CassandraDaemon, DseDaemon, StorageService, DseConfig) and from the
+ * JDK 8 gc.log header (JRE banner, "Memory:", "CommandLine flags:"). Later lines override earlier ones, so the last
+ * start in the input wins. Pure.
+ */
+import { sizeToBytes } from './classify.js';
+import type { StartupFacts } from './types.js';
+
+export function newStartupFacts(): StartupFacts {
+  return {
+    starts: 0,
+    dseVersion: null,
+    cassandraVersion: null,
+    jvm: null,
+    heapMaxBytes: null,
+    heapFrom: null,
+    heapMinBytes: null,
+    gc: null,
+    maxGcPauseMillis: null,
+    cpuThreads: null,
+    threadsPerCore: null,
+    memoryMb: null,
+    lineNo: null,
+  };
+}
+
+const COLLECTOR_FLAGS: Record<string, string> = {
+  UseG1GC: 'G1',
+  UseConcMarkSweepGC: 'CMS',
+  UseParallelGC: 'Parallel',
+  UseParallelOldGC: 'Parallel',
+  UseSerialGC: 'Serial',
+  UseZGC: 'ZGC',
+  UseShenandoahGC: 'Shenandoah',
+  UseEpsilonGC: 'Epsilon',
+};
+
+const JVM_SIZE_FACTORS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 };
+
+/** "3759M", "8g", "8589934592" (a -Xmx / -Xms value) → bytes; null when not a size. */
+export function jvmSizeToBytes(v: string): number | null {
+  const m = /^(\d+)([kKmMgGtT]?)$/.exec(v);
+  if (!m) return null;
+  return Number(m[1]) * JVM_SIZE_FACTORS[m[2]!.toLowerCase()]!;
+}
+
+/**
+ * The arguments of a "JVM Arguments: [-a, -b, …]" message: Java prints the list as "[a, b]", so every argument
+ * but the last is followed by a comma that belongs to the list, not to the value ("-Xmx3759M," is -Xmx3759M).
+ */
+export function jvmArgumentList(s: string, start: number): string[] {
+  const open = s.indexOf('[', start);
+  if (open < 0) return [];
+  const close = s.lastIndexOf(']');
+  const inner = s.slice(open + 1, close > open ? close : s.length);
+  const out: string[] = [];
+  for (const raw of inner.split(',')) {
+    const t = raw.trim();
+    if (t !== '') out.push(t);
+  }
+  return out;
+}
+
+/**
+ * Applies JVM flags to the facts. A comma split also cuts values that hold one (-XX:OnOutOfMemoryError="a, b"):
+ * such pieces are not flags that matter here.
+ */
+function applyFlags(f: StartupFacts, flags: string[], from: 'jvm-arguments' | 'gc-log-flags'): void {
+  for (const a of flags) {
+    if (a.startsWith('-Xmx')) {
+      const b = jvmSizeToBytes(a.slice(4));
+      if (b !== null) {
+        f.heapMaxBytes = b;
+        f.heapFrom = from;
+      }
+    } else if (a.startsWith('-Xms')) {
+      const b = jvmSizeToBytes(a.slice(4));
+      if (b !== null) f.heapMinBytes = b;
+    } else if (a.startsWith('-XX:')) {
+      const body = a.slice(4);
+      const sign = body.charCodeAt(0);
+      if (sign === 43 /* + */ && COLLECTOR_FLAGS[body.slice(1)] !== undefined) f.gc = COLLECTOR_FLAGS[body.slice(1)]!;
+      else if (body.startsWith('MaxGCPauseMillis=')) f.maxGcPauseMillis = intOrNull(body.slice(17));
+      else if (body.startsWith('MaxHeapSize=') && (f.heapFrom === null || f.heapFrom === from)) {
+        const b = jvmSizeToBytes(body.slice(12));
+        if (b !== null) {
+          f.heapMaxBytes = b;
+          f.heapFrom = from;
+        }
+      } else if (body.startsWith('InitialHeapSize=')) f.heapMinBytes = jvmSizeToBytes(body.slice(16)) ?? f.heapMinBytes;
+    } else if (a.startsWith('-Ddse.system_memory_in_mb=')) f.memoryMb = intOrNull(a.slice(26)) ?? f.memoryMb;
+  }
+}
+
+function intOrNull(v: string): number | null {
+  return /^\d+$/.test(v) ? Number(v) : null;
+}
+
+const THREADS = /appears to have (\d+) threads? per CPU core and (\d+) total CPU threads/;
+const JRE_BANNER = /^(.+?) \([^)]*\) for \S+ JRE \(([^)]+)\)/;
+const GC_MEMORY = /^Memory: \S+ page, physical (\d+)k/;
+
+export class StartupReader {
+  readonly facts = newStartupFacts();
+
+  /**
+   * A Cassandra/DSE INFO message at `start`; true when it was a startup line (never an event). Dispatches on the
+   * first character so the other lines pay one comparison.
+   */
+  offer(s: string, start: number, lineNo: number, isNew: (line: string) => boolean): boolean {
+    const f = this.facts;
+    switch (s.charCodeAt(start)) {
+      case 74: // J
+        if (s.startsWith('JVM Arguments:', start)) {
+          if (!isNew(s)) return true; // debug.log repeating system.log's banner: one start
+          f.starts++;
+          f.lineNo = lineNo;
+          applyFlags(f, jvmArgumentList(s, start + 14), 'jvm-arguments');
+          return true;
+        }
+        if (s.startsWith('JVM vendor/version: ', start)) {
+          f.jvm = s.slice(start + 20, start + 200).trim();
+          return true;
+        }
+        return false;
+      case 72: // H
+        if (s.startsWith('Heap size: ', start)) {
+          const slash = s.indexOf('/', start + 11);
+          const max = slash > 0 ? sizeToBytes(s.slice(slash + 1, slash + 40)) : null;
+          if (max !== null && f.heapFrom !== 'jvm-arguments') {
+            f.heapMaxBytes = max;
+            f.heapFrom = 'heap-size-line';
+          }
+          return true;
+        }
+        return false;
+      case 68: // D
+        if (s.startsWith('DSE version: ', start)) {
+          f.dseVersion = s.slice(start + 13, start + 60).trim();
+          return true;
+        }
+        return false;
+      case 67: // C
+        if (s.startsWith('Cassandra version: ', start)) {
+          f.cassandraVersion = s.slice(start + 19, start + 60).trim();
+          return true;
+        }
+        return false;
+      case 84: // T
+        if (s.startsWith('This instance appears to have ', start)) {
+          const m = THREADS.exec(s);
+          if (m) {
+            f.threadsPerCore = Number(m[1]);
+            f.cpuThreads = Number(m[2]);
+          }
+          return true;
+        }
+        return false;
+      default:
+        return false;
+    }
+  }
+
+  /** A header-less line of a JDK 8 gc.log header; true when it was one. */
+  offerGcHeader(s: string, lineNo: number): boolean {
+    const f = this.facts;
+    const c = s.charCodeAt(0);
+    if (c === 32 || c === 9 || c === 91 || c === 123) return false; // heap details, "[Times", "{Heap before GC"
+    if (s.startsWith('CommandLine flags: ')) {
+      f.starts++;
+      f.lineNo = lineNo;
+      applyFlags(f, s.slice(19).split(' '), 'gc-log-flags');
+      return true;
+    }
+    if (s.startsWith('Memory: ')) {
+      const m = GC_MEMORY.exec(s);
+      if (m) f.memoryMb = Math.floor(Number(m[1]) / 1024);
+      return m !== null;
+    }
+    if (s.includes(' JRE (')) {
+      const m = JRE_BANNER.exec(s.slice(0, 300));
+      if (m) f.jvm = `${m[1]}/${m[2]}`;
+      return m !== null;
+    }
+    return false;
+  }
+}
