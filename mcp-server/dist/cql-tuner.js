@@ -1,7 +1,20 @@
 #!/usr/bin/env node
 
 // mcp-server/src/launch/code-cache.ts
-import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync
+} from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
@@ -10,6 +23,7 @@ import { Script } from "node:vm";
 var BUNDLE_NAME = "cql-tuner-main.cjs";
 var WRITE_AFTER_MS = 1500;
 var STALE_AFTER_MS = 7 * 24 * 3600 * 1e3;
+var CACHE_NAME = /^[0-9a-f]{16}-\d+-\d+-v\d+\.\d+\.\d+-[a-z0-9_]+\.bin$/;
 var debug = process.env.CQL_TUNER_CODE_CACHE_DEBUG === "1" ? (m) => process.stderr.write(`cql-tuner code cache: ${m}
 `) : () => {
 };
@@ -31,7 +45,7 @@ function privateCacheDir() {
 function readPrivate(path) {
   let fd = null;
   try {
-    fd = openSync(path, "r");
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     const st = fstatSync(fd);
     if (!st.isFile() || process.getuid && st.uid !== process.getuid() || (st.mode & 18) !== 0) return void 0;
     return readFileSync(fd);
@@ -48,7 +62,7 @@ function run() {
   const dir = off ? null : privateCacheDir();
   if (off) debug("off (CQL_TUNER_CODE_CACHE=0)");
   const st = statSync(bundle);
-  const key = `${"12536102406ed378fbb5f370cd0b46eb4cae685f72791e9b4175f7e3e5572903".slice(0, 16)}-${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}`;
+  const key = `${"519cd1221941ef56278efc11c2c97af981f7a57b7fafb0a84d4915cf08f1fbc9".slice(0, 16)}-${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}`;
   const file = dir ? join(dir, `${key}.bin`) : null;
   const cachedData = file ? readPrivate(file) : void 0;
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}
@@ -67,7 +81,9 @@ function run() {
         debug(`wrote ${file}`);
         for (const name of readdirSync(dir)) {
           const other = join(dir, name);
-          if (name.endsWith(".bin") && other !== file && Date.now() - statSync(other).mtimeMs > STALE_AFTER_MS) unlinkSync(other);
+          if (!CACHE_NAME.test(name) || other === file) continue;
+          const st2 = lstatSync(other, { throwIfNoEntry: false });
+          if (st2?.isFile() && (!process.getuid || st2.uid === process.getuid()) && Date.now() - st2.mtimeMs > STALE_AFTER_MS) unlinkSync(other);
         }
       } catch (e) {
         debug(`not written (${e.message})`);

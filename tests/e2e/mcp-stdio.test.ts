@@ -28,20 +28,25 @@ describe('MCP server over stdio (built bundle)', () => {
       'inspect_storage', 'interpret', 'lab_start', 'lab_status', 'lab_stop', 'migration_review', 'nodetool', 'plan_mkfs', 'plan_queue_depth',
       'review_schema', 'run_stress', 'stress_cancel', 'stress_status',
     ]);
-    // Only two tools can change anything that matters: stopping the lab (it may wipe data) and putting load
-    // on a cluster. Everything else only reads (plan_mkfs runs mkfs.xfs -N, a dry run, at most).
+    // Destructive: starting the lab (it wipes an earlier lab of another version or shape), stopping it (wipe),
+    // putting load on a cluster and ending a stress run's processes. Not read-only besides them: bundles written
+    // by cluster_snapshot/diagnose (which also reset gcstats' interval) and compare_runs' charts. The table and
+    // its reasons: mcp-server/src/mcp/tools/annotations.ts (tests/hardening/security-11-annotations.test.ts).
     const all = Object.values(byName);
-    expect(all.filter((t) => t.annotations?.destructiveHint).map((t) => t.name).sort()).toEqual(['lab_stop', 'run_stress']);
-    expect(all.filter((t) => !t.annotations?.readOnlyHint).map((t) => t.name).sort()).toEqual(['lab_start', 'lab_stop', 'run_stress', 'stress_cancel']);
+    expect(all.filter((t) => t.annotations?.destructiveHint).map((t) => t.name).sort()).toEqual(['lab_start', 'lab_stop', 'run_stress', 'stress_cancel']);
+    expect(all.filter((t) => !t.annotations?.readOnlyHint).map((t) => t.name).sort()).toEqual([
+      'cluster_snapshot', 'compare_runs', 'diagnose', 'lab_start', 'lab_stop', 'run_stress', 'stress_cancel',
+    ]);
     for (const t of all) expect(Object.keys(t.annotations ?? {}).sort(), t.name).toEqual(['destructiveHint', 'idempotentHint', 'openWorldHint', 'readOnlyHint']);
     for (const t of tools) expect(t.annotations, t.name).toBeDefined();
-    expect(byName['cluster_snapshot']!.annotations?.readOnlyHint).toBe(true);
+    expect(byName['cluster_snapshot']!.annotations?.readOnlyHint).toBe(false);
     expect(byName['nodetool']!.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
     expect(byName['lab_stop']!.annotations?.destructiveHint).toBe(true);
     expect(byName['lab_status']!.annotations?.readOnlyHint).toBe(true);
     const sub = (byName['nodetool']!.inputSchema.properties as Record<string, { enum?: string[] }>)['subcommand'];
     expect(sub?.enum).toContain('tpstats');
     expect(sub?.enum).not.toContain('repair');
+    expect(sub?.enum).not.toContain('gcstats'); // resets the node's GC interval: not read-only
     expect(byName['nodetool']!.outputSchema?.properties).toHaveProperty('parsed');
   });
 

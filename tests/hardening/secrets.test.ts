@@ -22,7 +22,14 @@ import { record } from './stats.js';
 const JMX_PW = 'SeNtInEl-jmx-7f3a9c2e';
 const CQL_PW = 'SeNtInEl-cql-41b2e8d0';
 const SENTINELS = [JMX_PW, CQL_PW];
-const CREDS = { CQL_TUNER_JMX_USERNAME: 'monitor', CQL_TUNER_JMX_PASSWORD: JMX_PW, CQL_TUNER_CQL_USERNAME: 'reader', CQL_TUNER_CQL_PASSWORD: CQL_PW };
+// 127.0.0.1 is allowed to receive them (CQL_TUNER_CREDENTIAL_HOSTS): the leaky nodetool really gets the -pwf file.
+const CREDS = {
+  CQL_TUNER_JMX_USERNAME: 'monitor',
+  CQL_TUNER_JMX_PASSWORD: JMX_PW,
+  CQL_TUNER_CQL_USERNAME: 'reader',
+  CQL_TUNER_CQL_PASSWORD: CQL_PW,
+  CQL_TUNER_CREDENTIAL_HOSTS: '127.0.0.1',
+};
 
 let rec: Recorders;
 let closedPort = 0;

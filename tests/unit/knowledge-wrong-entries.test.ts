@@ -19,6 +19,7 @@ import { cassandraYamlRules, jvmRules, type ConfigContext } from '../../mcp-serv
 import type { KindRuleOutcome } from '../../mcp-server/src/core/rules/per-kind.js';
 import { schemaRules, type SchemaRuleInput } from '../../mcp-server/src/core/rules/schema.js';
 import { auditOs } from '../../mcp-server/src/ops/audit-os.js';
+import { schemaRuleInput } from '../../mcp-server/src/ops/review-schema.js';
 import { FIXTURES_DIR } from '../helpers/corpus.js';
 
 function ok<T>(r: Parsed<T>): T {
@@ -171,6 +172,14 @@ describe('schema.counter.no-tablets', () => {
     const unknown = counters()!;
     expect(unknown.severity).toBe('info');
     expect(unknown.recommendation).toMatch(/older release refuses/);
+  });
+
+  it('review_schema judges by the oldest version the cluster runs (a mid-upgrade node still refuses)', () => {
+    const input = schemaRuleInput(cql(SCHEMA), null, { product: 'scylla', versions: ['2026.1.0', '2025.4.3', 'unknown'] });
+    expect(input.version).toBe('2025.4.3');
+    expect(byId(schemaRules(input), 'schema.counter-tablets')?.severity).toBe('critical');
+    expect(schemaRuleInput(cql(SCHEMA), null, { product: 'scylla', versions: ['2026.1.0'] }).version).toBe('2026.1.0');
+    expect(schemaRuleInput(cql(SCHEMA), null, { product: 'scylla' }).version).toBeUndefined();
   });
 
   it('Cassandra → ScyllaDB 2026.1 does not tell counter tables to stay on vnodes; → 2025.1 still does', () => {

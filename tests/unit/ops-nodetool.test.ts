@@ -27,7 +27,7 @@ describe('runNodetool', () => {
   it('passes the JMX password through a 0600 file, never argv, and scrubs it from output', async () => {
     const secret = 'S3ntinel-Pa55';
     const t = new RecordingTarget(() => ({ exitCode: 1, stderr: `nodetool: Failed to connect to '127.0.0.1:7199' - ConnectException: 'Connection refused (Connection refused)'. debug: ${secret}\n` }));
-    const r = await runNodetool({ subcommand: 'info', nodetoolPath: fakeNodetool, raw: true }, { target: t, env: { ...env, CQL_TUNER_JMX_USERNAME: 'ops', CQL_TUNER_JMX_PASSWORD: secret } });
+    const r = await runNodetool({ subcommand: 'info', nodetoolPath: fakeNodetool, raw: true }, { target: t, env: { ...env, CQL_TUNER_JMX_USERNAME: 'ops', CQL_TUNER_JMX_PASSWORD: secret, CQL_TUNER_CREDENTIAL_HOSTS: '127.0.0.1' } });
     const call = t.calls[0]!;
     expect(call.argv.join(' ')).not.toContain(secret);
     const pwf = call.argv[call.argv.indexOf('-pwf') + 1]!;
@@ -117,14 +117,17 @@ describe('version-adaptive retries', () => {
 describe('nodetool on a remote target', () => {
   it('uses the remote host’s nodetool, never a local path, and no local password file', async () => {
     const t = new RecordingTarget(() => ({ stdout: 'ReleaseVersion: 5.0.9\n' }), 'ssh');
-    const r = await runNodetool({ subcommand: 'version' }, { target: t, env: { PATH: '/nonexistent', CQL_TUNER_JMX_USERNAME: 'ops', CQL_TUNER_JMX_PASSWORD_FILE: '/etc/cassandra/jmx.pw' } });
+    // JMX on 127.0.0.1 of the remote node: the node's address is what the credentials are bound to.
+    const env = { PATH: '/nonexistent', CQL_TUNER_JMX_USERNAME: 'ops', CQL_TUNER_JMX_PASSWORD_FILE: '/etc/cassandra/jmx.pw', CQL_TUNER_CREDENTIAL_HOSTS: '10.0.0.5' };
+    const r = await runNodetool({ subcommand: 'version' }, { target: t, credentialHost: '10.0.0.5', env });
     expect(t.calls[0]!.argv).toEqual(['nodetool', '-h', '127.0.0.1', '-p', '7199', '-u', 'ops', '-pwf', '/etc/cassandra/jmx.pw', 'version']);
     expect(r.nodetool).toEqual({ source: 'remote', path: 'nodetool' });
   });
 
   it('refuses a password from the environment rather than put it in remote argv', async () => {
     const t = new RecordingTarget(() => ({}), 'ssh');
-    await expect(runNodetool({ subcommand: 'version' }, { target: t, env: { CQL_TUNER_JMX_USERNAME: 'ops', CQL_TUNER_JMX_PASSWORD: 'pw' } })).rejects.toMatchObject({ code: 'JMX_PASSWORD_REMOTE' });
+    const env = { CQL_TUNER_JMX_USERNAME: 'ops', CQL_TUNER_JMX_PASSWORD: 'pw', CQL_TUNER_CREDENTIAL_HOSTS: '10.0.0.5' };
+    await expect(runNodetool({ subcommand: 'version' }, { target: t, credentialHost: '10.0.0.5', env })).rejects.toMatchObject({ code: 'JMX_PASSWORD_REMOTE' });
     expect(t.calls).toHaveLength(0);
   });
 });

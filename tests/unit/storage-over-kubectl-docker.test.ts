@@ -93,7 +93,10 @@ function normal(x: unknown, remote: string, local: string): unknown {
   return JSON.parse(JSON.stringify(x, (k, v: unknown) => (k === 'durationMs' ? 0 : v)).split(remote).join(local));
 }
 
-const K8S = 'k8s://db/cass-0/cassandra?context=x';
+// The kube context comes from the environment (a tool argument may not name one): it must reach the argv.
+const K8S = 'k8s://db/cass-0/cassandra';
+const savedContext = process.env.CQL_TUNER_KUBE_CONTEXT;
+process.env.CQL_TUNER_KUBE_CONTEXT = 'x';
 const DOCKER_SPEC = 'docker://cass1?user=u';
 const KUBECTL_PREFIX = ['kubectl', '--context', 'x', '-n', 'db', 'exec', 'cass-0', '-c', 'cassandra', '--'];
 const DOCKER_PREFIX = ['docker', 'exec', '-u', 'u', '--', 'cass1'];
@@ -109,6 +112,8 @@ beforeAll(() => {
 });
 afterAll(() => {
   process.env.PATH = savedPath;
+  if (savedContext === undefined) delete process.env.CQL_TUNER_KUBE_CONTEXT;
+  else process.env.CQL_TUNER_KUBE_CONTEXT = savedContext;
   delete process.env.SHIM_LOG;
   rmSync(bin, { recursive: true, force: true });
 });

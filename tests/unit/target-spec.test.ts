@@ -3,18 +3,19 @@ import { DockerTarget } from '../../mcp-server/src/collect/docker-target.js';
 import { KubectlTarget } from '../../mcp-server/src/collect/kubectl-target.js';
 import { LocalTarget } from '../../mcp-server/src/collect/local-target.js';
 import { SshTarget } from '../../mcp-server/src/collect/ssh-target.js';
-import { createTarget, formatTargetSpec, parseTargetSpec, targetFromString, TARGET_FORMS, type TargetSpec } from '../../mcp-server/src/collect/target-spec.js';
+import { createTarget, formatTargetSpec, parseTargetSpec, targetFromString, TARGET_FORMS, TOOL_TARGET_FORMS, type TargetSpec } from '../../mcp-server/src/collect/target-spec.js';
 import { RemoteTargetError } from '../../mcp-server/src/core/remote-argv.js';
 import { HOSTILE_VALUES } from '../helpers/sshd.js';
 
+// These tables are the CLI's forms ('trusted'); what an untrusted spec may not carry is tested below.
 function specOf(input: string): TargetSpec {
-  const r = parseTargetSpec(input);
+  const r = parseTargetSpec(input, 'trusted');
   if (!r.ok) throw new Error(r.error);
   return r.spec;
 }
 
 function errorOf(input: string): string {
-  const r = parseTargetSpec(input);
+  const r = parseTargetSpec(input, 'trusted');
   if (r.ok) throw new Error(`expected ${JSON.stringify(input)} to be refused, got ${JSON.stringify(r.spec)}`);
   return r.error;
 }
@@ -45,7 +46,32 @@ describe('parseTargetSpec: accepted forms', () => {
     ['docker://cass1', { kind: 'docker', container: 'cass1' }],
     ['docker://cass1?user=cassandra:cassandra', { kind: 'docker', container: 'cass1', user: 'cassandra:cassandra' }],
   ])('%s', (input, expected) => {
-    expect(parseTargetSpec(input)).toEqual({ ok: true, spec: expected });
+    expect(parseTargetSpec(input, 'trusted')).toEqual({ ok: true, spec: expected });
+  });
+});
+
+describe('parseTargetSpec: an untrusted spec (the default) names no local file or kube setting', () => {
+  it.each<[string, string]>([
+    ['ssh://db1?identity=/k', 'CQL_TUNER_SSH_IDENTITY'],
+    ['ssh://db1?config=/tmp/x', 'CQL_TUNER_SSH_CONFIG'],
+    ['ssh://db1?knownHosts=/tmp/kh', 'CQL_TUNER_SSH_KNOWN_HOSTS'],
+    ['ssh://db1?hostKeyCheck=config', 'CQL_TUNER_SSH_HOST_KEY_CHECK'],
+    ['k8s://ns/pod?kubeconfig=/tmp/k', 'CQL_TUNER_KUBECONFIG'],
+    ['k8s://ns/pod?context=prod', 'CQL_TUNER_KUBE_CONTEXT'],
+  ])('%s is refused, naming %s', (input, variable) => {
+    for (const r of [parseTargetSpec(input), parseTargetSpec(input, 'untrusted')]) {
+      expect(r.ok).toBe(false);
+      if (!r.ok) {
+        expect(r.error).toContain(variable);
+        expect(r.error).toContain(`Accepted forms: ${TOOL_TARGET_FORMS}`);
+      }
+    }
+    expect(parseTargetSpec(input, 'trusted').ok).toBe(true);
+  });
+
+  it('keeps the harmless options', () => {
+    expect(parseTargetSpec('ssh://ops@db1:22?connectTimeout=5')).toEqual({ ok: true, spec: { kind: 'ssh', host: 'db1', user: 'ops', port: 22, connectTimeoutSec: 5 } });
+    expect(parseTargetSpec('docker://cass1?user=cassandra')).toEqual({ ok: true, spec: { kind: 'docker', container: 'cass1', user: 'cassandra' } });
   });
 });
 
@@ -156,7 +182,7 @@ describe('createTarget', () => {
       ['docker://cass1?user=cassandra', 'docker', 'docker cass1 (user cassandra)'],
     ];
     for (const [input, kind, describe] of cases) {
-      const t = targetFromString(input);
+      const t = targetFromString(input, {}, 'trusted');
       expect(t.kind).toBe(kind);
       expect(t.describe()).toBe(describe);
     }

@@ -1,6 +1,7 @@
-import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { nodeFactsFromRaw } from '../core/facts/from-raw.js';
+import { namedDirectory, readBundleFile } from './safe-file.js';
 import type { NodeRaw, RawSourceResult, SweepNode } from './sweep.js';
 
 /**
@@ -74,30 +75,63 @@ export async function writeBundle(dir: string, meta: Omit<BundleManifest, 'forma
   }
 }
 
-export async function readBundle(dir: string): Promise<{ manifest: BundleManifest; nodes: NodeRaw[] }> {
-  const root = resolve(dir);
+/** Largest manifest.json and raw file read from a bundle (outputs are capped at 16 MiB when collected), and all together. */
+export const BUNDLE_MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
+export const BUNDLE_MAX_FILE_BYTES = 32 * 1024 * 1024;
+export const BUNDLE_MAX_TOTAL_BYTES = 512 * 1024 * 1024;
+
+const BUNDLE_FIX = 'Point at a folder written by `cql-tuner snapshot --bundle DIR`.';
+const notABundle = (message: string, fix = BUNDLE_FIX) => Object.assign(new Error(message), { code: 'NOT_A_BUNDLE', fix });
+
+/**
+ * Reads a bundle back. Its folder is named by a caller and its contents are untrusted: every file goes through
+ * collect/safe-file.ts (no symbolic link, no FIFO or device, nothing outside the folder, a size cap per file and
+ * in total). A raw file that is refused is left out and its source says why; a refused manifest refuses the bundle.
+ */
+export async function readBundle(dir: string, opts: { signal?: AbortSignal } = {}): Promise<{ manifest: BundleManifest; nodes: NodeRaw[] }> {
+  const named = resolve(dir);
+  const rootDir = await namedDirectory(named);
+  if (!rootDir.ok) throw notABundle(`${named} is not a cql-tuner bundle: it ${rootDir.reason}`);
+  const root = rootDir.path;
+  const limits = { ...(opts.signal ? { signal: opts.signal } : {}) };
   let manifest: BundleManifest;
+  const m = await readBundleFile(root, 'manifest.json', { ...limits, maxBytes: BUNDLE_MAX_MANIFEST_BYTES });
+  if (!m.ok) throw notABundle(`${named} is not a cql-tuner bundle: manifest.json ${m.reason}`);
   try {
-    manifest = JSON.parse(await readFile(join(root, 'manifest.json'), 'utf8')) as BundleManifest;
+    manifest = JSON.parse(m.text) as BundleManifest;
   } catch (e) {
-    throw Object.assign(new Error(`${root} is not a cql-tuner bundle: ${(e as Error).message}`), { code: 'NOT_A_BUNDLE', fix: 'Point at a folder written by `cql-tuner snapshot --bundle DIR`.' });
+    throw notABundle(`${named} is not a cql-tuner bundle: ${(e as Error).message}`);
   }
-  if (manifest.format !== 'cql-tuner-bundle/1' || !Array.isArray(manifest.nodes)) {
-    throw Object.assign(new Error(`${root}/manifest.json has an unknown format ${JSON.stringify(manifest.format)}`), { code: 'NOT_A_BUNDLE', fix: 'Use a bundle written by this version of cql-tuner.' });
+  if (manifest?.format !== 'cql-tuner-bundle/1' || !Array.isArray(manifest.nodes) || !manifest.nodes.every((n) => Array.isArray(n?.sources))) {
+    throw notABundle(`${named}/manifest.json has an unknown format ${JSON.stringify(manifest?.format)}`, 'Use a bundle written by this version of cql-tuner.');
   }
   const nodes: NodeRaw[] = [];
+  let total = 0;
   for (const n of manifest.nodes) {
     const sources: RawSourceResult[] = [];
     for (const s of n.sources) {
       const { file, ...rest } = s;
-      let text: string | undefined;
-      if (file) {
-        const path = resolve(root, file);
-        // A manifest must not point outside its own bundle.
-        if (!path.startsWith(`${root}/`)) throw Object.assign(new Error(`manifest names a file outside the bundle: ${file}`), { code: 'NOT_A_BUNDLE', fix: 'The bundle was tampered with; collect a new one.' });
-        text = await readFile(path, 'utf8').catch(() => undefined);
+      if (typeof file !== 'string') {
+        sources.push(rest);
+        continue;
       }
-      sources.push(text === undefined ? rest : { ...rest, text });
+      // A manifest must not point outside its own bundle.
+      if (!resolve(root, file).startsWith(`${root}/`)) {
+        throw notABundle(`manifest names a file outside the bundle: ${file}`, 'The bundle was tampered with; collect a new one.');
+      }
+      const r = await readBundleFile(root, file, { ...limits, maxBytes: Math.min(BUNDLE_MAX_FILE_BYTES, BUNDLE_MAX_TOTAL_BYTES - total) });
+      if (r.ok) {
+        total += r.bytes;
+        sources.push({ ...rest, text: r.text });
+      } else if (r.code === 'ABORTED') {
+        throw Object.assign(new Error(`reading bundle ${named} was cancelled`), { code: 'CANCELLED', fix: 'Run it again.' });
+      } else if (r.code === 'NOT_FOUND') {
+        sources.push(rest); // a file removed from the bundle: the source simply has no text, as before
+      } else {
+        const totalUsed = r.code === 'TOO_LARGE' && r.limit !== undefined && r.limit < BUNDLE_MAX_FILE_BYTES;
+        const over = totalUsed ? ` (the bundle's ${BUNDLE_MAX_TOTAL_BYTES}-byte total is used up)` : '';
+        sources.push({ ...rest, ok: false, error: { code: 'BUNDLE_FILE_REFUSED', message: `bundle file ${file} ${r.reason}${over}` } });
+      }
     }
     // Older bundles have no version: leave it out rather than claiming it unknown.
     nodes.push({ node: n.node, sources, ms: n.ms, cqlReachable: n.cqlReachable, virtualTables: n.virtualTables, ...(typeof n.version === 'string' ? { version: n.version } : {}), ...(isProduct(n.product) ? { product: n.product } : {}) });

@@ -1,14 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import type cassandra from 'cassandra-driver';
 import { checkHost, checkPort } from '../core/validate.js';
+import { entryFor } from '../core/credential-hosts.js';
 import { OpError } from '../ops/errors.js';
+import { boundAuthProvider, WITHHELD_MARK, type CredentialLedger } from './cql-auth.js';
 import { loadDriver } from './cql-driver.js';
+import { allowHostFix, loadCredentialHosts } from './credential-hosts.js';
 import { localDcFirstPolicy } from './cql-load-balancing.js';
 
 /**
  * One driver session for a whole sweep. Virtual tables are node-local, so every query is pinned to one
  * host (QueryOptions.host); the round-robin policy connects to every node in every DC without needing a
- * local DC up front. Credentials and TLS come from the environment only.
+ * local DC up front. Credentials and TLS come from the environment only, and the password goes only to hosts
+ * CQL_TUNER_CREDENTIAL_HOSTS (or the command line) allows, checked per connection (collect/cql-auth.ts).
  */
 export interface CqlConnectOptions {
   contactPoints: string[];
@@ -65,6 +69,7 @@ export class CqlSession {
     private readonly client: DriverClient,
     readonly port: number,
     private readonly requestTimeoutMs: number,
+    private readonly ledger: CredentialLedger,
   ) {}
 
   static async connect(opts: CqlConnectOptions, signal?: AbortSignal): Promise<CqlSession> {
@@ -88,7 +93,11 @@ export class CqlSession {
           rejectUnauthorized: env['CQL_TUNER_CQL_TLS_INSECURE'] !== '1',
         }
       : undefined;
-    const { Client, policies, auth } = await loadDriver();
+    const driver = await loadDriver();
+    const { Client, policies } = driver;
+    const ledger: CredentialLedger = { withheld: new Map(), warnings: new Set() };
+    const hosts = username ? await loadCredentialHosts(env, opts.contactPoints) : null;
+    for (const p of hosts?.problems ?? []) ledger.warnings.add(p);
     const connectTimeoutMs = opts.connectTimeoutMs ?? 5000;
     const requestTimeoutMs = opts.requestTimeoutMs ?? 10_000;
     const client = new Client({
@@ -104,7 +113,7 @@ export class CqlSession {
         reconnection: new policies.reconnection.ConstantReconnectionPolicy(60_000),
         retry: new policies.retry.FallthroughRetryPolicy(),
       },
-      ...(username ? { authProvider: new auth.PlainTextAuthProvider(username, password ?? '') } : {}),
+      ...(username && hosts ? { authProvider: boundAuthProvider(driver, { username, password: password ?? '', hosts, tls: tlsOn, ledger }) } : {}),
       ...(sslOptions ? { sslOptions } : {}),
     });
     const onAbort = () => void client.shutdown().catch(() => {});
@@ -113,11 +122,20 @@ export class CqlSession {
       await client.connect();
     } catch (e) {
       await client.shutdown().catch(() => {});
-      throw classifyConnectError(e, opts.contactPoints, port, password);
+      throw classifyConnectError(e, opts.contactPoints, port, password, ledger);
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }
-    return new CqlSession(client, port, requestTimeoutMs);
+    return new CqlSession(client, port, requestTimeoutMs, ledger);
+  }
+
+  /** What the result must say about credentials: hosts refused the password, a password sent without TLS. */
+  warnings(): string[] {
+    const refused = [...this.ledger.withheld.values()].map((h) => {
+      const where = entryFor(h.host, h.port);
+      return `the CQL password was not sent to ${where}, which asked for it (not in CQL_TUNER_CREDENTIAL_HOSTS). ${allowHostFix(h.host, h.port)}`;
+    });
+    return [...this.ledger.warnings, ...refused];
   }
 
   hosts(): CqlHostInfo[] {
@@ -141,6 +159,8 @@ export class CqlSession {
     const host = this.hostFor(address);
     if (!host) throw new OpError('UNKNOWN_NODE', `${address} is not a node of this cluster as the driver sees it`, 'Check the address against system.peers / nodetool status.');
     const started = performance.now();
+    const withheld = this.ledger.withheld.get(entryFor(address, splitHostPort(host.address, this.port).port));
+    if (withheld) throw withheldError(withheld.host, withheld.port);
     const rs = await this.client.execute(cql, params, { host, prepare: params.length > 0, readTimeout: timeoutMs ?? this.requestTimeoutMs, isIdempotent: true, fetchSize: 5000 });
     const columns = (rs.columns ?? []).map((c) => c.name);
     const rows = rs.rows.map((r) => columns.map((c) => cellText(r.get(c))));
@@ -152,13 +172,27 @@ export class CqlSession {
   }
 }
 
-function classifyConnectError(e: unknown, points: string[], port: number, password: string | undefined): OpError {
+function withheldError(host: string, port: number): OpError {
+  const why = `${entryFor(host, port)} asks for a password, and cql-tuner does not send it there: it is not in CQL_TUNER_CREDENTIAL_HOSTS`;
+  return new OpError('CQL_CREDENTIALS_NOT_ALLOWED', why, allowHostFix(host, port));
+}
+
+function classifyConnectError(e: unknown, points: string[], port: number, password: string | undefined, ledger: CredentialLedger): OpError {
   let msg = e instanceof Error ? e.message : String(e);
   if (password) msg = msg.split(password).join('***');
   const inner = (e as { innerErrors?: Record<string, unknown> }).innerErrors;
   const detail = inner ? Object.entries(inner).map(([h, err]) => `${h}: ${err instanceof Error ? err.message : String(err)}`).join('; ') : '';
+  // Every contact point that answered wanted a password it was not given: say which and how to allow it.
+  if (ledger.withheld.size && (msg + detail).includes(WITHHELD_MARK)) {
+    const first = [...ledger.withheld.values()][0]!;
+    const all = [...ledger.withheld.keys()].join(', ');
+    const why = `${all} ask${ledger.withheld.size === 1 ? 's' : ''} for a password, and cql-tuner does not send it there: not in CQL_TUNER_CREDENTIAL_HOSTS`;
+    return new OpError('CQL_CREDENTIALS_NOT_ALLOWED', why, allowHostFix(first.host, first.port));
+  }
   if (/Authentication|credentials|PasswordAuthenticator/i.test(msg + detail)) {
-    return new OpError('CQL_AUTH', `CQL authentication failed at ${points.join(', ')}: ${detail || msg}`, 'Set CQL_TUNER_CQL_USERNAME and CQL_TUNER_CQL_PASSWORD for a role that can read system_views.');
+    // A password sent without TLS is worth saying even when the login failed.
+    const notes = [...ledger.warnings].map((w) => ` (${w})`).join('');
+    return new OpError('CQL_AUTH', `CQL authentication failed at ${points.join(', ')}: ${detail || msg}${notes}`, 'Set CQL_TUNER_CQL_USERNAME and CQL_TUNER_CQL_PASSWORD for a role that can read system_views.');
   }
   if (/SSL|TLS|certificate|EPROTO/i.test(msg + detail)) {
     return new OpError('CQL_TLS', `TLS problem connecting to ${points.join(', ')}: ${detail || msg}`, 'Set CQL_TUNER_CQL_TLS=1 and CQL_TUNER_CQL_CA_FILE, or turn TLS off if the cluster does not use it.');

@@ -1,25 +1,30 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeOwnedPrivateFile, type PrivateFile } from './private-dirs.js';
+
+/** Folder name prefix of -pwf files: carries the owner pid, so a killed server's file is swept by the next one. */
+export const JMX_PRIVATE_PREFIX = 'cql-tuner-jmx-';
 
 /**
  * JMX credentials come only from the environment. The password goes to nodetool through a 0600 file
  * (-pwf), never through argv where `ps` would show it; secrets() lists what must be scrubbed from output.
+ * They go only to a JMX host the credential allow-list accepts: with withhold, no -u/-pwf at all.
  */
 export interface JmxAuth {
   args: string[];
   env: Record<string, string>;
   secrets: string[];
+  /** Credentials are configured but were left out because the host is not allowed to receive them. */
+  withheld: boolean;
   cleanup(): Promise<void>;
 }
 
-export async function jmxAuthFromEnv(env: NodeJS.ProcessEnv = process.env, opts: { remote?: boolean } = {}): Promise<JmxAuth> {
+export async function jmxAuthFromEnv(env: NodeJS.ProcessEnv = process.env, opts: { remote?: boolean; withhold?: boolean } = {}): Promise<JmxAuth> {
   const user = env['CQL_TUNER_JMX_USERNAME'];
   const password = env['CQL_TUNER_JMX_PASSWORD'];
   const passwordFile = env['CQL_TUNER_JMX_PASSWORD_FILE'];
   const args: string[] = [];
   const secrets: string[] = [];
-  let dir: string | null = null;
+  let file: PrivateFile | null = null;
   if (env['CQL_TUNER_JMX_SSL'] === '1' || env['CQL_TUNER_JMX_SSL'] === 'true') args.push('--ssl');
   if (!user && (password || passwordFile)) {
     // Silently connecting without credentials would end in a misleading "authentication failed" from JMX.
@@ -29,7 +34,10 @@ export async function jmxAuthFromEnv(env: NodeJS.ProcessEnv = process.env, opts:
       fix: `Set CQL_TUNER_JMX_USERNAME to the JMX user, or unset ${which} if JMX has no authentication.`,
     });
   }
-  if (user) {
+  // Scrubbed from output either way: a withheld password must not come back through some other echo.
+  if (password) secrets.push(password);
+  const withheld = !!user && opts.withhold === true;
+  if (user && !withheld) {
     if (!/^[^\s-][^\s]{0,127}$/.test(user)) {
       throw Object.assign(new Error('CQL_TUNER_JMX_USERNAME must be one word without spaces and must not start with "-"'), {
         code: 'BAD_JMX_USERNAME',
@@ -45,11 +53,8 @@ export async function jmxAuthFromEnv(env: NodeJS.ProcessEnv = process.env, opts:
       });
     }
     if (password) {
-      secrets.push(password);
-      dir = await mkdtemp(join(tmpdir(), 'cql-tuner-jmx-'));
-      const file = join(dir, 'jmx.password');
-      await writeFile(file, `${user} ${password}\n`, { mode: 0o600 });
-      args.push('-pwf', file);
+      file = await writeOwnedPrivateFile(tmpdir(), JMX_PRIVATE_PREFIX, 'jmx.password', `${user} ${password}\n`);
+      args.push('-pwf', file.path);
     } else if (passwordFile) {
       args.push('-pwf', passwordFile);
     }
@@ -58,8 +63,9 @@ export async function jmxAuthFromEnv(env: NodeJS.ProcessEnv = process.env, opts:
     args,
     env: {},
     secrets,
+    withheld,
     async cleanup() {
-      if (dir) await rm(dir, { recursive: true, force: true });
+      await file?.remove();
     },
   };
 }

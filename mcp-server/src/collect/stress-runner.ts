@@ -5,14 +5,19 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, openSync, rmSync } from 'node:fs';
-import { access, chmod, lstat, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, statfs, writeFile } from 'node:fs/promises';
+import { closeSync, constants, openSync, readFileSync } from 'node:fs';
+import { access, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, statfs, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { credentialsFileProbeArgv, credentialsFileSupported, safeCredentialsPath } from '../core/stress/argv-cassandra-stress.js';
 import type { StressToolName } from '../core/stress/params.js';
 import { OpError } from '../ops/errors.js';
 import { dataHome } from './data-home.js';
+import { pidAlive, procStat } from './pid-alive.js';
+import { sweepStaleOwnedDirs, writeOwnedPrivateFile, type PrivateFile } from './private-dirs.js';
+
+export { pidAlive };
+export type { PrivateFile };
 
 type Env = Record<string, string | undefined>;
 
@@ -73,7 +78,8 @@ export async function locateStressTool(tool: StressToolName, explicit?: string, 
 // ---------------------------------------------------------------------------------------------------------------
 // Runs folder
 
-export type RunState = 'starting' | 'running' | 'finished' | 'failed' | 'cancelled' | 'timed-out';
+/** 'stale': the run's processes were found gone (or their pids reused) by a cancel; nothing was signalled. */
+export type RunState = 'starting' | 'running' | 'finished' | 'failed' | 'cancelled' | 'timed-out' | 'stale';
 
 export interface RunStatusFile {
   id: string;
@@ -85,8 +91,12 @@ export interface RunStatusFile {
   step: string | null;
   /** pid of the current step's process, which is also its process-group id (spawned detached). */
   pid: number | null;
+  /** Start time and command line of that process, read at spawn: a cancel signals only the same process. */
+  pidIdentity?: ProcIdentity | null;
   /** The process that owns the run (MCP server or CLI). */
   ownerPid: number;
+  /** Its identity, so a reused owner pid does not keep a dead run "running". */
+  ownerIdentity?: ProcIdentity | null;
   startedAt: string;
   runStartedAt: string | null;
   /** When the measured step ended (before parsing and the after-snapshot). */
@@ -160,26 +170,6 @@ export async function listRunIds(env: Env = process.env): Promise<string[]> {
 // ---------------------------------------------------------------------------------------------------------------
 // Processes
 
-async function procStat(pid: number): Promise<{ state: string; ppid: number; pgid: number } | null> {
-  const text = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
-  if (text === null) return null;
-  const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return { state: rest[0] ?? '?', ppid: Number(rest[1]), pgid: Number(rest[2]) };
-}
-
-export async function pidAlive(pid: number | null): Promise<boolean> {
-  if (pid === null || !Number.isInteger(pid) || pid <= 0) return false;
-  const st = await procStat(pid);
-  if (st) return st.state !== 'Z' && st.state !== 'X';
-  if (process.platform === 'linux') return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Live processes whose process group is pgid (read from /proc): what a cancel must leave empty. */
 export async function processesInGroup(pgid: number): Promise<number[]> {
   const names = await readdir('/proc').catch(() => [] as string[]);
@@ -193,6 +183,75 @@ export async function processesInGroup(pgid: number): Promise<number[]> {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * What tells a process apart from a later one that got the same pid: its start time in clock ticks since boot
+ * (/proc/<pid>/stat field 22) and its command line. Both survive nothing but the process itself.
+ */
+export interface ProcIdentity {
+  startTime: string;
+  cmdline: string[];
+}
+
+function identityOf(stat: string, cmdline: Buffer): ProcIdentity | null {
+  // Fields after the command name, which is in parentheses and may hold spaces: rest[0] is field 3 (state).
+  const startTime = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  if (!startTime || !/^\d+$/.test(startTime)) return null;
+  const args = cmdline.toString('utf8').split('\0');
+  if (args.at(-1) === '') args.pop();
+  return { startTime, cmdline: args };
+}
+
+/**
+ * Read at spawn, synchronously: the child has already exec'd (spawn returns after exec) and cannot have been
+ * reaped yet, so this is the step itself. null where there is no /proc (the cancel then refuses to signal).
+ */
+export function procIdentitySync(pid: number): ProcIdentity | null {
+  try {
+    return identityOf(readFileSync(`/proc/${pid}/stat`, 'utf8'), readFileSync(`/proc/${pid}/cmdline`));
+  } catch {
+    return null;
+  }
+}
+
+export async function procIdentity(pid: number): Promise<ProcIdentity | null> {
+  const [stat, cmdline] = await Promise.all([readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null), readFile(`/proc/${pid}/cmdline`).catch(() => null)]);
+  return stat === null || cmdline === null ? null : identityOf(stat, cmdline);
+}
+
+export type IdentityCheck = { same: true } | { same: false; why: string };
+
+/**
+ * Is pid still the process that was recorded? Anything short of the same start time and the same command line
+ * is "no": a pid is reused once its process is gone, and signalling the new owner would end an unrelated program.
+ * The reason never quotes the other process's command line (it may hold someone else's secrets).
+ */
+export async function checkIdentity(pid: number | null, recorded: ProcIdentity | null | undefined): Promise<IdentityCheck> {
+  if (pid === null || !Number.isInteger(pid) || pid <= 1) return { same: false, why: `pid ${String(pid)} is not a process a run can own` };
+  if (!recorded) {
+    return { same: false, why: `no start time or command line was recorded for pid ${pid}, so it cannot be told apart from a process that reused the pid` };
+  }
+  const now = await procIdentity(pid);
+  if (!now || now.cmdline.length === 0) return { same: false, why: `process ${pid} is gone` };
+  if (now.startTime !== recorded.startTime) {
+    return { same: false, why: `pid ${pid} now belongs to another process (started at tick ${now.startTime}, not ${recorded.startTime}): the pid was reused` };
+  }
+  if (JSON.stringify(now.cmdline) !== JSON.stringify(recorded.cmdline)) {
+    return { same: false, why: `pid ${pid} now runs another command line than the one recorded at its start` };
+  }
+  return { same: true };
+}
+
+/** The run's owner is alive: the same process (identity recorded), or for older status files a live pid. */
+export async function ownerAlive(st: Pick<RunStatusFile, 'ownerPid' | 'ownerIdentity'>): Promise<boolean> {
+  return st.ownerIdentity ? (await checkIdentity(st.ownerPid, st.ownerIdentity)).same : pidAlive(st.ownerPid);
+}
+
+/** Something of the run is still alive: its owner or its recorded step process (identity checked). */
+export async function runStillAlive(st: Pick<RunStatusFile, 'ownerPid' | 'ownerIdentity' | 'pid' | 'pidIdentity'>): Promise<boolean> {
+  if (await ownerAlive(st)) return true;
+  return st.pid !== null && (st.pidIdentity ? (await checkIdentity(st.pid, st.pidIdentity)).same : await pidAlive(st.pid));
+}
 
 /**
  * Ends the whole process group: SIGTERM (the tools print their summary), then SIGKILL after graceMs; returns
@@ -276,7 +335,7 @@ export async function acquireTarget(target: string, id: string, env: Env = proce
   const held = await readJson<{ id: string }>(path);
   if (held && held.id !== id) {
     const st = await readStatus(held.id, env).catch(() => null);
-    const live = st && (st.state === 'starting' || st.state === 'running') && ((await pidAlive(st.ownerPid)) || (await pidAlive(st.pid)));
+    const live = st && (st.state === 'starting' || st.state === 'running') && (await runStillAlive(st));
     if (live) return held.id;
   }
   await writeJson(path, { id, ownerPid: process.pid });
@@ -357,66 +416,12 @@ async function runCredentialsProbe(binary: string, timeoutMs: number): Promise<C
 
 const PRIVATE_PREFIX = 'cql-tuner-cred-';
 
-/**
- * Removes credential folders whose owner process is gone: a server killed with SIGKILL runs no exit hook, so
- * its folder would otherwise keep the password until the temp folder is cleaned. Only this user's folders
- * named with a pid are touched; a live pid (even a reused one) keeps its folder. Returns what was removed.
- */
-export async function sweepStalePrivateDirs(base: string): Promise<string[]> {
-  const removed: string[] = [];
-  const names = await readdir(base).catch(() => [] as string[]);
-  const uid = process.getuid?.();
-  for (const name of names) {
-    const m = name.startsWith(PRIVATE_PREFIX) ? /^(\d+)-/.exec(name.slice(PRIVATE_PREFIX.length)) : null;
-    if (!m) continue;
-    const dir = join(base, name);
-    // lstat: a symlink planted under this name in a shared temp folder is not ours to follow or remove.
-    const st = await lstat(dir).catch(() => null);
-    if (!st?.isDirectory() || (uid !== undefined && st.uid !== uid)) continue;
-    if (await pidAlive(Number(m[1]))) continue;
-    await rm(dir, { recursive: true, force: true }).then(() => removed.push(dir)).catch(() => {});
-  }
-  return removed;
+/** Removes cassandra-stress credential folders whose owner process is gone (collect/private-dirs.ts). */
+export function sweepStalePrivateDirs(base: string): Promise<string[]> {
+  return sweepStaleOwnedDirs(base, PRIVATE_PREFIX);
 }
 
-/** Private credential folders alive now: removed when this process exits, whatever ends it through exit(). */
-const SECRET_DIRS = new Set<string>();
-let secretExitHook = false;
-
-export interface PrivateFile {
-  dir: string;
-  path: string;
-  /** Removes the folder and the file; safe to call more than once. */
-  remove(): Promise<void>;
-}
-
-/**
- * Writes text to a fresh private folder outside the run folder (mkdtemp, 0700) as a 0600 file created
- * exclusively, so no other user can read it and nothing kept with the run holds it.
- */
-export async function writePrivateFile(name: string, text: string): Promise<PrivateFile> {
-  await sweepStalePrivateDirs(privateBase());
-  // The owner's pid is in the name so a later run can tell a folder left by a killed process from a live one.
-  const dir = await mkdtemp(join(privateBase(), `${PRIVATE_PREFIX}${process.pid}-`));
-  SECRET_DIRS.add(dir);
-  if (!secretExitHook) {
-    secretExitHook = true;
-    process.once('exit', () => {
-      for (const d of SECRET_DIRS) rmSync(d, { recursive: true, force: true });
-    });
-  }
-  const remove = async () => {
-    await rm(dir, { recursive: true, force: true }).catch(() => {});
-    SECRET_DIRS.delete(dir);
-  };
-  try {
-    await chmod(dir, 0o700);
-    const path = join(dir, name);
-    await writeFile(path, text, { mode: 0o600, flag: 'wx' });
-    await chmod(path, 0o600); // the umask cannot widen it, but be explicit
-    return { dir, path, remove };
-  } catch (e) {
-    await remove();
-    throw e;
-  }
+/** A private 0600 file in its own 0700 folder, outside the run folder, named with this process's pid. */
+export function writePrivateFile(name: string, text: string): Promise<PrivateFile> {
+  return writeOwnedPrivateFile(privateBase(), PRIVATE_PREFIX, name, text);
 }

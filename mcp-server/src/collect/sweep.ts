@@ -183,7 +183,8 @@ async function nodetoolSources(node: SweepNode, subs: readonly string[], opts: S
     try {
       const r = await runNodetool(
         { subcommand: sub, host: node.jmxHost, port: node.jmxPort, nodetoolPath: opts.nodetoolPath, timeoutMs: Math.max(1000, Math.min(remaining(), 600_000)), raw: true },
-        { signal, ...(opts.target ? { target: opts.target } : {}), ...(batch ? { batch } : {}) },
+        // On a remote target JMX is usually 127.0.0.1 there: the node is what JMX credentials are bound to.
+        { signal, ...(opts.target ? { target: opts.target, credentialHost: node.address } : {}), ...(batch ? { batch } : {}) },
       );
       if (r.ok) return { name, via: 'nodetool', ok: true, ms: r.durationMs, text: r.output.raw ?? '' };
       return { name, via: 'nodetool', ok: false, ms: r.durationMs, text: r.output.raw, error: r.error ? { code: r.error.code, message: r.error.message } : { code: 'NODETOOL_FAILED', message: 'failed' } };

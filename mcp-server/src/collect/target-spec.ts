@@ -13,6 +13,12 @@
  *
  * Query values may be percent-encoded. Everything else is validated as in core/remote-argv.ts; a refusal
  * names the part that was wrong and lists these forms.
+ *
+ * Origin: identity, config, knownHosts, hostKeyCheck, kubeconfig and context name local files or kube
+ * contexts that change what ssh/kubectl runs (an ssh_config's ProxyCommand is a local command). They are
+ * accepted only in a 'trusted' spec (the user's own CLI flags); an 'untrusted' one (an MCP tool argument,
+ * anything read from a cluster) is refused with the environment variable to set instead
+ * (collect/target-defaults.ts). Untrusted is the default, so a caller has to say it trusts the text.
  */
 import {
   checkDockerConnection,
@@ -26,6 +32,7 @@ import {
   type SshConnection,
 } from '../core/remote-argv.js';
 import { DockerTarget } from './docker-target.js';
+import { TRUSTED_ONLY_OPTIONS, withTargetDefaults, type TrustedOnlyOption } from './target-defaults.js';
 import { KubectlTarget } from './kubectl-target.js';
 import { LocalTarget } from './local-target.js';
 import { SshTarget, type RemoteTargetOptions } from './ssh-target.js';
@@ -39,8 +46,21 @@ export type TargetSpec =
 
 export type ParsedTargetSpec = { ok: true; spec: TargetSpec } | { ok: false; error: string };
 
+/** Where the target text comes from: 'trusted' only for the user's own CLI flags and configuration. */
+export type TargetOrigin = 'trusted' | 'untrusted';
+
+/** The forms a user may write on the command line. */
 export const TARGET_FORMS =
   'local | ssh://[user@]host[:port][?identity=/path/key] | k8s://namespace/pod[/container][?context=NAME] | docker://container[?user=NAME]';
+
+/** The forms a tool argument may take: the ssh key and kube context come from the server's environment. */
+export const TOOL_TARGET_FORMS =
+  'local | ssh://[user@]host[:port] | k8s://namespace/pod[/container] | docker://container[?user=NAME] ' +
+  `(ssh key, ssh_config, known_hosts, kubeconfig and kube context come from the server environment: ${Object.values(TRUSTED_ONLY_OPTIONS).join(', ')})`;
+
+export function targetForms(origin: TargetOrigin): string {
+  return origin === 'trusted' ? TARGET_FORMS : TOOL_TARGET_FORMS;
+}
 
 const SSH_PARAMS = ['identity', 'config', 'knownHosts', 'hostKeyCheck', 'connectTimeout'] as const;
 const K8S_PARAMS = ['context', 'kubeconfig'] as const;
@@ -50,12 +70,21 @@ type Params<K extends string> = Partial<Record<K, string>>;
 
 class SpecError extends Error {}
 
-function parseQuery<K extends string>(scheme: string, query: string | undefined, allowed: readonly K[]): Params<K> {
+const isTrustedOnly = (key: string): key is TrustedOnlyOption => Object.hasOwn(TRUSTED_ONLY_OPTIONS, key);
+
+function parseQuery<K extends string>(scheme: string, query: string | undefined, allowed: readonly K[], origin: TargetOrigin): Params<K> {
   const out: Params<K> = {};
   if (query === undefined || query === '') return out;
   for (const pair of query.split('&')) {
     const eq = pair.indexOf('=');
     const key = eq < 0 ? pair : pair.slice(0, eq);
+    if (origin !== 'trusted' && (allowed as readonly string[]).includes(key) && isTrustedOnly(key)) {
+      throw new SpecError(
+        `?${key}= names a local file or kube setting that changes what runs, so it is taken only from your own configuration, ` +
+          `never from a tool argument or from cluster data: set ${TRUSTED_ONLY_OPTIONS[key]} in the environment cql-tuner runs in ` +
+          '(or give the target with --target / --nodetool-via on the command line)',
+      );
+    }
     if (!(allowed as readonly string[]).includes(key)) {
       throw new SpecError(`${scheme}:// takes the query parameters ${allowed.join(', ')}; got ${showValue(key)}`);
     }
@@ -73,7 +102,7 @@ function parseQuery<K extends string>(scheme: string, query: string | undefined,
   return out;
 }
 
-function parseSsh(body: string, query: string | undefined): TargetSpec {
+function parseSsh(body: string, query: string | undefined, origin: TargetOrigin): TargetSpec {
   if (body.includes('/')) throw new SpecError('ssh:// takes no path after the host (use ?identity=/path for a key file)');
   if (body === '') throw new SpecError('ssh:// needs a host');
   let user: string | undefined;
@@ -109,7 +138,7 @@ function parseSsh(body: string, query: string | undefined): TargetSpec {
     if (!/^\d{1,5}$/.test(portText)) throw new SpecError(`port ${showValue(portText)} is not a number between 1 and 65535`);
     port = Number(portText);
   }
-  const q = parseQuery('ssh', query, SSH_PARAMS);
+  const q = parseQuery('ssh', query, SSH_PARAMS, origin);
   let hostKeyCheck: HostKeyCheck | undefined;
   if (q.hostKeyCheck !== undefined) {
     const v = q.hostKeyCheck;
@@ -138,13 +167,13 @@ function parseSsh(body: string, query: string | undefined): TargetSpec {
   return spec;
 }
 
-function parseK8s(scheme: string, body: string, query: string | undefined): TargetSpec {
+function parseK8s(scheme: string, body: string, query: string | undefined, origin: TargetOrigin): TargetSpec {
   const parts = body.split('/');
   if (parts.length < 2 || parts.length > 3 || parts.some((p) => p === '')) {
     throw new SpecError(`${scheme}:// takes namespace/pod or namespace/pod/container, got ${showValue(body)} (the context goes in ?context=NAME)`);
   }
   const [namespace = '', pod = '', container] = parts;
-  const q = parseQuery(scheme, query, K8S_PARAMS);
+  const q = parseQuery(scheme, query, K8S_PARAMS, origin);
   const spec: TargetSpec = {
     kind: 'kubectl',
     namespace,
@@ -158,18 +187,21 @@ function parseK8s(scheme: string, body: string, query: string | undefined): Targ
   return spec;
 }
 
-function parseDocker(body: string, query: string | undefined): TargetSpec {
+function parseDocker(body: string, query: string | undefined, origin: TargetOrigin): TargetSpec {
   if (body === '' || body.includes('/')) throw new SpecError(`docker:// takes one container name or id, got ${showValue(body)}`);
-  const q = parseQuery('docker', query, DOCKER_PARAMS);
+  const q = parseQuery('docker', query, DOCKER_PARAMS, origin);
   const spec: TargetSpec = { kind: 'docker', container: body, ...(q.user !== undefined ? { user: q.user } : {}) };
   const c = checkDockerConnection(spec);
   if (!c.ok) throw new SpecError(c.reason);
   return spec;
 }
 
-/** Parses a target string; the error names what was wrong and lists the accepted forms. */
-export function parseTargetSpec(input: string): ParsedTargetSpec {
-  const wrap = (what: string): ParsedTargetSpec => ({ ok: false, error: `target ${showValue(input)}: ${what}. Accepted forms: ${TARGET_FORMS}` });
+/**
+ * Parses a target string; the error names what was wrong and lists the accepted forms. origin 'trusted'
+ * only for the user's own flags: everything else may not name local files (see the header).
+ */
+export function parseTargetSpec(input: string, origin: TargetOrigin = 'untrusted'): ParsedTargetSpec {
+  const wrap = (what: string): ParsedTargetSpec => ({ ok: false, error: `target ${showValue(input)}: ${what}. Accepted forms: ${targetForms(origin)}` });
   if (typeof input !== 'string') return wrap('not a string');
   // Only ASCII blanks are trimmed (a pasted newline); a no-break or zero-width space is refused below.
   const text = input.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
@@ -189,12 +221,12 @@ export function parseTargetSpec(input: string): ParsedTargetSpec {
   try {
     switch (scheme) {
       case 'ssh':
-        return { ok: true, spec: parseSsh(body, query) };
+        return { ok: true, spec: parseSsh(body, query, origin) };
       case 'k8s':
       case 'kubectl':
-        return { ok: true, spec: parseK8s(scheme, body, query) };
+        return { ok: true, spec: parseK8s(scheme, body, query, origin) };
       case 'docker':
-        return { ok: true, spec: parseDocker(body, query) };
+        return { ok: true, spec: parseDocker(body, query, origin) };
       default:
         return wrap(`unknown scheme ${showValue(scheme)}`);
     }
@@ -234,8 +266,12 @@ export function formatTargetSpec(spec: TargetSpec): string {
   }
 }
 
-/** The Target for a spec (constructors validate again, so a hand-built spec cannot skip the checks). */
-export function createTarget(spec: TargetSpec, options: RemoteTargetOptions = {}): Target {
+/**
+ * The Target for a spec, with the environment's ssh/kubectl settings (target-defaults.ts) where the spec sets
+ * none; constructors validate again, so a hand-built spec cannot skip the checks.
+ */
+export function createTarget(spec0: TargetSpec, options: RemoteTargetOptions = {}): Target {
+  const spec = withTargetDefaults(spec0);
   switch (spec.kind) {
     case 'local':
       return new LocalTarget();
@@ -255,8 +291,8 @@ export function createTarget(spec: TargetSpec, options: RemoteTargetOptions = {}
 }
 
 /** parseTargetSpec + createTarget, throwing the parse error as is. */
-export function targetFromString(input: string, options: RemoteTargetOptions = {}): Target {
-  const parsed = parseTargetSpec(input);
+export function targetFromString(input: string, options: RemoteTargetOptions = {}, origin: TargetOrigin = 'untrusted'): Target {
+  const parsed = parseTargetSpec(input, origin);
   if (!parsed.ok) throw new Error(parsed.error);
   return createTarget(parsed.spec, options);
 }

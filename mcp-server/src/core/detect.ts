@@ -29,22 +29,22 @@ const nt = (sub: string) => NODETOOL_PARSERS[sub]!;
 
 export const KINDS: KindSpec[] = [
   { kind: 'nodetool.proxyhistograms', signature: /Percentile\s+(?:Read Latency\s+Write Latency\s+Range Latency|Read Latency\s+Write Latency\s+Range Latency)/, parse: nt('proxyhistograms') },
-  { kind: 'nodetool.tablehistograms', signature: /Percentile\s+.*(?:SSTables|Partition Size|Cell Count)/, parse: nt('tablehistograms') },
+  { kind: 'nodetool.tablehistograms', signature: /Percentile[ \t]+[^\n]{0,400}?(?:SSTables|Partition Size|Cell Count)/, parse: nt('tablehistograms') },
   { kind: 'nodetool.tpstats', signature: /Pool Name\s+Active\s+Pending/, parse: nt('tpstats') },
   { kind: 'nodetool.gcstats', signature: /Interval \(ms\)\s*Max GC Elapsed|Interval \(ms\)\s+\d/, parse: nt('gcstats') },
   { kind: 'nodetool.describecluster', signature: /Cluster Information:/, parse: nt('describecluster') },
   { kind: 'nodetool.compactionhistory', signature: /Compaction History:|There is no compaction history/, parse: nt('compactionhistory') },
   { kind: 'nodetool.compactionstats', signature: /pending tasks/i, parse: nt('compactionstats') },
-  { kind: 'nodetool.tablestats', signature: /^\s*(?:Keyspace\s*:|Keyspace:|Total number of tables:)|^\s*(?:Table|Column Family)(?: \(index\))?:\s/m, parse: nt('tablestats') },
+  { kind: 'nodetool.tablestats', signature: /^[ \t]*(?:Keyspace\s*:|Total number of tables:)|^[ \t]*(?:Table|Column Family)(?: \(index\))?:\s/m, parse: nt('tablestats') },
   { kind: 'nodetool.status', signature: /--\s+Address\s+Load\s/, parse: nt('status') },
   { kind: 'nodetool.ring', signature: /Address\s+Rack\s+Status\s+State\s+Load/, parse: nt('ring') },
-  { kind: 'nodetool.netstats', signature: /^\s*Mode:\s*[A-Z_]+/m, parse: nt('netstats') },
-  { kind: 'nodetool.gossipinfo', signature: /^\s*(?:\S*\/[0-9a-f.:]+|\d{1,3}(?:\.\d{1,3}){3})\s*$[\s\S]*?generation:/m, parse: nt('gossipinfo') },
+  { kind: 'nodetool.netstats', signature: /^[ \t]*Mode:\s*[A-Z_]+/m, parse: nt('netstats') },
+  { kind: 'nodetool.gossipinfo', signature: /^[ \t]*(?:\S*\/[0-9a-f.:]+|\d{1,3}(?:\.\d{1,3}){3})[ \t]*$(?:\n[^\n]{0,400}){0,20}?\n[ \t]*generation:/m, parse: nt('gossipinfo') },
   { kind: 'nodetool.info', signature: /Generation No\s*:/, parse: nt('info') },
   { kind: 'nodetool.version', signature: /ReleaseVersion\s*:/, parse: nt('version') },
   { kind: 'nodetool.getcompactionthroughput', signature: /Current compaction throughput/i, parse: nt('getcompactionthroughput') },
   { kind: 'nodetool.getstreamthroughput', signature: /Current stream throughput|stream throughput/i, parse: nt('getstreamthroughput') },
-  { kind: 'nodetool.statusbinary', signature: /^\s*(?:\$ .*\n)?\s*(?:not running|running)\s*$/m, parse: nt('statusbinary') },
+  { kind: 'nodetool.statusbinary', signature: /^[ \t]*(?:\$ [^\n]*\n[ \t]*)?(?:not running|running)[ \t]*$/m, parse: nt('statusbinary') },
   ...stressKinds,
   ...storageKinds,
   { kind: 'cql.schema', signature: cqlSchemaSignature, parse: parseCqlSchema },
@@ -52,12 +52,12 @@ export const KINDS: KindSpec[] = [
   // Logs last among the text kinds: a log can quote nodetool-looking lines (StatusLogger tables), never the reverse.
   {
     kind: 'logs',
-    signature: /^(?:(?:INFO|WARN|ERROR|DEBUG|TRACE)\s+(?:\[|\d{4}-)|\[\d{4}-\d\d-\d\dT[^\]]*\]|[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d \S+ \S+\[\d+\]:|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[.\d]*[+-]\d{4}: )/m,
+    signature: /^(?:(?:INFO|WARN|ERROR|DEBUG|TRACE)\s+(?:\[|\d{4}-)|\[\d{4}-\d\d-\d\dT[^\]\n]*\]|[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d \S+ \S+\[\d+\]:|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[.\d]*[+-]\d{4}: )/m,
     parse: parseLogs,
   },
   // JVM flags also appear inside logs and stress output, so this broad signature comes after them.
   config('config.jvm-options', false),
-  { kind: 'cql.tsv', signature: /^[A-Za-z_][A-Za-z0-9_]*(?:\t[A-Za-z_][A-Za-z0-9_]*)+\s*$/m, parse: parseTsv },
+  { kind: 'cql.tsv', signature: /^[A-Za-z_][A-Za-z0-9_]*(?:\t[A-Za-z_][A-Za-z0-9_]*)+[ \t\r]*$/m, parse: parseTsv },
 ];
 
 export type Detection =

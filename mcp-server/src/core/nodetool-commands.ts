@@ -13,6 +13,8 @@ export interface NodetoolCommandSpec {
   /** Run once more with these arguments when the output matches (a version that insists on a flag). */
   retry?: { when: RegExp; addArgs: string[]; why: string };
   summary: string;
+  /** Set when running it changes the node (gcstats resets its GC interval): not offered by the read-only MCP tool. */
+  resetsState?: string;
 }
 
 export const NODETOOL_ALLOW_LIST = {
@@ -24,7 +26,11 @@ export const NODETOOL_ALLOW_LIST = {
   compactionstats: { target: 'none', humanReadableFlag: '-H', summary: 'pending and running compactions' },
   tablehistograms: { target: 'keyspace-table', summary: 'per-table latency, SSTables per read, partition sizes' },
   proxyhistograms: { target: 'none', summary: 'coordinator read/write/range latency percentiles' },
-  gcstats: { target: 'none', summary: 'GC pauses since the last call (resets the interval)' },
+  gcstats: {
+    target: 'none',
+    summary: 'GC pauses since the last call (resets the interval)',
+    resetsState: "every call resets the node's GC interval counters, so a second call (or anyone else's monitoring) sees a shorter interval",
+  },
   describecluster: { target: 'none', summary: 'cluster name, snitch, partitioner, schema versions' },
   netstats: { target: 'none', humanReadableFlag: '-H', summary: 'streaming and internode message pools' },
   ring: { target: 'keyspace', summary: 'tokens per node' },
@@ -42,6 +48,12 @@ export const NODETOOL_ALLOW_LIST = {
 
 export type NodetoolSubcommand = keyof typeof NODETOOL_ALLOW_LIST;
 export const NODETOOL_SUBCOMMANDS = Object.keys(NODETOOL_ALLOW_LIST) as NodetoolSubcommand[];
+
+/**
+ * What the `nodetool` MCP tool offers: the allow-list minus subcommands that change the node, so its
+ * readOnlyHint / idempotentHint stay true. diagnose and cluster_snapshot still collect gcstats themselves.
+ */
+export const NODETOOL_TOOL_SUBCOMMANDS = NODETOOL_SUBCOMMANDS.filter((s) => !(NODETOOL_ALLOW_LIST[s] as NodetoolCommandSpec).resetsState);
 
 export function isAllowedSubcommand(s: string): s is NodetoolSubcommand {
   return Object.prototype.hasOwnProperty.call(NODETOOL_ALLOW_LIST, s);

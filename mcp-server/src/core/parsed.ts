@@ -1,3 +1,5 @@
+import { capLineLength, MAX_LINE_CHARS } from './text.js';
+
 /** Parsers are total: they return this instead of throwing. */
 export type Parsed<T> =
   | { kind: string; ok: true; value: T; warnings: string[] }
@@ -19,11 +21,16 @@ export function total<T>(kind: string, parse: (text: string) => Parsed<T>): (tex
   return (text: string) => {
     try {
       if (typeof text !== 'string') return unrecognized(kind, 'input is not text');
-      const r = parse(text);
+      // Over-long lines are cut before any parser sees them, so no per-line regex can cost more than a line's cap.
+      const capped = capLineLength(text);
+      const r = parse(capped.text);
+      const cutNote = capped.cut ? `${capped.cut} line(s) longer than ${MAX_LINE_CHARS / 1024} KiB were cut to their first ${MAX_LINE_CHARS / 1024} KiB` : null;
       // Parsers keep numbers finite (NaN in a column → null). A number past double range ("1e309", or sums of
       // "1e308"s) is no real tool output, and NaN/Infinity would become null in JSON and fail output schemas.
       const bad = r.ok ? nonFinitePath(r.value, '') : null;
-      return bad === null ? r : unrecognized(kind, `a number in the text is out of range (${bad || 'the value'} is not finite); the output looks altered`);
+      if (bad !== null) return unrecognized(kind, `a number in the text is out of range (${bad || 'the value'} is not finite); the output looks altered`);
+      if (!cutNote) return r;
+      return r.ok ? { ...r, warnings: [...r.warnings, cutNote] } : unrecognized(kind, `${r.reason} (${cutNote})`);
     } catch (err) {
       return unrecognized(kind, `parser error: ${err instanceof Error ? err.message : String(err)}`);
     }

@@ -52,17 +52,53 @@ function stripOneMessagePrefix(lines: string[]): string[] {
   return lines.map((l, i) => (i === first ? l.replace(ONE_MESSAGE_PREFIX, '') : l));
 }
 
+/**
+ * Longest line a parser sees, in characters. No real output comes near it (the corpus's longest line is under
+ * 16 KiB); past it a line is hostile or binary, and cutting it bounds the cost of every per-line regex.
+ */
+export const MAX_LINE_CHARS = 64 * 1024;
+
+/**
+ * The text with every line longer than `max` characters cut to its first `max` (line ends: \n, \r\n or \r, kept
+ * as they were), and how many lines were cut. The text itself comes back when nothing is cut.
+ */
+export function capLineLength(text: string, max = MAX_LINE_CHARS): { text: string; cut: number } {
+  if (text.length <= max) return { text, cut: 0 };
+  const parts: string[] = [];
+  let cut = 0;
+  let start = 0; // start of the current line
+  let kept = 0; // text[kept, start) is already in parts
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 10;
+    if (c !== 10 && c !== 13) continue;
+    if (i - start > max) {
+      parts.push(text.slice(kept, start + max));
+      kept = i;
+      cut++;
+    }
+    start = i + 1;
+  }
+  if (cut === 0) return { text, cut: 0 };
+  parts.push(text.slice(kept));
+  return { text: parts.join(''), cut };
+}
+
 export function splitLines(text: string): string[] {
-  return text.replace(ANSI, '').replace(/\r\n?/g, '\n').split('\n');
+  return capLineLength(text).text.replace(ANSI, '').replace(/\r\n?/g, '\n').split('\n');
 }
 
 /** Lines with collector and timestamp prefixes removed and the common indentation stripped; blank edges trimmed. */
 export function cleanLines(text: string): string[] {
-  let lines = stripOneMessagePrefix(stripCollectorPrefix(splitLines(text))).map((l) => l.replace(TIMESTAMP_PREFIX, '').replace(/\s+$/, ''));
-  while (lines.length && lines[0]!.trim() === '') lines.shift();
-  while (lines.length && lines[lines.length - 1]!.trim() === '') lines.pop();
-  const indents = lines.filter((l) => l.trim() !== '').map((l) => /^[ \t]*/.exec(l)![0].length);
-  const common = indents.length ? Math.min(...indents) : 0;
-  if (common > 0) lines = lines.map((l) => l.slice(Math.min(common, /^[ \t]*/.exec(l)![0].length)));
+  // trimEnd, not /\s+$/: that regex retries from every space of a run, quadratic on a long run of blanks.
+  let lines = stripOneMessagePrefix(stripCollectorPrefix(splitLines(text))).map((l) => l.replace(TIMESTAMP_PREFIX, '').trimEnd());
+  let first = 0;
+  let end = lines.length;
+  while (first < end && lines[first]!.trim() === '') first++;
+  while (end > first && lines[end - 1]!.trim() === '') end--;
+  if (first > 0 || end < lines.length) lines = lines.slice(first, end);
+  // A loop, not Math.min(...indents): spreading 200k lines as arguments overflows the stack.
+  let common = Infinity;
+  for (const l of lines) if (l.trim() !== '') common = Math.min(common, /^[ \t]*/.exec(l)![0].length);
+  if (common > 0 && common !== Infinity) lines = lines.map((l) => l.slice(Math.min(common, /^[ \t]*/.exec(l)![0].length)));
   return lines;
 }

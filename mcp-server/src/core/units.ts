@@ -25,7 +25,8 @@ export const SIZE_FACTORS: Readonly<Record<string, number>> = {
 
 /** "118.52 KiB" → 121364 (rounded bytes); null when not a size. */
 export function parseSize(text: string): number | null {
-  const m = /^\s*(-?\d+(?:[.,]\d+)?)\s*([A-Za-z]*)\s*$/.exec(text);
+  // The unit takes its own blanks: `\s*([A-Za-z]*)\s*$` splits a run of blanks in n² ways when the unit is absent.
+  const m = /^\s*(-?\d+(?:[.,]\d+)?)(?:\s*([A-Za-z]+))?\s*$/.exec(text);
   if (!m) return null;
   const n = Number(m[1]!.replace(',', '.'));
   const unit = (m[2] ?? '').toLowerCase();

@@ -7,7 +7,20 @@
  * cache problem: any failure runs the bundle without the cache. CQL_TUNER_CODE_CACHE=0 turns it off;
  * CQL_TUNER_CODE_CACHE_DEBUG=1 says on stderr what it did.
  */
-import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -21,6 +34,8 @@ const BUNDLE_NAME = 'cql-tuner-main.cjs';
 /** Long enough for an MCP session to have listed its tools, so the cache holds the functions start-up uses. */
 const WRITE_AFTER_MS = 1500;
 const STALE_AFTER_MS = 7 * 24 * 3600 * 1000;
+/** The names this file gives its caches (see `key` in run()): sha prefix, size, mtime, Node version, arch. */
+const CACHE_NAME = /^[0-9a-f]{16}-\d+-\d+-v\d+\.\d+\.\d+-[a-z0-9_]+\.bin$/;
 
 const debug = process.env.CQL_TUNER_CODE_CACHE_DEBUG === '1' ? (m: string) => process.stderr.write(`cql-tuner code cache: ${m}\n`) : () => {};
 
@@ -46,7 +61,8 @@ function privateCacheDir(): string | null {
 function readPrivate(path: string): Buffer | undefined {
   let fd: number | null = null;
   try {
-    fd = openSync(path, 'r');
+    // No link followed and no wait on a FIFO: only a regular file passes the fstat below.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     const st = fstatSync(fd);
     if (!st.isFile() || (process.getuid && st.uid !== process.getuid()) || (st.mode & 0o022) !== 0) return undefined;
     return readFileSync(fd);
@@ -85,9 +101,13 @@ function run(): void {
         debug(`wrote ${file}`);
         // Caches of other builds go once unused for a week (not at once: two checkouts used in turn would
         // otherwise delete each other's cache at every start).
+        // Only files this code wrote: its exact name pattern, a regular file (lstat: a link is never followed) of
+        // this user. The folder may be one the user named (CQL_TUNER_CODE_CACHE_DIR) and hold other *.bin files.
         for (const name of readdirSync(dir!)) {
           const other = join(dir!, name);
-          if (name.endsWith('.bin') && other !== file && Date.now() - statSync(other).mtimeMs > STALE_AFTER_MS) unlinkSync(other);
+          if (!CACHE_NAME.test(name) || other === file) continue;
+          const st = lstatSync(other, { throwIfNoEntry: false });
+          if (st?.isFile() && (!process.getuid || st.uid === process.getuid()) && Date.now() - st.mtimeMs > STALE_AFTER_MS) unlinkSync(other);
         }
       } catch (e) {
         debug(`not written (${(e as Error).message})`);

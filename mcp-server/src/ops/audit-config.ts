@@ -3,8 +3,9 @@
  * host's RAM and cores, the Cassandra version and the JDK when given. Read-only; files are read with a size
  * limit and never executed. Optionally compares the yaml with system_views.settings of a snapshot (drift).
  */
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { namedDirectory, readNamedFile } from '../collect/safe-file.js';
 import { configDrift, type DriftReport } from '../core/config/drift.js';
 import { worstFirst, type Finding } from '../core/findings.js';
 import { parseCassandraYaml, parseJvmOptions, type CassandraYaml, type JvmOptions } from '../core/parse/config/index.js';
@@ -12,6 +13,8 @@ import { cassandraYamlRules, jvmRules, type ConfigContext } from '../core/rules/
 import type { KindRuleOutcome } from '../core/rules/per-kind.js';
 import { renderChecked, renderFinding } from '../render/interpret.js';
 import { OpError } from './errors.js';
+import { parseOffThread } from './off-thread.js';
+import { fileRefusedError } from './saved-output.js';
 import type { ClusterSnapshot } from './snapshot.js';
 
 export const MAX_CONFIG_BYTES = 2 * 1024 * 1024;
@@ -148,16 +151,15 @@ export function auditConfigTexts(texts: ConfigText[], spec: Omit<AuditConfigSpec
   };
 }
 
+/** A config file named by a caller, read through collect/safe-file.ts: the policy every tool shares for named files. */
 async function readConfigFile(path: string): Promise<string> {
-  let st;
-  try {
-    st = await stat(path);
-  } catch {
-    throw new OpError('NOT_FOUND', `${path} does not exist or cannot be read`, 'Check the path (it is read on the machine cql-tuner runs on), or pass the text inline.');
-  }
-  if (!st.isFile()) throw new OpError('NOT_A_FILE', `${path} is not a regular file`, 'Give the path of cassandra.yaml, a jvm*.options file, cassandra-env.sh or a saved java command line.');
-  if (st.size > MAX_CONFIG_BYTES) throw new OpError('TOO_LARGE', `${path} is ${st.size} bytes, over the ${MAX_CONFIG_BYTES}-byte limit for a config file`, 'Give the configuration file itself, not a log or an archive.');
-  return readFile(path, 'utf8');
+  const r = await readNamedFile(path, { maxBytes: MAX_CONFIG_BYTES });
+  if (r.ok) return r.text;
+  const fix =
+    r.code === 'NOT_FOUND'
+      ? 'Check the path (it is read on the machine cql-tuner runs on), or pass the text inline.'
+      : 'Give the path of cassandra.yaml, a jvm*.options file, cassandra-env.sh or a saved java command line.';
+  throw fileRefusedError(path, r, fix, 'Give the configuration file itself, not a log or an archive.');
 }
 
 /**
@@ -180,9 +182,10 @@ export async function configTextsOf(spec: AuditConfigSpec): Promise<{ texts: Con
   const notes: string[] = [];
   const files: string[] = [];
   for (const f of spec.files ?? []) {
-    const st = await stat(f).catch(() => null);
-    if (st?.isDirectory()) {
-      const { files: inDir, note } = confDirFiles(await readdir(f), spec.jdk);
+    // A conf directory is resolved like a file (no /proc, /sys or /dev); its files are then read one by one as named files.
+    const dir = await namedDirectory(f);
+    if (dir.ok) {
+      const { files: inDir, note } = confDirFiles(await readdir(dir.path), spec.jdk);
       if (!inDir.length) throw new OpError('NO_CONFIG_FILES', `${f} holds no cassandra.yaml, scylla.yaml, cassandra-env.sh or jvm*.options${note ? ` (${note})` : ''}`, 'Give the conf directory of the node (e.g. /etc/cassandra) or the files themselves.');
       if (note) notes.push(`${f}: ${note}`);
       files.push(...inDir.map((n) => join(f, n)));
@@ -197,7 +200,9 @@ export async function configTextsOf(spec: AuditConfigSpec): Promise<{ texts: Con
 
 export async function auditConfig(spec: AuditConfigSpec, snapshot?: ClusterSnapshot): Promise<AuditConfigReport> {
   const { texts, notes } = await configTextsOf(spec);
-  const r = auditConfigTexts(texts, spec, snapshot);
+  // Large texts are parsed off the event loop with a deadline (ops/off-thread.ts).
+  const chars = texts.reduce((n, t) => n + t.text.length, 0);
+  const r = await parseOffThread('auditConfigTexts', { texts, spec, ...(snapshot ? { snapshot } : {}) }, { what: 'the configuration texts', chars });
   return notes.length ? { ...r, notes } : r;
 }
 

@@ -7,6 +7,7 @@ import { readOs } from '../collect/storage/read-os.js';
 import { worstFirst, type Finding } from '../core/findings.js';
 import { osRules, type OsFacts } from '../core/rules/os.js';
 import { OpError } from './errors.js';
+import type { Target } from '../collect/target.js';
 import { targetOf } from './storage.js';
 
 export interface AuditOsSpec {
@@ -25,8 +26,9 @@ export interface AuditOsReport {
   checked: { rule: string; checks: string; checked: boolean; skippedBecause?: string; findings: number }[];
 }
 
-export async function auditOs(spec: AuditOsSpec, opts: { signal?: AbortSignal } = {}): Promise<AuditOsReport> {
-  const target = targetOf(spec.target);
+/** `opts.target` overrides spec.target: the CLI builds it from its trusted --target flag. */
+export async function auditOs(spec: AuditOsSpec, opts: { signal?: AbortSignal; target?: Target } = {}): Promise<AuditOsReport> {
+  const target = opts.target ?? targetOf(spec.target);
   const facts = await readOs(target, {
     ...(spec.root ? { root: spec.root } : {}),
     product: spec.product ?? null,

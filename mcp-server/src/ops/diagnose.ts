@@ -3,6 +3,7 @@ import type { Finding } from '../core/findings.js';
 import { runRules, type RulesResult } from '../core/rules/index.js';
 import type { LogFacts } from '../core/parse/logs/types.js';
 import { labLogPaths, readNodeLogs } from './node-logs.js';
+import { OpError } from './errors.js';
 import type { ProgressFn } from './progress.js';
 import { analyzeBundle, takeSnapshot, type ClusterSnapshot, type SnapshotInput } from './snapshot.js';
 
@@ -18,6 +19,8 @@ export interface DiagnosisReport {
   bundleDir?: string;
   /** save was asked but the bundle could not be written; the diagnosis itself is complete. */
   bundleError?: { code: string; message: string; fix: string };
+  /** About credentials: withheld from hosts not allowed them, or sent without TLS. */
+  warnings?: string[];
 }
 
 /** What a diagnosis adds to a snapshot: per-node tables and compactions, and the ring from one node. */
@@ -61,6 +64,7 @@ export function diagnosisFromSnapshot(s: ClusterSnapshot, origin: string, logs: 
     checked: r.outcomes,
     ...(s.bundleDir ? { bundleDir: s.bundleDir } : {}),
     ...(s.bundleError ? { bundleError: s.bundleError } : {}),
+    ...(s.warnings?.length ? { warnings: s.warnings } : {}),
   };
 }
 
@@ -90,6 +94,35 @@ export async function diagnose(input: DiagnoseInput, deps: { onProgress?: Progre
   return diagnosisFromSnapshot(s, input.lab ? 'local lab' : `cluster via ${s.contactPoints.join(', ')}`, logs);
 }
 
-export async function diagnoseBundle(dir: string): Promise<DiagnosisReport> {
-  return diagnosisFromSnapshot(await analyzeBundle(dir), `bundle ${dir}`);
+/**
+ * A saved bundle, plus log files per node address when given (the user's own --log flags): the bundle holds no
+ * logs, so they are read here and join the nodes they name. A node the bundle does not have, or a log that cannot
+ * be read, is refused rather than left out: a diagnosis that silently drops asked-for logs would mislead.
+ */
+export interface BundleLogOptions {
+  /** Log files per node address, from the user's own --log flags. */
+  logFiles?: Record<string, string[]>;
+  signal?: AbortSignal;
+  onProgress?: ProgressFn;
+}
+
+export async function diagnoseBundle(dir: string, opts: BundleLogOptions = {}): Promise<DiagnosisReport> {
+  const s = await analyzeBundle(dir, opts.signal ? { signal: opts.signal } : {});
+  const logs: Record<string, LogFacts> = {};
+  const known = s.nodes.map((n) => n.address);
+  for (const [node, paths] of Object.entries(opts.logFiles ?? {})) {
+    if (!known.includes(node)) {
+      throw new OpError(
+        'BAD_ARGUMENT',
+        `logs were given for ${node}, which is not a node of the bundle ${dir}`,
+        `Name a node of the bundle before "=" (--log NODE=PATH); its nodes are: ${known.join(', ') || '(none)'}.`,
+      );
+    }
+    opts.onProgress?.({ message: `reading logs of ${node}` });
+    const r = await readNodeLogs(node, paths, opts.signal);
+    const fix = 'Check the paths (absolute or relative to the current directory) and that they are text or .gz log files.';
+    if (!r.logs) throw new OpError('LOG_UNREADABLE', r.error ?? `the logs of ${node} could not be read`, fix);
+    logs[node] = r.logs;
+  }
+  return diagnosisFromSnapshot(s, `bundle ${dir}`, logs);
 }

@@ -8,6 +8,7 @@ import { kindRulesFor } from '../core/rules/per-kind.js';
 import { worstFirst } from '../core/findings.js';
 import { summariseParsed } from '../render/interpret.js';
 import { classifyNodetoolFailure } from '../core/nodetool-errors.js';
+import { parseOffThread } from './off-thread.js';
 
 /** Known nodetool error texts that mean something specific (each is a trap with a knowledge entry). */
 const ERROR_TRAPS: { code: string; knowledgeId: string }[] = [
@@ -59,6 +60,14 @@ export interface InterpretReport {
   checked: RulesResult['outcomes'];
   supported?: string[];
   warnings: string[];
+}
+
+/**
+ * interpretText for untrusted text in a server: a large text is parsed in a worker thread with a deadline
+ * (ops/off-thread.ts), so it blocks no other call; PARSE_TIMEOUT / CANCELLED when it runs past it.
+ */
+export function interpretOffThread(text: string, opts: { signal?: AbortSignal | undefined; deadlineMs?: number } = {}): Promise<InterpretReport> {
+  return parseOffThread('interpret', text, { what: 'the pasted text', chars: text.length, ...opts });
 }
 
 /** Any pasted output: detect its kind, parse it, run the rules on what it holds. */

@@ -1,8 +1,8 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readNamedFile } from '../collect/safe-file.js';
 import { parseAccessPattern, reviewMigration, type AccessPattern, type ClusterFacts, type Endpoint, type MigrationKind, type MigrationReview } from '../core/migration/index.js';
-import { parsePostgresDdl } from '../core/parse/postgres-ddl.js';
-import { parseCqlSchema } from '../core/parse/schema/index.js';
 import { OpError } from './errors.js';
+import { parseOffThread } from './off-thread.js';
+import { fileRefusedError } from './saved-output.js';
 import { analyzeBundle, type ClusterSnapshot } from './snapshot.js';
 
 export interface MigrationReviewInput {
@@ -23,11 +23,11 @@ export interface MigrationReviewInput {
 
 const MAX_BYTES = 32 * 1024 * 1024;
 
+/** A file named by a caller, read through collect/safe-file.ts (the policy every tool shares for named files). */
 async function readText(path: string, what: string): Promise<string> {
-  const st = await stat(path).catch(() => null);
-  if (!st?.isFile()) throw new OpError('NOT_FOUND', `${what} ${path} is not a readable file`, `Give the path of the ${what}.`);
-  if (st.size > MAX_BYTES) throw new OpError('TOO_LARGE', `${what} ${path} is ${st.size} bytes`, `Give a ${what} under 32 MiB.`);
-  return readFile(path, 'utf8');
+  const r = await readNamedFile(path, { maxBytes: MAX_BYTES });
+  if (r.ok) return r.text;
+  throw fileRefusedError(path, r, `Give the path of the ${what}.`, `Give a ${what} under 32 MiB.`);
 }
 
 /** What a snapshot says that a migration cares about. */
@@ -58,7 +58,8 @@ export async function migrationReview(input: MigrationReviewInput): Promise<Migr
   const schemaText = input.schemaFile ? await readText(input.schemaFile, 'schema file') : input.schemaText;
   let schema;
   if (schemaText !== undefined) {
-    const p = parseCqlSchema(schemaText);
+    // Large texts are parsed off the event loop with a deadline (ops/off-thread.ts).
+    const p = await parseOffThread('cqlSchema', schemaText, { what: 'the schema text', chars: schemaText.length });
     if (!p.ok) throw new OpError('NOT_A_SCHEMA', `schema: ${p.reason}`, 'Give DESCRIBE SCHEMA output (CREATE statements ending with ";").');
     schema = p.value;
   }
@@ -79,7 +80,7 @@ async function postgresReview(input: MigrationReviewInput): Promise<MigrationRev
   if (input.ddlText !== undefined && input.ddlFile !== undefined) throw new OpError('BAD_ARGUMENT', 'give ddlText or ddlFile, not both', 'Pick one.');
   const ddl = input.ddlFile ? await readText(input.ddlFile, 'PostgreSQL DDL file') : input.ddlText;
   if (ddl === undefined) throw new OpError('BAD_ARGUMENT', 'a PostgreSQL review needs the DDL', 'Give ddlText or ddlFile: the output of pg_dump --schema-only (no data).');
-  const parsed = parsePostgresDdl(ddl);
+  const parsed = await parseOffThread('postgresDdl', ddl, { what: 'the PostgreSQL DDL', chars: ddl.length });
   if (!parsed.ok) throw new OpError('NOT_A_SCHEMA', `PostgreSQL DDL: ${parsed.reason}`, 'Give pg_dump --schema-only output (plain SQL) or CREATE TABLE statements ending with ";".');
   const patterns: AccessPattern[] = [];
   for (const p of input.accessPatterns ?? []) {

@@ -1,6 +1,8 @@
 import { buildNodetoolArgs, NODETOOL_ALLOW_LIST, type NodetoolCommandSpec, type NodetoolSubcommand } from '../core/nodetool-commands.js';
 import { classifyNodetoolFailure } from '../core/nodetool-errors.js';
 import { NODETOOL_PARSERS } from '../core/parse/nodetool/index.js';
+import { entryFor, isLoopback } from '../core/credential-hosts.js';
+import { allowHostFix, clearTextWarning, loadCredentialHosts } from '../collect/credential-hosts.js';
 import { jmxAuthFromEnv, scrub } from '../collect/jmx-credentials.js';
 import { LocalTarget } from '../collect/local-target.js';
 import { locateNodetool, remoteNodetool, type NodetoolSource } from '../collect/nodetool-locate.js';
@@ -35,6 +37,8 @@ export interface NodetoolReport {
   /** Typed facts when a parser exists for the subcommand. */
   parsed: { kind: string; ok: boolean; value?: unknown; reason?: string; warnings?: string[] } | null;
   error?: { code: string; message: string; fix: string };
+  /** About credentials: withheld from a host not allowed to receive them, or sent without SSL. */
+  warnings?: string[];
   output: { chars: number; lines: number; truncated: boolean; excerpt: string; raw?: string };
 }
 
@@ -57,6 +61,27 @@ export interface NodetoolDeps {
   env?: NodeJS.ProcessEnv;
   /** Run the lab's java nodetool for several commands in one JVM (a sweep passes one pool per node). */
   batch?: NodetoolBatchPool;
+  /**
+   * The node a loopback JMX host stands for when nodetool runs on a remote target (a sweep passes the node's
+   * address): JMX credentials go there only when that node is allowed to receive them.
+   */
+  credentialHost?: string;
+}
+
+/**
+ * May the JMX credentials go to this call's JMX endpoint? Loopback on a remote target is that target's node.
+ * Returns the host the decision was about and whether to withhold them.
+ */
+async function jmxCredentialDecision(
+  host: string,
+  port: number,
+  remote: boolean,
+  deps: NodetoolDeps,
+  env: NodeJS.ProcessEnv,
+): Promise<{ credHost: string; withhold: boolean }> {
+  const credHost = remote && isLoopback(host) ? (deps.credentialHost ?? host) : host;
+  if (!env['CQL_TUNER_JMX_USERNAME']) return { credHost, withhold: false };
+  return { credHost, withhold: (await loadCredentialHosts(env)).allows(credHost, port) === null };
 }
 
 /** What to do about each refusal, so the fix names the argument that was wrong. */
@@ -82,7 +107,16 @@ export async function runNodetool(input: NodetoolInput, deps: NodetoolDeps = {})
   const target = deps.target ?? new LocalTarget();
   const remote = target.kind !== 'local';
   const located = remote ? remoteNodetool(input.nodetoolPath) : await locateNodetool(input.nodetoolPath, env);
-  const auth = await jmxAuthFromEnv(env, { remote });
+  const decision = await jmxCredentialDecision(host, port, remote, deps, env);
+  const auth = await jmxAuthFromEnv(env, { remote, withhold: decision.withhold });
+  const warnings: string[] = [];
+  if (auth.withheld) {
+    const where = entryFor(decision.credHost, port);
+    warnings.push(`JMX credentials were not sent to ${where}: it is not in CQL_TUNER_CREDENTIAL_HOSTS. ${allowHostFix(decision.credHost, port)}`);
+  } else if (env['CQL_TUNER_JMX_USERNAME'] && !auth.args.includes('--ssl')) {
+    const w = clearTextWarning('the JMX password', host, port, 'CQL_TUNER_JMX_SSL');
+    if (w) warnings.push(w);
+  }
   deps.onProgress?.({ message: `nodetool ${built.subcommand} on ${host}:${port}${remote ? ` via ${target.describe()}` : ''}` });
   try {
     const args = [...built.connectionArgs, ...auth.args, ...built.commandArgs];
@@ -116,6 +150,13 @@ export async function runNodetool(input: NodetoolInput, deps: NodetoolDeps = {})
     } else if (res.spawnError) {
       error = { code: 'SPAWN_FAILED', message: `could not start ${located.path}: ${res.spawnError}`, fix: 'Check that nodetool (and java) are installed and executable.' };
     } else if (!ok) error = classifyNodetoolFailure(built.subcommand, host, port, combined);
+    if (error?.code === 'JMX_AUTH' && auth.withheld) {
+      error = {
+        code: 'JMX_CREDENTIALS_NOT_ALLOWED',
+        message: `JMX at ${host}:${port} wants credentials; cql-tuner does not send them to ${entryFor(decision.credHost, port)}: not in CQL_TUNER_CREDENTIAL_HOSTS`,
+        fix: allowHostFix(decision.credHost, port),
+      };
+    }
 
     const parser = NODETOOL_PARSERS[built.subcommand];
     const parsedRaw = ok && parser ? parser(stdout) : null;
@@ -136,6 +177,7 @@ export async function runNodetool(input: NodetoolInput, deps: NodetoolDeps = {})
       nodetool: { source: located.source, path: located.path },
       parsed,
       ...(error ? { error } : {}),
+      ...(warnings.length ? { warnings } : {}),
       output: {
         chars: combined.length,
         lines: combined === '' ? 0 : lines.length,

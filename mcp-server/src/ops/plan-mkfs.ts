@@ -9,7 +9,8 @@ import { parseMountinfo } from '../core/parse/storage/host.js';
 import { parseMkfsXfs, type XfsGeometry } from '../core/parse/storage/mkfs-xfs.js';
 import { assertDryRun, MkfsPlanError, planMkfs, type MkfsDevice, type MkfsPlan, type RaidLevel } from '../core/planners/mkfs.js';
 import { OpError } from './errors.js';
-import { targetOf } from './storage.js';
+import { WatchedTarget } from '../collect/storage/watched-target.js';
+import { targetFailure, targetOf } from './storage.js';
 
 export interface PlanMkfsSpec {
   target?: string;
@@ -46,7 +47,7 @@ export async function planMkfsOnHost(spec: PlanMkfsSpec, opts: { signal?: AbortS
   for (const d of [...spec.devices, ...(spec.mdDevice !== undefined ? [spec.mdDevice] : [])]) {
     if (!/^(\/dev\/)?[A-Za-z0-9][\w.:-]*$/.test(d) && !/^\/[\w./-]+$/.test(d)) throw new OpError('BAD_DEVICE', `"${d}" is not a device name or path`, 'Use names like sdb, nvme0n1, md0 or /dev/sdb.');
   }
-  const target = opts.target ?? targetOf(spec.target);
+  const target = new WatchedTarget(opts.target ?? targetOf(spec.target));
   const io = new HostFiles(target, spec.root ?? '/', spec.timeoutMs ?? 20_000, opts.signal);
   // An existing array is planned from its members (sector sizes) and keeps its name, level and chunk.
   let devices = spec.devices.map(name);
@@ -58,7 +59,11 @@ export async function planMkfsOnHost(spec: PlanMkfsSpec, opts: { signal?: AbortS
     const v = await io.values([`/sys/block/${md}/md/level`, `/sys/block/${md}/md/chunk_size`]);
     const walk = await io.walk(`/sys/block/${md}/slaves`, 1);
     const members = walk.ok ? walk.paths.map((p) => p.split('/').pop()!).filter((x) => x !== '' && !x.startsWith('.')) : [];
-    if (members.length === 0) throw new OpError('MD_UNREADABLE', `cannot read the members of ${md} on ${target.describe()}`, 'Name the member disks instead, with --raid-level and --chunk-kib.');
+    if (members.length === 0) {
+      const fix = 'Name the member disks instead, with --raid-level and --chunk-kib.';
+      const unreadable = new OpError('MD_UNREADABLE', `cannot read the members of ${md} on ${target.describe()}`, fix);
+      throw targetFailure(target) ?? unreadable;
+    }
     devices = members;
     raidLevel = (v.values[`/sys/block/${md}/md/level`]?.trim() as RaidLevel | undefined) ?? raidLevel;
     const chunk = Number(v.values[`/sys/block/${md}/md/chunk_size`]);
@@ -67,6 +72,9 @@ export async function planMkfsOnHost(spec: PlanMkfsSpec, opts: { signal?: AbortS
   }
   const files = devices.flatMap((d) => [`/sys/block/${d}/queue/logical_block_size`, `/sys/block/${d}/queue/physical_block_size`, `/sys/block/${d}/size`]);
   const v = await io.values(files);
+  // A host that refused the login is an error, not a plan from assumed sector sizes.
+  const down = targetFailure(target);
+  if (down) throw down;
   const read = devices.map((d): PlanMkfsReport['devices'][number] => {
     const num = (f: string) => (v.values[`/sys/block/${d}/${f}`] !== undefined ? Number(v.values[`/sys/block/${d}/${f}`]) : null);
     const phys = num('queue/physical_block_size');

@@ -1,11 +1,14 @@
-import { readFile, stat } from 'node:fs/promises';
 import { CqlSession } from '../collect/cql-session.js';
+import { readNamedFile } from '../collect/safe-file.js';
 import { worstFirst, type Finding } from '../core/findings.js';
-import { parseCqlSchema, type CqlSchema } from '../core/parse/schema/index.js';
+import type { CqlSchema } from '../core/parse/schema/index.js';
 import { schemaRules, schemaTableRows, type SchemaRuleInput, type SchemaTableRow } from '../core/rules/schema.js';
+import { compareVersions, parseVersion } from '../core/knowledge/index.js';
 import { labStatus } from '../lab/index.js';
 import { markdownTable } from '../render/markdown-table.js';
 import { OpError } from './errors.js';
+import { parseOffThread } from './off-thread.js';
+import { fileRefusedError } from './saved-output.js';
 import type { ProgressFn } from './progress.js';
 import { analyzeBundle, type ClusterSnapshot } from './snapshot.js';
 
@@ -40,10 +43,13 @@ export async function loadSchemaText(input: Pick<ReviewSchemaInput, 'text' | 'fi
   if (given !== 1) throw new OpError('BAD_ARGUMENT', 'give exactly one schema source: text, file, or a live cluster (hosts / lab)', 'Paste DESCRIBE SCHEMA output, give its file, or point at a cluster.');
   if (input.text !== undefined) return { text: input.text, source: 'text', datacenters: [], versions: [] };
   if (input.file !== undefined) {
-    const st = await stat(input.file).catch(() => null);
-    if (!st?.isFile()) throw new OpError('NOT_FOUND', `${input.file} is not a readable file`, 'Give the path of a file holding DESCRIBE SCHEMA output (cqlsh -e "DESCRIBE SCHEMA" > schema.cql).');
-    if (st.size > MAX_SCHEMA_BYTES) throw new OpError('TOO_LARGE', `${input.file} is ${st.size} bytes`, `Give a schema file under ${MAX_SCHEMA_BYTES / 1024 / 1024} MiB (DESCRIBE KEYSPACE for one keyspace).`);
-    return { text: await readFile(input.file, 'utf8'), source: input.file, datacenters: [], versions: [] };
+    // Read through collect/safe-file.ts: the policy every tool shares for named files (no /proc, /sys, /dev, FIFO).
+    const r = await readNamedFile(input.file, { maxBytes: MAX_SCHEMA_BYTES, ...(signal ? { signal } : {}) });
+    if (!r.ok) {
+      const fix = 'Give the path of a file holding DESCRIBE SCHEMA output (cqlsh -e "DESCRIBE SCHEMA" > schema.cql).';
+      throw fileRefusedError(input.file, r, fix, `Give a schema file under ${MAX_SCHEMA_BYTES / 1024 / 1024} MiB (DESCRIBE KEYSPACE for one keyspace).`);
+    }
+    return { text: r.text, source: input.file, datacenters: [], versions: [] };
   }
   let hosts = input.hosts ?? [];
   if (input.lab) {
@@ -81,14 +87,30 @@ export async function loadSchemaText(input: Pick<ReviewSchemaInput, 'text' | 'fi
   }
 }
 
+/**
+ * The version the rules judge by: the oldest a node runs, since mid-upgrade the oldest node is the one that
+ * refuses a statement (counters in a tablets keyspace before ScyllaDB 2026.1).
+ */
+function oldestVersion(versions: string[]): string | undefined {
+  const known = versions.map((v) => ({ v, parsed: parseVersion(v) })).filter((x): x is { v: string; parsed: NonNullable<typeof x.parsed> } => x.parsed !== null);
+  known.sort((a, b) => compareVersions(a.parsed, b.parsed));
+  return known[0]?.v;
+}
+
 /** The rule input from a parsed schema plus, optionally, a snapshot. */
-export function schemaRuleInput(schema: CqlSchema, snap: ClusterSnapshot | null, extra: { product?: 'cassandra' | 'scylla'; datacenters?: string[] } = {}): SchemaRuleInput {
+export function schemaRuleInput(
+  schema: CqlSchema,
+  snap: ClusterSnapshot | null,
+  extra: { product?: 'cassandra' | 'scylla'; datacenters?: string[]; versions?: string[] } = {},
+): SchemaRuleInput {
   const products = new Set(snap?.nodes.map((n) => n.product).filter((p) => p !== 'unknown') ?? []);
   const product = extra.product ?? (products.size === 1 ? [...products][0]! : undefined) ?? (schema.keyspaces.some((k) => k.tablets) || schema.tables.some((t) => t.options.compaction?.class === 'IncrementalCompactionStrategy') ? 'scylla' : undefined);
   const dcs = new Set([...(extra.datacenters ?? []), ...(snap?.nodes.map((n) => n.datacenter).filter((d): d is string => !!d) ?? [])]);
+  const version = oldestVersion([...(extra.versions ?? []), ...(snap?.nodes.map((n) => n.releaseVersion).filter((v): v is string => !!v) ?? [])]);
   return {
     schema,
     ...(product ? { product } : {}),
+    ...(version ? { version } : {}),
     ...(snap ? { tableFacts: snap.nodes.filter((n) => n.facts.tables?.length).map((n) => ({ node: n.address, tables: n.facts.tables! })) } : {}),
     ...(dcs.size ? { datacenters: [...dcs] } : {}),
   };
@@ -97,15 +119,16 @@ export function schemaRuleInput(schema: CqlSchema, snap: ClusterSnapshot | null,
 export async function reviewSchema(input: ReviewSchemaInput, deps: { onProgress?: ProgressFn; signal?: AbortSignal } = {}): Promise<SchemaReview> {
   deps.onProgress?.({ message: 'reading the schema' });
   const src = await loadSchemaText(input, deps.signal);
-  const parsed = parseCqlSchema(src.text);
+  // Off the event loop when large (ops/off-thread.ts): a hostile schema text blocks no other call.
+  const parsed = await parseOffThread('cqlSchema', src.text, { what: `schema text from ${src.source}`, chars: src.text.length, signal: deps.signal });
   if (!parsed.ok) throw new OpError('NOT_A_SCHEMA', `${src.source}: ${parsed.reason}`, 'Give the output of DESCRIBE SCHEMA (or DESCRIBE KEYSPACE …): CREATE KEYSPACE / TABLE statements ending with ";".');
   let snap: ClusterSnapshot | null = null;
   if (input.bundleDir) {
     deps.onProgress?.({ message: `reading bundle ${input.bundleDir}` });
-    snap = await analyzeBundle(input.bundleDir);
+    snap = await analyzeBundle(input.bundleDir, deps.signal ? { signal: deps.signal } : {});
   }
   const product = input.product ?? (src.versions.some((v) => /^20\d\d\./.test(v)) ? 'scylla' : undefined);
-  const ruleInput = schemaRuleInput(parsed.value, snap, { ...(product ? { product } : {}), datacenters: src.datacenters });
+  const ruleInput = schemaRuleInput(parsed.value, snap, { ...(product ? { product } : {}), datacenters: src.datacenters, versions: src.versions });
   const outcomes = schemaRules(ruleInput);
   const s = parsed.value;
   const warnings = [...parsed.warnings];

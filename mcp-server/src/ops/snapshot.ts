@@ -1,6 +1,6 @@
 import { nodeFactsFromRaw } from '../core/facts/from-raw.js';
 import type { NodeFacts } from '../core/facts/node-facts.js';
-import { checkHost } from '../core/validate.js';
+import { checkHost, checkNodeAddress } from '../core/validate.js';
 import { mapBounded } from '../collect/bounded.js';
 import { readBundle, writeBundle } from '../collect/bundle-store.js';
 import { CqlSession } from '../collect/cql-session.js';
@@ -8,7 +8,8 @@ import { asAbsenceFact, collectNode, collectNodeWithNodetoolOnly, NODETOOL_FALLB
 import type { NodetoolStatus } from '../core/parse/nodetool/status.js';
 import { runNodetool } from './nodetool.js';
 import { labStatus } from '../lab/index.js';
-import { TARGET_FORMS, targetFromString } from '../collect/target-spec.js';
+import { createTarget, targetForms, type TargetOrigin } from '../collect/target-spec.js';
+import { parseTargetTemplate, specForNode, type TargetTemplate } from '../collect/target-template.js';
 import type { Target } from '../collect/target.js';
 import { CQL_TUNER_VERSION } from '../version.js';
 import { describeError, OpError } from './errors.js';
@@ -37,6 +38,11 @@ export interface SnapshotInput {
    * "ssh://ops@{host}" (JMX then defaults to 127.0.0.1 on that node, as LOCAL_JMX clusters require).
    */
   nodetoolVia?: string;
+  /**
+   * Where nodetoolVia comes from: 'trusted' only for the user's own CLI flags, which may then name an ssh
+   * key or config (?identity=, ?config=, …). Anything else (MCP arguments) is 'untrusted', the default.
+   */
+  targetOrigin?: TargetOrigin;
   /** More nodetool subcommands per node (e.g. compactionstats, tablestats for a diagnosis). */
   nodetoolExtra?: string[];
   /** nodetool subcommands with a cluster-wide answer, run on the first node only (status, describecluster). */
@@ -108,6 +114,8 @@ export interface ClusterSnapshot {
   bundleDir?: string;
   /** The bundle could not be written (disk full, permissions): the snapshot itself is still complete. */
   bundleError?: { code: string; message: string; fix: string };
+  /** About credentials (collect/cql-session.ts): withheld from hosts not allowed them, or sent without TLS. */
+  warnings?: string[];
 }
 
 export const DEFAULT_SWEEP_CONCURRENCY = 8;
@@ -145,7 +153,7 @@ export function selectRaw(raw: NodeRaw[], request: RawRequest): NonNullable<Clus
 /** Raw per-node outputs → the snapshot users see; the same function serves live sweeps and bundles. */
 export function snapshotFromRaw(
   raw: NodeRaw[],
-  meta: { collectedAt: string; durationMs: number; contactPoints: string[]; bundleDir?: string; bundleError?: ClusterSnapshot['bundleError'] },
+  meta: Pick<ClusterSnapshot, 'collectedAt' | 'durationMs' | 'contactPoints' | 'bundleDir' | 'bundleError' | 'warnings'>,
   rawRequest?: RawRequest,
 ): ClusterSnapshot {
   const nodes = raw.map((n0): NodeSnapshot => {
@@ -174,15 +182,48 @@ export function snapshotFromRaw(
   return { ...meta, nodes, ...(rawRequest ? { raw: selectRaw(raw, rawRequest) } : {}) };
 }
 
-function nodetoolTargetFor(template: string, address: string): Target {
-  if (!template.includes('{host}') && !/^local$/.test(template)) {
-    throw new OpError('BAD_TARGET', `nodetoolVia ${JSON.stringify(template)} has no {host} placeholder, so every node would run the same host's nodetool`, 'Write it like ssh://ops@{host} (or "local").');
+/** nodetoolVia parsed once, before anything connects; undefined without one. */
+function nodetoolTemplate(input: SnapshotInput): TargetTemplate | undefined {
+  if (!input.nodetoolVia) return undefined;
+  const origin = input.targetOrigin ?? 'untrusted';
+  const t = parseTargetTemplate(input.nodetoolVia, origin);
+  if (!t.ok) throw new OpError('BAD_TARGET', `nodetoolVia: ${t.error}`, `Write it like ssh://ops@{host} (or "local"). Accepted forms: ${targetForms(origin)}`);
+  return t.value;
+}
+
+function nodetoolTargetFor(template: TargetTemplate, address: string): Target {
+  const spec = specForNode(template, address);
+  if (!spec.ok) {
+    throw new OpError('BAD_TARGET', `nodetoolVia for this node: ${spec.error}`, 'Only nodes with an IP address or host name are reached through nodetoolVia.');
   }
-  try {
-    return targetFromString(template.split('{host}').join(address.includes(':') ? `[${address}]` : address));
-  } catch (e) {
-    throw new OpError('BAD_TARGET', `nodetoolVia for ${address}: ${e instanceof Error ? e.message : String(e)}`, `Accepted forms: ${TARGET_FORMS}`);
+  return createTarget(spec.value);
+}
+
+/**
+ * Nodes whose address (from system.peers or nodetool status: cluster data) is an IP address or host name,
+ * and the others, which are reported and never contacted (no JMX host, no target, no bundle folder).
+ */
+function splitByAddress<T extends { address: string }>(nodes: T[]): { usable: T[]; refused: { address: string; reason: string }[] } {
+  const usable: T[] = [];
+  const refused: { address: string; reason: string }[] = [];
+  for (const n of nodes) {
+    const c = checkNodeAddress(n.address);
+    if (c.ok) usable.push(n);
+    else refused.push({ address: n.address, reason: c.reason });
   }
+  return { usable, refused };
+}
+
+/** The refused nodes as snapshot warnings, so the report shows they exist and why they were not collected. */
+function refusedWarnings(refused: { address: string; reason: string }[], seenBy: string): string[] {
+  return refused.map((r) => `${seenBy} lists a node whose ${r.reason}: it was not collected (nothing connects to such an address)`);
+}
+
+/** "host", "host:port", "[v6]:port" or a bare IPv6 literal → the host. */
+function hostOnly(contactPoint: string): string {
+  const bracket = /^\[([^\]]+)\](?::\d+)?$/.exec(contactPoint);
+  if (bracket) return bracket[1]!;
+  return contactPoint.split(':').length === 2 ? contactPoint.replace(/:\d+$/, '') : contactPoint;
 }
 
 async function resolveTargets(input: SnapshotInput): Promise<{ hosts: string[]; jmxHost: string; jmxPorts: Record<string, number> }> {
@@ -214,7 +255,7 @@ export async function takeSnapshot(input: SnapshotInput, deps: { onProgress?: Pr
   const started = Date.now();
   const { hosts, jmxHost, jmxPorts } = await resolveTargets(input);
   // A bad template fails before connecting, not once per node.
-  if (input.nodetoolVia) nodetoolTargetFor(input.nodetoolVia, hosts[0]!.replace(/:\d+$/, ''));
+  const via = nodetoolTemplate(input);
   const concurrency = input.concurrency ?? DEFAULT_SWEEP_CONCURRENCY;
   const nodeTimeoutMs = input.nodeTimeoutMs ?? DEFAULT_NODE_TIMEOUT_MS;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new OpError('BAD_CONCURRENCY', `concurrency ${concurrency} is outside 1–64`, 'Use the default 8, or a value up to 64.');
@@ -227,12 +268,11 @@ export async function takeSnapshot(input: SnapshotInput, deps: { onProgress?: Pr
     // No CQL at all: read the cluster through JMX instead, if nodetool is allowed and answers.
     if (input.nodetool === false || !(e instanceof OpError) || e.code !== 'CQL_UNREACHABLE') throw e;
     deps.onProgress?.({ message: 'no node answers CQL: reading the cluster with nodetool only' });
-    return nodetoolOnlySnapshot(input, { hosts, jmxHost, jmxPorts, concurrency, nodeTimeoutMs, started, cqlError: e }, deps);
+    return nodetoolOnlySnapshot(input, { hosts, jmxHost, jmxPorts, concurrency, nodeTimeoutMs, started, cqlError: e, via }, deps);
   }
   try {
-    const nodes: SweepNode[] = session
-      .hosts()
-      .filter((h) => !input.dc || h.datacenter === input.dc)
+    const discovered = splitByAddress(session.hosts().filter((h) => !input.dc || h.datacenter === input.dc));
+    const nodes: SweepNode[] = discovered.usable
       .map((h) => ({
         address: h.address,
         cqlPort: h.port,
@@ -251,7 +291,7 @@ export async function takeSnapshot(input: SnapshotInput, deps: { onProgress?: Pr
     const settled = await mapBounded(nodes, concurrency, async (node) => {
       const raw = await collectNode(session, node, {
         ...(node === firstUp ? { extraCql: [SCHEMA_QUERY] } : {}),
-        ...(input.nodetoolVia ? { target: nodetoolTargetFor(input.nodetoolVia, node.address) } : {}),
+        ...(via ? { target: nodetoolTargetFor(via, node.address) } : {}),
         nodetool: input.nodetool === false ? [] : node === firstUp ? [...new Set([...perNode, ...(input.nodetoolOnce ?? [])])] : perNode,
         nodetoolPath: input.nodetoolPath,
         ...(input.batchNodetool === false ? { batchNodetool: false } : {}),
@@ -269,7 +309,8 @@ export async function takeSnapshot(input: SnapshotInput, deps: { onProgress?: Pr
     );
     const meta = { collectedAt: new Date(started).toISOString(), durationMs: Date.now() - started, contactPoints: hosts };
     if (input.bundleDir) deps.onProgress?.({ message: `writing bundle ${input.bundleDir}` });
-    return snapshotFromRaw(raw, { ...meta, ...(await saveBundle(input.bundleDir, meta, raw)) }, input.raw);
+    const warnings = [...session.warnings(), ...refusedWarnings(discovered.refused, 'system.peers')];
+    return snapshotFromRaw(raw, { ...meta, ...(await saveBundle(input.bundleDir, meta, raw)), ...(warnings.length ? { warnings } : {}) }, input.raw);
   } finally {
     await session.close();
   }
@@ -277,13 +318,22 @@ export async function takeSnapshot(input: SnapshotInput, deps: { onProgress?: Pr
 
 async function nodetoolOnlySnapshot(
   input: SnapshotInput,
-  ctx: { hosts: string[]; jmxHost: string; jmxPorts: Record<string, number>; concurrency: number; nodeTimeoutMs: number; started: number; cqlError: OpError },
+  ctx: {
+    hosts: string[];
+    jmxHost: string;
+    jmxPorts: Record<string, number>;
+    concurrency: number;
+    nodeTimeoutMs: number;
+    started: number;
+    cqlError: OpError;
+    via: TargetTemplate | undefined;
+  },
   deps: { onProgress?: ProgressFn; signal?: AbortSignal },
 ): Promise<ClusterSnapshot> {
-  const first = ctx.hosts[0]!.replace(/:\d+$/, '');
+  const first = hostOnly(ctx.hosts[0]!);
   const jmxFor = (address: string) => ({ jmxHost: ctx.jmxHost === 'node' ? address : ctx.jmxHost, jmxPort: ctx.jmxPorts[address] ?? input.jmxPort ?? 7199 });
-  const target = input.nodetoolVia ? nodetoolTargetFor(input.nodetoolVia, first) : undefined;
-  const ring = await runNodetool({ subcommand: 'status', host: jmxFor(first).jmxHost, port: jmxFor(first).jmxPort, nodetoolPath: input.nodetoolPath, raw: true }, { ...(target ? { target } : {}), ...(deps.signal ? { signal: deps.signal } : {}) }).catch(() => null);
+  const target = ctx.via ? nodetoolTargetFor(ctx.via, first) : undefined;
+  const ring = await runNodetool({ subcommand: 'status', host: jmxFor(first).jmxHost, port: jmxFor(first).jmxPort, nodetoolPath: input.nodetoolPath, raw: true }, { ...(target ? { target, credentialHost: first } : {}), ...(deps.signal ? { signal: deps.signal } : {}) }).catch(() => null);
   const status = ring?.ok && ring.parsed?.ok ? (ring.parsed.value as NodetoolStatus) : null;
   if (!status || !status.nodes.length) {
     throw new OpError(
@@ -292,8 +342,16 @@ async function nodetoolOnlySnapshot(
       'Check that the nodes run. If JMX only listens locally, run nodetool on the node (nodetoolVia: ssh://user@{host}).',
     );
   }
-  const nodes: SweepNode[] = status.nodes
-    .filter((n) => !input.dc || n.datacenter === input.dc)
+  // Status rows are cluster data: a row whose address is no IP address or host name is reported, not contacted.
+  const listed = splitByAddress(status.nodes.filter((n) => !input.dc || n.datacenter === input.dc));
+  if (!listed.usable.length && listed.refused.length) {
+    throw new OpError(
+      'BAD_ADDRESS',
+      `${ctx.cqlError.message}; nodetool status lists ${listed.refused.length} node(s), none with an IP address or host name (${listed.refused[0]!.reason})`,
+      'Check the nodetool that answered; cql-tuner only contacts nodes by IP address or host name.',
+    );
+  }
+  const nodes: SweepNode[] = listed.usable
     .map((n) => ({ address: n.address, cqlPort: input.cqlPort ?? 9042, ...jmxFor(n.address), datacenter: n.datacenter || null, rack: n.rack || null, hostId: n.hostId, upPerDriver: n.up }));
   const subs = [...new Set([...NODETOOL_WITHOUT_VTABLES, ...(input.nodetoolExtra ?? [])])];
   let done = 0;
@@ -303,16 +361,22 @@ async function nodetoolOnlySnapshot(
       nodetoolPath: input.nodetoolPath,
       ...(input.batchNodetool === false ? { batchNodetool: false } : {}),
       nodeTimeoutMs: ctx.nodeTimeoutMs,
-      ...(input.nodetoolVia ? { target: nodetoolTargetFor(input.nodetoolVia, node.address) } : {}),
+      ...(ctx.via ? { target: nodetoolTargetFor(ctx.via, node.address) } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
     });
     deps.onProgress?.({ message: `collected ${node.address} (nodetool only)`, progress: ++done, total: nodes.length });
     return raw;
   });
-  const raw = settled.map((s, i): NodeRaw => (s.status === 'fulfilled' ? s.value : { node: nodes[i]!, sources: [], ms: 0, cqlReachable: false, virtualTables: [] }));
+  const raw = settled.map((s, i): NodeRaw => {
+    if (s.status === 'fulfilled') return s.value;
+    const { code, message } = describeError(s.reason);
+    const failed: NodeRaw['sources'][number] = { name: 'sweep', via: 'nodetool', ok: false, ms: 0, error: { code, message } };
+    return { node: nodes[i]!, sources: [failed], ms: 0, cqlReachable: false, virtualTables: [] };
+  });
   for (const r of raw) r.sources.unshift({ name: 'cql:system.local', via: 'cql', ok: false, ms: 0, error: { code: ctx.cqlError.code, message: ctx.cqlError.message.slice(0, 300) } });
+  const warnings = refusedWarnings(listed.refused, 'nodetool status');
   const meta = { collectedAt: new Date(ctx.started).toISOString(), durationMs: Date.now() - ctx.started, contactPoints: ctx.hosts };
-  return snapshotFromRaw(raw, { ...meta, ...(await saveBundle(input.bundleDir, meta, raw)) }, input.raw);
+  return snapshotFromRaw(raw, { ...meta, ...(await saveBundle(input.bundleDir, meta, raw)), ...(warnings.length ? { warnings } : {}) }, input.raw);
 }
 
 /**
@@ -329,7 +393,7 @@ async function saveBundle(dir: string | undefined, meta: { collectedAt: string; 
 }
 
 /** Re-analyses a bundle offline with the same parsers as a live sweep. */
-export async function analyzeBundle(dir: string, opts: { raw?: RawRequest } = {}): Promise<ClusterSnapshot> {
-  const { manifest, nodes } = await readBundle(dir);
+export async function analyzeBundle(dir: string, opts: { raw?: RawRequest; signal?: AbortSignal } = {}): Promise<ClusterSnapshot> {
+  const { manifest, nodes } = await readBundle(dir, opts.signal ? { signal: opts.signal } : {});
   return snapshotFromRaw(nodes, { collectedAt: manifest.collectedAt, durationMs: manifest.durationMs, contactPoints: manifest.contactPoints, bundleDir: dir }, opts.raw);
 }

@@ -4,7 +4,8 @@
  * Read-only: every command is a reader (find, grep, cat, readlink, lsblk, xfs_info).
  */
 import { HostFiles, readHostStorage } from '../collect/storage/read-host.js';
-import { createTarget, parseTargetSpec, TARGET_FORMS } from '../collect/target-spec.js';
+import { WatchedTarget } from '../collect/storage/watched-target.js';
+import { createTarget, parseTargetSpec, targetForms, type TargetOrigin } from '../collect/target-spec.js';
 import type { Target } from '../collect/target.js';
 import { dbDirsFromConfig, type DbDir } from '../core/parse/storage/db-dirs.js';
 import type { DirRole, StorageDevice, StorageFacts, StorageProduct } from '../core/parse/storage/facts.js';
@@ -63,10 +64,42 @@ export function parseDirArgs(dirs: string[]): { role: DirRole; path: string }[] 
   });
 }
 
-export function targetOf(spec: string | undefined): Target {
-  const parsed = parseTargetSpec(spec ?? 'local');
-  if (!parsed.ok) throw new OpError('BAD_TARGET', parsed.error, `Use one of: ${TARGET_FORMS}.`);
-  return createTarget(parsed.spec);
+/**
+ * The Target for a spec string. origin 'trusted' only for the user's own --target flag: a tool argument may
+ * not name an ssh key, ssh_config, known_hosts, kubeconfig or kube context (they come from the environment).
+ */
+export function targetOf(spec: string | undefined, origin: TargetOrigin = 'untrusted'): Target {
+  const parsed = parseTargetSpec(spec ?? 'local', origin);
+  if (!parsed.ok) throw new OpError('BAD_TARGET', parsed.error, `Use one of: ${targetForms(origin)}.`);
+  try {
+    return createTarget(parsed.spec);
+  } catch (e) {
+    // An invalid CQL_TUNER_SSH_* / CQL_TUNER_KUBE* setting: the message names the variable.
+    throw new OpError('BAD_TARGET', e instanceof Error ? e.message : String(e), 'Fix or unset the named environment variable.');
+  }
+}
+
+/**
+ * The error for a target that ran no command at all because its client failed (login refused, host down),
+ * or null. Without it such a host reads as one with nothing to report.
+ */
+export function targetFailure(target: WatchedTarget): OpError | null {
+  const f = target.unreachable;
+  if (!f) return null;
+  const detail = f.stderrFirstLine && !f.message.includes(f.stderrFirstLine) ? `${f.message} (stderr: ${f.stderrFirstLine.slice(0, 300)})` : f.message;
+  if (/permission denied|authenticat|publickey|password|unauthori[sz]ed|forbidden|host key verification/i.test(`${f.message}\n${f.stderrFirstLine}`)) {
+    return new OpError(
+      'AUTH_FAILED',
+      `${target.describe()} refused the login, so nothing was read: ${detail}`,
+      'Check the user in the target and its key (ssh-add, or IdentityFile in ~/.ssh/config; known_hosts for a host key), or the kubeconfig / docker ' +
+        'context; cql-tuner never prompts for a password. Try the same target in a terminal first.',
+    );
+  }
+  return new OpError(
+    'TARGET_UNREACHABLE',
+    `could not run commands on ${target.describe()}, so nothing was read: ${detail}`,
+    'Check that the host (pod, container) is up and reachable and that the client works: try the same target in a terminal first.',
+  );
 }
 
 /** Which directories to resolve: explicit ones, else those of the config file (or package defaults). */
@@ -88,13 +121,16 @@ async function chooseDirs(io: HostFiles, spec: InspectStorageSpec, warnings: str
   return dbDirsFromConfig(null, product).dirs.map((x) => ({ ...x, from: 'package default' }));
 }
 
-export async function inspectStorage(spec: InspectStorageSpec, opts: { signal?: AbortSignal; onProgress?: ProgressFn } = {}): Promise<StorageReport> {
-  const target = targetOf(spec.target);
+/** `opts.target` overrides spec.target: the CLI builds it from its trusted --target flag (tests pass recorders). */
+export async function inspectStorage(spec: InspectStorageSpec, opts: { signal?: AbortSignal; onProgress?: ProgressFn; target?: Target } = {}): Promise<StorageReport> {
+  const target = new WatchedTarget(opts.target ?? targetOf(spec.target));
   const progress = opts.onProgress ?? noProgress;
   const timeoutMs = spec.timeoutMs ?? 20_000;
   const io = new HostFiles(target, spec.root ?? '/', timeoutMs, opts.signal);
   const warnings: string[] = [];
-  const dirs = await chooseDirs(io, spec, warnings);
+  const dirs = await chooseDirs(io, spec, warnings).catch((e: unknown) => {
+    throw targetFailure(target) ?? e;
+  });
   const { facts } = await readHostStorage(target, {
     root: spec.root ?? '/',
     product: spec.product ?? null,
@@ -103,6 +139,8 @@ export async function inspectStorage(spec: InspectStorageSpec, opts: { signal?: 
     ...(opts.signal ? { signal: opts.signal } : {}),
     onStep: (m) => progress({ message: m }),
   });
+  const down = targetFailure(target);
+  if (down) throw down;
   if (facts.devices.length === 0 && facts.unread.some((u) => u.what === '/sys/block')) {
     const why = facts.unread.find((u) => u.what === '/sys/block')!.why;
     if (/not installed|ENOENT|connect|refused|timed out/i.test(why)) {

@@ -3,9 +3,9 @@
  * `stress` verbs. Safety first (loopback or allow-listed targets, confirmation, duration cap, one run per
  * target), then snapshot → steps → parse → rules → charts → snapshot, all kept in runs/<id>/.
  */
-import { readFile, writeFile, mkdir, rm } from 'node:fs/promises';
+import { lstat, readFile, writeFile, mkdir, rm } from 'node:fs/promises';
 import { isIP } from 'node:net';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Finding } from '../core/findings.js';
 import { worstFirst } from '../core/findings.js';
 import { CASSANDRA_STRESS_KIND, LATTE_JSON_KIND, LATTE_TEXT_KIND, STRESS_PARSERS, type StressKind } from '../core/parse/stress/index.js';
@@ -13,6 +13,9 @@ import type { KindRuleOutcome } from '../core/rules/per-kind.js';
 import { runStressRules } from '../core/rules/stress.js';
 import { ARGV_BUILDERS, redactedSteps, type StressCommand } from '../core/stress/argv.js';
 import { argvPasswordWarning, credentialsFileText } from '../core/stress/argv-cassandra-stress.js';
+import { stressPathProblem } from '../core/stress/argv-guard.js';
+import { scyllaBenchPasswordWarning } from '../core/stress/argv-scylla-bench.js';
+import { scrubStressText, secretValuesOf } from '../core/stress/scrub-secrets.js';
 import { compareRuns as compareFacts, type RunComparison } from '../core/stress/compare.js';
 import { stressFacts, type IntervalFacts, type StressFacts } from '../core/stress/facts.js';
 import { LATTE_KV_WORKLOAD } from '../core/stress/latte-workload.js';
@@ -20,13 +23,15 @@ import { plannedSeconds, validateParams, type StressCredentials, type StressPara
 import { diffSnapshots, type ServerDiff } from '../core/stress/server-diff.js';
 import {
   acquireTarget,
+  checkIdentity,
   diskFull,
   killGroup,
   listRunIds,
   locateStressTool,
   newRunId,
-  pidAlive,
+  ownerAlive,
   probeCredentialsFile,
+  procIdentitySync,
   processesInGroup,
   readJson,
   readStatus,
@@ -34,6 +39,7 @@ import {
   runDir,
   runsDir,
   runStep,
+  runStillAlive,
   writeJson,
   writePrivateFile,
   type PrivateFile,
@@ -127,6 +133,10 @@ interface Job {
   warnings: string[];
   /** The private -credentials-file folder, removed as soon as the steps are over (and again at the end). */
   secret?: PrivateFile;
+  /** pid of the step this process is running now (its child, not yet reaped, so the pid cannot be reused). */
+  stepPid: number | null;
+  /** Password values to mask in anything the tools print that the run stores or returns. */
+  secrets: string[];
 }
 const JOBS = new Map<string, Job>();
 /** Process groups of steps running now: ended with this process, so no run outlives its owner and its cap. */
@@ -174,12 +184,31 @@ async function snapshotFor(mode: RunStressInput['snapshots'], p: StressParams, s
   return takeSnapshot(lab ? { lab: true } : { hosts: p.nodes, cqlPort: p.port ?? 9042 }, signal ? { signal } : {});
 }
 
+/**
+ * A user profile (cassandra-stress YAML, latte script) as the tool will get it: an absolute path (a relative
+ * one is taken from this process's folder, not the run folder the tool runs in) of an existing regular file,
+ * not a symlink, that no tool can read as an option (argv-guard.ts).
+ */
+export async function checkedProfile(tool: StressParams['tool'], profile: string): Promise<string> {
+  const fix =
+    'Give the path of the profile file itself (not a link to it), with no spaces or , = ( ) and not starting with "-"; copy it to such a path if needed.';
+  const abs = resolve(profile);
+  const bad = stressPathProblem(tool, abs);
+  if (bad) throw new OpError('STRESS_BAD_PROFILE', `profile ${JSON.stringify(abs.slice(0, 300))} ${bad}`, fix);
+  const st = await lstat(abs).catch(() => null);
+  if (!st) throw new OpError('STRESS_BAD_PROFILE', `profile ${abs} does not exist on the machine cql-tuner runs on`, fix);
+  if (st.isSymbolicLink()) throw new OpError('STRESS_BAD_PROFILE', `profile ${abs} is a symbolic link`, fix);
+  if (!st.isFile()) throw new OpError('STRESS_BAD_PROFILE', `profile ${abs} is not a regular file`, fix);
+  return abs;
+}
+
 /** Validates, takes the target, writes argv.json and starts the job; returns at once with the run id. */
 export async function startStress(input: RunStressInput, deps: { onProgress?: ProgressFn; env?: Env } = {}): Promise<StartedRun> {
   const env = deps.env ?? process.env;
   const { binary: explicit, confirm, maxDurationS, snapshots = 'auto', ...params } = input;
   const problems = validateParams(params);
   if (problems.length) throw new OpError('STRESS_BAD_PARAMS', `invalid stress parameters: ${problems.join('; ')}`, 'Fix the parameters named above and call again.');
+  if (params.workload === 'user' && params.profile !== undefined) params.profile = await checkedProfile(params.tool, params.profile);
   checkTarget(params.nodes, confirm, env);
   const capS = capSeconds({ ...(maxDurationS !== undefined ? { maxDurationS } : {}) }, env);
   const planned = plannedSeconds(params);
@@ -220,7 +249,7 @@ export async function startStress(input: RunStressInput, deps: { onProgress?: Pr
     throw new OpError('STRESS_BAD_PARAMS', (e as Error).message, 'Change the parameters as the message says.');
   }
   const steps = redactedSteps(cmd);
-  const warnings = cmd.credentials === 'argv' ? [argvPasswordWarning(probe?.reason)] : [];
+  const warnings = cmd.credentials !== 'argv' ? [] : params.tool === 'scylla-bench' ? [scyllaBenchPasswordWarning()] : [argvPasswordWarning(probe?.reason)];
   const now = new Date().toISOString();
   const credentialsMode = cmd.credentials ? { credentials: cmd.credentials } : {};
   await writeJson(join(dir, 'argv.json'), { tool: params.tool, binary: tool.path, binaryFrom: tool.from, params, steps, env: Object.keys(cmd.env), ...credentialsMode }).catch(abandon);
@@ -233,6 +262,7 @@ export async function startStress(input: RunStressInput, deps: { onProgress?: Pr
     step: null,
     pid: null,
     ownerPid: process.pid,
+    ownerIdentity: procIdentitySync(process.pid),
     startedAt: now,
     runStartedAt: null,
     endedAt: null,
@@ -243,7 +273,16 @@ export async function startStress(input: RunStressInput, deps: { onProgress?: Pr
     ...(warnings.length ? { warnings } : {}),
   };
   await writeJson(join(dir, 'status.json'), status).catch(abandon);
-  const job: Job = { id, cancelled: false, warnings, ...(secret ? { secret } : {}), done: Promise.resolve(null as unknown as RunResult) };
+  const secrets = [...(creds ? [creds.password] : []), ...secretValuesOf(env), ...secretValuesOf(cmd.env)];
+  const job: Job = {
+    id,
+    cancelled: false,
+    warnings,
+    stepPid: null,
+    secrets,
+    ...(secret ? { secret } : {}),
+    done: Promise.resolve(null as unknown as RunResult),
+  };
   // The credentials folder goes whatever way the job ends (finished, failed, cancelled, timed out, thrown).
   job.done = execute(job, dir, params, cmd, capS, snapshots, deps.onProgress ?? noProgress, deps.onProgress !== undefined, env).finally(async () => {
     await secret?.remove();
@@ -279,6 +318,7 @@ async function execute(job: Job, dir: string, p: StressParams, cmd: StressComman
       onProgress({ message: `${p.tool} ${step.name}` });
       // Live intervals are parsed only for someone watching (CLI line, MCP progress token): no cost otherwise.
       const poll = step.name === 'run' && watched ? setInterval(() => void reportProgress(job.id, dir, p, onProgress, env), 1000) : undefined;
+      let spawnWrite: Promise<unknown> = Promise.resolve();
       const res = await runStep(step.argv, {
         cwd: dir,
         stdoutPath: join(dir, `${step.name}.out.txt`),
@@ -286,20 +326,27 @@ async function execute(job: Job, dir: string, p: StressParams, cmd: StressComman
         env: cmd.env,
         onSpawn: (pid) => {
           currentPid = pid;
+          job.stepPid = pid;
           trackGroup(pid);
-          void setStatus(dir, { pid });
+          // Start time and command line, so a cancel from another process signals this process only.
+          spawnWrite = setStatus(dir, { pid, pidIdentity: procIdentitySync(pid) }).catch(() => {});
         },
       }).finally(() => poll && clearInterval(poll));
       if (currentPid !== null) LIVE_GROUPS.delete(currentPid);
       currentPid = null;
-      await setStatus(dir, { pid: null, exitCode: res.exitCode, ...(step.name === 'run' ? { runEndedAt: new Date().toISOString() } : {}) });
+      job.stepPid = null;
+      // The pid write must land before the pid is cleared, or a finished step would look alive.
+      await spawnWrite;
+      await setStatus(dir, { pid: null, pidIdentity: null, exitCode: res.exitCode, ...(step.name === 'run' ? { runEndedAt: new Date().toISOString() } : {}) });
       if (job.cancelled || (await readStatus(job.id, env))?.state === 'cancelled') break;
       if (timedOut) {
         state = 'timed-out';
         break;
       }
       if (res.exitCode !== 0) {
-        const err = (await readFile(join(dir, `${step.name}.err.txt`), 'utf8').catch(() => '')).trim().split('\n').slice(-5).join(' | ');
+        // The tail goes into status.json and the result: a tool that echoes its argv must not leak the password.
+        const tail = (await readFile(join(dir, `${step.name}.err.txt`), 'utf8').catch(() => '')).trim().split('\n').slice(-5).join(' | ');
+        const err = scrubStressText(tail, job.secrets);
         state = 'failed';
         // A tool that cannot write its output (full disk) dies with little to say: name the cause.
         const full = (await diskFull(dir)) ? ` (the runs folder ${dir} is full: no space left on its device, ENOSPC)` : '';
@@ -440,7 +487,7 @@ export async function stressStatus(id: string, env: Env = process.env): Promise<
   const st = await readStatus(id, env);
   if (!st) throw new OpError('STRESS_RUN_NOT_FOUND', `no run ${id} in ${dir}`, 'List runs with `cql-tuner stress status` (no id) and use one of those ids.');
   // An owner that died leaves "running" behind: say so instead of waiting forever.
-  if ((st.state === 'running' || st.state === 'starting') && !(await pidAlive(st.ownerPid)) && !(await pidAlive(st.pid))) {
+  if ((st.state === 'running' || st.state === 'starting') && !(await runStillAlive(st))) {
     st.state = 'failed';
     st.error = 'the process that owned this run exited before it finished';
   }
@@ -491,9 +538,30 @@ export interface CancelResult {
   /** Process ids left in the run's process group after the kill (read from /proc); must be empty. */
   leftover: number[];
   wasRunning: boolean;
+  /** Set when nothing was signalled: why the recorded process is not the run's any more (state "stale"). */
+  stale?: string;
+  /** Set when the run's owner lives but the recorded step pid failed the identity check: not signalled. */
+  note?: string;
 }
 
-/** Ends the run's whole process tree (its process group), from this or another process. */
+/**
+ * Why nothing of a "running" run is alive any more, or null when something is: the step process (same start
+ * time and command line as recorded at its spawn) or the owner. A job of this process is always alive.
+ */
+async function staleReason(st: RunStatusFile, job: Job | undefined): Promise<string | null> {
+  if (job) return null;
+  const step = st.pid === null ? null : await checkIdentity(st.pid, st.pidIdentity);
+  if (step?.same) return null;
+  if (await ownerAlive(st)) return null;
+  return `${step && !step.same ? `${step.why}; ` : ''}the process that owned the run (pid ${st.ownerPid}) is gone`;
+}
+
+/**
+ * Ends the run's whole process tree (its process group), from this or another process. Before any signal the
+ * recorded pid must still be the step it was at spawn (start time and command line from /proc): a pid left in
+ * status.json by a run that died may belong to any program by now. If nothing of the run is alive, the run is
+ * marked "stale" and nothing is signalled.
+ */
 export async function stressCancel(id: string, env: Env = process.env): Promise<CancelResult> {
   const dir = runDir(id, env);
   const st = await readStatus(id, env);
@@ -501,14 +569,25 @@ export async function stressCancel(id: string, env: Env = process.env): Promise<
   const wasRunning = st.state === 'running' || st.state === 'starting';
   if (!wasRunning) return { id, state: st.state, leftover: [], wasRunning };
   const job = JOBS.get(id);
+  const stale = await staleReason(st, job);
+  if (stale) {
+    const error = `ended without cql-tuner seeing it end: ${stale}; nothing was signalled`;
+    const final = await setStatus(dir, { state: 'stale', pid: null, pidIdentity: null, endedAt: new Date().toISOString(), error });
+    return { id, state: final.state, leftover: [], wasRunning, stale };
+  }
   if (job) job.cancelled = true;
   await setStatus(dir, { state: 'cancelled' });
   let leftover: number[] = [];
+  let note: string | undefined;
   // The step may be between spawn and status write: re-read the pid a few times.
   for (let i = 0; i < 10; i++) {
-    const pid = (await readStatus(id, env))?.pid ?? null;
+    const cur = await readStatus(id, env);
+    const pid = cur?.pid ?? null;
     if (pid !== null) {
-      leftover = await killGroup(pid);
+      // This process's own unreaped child cannot have lost its pid; any other pid is checked against /proc.
+      const check = job?.stepPid === pid ? { same: true as const } : await checkIdentity(pid, cur!.pidIdentity);
+      if (check.same) leftover = await killGroup(pid);
+      else note = `not signalled: ${check.why}; the run's owner stops it before its next step`;
       break;
     }
     if (!job) break;
@@ -516,7 +595,7 @@ export async function stressCancel(id: string, env: Env = process.env): Promise<
   }
   if (job) await job.done.catch(() => null);
   const final = await setStatus(dir, { state: 'cancelled', endedAt: new Date().toISOString() });
-  return { id, state: final.state, leftover, wasRunning };
+  return { id, state: final.state, leftover, wasRunning, ...(note ? { note } : {}) };
 }
 
 /** Waits for a run this process started (CLI foreground runs and tests). */

@@ -11,6 +11,7 @@ export function renderDiagnosis(r: DiagnosisReport, opts: { detail?: boolean } =
   out.push(`Diagnosis of ${r.origin}: ${r.nodes.length} node(s) [${state}], version(s) ${r.versions.join(', ') || 'unknown'}, collected ${r.collectedAt} in ${(r.durationMs / 1000).toFixed(1)} s`);
   out.push(`Findings: ${r.counts.critical} critical, ${r.counts.warning} warning, ${r.counts.info} info${r.bundleDir ? ` · raw outputs in ${r.bundleDir}` : ''}`);
   if (r.bundleError) out.push(`⚠ raw outputs not saved [${r.bundleError.code}]: ${r.bundleError.message} (fix: ${r.bundleError.fix}); the diagnosis is complete`);
+  for (const w of r.warnings ?? []) out.push(`⚠ ${w}`);
   const shown = opts.detail ? r.findings : r.findings.filter((f) => f.severity !== 'info');
   const folded = r.findings.length - shown.length;
   out.push('');

@@ -36,7 +36,8 @@ export function renderVersion(v: NodetoolVersion): string {
 /** Compact text for the assistant: parsed facts when there is a parser, else a short excerpt of the output. */
 export function renderNodetoolReport(r: NodetoolReport): string {
   const where = `nodetool ${r.subcommand} @ ${r.host}:${r.port} (${r.durationMs} ms, via ${r.nodetool.source})`;
-  if (r.error) return `${where}: FAILED [${r.error.code}] ${r.error.message}\nFix: ${r.error.fix}`;
+  const notes = (r.warnings ?? []).map((w) => `\n⚠ ${w}`).join('');
+  if (r.error) return `${where}: FAILED [${r.error.code}] ${r.error.message}\nFix: ${r.error.fix}${notes}`;
   let body: string;
   if (r.parsed?.ok && r.parsed.value !== undefined) {
     if (r.subcommand === 'status') body = renderStatus(r.parsed.value as NodetoolStatus);
@@ -47,5 +48,5 @@ export function renderNodetoolReport(r: NodetoolReport): string {
     body = `${r.parsed && !r.parsed.ok ? `(not parsed: ${r.parsed.reason})\n` : ''}${r.output.excerpt}`;
   }
   const warn = r.parsed?.warnings?.length ? `\nParser warnings: ${r.parsed.warnings.join('; ')}` : '';
-  return `${where}\n${body}${warn}`;
+  return `${where}\n${body}${warn}${notes}`;
 }

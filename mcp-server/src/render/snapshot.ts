@@ -92,6 +92,7 @@ export interface SnapshotView {
   versions: string[];
   queries: { cql: number; nodetool: number; failed: number };
   nodes: NodeSummary[];
+  warnings?: string[];
 }
 
 /** The compact structured result: per-node summaries, not every row of every table. */
@@ -108,6 +109,7 @@ export function snapshotView(s: ClusterSnapshot): SnapshotView {
     versions: [...new Set(s.nodes.map((n) => n.releaseVersion).filter((v): v is string => !!v))].sort(),
     queries: { cql: all.filter((x) => x.via === 'cql').length, nodetool: all.filter((x) => x.via === 'nodetool').length, failed: all.filter((x) => !x.ok).length },
     nodes: s.nodes.map((n) => summariseNode(n)),
+    ...(s.warnings?.length ? { warnings: s.warnings } : {}),
   };
 }
 
@@ -119,6 +121,7 @@ export function renderSnapshot(v: SnapshotView): string {
     `Snapshot of ${v.nodeCount} node(s), ${v.reachableCount} reachable; version(s) ${v.versions.join(', ') || 'unknown'}; ${(v.durationMs / 1000).toFixed(1)} s, ${v.queries.cql} CQL queries + ${v.queries.nodetool} nodetool calls (${v.queries.failed} failed)${v.bundleDir ? `; bundle ${v.bundleDir}` : ''}`,
   );
   if (v.bundleError) out.push(`⚠ bundle not written [${v.bundleError.code}]: ${v.bundleError.message} (fix: ${v.bundleError.fix}); the snapshot below is complete`);
+  for (const w of v.warnings ?? []) out.push(`⚠ ${w}`);
   out.push(
     '',
     markdownTable(

@@ -6,6 +6,7 @@
 import pngjs from 'pngjs';
 import type { StressFacts } from '../core/stress/facts.js';
 import { fmt, legendOffsets, niceMax, niceTicks, percentilePoints, summaryPercentiles, timelineSeries, type CompareChartName, type ComparisonCharts, type Series } from './stress-chart.js';
+import { maxOf, minOf } from '../core/arrays.js';
 
 export { summaryPercentiles };
 
@@ -144,9 +145,9 @@ function drawPanel(cv: Canvas, y0: number, p: Panel): void {
   const a = plotArea(y0);
   const pts = p.series.flatMap((s) => s.points);
   const xs = pts.map((q) => q[0]);
-  const xMin = p.xRange?.[0] ?? (xs.length ? Math.min(...xs) : 0);
-  const xMax = p.xRange?.[1] ?? (xs.length ? Math.max(...xs) : 1);
-  const yMax = niceMax(Math.max(0, ...pts.map((q) => q[1])));
+  const xMin = p.xRange?.[0] ?? (xs.length ? minOf(xs) : 0);
+  const xMax = p.xRange?.[1] ?? (xs.length ? maxOf(xs) : 1);
+  const yMax = niceMax(Math.max(0, maxOf(pts.map((q) => q[1]))));
   const X = (x: number) => a.x + (xMax === xMin ? a.w / 2 : ((x - xMin) / (xMax - xMin)) * a.w);
   const Y = (y: number) => a.y + a.h - (y / yMax) * a.h;
 

@@ -3,6 +3,7 @@
  * (percentile on a "nines" axis). No dependencies; pure string building from StressFacts.
  */
 import type { StressFacts } from '../core/stress/facts.js';
+import { maxOf, minOf } from '../core/arrays.js';
 
 const W = 720;
 const H = 220;
@@ -67,9 +68,9 @@ export function legendOffsets(names: string[], charW: number): number[] {
 function panel(title: string, yLabel: string, xLabel: string, series: Series[], y0: number, opts: PanelOptions = {}): string {
   const pts = series.flatMap((s) => s.points);
   const xs = pts.map((p) => p[0]);
-  const xMin = opts.xRange?.[0] ?? (xs.length ? Math.min(...xs) : 0);
-  const xMax = opts.xRange?.[1] ?? (xs.length ? Math.max(...xs) : 1);
-  const yMax = niceMax(Math.max(0, ...pts.map((p) => p[1])));
+  const xMin = opts.xRange?.[0] ?? (xs.length ? minOf(xs) : 0);
+  const xMax = opts.xRange?.[1] ?? (xs.length ? maxOf(xs) : 1);
+  const yMax = niceMax(Math.max(0, maxOf(pts.map((p) => p[1]))));
   const pw = W - M.l - M.r;
   const ph = H - M.t - M.b;
   const X = (x: number) => M.l + (xMax === xMin ? pw / 2 : ((x - xMin) / (xMax - xMin)) * pw);
@@ -141,8 +142,8 @@ export const nines = (p: number) => -Math.log10(Math.max(1e-6, 1 - p / 100));
 /** The usual percentiles as ticks, those inside the points' span. */
 export function ninesTicks(points: [number, number][]): { at: number; label: string }[] {
   const xs = points.map((p) => p[0]);
-  const lo = Math.min(...xs);
-  const hi = Math.max(...xs);
+  const lo = minOf(xs);
+  const hi = maxOf(xs);
   return [50, 90, 99, 99.9, 99.99].filter((p) => xs.length && nines(p) <= hi + 1e-9 && nines(p) >= lo - 1e-9).map((p) => ({ at: nines(p), label: String(p) }));
 }
 
@@ -213,7 +214,7 @@ export function comparisonCharts(a: CompareRun, b: CompareRun): ComparisonCharts
   const noIntervals = missing('interval samples', runs.filter((r) => r.facts.intervals.length === 0));
   const charts: ComparisonCharts['charts'] = {};
   if (timed.length) {
-    const tMax = Math.max(...timed.flatMap((r) => pairs(r.facts, 'opRate').concat(pairs(r.facts, 'p99Ms')).map((p) => p[0])), 1);
+    const tMax = Math.max(maxOf(timed.flatMap((r) => pairs(r.facts, 'opRate').concat(pairs(r.facts, 'p99Ms')).map((p) => p[0]))), 1);
     const xRange: [number, number] = [0, tMax];
     charts['latency-over-time'] = {
       title: 'Latency over time',

@@ -5,7 +5,8 @@ import { abortOnSignal } from '../abort-on-signal.js';
 import { intArg, positiveNumberArg } from '../arg-parsers.js';
 import { failWith, printJson, printText } from '../output.js';
 import { progressLine } from '../progress-line.js';
-import { addClusterOptions, snapshotInputFrom, type ClusterFlags } from './cluster-options.js';
+import { withCommandLineHosts } from '../../collect/credential-hosts.js';
+import { addClusterOptions, commandLineHostsOf, snapshotInputFrom, type ClusterFlags } from './cluster-options.js';
 
 const GIB = 1024 ** 3;
 
@@ -25,7 +26,8 @@ export function auditConfigCommand(): Command {
       const abort = abortOnSignal();
       try {
         const live = o.lab === true || (o.hosts?.length ?? 0) > 0;
-        const snapshot = live ? await takeSnapshot({ ...snapshotInputFrom(o), nodetool: false }, { onProgress: progress, signal: abort.signal }) : undefined;
+        const input = { ...snapshotInputFrom(o), nodetool: false };
+        const snapshot = live ? await withCommandLineHosts(commandLineHostsOf(o), () => takeSnapshot(input, { onProgress: progress, signal: abort.signal })) : undefined;
         progress.done();
         const r = await auditConfig(
           {

@@ -34,6 +34,14 @@ export function addClusterOptions(cmd: Command): Command {
     .option('--node-timeout <ms>', 'per-node deadline', intArg('node-timeout'), DEFAULT_NODE_TIMEOUT_MS);
 }
 
+/**
+ * The hosts the user typed (contact points, a fixed JMX host): trusted flags, so credentials may go to them for
+ * this run (collect/credential-hosts.ts). Peers the cluster reports still need CQL_TUNER_CREDENTIAL_HOSTS.
+ */
+export function commandLineHostsOf(o: Pick<ClusterFlags, 'hosts' | 'jmxHost'>): string[] {
+  return [...(o.hosts ?? []), ...(o.jmxHost && o.jmxHost !== 'node' ? [o.jmxHost] : [])];
+}
+
 export function snapshotInputFrom(o: ClusterFlags): SnapshotInput {
   return {
     hosts: o.hosts,
@@ -45,6 +53,8 @@ export function snapshotInputFrom(o: ClusterFlags): SnapshotInput {
     jmxPort: o.jmxPort,
     nodetoolPath: o.nodetoolPath,
     nodetoolVia: o.nodetoolVia,
+    // The user's own --nodetool-via: it may name an ssh key or config (?identity=, ?config=).
+    targetOrigin: 'trusted',
     concurrency: o.concurrency,
     nodeTimeoutMs: o.nodeTimeout,
   };

@@ -7,13 +7,18 @@ import { renderInterpret } from '../../render/interpret.js';
 import { abortOnSignal } from '../abort-on-signal.js';
 import { failWith, printJson, printText } from '../output.js';
 import { progressLine } from '../progress-line.js';
-import { addClusterOptions, snapshotInputFrom, type ClusterFlags } from './cluster-options.js';
+import { withCommandLineHosts } from '../../collect/credential-hosts.js';
+import { addClusterOptions, commandLineHostsOf, snapshotInputFrom, type ClusterFlags } from './cluster-options.js';
+
+const LOG_HELP =
+  "read a log file for a node (repeatable, with --bundle too; a node's system.log and debug.log count each event once), " +
+  'e.g. --log 10.0.0.1=/var/log/cassandra/system.log';
 
 export function diagnoseCommand(): Command {
   return addClusterOptions(new Command('diagnose').description('collect a cluster (or the lab, or a bundle) and report findings worst first, with evidence and fixes'))
     .option('--bundle <dir>', 'diagnose a saved bundle instead of collecting')
     .option('--save <dir>', 'also save every raw output as a bundle in DIR')
-    .option('--log <node=path>', 'read a log file for a node (repeatable), e.g. --log 10.0.0.1=/var/log/cassandra/system.log', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--log <node=path>', LOG_HELP, (v: string, prev: string[] = []) => [...prev, v])
     .option('--detail', 'every finding, info included')
     .option('--json', 'print the report as JSON')
     .action(async (o: ClusterFlags & { bundle?: string; save?: string; log?: string[]; detail?: boolean; json?: boolean }) => {
@@ -21,10 +26,9 @@ export function diagnoseCommand(): Command {
       const abort = abortOnSignal();
       try {
         const r = o.bundle
-          ? await diagnoseBundle(o.bundle)
-          : await diagnose(
-              { ...snapshotInputFrom(o), bundleDir: o.save, logFiles: logFilesFrom(o.log ?? []) },
-              { onProgress: progress, signal: abort.signal },
+          ? await diagnoseBundle(o.bundle, { logFiles: logFilesFrom(o.log ?? []), onProgress: progress, signal: abort.signal })
+          : await withCommandLineHosts(commandLineHostsOf(o), () =>
+              diagnose({ ...snapshotInputFrom(o), bundleDir: o.save, logFiles: logFilesFrom(o.log ?? []) }, { onProgress: progress, signal: abort.signal }),
             );
         progress.done();
         if (o.json) printJson(r);

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { NODETOOL_ALLOW_LIST, NODETOOL_SUBCOMMANDS } from '../../core/nodetool-commands.js';
 import { isOpError } from '../../ops/errors.js';
+import { withCommandLineHosts } from '../../collect/credential-hosts.js';
 import { runNodetool } from '../../ops/nodetool.js';
 import { renderNodetoolReport } from '../../render/nodetool.js';
 import { failWith, printJson, printText } from '../output.js';
@@ -26,9 +27,12 @@ export function nodetoolCommand(): Command {
       const progress = progressLine();
       const abort = abortOnSignal();
       try {
-        const report = await runNodetool(
-          { subcommand, host: o.host, port: o.port, keyspace, table, humanReadable: o.humanReadable, nodetoolPath: o.nodetool, timeoutMs: o.timeout, raw: o.raw === true || o.json === true },
-          { onProgress: progress, signal: abort.signal },
+        // --host is the user's own flag: JMX credentials may go there for this run.
+        const report = await withCommandLineHosts([o.host], () =>
+          runNodetool(
+            { subcommand, host: o.host, port: o.port, keyspace, table, humanReadable: o.humanReadable, nodetoolPath: o.nodetool, timeoutMs: o.timeout, raw: o.raw === true || o.json === true },
+            { onProgress: progress, signal: abort.signal },
+          ),
         );
         progress.done();
         if (o.json) printJson(report);

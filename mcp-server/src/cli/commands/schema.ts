@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { withCommandLineHosts } from '../../collect/credential-hosts.js';
 import { renderSchemaReview, reviewSchema } from '../../ops/review-schema.js';
 import { abortOnSignal } from '../abort-on-signal.js';
 import { failWith, printJson, printText } from '../output.js';
@@ -26,17 +27,17 @@ export function reviewSchemaCommand(): Command {
         if (o.product !== undefined && o.product !== 'cassandra' && o.product !== 'scylla') {
           throw Object.assign(new Error(`--product ${o.product}`), { code: 'BAD_ARGUMENT', fix: 'Use --product cassandra or --product scylla.' });
         }
-        const r = await reviewSchema(
-          {
-            ...(file === '-' ? { text: await readStdin() } : file !== undefined ? { file } : {}),
-            ...(o.hosts ? { hosts: o.hosts.split(',').map((h) => h.trim()).filter(Boolean) } : {}),
-            ...(o.lab ? { lab: true } : {}),
-            ...(o.cqlPort !== undefined ? { cqlPort: o.cqlPort } : {}),
-            ...(o.bundle ? { bundleDir: o.bundle } : {}),
-            ...(o.product ? { product: o.product as 'cassandra' | 'scylla' } : {}),
-          },
-          { signal: abort.signal },
-        );
+        const hosts = o.hosts ? o.hosts.split(',').map((h) => h.trim()).filter(Boolean) : [];
+        const input = {
+          ...(file === '-' ? { text: await readStdin() } : file !== undefined ? { file } : {}),
+          ...(hosts.length ? { hosts } : {}),
+          ...(o.lab ? { lab: true } : {}),
+          ...(o.cqlPort !== undefined ? { cqlPort: o.cqlPort } : {}),
+          ...(o.bundle ? { bundleDir: o.bundle } : {}),
+          ...(o.product ? { product: o.product as 'cassandra' | 'scylla' } : {}),
+        };
+        // --hosts is the user's own flag: the password may go to those hosts for this run.
+        const r = await withCommandLineHosts(hosts, () => reviewSchema(input, { signal: abort.signal }));
         if (o.json) printJson(r);
         else printText(renderSchemaReview(r, { detail: o.detail === true }));
         if (r.findings.some((f) => f.severity === 'critical')) process.exitCode = 1;

@@ -4,7 +4,8 @@ import { renderRawOutputs, renderSnapshot, snapshotView } from '../../render/sna
 import { abortOnSignal } from '../abort-on-signal.js';
 import { failWith, printJson, printText } from '../output.js';
 import { progressLine } from '../progress-line.js';
-import { addClusterOptions, snapshotInputFrom, type ClusterFlags } from './cluster-options.js';
+import { withCommandLineHosts } from '../../collect/credential-hosts.js';
+import { addClusterOptions, commandLineHostsOf, snapshotInputFrom, type ClusterFlags } from './cluster-options.js';
 
 interface RawFlags {
   raw?: boolean;
@@ -44,10 +45,9 @@ export function snapshotCommand(): Command {
       const abort = abortOnSignal();
       try {
         const raw = rawRequestFrom(o);
-        const s = await takeSnapshot(
-          { ...snapshotInputFrom(o), nodetool: o.nodetool, bundleDir: o.bundle, ...(raw ? { raw } : {}) },
-          { onProgress: progress, signal: abort.signal },
-        );
+        const input = { ...snapshotInputFrom(o), nodetool: o.nodetool, bundleDir: o.bundle, ...(raw ? { raw } : {}) };
+        // --hosts / --jmx-host are the user's own flags: credentials may go there for this run.
+        const s = await withCommandLineHosts(commandLineHostsOf(o), () => takeSnapshot(input, { onProgress: progress, signal: abort.signal }));
         progress.done();
         const view = print(s, o);
         if (view.reachableCount < view.nodeCount || view.bundleError) process.exitCode = 1;

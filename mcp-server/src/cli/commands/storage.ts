@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { inspectStorage, renderStorageReport } from '../../ops/storage.js';
+import { inspectStorage, renderStorageReport, targetOf } from '../../ops/storage.js';
 import { planMkfsOnHost, renderPlanMkfs } from '../../ops/plan-mkfs.js';
 import type { RaidLevel } from '../../core/planners/mkfs.js';
 import { planQueueDepth, QueueDepthError } from '../../core/planners/queue-depth.js';
@@ -34,7 +34,8 @@ export function storageCommand(): Command {
             ...(o.root ? { root: o.root } : {}),
             timeoutMs: o.timeoutMs,
           },
-          { signal: abort.signal, onProgress: (e) => (o.json ? undefined : process.stderr.write(`… ${e.message}\n`)) },
+          // --target is the user's own flag: it may name an ssh key or kube context.
+          { signal: abort.signal, target: targetOf(o.target, 'trusted'), onProgress: (e) => (o.json ? undefined : process.stderr.write(`… ${e.message}\n`)) },
         );
         if (o.json) printJson(r);
         else printText(renderStorageReport(r));
@@ -79,7 +80,7 @@ export function planMkfsCommand(): Command {
             ...(o.sectorSize ? { sectorSize: o.sectorSize } : {}),
             ...(o.root ? { root: o.root } : {}),
           },
-          { signal: abort.signal },
+          { signal: abort.signal, target: targetOf(o.target, 'trusted') },
         );
         if (o.json) printJson(r);
         else printText(renderPlanMkfs(r));
@@ -122,7 +123,7 @@ export function auditOsCommand(): Command {
       const abort = abortOnSignal();
       try {
         if (o.product !== undefined && o.product !== 'cassandra' && o.product !== 'scylla') throw Object.assign(new Error(`unknown product "${o.product}"`), { code: 'BAD_PRODUCT', fix: 'Use --product cassandra or --product scylla.' });
-        const r = await auditOs({ target: o.target, ...(o.product ? { product: o.product as 'cassandra' | 'scylla' } : {}), ...(o.pid ? { pid: o.pid } : {}), ...(o.root ? { root: o.root } : {}) }, { signal: abort.signal });
+        const r = await auditOs({ target: o.target, ...(o.product ? { product: o.product as 'cassandra' | 'scylla' } : {}), ...(o.pid ? { pid: o.pid } : {}), ...(o.root ? { root: o.root } : {}) }, { signal: abort.signal, target: targetOf(o.target, 'trusted') });
         if (o.json) printJson(r);
         else printText(renderAuditOs(r));
         if (r.findings.some((f) => f.severity === 'critical')) process.exitCode = 1;

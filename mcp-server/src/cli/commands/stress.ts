@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import type { StressParams } from '../../core/stress/params.js';
 import { compareStressRuns, latestRunId, startStress, stressCancel, stressStatus, waitForRun, type RunStressInput } from '../../ops/stress.js';
+import { withCommandLineHosts } from '../../collect/credential-hosts.js';
 import { OpError } from '../../ops/errors.js';
 import { renderCompare, renderStarted, renderStatus } from '../../render/stress.js';
 import { abortOnSignal } from '../abort-on-signal.js';
@@ -102,7 +103,9 @@ export function stressCommand(): Command {
       const progress = progressLine();
       const abort = abortOnSignal();
       try {
-        const started = await startStress(inputFrom(o), { onProgress: o.detach ? () => {} : progress });
+        const input = inputFrom(o);
+        // --nodes are the user's own flag: the run's before/after snapshots may log in there.
+        const started = await withCommandLineHosts(input.nodes, () => startStress(input, { onProgress: o.detach ? () => {} : progress }));
         if (o.detach) {
           if (o.json) printJson(started);
           else printText(renderStarted(started));
@@ -150,6 +153,7 @@ export function stressCommand(): Command {
       try {
         const c = await stressCancel(id);
         if (o.json) printJson(c);
+        else if (c.stale) printText(`${id} had already ended (stale): ${c.stale}; nothing signalled`);
         else printText(c.wasRunning ? `cancelled ${id}; ${c.leftover.length ? `still alive: ${c.leftover.join(', ')}` : 'no process left'}` : `${id} was not running (${c.state})`);
         if (c.leftover.length) process.exitCode = 1;
       } catch (e) {

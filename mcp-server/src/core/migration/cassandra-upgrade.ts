@@ -3,6 +3,7 @@ import { keyStatus, renameOf } from '../config/renames.js';
 import { parseCassandraYaml } from '../parse/config/index.js';
 import { clientGroups, clusterStateItems, cmpVersion, line, notChecked, repairItem } from './common.js';
 import type { ChecklistItem, MigrationInput } from './types.js';
+import { minOf } from '../arrays.js';
 
 /** Release lines a rolling upgrade steps through, oldest first. */
 const LINES = ['3.0', '3.11', '4.0', '4.1', '5.0'];
@@ -162,7 +163,7 @@ function clientItems(input: MigrationInput): ChecklistItem {
   if (!groups.length) {
     return { id: 'clients.protocol', area: 'clients', title: 'Client drivers support the target version', status: 'action', evidence: ['no client connections in system_views.clients (snapshot taken with no application connected, or before 4.0)'], action: 'Check the application drivers by hand before the upgrade.', knowledgeIds: ['migration.upgrade.drivers-first'], step: 1 };
   }
-  const worst = Math.min(...groups.map((g) => g.protocol ?? 99));
+  const worst = minOf(groups.map((g) => g.protocol ?? 99));
   return {
     id: 'clients.protocol',
     area: 'clients',

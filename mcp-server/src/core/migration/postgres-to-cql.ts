@@ -514,6 +514,9 @@ export function postgresToCqlChecklist(input: MigrationInput): { path: string[];
 
   // Constraints: foreign keys, UNIQUE beyond the PK, CHECK, cascades.
   const lwt = numberOf('migration.postgres.lwt-cost');
+  // Cassandra's default Paxos v1 takes 4 round trips; ScyllaDB folds the read into the prepare (kb:migration.postgres.lwt-cost).
+  const lwtTrips =
+    to.product === 'scylla' ? `${lwt - 1} round trips (the read rides on the prepare)` : `${lwt} round trips (Paxos v1, the default; v2 saves one)`;
   const fks = s.tables.flatMap((t) => t.foreignKeys.map((f) => `${t.name}(${f.columns.join(', ')}) → ${f.refTable}${f.onDelete ? ` ON DELETE ${f.onDelete}` : ''}`));
   const uniques = s.tables.flatMap((t) => t.uniques.map((u) => `UNIQUE ${t.name}(${u.join(', ')})`));
   const uniqueIdx = s.indexes.filter((i) => i.unique).map((i) => `UNIQUE INDEX ${i.name ?? '?'} on ${i.table}(${[...i.columns.map((c) => c.name), ...i.expressions].join(', ')})`);
@@ -524,7 +527,7 @@ export function postgresToCqlChecklist(input: MigrationInput): { path: string[];
     area: 'model',
     title: 'Relational constraints have an owner after the move',
     status: cons.length ? 'action' : 'ok',
-    evidence: cons.length ? [...cons, `CQL enforces none of these; an INSERT on an existing key overwrites; a lightweight transaction costs ${lwt} round trips instead of one`] : ['no foreign key, UNIQUE or CHECK constraint'],
+    evidence: cons.length ? [...cons, `CQL enforces none of these; an INSERT on an existing key overwrites; a lightweight transaction costs ${lwtTrips} instead of one`] : ['no foreign key, UNIQUE or CHECK constraint'],
     ...(cons.length
       ? { action: 'Per constraint: validate in the application, or (for UNIQUE) claim the value in a lookup table keyed by it with INSERT … IF NOT EXISTS; turn ON DELETE CASCADE into deletes from every query table.' }
       : {}),

@@ -14,7 +14,7 @@ const COMPACTION_MAP: Record<string, string> = {
 };
 
 /** cassandra.yaml keys that tune the JVM or Cassandra's thread pools: no effect on ScyllaDB. */
-const NO_EFFECT = /^(?:concurrent_(?:reads|writes|counter_writes|materialized_view_writes|compactors)|memtable_(?:heap|offheap)_space(?:_in_mb)?|memtable_allocation_type|memtable_flush_writers|file_cache_size(?:_in_mb)?|key_cache_size(?:_in_mb)?|row_cache_size(?:_in_mb)?|counter_cache_size(?:_in_mb)?|native_transport_max_threads|disk_access_mode|buffer_pool_use_heap_if_exhausted|networking_cache_size(?:_in_mb)?|index_summary_capacity(?:_in_mb)?)$/;
+const NO_EFFECT = /^(?:concurrent_(?:reads|writes|counter_writes|materialized_view_writes|compactors)|memtable_(?:heap|offheap)_space(?:_in_mb)?|memtable_allocation_type|memtable_flush_writers|file_cache_size(?:_in_mb)?|key_cache_size(?:_in_mb)?|row_cache_size(?:_in_mb)?|counter_cache_size(?:_in_mb)?|native_transport_max_threads|disk_access_mode|buffer_pool_use_heap_if_exhausted|networking_cache_size(?:_in_mb)?|index_summary_capacity(?:_in_mb)?|(?:inter_dc_)?stream_throughput_outbound(?:_megabits_per_sec)?)$/;
 const CARRY_OVER = ['cluster_name', 'num_tokens', 'endpoint_snitch', 'seed_provider', 'listen_address', 'rpc_address', 'broadcast_address', 'native_transport_port', 'authenticator', 'authorizer'];
 
 const isScyllaDriver = (name: string) => /scylla/i.test(name);

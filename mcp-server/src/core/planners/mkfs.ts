@@ -4,6 +4,7 @@
  * the dry run (mkfs.xfs -N) is ops/plan-mkfs.ts's job, and nothing ever runs mkfs without -N.
  */
 import { numberOf, valueOf } from '../knowledge/index.js';
+import { maxOf } from '../arrays.js';
 
 export type RaidLevel = 'raid0' | 'raid1' | 'raid10' | 'raid5' | 'raid6';
 
@@ -63,6 +64,43 @@ export class MkfsPlanError extends Error {
 
 const devPath = (n: string) => (n.startsWith('/') ? n : `/dev/${n}`);
 
+/**
+ * The printed mdadm / mkfs.xfs lines are pasted into a root shell: every name in them must be a plain device
+ * name or path whose parts start with a letter or digit (no "-" to start an option, no "..", no spaces).
+ */
+const DEVICE_NAME = /^\/?[A-Za-z0-9][\w.:+-]*(?:\/[A-Za-z0-9][\w.:+-]*)*$/;
+/** An md array as mdadm --create takes it: md0, /dev/md0, or a named array /dev/md/data. */
+const MD_DEVICE = /^(?:\/dev\/)?md(?:\d+|\/[A-Za-z0-9][\w.-]*)$/;
+/** An XFS label: at most 12 characters, not starting with "-" (mkfs.xfs -L would read it as an option). */
+const LABEL = /^[A-Za-z0-9_][\w.-]{0,11}$/;
+
+/** Refuses names that could start an option or name the wrong thing, before any command line is built. */
+function checkNames(input: MkfsInput): void {
+  for (const d of input.devices) {
+    if (!DEVICE_NAME.test(d.name)) {
+      throw new MkfsPlanError(`device ${JSON.stringify(d.name.slice(0, 100))} is not a plain device name or path`, 'Use names like nvme0n1, sdb or /dev/sdb.');
+    }
+  }
+  const paths = input.devices.map((d) => devPath(d.name));
+  const twice = paths.filter((p, i) => paths.indexOf(p) !== i);
+  if (twice.length) throw new MkfsPlanError(`device ${[...new Set(twice)].join(', ')} is listed more than once`, 'Name each member disk once.');
+  if (input.mdDevice !== undefined) {
+    if (!MD_DEVICE.test(input.mdDevice)) {
+      throw new MkfsPlanError(
+        `mdDevice ${JSON.stringify(input.mdDevice.slice(0, 100))} is not an md array name`,
+        'Name the array to create as md0, /dev/md0 or /dev/md/<name>; a member disk or any other device is refused.',
+      );
+    }
+    if (paths.includes(devPath(input.mdDevice))) {
+      throw new MkfsPlanError(`mdDevice ${input.mdDevice} is also listed as a member`, 'Name the new array apart from its member disks.');
+    }
+  }
+  if (input.label !== undefined && !LABEL.test(input.label)) {
+    const what = `label ${JSON.stringify(input.label.slice(0, 40))}`;
+    throw new MkfsPlanError(`${what} is not 1-12 characters of letters, digits, . _ - starting with a letter, digit or _`, 'Use a short label such as "data".');
+  }
+}
+
 /** Data-bearing members for the stripe width. */
 export function dataDiskCount(level: RaidLevel, members: number): number | null {
   switch (level) {
@@ -88,6 +126,7 @@ export function assertDryRun(argv: readonly string[]): void {
 
 export function planMkfs(input: MkfsInput): MkfsPlan {
   if (input.devices.length === 0) throw new MkfsPlanError('no devices given', 'Name the disk(s) that will hold the data, e.g. nvme0n1 nvme1n1.');
+  checkNames(input);
   const warnings: string[] = [];
   const flags: PlanFlag[] = [];
   const several = input.devices.length > 1;
@@ -95,16 +134,20 @@ export function planMkfs(input: MkfsInput): MkfsPlan {
   const phys = input.devices.map((d) => d.physicalSectorSize ?? d.logicalSectorSize);
   const known = phys.filter((p): p is number => p !== null);
   if (known.length < phys.length) warnings.push(`physical sector size unknown for ${input.devices.filter((_d, i) => phys[i] === null).map((d) => d.name).join(', ')}: assumed 4096 (check /sys/block/<dev>/queue/physical_block_size)`);
-  const sector = Math.max(known.length ? Math.max(...known) : 4096, ...(known.length < phys.length ? [4096] : []));
+  const sector = Math.max(known.length ? maxOf(known) : 4096, known.length < phys.length ? 4096 : 0);
   if (new Set(known).size > 1) warnings.push(`devices differ in physical sector size (${[...new Set(known)].join(', ')} B): planning for the largest, ${sector} B`);
   if (input.devices.some((d) => d.physicalSectorSize === 512 && /^(\/dev\/)?nvme/.test(d.name))) {
     warnings.push('NVMe reporting 512-byte physical sectors: check `nvme id-ns -H` for a 4096-byte LBA format before formatting (kb:storage.nvme.lba-format)');
   }
-  // ScyllaDB's setup lets the block be as small as 1 KiB when the sector allows (small commit-log writes);
-  // Cassandra keeps XFS's 4 KiB default. Never below the physical sector.
-  const floor = input.product === 'scylla' ? 1024 : 4096;
-  const bsize = Math.max(floor, sector);
-  flags.push({ flag: `-b size=${bsize}`, why: `block size ${bsize} B: at least the ${sector} B physical sector${input.product === 'scylla' ? ' (ScyllaDB\'s setup uses max(1024, sector size))' : ' and XFS\'s 4 KiB default'}, so no block write is a read-modify-write`, knowledgeIds: ['storage.xfs.block-size', 'storage.sector-size'] });
+  // XFS's 4 KiB default for both products: scylla_raid_setup (2025.4+) keeps it on kernels >= 5.12
+  // (kb:storage.xfs.block-size). Never below the physical sector.
+  const bsize = Math.max(4096, sector);
+  const scyllaWhy = input.product === 'scylla' ? ' (scylla_raid_setup keeps this default on kernels 5.12+; its 1 KiB blocks were for older kernels)' : '';
+  flags.push({
+    flag: `-b size=${bsize}`,
+    why: `block size ${bsize} B: at least the ${sector} B physical sector and XFS's 4 KiB default${scyllaWhy}, so no block write is a read-modify-write`,
+    knowledgeIds: ['storage.xfs.block-size', 'storage.sector-size'],
+  });
   flags.push({ flag: `-s size=${sector}`, why: `sector size ${sector} B = the device's physical sector, so metadata and log writes are whole physical sectors`, knowledgeIds: ['storage.xfs.block-size', 'storage.sector-size'] });
 
   let device = devPath(input.devices[0]!.name);
@@ -135,7 +178,18 @@ export function planMkfs(input: MkfsInput): MkfsPlan {
   assertDryRun(dryRunArgv);
   const mountOptions: PlanFlag[] = [
     { flag: String(valueOf('storage.mount.noatime')), why: 'no inode write on every read', knowledgeIds: ['storage.mount.noatime'] },
-    { flag: 'no discard (enable fstrim.timer instead)', why: 'online discard turns compaction deletes into discard bursts', knowledgeIds: ['storage.discard.online'] },
+    // ScyllaDB's scylla_raid_setup mounts with online discard by default; for Cassandra periodic TRIM is preferred.
+    input.product === 'scylla'
+      ? {
+          flag: 'discard',
+          why: 'what scylla_raid_setup sets by default (--online-discard True); use fstrim.timer instead only if discards stall the device',
+          knowledgeIds: ['storage.discard.online'],
+        }
+      : {
+          flag: 'no discard (enable fstrim.timer instead)',
+          why: 'online discard turns compaction deletes into discard bursts',
+          knowledgeIds: ['storage.discard.online'],
+        },
   ];
   return { device, mdadmArgv, mkfsArgv, dryRunArgv, flags, mountOptions, blockSize: bsize, sectorSize: sector, stripe, warnings };
 }

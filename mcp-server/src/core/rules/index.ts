@@ -9,6 +9,7 @@ import { tablesRule } from './tables.js';
 import { threadPoolsRule } from './threadpools.js';
 import { topologyRule } from './topology.js';
 import { trapsRule } from './traps.js';
+import { pushAll } from '../arrays.js';
 
 export const RULES: readonly Rule[] = [topologyRule, threadPoolsRule, compactionRule, tablesRule, jvmRule, logsRule, outliersRule, trapsRule];
 
@@ -29,7 +30,7 @@ export function runRules(input: DiagnosisInput, rules: readonly Rule[] = RULES):
     } catch (e) {
       o = { rule: r.id, checked: false, skippedBecause: `rule error: ${e instanceof Error ? e.message : String(e)}`, findings: [] };
     }
-    findings.push(...o.findings);
+    pushAll(findings, o.findings);
     outcomes.push({ rule: r.id, checks: r.checks, checked: o.checked, ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}), findings: o.findings.length });
   }
   return { findings: worstFirst(findings), outcomes };

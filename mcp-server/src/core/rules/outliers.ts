@@ -2,6 +2,7 @@ import type { NodeEvidence } from '../diagnosis/evidence.js';
 import type { Finding } from '../findings.js';
 import { threshold } from '../knowledge/index.js';
 import { outcome, skipped, type Rule } from './rule.js';
+import { maxOf } from '../arrays.js';
 
 /**
  * The USE method across nodes: a node whose pending work, read latency, GC pause or data size is a
@@ -25,7 +26,7 @@ const METRICS: Metric[] = [
     floor: 5,
     read: (n) => {
       const xs = (n.facts.tables ?? []).filter((t) => USER(t.keyspace) && (t.localRead?.count ?? 0) > 0).map((t) => t.localRead?.p99Ms ?? 0);
-      return xs.length ? Math.max(...xs) : null;
+      return xs.length ? maxOf(xs) : null;
     },
   },
   { name: 'max GC pause', unit: 'ms', floor: 200, read: (n) => n.facts.gc?.maxPauseMs ?? null },

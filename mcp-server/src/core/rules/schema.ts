@@ -8,6 +8,7 @@ import { appliesTo, knowledge, numberOf, parseVersion, threshold, valueOf } from
 import type { CqlSchema, SchemaKeyspace, SchemaTable } from '../parse/schema/types.js';
 import type { KindRuleOutcome, KindRules } from './per-kind.js';
 import { fmtNum, grade } from './rule.js';
+import { maxOf } from '../arrays.js';
 
 export interface SchemaRuleInput {
   schema: CqlSchema;
@@ -238,7 +239,7 @@ function gcGrace(input: SchemaRuleInput): KindRuleOutcome {
     const deletesSeen = tomb !== null && tomb > 0;
     const ks = input.schema.keyspaces.find((k) => k.name === t.keyspace);
     const rfs = Object.values(ks?.replication ?? {});
-    const maxRf = rfs.length ? Math.max(...rfs) : null;
+    const maxRf = rfs.length ? maxOf(rfs) : null;
     findings.push(
       finding({
         id: rule,

@@ -8,6 +8,7 @@ import { numberOf, threshold } from '../knowledge/index.js';
 import { median, stressFacts, type IntervalFacts, type StressFacts } from '../stress/facts.js';
 import { fmtNum, grade } from './rule.js';
 import type { KindRuleOutcome, KindRules } from './per-kind.js';
+import { maxOf } from '../arrays.js';
 
 const ms = (v: number) => `${fmtNum(v)} ms`;
 const ops = (v: number) => `${Math.round(v).toLocaleString('en-US')} op/s`;
@@ -40,7 +41,7 @@ const saturation: StressRule = {
     const climb = numberOf('benchmarking.p99-climb');
     const steps = f.steps.filter((s) => finite(s.opRate) && finite(s.p99Ms));
     if (steps.length >= 3) {
-      const peak = Math.max(...steps.map((s) => s.opRate!));
+      const peak = maxOf(steps.map((s) => s.opRate!));
       const startIdx = steps.findIndex((s) => s.opRate! >= plateauFrac * peak);
       const start = steps[startIdx]!;
       const last = steps.at(-1)!;
@@ -417,7 +418,7 @@ const stall: StressRule = {
     const { ramp, steady } = steadyIntervals(f);
     if (steady.length < 4) return 'fewer than 4 intervals with a throughput';
     // Against the peak, not the median: when a node dies early most of the run may be the stall itself.
-    const peak = Math.max(...steady.map((i) => i.opRate!));
+    const peak = maxOf(steady.map((i) => i.opRate!));
     const frac = numberOf('benchmarking.throughput-stall');
     // Runs of consecutive intervals far below the median, not counting the last one (a run's tail is short).
     const body = steady.slice(0, -1);

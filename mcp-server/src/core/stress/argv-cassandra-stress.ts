@@ -1,3 +1,4 @@
+import { guardArgv, stressPathProblem } from './argv-guard.js';
 import type { ArgvBuilder, StressStep } from './argv-types.js';
 import { propertiesText } from './java-properties.js';
 import { DEFAULT_KEYSPACE, type StressCredentials, type StressParams } from './params.js';
@@ -48,6 +49,9 @@ export function argvPasswordWarning(reason?: string): string {
     'or run as a role whose only permissions are on the stress keyspace.'
   );
 }
+
+/** The options this builder emits; any other element starting with "-" is refused (argv-guard.ts). */
+const OPTIONS = new Set(['-schema', '-pop', '-rate', '-node', '-port', CREDENTIALS_FILE_OPTION, '-mode', '-log']);
 
 const ratio = (r: number): string => {
   // read share r → smallest integer weights within 1 %: 0.75 → write=1,read=3.
@@ -113,6 +117,9 @@ export const cassandraStressArgv: ArgvBuilder = (binary, p, files, creds) => {
       command = ['mixed', ratio(p.readRatio!), bound, cl];
       break;
     case 'user': {
+      // profile=<path> is one token to us but re-split by cassandra-stress: the path must be a plain one.
+      const bad = stressPathProblem('cassandra-stress', p.profile ?? '');
+      if (bad) throw new Error(`profile ${JSON.stringify((p.profile ?? '').slice(0, 200))} ${bad}; give a plain path`);
       const ops = Object.entries(p.ops ?? {}).map(([k, w]) => `${k}=${w}`).join(',');
       command = ['user', `profile=${p.profile}`, `ops(${ops})`, bound, cl];
       break;
@@ -131,11 +138,13 @@ export const cassandraStressArgv: ArgvBuilder = (binary, p, files, creds) => {
     argv: [binary, ...command, ...(p.workload === 'user' ? [] : schema), ...pop(p), ...common(p, p.threads, p.rate, credArgs)],
   });
   const viaArgv = credArgs !== null && 'user' in credArgs;
+  const secretArgs = viaArgv ? [`password=${creds!.password}`] : [];
+  for (const s of steps) guardArgv('cassandra-stress', s.argv, OPTIONS, secretArgs);
   return {
     tool: 'cassandra-stress',
     steps,
     env: {},
-    secretArgs: viaArgv ? [`password=${creds!.password}`] : [],
+    secretArgs,
     ...(credArgs ? { credentials: viaArgv ? ('argv' as const) : ('file' as const) } : {}),
   };
 };

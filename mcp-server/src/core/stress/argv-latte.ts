@@ -1,6 +1,10 @@
+import { guardArgv, stressPathProblem } from './argv-guard.js';
 import type { ArgvBuilder, StressStep } from './argv-types.js';
 import { hostPorts } from './argv-types.js';
 import { DEFAULT_KEYSPACE, type StressParams } from './params.js';
+
+/** The options this builder emits; any other element starting with "-" is refused (argv-guard.ts). */
+const OPTIONS = new Set(['--log-dir', '-P', '-t', '--concurrency', '-p', '-f', '-d', '-w', '-r', '-s', '--consistency', '-o']);
 
 /** latte's names for consistency levels are the CQL ones; it parses them case-insensitively. */
 const cl = (p: StressParams) => p.consistency ?? 'LOCAL_QUORUM';
@@ -38,6 +42,9 @@ function params(p: StressParams): string[] {
 export const latteArgv: ArgvBuilder = (binary, p, files, creds) => {
   const workload = p.workload === 'user' ? p.profile! : files.workload;
   if (!workload) throw new Error('latte needs a workload script path (files.workload)');
+  // The script is a positional argument: one starting with "-" would be read as an option.
+  const bad = stressPathProblem('latte', workload);
+  if (bad) throw new Error(`workload script ${JSON.stringify(workload.slice(0, 200))} ${bad}; give a plain path`);
   const hosts = hostPorts(p);
   const logDir = files.logDir ? ['--log-dir', files.logDir] : [];
   const conn = ['--consistency', cl(p)];
@@ -53,6 +60,7 @@ export const latteArgv: ArgvBuilder = (binary, p, files, creds) => {
   if (files.reportJson) run.push('-o', files.reportJson);
   run.push(...hosts);
   steps.push({ name: 'run', argv: run });
+  for (const s of steps) guardArgv('latte', s.argv, OPTIONS, []);
   const env: Record<string, string> = creds ? { CASSANDRA_USER: creds.username, CASSANDRA_PASSWORD: creds.password } : {};
   return { tool: 'latte', steps, env, secretArgs: [] };
 };

@@ -1,6 +1,22 @@
+import { guardArgv } from './argv-guard.js';
 import type { ArgvBuilder, StressStep } from './argv-types.js';
 import { hostPorts } from './argv-types.js';
 import { DEFAULT_KEYSPACE, type StressParams } from './params.js';
+
+/** The options this builder emits; any other element starting with "-" is refused (argv-guard.ts). */
+const OPTIONS = new Set([
+  ...['-nodes', '-keyspace', '-replication-factor', '-consistency-level', '-partition-count', '-clustering-row-count', '-username', '-password'],
+  ...['-mode', '-workload', '-concurrency', '-duration', '-max-rate'],
+]);
+
+/** The run's warning when credentials are set: scylla-bench takes the password only as -password on its argv. */
+export function scyllaBenchPasswordWarning(): string {
+  return (
+    'the CQL password was passed to scylla-bench on its command line (-password …), where any user of this host can read it with `ps` while the run lasts ' +
+    '(argv.json masks it); scylla-bench has no other way to receive it. ' +
+    'Fix: run as a role whose only permissions are on the stress keyspace, on a host no one else logs in to, or stress without authentication in a lab.'
+  );
+}
 
 const cl = (p: StressParams) => (p.consistency ?? 'QUORUM').toLowerCase();
 
@@ -26,5 +42,7 @@ export const scyllaBenchArgv: ArgvBuilder = (binary, p, _files, creds) => {
   run.push('-concurrency', String(p.concurrency ?? p.threads ?? 16));
   if (p.rate !== undefined) run.push('-max-rate', String(Math.round(p.rate)));
   steps.push({ name: 'run', argv: [...run, ...base] });
-  return { tool: 'scylla-bench', steps, env: {}, secretArgs: creds ? [creds.password] : [] };
+  const secretArgs = creds ? [creds.password] : [];
+  for (const s of steps) guardArgv('scylla-bench', s.argv, OPTIONS, secretArgs);
+  return { tool: 'scylla-bench', steps, env: {}, secretArgs, ...(creds ? { credentials: 'argv' as const } : {}) };
 };

@@ -15,7 +15,8 @@ export interface StressCommand {
   secretArgs: string[];
   /**
    * cassandra-stress with credentials: 'file' = a -credentials-file the runner wrote (no secret in argv),
-   * 'argv' = user=/password= on the command line (visible to `ps` on this host). Absent without credentials.
+   * 'argv' = user=/password= on the command line (visible to `ps` on this host); scylla-bench: always 'argv'
+   * (-password). Absent without credentials.
    */
   credentials?: 'file' | 'argv';
 }

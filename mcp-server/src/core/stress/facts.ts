@@ -8,6 +8,7 @@ import { CASSANDRA_STRESS_KIND } from '../parse/stress/cassandra-stress.js';
 import { LATTE_JSON_KIND, LATTE_TEXT_KIND } from '../parse/stress/latte.js';
 import { SCYLLA_BENCH_KIND, type ScyllaBench } from '../parse/stress/scylla-bench.js';
 import { YCSB_KIND, type Ycsb } from '../parse/stress/ycsb.js';
+import { maxOf } from '../arrays.js';
 
 export type StressTool = 'cassandra-stress' | 'latte' | 'scylla-bench' | 'ycsb';
 
@@ -297,23 +298,23 @@ const MAIN_OP = (k: string) => !/-FAILED$|^CLEANUP$/.test(k);
 
 function fromYcsb(v: Ycsb): StressFacts {
   const f = empty('ycsb', YCSB_KIND);
-  const maxOf = (xs: (number | null)[]) => {
+  const maxOrNull = (xs: (number | null)[]) => {
     const ok = xs.filter((x): x is number => x !== null && Number.isFinite(x));
-    return ok.length ? Math.max(...ok) : null;
+    return ok.length ? maxOf(ok) : null;
   };
   f.intervals = v.intervals.map((i) => {
     const main = Object.entries(i.ops).filter(([k]) => MAIN_OP(k)).map(([, o]) => o);
     const failed = Object.entries(i.ops).filter(([k]) => /-FAILED$/.test(k)).reduce((a, [, o]) => a + (o.count ?? 0), 0);
     // Percentiles of different operations cannot be merged: the worst one stands for the interval.
-    return withoutGc({ timeS: i.timeS, opRate: i.opRate, p50Ms: null, p95Ms: null, p99Ms: maxOf(main.map((o) => o.p99Ms)), maxMs: maxOf(main.map((o) => o.maxMs)), errors: failed });
+    return withoutGc({ timeS: i.timeS, opRate: i.opRate, p50Ms: null, p95Ms: null, p99Ms: maxOrNull(main.map((o) => o.p99Ms)), maxMs: maxOrNull(main.map((o) => o.maxMs)), errors: failed });
   }).filter((i) => i.opRate !== null);
   const main = Object.entries(v.ops).filter(([k]) => MAIN_OP(k)).map(([, o]) => o);
   const total = main.reduce((a, o) => a + (o.operations ?? 0), 0);
   f.opRate = v.throughput;
   f.meanMs = total > 0 ? main.reduce((a, o) => a + (o.avgMs ?? 0) * (o.operations ?? 0), 0) / total : null;
-  f.p95Ms = maxOf(main.map((o) => o.p95Ms));
-  f.p99Ms = maxOf(main.map((o) => o.p99Ms));
-  f.maxMs = maxOf(main.map((o) => o.maxMs));
+  f.p95Ms = maxOrNull(main.map((o) => o.p95Ms));
+  f.p99Ms = maxOrNull(main.map((o) => o.p99Ms));
+  f.maxMs = maxOrNull(main.map((o) => o.maxMs));
   f.totalOps = total || null;
   f.errors = Object.entries(v.ops).filter(([k]) => /-FAILED$/.test(k)).reduce((a, [, o]) => a + (o.operations ?? 0), 0);
   f.durationS = v.runTimeMs !== null ? v.runTimeMs / 1000 : (v.intervals.at(-1)?.timeS ?? null);

@@ -5,6 +5,7 @@ import { DEFAULT_NODE_TIMEOUT_MS, DEFAULT_SWEEP_CONCURRENCY, takeSnapshot } from
 import { mcpProgress } from '../progress.js';
 import { toolError, toolResult } from '../tool-result.js';
 import { checkedSchema, findingSchema } from './shared-schemas.js';
+import { annotationsFor } from './annotations.js';
 
 const GIB = 1024 ** 3;
 
@@ -43,7 +44,7 @@ export function registerConfigTools(server: McpServer): void {
         drift: z.unknown().optional(),
         notes: z.array(z.string()).optional(),
       },
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      annotations: annotationsFor('audit_config'),
     },
     async (args, extra) => {
       try {

@@ -3,9 +3,10 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { dataHome } from '../../collect/data-home.js';
 import { diagnose, diagnoseBundle, type DiagnosisReport } from '../../ops/diagnose.js';
-import { interpretText } from '../../ops/interpret.js';
+import { interpretOffThread } from '../../ops/interpret.js';
 import { analyzeLogFiles } from '../../ops/analyze-logs.js';
-import { MAX_INTERPRET_BYTES, readSavedOutput } from '../../ops/saved-output.js';
+import { readSavedOutput } from '../../ops/saved-output.js';
+import { MAX_TOOL_TEXT_CHARS } from '../limits.js';
 import { renderChecked, renderFinding, summariseParsed } from '../../render/interpret.js';
 import { DEFAULT_NODE_TIMEOUT_MS, DEFAULT_SWEEP_CONCURRENCY } from '../../ops/snapshot.js';
 import { renderDiagnosis } from '../../render/diagnosis.js';
@@ -13,6 +14,8 @@ import { renderInterpret } from '../../render/interpret.js';
 import { mcpProgress } from '../progress.js';
 import { toolError, toolResult } from '../tool-result.js';
 import { checkedSchema, findingSchema } from './shared-schemas.js';
+import { NODETOOL_VIA_DESCRIPTION } from './target-descriptions.js';
+import { annotationsFor } from './annotations.js';
 
 const diagnosisOutput = {
   origin: z.string(),
@@ -25,6 +28,7 @@ const diagnosisOutput = {
   checked: checkedSchema,
   bundleDir: z.string().optional(),
   bundleError: z.object({ code: z.string(), message: z.string(), fix: z.string() }).optional(),
+  warnings: z.array(z.string()).optional(),
 };
 
 // Pasted text and files share one limit: a log of more than this belongs to a streaming verb.
@@ -51,7 +55,7 @@ export function registerDiagnosisTools(server: McpServer): void {
         dc: z.string().max(200).optional(),
         jmxHost: z.string().max(253).optional(),
         jmxPort: z.number().int().min(1).max(65535).optional(),
-        nodetoolVia: z.string().max(500).optional().describe('Run nodetool on each node through a target such as ssh://ops@{host} ({host} = node address); JMX then defaults to 127.0.0.1'),
+        nodetoolVia: z.string().max(500).optional().describe(NODETOOL_VIA_DESCRIPTION),
         concurrency: z.number().int().min(1).max(64).default(DEFAULT_SWEEP_CONCURRENCY),
         nodeTimeoutMs: z.number().int().min(1000).max(600_000).default(DEFAULT_NODE_TIMEOUT_MS),
         logFiles: z.record(z.string().max(300), z.array(z.string().max(4096)).max(8)).optional().describe('Log files to read per node address, e.g. {"10.0.0.1": ["/var/log/cassandra/system.log"]} (the lab’s logs are read automatically)'),
@@ -59,12 +63,14 @@ export function registerDiagnosisTools(server: McpServer): void {
         detail: z.boolean().default(false).describe('Every finding, info included, with all evidence'),
       },
       outputSchema: diagnosisOutput,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      annotations: annotationsFor('diagnose'),
     },
     async (args, extra) => {
       try {
         const bundleDir = args.save && !args.bundle ? join(dataHome(), 'bundles', `diagnose-${new Date().toISOString().replace(/[:.]/g, '-')}`) : undefined;
-        const r = args.bundle ? await diagnoseBundle(args.bundle) : await diagnose({ ...args, ...(bundleDir ? { bundleDir } : {}) }, { onProgress: mcpProgress(extra), signal: extra.signal });
+        const r = args.bundle
+          ? await diagnoseBundle(args.bundle, { ...(args.logFiles ? { logFiles: args.logFiles } : {}), signal: extra.signal, onProgress: mcpProgress(extra) })
+          : await diagnose({ ...args, ...(bundleDir ? { bundleDir } : {}), targetOrigin: 'untrusted' }, { onProgress: mcpProgress(extra), signal: extra.signal });
         return diagnosisResult(r, args.detail);
       } catch (e) {
         return toolError(e);
@@ -80,7 +86,7 @@ export function registerDiagnosisTools(server: McpServer): void {
         'Detects the kind of a pasted output (every nodetool output; more kinds as they are added), parses it and runs the rules on it. ' +
         'Give the text, or the path of a file on the machine the server runs on. Unknown text is said to be unknown, with the list of supported kinds.',
       inputSchema: {
-        text: z.string().max(MAX_INTERPRET_BYTES).optional(),
+        text: z.string().max(MAX_TOOL_TEXT_CHARS).optional(),
         path: z.string().max(4096).optional(),
       },
       outputSchema: {
@@ -93,16 +99,16 @@ export function registerDiagnosisTools(server: McpServer): void {
         supported: z.array(z.string()).optional(),
         warnings: z.array(z.string()),
       },
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: annotationsFor('interpret'),
     },
-    async (args) => {
+    async (args, extra) => {
       try {
         let text = args.text;
         if (text === undefined) {
           if (!args.path) throw Object.assign(new Error('give text or path'), { code: 'NO_INPUT', fix: 'Pass the output as text, or a file path.' });
           text = await readSavedOutput(args.path);
         }
-        const r = interpretText(text);
+        const r = await interpretOffThread(text, { signal: extra.signal });
         return toolResult(renderInterpret(r), r);
       } catch (e) {
         return toolError(e);
@@ -122,7 +128,7 @@ export function registerDiagnosisTools(server: McpServer): void {
         node: z.string().max(300).optional(),
       },
       outputSchema: { files: z.array(z.string()), facts: z.unknown(), findings: z.array(findingSchema), checked: checkedSchema },
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: annotationsFor('analyze_logs'),
     },
     async (args, extra) => {
       try {

@@ -4,6 +4,7 @@ import { labStatus, startLab, stopLab } from '../../lab/index.js';
 import { renderLabStatus } from '../../render/lab.js';
 import { mcpProgress } from '../progress.js';
 import { toolError, toolResult } from '../tool-result.js';
+import { annotationsFor } from './annotations.js';
 
 const labNode = z.object({
   index: z.number(),
@@ -51,7 +52,7 @@ export function registerLabTools(server: McpServer): void {
         heap: z.string().regex(/^\d+[MG]$/, 'heap like 512M or 1G').default('512M'),
       },
       outputSchema: labStatusOutput,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+      annotations: annotationsFor('lab_start'),
     },
     async (args, extra) => {
       try {
@@ -71,7 +72,7 @@ export function registerLabTools(server: McpServer): void {
       description: 'Shows the local lab nodes: PID, whether the process is alive and whether CQL answers.',
       inputSchema: {},
       outputSchema: labStatusOutput,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: annotationsFor('lab_status'),
     },
     async () => {
       try {
@@ -94,7 +95,7 @@ export function registerLabTools(server: McpServer): void {
         confirm: z.boolean().default(false).describe('Must be true when wipe is true'),
       },
       outputSchema: { stopped: z.array(z.number()), wiped: z.boolean() },
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: annotationsFor('lab_stop'),
     },
     async (args, extra) => {
       try {

@@ -1,7 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { migrationReview, renderMigrationReview } from '../../ops/migration.js';
+import { MAX_TOOL_TEXT_CHARS } from '../limits.js';
 import { toolError, toolResult } from '../tool-result.js';
+import { annotationsFor } from './annotations.js';
 
 const endpoint = z.object({ product: z.enum(['cassandra', 'scylla', 'postgres']), version: z.string().min(1).max(40) });
 
@@ -80,18 +82,18 @@ export function registerMigrationTools(server: McpServer): void {
         from: endpoint.describe('Current product and version, e.g. {product: cassandra, version: 3.11.16}'),
         to: endpoint.describe('Target product and version'),
         kind: z.enum(['cassandra-upgrade', 'cassandra-to-scylla', 'vnodes-to-tablets', 'postgres-to-cql']).optional().describe('Default: from the products'),
-        configText: z.string().max(32 * 1024 * 1024).optional(),
+        configText: z.string().max(MAX_TOOL_TEXT_CHARS).optional(),
         configFile: z.string().max(4096).optional(),
-        schemaText: z.string().max(32 * 1024 * 1024).optional(),
+        schemaText: z.string().max(MAX_TOOL_TEXT_CHARS).optional(),
         schemaFile: z.string().max(4096).optional(),
         bundleDir: z.string().max(4096).optional().describe('Snapshot bundle (cluster_snapshot bundle: true)'),
-        ddlText: z.string().max(32 * 1024 * 1024).optional().describe('PostgreSQL → CQL: pg_dump --schema-only output'),
+        ddlText: z.string().max(MAX_TOOL_TEXT_CHARS).optional().describe('PostgreSQL → CQL: pg_dump --schema-only output'),
         ddlFile: z.string().max(4096).optional().describe('PostgreSQL → CQL: path of a pg_dump --schema-only file'),
         accessPatterns: z.array(z.union([z.string().max(500), accessPattern])).max(64).optional().describe('PostgreSQL → CQL: the queries, e.g. "orders by user_id order by created_at desc limit 20 ~40/day"'),
         keyspace: z.string().max(48).optional().describe('PostgreSQL → CQL: keyspace for the proposed tables (default: the PostgreSQL schema, or app)'),
       },
       outputSchema: reviewOutput,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: annotationsFor('migration_review'),
     },
     async (args) => {
       try {

@@ -1,18 +1,28 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { NODETOOL_ALLOW_LIST, NODETOOL_SUBCOMMANDS } from '../../core/nodetool-commands.js';
+import { NODETOOL_ALLOW_LIST, NODETOOL_SUBCOMMANDS, NODETOOL_TOOL_SUBCOMMANDS, type NodetoolCommandSpec } from '../../core/nodetool-commands.js';
 import { MAX_NODETOOL_TIMEOUT_MS, runNodetool } from '../../ops/nodetool.js';
 import { renderNodetoolReport } from '../../render/nodetool.js';
 import { mcpProgress } from '../progress.js';
 import { toolError, toolResult } from '../tool-result.js';
+import { annotationsFor } from './annotations.js';
 
-const subcommandList = NODETOOL_SUBCOMMANDS.map((s) => `${s} (${NODETOOL_ALLOW_LIST[s].summary})`).join('; ');
+const subcommandList = NODETOOL_TOOL_SUBCOMMANDS.map((s) => `${s} (${NODETOOL_ALLOW_LIST[s].summary})`).join('; ');
+/** Allow-listed subcommands this tool leaves out because running them changes the node (gcstats). */
+const stateful = NODETOOL_SUBCOMMANDS.filter((s) => !NODETOOL_TOOL_SUBCOMMANDS.includes(s));
+const statefulNote = stateful.map((s) => `${s}: ${(NODETOOL_ALLOW_LIST[s] as NodetoolCommandSpec).resetsState}`).join('; ');
+
+/** Why a subcommand is refused: the node-changing ones get their reason and where to get the data instead. */
+function refusal(input: unknown): string {
+  if (typeof input === 'string' && (stateful as string[]).includes(input)) {
+    return `${input} is not run by this read-only tool (${statefulNote}); diagnose and cluster_snapshot collect it once per call and report it`;
+  }
+  return `not on the read-only allow-list; allowed: ${NODETOOL_TOOL_SUBCOMMANDS.join(', ')}`;
+}
 
 export const nodetoolInput = {
   subcommand: z
-    .enum(NODETOOL_SUBCOMMANDS as [string, ...string[]], {
-      error: () => `not on the read-only allow-list; allowed: ${NODETOOL_SUBCOMMANDS.join(', ')}`,
-    })
+    .enum(NODETOOL_TOOL_SUBCOMMANDS as [string, ...string[]], { error: (iss) => refusal(iss.input) })
     .describe('Read-only nodetool subcommand'),
   host: z.string().max(253).default('127.0.0.1').describe('Node JMX host (IP or name)'),
   port: z.number().int().min(1).max(65535).default(7199).describe('Node JMX port (Cassandra default 7199; ScyllaDB REST 10000)'),
@@ -37,6 +47,7 @@ export const nodetoolOutput = {
     .object({ kind: z.string(), ok: z.boolean(), value: z.unknown().optional(), reason: z.string().optional(), warnings: z.array(z.string()).optional() })
     .nullable(),
   error: z.object({ code: z.string(), message: z.string(), fix: z.string() }).optional(),
+  warnings: z.array(z.string()).optional(),
   output: z.object({ chars: z.number(), lines: z.number(), truncated: z.boolean(), excerpt: z.string(), raw: z.string().optional() }),
 };
 
@@ -49,10 +60,12 @@ export function registerNodetoolTool(server: McpServer): void {
         `Runs one read-only nodetool subcommand against a Cassandra/ScyllaDB node's JMX port and returns its output parsed into typed facts ` +
         `(every allowed subcommand has a parser; failures come back classified with a cause and a fix), plus the raw text on request. ` +
         `Commands that change the cluster are refused. Allowed: ${subcommandList}. ` +
-        `JMX credentials come from the server's environment (CQL_TUNER_JMX_USERNAME / CQL_TUNER_JMX_PASSWORD), never from arguments.`,
+        `Not offered: ${statefulNote} (diagnose and cluster_snapshot collect it). ` +
+        `JMX credentials come from the server's environment (CQL_TUNER_JMX_USERNAME / CQL_TUNER_JMX_PASSWORD), never from arguments, ` +
+        `and go only to hosts in CQL_TUNER_CREDENTIAL_HOSTS.`,
       inputSchema: nodetoolInput,
       outputSchema: nodetoolOutput,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      annotations: annotationsFor('nodetool'),
     },
     async (args, extra) => {
       try {

@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { estimateScaling, renderScaling } from '../../ops/scaling.js';
 import { toolError, toolResult } from '../tool-result.js';
+import { annotationsFor } from './annotations.js';
 
 const step = z.object({
   step: z.number(),
@@ -67,7 +68,7 @@ export function registerScalingTools(server: McpServer): void {
         tablets: z.boolean().optional().describe('ScyllaDB: keyspaces use tablets (2024.2+)'),
       },
       outputSchema: planOutput,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: annotationsFor('estimate_scaling'),
     },
     async (args) => {
       try {

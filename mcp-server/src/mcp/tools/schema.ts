@@ -2,8 +2,10 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { renderSchemaReview, reviewSchema } from '../../ops/review-schema.js';
 import { mcpProgress } from '../progress.js';
+import { MAX_TOOL_TEXT_CHARS } from '../limits.js';
 import { toolError, toolResult } from '../tool-result.js';
 import { checkedSchema, findingSchema } from './shared-schemas.js';
+import { annotationsFor } from './annotations.js';
 
 const reviewOutput = {
   source: z.string(),
@@ -39,7 +41,7 @@ export function registerSchemaTools(server: McpServer): void {
         'plus anti-patterns: STCS on large tables (needs sizes: give bundleDir from cluster_snapshot bundle: true), legacy/SASI secondary indexes, counters mixed with regular columns (invalid), materialized views, gc_grace 0, ' +
         'large/small compression chunks (weighted by the read/write mix when a bundle is given), SimpleStrategy in multi-DC clusters, RF 1. Read-only.',
       inputSchema: {
-        text: z.string().max(32 * 1024 * 1024).optional().describe('DESCRIBE SCHEMA / DESCRIBE KEYSPACE output'),
+        text: z.string().max(MAX_TOOL_TEXT_CHARS).optional().describe('DESCRIBE SCHEMA / DESCRIBE KEYSPACE output'),
         file: z.string().max(4096).optional().describe('A file holding that output'),
         hosts: z.array(z.string().max(300)).max(64).optional().describe('Live cluster contact points (server-side DESCRIBE, Cassandra 4.0+)'),
         lab: z.boolean().optional().describe('Use the running local lab'),
@@ -49,7 +51,7 @@ export function registerSchemaTools(server: McpServer): void {
         detail: z.boolean().default(false).describe('Show info findings in the text summary too'),
       },
       outputSchema: reviewOutput,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      annotations: annotationsFor('review_schema'),
     },
     async (args, extra) => {
       try {

@@ -6,6 +6,8 @@ import { analyzeBundle, DEFAULT_NODE_TIMEOUT_MS, DEFAULT_SWEEP_CONCURRENCY, RAW_
 import { renderRawOutputs, renderSnapshot, snapshotView } from '../../render/snapshot.js';
 import { mcpProgress } from '../progress.js';
 import { toolError, toolResult } from '../tool-result.js';
+import { NODETOOL_VIA_DESCRIPTION } from './target-descriptions.js';
+import { annotationsFor } from './annotations.js';
 
 const nodeSummary = z.object({
   address: z.string(),
@@ -44,6 +46,7 @@ const snapshotOutput = {
   versions: z.array(z.string()),
   queries: z.object({ cql: z.number(), nodetool: z.number(), failed: z.number() }),
   nodes: z.array(nodeSummary),
+  warnings: z.array(z.string()).optional(),
   /** Every fact of every node, only with detail: true. */
   detail: z.array(z.unknown()).optional(),
   /** Raw outputs, only when asked for with raw. */
@@ -80,7 +83,8 @@ export function registerSnapshotTools(server: McpServer): void {
         'CQL virtual tables first (thread pools, caches, settings, per-table disk/latency/tombstones/partition sizes, clients, compactions, gossip, hints, snapshots), ' +
         'nodetool only for what no table answers (heap via info, GC via gcstats, dropped messages via tpstats). ' +
         'Returns a compact per-node summary; unreachable nodes are marked, never fatal. bundle: true keeps every raw output in the cql-tuner data folder for offline re-analysis; raw: {node, source} returns chosen raw outputs inline (capped). ' +
-        'CQL credentials/TLS from CQL_TUNER_CQL_USERNAME/PASSWORD/TLS/CA_FILE in the server environment.',
+        'CQL credentials/TLS from CQL_TUNER_CQL_USERNAME/PASSWORD/TLS/CA_FILE in the server environment; ' +
+        'the password goes only to hosts in CQL_TUNER_CREDENTIAL_HOSTS.',
       inputSchema: {
         hosts: z.array(z.string().max(300)).max(64).optional().describe('Contact points, host or host:port'),
         lab: z.boolean().default(false).describe('Use the running local lab instead of hosts'),
@@ -89,7 +93,7 @@ export function registerSnapshotTools(server: McpServer): void {
         dc: z.string().max(200).optional().describe('Only nodes of this datacenter'),
         jmxHost: z.string().max(253).optional().describe('"node" (default: each node’s address) or a fixed JMX host'),
         jmxPort: z.number().int().min(1).max(65535).optional(),
-        nodetoolVia: z.string().max(500).optional().describe('Run nodetool on each node through a target such as ssh://ops@{host} ({host} = node address); JMX then defaults to 127.0.0.1'),
+        nodetoolVia: z.string().max(500).optional().describe(NODETOOL_VIA_DESCRIPTION),
         nodetool: z.boolean().default(true).describe('Fill heap/GC/dropped messages with nodetool'),
         concurrency: z.number().int().min(1).max(64).default(DEFAULT_SWEEP_CONCURRENCY),
         nodeTimeoutMs: z.number().int().min(1000).max(600_000).default(DEFAULT_NODE_TIMEOUT_MS),
@@ -98,12 +102,13 @@ export function registerSnapshotTools(server: McpServer): void {
         raw: rawInput,
       },
       outputSchema: snapshotOutput,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      annotations: annotationsFor('cluster_snapshot'),
     },
     async (args, extra) => {
       try {
         const bundleDir = args.bundle ? join(dataHome(), 'bundles', `snapshot-${new Date().toISOString().replace(/[:.]/g, '-')}`) : undefined;
-        const s = await takeSnapshot({ ...args, ...(bundleDir ? { bundleDir } : {}) }, { onProgress: mcpProgress(extra), signal: extra.signal });
+        // Tool arguments are untrusted: nodetoolVia may not name an ssh key or config (the environment does).
+        const s = await takeSnapshot({ ...args, ...(bundleDir ? { bundleDir } : {}), targetOrigin: 'untrusted' }, { onProgress: mcpProgress(extra), signal: extra.signal });
         return result(s, args.detail);
       } catch (e) {
         return toolError(e);
@@ -118,11 +123,11 @@ export function registerSnapshotTools(server: McpServer): void {
       description: 'Reads a bundle folder written by cluster_snapshot (bundle: true) or `cql-tuner snapshot --bundle DIR` and parses it offline with the same parsers.',
       inputSchema: { path: z.string().min(1).max(4096), detail: z.boolean().default(false), raw: rawInput },
       outputSchema: snapshotOutput,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: annotationsFor('analyze_bundle'),
     },
-    async (args) => {
+    async (args, extra) => {
       try {
-        return result(await analyzeBundle(args.path, args.raw ? { raw: args.raw } : {}), args.detail);
+        return result(await analyzeBundle(args.path, { ...(args.raw ? { raw: args.raw } : {}), signal: extra.signal }), args.detail);
       } catch (e) {
         return toolError(e);
       }

@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { checkedSchema, findingSchema } from './shared-schemas.js';
-import { TARGET_FORMS } from '../../collect/target-spec.js';
+import { TOOL_TARGET_FORMS as TARGET_FORMS } from '../../collect/target-spec.js';
 import { inspectStorage, renderStorageReport } from '../../ops/storage.js';
 import { planMkfsOnHost, renderPlanMkfs } from '../../ops/plan-mkfs.js';
 import { planQueueDepth, QueueDepthError } from '../../core/planners/queue-depth.js';
@@ -9,6 +9,7 @@ import { OpError } from '../../ops/errors.js';
 import { auditOs, renderAuditOs } from '../../ops/audit-os.js';
 import { mcpProgress } from '../progress.js';
 import { toolError, toolResult } from '../tool-result.js';
+import { annotationsFor } from './annotations.js';
 
 // A recorded tree is a plain absolute directory path: no "..", no control characters, nothing that could
 // turn the prefix into another path than the one written.
@@ -58,7 +59,7 @@ export function registerStorageTools(server: McpServer): void {
         timeoutMs: z.number().int().min(1000).max(300_000).default(20_000).describe('Per-command timeout'),
       },
       outputSchema: inspectStorageOutput,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      annotations: annotationsFor('inspect_storage'),
     },
     async (args, extra) => {
       try {
@@ -111,7 +112,7 @@ export function registerStorageTools(server: McpServer): void {
         dryRun: record,
       },
       // Read-only: the only command it executes is mkfs.xfs -N (a dry run), after refusing mounted devices.
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      annotations: annotationsFor('plan_mkfs'),
     },
     async (args, extra) => {
       try {
@@ -147,7 +148,7 @@ export function registerStorageTools(server: McpServer): void {
         formula: z.string(),
         notes: z.array(z.string()),
       },
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: annotationsFor('plan_queue_depth'),
     },
     async (args) => {
       try {
@@ -183,7 +184,7 @@ export function registerStorageTools(server: McpServer): void {
         findings: z.array(finding),
         checked: checkedSchema,
       },
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      annotations: annotationsFor('audit_os'),
     },
     async (args, extra) => {
       try {

@@ -8,6 +8,7 @@ import { OpError } from '../../ops/errors.js';
 import { renderCompare, renderStarted, renderStatus } from '../../render/stress.js';
 import { mcpProgress } from '../progress.js';
 import { toolError } from '../tool-result.js';
+import { annotationsFor } from './annotations.js';
 
 const runId = z.string().regex(/^[A-Za-z0-9_-]{1,80}$/);
 
@@ -94,7 +95,7 @@ export function registerStressTools(server: McpServer): void {
         wait: z.boolean().default(false).describe('block until the run ends (progress notifications when the client sends a token)'),
       },
       outputSchema: { id: z.string(), dir: z.string(), tool: z.string(), binary: z.string(), steps: z.array(z.object({ name: z.string(), argv: z.array(z.string()) })), plannedS: z.number().nullable(), capS: z.number(), status: z.object(statusShape).optional() },
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+      annotations: annotationsFor('run_stress'),
     },
     async (args, extra) => {
       try {
@@ -122,7 +123,7 @@ export function registerStressTools(server: McpServer): void {
       description: 'State, elapsed/total, the latest interval (op/s, p50/p99, errors) of a running stress run; for a finished one the parsed result, findings, server before/after difference and the charts (PNG images plus links to the SVG files). Without id: the latest run.',
       inputSchema: { id: runId.optional() },
       outputSchema: statusShape,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: annotationsFor('stress_status'),
     },
     async (args) => {
       try {
@@ -140,15 +141,30 @@ export function registerStressTools(server: McpServer): void {
     'stress_cancel',
     {
       title: 'Cancel a stress run',
-      description: 'Ends the run\'s whole process tree (SIGTERM, then SIGKILL) and checks in /proc that no process of it is left.',
+      description:
+        'Ends the run\'s whole process tree (SIGTERM, then SIGKILL) and checks in /proc that no process of it is left. ' +
+        'It signals only the process the run recorded at its start (same start time and command line); ' +
+        'when that process is gone or its pid was reused, nothing is signalled and the run is marked stale.',
       inputSchema: { id: runId },
-      outputSchema: { id: z.string(), state: z.string(), leftover: z.array(z.number()), wasRunning: z.boolean() },
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      outputSchema: {
+        id: z.string(),
+        state: z.string(),
+        leftover: z.array(z.number()),
+        wasRunning: z.boolean(),
+        stale: z.string().optional(),
+        note: z.string().optional(),
+      },
+      annotations: annotationsFor('stress_cancel'),
     },
     async (args) => {
       try {
         const c = await stressCancel(args.id);
-        const text = c.wasRunning ? `Run ${c.id} cancelled; ${c.leftover.length ? `processes still alive: ${c.leftover.join(', ')}` : 'no process left (checked /proc)'}.` : `Run ${c.id} was not running (${c.state}).`;
+        const text = c.stale
+          ? `Run ${c.id} had already ended (stale): ${c.stale}. Nothing was signalled.`
+          : c.wasRunning
+            ? `Run ${c.id} cancelled; ${c.leftover.length ? `processes still alive: ${c.leftover.join(', ')}` : 'no process left (checked /proc)'}` +
+              `${c.note ? ` (${c.note})` : ''}.`
+            : `Run ${c.id} was not running (${c.state}).`;
         return { content: [{ type: 'text' as const, text }], structuredContent: { ...c } };
       } catch (e) {
         return toolError(e);
@@ -175,7 +191,7 @@ export function registerStressTools(server: McpServer): void {
         charts: z.array(z.string()),
         chartNotes: z.array(z.string()),
       },
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: annotationsFor('compare_runs'),
     },
     async (args) => {
       try {

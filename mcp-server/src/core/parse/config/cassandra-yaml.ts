@@ -267,13 +267,43 @@ function stripOldSuffix(key: string): string | null {
   return m ? m[1]! : null;
 }
 
+/**
+ * Most YAML a settings file may hold (comment and blank lines aside) before the yaml package is run on it: it
+ * costs microseconds per character, so a hostile megabyte would take seconds; real files hold tens of KiB.
+ */
+export const MAX_YAML_BODY_CHARS = 64 * 1024;
+
+/** Characters outside blank and whole-line comment lines. */
+export function yamlBodyChars(text: string): number {
+  let n = 0;
+  for (const line of text.split('\n')) {
+    const t = line.trimStart();
+    if (t !== '' && !t.startsWith('#')) n += line.length + 1;
+  }
+  return n;
+}
+
+/** 1-based line of a character offset. */
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
 export const parseCassandraYaml = total<CassandraYaml>(CASSANDRA_YAML_KIND, (text) => {
   if (text.trim() === '') return unrecognized(CASSANDRA_YAML_KIND, 'empty text');
+  const body = yamlBodyChars(text);
+  if (body > MAX_YAML_BODY_CHARS) {
+    const size = `${Math.round(body / 1024)} KiB of settings (comments aside)`;
+    return unrecognized(CASSANDRA_YAML_KIND, `${size}: a cassandra.yaml holds a few hundred settings, tens of KiB; give the file itself`);
+  }
   // YAML 1.1 like SnakeYAML (Cassandra's parser): yes/no/on/off are booleans. Duplicates are found below.
-  const doc = parseDocument(text, { version: '1.1', uniqueKeys: false, prettyErrors: true, logLevel: 'error' });
+  // prettyErrors off: it locates every error by rescanning the text (quadratic on a text of many errors);
+  // the first error's line is counted once below.
+  const doc = parseDocument(text, { version: '1.1', uniqueKeys: false, prettyErrors: false, logLevel: 'error' });
   if (doc.errors.length > 0) {
     const e = doc.errors[0]!;
-    const line = e.linePos?.[0]?.line;
+    const line = e.pos?.[0] === undefined ? undefined : lineAt(text, e.pos[0]);
     const msg = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
     return unrecognized(CASSANDRA_YAML_KIND, `YAML error${line !== undefined ? ` at line ${line}` : ''}: ${msg}`);
   }

@@ -20,7 +20,7 @@ export const configSignature: Record<ConfigKind, RegExp> = {
   [CASSANDRA_YAML_KIND]:
     /^(?:cluster_name|num_tokens|partitioner|endpoint_snitch|seed_provider|data_file_directories|commitlog_sync|commitlog_directory|compaction_throughput(?:_mb_per_sec)?|concurrent_(?:reads|writes|compactors)|(?:read|write|range)_request_timeout(?:_in_ms)?|dynamic_snitch|memtable_allocation_type)[ \t]*:/m,
   [JVM_OPTIONS_KIND]:
-    /(?:^|[\s"'])-(?:Xm[sxn]\d+[kKmMgGtT]?(?=\s|$|["'])|XX:[+-]?[A-Z][A-Za-z0-9]+|Xlog(?:gc)?:)|^[ \t]*#?[ \t]*(?:export[ \t]+)?(?:JVM_OPTS|MAX_HEAP_SIZE|HEAP_NEWSIZE)=/m,
+    /(?:^|[\s"'])-(?:Xm[sxn]\d+[kKmMgGtT]?(?=\s|$|["'])|XX:[+-]?[A-Z][A-Za-z0-9]+|Xlog(?:gc)?:)|^[ \t]*(?:#[ \t]*)?(?:export[ \t]+)?(?:JVM_OPTS|MAX_HEAP_SIZE|HEAP_NEWSIZE)=/m,
 };
 
 export { CASSANDRA_YAML_KIND, parseCassandraYaml, JVM_OPTIONS_KIND, parseJvmOptions };

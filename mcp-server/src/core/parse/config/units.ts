@@ -42,7 +42,8 @@ const RATE_BYTES_PER_SEC: Record<string, number> = {
   'megabits/s': 125_000,
 };
 
-const QUANTITY = /^\s*(-?\d+(?:\.\d+)?)\s*([A-Za-zµ/]*)\s*$/;
+// The unit takes its own blanks (`\s*([…]*)\s*$` splits a run of blanks in n² ways when the unit is absent).
+const QUANTITY = /^\s*(-?\d+(?:\.\d+)?)(?:\s*([A-Za-zµ/]+))?\s*$/;
 
 function quantity(text: unknown, table: Record<string, number>, defaultFactor: number | null): number | null {
   if (typeof text === 'number') return Number.isFinite(text) && defaultFactor !== null ? text * defaultFactor : null;
@@ -50,7 +51,7 @@ function quantity(text: unknown, table: Record<string, number>, defaultFactor: n
   const m = QUANTITY.exec(text);
   if (!m) return null;
   const n = Number(m[1]);
-  const unit = m[2]!;
+  const unit = m[2] ?? '';
   if (!Number.isFinite(n)) return null;
   if (unit === '') return defaultFactor === null ? null : n * defaultFactor;
   const f = table[unit] ?? table[unit.toLowerCase()];

@@ -168,7 +168,7 @@ export const parseCompactionstats = total<NodetoolCompactionstats>('nodetool.com
       inPending5 = false;
       continue;
     }
-    const rem = /^active compaction remaining time\s*:?\s*(\S+)$/i.exec(line);
+    const rem = /^active compaction remaining time\s*(?::\s*)?(\S+)$/i.exec(line);
     if (rem) {
       sawRemaining = true;
       remaining = parseHms(rem[1]!);

@@ -7,6 +7,7 @@
  */
 import { parsedOk, total, unrecognized } from '../../parsed.js';
 import { limitWarnings, nodetoolError, nodetoolLines, num } from './nodetool-text.js';
+import { pushAll } from '../../arrays.js';
 
 export interface VersionGroup {
   version: string;
@@ -106,7 +107,7 @@ export const parseDescribecluster = total<NodetoolDescribeCluster>('nodetool.des
       }
       const group = { version: m[1]!.trim(), endpoints: endpoints(m[2]!) };
       if (section === 'dbversions') v.databaseVersions.push(group);
-      else if (group.version === 'UNREACHABLE') v.unreachable.push(...group.endpoints);
+      else if (group.version === 'UNREACHABLE') pushAll(v.unreachable, group.endpoints);
       else v.schemaVersions.push(group);
     } else if (section === 'stats' && v.stats) {
       const m = /^(Live|Joining|Moving|Leaving|Unreachable):\s*(\d+)$/.exec(line);

@@ -9,6 +9,7 @@
  */
 import { parsedOk, total, unrecognized } from '../../parsed.js';
 import { limitWarnings, nodetoolError, nodetoolLines, num } from './nodetool-text.js';
+import { maxOf } from '../../arrays.js';
 
 export interface GossipState {
   /** The state's version (4.0+ only). */
@@ -142,7 +143,7 @@ export const parseGossipinfo = total<NodetoolGossipinfo>('nodetool.gossipinfo', 
   }
   endpoints.forEach(finish);
   const last = endpoints[endpoints.length - 1]!;
-  const most = Math.max(...endpoints.map((e) => Object.keys(e.states).length));
+  const most = maxOf(endpoints.map((e) => Object.keys(e.states).length));
   if (endpoints.length > 1 && Object.keys(last.states).length < most / 2) {
     warnings.push(`endpoint ${last.address} has ${Object.keys(last.states).length} states where others have up to ${most}: the output looks truncated`);
   } else if (last.generation === null || last.heartbeat === null) warnings.push(`endpoint ${last.address} has no generation/heartbeat: the output looks truncated`);

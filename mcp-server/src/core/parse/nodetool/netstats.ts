@@ -48,11 +48,13 @@ export interface NodetoolNetstats {
   pools: MessagePool[];
 }
 
-const UUID = /^(.+?)\s+([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+// `.*\S` (greedy, ends on a non-blank), not `.+?`: a lazy group rescans the blanks after every character.
+const UUID = /^(.*\S)\s+([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 const PROGRESS = /^(Receiving|Sending) (\d+) files, (.+?) total\. Already (?:received|sent) (\d+) files(?: \([\d.,]+%\))?, (.+?) total/;
 
 function size(text: string): number | null {
-  const t = text.replace(/\s*bytes$/, '').trim();
+  // /bytes$/ then trim, not /\s*bytes$/: that retries from every blank of a run (quadratic).
+  const t = text.replace(/bytes$/, '').trim();
   return /^\d+$/.test(t) ? Number(t) : parseSize(text.trim());
 }
 

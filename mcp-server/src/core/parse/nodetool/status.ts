@@ -1,6 +1,7 @@
 import { parsedOk, total, unrecognized } from '../../parsed.js';
 import { cleanLines } from '../../text.js';
 import { parseSize } from '../../units.js';
+import { checkNodeAddress } from '../../validate.js';
 
 export type NodeStatusCode = 'U' | 'D';
 export type NodeStateCode = 'N' | 'L' | 'J' | 'M';
@@ -12,7 +13,13 @@ export interface StatusNode {
   /** false for "D" and for ScyllaDB's "?" (not known to be up: see notes). */
   up: boolean;
   state: 'normal' | 'leaving' | 'joining' | 'moving';
+  /** As printed. Only an address without addressProblem may be contacted (see checkNodeAddress). */
   address: string;
+  /**
+   * Set when the address is no IP address or host name (an anonymised "172.0.XYZ.WZY", or hostile text such
+   * as "10.0.0.3?config=/x"): the row still counts for the rules, but nothing may connect to it.
+   */
+  addressProblem?: string;
   /** null when printed as "?" (down node) or unparseable. Old ScyllaDB (0.x, 2015) printed bare byte counts and
    * sometimes negative ones (a counter bug, scylladb/scylladb#719): kept as printed, with a note. */
   loadBytes: number | null;
@@ -42,7 +49,7 @@ const STATE: Record<string, StatusNode['state']> = { N: 'normal', L: 'leaving', 
 
 // UN  127.0.0.1  118.52 KiB  16  100.0%  c474c29e-…  rack1    (load may be "?", owns "?", host id "null")
 const ROW =
-  /^([UD?])([NLJM])\s+(\S+)\s+(\?|-?\d+(?:[.,]\d+)?\s*(?:bytes|[KMGTP]i?B|B)?)\s+(\d+|\?)\s+(\?|-?\d+(?:[.,]\d+)?\s*%)\s+([0-9a-fA-F]{8}-[0-9a-fA-F-]{27}|null|\?)\s*(.*)$/;
+  /^([UD?])([NLJM])\s+(\S+)\s+(\?|-?\d+(?:[.,]\d+)?(?:\s*(?:bytes|[KMGTP]i?B|B))?)\s+(\d+|\?)\s+(\?|-?\d+(?:[.,]\d+)?\s*%)\s+([0-9a-fA-F]{8}-[0-9a-fA-F-]{27}|null|\?)\s*(.*)$/;
 
 export const parseStatus = total<NodetoolStatus>('nodetool.status', (text) => {
   const lines = cleanLines(text);
@@ -89,6 +96,11 @@ export const parseStatus = total<NodetoolStatus>('nodetool.status', (text) => {
         hostId: hostId === 'null' || hostId === '?' ? null : hostId.toLowerCase(),
         rack: m[8]!.trim(),
       });
+      const address = checkNodeAddress(m[3]!);
+      if (!address.ok) {
+        nodes[nodes.length - 1]!.addressProblem = address.reason;
+        warnings.push(`${address.reason}: the row is kept as printed, but nothing connects to it`);
+      }
     } else if (sawHeader && /^[UD?][NLJM]\s/.test(line)) {
       rowsNotParsed.push(line.slice(0, 120));
       warnings.push(`unparsed node line: ${line.slice(0, 120)}`);

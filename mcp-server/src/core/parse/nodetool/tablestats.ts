@@ -250,7 +250,8 @@ export const parseTablestats = total<NodetoolTablestats>('nodetool.tablestats', 
       const ends = line === '' || (label !== undefined && (Object.hasOwn(TABLE_FIELDS, label) || /^(Table|Keyspace)\b/.test(label))) || /^(Top partitions by|-{4,}$)/.test(line);
       if (!ends) {
         if (/^Key\s+(Size|Count)$/.test(line)) continue;
-        const m = /^(.*?)\s+(-?\d+(?:\.\d+)?(?:\s*(?:[KMGTP]i?B|B|bytes))?)$/.exec(line);
+        // `.*\S` (greedy, ends on a non-blank), not `.*?`: a lazy key rescans the blanks after every character.
+        const m = /^(.*\S)\s+(-?\d+(?:\.\d+)?(?:\s*(?:[KMGTP]i?B|B|bytes))?)$/.exec(line);
         if (m) top.list.push({ key: m[1]!, value: top.bySize ? bytes(m[2]!) : num(m[2]) });
         else warnings.push(`top-partition row not understood: ${line.slice(0, 100)}`);
         continue;

@@ -11,7 +11,7 @@ import type { CqlSchema, CqlValue, SchemaColumn, SchemaIndex, SchemaKeyspace, Sc
 export const CQL_SCHEMA_KIND = 'cql.schema';
 
 /** Cheap detection: a CREATE statement of a kind we read, at the start of a line. */
-export const cqlSchemaSignature = /^\s*CREATE\s+(?:KEYSPACE|TABLE|TYPE|(?:CUSTOM\s+)?INDEX|MATERIALIZED\s+VIEW)\s+(?:IF\s+NOT\s+EXISTS\s+)?["A-Za-z_]/im;
+export const cqlSchemaSignature = /^[ \t]*CREATE\s+(?:KEYSPACE|TABLE|TYPE|(?:CUSTOM\s+)?INDEX|MATERIALIZED\s+VIEW)\s+(?:IF\s+NOT\s+EXISTS\s+)?["A-Za-z_]/im;
 
 const name = (tok: Token) => (tok.type === 'qident' ? tok.text : tok.text.toLowerCase());
 

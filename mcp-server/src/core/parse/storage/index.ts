@@ -36,15 +36,15 @@ export const STORAGE_PARSERS: Record<StorageKind, StorageParser> = {
  * A hit means "worth parsing", not "parses": the parser remains the judge.
  */
 export const storageSignature: Record<StorageKind, RegExp> = {
-  'storage.mkfs-xfs': /meta-data=\S*\s+isize=\d+\s+agcount=\d+/m,
-  'storage.blockdev-report': /^\s*RO\s+RA\s+SSZ\s+BSZ\s+StartSec\s+Size\s+Device\s*$/im,
-  'storage.lsblk': /"blockdevices"\s*:\s*\[|^\s*NAME\s+(?:(?:[A-Z][A-Z:%-]*)\s+)*(?:MAJ:MIN|SIZE|RA|ROTA|TYPE|MOUNTPOINTS?|FSTYPE|KNAME)\b/m,
+  'storage.mkfs-xfs': /meta-data=[^\s=]*\s+isize=\d+\s+agcount=\d+/m,
+  'storage.blockdev-report': /^[ \t]*RO[ \t]+RA[ \t]+SSZ[ \t]+BSZ[ \t]+StartSec[ \t]+Size[ \t]+Device[ \t]*$/im,
+  'storage.lsblk': /"blockdevices"\s*:\s*\[|^[ \t]*NAME[ \t]+(?:[A-Z][A-Z:%-]*[ \t]+)*(?:MAJ:MIN|SIZE|RA|ROTA|TYPE|MOUNTPOINTS?|FSTYPE|KNAME)\b/m,
   'storage.sys-block-queue':
-    /(?:^|\/)block\/[^/\s:]+\/queue\/[\w/-]+\s*:|^\s*(?:rotational|read_ahead_kb|logical_block_size|nr_requests|max_sectors_kb)\s*:\s*\d+\s*$/m,
-  'storage.mdadm-detail': /^\s*Raid Level\s*:\s*\S+/m,
-  'storage.io-properties': /^\s*-?\s*read_iops\s*:\s*\d+|Measuring (?:sequential|random) (?:read|write) (?:bandwidth|IOPS)/m,
+    /(?:^|\/)block\/[^/\s:]+\/queue\/[\w-]+(?:\/[\w-]+){0,3}[ \t]*:|^[ \t]*(?:rotational|read_ahead_kb|logical_block_size|nr_requests|max_sectors_kb)[ \t]*:[ \t]*\d+[ \t]*$/m,
+  'storage.mdadm-detail': /^[ \t]*Raid Level[ \t]*:[ \t]*\S+/m,
+  'storage.io-properties': /^[ \t]*(?:-[ \t]*)?read_iops[ \t]*:[ \t]*\d+|Measuring (?:sequential|random) (?:read|write) (?:bandwidth|IOPS)/m,
   'storage.findmnt': /"filesystems"\s*:\s*\[/,
-  'storage.mdstat': /^\s*Personalities\s*:\s*(?:\[[\w-]+\]\s*)*$|^md[\w/-]*\s*:\s*(?:active|inactive)\b/m,
+  'storage.mdstat': /^[ \t]*Personalities[ \t]*:[ \t]*(?:\[[\w-]+\][ \t]*)*$|^md[\w/-]*\s*:\s*(?:active|inactive)\b/m,
 };
 
 export { parseBlockdevReport, parseFindmnt, parseIoProperties, parseLsblk, parseMdadmDetail, parseMdstat, parseMkfsXfs, parseSysBlockQueue };

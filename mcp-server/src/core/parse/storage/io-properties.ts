@@ -1,6 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import { parsedOk, total, unrecognized } from '../../parsed.js';
 import { cleanLines } from '../../text.js';
+import { MAX_YAML_BODY_CHARS, yamlBodyChars } from '../config/cassandra-yaml.js';
 
 /**
  * ScyllaDB's disk model, in two shapes:
@@ -76,7 +77,9 @@ export const parseIoProperties = total<IoProperties>(KIND, (text) => {
   }
   let doc: unknown;
   try {
-    doc = parseYaml(text, { logLevel: 'error' });
+    if (yamlBodyChars(text) > MAX_YAML_BODY_CHARS) return unrecognized(KIND, 'far too long for an io_properties.yaml (a few lines per disk)');
+    // prettyErrors off: it locates every error by rescanning the text, quadratic on a text of many errors.
+    doc = parseYaml(text, { logLevel: 'error', prettyErrors: false });
   } catch (e) {
     return unrecognized(KIND, `io_properties.yaml is not valid YAML: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
   }

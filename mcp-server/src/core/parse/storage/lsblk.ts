@@ -152,7 +152,8 @@ const KNOWN_COLUMNS = new Set([
   'id', 'diskseq', 'start', 'maj', 'min', 'zone-wgran', 'zone-app', 'zone-nr', 'zone-omax', 'zone-amax', 'partn',
 ]);
 
-const TREE = /^((?:[│|` ]\s|[├└|`][─-]|\s\s)*?)([├└`|][─-])/;
+// The alternatives are disjoint (" " + blank is only `\s\s`): overlapping ones backtrack exponentially on a run of blanks.
+const TREE = /^((?:[│|`]\s|[├└|`][─-]|\s\s)*?)([├└`|][─-])/;
 
 /** Tree depth from the row's leading glyphs ("├─", "│ └─", "  └─", ASCII "|-", "`-"); each level is two columns. */
 function treeDepth(line: string): number {

@@ -1,5 +1,6 @@
 import { parsedOk, total, unrecognized } from '../../parsed.js';
 import { cleanLines } from '../../text.js';
+import { pushAll } from '../../arrays.js';
 
 /**
  * /proc/mdstat (kernel drivers/md/md.c `md_seq_show` + each personality's `status`; layout in md(4) and
@@ -107,7 +108,7 @@ export const parseMdstat = total<Mdstat>(KIND, (text) => {
     if (unused) {
       sawUnused = true;
       const v = unused[1]!.trim();
-      if (v !== '<none>' && v !== '') unusedDevices.push(...v.split(/\s+/));
+      if (v !== '<none>' && v !== '') pushAll(unusedDevices, v.split(/\s+/));
       cur = null;
       continue;
     }

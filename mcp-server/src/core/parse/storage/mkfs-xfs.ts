@@ -105,7 +105,8 @@ export const parseMkfsXfs = total<XfsGeometry>('storage.mkfs-xfs', (text) => {
       }
       rest = c[1]!;
     }
-    for (const m of rest.matchAll(/([a-z][\w-]*)=([^\s,]+)/g)) raw[section][m[1]!] = m[2]!;
+    // (?<![\w-]): a key starts a word; without it every letter of a long word starts a new scan (quadratic).
+    for (const m of rest.matchAll(/(?<![\w-])([a-z][\w-]*)=([^\s,]+)/g)) raw[section][m[1]!] = m[2]!;
   }
   if (seen === 0 || Object.keys(raw['meta-data']).length + Object.keys(raw.data).length === 0) {
     return unrecognized('storage.mkfs-xfs', 'no mkfs.xfs/xfs_info geometry (meta-data=/data= sections) found');

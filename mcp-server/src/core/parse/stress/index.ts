@@ -37,5 +37,5 @@ export const stressSignature: Record<StressKind, RegExp> = {
   // Interval header "time ops/s rows/s errors max 99.9th …" (operations/s in older builds) or the Results block.
   [SCYLLA_BENCH_KIND]: /^[ \t]*time[ \t]+(?:ops|operations)\/s[ \t]+rows\/s[ \t]+errors[ \t]+max\b|^Operations\/s:[ \t]/m,
   // "[OVERALL], RunTime(ms), …" summary or "N sec: M operations; X current ops/sec" status lines.
-  [YCSB_KIND]: /^\[OVERALL\],\s*(?:RunTime|Throughput)|\d+ sec: \d+ operations; [\d.]+ current ops\/sec/m,
+  [YCSB_KIND]: /^\[OVERALL\],\s*(?:RunTime|Throughput)|(?<!\d)\d+ sec: \d+ operations; [\d.]+ current ops\/sec/m,
 };

@@ -111,7 +111,8 @@ export const parseYcsb = total<Ycsb>(YCSB_KIND, (text) => {
       }
       continue;
     }
-    const st = /(\d+) sec: (\d+) operations;(?: ([\d.]+) current ops\/sec;)?(.*)$/.exec(line);
+    // (?<!\d): start at the first digit of a run, not at each of them (quadratic on a long run of digits).
+    const st = /(?<!\d)(\d+) sec: (\d+) operations;(?: ([\d.]+) current ops\/sec;)?(.*)$/.exec(line);
     if (st) {
       intervals.push({ timeS: Number(st[1]), operations: Number(st[2]), opRate: n(st[3]), ops: statusOps(st[4] ?? '') });
       continue;
