@@ -62,7 +62,7 @@ function run() {
   const dir = off ? null : privateCacheDir();
   if (off) debug("off (CQL_TUNER_CODE_CACHE=0)");
   const st = statSync(bundle);
-  const key = `${"519cd1221941ef56278efc11c2c97af981f7a57b7fafb0a84d4915cf08f1fbc9".slice(0, 16)}-${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}`;
+  const key = `${"67786e58a51100602dc1392c5db9b3be9f451f293e63845281289807b1c463b3".slice(0, 16)}-${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}`;
   const file = dir ? join(dir, `${key}.bin`) : null;
   const cachedData = file ? readPrivate(file) : void 0;
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}

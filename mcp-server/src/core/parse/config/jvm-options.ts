@@ -80,7 +80,8 @@ export interface JvmOptions {
   unresolved: string[];
 }
 
-const GC_FLAGS: Record<string, GcCollector> = {
+/** -XX:+Use…GC flag → the collector it selects (also read from a log's JVM Arguments line). */
+export const GC_FLAGS: Readonly<Record<string, GcCollector>> = {
   UseG1GC: 'G1',
   UseConcMarkSweepGC: 'CMS',
   UseParNewGC: 'ParNew',

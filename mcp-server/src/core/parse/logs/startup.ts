@@ -4,6 +4,8 @@
  * JDK 8 gc.log header (JRE banner, "Memory:", "CommandLine flags:"). Later lines override earlier ones, so the last
  * start in the input wins. Pure.
  */
+import { GC_FLAGS } from '../config/jvm-options.js';
+import { SIZE_FACTORS } from '../../units.js';
 import { sizeToBytes } from './classify.js';
 import type { StartupFacts } from './types.js';
 
@@ -25,24 +27,11 @@ export function newStartupFacts(): StartupFacts {
   };
 }
 
-const COLLECTOR_FLAGS: Record<string, string> = {
-  UseG1GC: 'G1',
-  UseConcMarkSweepGC: 'CMS',
-  UseParallelGC: 'Parallel',
-  UseParallelOldGC: 'Parallel',
-  UseSerialGC: 'Serial',
-  UseZGC: 'ZGC',
-  UseShenandoahGC: 'Shenandoah',
-  UseEpsilonGC: 'Epsilon',
-};
-
-const JVM_SIZE_FACTORS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 };
-
 /** "3759M", "8g", "8589934592" (a -Xmx / -Xms value) → bytes; null when not a size. */
 export function jvmSizeToBytes(v: string): number | null {
   const m = /^(\d+)([kKmMgGtT]?)$/.exec(v);
   if (!m) return null;
-  return Number(m[1]) * JVM_SIZE_FACTORS[m[2]!.toLowerCase()]!;
+  return m[2] ? Number(m[1]) * SIZE_FACTORS[m[2].toLowerCase()]! : Number(m[1]);
 }
 
 /**
@@ -80,7 +69,9 @@ function applyFlags(f: StartupFacts, flags: string[], from: 'jvm-arguments' | 'g
     } else if (a.startsWith('-XX:')) {
       const body = a.slice(4);
       const sign = body.charCodeAt(0);
-      if (sign === 43 /* + */ && COLLECTOR_FLAGS[body.slice(1)] !== undefined) f.gc = COLLECTOR_FLAGS[body.slice(1)]!;
+      // ParNew is CMS's young collector: with CMS the collector to name is CMS, whatever the flag order.
+      const gc = sign === 43 /* + */ ? GC_FLAGS[body.slice(1)] : undefined;
+      if (gc !== undefined && gc !== 'ParNew') f.gc = gc;
       else if (body.startsWith('MaxGCPauseMillis=')) f.maxGcPauseMillis = intOrNull(body.slice(17));
       else if (body.startsWith('MaxHeapSize=') && (f.heapFrom === null || f.heapFrom === from)) {
         const b = jvmSizeToBytes(body.slice(12));
