@@ -93,9 +93,25 @@ function checkLinear(what: string, fn: AnyParser | ((t: string) => unknown), mak
     const so = ms.map((x) => x.toFixed(0)).join(', ');
     if (t > budgetMs(n)) return { what, detail: `${t.toFixed(0)} ms for ${n / 1024} KiB (bound ${budgetMs(n).toFixed(0)} ms); times so far ${so} ms` };
   }
-  const [, quarter, full] = ms as [number, number, number];
+  let [, quarter, full] = ms as [number, number, number];
+  if (full > 5 * quarter + 100 * SCALE) {
+    // One run can catch a GC pause or a busy neighbour: a suspect ratio is timed again, best of three per size.
+    // Real backtracking stays quadratic in every run; noise does not.
+    const best = (n: number) => {
+      const text = make(n);
+      let min = Infinity;
+      for (let i = 0; i < 3; i++) {
+        const t0 = performance.now();
+        fn(text);
+        min = Math.min(min, performance.now() - t0);
+      }
+      return min;
+    };
+    quarter = best(SIZES[1]!);
+    full = best(SIZES[2]!);
+  }
   const ratio = (full / quarter).toFixed(1);
-  const detail = `1 MiB took ${full.toFixed(0)} ms, ${ratio}× the ${quarter.toFixed(0)} ms of 256 KiB (not linear)`;
+  const detail = `1 MiB took ${full.toFixed(0)} ms, ${ratio}× the ${quarter.toFixed(0)} ms of 256 KiB (not linear, best of 3)`;
   if (full > 5 * quarter + 100 * SCALE) return { what, detail };
   return null;
 }
