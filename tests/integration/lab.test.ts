@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseLogs } from '../../mcp-server/src/core/parse/logs/index.js';
 import type { ProgressEvent } from '../../mcp-server/src/ops/progress.js';
 import {
   LabError,
@@ -39,6 +40,27 @@ async function javaPidsUnder(home: string): Promise<number[]> {
     if (!zombie && cmd.includes(`-Dcql_tuner.lab_node_dir=${home}`)) pids.push(Number(d));
   }
   return pids;
+}
+
+/** The node's real system.log and gc.log are read as Cassandra logs: no false events on a fresh node. */
+async function expectLabLogsRead(systemLog: string): Promise<void> {
+  const r = parseLogs(await readFile(systemLog, 'utf8'), { source: systemLog });
+  expect(r.ok).toBe(true);
+  if (!r.ok) return;
+  const v = r.value;
+  expect(v.source.kind).toBe('cassandra.system');
+  expect(v.lines.headed).toBeGreaterThan(50);
+  expect(v.lines.unrecognised).toBeLessThan(v.lines.total * 0.05);
+  // a fresh node logs its config dump and JVM flags (-XX:+ExitOnOutOfMemoryError): none of it is an event
+  expect(v.events.oom.count).toBe(0);
+  expect(v.events.hintFailure.count).toBe(0);
+  expect(v.events.repairFailure.count).toBe(0);
+  const g = parseLogs(await readFile(join(systemLog, '../gc.log'), 'utf8'), { source: 'gc.log' });
+  expect(g.ok).toBe(true);
+  if (!g.ok) return;
+  expect(g.value.source).toMatchObject({ kind: 'gc.log', gcLogFormat: 'unified' });
+  expect(g.value.gc.gcLogCollector ?? 'G1').toMatch(/G1/);
+  expect(g.value.safepoint.count).toBeGreaterThan(0);
 }
 
 async function caught(p: Promise<unknown>): Promise<LabError> {
@@ -121,6 +143,7 @@ describe.skipIf(process.env.CQL_TUNER_SKIP_LAB === '1')('lab (real Cassandra)', 
       expect(stopped.keptData).toBe(join(home, 'lab'));
       expect(existsSync(`/proc/${pid}`)).toBe(false);
       expect(stopEvents.some((e) => e.message.includes('data kept'))).toBe(true);
+      await expectLabLogsRead(node.logFile);
 
       const after = await labStatus();
       expect(after).toEqual({ running: false, state: null, nodes: [] });
