@@ -20,6 +20,8 @@ export interface StatusNode {
    * as "10.0.0.3?config=/x"): the row still counts for the rules, but nothing may connect to it.
    */
   addressProblem?: string;
+  /** The storage port when the row printed `address:port` (`nodetool -pp status`, 4.0+); address is then the host. */
+  storagePort?: number;
   /** null when printed as "?" (down node) or unparseable. Old ScyllaDB (0.x, 2015) printed bare byte counts and
    * sometimes negative ones (a counter bug, scylladb/scylladb#719): kept as printed, with a note. */
   loadBytes: number | null;
@@ -50,6 +52,14 @@ const STATE: Record<string, StatusNode['state']> = { N: 'normal', L: 'leaving', 
 // UN  127.0.0.1  118.52 KiB  16  100.0%  c474c29e-…  rack1    (load may be "?", owns "?", host id "null")
 const ROW =
   /^([UD?])([NLJM])\s+(\S+)\s+(\?|-?\d+(?:[.,]\d+)?(?:\s*(?:bytes|[KMGTP]i?B|B))?)\s+(\d+|\?)\s+(\?|-?\d+(?:[.,]\d+)?\s*%)\s+([0-9a-fA-F]{8}-[0-9a-fA-F-]{27}|null|\?)\s*(.*)$/;
+
+/** `nodetool -pp status` prints `10.0.0.1:7000` or `[::1]:7000`; a bare IPv6 address keeps all its colons. */
+function withPort(printed: string): { host: string; port?: number } {
+  const m = /^(\d{1,3}(?:\.\d{1,3}){3}):(\d{1,5})$/.exec(printed) ?? /^\[([0-9a-fA-F:.]+)\]:(\d{1,5})$/.exec(printed);
+  if (!m) return { host: printed };
+  const port = Number(m[2]);
+  return port >= 1 && port <= 65535 ? { host: m[1]!, port } : { host: printed };
+}
 
 export const parseStatus = total<NodetoolStatus>('nodetool.status', (text) => {
   const lines = cleanLines(text);
@@ -83,12 +93,14 @@ export const parseStatus = total<NodetoolStatus>('nodetool.status', (text) => {
     if (m) {
       const loadText = m[4]!.trim();
       const hostId = m[7]!;
+      const hostPort = withPort(m[3]!);
       nodes.push({
         datacenter: dc,
         code: `${m[1]}${m[2]}`,
         up: m[1] === 'U',
         state: STATE[m[2]!]!,
-        address: m[3]!,
+        address: hostPort.host,
+        ...(hostPort.port !== undefined ? { storagePort: hostPort.port } : {}),
         loadBytes: loadText === '?' ? null : parseSize(loadText),
         loadText,
         tokens: m[5] === '?' ? null : Number(m[5]),
@@ -96,7 +108,7 @@ export const parseStatus = total<NodetoolStatus>('nodetool.status', (text) => {
         hostId: hostId === 'null' || hostId === '?' ? null : hostId.toLowerCase(),
         rack: m[8]!.trim(),
       });
-      const address = checkNodeAddress(m[3]!);
+      const address = checkNodeAddress(hostPort.host);
       if (!address.ok) {
         nodes[nodes.length - 1]!.addressProblem = address.reason;
         warnings.push(`${address.reason}: the row is kept as printed, but nothing connects to it`);
