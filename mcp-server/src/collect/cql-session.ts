@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type cassandra from 'cassandra-driver';
 import { checkHost, checkPort } from '../core/validate.js';
 import { entryFor } from '../core/credential-hosts.js';
-import { OpError } from '../ops/errors.js';
+import { OpError } from '../core/errors.js';
 import { boundAuthProvider, WITHHELD_MARK, type CredentialLedger } from './cql-auth.js';
 import { loadDriver } from './cql-driver.js';
 import { allowHostFix, loadCredentialHosts } from './credential-hosts.js';

@@ -11,7 +11,7 @@ import { homedir, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { credentialsFileProbeArgv, credentialsFileSupported, safeCredentialsPath } from '../core/stress/argv-cassandra-stress.js';
 import type { StressToolName } from '../core/stress/params.js';
-import { OpError } from '../ops/errors.js';
+import { OpError } from '../core/errors.js';
 import { dataHome } from './data-home.js';
 import { pidAlive, procStat } from './pid-alive.js';
 import { sweepStaleOwnedDirs, writeOwnedPrivateFile, type PrivateFile } from './private-dirs.js';

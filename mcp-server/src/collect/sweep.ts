@@ -1,7 +1,7 @@
 import { SCYLLA_SYSTEM_TABLES_QUERY, scyllaTablesToRead } from '../core/facts/from-scylla.js';
 import { VTABLES_FOR_FACTS } from '../core/facts/from-vtables.js';
 import { parseTsv, toTsv } from '../core/parse/tsv.js';
-import { describeError } from '../ops/errors.js';
+import { describeError } from '../core/errors.js';
 import { runNodetool } from '../ops/nodetool.js';
 import { labPaths } from '../lab/paths.js';
 import { mapBounded } from './bounded.js';
