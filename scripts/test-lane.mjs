@@ -3,13 +3,13 @@
 // CQL_TUNER_STRICT_LANES=1 (set by .ci/run) a skip fails the lane: CI installs everything the lanes need, so a skip
 // there means a lane silently stopped testing what it claims to.
 //
-// Usage: node scripts/test-lane.mjs hermetic|lab [extra vitest args]
+// Usage: node scripts/test-lane.mjs hermetic|lab|metrics [extra vitest args]
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const LANES = ['hermetic', 'lab'];
+const LANES = ['hermetic', 'lab', 'metrics'];
 const [lane, ...extra] = process.argv.slice(2);
 if (!LANES.includes(lane)) {
   console.error(`lane must be one of ${LANES.join(', ')}, not ${JSON.stringify(lane)}`);

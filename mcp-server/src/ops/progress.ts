@@ -1,12 +1,2 @@
-/** Progress of long work, reported by ops and drawn by the CLI (stderr line) or sent as MCP notifications. */
-export interface ProgressEvent {
-  message: string;
-  /** Units done so far, when countable. */
-  progress?: number;
-  /** Units in all, when known. */
-  total?: number;
-}
-
-export type ProgressFn = (event: ProgressEvent) => void;
-
-export const noProgress: ProgressFn = () => {};
+// Progress types live in core/ so that collect/ and lab/ can report progress without importing ops/.
+export { noProgress, type ProgressEvent, type ProgressFn } from '../core/progress.js';

@@ -1,0 +1,72 @@
+import { Command } from 'commander';
+import { prometheusFromEnv } from '../../collect/metrics/prometheus.js';
+import { metricsInputSchema, metricsWindow } from '../../ops/metrics.js';
+import { renderMetrics } from '../../render/metrics.js';
+import { abortOnSignal } from '../abort-on-signal.js';
+import { failWith, printJson, printText } from '../output.js';
+import { progressLine } from '../progress-line.js';
+
+interface MetricsFlags {
+  last?: string;
+  around?: string;
+  margin?: string;
+  from?: string;
+  to?: string;
+  signals?: string;
+  raw?: boolean;
+  prometheus?: string;
+  json?: boolean;
+}
+
+export function metricsCommand(): Command {
+  return new Command('metrics')
+    .description("what changed, when and where: a window of the cluster's metrics from your Prometheus (change points, per-node summaries, findings)")
+    .option('--last <duration>', 'the window up to now: 30m, 2h, 1d')
+    .option('--around <time>', 'a moment to look around: 02:13 (local time) or an ISO time')
+    .option('--margin <duration>', 'half-width of --around (default 15m)')
+    .option('--from <time>', 'window start (ISO time, HH:MM or unix seconds)')
+    .option('--to <time>', 'window end (default now)')
+    .option('--signals <list>', 'only these, comma-separated (reads,writes,read_p99,write_p99,pending_compactions,…)')
+    .option('--raw', 'also print the raw points (JSON only; bounded)')
+    .option('--prometheus <url>', 'the Prometheus-compatible API (default $CQL_TUNER_PROMETHEUS_URL); credentials only from the environment')
+    .option('--json', 'print the report as JSON')
+    .addHelpText(
+      'after',
+      '\nEnvironment: CQL_TUNER_PROMETHEUS_URL, CQL_TUNER_PROMETHEUS_TOKEN (bearer) or CQL_TUNER_PROMETHEUS_USER and _PASSWORD;' +
+        '\nextra CA certificates through NODE_EXTRA_CA_CERTS. Times without a zone are local (TZ).',
+    )
+    .action(async (o: MetricsFlags) => {
+      const abort = abortOnSignal();
+      const progress = progressLine();
+      try {
+        const parsed = metricsInputSchema.safeParse({
+          last: o.last,
+          around: o.around,
+          margin: o.margin,
+          from: o.from,
+          to: o.to,
+          signals: o.signals?.split(',').map((s) => s.trim()).filter(Boolean),
+          raw: o.raw,
+        });
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0]!;
+          throw Object.assign(new Error(`--${String(issue.path[0] ?? 'input')}: ${issue.message}`), { code: 'BAD_ARGUMENT', fix: 'See `cql-tuner metrics --help`.' });
+        }
+        const r = await metricsWindow(parsed.data, {
+          prometheus: prometheusFromEnv(process.env, o.prometheus),
+          utcOffsetMinutes: -new Date().getTimezoneOffset(),
+          onProgress: progress,
+          signal: abort.signal,
+        });
+        progress.done();
+        if (o.json) printJson(r);
+        else printText(renderMetrics(r));
+        if (r.findings.some((f) => f.severity === 'critical')) process.exitCode = 1;
+      } catch (e) {
+        progress.done();
+        failWith(e, o);
+      } finally {
+        abort.dispose();
+      }
+    });
+}

@@ -1,0 +1,155 @@
+/**
+ * From series to an answer: per node and signal a summary (never the raw points), the change points, which node
+ * changed first, what moved with it, and findings that cite the series and the times.
+ */
+import type { Finding } from '../findings.js';
+import { findChange, type ChangePoint } from './change-point.js';
+import { summarise, type Series, type SeriesSummary } from './series.js';
+import { nodeOfInstance, type Exporter, type SignalSpec } from './signals.js';
+import type { MetricsWindow } from './window.js';
+
+export interface SignalData {
+  spec: SignalSpec;
+  /** The PromQL that was run (cited in evidence). */
+  query: string;
+  series: Series[];
+  /** Why there is no data (the query failed, the metric is absent), when there is none. */
+  error?: string;
+}
+
+export interface NodeSignal {
+  signal: SignalSpec['id'];
+  exporter: Exporter;
+  title: string;
+  unit: SignalSpec['unit'];
+  summary: SeriesSummary;
+  change: ChangePoint | null;
+}
+
+export interface ChangeEvent {
+  node: string;
+  signal: SignalSpec['id'];
+  exporter: Exporter;
+  title: string;
+  unit: SignalSpec['unit'];
+  change: ChangePoint;
+  /** The direction that hurts happened (latency up, throughput down). */
+  bad: boolean;
+}
+
+export interface MetricsAnalysis {
+  window: MetricsWindow;
+  exporters: Exporter[];
+  nodes: { node: string; signals: NodeSignal[] }[];
+  /** Every significant change, earliest first. */
+  changes: ChangeEvent[];
+  findings: Finding[];
+  /** Signals that gave no series, with the reason. */
+  missing: { signal: string; exporter: Exporter; reason: string }[];
+}
+
+const KNOWLEDGE: Partial<Record<SignalSpec['id'], string[]>> = {
+  read_p99: ['latency.coordinator-read-p99'],
+  write_p99: ['latency.coordinator-write-p99'],
+  pending_compactions: ['compaction.pending'],
+  dropped: ['dropped.messages'],
+  timeouts: ['config.read-request-timeout.default', 'config.write-request-timeout.default'],
+  gc_time: ['jvm.gc.pause'],
+};
+
+const iso = (s: number) => new Date(s * 1000).toISOString().replace('.000Z', 'Z');
+
+/** A value in its unit, short: latencies in ms, ratios in %, rates with 2 significant decimals. */
+export function formatValue(v: number, unit: SignalSpec['unit']): string {
+  const r = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 10 ? x.toFixed(1) : x.toFixed(2));
+  switch (unit) {
+    case 's':
+      return `${r(v * 1000)} ms`;
+    case 'ratio':
+      return `${r(v * 100)} %`;
+    case 'B/s':
+      return `${r(v / 1048576)} MiB/s`;
+    case 's/s':
+      return `${r(v * 1000)} ms/s`;
+    default:
+      return `${r(v)} ${unit}`;
+  }
+}
+
+export function describeChange(e: ChangeEvent): string {
+  const verb = e.change.direction === 'up' ? 'rose' : 'fell';
+  const span = e.change.end === null ? `from ${iso(e.change.start)} to the end of the window` : `from ${iso(e.change.start)} to ${iso(e.change.end)}`;
+  return `${e.title} on ${e.node} ${verb} ${formatValue(e.change.baseline, e.unit)} → ${formatValue(e.change.during, e.unit)} ${span}`;
+}
+
+export function analyseMetrics(window: MetricsWindow, data: SignalData[], exporters: Exporter[]): MetricsAnalysis {
+  const byNode = new Map<string, NodeSignal[]>();
+  const changes: ChangeEvent[] = [];
+  const missing: MetricsAnalysis['missing'] = [];
+  for (const d of data) {
+    if (d.series.length === 0) {
+      missing.push({ signal: d.spec.id, exporter: d.spec.exporter, reason: d.error ?? 'the query returned no series in this window' });
+      continue;
+    }
+    for (const s of d.series) {
+      const node = nodeOfInstance(s.labels.instance ?? '?');
+      const points = d.spec.scale ? s.points.map(([t, v]): [number, number] => [t, v * d.spec.scale!]) : s.points;
+      const summary = summarise(points, window.step);
+      if (!summary) continue;
+      const change = findChange(points, { minAbsolute: d.spec.minAbsolute });
+      const list = byNode.get(node) ?? [];
+      list.push({ signal: d.spec.id, exporter: d.spec.exporter, title: d.spec.title, unit: d.spec.unit, summary, change });
+      byNode.set(node, list);
+      if (change) {
+        const bad = d.spec.bad === 'either' ? false : change.direction === d.spec.bad;
+        changes.push({ node, signal: d.spec.id, exporter: d.spec.exporter, title: d.spec.title, unit: d.spec.unit, change, bad });
+      }
+    }
+  }
+  changes.sort((a, b) => a.change.start - b.change.start || Number(b.bad) - Number(a.bad) || a.node.localeCompare(b.node));
+  const nodes = [...byNode.entries()].sort(([a], [b]) => a.localeCompare(b, undefined, { numeric: true })).map(([node, signals]) => ({ node, signals }));
+  return { window, exporters, nodes, changes, findings: changeFindings(changes, window, data), missing };
+}
+
+/** One finding per signal that moved the bad way: the first node leads, the others and what moved with it follow. */
+function changeFindings(changes: ChangeEvent[], window: MetricsWindow, data: SignalData[]): Finding[] {
+  const findings: Finding[] = [];
+  const bySignal = new Map<string, ChangeEvent[]>();
+  for (const c of changes) if (c.bad) bySignal.set(`${c.exporter}:${c.signal}`, [...(bySignal.get(`${c.exporter}:${c.signal}`) ?? []), c]);
+  const near = 2 * window.step;
+  for (const group of bySignal.values()) {
+    const first = group[0]!;
+    const spec = data.find((d) => d.spec.id === first.signal && d.spec.exporter === first.exporter);
+    const others = group.slice(1);
+    const movedWith = changes.filter((c) => c !== first && !group.includes(c) && Math.abs(c.change.start - first.change.start) <= near);
+    const severe = first.signal === 'dropped' || first.signal === 'timeouts' || first.change.during >= 5 * Math.max(first.change.baseline, 1e-9);
+    const evidence = [
+      describeChange(first),
+      ...others.map((o) => `${describeChange(o)} (${Math.round(o.change.start - first.change.start)} s after ${first.node})`),
+      ...movedWith.slice(0, 6).map((m) => `moved with it: ${describeChange(m)}`),
+      ...(spec ? [`series: ${spec.query}`] : []),
+    ];
+    const where = group.length === 1 ? `on ${first.node}` : `on ${group.length} nodes, ${first.node} first`;
+    findings.push({
+      id: `metrics.change.${first.signal}`,
+      severity: severe ? 'critical' : 'warning',
+      title: `${first.title} ${first.change.direction === 'up' ? 'rose' : 'fell'} ${where} at ${iso(first.change.start)}${first.change.end === null ? ' and stayed' : ` until ${iso(first.change.end)}`}`,
+      evidence,
+      node: first.node,
+      recommendation: recommendationFor(first, movedWith),
+      knowledgeIds: KNOWLEDGE[first.signal] ?? [],
+      confidence: group.length > 1 || movedWith.length > 0 ? 'high' : 'medium',
+      sources: [`prometheus (${first.exporter} exporter)`],
+      when: first.change.end === null ? `from ${iso(first.change.start)}` : `from ${iso(first.change.start)} to ${iso(first.change.end)}`,
+    });
+  }
+  return findings;
+}
+
+function recommendationFor(first: ChangeEvent, movedWith: ChangeEvent[]): string {
+  const cause = movedWith.find((m) => m.node === first.node && ['gc_time', 'disk_await', 'disk_util', 'iowait', 'pending_compactions', 'cpu'].includes(m.signal));
+  const lead = cause
+    ? `On ${first.node} ${cause.title} moved at the same time: look there first. `
+    : `Nothing else measured moved with it on ${first.node}: check that node's logs for the same minutes (GC pauses, compactions, flushes, streaming). `;
+  return `${lead}Read that node's system.log for the same minutes (\`cql-tuner logs\`, MCP analyze_logs) to see what it was doing.`;
+}

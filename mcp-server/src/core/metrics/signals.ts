@@ -1,0 +1,235 @@
+/**
+ * What to ask a Prometheus for, per exporter naming. Every query returns one series per scrape target
+ * (`instance`), so a node's signals line up by host. Names are data with their sources:
+ * - jmx: the Prometheus JMX exporter java agent with its example Cassandra rule set
+ *   (github.com/prometheus/jmx_exporter example_configs/cassandra.yml: lowercased `cassandra_<type>_<name>`,
+ *   latencies in seconds, `_count` counters; JVM metrics from the agent itself), checked on the lab's 4.1/5.0 nodes.
+ * - scylla: ScyllaDB's own /metrics (port 9180) as the ScyllaDB Monitoring Stack reads it
+ *   (github.com/scylladb/scylla-monitoring @8338154e: prometheus/prom_rules/prometheus.latency.rules.yml,
+ *   grafana/scylla-overview.template.json, scylla-detailed.template.json); latency histograms are in microseconds.
+ * - node: prometheus-node-exporter's standard collectors (node_cpu_seconds_total, node_disk_*), checked on 1.5.0.
+ */
+export type Exporter = 'jmx' | 'scylla' | 'node';
+
+export type SignalId =
+  | 'reads'
+  | 'writes'
+  | 'read_p99'
+  | 'write_p99'
+  | 'pending_compactions'
+  | 'compaction_bytes'
+  | 'dropped'
+  | 'timeouts'
+  | 'hints'
+  | 'gc_time'
+  | 'cpu'
+  | 'iowait'
+  | 'disk_util'
+  | 'disk_await';
+
+export interface SignalSpec {
+  id: SignalId;
+  exporter: Exporter;
+  title: string;
+  /** Unit of the values after `scale` ('s' latencies are shown in ms). */
+  unit: 'ops/s' | 's' | 'tasks' | 'B/s' | '/s' | 's/s' | 'ratio' | 'cores';
+  /** PromQL; `$W` is replaced by the rate window. */
+  query: string;
+  /** Multiply the returned values by this (ScyllaDB's µs histograms → s). */
+  scale?: number;
+  /** A rise is bad (latency, drops) or a fall is bad (throughput). */
+  bad: 'up' | 'down' | 'either';
+  /** Smallest change that matters, in `unit` (below it a shift is noise even when it is many σ). */
+  minAbsolute: number;
+  /** One metric name that proves this exporter is scraped (looked up before querying). */
+  probe: string;
+}
+
+const ONLY_CASSANDRA = 'and on (instance) cassandra_clientrequest_latency_seconds_count{clientrequest="Read"}';
+
+const jmx = (id: SignalId, title: string, unit: SignalSpec['unit'], query: string, bad: SignalSpec['bad'], minAbsolute: number, probe: string): SignalSpec => ({
+  id,
+  exporter: 'jmx',
+  title,
+  unit,
+  query,
+  bad,
+  minAbsolute,
+  probe,
+});
+
+export const SIGNALS: SignalSpec[] = [
+  jmx('reads', 'client reads', 'ops/s', 'sum by (instance) (rate(cassandra_clientrequest_latency_seconds_count{clientrequest="Read"}[$W]))', 'down', 5, 'cassandra_clientrequest_latency_seconds_count'),
+  jmx('writes', 'client writes', 'ops/s', 'sum by (instance) (rate(cassandra_clientrequest_latency_seconds_count{clientrequest="Write"}[$W]))', 'down', 5, 'cassandra_clientrequest_latency_seconds_count'),
+  jmx('read_p99', 'read p99 (coordinator)', 's', 'max by (instance) (cassandra_clientrequest_latency_seconds{clientrequest="Read",quantile="0.99"})', 'up', 0.001, 'cassandra_clientrequest_latency_seconds'),
+  jmx('write_p99', 'write p99 (coordinator)', 's', 'max by (instance) (cassandra_clientrequest_latency_seconds{clientrequest="Write",quantile="0.99"})', 'up', 0.001, 'cassandra_clientrequest_latency_seconds'),
+  jmx('pending_compactions', 'pending compactions', 'tasks', 'sum by (instance) (cassandra_compaction_pendingtasks)', 'up', 5, 'cassandra_compaction_pendingtasks'),
+  jmx('compaction_bytes', 'compacted bytes', 'B/s', 'sum by (instance) (rate(cassandra_compaction_bytescompacted_count[$W]))', 'either', 1024 * 1024, 'cassandra_compaction_bytescompacted_count'),
+  jmx('dropped', 'dropped messages', '/s', 'sum by (instance) (rate(cassandra_droppedmessage_dropped_count[$W]))', 'up', 0.1, 'cassandra_droppedmessage_dropped_count'),
+  jmx('timeouts', 'client timeouts', '/s', 'sum by (instance) (rate(cassandra_clientrequest_timeouts_count[$W]))', 'up', 0.1, 'cassandra_clientrequest_timeouts_count'),
+  jmx('hints', 'hints written', '/s', 'sum by (instance) (rate(cassandra_storage_totalhints_count[$W]))', 'up', 1, 'cassandra_storage_totalhints_count'),
+  // JVM and process metrics exist in any Java or Go exporter: keep only the instances that are Cassandra nodes.
+  jmx('gc_time', 'GC time', 's/s', `sum by (instance) (rate(jvm_gc_collection_seconds_sum[$W]) ${ONLY_CASSANDRA})`, 'up', 0.02, 'jvm_gc_collection_seconds_sum'),
+  jmx('cpu', 'Cassandra process CPU', 'cores', `sum by (instance) (rate(process_cpu_seconds_total[$W]) ${ONLY_CASSANDRA})`, 'either', 0.2, 'process_cpu_seconds_total'),
+  {
+    id: 'reads',
+    exporter: 'scylla',
+    title: 'coordinator reads',
+    unit: 'ops/s',
+    query: 'sum by (instance) (rate(scylla_storage_proxy_coordinator_read_latency_count[$W]))',
+    bad: 'down',
+    minAbsolute: 5,
+    probe: 'scylla_storage_proxy_coordinator_read_latency_count',
+  },
+  {
+    id: 'writes',
+    exporter: 'scylla',
+    title: 'coordinator writes',
+    unit: 'ops/s',
+    query: 'sum by (instance) (rate(scylla_storage_proxy_coordinator_write_latency_count[$W]))',
+    bad: 'down',
+    minAbsolute: 5,
+    probe: 'scylla_storage_proxy_coordinator_write_latency_count',
+  },
+  {
+    id: 'read_p99',
+    exporter: 'scylla',
+    title: 'read p99 (coordinator)',
+    unit: 's',
+    query: 'histogram_quantile(0.99, sum by (instance, le) (rate(scylla_storage_proxy_coordinator_read_latency_bucket[$W])))',
+    scale: 1e-6,
+    bad: 'up',
+    minAbsolute: 0.001,
+    probe: 'scylla_storage_proxy_coordinator_read_latency_bucket',
+  },
+  {
+    id: 'write_p99',
+    exporter: 'scylla',
+    title: 'write p99 (coordinator)',
+    unit: 's',
+    query: 'histogram_quantile(0.99, sum by (instance, le) (rate(scylla_storage_proxy_coordinator_write_latency_bucket[$W])))',
+    scale: 1e-6,
+    bad: 'up',
+    minAbsolute: 0.001,
+    probe: 'scylla_storage_proxy_coordinator_write_latency_bucket',
+  },
+  {
+    id: 'timeouts',
+    exporter: 'scylla',
+    title: 'coordinator timeouts',
+    unit: '/s',
+    query:
+      'sum by (instance) (rate(scylla_storage_proxy_coordinator_read_timeouts[$W])) + sum by (instance) (rate(scylla_storage_proxy_coordinator_write_timeouts[$W]))',
+    bad: 'up',
+    minAbsolute: 0.1,
+    probe: 'scylla_storage_proxy_coordinator_read_timeouts',
+  },
+  {
+    id: 'dropped',
+    exporter: 'scylla',
+    title: 'CQL requests shed',
+    unit: '/s',
+    query: 'sum by (instance) (rate(scylla_transport_requests_shed[$W]))',
+    bad: 'up',
+    minAbsolute: 0.1,
+    probe: 'scylla_transport_requests_shed',
+  },
+  {
+    id: 'pending_compactions',
+    exporter: 'scylla',
+    title: 'compaction backlog (normalised)',
+    unit: 'tasks',
+    query: 'max by (instance) (scylla_compaction_manager_normalized_backlog)',
+    bad: 'up',
+    minAbsolute: 0.5,
+    probe: 'scylla_compaction_manager_normalized_backlog',
+  },
+  {
+    id: 'hints',
+    exporter: 'scylla',
+    title: 'hints written',
+    unit: '/s',
+    query: 'sum by (instance) (rate(scylla_hints_manager_written[$W]))',
+    bad: 'up',
+    minAbsolute: 1,
+    probe: 'scylla_hints_manager_written',
+  },
+  {
+    id: 'cpu',
+    exporter: 'scylla',
+    title: 'reactor utilisation',
+    unit: 'ratio',
+    query: 'avg by (instance) (scylla_reactor_utilization) / 100',
+    bad: 'either',
+    minAbsolute: 0.1,
+    probe: 'scylla_reactor_utilization',
+  },
+  {
+    id: 'cpu',
+    exporter: 'node',
+    title: 'host CPU busy',
+    unit: 'ratio',
+    query: '1 - avg by (instance) (rate(node_cpu_seconds_total{mode="idle"}[$W]))',
+    bad: 'either',
+    minAbsolute: 0.1,
+    probe: 'node_cpu_seconds_total',
+  },
+  {
+    id: 'iowait',
+    exporter: 'node',
+    title: 'host iowait',
+    unit: 'ratio',
+    query: 'avg by (instance) (rate(node_cpu_seconds_total{mode="iowait"}[$W]))',
+    bad: 'up',
+    minAbsolute: 0.05,
+    probe: 'node_cpu_seconds_total',
+  },
+  {
+    id: 'disk_util',
+    exporter: 'node',
+    title: 'busiest disk utilisation',
+    unit: 'ratio',
+    query: 'max by (instance) (rate(node_disk_io_time_seconds_total[$W]))',
+    bad: 'up',
+    minAbsolute: 0.1,
+    probe: 'node_disk_io_time_seconds_total',
+  },
+  {
+    id: 'disk_await',
+    exporter: 'node',
+    title: 'worst disk await',
+    unit: 's',
+    query:
+      'max by (instance) ((rate(node_disk_read_time_seconds_total[$W]) + rate(node_disk_write_time_seconds_total[$W])) / ' +
+      '(rate(node_disk_reads_completed_total[$W]) + rate(node_disk_writes_completed_total[$W]) > 0))',
+    bad: 'up',
+    minAbsolute: 0.002,
+    probe: 'node_disk_read_time_seconds_total',
+  },
+];
+
+/** One name only that exporter has, per exporter (process_* and jvm_* exist in many exporters, so they prove nothing). */
+export const EXPORTER_PROBES: Record<Exporter, string> = {
+  jmx: 'cassandra_clientrequest_latency_seconds_count',
+  scylla: 'scylla_storage_proxy_coordinator_read_latency_count',
+  node: 'node_cpu_seconds_total',
+};
+
+/** The exporters whose identifying metric names are among `names`. */
+export function exportersPresent(names: ReadonlySet<string>): Exporter[] {
+  return (['jmx', 'scylla', 'node'] as const).filter((e) => names.has(EXPORTER_PROBES[e]));
+}
+
+/** `instance` label → the node it is about: the host part ("10.0.0.3:7070" → "10.0.0.3"). */
+export function nodeOfInstance(instance: string): string {
+  const v6 = /^\[([^\]]+)\](?::\d+)?$/.exec(instance);
+  if (v6) return v6[1]!;
+  const i = instance.lastIndexOf(':');
+  return i > 0 && instance.indexOf(':') === i ? instance.slice(0, i) : instance;
+}
+
+/** The PromQL of a signal with its rate window: 4 steps, at least 4 scrape intervals (rate needs 2 samples). */
+export function queryFor(spec: SignalSpec, stepS: number, scrapeIntervalS: number): string {
+  const w = Math.max(4 * scrapeIntervalS, 2 * stepS);
+  return spec.query.replaceAll('$W', `${w}s`);
+}

@@ -1,0 +1,30 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { metricsInputShape, metricsWindow } from '../../ops/metrics.js';
+import { renderMetrics } from '../../render/metrics.js';
+import { mcpProgress } from '../progress.js';
+import { toolError, toolResult } from '../tool-result.js';
+import { annotationsFor } from './annotations.js';
+
+export function registerMetricsTools(server: McpServer): void {
+  server.registerTool(
+    'metrics_window',
+    {
+      title: 'What changed, when, where: a window of metrics history',
+      description:
+        "Reads a time window from the user's Prometheus-compatible server (configured by the user in CQL_TUNER_PROMETHEUS_URL; there is no URL argument) " +
+        'and answers "what changed at 02:13?": per node, read/write throughput and p99, pending compactions, compacted bytes, dropped messages, timeouts, hints, ' +
+        'GC time, CPU, disk await/util; change points (when it started, which node first, what moved with it) and findings citing series and times. ' +
+        'Knows the Prometheus JMX exporter (example Cassandra rules), ScyllaDB\'s own metrics and node_exporter. Series are summarised, never dumped (raw: true for the points).',
+      inputSchema: metricsInputShape,
+      annotations: annotationsFor('metrics_window'),
+    },
+    async (args, extra) => {
+      try {
+        const r = await metricsWindow(args, { onProgress: mcpProgress(extra), signal: extra.signal });
+        return toolResult(renderMetrics(r), r);
+      } catch (e) {
+        return toolError(e);
+      }
+    },
+  );
+}

@@ -1,0 +1,138 @@
+/**
+ * "What changed at 02:13?": read a window of metrics from the user's Prometheus and answer with summaries, change
+ * points and findings. The source is configured by the user (env / CLI flag), never by the caller's arguments.
+ */
+import { z } from 'zod';
+import { OpError } from '../core/errors.js';
+import { analyseMetrics, type MetricsAnalysis, type SignalData } from '../core/metrics/analyse.js';
+import type { Series } from '../core/metrics/series.js';
+import { EXPORTER_PROBES, SIGNALS, exportersPresent, queryFor, type SignalId } from '../core/metrics/signals.js';
+import { resolveWindow } from '../core/metrics/window.js';
+import { prometheusClient, prometheusFromEnv, type PrometheusClient, type PrometheusConfig } from '../collect/metrics/prometheus.js';
+import { noProgress, type ProgressFn } from './progress.js';
+
+const SIGNAL_IDS = [...new Set(SIGNALS.map((s) => s.id))] as [SignalId, ...SignalId[]];
+const timeText = z.string().min(1).max(40);
+
+/** The one input schema of the operation: the MCP tool registers it, the CLI validates its flags with it. */
+export const metricsInputShape = {
+  last: z.string().max(20).optional().describe('How far back from now: 30m, 2h, 1d'),
+  around: timeText.optional().describe('A moment to look around: 02:13 (latest such time, local to the server running the tool unless a zone is given) or 2026-11-24T02:13:00Z'),
+  margin: z.string().max(20).optional().describe('Half-width of an `around` window (default 15m)'),
+  from: timeText.optional().describe('Start: ISO time (2026-11-24T02:00:00Z), HH:MM or unix seconds'),
+  to: timeText.optional().describe('End (default now)'),
+  signals: z.array(z.enum(SIGNAL_IDS)).max(SIGNAL_IDS.length).optional().describe('Only these signals (default all the found exporters have)'),
+  raw: z.boolean().optional().describe('Also return the raw points (bounded to 20,000) for a closer look; the summary is usually enough'),
+};
+export const metricsInputSchema = z.object(metricsInputShape).strict();
+export type MetricsInput = z.infer<typeof metricsInputSchema>;
+
+export interface MetricsDeps {
+  /** The user's Prometheus (CLI flag or env); default: CQL_TUNER_PROMETHEUS_URL and friends. */
+  prometheus?: PrometheusConfig | null;
+  client?: PrometheusClient;
+  nowS?: number;
+  utcOffsetMinutes?: number;
+  onProgress?: ProgressFn;
+  signal?: AbortSignal;
+}
+
+export interface MetricsReport extends MetricsAnalysis {
+  source: string;
+  scrapeIntervalS: number;
+  /** With raw: the points per signal and node, at most MAX_RAW_POINTS in all. */
+  raw?: { signal: SignalId; exporter: string; node: string; points: [number, number][] }[];
+  rawTruncated?: boolean;
+}
+
+const MAX_RAW_POINTS = 20_000;
+/** Names tried when none of the expected ones exist, to say which naming the server has instead. */
+const OTHER_NAMINGS: [string, string][] = [
+  ['mcac_', 'DataStax MCAC (Metric Collector for Apache Cassandra)'],
+  ['org_apache_cassandra_metrics_', 'the k8ssandra Management API / metrics-collector naming'],
+  ['cassandra_', 'a Cassandra exporter with another rule set'],
+  ['scylla_', 'ScyllaDB with other metric names'],
+];
+
+export async function metricsWindow(input: MetricsInput, deps: MetricsDeps = {}): Promise<MetricsReport> {
+  const progress = deps.onProgress ?? noProgress;
+  const cfg = deps.prometheus === undefined ? prometheusFromEnv() : deps.prometheus;
+  const client = deps.client ?? (cfg ? prometheusClient(cfg) : null);
+  if (!client) {
+    throw new OpError(
+      'NO_METRICS_SOURCE',
+      'No Prometheus is configured.',
+      'Set CQL_TUNER_PROMETHEUS_URL=http://<prometheus>:9090 in the environment the tool runs in (or pass --prometheus to the CLI); credentials go in CQL_TUNER_PROMETHEUS_TOKEN or _USER/_PASSWORD.',
+    );
+  }
+  const nowS = deps.nowS ?? Math.floor(Date.now() / 1000);
+  let window = resolveWindow(input, nowS, deps.utcOffsetMinutes ?? 0);
+  progress({ message: `asking ${client.origin} which exporters it has for ${window.label}` });
+  const probes = [...new Set([...Object.values(EXPORTER_PROBES), ...SIGNALS.map((s) => s.probe)])];
+  const present = await client.presentNames(probes, window.start, window.end, deps.signal);
+  const exporters = exportersPresent(present);
+  if (exporters.length === 0) throw await unknownNaming(client, window.start, window.end, deps.signal);
+  const firstProbe = EXPORTER_PROBES[exporters[0]!];
+  const scrapeIntervalS = (await client.scrapeInterval(firstProbe, window.end, deps.signal)) ?? 15;
+  window = resolveWindow(input, nowS, deps.utcOffsetMinutes ?? 0, scrapeIntervalS);
+  const wanted = SIGNALS.filter((s) => exporters.includes(s.exporter) && present.has(s.probe) && (!input.signals || input.signals.includes(s.id)));
+  const data: SignalData[] = [];
+  let done = 0;
+  for (const spec of wanted) {
+    if (deps.signal?.aborted) throw new OpError('CANCELLED', 'The metrics request was cancelled.', 'Run it again when wanted.');
+    const query = queryFor(spec, window.step, scrapeIntervalS);
+    let series: Series[] = [];
+    let error: string | undefined;
+    try {
+      series = await client.queryRange(query, window.start, window.end, window.step, deps.signal);
+    } catch (e) {
+      if (e instanceof OpError && e.code !== 'PROMETHEUS_QUERY') throw e;
+      error = e instanceof Error ? e.message : String(e);
+    }
+    data.push({ spec, query, series, ...(error ? { error } : {}) });
+    progress({ message: `read ${spec.exporter} ${spec.id}`, progress: ++done, total: wanted.length });
+  }
+  if (data.every((d) => d.series.every((s) => s.points.length === 0))) {
+    throw new OpError(
+      'EMPTY_WINDOW',
+      `${client.origin} has ${exporters.join(', ')} metrics, but no sample in ${window.label} (${new Date(window.start * 1000).toISOString()} to ${new Date(window.end * 1000).toISOString()}).`,
+      'Check the time (the window is read in UTC unless the time says otherwise) and the server\'s retention.',
+    );
+  }
+  const analysis = analyseMetrics(window, data, exporters);
+  const report: MetricsReport = { ...analysis, source: client.origin, scrapeIntervalS };
+  if (input.raw) {
+    const raw: NonNullable<MetricsReport['raw']> = [];
+    let budget = MAX_RAW_POINTS;
+    for (const d of data) {
+      for (const s of d.series) {
+        if (budget <= 0) break;
+        const points = s.points.slice(0, budget);
+        budget -= points.length;
+        raw.push({ signal: d.spec.id, exporter: d.spec.exporter, node: s.labels.instance ?? '?', points });
+      }
+    }
+    report.raw = raw;
+    report.rawTruncated = budget <= 0;
+  }
+  return report;
+}
+
+async function unknownNaming(client: PrometheusClient, start: number, end: number, signal?: AbortSignal): Promise<OpError> {
+  const expected = 'the Prometheus JMX exporter with its example Cassandra rules (cassandra_clientrequest_latency_seconds_count), ScyllaDB (scylla_storage_proxy_coordinator_read_latency_count) or node_exporter (node_cpu_seconds_total)';
+  let found = '';
+  for (const [prefix, what] of OTHER_NAMINGS) {
+    const names = await client.presentNames([`${prefix}.+`], start, end, signal).catch(() => new Set<string>());
+    if (names.size > 0) {
+      found = `; it has ${names.size} ${prefix}* metric(s) (${[...names].slice(0, 3).join(', ')}…), which looks like ${what}`;
+      break;
+    }
+  }
+  return new OpError(
+    'UNKNOWN_METRIC_NAMES',
+    `${client.origin} has none of the metric names expected from ${expected} in this window${found || ' and no Cassandra or ScyllaDB metric at all'}.`,
+    found
+      ? 'Scrape the nodes with one of the expected exporters (see README, "Metrics history"), or report the naming so a map can be added.'
+      : 'Check that this Prometheus scrapes the cluster (its targets page), and the window.',
+  );
+}

@@ -1,0 +1,49 @@
+import { describeChange, formatValue, type MetricsAnalysis } from '../core/metrics/analyse.js';
+import { worstFirst } from '../core/findings.js';
+import { markdownTable } from './markdown-table.js';
+
+interface MetricsView extends MetricsAnalysis {
+  source: string;
+  scrapeIntervalS: number;
+}
+
+const iso = (s: number) => new Date(s * 1000).toISOString().replace('.000Z', 'Z');
+
+/** The metrics window as text: findings first, then what changed when, then a summary per node (never raw points). */
+export function renderMetrics(r: MetricsView): string {
+  const w = r.window;
+  const out: string[] = [
+    `Metrics ${w.label}: ${iso(w.start)} to ${iso(w.end)} from ${r.source} (${r.exporters.join(', ')} exporter naming; scrape ${r.scrapeIntervalS} s, step ${w.step} s)`,
+  ];
+  const findings = worstFirst(r.findings);
+  out.push('', findings.length ? `Findings (${findings.length}):` : 'No signal moved the wrong way in this window.');
+  for (const f of findings) {
+    out.push(`- [${f.severity}] ${f.title}`);
+    for (const e of f.evidence) out.push(`    ${e}`);
+    out.push(`    → ${f.recommendation}`);
+  }
+  if (r.changes.length) {
+    out.push('', 'Changes, earliest first:');
+    for (const c of r.changes.slice(0, 30)) out.push(`- ${describeChange(c)}${c.bad ? '' : ' (not the harmful direction)'}`);
+    if (r.changes.length > 30) out.push(`- … ${r.changes.length - 30} more`);
+  }
+  for (const n of r.nodes) {
+    out.push('', `${n.node}:`);
+    out.push(
+      markdownTable(
+        ['signal', 'min', 'median', 'p99', 'max', 'gaps', 'change'],
+        n.signals.map((s) => [
+          `${s.title} (${s.exporter})`,
+          formatValue(s.summary.min, s.unit),
+          formatValue(s.summary.median, s.unit),
+          formatValue(s.summary.p99, s.unit),
+          formatValue(s.summary.max, s.unit),
+          s.summary.gaps,
+          s.change ? `${s.change.direction} at ${iso(s.change.start).slice(11)}` : '',
+        ]),
+      ),
+    );
+  }
+  if (r.missing.length) out.push('', `Not measured: ${r.missing.map((m) => `${m.exporter} ${m.signal} (${m.reason})`).join('; ')}`);
+  return out.join('\n');
+}

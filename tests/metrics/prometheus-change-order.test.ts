@@ -1,0 +1,96 @@
+/**
+ * Which node changed first, and what moved with it, through a real Prometheus. The values are written by this test
+ * (node exporter's textfile collector, one exporter per pretend node, metric names as the JMX exporter's Cassandra
+ * rules produce them); the real Cassandra + JMX agent version of this is tests/integration/metrics-lab.test.ts.
+ */
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { metricsWindow } from '../../mcp-server/src/ops/metrics.js';
+import { renderMetrics } from '../../mcp-server/src/render/metrics.js';
+import { NODE_EXPORTER_BIN, PROMETHEUS_BIN, PROMETHEUS_MISSING, startNodeExporter, startPrometheus, type Running } from '../helpers/prometheus.js';
+
+const have = PROMETHEUS_BIN !== null && NODE_EXPORTER_BIN !== null;
+if (!have) process.stderr.write(`note: ${PROMETHEUS_MISSING}\n`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const NODES = ['10.0.0.1', '10.0.0.2', '10.0.0.3'];
+
+describe.skipIf(!have)('change order across nodes through a real Prometheus', () => {
+  const exporters: Running[] = [];
+  const dirs: string[] = [];
+  let prom: Running;
+  const reads = [0, 0, 0];
+  let timer: NodeJS.Timeout | undefined;
+  // per node: read rate (ops/s) and pending compactions, changed by the test at known times
+  const state = NODES.map(() => ({ rate: 200, pending: 2 }));
+
+  async function publish(i: number): Promise<void> {
+    const body = [
+      '# TYPE cassandra_clientrequest_latency_seconds_count counter',
+      `cassandra_clientrequest_latency_seconds_count{clientrequest="Read"} ${reads[i]}`,
+      '# TYPE cassandra_compaction_pendingtasks gauge',
+      `cassandra_compaction_pendingtasks ${state[i]!.pending}`,
+      '',
+    ].join('\n');
+    // write-then-rename: the collector never reads half a file
+    await writeFile(join(dirs[i]!, 'cassandra.prom.tmp'), body);
+    await rename(join(dirs[i]!, 'cassandra.prom.tmp'), join(dirs[i]!, 'cassandra.prom'));
+  }
+
+  beforeAll(async () => {
+    for (let i = 0; i < NODES.length; i++) {
+      dirs.push(await mkdtemp(join(tmpdir(), 'cql-tuner-textfile-')));
+      await publish(i);
+      exporters.push(await startNodeExporter({ textfileDir: dirs[i] }));
+    }
+    timer = setInterval(() => {
+      for (let i = 0; i < NODES.length; i++) {
+        reads[i]! += state[i]!.rate / 4;
+        void publish(i);
+      }
+    }, 250);
+    prom = await startPrometheus([{ name: 'cassandra', targets: exporters.map((e, i) => ({ target: `127.0.0.1:${e.port}`, instance: `${NODES[i]}:7070` })) }], 1);
+  }, 120_000);
+
+  afterAll(async () => {
+    clearInterval(timer);
+    await prom?.stop();
+    for (const e of exporters) await e.stop();
+    for (const d of dirs) await rm(d, { recursive: true, force: true });
+  });
+
+  it('names the node whose pending compactions rose first and the read drop that moved with it', async () => {
+    await sleep(30_000);
+    const t0 = Date.now() / 1000;
+    state[1]!.pending = 80; // node 2 falls behind first …
+    await sleep(1500);
+    state[1]!.rate = 20; // … and its reads collapse with it
+    await sleep(8000);
+    state[2]!.pending = 60; // node 3 follows 9.5 s later
+    await sleep(20_000);
+    state[1] = { rate: 200, pending: 2 };
+    state[2]!.pending = 2;
+    await sleep(15_000);
+    const r = await metricsWindow({ last: '80s' }, { prometheus: { url: prom.url } });
+    expect(r.exporters).toEqual(['jmx']);
+    expect(r.nodes.map((n) => n.node)).toEqual(NODES);
+    const pending = r.findings.find((f) => f.id === 'metrics.change.pending_compactions');
+    expect(pending, JSON.stringify(r.changes.map((c) => [c.node, c.signal, c.change.start - t0]))).toBeDefined();
+    expect(pending!.node).toBe('10.0.0.2');
+    expect(pending!.title).toMatch(/on 2 nodes, 10\.0\.0\.2 first/);
+    expect(pending!.evidence.join('\n')).toMatch(/10\.0\.0\.3 .* \((?:8|9|10|11) s after 10\.0\.0\.2\)/);
+    expect(pending!.evidence.join('\n')).toMatch(/moved with it: client reads on 10\.0\.0\.2 fell/);
+    expect(pending!.knowledgeIds).toEqual(['compaction.pending']);
+    const p2 = r.changes.find((c) => c.node === '10.0.0.2' && c.signal === 'pending_compactions')!;
+    expect(Math.abs(p2.change.start - t0)).toBeLessThanOrEqual(3);
+    expect(p2.change.end).not.toBeNull();
+    expect(p2.change.during).toBeCloseTo(80, 0);
+    // nodes that did not change get no change, and the summary is a summary: no raw points unless asked
+    expect(r.changes.filter((c) => c.node === '10.0.0.1')).toEqual([]);
+    expect(r.raw).toBeUndefined();
+    const text = renderMetrics(r);
+    expect(text).toMatch(/pending compactions rose on 2 nodes, 10\.0\.0\.2 first/);
+    expect(text.length).toBeLessThan(8000);
+  }, 180_000);
+});
