@@ -89,6 +89,10 @@ describe.skipIf(!have)('change order across nodes through a real Prometheus', ()
     // nodes that did not change get no change, and the summary is a summary: no raw points unless asked
     expect(r.changes.filter((c) => c.node === '10.0.0.1')).toEqual([]);
     expect(r.raw).toBeUndefined();
+    const withCharts = await metricsWindow({ last: '80s' }, { prometheus: { url: prom.url }, charts: true });
+    const chart = withCharts.charts?.find((c) => c.signal === 'pending_compactions');
+    expect(chart?.svg).toMatch(/^<svg[\s\S]*data-series="10\.0\.0\.2"[\s\S]*data-mark="10\.0\.0\.2 ↑ 80\.0 tasks"/);
+    expect(withCharts.charts!.map((c) => c.signal)).not.toContain('writes');
     const text = renderMetrics(r);
     expect(text).toMatch(/pending compactions rose on 2 nodes, 10\.0\.0\.2 first/);
     expect(text.length).toBeLessThan(8000);

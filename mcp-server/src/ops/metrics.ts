@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { OpError } from '../core/errors.js';
 import { analyseMetrics, type MetricsAnalysis, type SignalData } from '../core/metrics/analyse.js';
 import type { Series } from '../core/metrics/series.js';
-import { EXPORTER_PROBES, SIGNALS, exportersPresent, queryFor, type SignalId } from '../core/metrics/signals.js';
+import { EXPORTER_PROBES, SIGNALS, exportersPresent, nodeOfInstance, queryFor, type SignalId } from '../core/metrics/signals.js';
+import { metricsChartSvg } from '../render/metrics-chart.js';
 import { resolveWindow } from '../core/metrics/window.js';
 import { prometheusClient, prometheusFromEnv, type PrometheusClient, type PrometheusConfig } from '../collect/metrics/prometheus.js';
 import { noProgress, type ProgressFn } from './progress.js';
@@ -35,6 +36,8 @@ export interface MetricsDeps {
   utcOffsetMinutes?: number;
   onProgress?: ProgressFn;
   signal?: AbortSignal;
+  /** SVG charts of the signals that moved the harmful way (the CLI's --charts; not a tool argument). */
+  charts?: boolean;
 }
 
 export interface MetricsReport extends MetricsAnalysis {
@@ -43,6 +46,7 @@ export interface MetricsReport extends MetricsAnalysis {
   /** With raw: the points per signal and node, at most MAX_RAW_POINTS in all. */
   raw?: { signal: SignalId; exporter: string; node: string; points: [number, number][] }[];
   rawTruncated?: boolean;
+  charts?: { signal: SignalId; exporter: string; svg: string }[];
 }
 
 const MAX_RAW_POINTS = 20_000;
@@ -99,8 +103,17 @@ export async function metricsWindow(input: MetricsInput, deps: MetricsDeps = {})
       'Check the time (the window is read in UTC unless the time says otherwise) and the server\'s retention.',
     );
   }
-  const analysis = analyseMetrics(window, data, exporters);
+  const analysis = analyseMetrics(window, data, exporters, Math.max(2 * window.step, 4 * scrapeIntervalS + window.step));
   const report: MetricsReport = { ...analysis, source: client.origin, scrapeIntervalS };
+  if (deps.charts) {
+    report.charts = [];
+    for (const d of data) {
+      const moved = analysis.changes.filter((c) => c.bad && c.signal === d.spec.id && c.exporter === d.spec.exporter);
+      if (moved.length === 0) continue;
+      const series = d.series.map((s) => ({ node: nodeOfInstance(s.labels.instance ?? '?'), points: d.spec.scale ? s.points.map(([t, v]): [number, number] => [t, v * d.spec.scale!]) : s.points }));
+      report.charts.push({ signal: d.spec.id, exporter: d.spec.exporter, svg: metricsChartSvg({ title: d.spec.title, unit: d.spec.unit, window: analysis.window, series, changes: moved }) });
+    }
+  }
   if (input.raw) {
     const raw: NonNullable<MetricsReport['raw']> = [];
     let budget = MAX_RAW_POINTS;

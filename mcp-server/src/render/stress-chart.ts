@@ -53,6 +53,8 @@ export interface PanelOptions {
   xRange?: [number, number];
   /** Said inside the plot's top-left corner, e.g. which run could not be drawn and why. */
   note?: string;
+  /** Vertical marks on the time axis (a change point's start and end). */
+  marks?: { at: number; label: string }[];
 }
 
 /** Legend entries are laid out right to left; each takes at least 90 px, more for a long name (shared with the PNG). */
@@ -98,7 +100,18 @@ function panel(title: string, yLabel: string, xLabel: string, series: Series[], 
     out.push(`<text x="${W - M.r - 8 - legendAt[i]!}" y="${y0 + 18}" font-size="11" text-anchor="end" fill="${s.color}">■ ${esc(s.name)}</text>`);
   });
   if (opts.note) out.push(`<text x="${M.l + 6}" y="${y0 + M.t + 14}" font-size="11" fill="#555">${esc(opts.note)}</text>`);
+  for (const m of opts.marks ?? []) {
+    if (m.at < xMin || m.at > xMax) continue;
+    const x = X(m.at).toFixed(1);
+    out.push(`<line x1="${x}" x2="${x}" y1="${y0 + M.t}" y2="${y0 + M.t + ph}" stroke="#c00" stroke-dasharray="4 3" data-mark="${esc(m.label)}"/>`);
+    out.push(`<text x="${x}" y="${y0 + M.t - 3}" font-size="10" text-anchor="middle" fill="#c00">${esc(m.label)}</text>`);
+  }
   return out.join('\n');
+}
+
+/** One chart panel as a whole SVG document (metrics windows use it: one signal, a line per node). */
+export function lineChartSvg(title: string, yLabel: string, xLabel: string, series: Series[], opts: PanelOptions = {}): string {
+  return svg(H, panel(title, yLabel, xLabel, series, 0, opts), title);
 }
 
 function svg(height: number, body: string, title: string): string {

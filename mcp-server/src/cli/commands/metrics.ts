@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import { prometheusFromEnv } from '../../collect/metrics/prometheus.js';
-import { metricsInputSchema, metricsWindow } from '../../ops/metrics.js';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { metricsInputSchema, metricsWindow, type MetricsReport } from '../../ops/metrics.js';
 import { renderMetrics } from '../../render/metrics.js';
 import { abortOnSignal } from '../abort-on-signal.js';
 import { failWith, printJson, printText } from '../output.js';
@@ -15,7 +17,21 @@ interface MetricsFlags {
   signals?: string;
   raw?: boolean;
   prometheus?: string;
+  charts?: string;
   json?: boolean;
+}
+
+/** Each chart through a temp file and a rename: no half-written SVG is left when interrupted. */
+async function writeCharts(dir: string, charts: NonNullable<MetricsReport['charts']>): Promise<string[]> {
+  await mkdir(dir, { recursive: true });
+  const out: string[] = [];
+  for (const c of charts) {
+    const file = join(dir, `metrics-${c.exporter}-${c.signal}.svg`);
+    await writeFile(`${file}.tmp`, c.svg);
+    await rename(`${file}.tmp`, file);
+    out.push(file);
+  }
+  return out;
 }
 
 export function metricsCommand(): Command {
@@ -29,6 +45,7 @@ export function metricsCommand(): Command {
     .option('--signals <list>', 'only these, comma-separated (reads,writes,read_p99,write_p99,pending_compactions,…)')
     .option('--raw', 'also print the raw points (JSON only; bounded)')
     .option('--prometheus <url>', 'the Prometheus-compatible API (default $CQL_TUNER_PROMETHEUS_URL); credentials only from the environment')
+    .option('--charts <dir>', 'write an SVG chart per signal that moved the harmful way into this folder (created if missing)')
     .option('--json', 'print the report as JSON')
     .addHelpText(
       'after',
@@ -57,8 +74,14 @@ export function metricsCommand(): Command {
           utcOffsetMinutes: -new Date().getTimezoneOffset(),
           onProgress: progress,
           signal: abort.signal,
+          charts: o.charts !== undefined,
         });
         progress.done();
+        if (o.charts !== undefined && r.charts) {
+          const written = await writeCharts(o.charts, r.charts);
+          process.stderr.write(written.length ? `charts: ${written.join(', ')}\n` : 'charts: no signal moved the harmful way, nothing to draw\n');
+          delete r.charts;
+        }
         if (o.json) printJson(r);
         else printText(renderMetrics(r));
         if (r.findings.some((f) => f.severity === 'critical')) process.exitCode = 1;

@@ -82,7 +82,11 @@ export function describeChange(e: ChangeEvent): string {
   return `${e.title} on ${e.node} ${verb} ${formatValue(e.change.baseline, e.unit)} → ${formatValue(e.change.during, e.unit)} ${span}`;
 }
 
-export function analyseMetrics(window: MetricsWindow, data: SignalData[], exporters: Exporter[]): MetricsAnalysis {
+/**
+ * `nearS`: changes this close in time "move together". Rates smear an edge over their window (4 scrapes), so the
+ * caller passes at least that; default two steps.
+ */
+export function analyseMetrics(window: MetricsWindow, data: SignalData[], exporters: Exporter[], nearS = 2 * window.step): MetricsAnalysis {
   const byNode = new Map<string, NodeSignal[]>();
   const changes: ChangeEvent[] = [];
   const missing: MetricsAnalysis['missing'] = [];
@@ -108,15 +112,14 @@ export function analyseMetrics(window: MetricsWindow, data: SignalData[], export
   }
   changes.sort((a, b) => a.change.start - b.change.start || Number(b.bad) - Number(a.bad) || a.node.localeCompare(b.node));
   const nodes = [...byNode.entries()].sort(([a], [b]) => a.localeCompare(b, undefined, { numeric: true })).map(([node, signals]) => ({ node, signals }));
-  return { window, exporters, nodes, changes, findings: changeFindings(changes, window, data), missing };
+  return { window, exporters, nodes, changes, findings: changeFindings(changes, nearS, data), missing };
 }
 
 /** One finding per signal that moved the bad way: the first node leads, the others and what moved with it follow. */
-function changeFindings(changes: ChangeEvent[], window: MetricsWindow, data: SignalData[]): Finding[] {
+function changeFindings(changes: ChangeEvent[], near: number, data: SignalData[]): Finding[] {
   const findings: Finding[] = [];
   const bySignal = new Map<string, ChangeEvent[]>();
   for (const c of changes) if (c.bad) bySignal.set(`${c.exporter}:${c.signal}`, [...(bySignal.get(`${c.exporter}:${c.signal}`) ?? []), c]);
-  const near = 2 * window.step;
   for (const group of bySignal.values()) {
     const first = group[0]!;
     const spec = data.find((d) => d.spec.id === first.signal && d.spec.exporter === first.exporter);
