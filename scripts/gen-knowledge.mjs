@@ -3,7 +3,8 @@
  * knowledge/*.yaml → mcp-server/src/core/knowledge/entries.generated.ts
  *
  *   node scripts/gen-knowledge.mjs          validate every entry and (re)write the generated file
- *   node scripts/gen-knowledge.mjs --check  validate, and exit 1 if the generated file is missing or stale
+ *   node scripts/gen-knowledge.mjs --check  validate, and exit 1 if the generated file is missing or stale or an
+ *                                          entry has no `verified` record (generation only warns about those)
  *
  * Plain node (no TypeScript): the checks below mirror mcp-server/src/core/knowledge/schema.ts, and the
  * tests validate the same YAML with that zod schema as well. Output is deterministic: entries sorted by
@@ -24,6 +25,18 @@ const ENTRY_KEYS = ['id', 'statement', 'value', 'thresholds', 'unit', 'appliesTo
 // verified: the primary source a claim was last checked against, and when (mirrors VerifiedSchema in schema.ts).
 const VERIFIED_KEYS = ['source', 'checked'];
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+// A primary source is pinned: a file at a release tag ("db/config.cc@scylla-2026.1.0") or a doc page's section
+// ("https://…/page.html#section"). A bare repo path or page could say anything by the next release.
+const AT_TAG = /@[A-Za-z0-9][\w.+-]*\d/;
+const URL_SECTION = /https?:\/\/\S+#[\w-]/;
+export const verifiedSourceOk = (s) => AT_TAG.test(s) || URL_SECTION.test(s);
+const VERIFIED_SOURCE_HELP = '"<file path>@<release tag>" (e.g. "db/config.cc@scylla-2026.1.0") or "<doc URL>#<section>"';
+/** What to add to an entry that has no verified record (the check names the entry and prints this). */
+export const MISSING_VERIFIED =
+  'missing. Check the claim against a primary source for both ends of appliesTo, then add\n' +
+  '      verified:\n' +
+  '        source: "<file path>@<release tag> (what it says)"   # e.g. "src/java/org/apache/cassandra/config/Config.java@cassandra-5.0.9"\n' +
+  '        checked: "YYYY-MM-DD"                                  # or "<doc URL>#<section>"; see knowledge/README.md "Verification"';
 // configKeys rows (config-renames.yaml); mirrors ConfigKeyChangeSchema in schema.ts.
 const CONFIG_KEY_KEYS = ['key', 'change', 'since', 'replacement', 'valueType', 'oldUnit', 'note'];
 const YAML_KEY = /^[a-z0-9_]+$/;
@@ -129,7 +142,8 @@ export function entryProblems(e) {
     if (!isPlainObject(v)) p.push(['verified', 'must be a mapping {source, checked}']);
     else {
       for (const k of Object.keys(v)) if (!VERIFIED_KEYS.includes(k)) p.push([`verified.${k}`, 'unknown field (allowed: source, checked)']);
-      if (!isStr(v.source)) p.push(['verified.source', 'required: "<file path>@<tag>" or "<doc URL>#<section>"']);
+      if (!isStr(v.source)) p.push(['verified.source', `required: ${VERIFIED_SOURCE_HELP}`]);
+      else if (!verifiedSourceOk(v.source)) p.push(['verified.source', `"${v.source.slice(0, 80)}" names no tag or section: ${VERIFIED_SOURCE_HELP}`]);
       if (typeof v.checked !== 'string' || !ISO_DATE.test(v.checked)) p.push(['verified.checked', 'required: the date of the check, "YYYY-MM-DD" (quoted)']);
     }
   }
@@ -181,6 +195,8 @@ function canonical(e) {
  */
 export function loadKnowledge(dir = KNOWLEDGE_DIR) {
   const errors = [];
+  // Entries without a verified record: generation still writes them (so work in progress runs), --check refuses.
+  const unverified = [];
   const entries = [];
   const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort() : [];
   if (files.length === 0) errors.push(`${relative(ROOT, dir)}: no *.yaml files`);
@@ -201,6 +217,7 @@ export function loadKnowledge(dir = KNOWLEDGE_DIR) {
       const problems = entryProblems(e);
       for (const [field, msg] of problems) errors.push(`${label}: field "${field}": ${msg}`);
       if (problems.length === 0) entries.push({ file: rel, entry: canonical(e) });
+      if (isPlainObject(e) && e.verified === undefined) unverified.push(`${label}: field "verified": ${MISSING_VERIFIED}`);
     });
   }
   // Duplicate ids and dangling related ids, across all files.
@@ -217,7 +234,7 @@ export function loadKnowledge(dir = KNOWLEDGE_DIR) {
     }
   }
   entries.sort((a, b) => (a.entry.id < b.entry.id ? -1 : a.entry.id > b.entry.id ? 1 : 0));
-  return { entries, errors };
+  return { entries, errors, unverified };
 }
 
 /** The generated TypeScript for these entries (pure: same entries → same text). */
@@ -240,7 +257,7 @@ function main(argv) {
     console.error(`gen-knowledge: unknown argument(s) ${unknown.join(' ')} (usage: node scripts/gen-knowledge.mjs [--check])`);
     return 2;
   }
-  const { entries, errors } = loadKnowledge();
+  const { entries, errors, unverified } = loadKnowledge();
   if (errors.length) {
     console.error(`gen-knowledge: ${errors.length} problem(s) in knowledge/*.yaml:`);
     for (const e of errors) console.error(`  ${e}`);
@@ -248,6 +265,12 @@ function main(argv) {
   }
   const text = render(entries);
   const rel = relative(ROOT, OUTPUT);
+  if (unverified.length) {
+    const what = `${unverified.length} entr${unverified.length === 1 ? 'y has' : 'ies have'} no verified record`;
+    console.error(`gen-knowledge: ${what}${check ? '' : ' (--check refuses them)'}:`);
+    for (const u of unverified) console.error(`  ${u}`);
+    if (check) return 1;
+  }
   if (check) {
     const current = existsSync(OUTPUT) ? readFileSync(OUTPUT, 'utf8') : null;
     if (current !== text) {

@@ -2,7 +2,7 @@
  * The knowledge pack as data: every YAML entry validates, the generated file is fresh, related ids resolve,
  * and every id cited in code, skills and commands exists. Setting consistency: knowledge-consistency.test.ts.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -124,15 +124,15 @@ describe('entries.generated.ts', () => {
 });
 
 describe('gen-knowledge.mjs on broken input', () => {
-  function runOn(files: Record<string, string>): { errors: string[]; count: number } {
+  function runOn(files: Record<string, string>): { errors: string[]; count: number; unverified: string[] } {
     const dir = mkdtempSync(join(tmpdir(), 'kb-'));
     try {
       for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
       const script = `import { loadKnowledge } from ${JSON.stringify(GENERATOR)};
 const r = loadKnowledge(${JSON.stringify(dir)});
-console.log(JSON.stringify({ errors: r.errors, count: r.entries.length }));`;
+console.log(JSON.stringify({ errors: r.errors, count: r.entries.length, unverified: r.unverified }));`;
       const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
-      return JSON.parse(out) as { errors: string[]; count: number };
+      return JSON.parse(out) as { errors: string[]; count: number; unverified: string[] };
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -145,8 +145,37 @@ console.log(JSON.stringify({ errors: r.errors, count: r.entries.length }));`;
   rationale: r
 `;
 
+  const verified = `  verified: { source: "src/java/org/apache/cassandra/config/Config.java@cassandra-5.0.9", checked: "2026-11-24" }\n`;
+
   it('accepts a valid entry', () => {
-    expect(runOn({ 'ok.yaml': good })).toEqual({ errors: [], count: 1 });
+    expect(runOn({ 'ok.yaml': good + verified })).toEqual({ errors: [], count: 1, unverified: [] });
+  });
+
+  it('lists an entry without verified, naming the file and entry and showing exactly what to add (issue #17)', () => {
+    const { errors, count, unverified } = runOn({ 'clients.yaml': good });
+    expect(errors).toEqual([]);
+    expect(count).toBe(1);
+    expect(unverified).toHaveLength(1);
+    expect(unverified[0]).toContain('clients.yaml: entry #1 (a.b): field "verified": missing');
+    expect(unverified[0]).toMatch(/verified:\n\s+source: "<file path>@<release tag>/);
+    expect(unverified[0]).toMatch(/checked: "YYYY-MM-DD"/);
+  });
+
+  it('refuses a verified source that names no release tag or doc section', () => {
+    for (const src of ['conf/cassandra.yaml', 'https://cassandra.apache.org/doc/latest/page.html', 'Config.java@trunk']) {
+      const { errors } = runOn({ 'v.yaml': good + verified.replace('src/java/org/apache/cassandra/config/Config.java@cassandra-5.0.9', src) });
+      expect(errors.some((e) => e.includes('field "verified.source"') && e.includes('names no tag or section')), src).toBe(true);
+    }
+    for (const src of ['db/config.cc@scylla-2026.1.0', 'https://docs.example.org/page.html#section-1']) {
+      expect(runOn({ 'v.yaml': good + verified.replace('src/java/org/apache/cassandra/config/Config.java@cassandra-5.0.9', src) }).errors).toEqual([]);
+    }
+  });
+
+  it('--check on the real pack refuses exactly when some entry has no verified record', () => {
+    const r = spawnSync(process.execPath, [GENERATOR, '--check'], { cwd: ROOT, encoding: 'utf8' });
+    const missing = loaded.filter((l) => (l.raw as { verified?: unknown }).verified === undefined).length;
+    expect(r.status).toBe(missing > 0 ? 1 : 0);
+    if (missing > 0) expect(r.stderr).toContain(`${missing} entr`);
   });
 
   it('names the file, the entry and the field', () => {

@@ -3,6 +3,143 @@
 import type { KnowledgeEntry } from './types.js';
 
 export const ENTRIES: readonly KnowledgeEntry[] = [
+  // knowledge/multi-dc.yaml
+  {
+    "id": "backups.auto-snapshot.default",
+    "statement": "auto_snapshot defaults to true (built in and shipped): TRUNCATE and DROP take a snapshot first, whose space is only freed by nodetool clearsnapshot.",
+    "value": true,
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "apache/cassandra conf/cassandra.yaml (shipped values and comments)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml"
+      }
+    ],
+    "rationale": "Dropped tables keep their disk space in snapshots; count snapshot bytes when sizing disks.",
+    "related": [
+      "table.snapshots-vs-live"
+    ],
+    "tags": [
+      "setting:auto_snapshot",
+      "backup",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-5.0.9 line 313 and @cassandra-4.0.17 line 219 (auto_snapshot = true); conf/cassandra.yaml@cassandra-5.0.0 line 1098",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/multi-dc.yaml
+  {
+    "id": "backups.incremental.default",
+    "statement": "incremental_backups defaults to false; when on, every flushed or streamed SSTable is hard-linked into the table's backups directory, and nothing removes those links.",
+    "value": false,
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "Incremental backups fill the disk unless a backup tool ships and clears them.",
+    "tags": [
+      "setting:incremental_backups",
+      "backup",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 432 and @cassandra-5.0.9 line 455 (incremental_backups = false); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/multi-dc.yaml
+  {
+    "id": "backups.snapshot-before-compaction.default",
+    "statement": "snapshot_before_compaction defaults to false: no snapshot is taken before each compaction.",
+    "value": false,
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "Turning it on fills disks quickly; it is a debugging aid.",
+    "tags": [
+      "setting:snapshot_before_compaction",
+      "backup",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 301 and @cassandra-5.0.9 line 312 (snapshot_before_compaction = false); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/multi-dc.yaml
+  {
+    "id": "backups.snapshot-links-per-second.default",
+    "statement": "snapshot_links_per_second (4.1+) defaults to 0: snapshot hard links are created without a rate limit.",
+    "value": 0,
+    "unit": "links per second (0 = unlimited)",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "On nodes with very many SSTables a snapshot can stall the disk's metadata I/O; a limit spreads it out.",
+    "tags": [
+      "setting:snapshot_links_per_second",
+      "backup",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 311 and @cassandra-5.0.9 line 322 (snapshot_links_per_second = 0); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab)",
+      "checked": "2026-11-24"
+    }
+  },
   // knowledge/benchmarking.yaml
   {
     "id": "benchmarking.bimodal-tail",
@@ -37,7 +174,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "stress",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "wca/wrapper/parser_cassandra_stress.py@7f366a60b79ea7aad764cb9278c5df33b7762d9f (sample: Latency 95th percentile 0.4 ms, 99th 74.0 ms); the 5× ratio is this project's convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/benchmarking.yaml
   {
@@ -71,7 +212,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "stress",
       "client",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "src/report/mod.rs@latte-v0.29.0 (report lines \"Concurrency\" req and its % of the limit, concurrency_ratio); 95 % is this project's convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/benchmarking.yaml
   {
@@ -112,7 +257,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "stress",
       "client",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "src/report/mod.rs@latte-v0.29.0 line 652 (\"CPU time\", \"CPU utilisation\" %); 80 % is this project's convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/benchmarking.yaml
   {
@@ -155,7 +304,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "stress",
       "methodology"
-    ]
+    ],
+    "verified": {
+      "source": "https://github.com/artilleryio/artillery/issues/721#comment-hassy-2021-06-15 (open-loop arrival rates do not suffer coordinated omission; fixed-thread closed loops do) + README.md@latte-v0.29.0 (\"No coordinated omission\", rate limiter)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/benchmarking.yaml
   {
@@ -191,7 +344,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "stress",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "tools/stress/src/org/apache/cassandra/stress/settings/SettingsErrors.java@cassandra-5.0.0 line 50 (-errors ignore: \"Do not fail on errors\") + StressMetrics.java@cassandra-5.0.0 line 364 (\"errors\" column); 0.1 % / 1 % are this project's convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/benchmarking.yaml
   {
@@ -224,7 +381,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "stress",
       "gc",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "tools/stress/src/org/apache/cassandra/stress/report/StressMetrics.java@cassandra-5.0.0 line 364 (columns \"gc: #\", \"max ms\", \"sum ms\", \"sdv ms\", \"mb\"); 70 % is this project's convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/benchmarking.yaml
   {
@@ -264,7 +425,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "stress",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "https://github.com/scylladb/scylladb/issues/25532#comment-2025-08-20-duration-table (random write IOPS still falling between 120 s and 600 s runs); 600 s is this project's convention (cql-tuner issue 6)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/benchmarking.yaml
   {
@@ -300,7 +465,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "stress",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "https://www.scylladb.com/2021/03/04/best-practices-for-benchmarking-scylla/#introduction (latency as a function of throughput); the 2× climb is this project's convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/benchmarking.yaml
   {
@@ -340,7 +509,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "stress",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "https://github.com/scylladb/scylla-bench/issues/24#issue-description (-max-rate=100000 delivered 500 op/s) + README.md@scylla-bench-v1.3.2 (-max-rate is the client's total maximum rate); 90 % is this project's convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/benchmarking.yaml
   {
@@ -377,7 +550,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "stress",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "src/report/mod.rs@latte-v0.29.0 (Throughput and Concurrency lines per run); 10 % of the peak is this project's convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/benchmarking.yaml
   {
@@ -405,11 +582,16 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
         "ref": "pkolaczk/latte README.md"
       }
     ],
-    "rationale": "The usual 5 % level; latte prints a p-value per statistic and marks significant ones with asterisks. Runs are noisy (GC, compaction), so a few-percent change with p ≥ 0.05 is no evidence of a regression.",
+    "rationale": "The usual 5 % level, a convention of this project: latte itself (src/report/mod.rs) highlights a difference only at p ≤ 0.01 and prints stars for smaller p-values, so a difference latte leaves plain can still be significant here. Runs are noisy (GC, compaction), so a few-percent change with p ≥ 0.05 is no evidence of a regression.",
     "tags": [
       "stress",
-      "statistics"
-    ]
+      "statistics",
+      "convention"
+    ],
+    "verified": {
+      "source": "src/report/mod.rs@latte-v0.29.0 lines 267-270 and 385-387 (latte marks p ≤ 0.01; stars at 1e-6…0.01); 0.05 is this project's convention, said in the rationale",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/benchmarking.yaml
   {
@@ -450,7 +632,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "stress",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "tools/stress/src/org/apache/cassandra/stress/settings/SettingsCommand.java@cassandra-5.0.0 line 124 (warm-up before measuring); 180 s is this project's convention (cql-tuner issue 6)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/benchmarking.yaml
   {
@@ -487,7 +673,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "stress",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "https://www.scylladb.com/2021/03/04/best-practices-for-benchmarking-scylla/#introduction (page checked for its topic); 10 % of the peak is this project's convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/benchmarking.yaml
   {
@@ -526,7 +716,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "stress",
       "methodology"
-    ]
+    ],
+    "verified": {
+      "source": "tools/stress/src/org/apache/cassandra/stress/settings/SettingsCommand.java@cassandra-5.0.0 line 124 (no-warmup: \"Do not warmup the process\"; warm-up runs otherwise) + https://www.scylladb.com/2021/03/04/best-practices-for-benchmarking-scylla/#introduction (latency measured per throughput rate)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/benchmarking.yaml
   {
@@ -562,7 +756,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "stress",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "https://www.scylladb.com/2021/03/04/best-practices-for-benchmarking-scylla/#introduction (page checked for its topic: measure latency at a throughput); 0.8 is this project's convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/caches.yaml
   {
@@ -596,7 +794,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:file_cache_enabled",
       "caches",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.0.17 and @cassandra-5.0.9 (file_cache_enabled from cassandra.file_cache_enabled, false); DatabaseDescriptor.java@cassandra-5.0.9 line 577 (file_cache_size min(512, heap/4)); Config.java@cassandra-3.11.17 (no switch, file_cache_size_in_mb only)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/caches.yaml
   {
@@ -628,7 +830,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:counter_cache_size",
       "caches",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "conf/cassandra.yaml@cassandra-5.0.0 line 546 + DatabaseDescriptor.java@cassandra-5.0.9 lines 834-835 (min(max(1, 2.5% heap), 50) MiB)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/caches.yaml
   {
@@ -666,7 +872,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:key_cache_size",
       "caches",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "conf/cassandra.yaml@cassandra-5.0.0 line 475 + DatabaseDescriptor.java@cassandra-5.0.9 line 815-816 (min(max(1, 5% heap), 100) MiB) + conf/cassandra_latest.yaml@cassandra-5.0.0 line 486 (key_cache_size: 0MiB, BIG only)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/caches.yaml
   {
@@ -711,7 +921,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "caches",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/tools/nodetool/Info.java@cassandra-5.0.9 (key cache hits/requests/recent hit rate); conf/cassandra.yaml@cassandra-5.0.0 line 475 (auto min(5% heap, 100MiB)); 0.85/0.5 are a convention (rationale)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/caches.yaml
   {
@@ -742,7 +956,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "caches",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/tools/nodetool/Info.java@cassandra-5.0.9 (requests counted since start, recent hit rate); the 1000 floor is a convention (rationale)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/caches.yaml
   {
@@ -775,7 +993,264 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:row_cache_size",
       "caches",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-5.0.9 (row_cache_size = 0MiB), @cassandra-4.0.17 and @cassandra-3.11.17 (row_cache_size_in_mb = 0)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/read-path.yaml
+  {
+    "id": "cl.any-writes-only",
+    "statement": "Consistency level ANY is accepted only for writes (a stored hint counts as success); a read at ANY is refused with \"ANY ConsistencyLevel is only supported for writes\".",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra ConsistencyLevel.java",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/db/ConsistencyLevel.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/db/ConsistencyLevel.java"
+      }
+    ],
+    "rationale": "ANY gives no read-your-writes guarantee at all; a write acknowledged only by a hint is invisible until the hint is replayed.",
+    "tags": [
+      "consistency"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/db/ConsistencyLevel.java@cassandra-5.0.9 line 213",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/read-path.yaml
+  {
+    "id": "cl.quorum",
+    "statement": "QUORUM is floor(RF / 2) + 1 replicas of the whole cluster's replication factor; LOCAL_QUORUM counts only the coordinator's datacenter (floor(RF_dc / 2) + 1).",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra ConsistencyLevel.java",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/db/ConsistencyLevel.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/db/ConsistencyLevel.java"
+      }
+    ],
+    "rationale": "With several DCs QUORUM waits for remote replicas; LOCAL_QUORUM reads and writes overlap only within one DC.",
+    "tags": [
+      "consistency"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/db/ConsistencyLevel.java@cassandra-5.0.9 lines 91-99 (quorumFor, localQuorumFor)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/clients.yaml
+  {
+    "id": "client.coordinator-balance",
+    "statement": "With a token-aware, all-nodes load-balancing policy each client spreads its connections and requests over every node of its local datacenter; a client connected to one node out of three or more uses that node as the coordinator of everything it sends.",
+    "thresholds": {
+      "warning": 2,
+      "critical": 4,
+      "direction": "above"
+    },
+    "unit": "busiest node's connections / mean per node",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.0"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB Python driver docs — Scylla-specific features (TokenAwarePolicy)",
+        "url": "https://python-driver.docs.scylladb.com/master/scylla-specific.md"
+      },
+      {
+        "title": "Apache Cassandra docs — virtual tables (system_views.clients lists each connection per node)",
+        "url": "https://cassandra.apache.org/doc/stable/cassandra/managing/operating/virtualtables.html"
+      }
+    ],
+    "rationale": "Operator convention. A client pinned to one coordinator (a load-balancer VIP or a single contact point with a whitelist policy) puts the coordinator work of all its requests on one node and loses token awareness; the node shows higher CPU and coordinator latency than its peers. Counts only nodes that answered the sweep.",
+    "related": [
+      "driver.token-aware"
+    ],
+    "tags": [
+      "drivers",
+      "clients",
+      "balance",
+      "convention"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/db/virtual/ClientsTable.java@cassandra-5.0.0 (one row per connection: address, port, driver, request_count); the 2x/4x ratios are a convention (rationale)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/clients.yaml
+  {
+    "id": "client.driver-min.python",
+    "statement": "The DataStax (now Apache Cassandra) Python driver treats native protocol v5 as a released version from 3.25.0; earlier releases handle v5 as beta only and negotiate v4 with Cassandra 4.0 and later.",
+    "value": "3.25.0",
+    "unit": "driver version",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "datastax/python-driver CHANGELOG.rst 3.25.0 (March 18, 2021 — protocol v5 checksumming, PYTHON-1258)",
+        "url": "https://github.com/datastax/python-driver/blob/master/CHANGELOG.rst",
+        "ref": "datastax/python-driver CHANGELOG.rst"
+      },
+      {
+        "title": "datastax/python-driver commit a3a8cd0 \"PYTHON-1232 Bring protocol v5 out of beta\" (first tag containing it 3.25.0)",
+        "url": "https://github.com/datastax/python-driver/commit/a3a8cd098c0786df09cc885fef8f3bd65afe48cf"
+      }
+    ],
+    "rationale": "A client below it runs protocol v4 against a 4.x/5.0 cluster: no checksummed v5 framing and none of the v5 additions. The driver identifies itself as \"DataStax Python Driver\" (and \"Apache Cassandra Python Driver\" in the Apache-donated releases), which is what system_views.clients shows in driver_name.",
+    "related": [
+      "client.protocol-version"
+    ],
+    "tags": [
+      "drivers",
+      "clients"
+    ],
+    "verified": {
+      "source": "CHANGELOG.rst@3.25.0 (datastax/python-driver); cassandra/__init__.py BETA_VERSIONS = (V6,) at HEAD",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/clients.yaml
+  {
+    "id": "client.protocol-version",
+    "statement": "A client on native protocol v3 or lower misses what v4 added (unset values, server warnings, custom payloads, new failure messages); v4 is supported from Cassandra 2.2 and v5 was finalised in 4.0.",
+    "thresholds": {
+      "warning": 3,
+      "direction": "below"
+    },
+    "unit": "native protocol version",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=3.0"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "datastax/python-driver cassandra/__init__.py ProtocolVersion (V4 supported in Cassandra 2.2+; V5 finalised in 4.0-beta5)",
+        "url": "https://github.com/datastax/python-driver/blob/master/cassandra/__init__.py",
+        "ref": "datastax/python-driver cassandra/__init__.py"
+      },
+      {
+        "title": "apache/cassandra doc/native_protocol_v4.spec",
+        "url": "https://github.com/apache/cassandra/blob/trunk/doc/native_protocol_v4.spec"
+      }
+    ],
+    "rationale": "An old driver (or one pinned to protocol_version=3) keeps working but sends explicit nulls where v4 sends unset values (tombstones from prepared inserts with missing columns), and never sees server warnings such as large batch or tombstone warnings. Upgrade the driver or remove the pinned protocol version.",
+    "related": [
+      "client.driver-min.python"
+    ],
+    "tags": [
+      "drivers",
+      "clients",
+      "protocol"
+    ],
+    "verified": {
+      "source": "cassandra/__init__.py@3.29.2 (datastax/python-driver: V4 supported in Cassandra 2.2+, V5 finalised in 4.0-beta5)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/clients.yaml
+  {
+    "id": "client.scylla-driver",
+    "statement": "On ScyllaDB a client whose driver_name does not name ScyllaDB is a Cassandra driver: it is not shard-aware (requests land on the connection's shard and are forwarded across cores) and not tablet-aware. ScyllaDB's Python driver reports \"Scylla Python Driver\", and \"ScyllaDB Python Driver\" from 3.28.0.",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/python-driver cassandra/connection.py DRIVER_NAME (commit 51d2270 \"Fix driver name\", Scylla → ScyllaDB, first in 3.28.0-scylla)",
+        "url": "https://github.com/scylladb/python-driver/commit/51d22708841c80c11c76c0b7f69bd35deba2fa3e"
+      },
+      {
+        "title": "scylladb docs/dev/system_keyspace.md — system.clients (driver_name, driver_version, shard_id per connection)",
+        "url": "https://github.com/scylladb/scylladb/blob/master/docs/dev/system_keyspace.md",
+        "ref": "scylladb/scylladb docs/dev/system_keyspace.md"
+      }
+    ],
+    "rationale": "system.clients has one row per connection with its shard_id: a shard-aware driver holds a connection to every shard of each node it uses, a Cassandra driver a few connections on whichever shards accepted them. Switching to the ScyllaDB build of the same driver is a dependency change, not an application rewrite.",
+    "related": [
+      "driver.scylla.shard-aware",
+      "driver.scylla.tablet-aware"
+    ],
+    "tags": [
+      "drivers",
+      "clients",
+      "scylla"
+    ],
+    "verified": {
+      "source": "cassandra/connection.py@3.28.0-scylla (scylladb/python-driver: DRIVER_NAME ScyllaDB Python Driver; Scylla Python Driver before); docs/dev/system_keyspace.md (system.clients shard_id, read at scylladb/scylladb master)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/clients.yaml
+  {
+    "id": "client.tls-optional",
+    "statement": "With client_encryption_options enabled and optional true the node accepts both TLS and plain connections on the native port; a client with ssl_enabled false then sends credentials and data in clear text.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/cassandra.yaml (client_encryption_options enabled, optional)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml"
+      }
+    ],
+    "rationale": "optional: true is meant for migrating clients to TLS; once every client uses it, set optional to false so the node refuses plain connections. system_views.clients shows ssl_enabled, ssl_protocol and ssl_cipher_suite per connection.",
+    "tags": [
+      "clients",
+      "security",
+      "tls"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/EncryptionOptions.java@cassandra-5.0.0 (optional); system_views.settings client_encryption_options.optional on 4.1.10 lab capture",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/topology.yaml
   {
@@ -821,7 +1296,141 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "use-method",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "doc/modules/cassandra/pages/troubleshooting/finding_nodes.adoc@cassandra-5.0.0 (find the misbehaving nodes first); 3×/10× the median are this project's convention",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/write-path.yaml
+  {
+    "id": "commitlog.loss-window",
+    "statement": "With periodic sync a single node can lose up to commitlog_sync_period of acknowledged writes on power loss; batch mode fsyncs before acknowledging, and group mode (4.0+) fsyncs batches every commitlog_sync_group_window.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.0 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/cassandra.yaml (shipped values and comments)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml"
+      }
+    ],
+    "rationale": "Choose batch or group only for RF 1 data or single-node durability needs: every write then waits for an fsync.",
+    "tags": [
+      "commitlog",
+      "durability"
+    ],
+    "verified": {
+      "source": "conf/cassandra.yaml@cassandra-5.0.0 (commitlog_sync comments: periodic, batch, group) + src/java/org/apache/cassandra/config/Config.java@cassandra-5.0.9 line 393 (commitlog_sync_group_window = 0ms)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/write-path.yaml
+  {
+    "id": "commitlog.segment-size.default",
+    "statement": "commitlog_segment_size defaults to 32 MiB, and the largest mutation a node accepts (max_mutation_size) defaults to half of it, 16 MiB.",
+    "value": 32,
+    "unit": "MiB",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "Writes larger than half a segment are refused; raising the segment size to accept them also raises the commit log's disk footprint.",
+    "tags": [
+      "setting:commitlog_segment_size",
+      "commitlog",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 375 and @cassandra-5.0.9 line 397 (commitlog_segment_size = \"32MiB\"); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab); DatabaseDescriptor.java@cassandra-5.0.9 line 899 (max_mutation_size = segment / 2)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/write-path.yaml
+  {
+    "id": "commitlog.sync.default",
+    "statement": "The shipped cassandra.yaml uses commitlog_sync: periodic with commitlog_sync_period 10000 ms: a write is acknowledged once it is in the commit log buffer, and the log is fsynced every 10 s.",
+    "value": "periodic",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/cassandra.yaml (shipped values and comments)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml"
+      },
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      }
+    ],
+    "rationale": "Periodic sync is the throughput choice: a node that loses power can lose up to the last period of acknowledged writes, which the other replicas still hold at RF ≥ 2.",
+    "related": [
+      "commitlog.loss-window"
+    ],
+    "tags": [
+      "setting:commitlog_sync",
+      "commitlog",
+      "default"
+    ],
+    "verified": {
+      "source": "conf/cassandra.yaml@cassandra-4.1.7 and @cassandra-5.0.0 (commitlog_sync: periodic, commitlog_sync_period: 10000ms); Config.java@cassandra-5.0.9 line 391 (no built-in default: the key is required)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/write-path.yaml
+  {
+    "id": "commitlog.total-space.default",
+    "statement": "commitlog_total_space defaults to the smaller of 8192 MiB and a quarter of the commit log volume; when the log outgrows it, the oldest segments' tables are flushed.",
+    "value": "min(8192 MiB, 1/4 of the volume)",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "A commit log on a small volume flushes memtables early and often.",
+    "tags": [
+      "commitlog",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/DatabaseDescriptor.java@cassandra-5.0.9 lines 665-674 (preferredSizeInMiB 8192, 1/4 of the volume); live 8192MiB on 4.1.10 and 5.0.9",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/compaction.yaml
   {
@@ -860,7 +1469,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "setting:concurrent_compactors",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/DatabaseDescriptor.java@cassandra-5.0.9 line 778 (min(8, max(2, min(cores, data dirs)))); conf/cassandra.yaml@cassandra-5.0.0 line 1176, @cassandra-3.11.17 line 825",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/compaction.yaml
   {
@@ -903,7 +1516,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:fanout_size",
       "lcs",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/db/compaction/LeveledCompactionStrategy.java@cassandra-4.0.17 line 53 and @cassandra-5.0.9 line 56 (DEFAULT_LEVEL_FANOUT_SIZE = 10)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/compaction.yaml
   {
@@ -950,7 +1567,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "lcs",
       "disk-space",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "docs/architecture/compaction/compaction-strategies.rst@scylla-2026.1.0 line 47 (LCS fixed 160 MB SSTables in levels) + src/java/org/apache/cassandra/db/compaction/LeveledCompactionStrategy.java@cassandra-5.0.9 line 56 (fan-out 10 → ~1/10 of data above the last level); 10 % is this project's convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/compaction.yaml
   {
@@ -997,7 +1618,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "lcs",
       "tablestats",
       "code-constant"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/db/compaction/LeveledManifest.java@cassandra-4.0.17 line 54 and @cassandra-5.0.9 line 62 (MAX_COMPACTING_L0 = 32)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/compaction.yaml
   {
@@ -1033,7 +1658,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:sstable_size_in_mb",
       "lcs",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/db/compaction/LeveledCompactionStrategy.java@cassandra-4.0.17 line 64 and @cassandra-5.0.9 line 67 (configuredMaxSSTableSize = 160)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/compaction.yaml
   {
@@ -1078,7 +1707,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "compactionstats",
       "saturation",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "pysper/recs.py@v0.6.9 lines 89-90 (\"more than 100 compactions behind\"); 20 is a convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/compaction.yaml
   {
@@ -1109,7 +1742,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "compaction-strategy",
       "scylla",
       "recommendation"
-    ]
+    ],
+    "verified": {
+      "source": "docs/architecture/compaction/compaction-strategies.rst@scylla-2026.1.0 lines 10 and 73-75 (STCS amplification, SSTable runs of 1 GB fragments, overhead twice the fragment size per shard)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/compaction.yaml
   {
@@ -1150,6 +1787,69 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     ],
     "verified": {
       "source": "schema/schema.hh@scylla-2025.1.0 (compaction_strategy = compaction_strategy_type::incremental); schema/schema.hh@scylla-6.2.0 (size_tiered)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/compaction.yaml
+  {
+    "id": "compaction.scylla.ics.bucket-defaults",
+    "statement": "ScyllaDB's ICS groups runs into size tiers like STCS: min_sstable_size 50 MiB, bucket_low 0.5 and bucket_high 1.5 by default.",
+    "value": 50,
+    "unit": "MiB",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": ">=2025.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/scylladb compaction/incremental_compaction_strategy.hh",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.1.0/compaction/incremental_compaction_strategy.hh",
+        "ref": "scylladb/scylladb compaction/incremental_compaction_strategy.hh"
+      }
+    ],
+    "rationale": "The tiering shape is STCS's; only the run splitting differs.",
+    "tags": [
+      "scylla",
+      "ics",
+      "default"
+    ],
+    "verified": {
+      "source": "compaction/incremental_compaction_strategy.hh@scylla-2026.1.0 lines 17-19 (DEFAULT_MIN_SSTABLE_SIZE 50 MiB, BUCKET_LOW 0.5, BUCKET_HIGH 1.5)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/compaction.yaml
+  {
+    "id": "compaction.scylla.twcs.defaults",
+    "statement": "ScyllaDB's TWCS defaults to one-day windows (compaction_window_unit DAYS, size 1) and checks for fully expired SSTables every 600 s.",
+    "value": 1,
+    "unit": "day",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": ">=2025.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/scylladb compaction/time_window_compaction_strategy.hh",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.1.0/compaction/time_window_compaction_strategy.hh",
+        "ref": "scylladb/scylladb compaction/time_window_compaction_strategy.hh"
+      }
+    ],
+    "rationale": "Same window advice as Cassandra: fewer than about 50 windows per TTL.",
+    "related": [
+      "compaction.twcs.window-count"
+    ],
+    "tags": [
+      "scylla",
+      "twcs",
+      "default"
+    ],
+    "verified": {
+      "source": "compaction/time_window_compaction_strategy.hh@scylla-2026.1.0 lines 28-30 (86400s, 1, 600s)",
       "checked": "2026-11-24"
     }
   },
@@ -1196,7 +1896,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "stcs",
       "disk-space"
-    ]
+    ],
+    "verified": {
+      "source": "doc/modules/cassandra/pages/managing/operating/compaction/stcs.adoc@cassandra-5.0.0 line 22 (space needed for new and old SSTables at once) + docs/architecture/compaction/compaction-strategies.rst@scylla-2026.1.0 line 36 (\"up to half the disk space needs to be empty\")",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/compaction.yaml
   {
@@ -1227,7 +1931,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "compaction",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "doc/modules/cassandra/pages/managing/operating/compaction/stcs.adoc@cassandra-5.0.0 line 22 (temporary space of a merge = its inputs); 10 GiB is this project's convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/compaction.yaml
   {
@@ -1268,7 +1976,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:min_threshold",
       "stcs",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/schema/CompactionParams.java@cassandra-4.0.17 lines 75-76, @cassandra-5.0.9 lines 79-80 (DEFAULT_MIN_THRESHOLD = 4, DEFAULT_MAX_THRESHOLD = 32), @cassandra-3.11.17 line 74",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/compaction.yaml
   {
@@ -1300,7 +2012,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "compaction-strategy",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/schema/CompactionParams.java@cassandra-3.11.17 lines 85-86 and @cassandra-5.0.9 lines 96-103 (SizeTieredCompactionStrategy unless default_compaction is set); conf/cassandra.yaml@cassandra-5.0.0 line 1160 (# default_compaction)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/compaction.yaml
   {
@@ -1344,7 +2060,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "compaction-strategy",
       "procedure"
-    ]
+    ],
+    "verified": {
+      "source": "conf/jvm-server.options@cassandra-5.0.0 line 89 (#-Dcassandra.write_survey=true); https://cassandra.apache.org/doc/5.0/cassandra/managing/operating/compaction/ucs.html#ucs-overview (legacy strategy changes need full compaction)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/compaction.yaml
   {
@@ -1379,7 +2099,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "compaction-strategy",
       "recommendation"
-    ]
+    ],
+    "verified": {
+      "source": "doc/modules/cassandra/pages/managing/operating/compaction/twcs.adoc@cassandra-5.0.0 lines 7 and 23 (recommended for time series and TTL; drops fully expired SSTables) + docs/architecture/compaction/compaction-strategies.rst@scylla-2026.1.0 line 11",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/compaction.yaml
   {
@@ -1407,7 +2131,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "compaction-strategy",
       "recommendation"
-    ]
+    ],
+    "verified": {
+      "source": "doc/modules/cassandra/partials/ucs-recommend.adoc@cassandra-5.0.0 (UCS recommended for most workloads starting with 5.0; included by stcs.adoc and twcs.adoc)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/compaction.yaml
   {
@@ -1447,7 +2175,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "setting:compaction_throughput",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.0.17 line 229 (compaction_throughput_mb_per_sec = 64) and @cassandra-5.0.9 line 337 (compaction_throughput = 64MiB/s); live system_views.settings 4.1.10/5.0.9",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/compaction.yaml
   {
@@ -1475,7 +2207,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "setting:compaction_throughput",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-3.11.17 line 188 (compaction_throughput_mb_per_sec = 16)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/compaction.yaml
   {
@@ -1520,7 +2256,40 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "twcs",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/db/compaction/TimeWindowCompactionStrategyOptions.java@cassandra-5.0.9 lines 38-39 (DAYS, 1); fewer than 50 windows is the TWCS author's advice (convention)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/compaction.yaml
+  {
+    "id": "compaction.ucs.base-shard-count.default",
+    "statement": "UCS splits compaction work into base_shard_count shards, 4 by default (5.0), and more as the data grows.",
+    "value": 4,
+    "unit": "shards",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "5.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra CassandraRelevantProperties.java (UCS defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/CassandraRelevantProperties.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/CassandraRelevantProperties.java"
+      }
+    ],
+    "rationale": "Shards let several compactions of one table run in parallel.",
+    "tags": [
+      "ucs",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/CassandraRelevantProperties.java@cassandra-5.0.9 line 609 (UCS_BASE_SHARD_COUNT 4)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/compaction.yaml
   {
@@ -1551,7 +2320,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "ucs",
       "procedure"
-    ]
+    ],
+    "verified": {
+      "source": "doc/modules/cassandra/pages/managing/operating/compaction/ucs.adoc@cassandra-5.0.0 lines 10-12 and 27-34 (legacy switches need full compaction; UCS changes parameters in flight, stateless)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/compaction.yaml
   {
@@ -1586,7 +2359,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:scaling_parameters",
       "ucs",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/CassandraRelevantProperties.java@cassandra-5.0.9 (UCS_SCALING_PARAMETER default \"T4\") read by db/compaction/unified/Controller.java@cassandra-5.0.9 lines 52-53",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/compaction.yaml
   {
@@ -1632,6 +2409,35 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "checked": "2026-11-24"
     }
   },
+  // knowledge/compaction.yaml
+  {
+    "id": "compaction.ucs.target-sstable-size.default",
+    "statement": "UCS's built-in target_sstable_size is 1 GiB and min_sstable_size 100 MiB (5.0).",
+    "value": 1,
+    "unit": "GiB",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "5.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra CassandraRelevantProperties.java (UCS defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/CassandraRelevantProperties.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/CassandraRelevantProperties.java"
+      }
+    ],
+    "rationale": "Smaller targets mean more SSTables and more frequent, smaller compactions.",
+    "tags": [
+      "ucs",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/CassandraRelevantProperties.java@cassandra-5.0.9 lines 610 and 615 (UCS_MIN_SSTABLE_SIZE 100MiB, UCS_TARGET_SSTABLE_SIZE 1GiB)",
+      "checked": "2026-11-24"
+    }
+  },
   // knowledge/config.yaml
   {
     "id": "config.compaction-throughput.unthrottled",
@@ -1658,7 +2464,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     ],
     "tags": [
       "compaction"
-    ]
+    ],
+    "verified": {
+      "source": "conf/cassandra.yaml@cassandra-5.0.0 line 1199 and @cassandra-3.11.17 line 836 (\"Setting this to 0 disables throttling\")",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config.yaml
   {
@@ -1683,7 +2493,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "compaction",
       "threads"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/DatabaseDescriptor.java@cassandra-5.0.9 line 778 (Math.min(8, Math.max(2, …))); conf/cassandra.yaml@cassandra-5.0.0 line 1176",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config.yaml
   {
@@ -1708,7 +2522,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "threads",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "conf/cassandra.yaml@cassandra-5.0.0 lines 667-675 and @cassandra-3.11.17 lines 435-443 (16 * number_of_drives, 8 * number_of_cores)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config.yaml
   {
@@ -1918,7 +2736,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "setting:dynamic_snitch",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.0.17 line 285 and @cassandra-5.0.9 line 424 (dynamic_snitch = true); live system_views.settings 4.1.10/5.0.9",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config-jvm.yaml
   {
@@ -1945,7 +2767,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "heap",
       "jvm"
-    ]
+    ],
+    "verified": {
+      "source": "conf/jvm-server.options@cassandra-4.1.7 line 131 and @cassandra-5.0.0 line 128 (-XX:+AlwaysPreTouch), conf/jvm.options@cassandra-3.11.17 line 133",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config-jvm.yaml
   {
@@ -2077,8 +2903,8 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   // knowledge/config-jvm.yaml
   {
     "id": "config.jvm.heap-oops-dead-zone",
-    "statement": "Heaps from 32 GiB up to roughly 38 GiB are a dead zone: compressed object pointers are off, references double in size, and the heap holds less than a 31 GiB one did.",
-    "value": 38,
+    "statement": "Heaps from 32 GiB up to about 47 GiB are a dead zone: compressed object pointers are off, references double in size, and the heap can hold less than a 31 GiB one did.",
+    "value": 47,
     "unit": "GiB (upper end of the dead zone)",
     "appliesTo": [
       {
@@ -2098,16 +2924,24 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       {
         "title": "Elastic discuss — heap just under 32 GB, zero-based compressed oops",
         "url": "https://discuss.elastic.co/t/how-to-set-elasticsearch-jvm-heap-size/261611"
+      },
+      {
+        "title": "codecentric — Why 35GB Heap is Less Than 32GB (fewer list elements fit in 32 GB than in 31 GB)",
+        "url": "https://blog.codecentric.de/en/2014/02/35gb-heap-less-32gb-java-jvm-memory-oddities/"
       }
     ],
-    "rationale": "Where the break-even lies depends on the object mix (38 GiB for pointer-light heaps, up to the high 40s by Atlassian's measure); below it, 31 GiB is strictly better. The audit warns from 32 GiB up to this value and notes the loss above it.",
+    "rationale": "Where the break-even lies depends on the object mix: a reference-heavy heap of 35 GiB already holds fewer objects than 31 GiB (codecentric's LinkedList test), and Atlassian's guidance is to skip 32–47 GB and go to 48 GB or more. The audit warns from 32 GiB up to this value and notes the loss above it.",
     "related": [
       "jvm.heap.compressed-oops"
     ],
     "tags": [
       "heap",
       "jvm"
-    ]
+    ],
+    "verified": {
+      "source": "java -Xmx32g -XX:+PrintFlagsFinal -version on OpenJDK 17.0.15 (UseCompressedOops false; true at -Xmx31g) + https://confluence.atlassian.com/bamkb/don-t-use-heap-sizes-between-32-gb-and-47-gb-in-bamboo-java-compressed-oops-1453260842.html#Solution (32–47 GB, use ≥ 48 GB)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config-jvm.yaml
   {
@@ -2143,7 +2977,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "convention",
       "heap"
-    ]
+    ],
+    "verified": {
+      "source": "https://docs.datastax.com/en/hyper-converged-database/1.1/manage/configure/recommended-settings.html#heap (24 GB on 64 GB, 31 GB above 64 GB; 24 GB on 32 GB is rated critical here, see rationale) + conf/cassandra-env.sh@cassandra-5.0.0 lines 57-69; 0.5/0.75 are a convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config-jvm.yaml
   {
@@ -2182,7 +3020,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "convention",
       "heap"
-    ]
+    ],
+    "verified": {
+      "source": "conf/cassandra-env.sh@cassandra-5.0.0 lines 57-69 (auto heap max(min(RAM/2, 1024MB), min(RAM/4, 8192MB)): under 4 GiB on hosts below 16 GiB); 4 GiB is a convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config-jvm.yaml
   {
@@ -2218,7 +3060,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "jvm",
       "jdk",
       "startup"
-    ]
+    ],
+    "verified": {
+      "source": "java -XX:+PrintGCDateStamps / PrintGCTimeStamps / PrintGCApplicationStoppedTime / PrintHeapAtGC / PrintTenuringDistribution / UseGCLogFileRotation -version on OpenJDK 17.0.15 (Unrecognized VM option); -XX:+PrintGCDetails and -Xloggc deprecated aliases; https://openjdk.org/jeps/271#Description",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config-jvm.yaml
   {
@@ -2303,7 +3149,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "jvm",
       "numa"
-    ]
+    ],
+    "verified": {
+      "source": "https://openjdk.org/jeps/345#Summary (NUMA-aware G1 in JDK 14) + bin/cassandra@cassandra-5.0.0 lines 97-102 (numactl --interleave when available)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config-jvm.yaml
   {
@@ -2329,7 +3179,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "rationale": "cassandra-env.sh sets both from MAX_HEAP_SIZE for this reason.",
     "tags": [
       "heap"
-    ]
+    ],
+    "verified": {
+      "source": "conf/jvm-server.options@cassandra-5.0.0 lines 171-175 (\"set min (-Xms) and max (-Xmx) heap sizes to the same value\")",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config-jvm.yaml
   {
@@ -2356,7 +3210,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "gc",
       "jdk"
-    ]
+    ],
+    "verified": {
+      "source": "https://openjdk.org/jeps/377#Summary (ZGC product feature in JDK 15); java -XX:+UseZGC -version on OpenJDK 17.0.15 (starts without UnlockExperimentalVMOptions)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/threadpools.yaml
   {
@@ -2389,7 +3247,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "setting:native_transport_max_threads",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-5.0.9 line 283 and @cassandra-4.0.17 line 196 (native_transport_max_threads = 128); live system_views.settings 4.1.10/5.0.9 (tests/fixtures/lab)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/topology.yaml
   {
@@ -2426,7 +3288,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "setting:num_tokens",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "conf/cassandra.yaml@cassandra-4.0.14 line 27 and @cassandra-5.0.0 line 42 (num_tokens: 16; allocate_tokens_for_local_replication_factor: 3)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/topology.yaml
   {
@@ -2458,7 +3324,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "setting:num_tokens",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "conf/cassandra.yaml@cassandra-3.11.17 line 26 (num_tokens: 256)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config-renames.yaml
   {
@@ -2485,7 +3355,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "rename",
       "config",
       "startup"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/YamlConfigurationLoader.java@cassandra-4.1.10 lines 191-192 and @cassandra-5.0.9 lines 190-191 (\"Config contains both old and new keys…\", ALLOW_NEW_OLD_CONFIG_KEYS)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config.yaml
   {
@@ -2506,7 +3380,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "rationale": "Worth knowing for migrations (ScyllaDB and new clusters use Murmur3); not a tuning knob.",
     "tags": [
       "legacy"
-    ]
+    ],
+    "verified": {
+      "source": "conf/cassandra.yaml@cassandra-5.0.0 lines 338-343 and @cassandra-3.11.17 lines 181-185 (Murmur3Partitioner default; RandomPartitioner for backwards compatibility)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config.yaml
   {
@@ -2534,7 +3412,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "setting:range_request_timeout",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-5.0.9 line 148 (10000ms), @cassandra-4.0.17 line 100 and @cassandra-3.11.17 line 89 (10000L); live system_views.settings 4.1.10/5.0.9",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config.yaml
   {
@@ -2562,7 +3444,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "setting:read_request_timeout",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-5.0.9 line 145 (5000ms), @cassandra-4.0.17 line 98 and @cassandra-3.11.17 line 87 (5000L); live system_views.settings 4.1.10/5.0.9",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config-renames.yaml
   {
@@ -2796,7 +3682,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "rename",
       "old:compaction_throughput_mb_per_sec",
       "new:compaction_throughput"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 325 (@Replaces(oldName = \"compaction_throughput_mb_per_sec\")), same at cassandra-5.0.9",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config.yaml
   {
@@ -2827,7 +3717,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "new:gc_warn_threshold",
       "old:gc_log_threshold_in_ms",
       "new:gc_log_threshold"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 lines 520-522 (@Replaces gc_log_threshold_in_ms, gc_warn_threshold_in_ms)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config.yaml
   {
@@ -2861,7 +3755,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "rename",
       "old:compaction_large_partition_warning_threshold",
       "new:partition_size_warn_threshold"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 327 (@Replaces compaction_large_partition_warning_threshold_mb) and @cassandra-5.0.9 lines 908-909 (both old names @Replaces → partition_size_warn_threshold, deprecated)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config.yaml
   {
@@ -2891,7 +3789,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "rename",
       "old:stream_throughput_outbound_megabits_per_sec",
       "new:stream_throughput_outbound"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 lines 342-343 (@Replaces(oldName = \"stream_throughput_outbound_megabits_per_sec\"), 24MiB/s)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config.yaml
   {
@@ -2924,7 +3826,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "rename",
       "config"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 (@Replaces(oldName = …, deprecated = true) on the _in_ms/_in_kb/_mb names) + config/DurationSpec.java, DataStorageSpec.java, DataRateSpec.java@cassandra-4.1.10 (UNITS_PATTERN)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config-renames.yaml
   {
@@ -3825,7 +4731,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "convention",
       "timeouts"
-    ]
+    ],
+    "verified": {
+      "source": "conf/cassandra.yaml@cassandra-5.0.0 lines 1273-1300 (read 5000ms, range 10000ms, write 2000ms, counter 5000ms, truncate 60000ms, request 10000ms); 2× is a convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config-scylla.yaml
   {
@@ -3852,7 +4762,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "setting:developer_mode",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "db/config.cc@scylla-2026.1.0 lines 573-575 and 1313 (DEVELOPER_MODE_DEFAULT false in release builds, true only in debug/dev builds)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config-scylla.yaml
   {
@@ -3889,6 +4803,42 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "checked": "2026-11-24"
     }
   },
+  // knowledge/write-path.yaml
+  {
+    "id": "config.shipped-yaml-vs-builtin",
+    "statement": "Some shipped cassandra.yaml values differ from the built-in defaults a node uses when the key is absent (4.1, 5.0): disk_failure_policy stop vs ignore, internode_compression dc vs none, inter_dc_tcp_nodelay false vs true, cas_contention_timeout 1000ms vs 1800ms.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/cassandra.yaml (shipped values and comments)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml"
+      },
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "A minimal or generated cassandra.yaml silently gets the built-in value; compare system_views.settings, not the stock file, when auditing a node.",
+    "tags": [
+      "config",
+      "trap"
+    ],
+    "verified": {
+      "source": "conf/cassandra.yaml@cassandra-4.1.7 and @cassandra-5.0.0 vs Config.java@cassandra-4.1.10 and @cassandra-5.0.9; live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab)",
+      "checked": "2026-11-24"
+    }
+  },
   // knowledge/config-renames.yaml
   {
     "id": "config.unknown-key-refused",
@@ -3913,12 +4863,16 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "config",
       "startup"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/YamlConfigurationLoader.java@cassandra-4.0.17 line 331 and @cassandra-5.0.9 line 423 (\"Invalid yaml. Please remove properties … from your cassandra.yaml\")",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config-renames.yaml
   {
     "id": "config.value-needs-unit",
-    "statement": "Under the 4.1+ names, duration, data-storage and data-rate values must carry a unit (5000ms, 16MiB, 64MiB/s); a bare number is accepted only under the old name, whose suffix gives the unit.",
+    "statement": "Under the 4.1+ names, duration, data-storage and data-rate values must carry a unit (5000ms, 16MiB, 64MiB/s); a bare number is accepted only under the old name, whose suffix gives the unit, and for the three cache save periods (key_cache_save_period, row_cache_save_period, counter_cache_save_period), which kept their names and still read a bare number as seconds.",
     "appliesTo": [
       {
         "product": "cassandra",
@@ -3944,7 +4898,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "units",
       "config",
       "startup"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/DurationSpec.java@cassandra-4.1.10 line 47 (UNITS_PATTERN ^(\\d+)(d|h|s|ms|us|µs|ns|m)$, \"Invalid duration\") + Converters.java@cassandra-4.1.10 line 33 (the three cache save periods keep bare seconds)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/config.yaml
   {
@@ -4018,7 +4976,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:gc_grace_seconds",
       "data-model",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/schema/TableParams.java@cassandra-5.0.9 line 360 (gcGraceSeconds = 864000)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/datamodel.yaml
   {
@@ -4062,7 +5024,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "data-model",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "doc/modules/cassandra/pages/developing/data-modeling/data-modeling_refining.adoc@cassandra-5.0.0 line 13 (hard limit 2 billion cells) + src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 328 (100MiB warning); the 100 MB / 100,000 ceiling is a convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/datamodel.yaml
   {
@@ -4141,7 +5107,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "ttl",
       "data-model",
       "code-constant"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/cql3/Attributes.java@cassandra-4.0.17 and @cassandra-5.0.9 line 47 (MAX_TTL = 20 * 365 * 24 * 60 * 60); conf/jvm-server.options@cassandra-5.0.0 line 209 (expiration_date_overflow_policy)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/datamodel.yaml
   {
@@ -4179,7 +5149,49 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "data-model",
       "ttl"
-    ]
+    ],
+    "verified": {
+      "source": "doc/modules/cassandra/pages/managing/operating/compaction/twcs.adoc@cassandra-5.0.0 line 23 (fully expired SSTables drop) + src/java/org/apache/cassandra/schema/TableParams.java@cassandra-5.0.9 line 360 (gc_grace 864000)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/write-path.yaml
+  {
+    "id": "disk.failure-policy.default",
+    "statement": "disk_failure_policy is stop in the shipped cassandra.yaml but ignore when the key is absent; commit_failure_policy is stop either way.",
+    "value": "ignore",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "apache/cassandra conf/cassandra.yaml (shipped values and comments)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "A node running with ignore keeps serving after a disk error; the shipped yaml's stop makes the failure visible.",
+    "tags": [
+      "setting:disk_failure_policy",
+      "default",
+      "trap"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 113 and @cassandra-5.0.9 line 124 (disk_failure_policy = ignore; commit_failure_policy = stop); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab); conf/cassandra.yaml@cassandra-5.0.0 (disk_failure_policy: stop)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/drivers.yaml
   {
@@ -4255,12 +5267,16 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "drivers",
       "scylla",
       "tablets"
-    ]
+    ],
+    "verified": {
+      "source": "https://docs.scylladb.com/manual/stable/using-scylla/drivers/cql-drivers#support-for-tablets (Python 3.26.5, Java 4.18.0 / 3.11.5.2, Go 1.13.0)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/drivers.yaml
   {
     "id": "driver.token-aware",
-    "statement": "A token-aware load-balancing policy sends each request straight to a replica of its partition, saving the coordinator hop; it needs prepared statements (so the driver knows the routing key).",
+    "statement": "A token-aware load-balancing policy sends each request straight to a replica of its partition, saving the coordinator hop; it needs the request's routing key, which prepared statements supply from their metadata and simple statements only when the application sets the routing values.",
     "appliesTo": [
       {
         "product": "cassandra",
@@ -4279,6 +5295,10 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       {
         "title": "ScyllaDB Python driver docs — Scylla-specific features (TokenAwarePolicy, shard awareness built on it)",
         "url": "https://python-driver.docs.scylladb.com/master/scylla-specific.md"
+      },
+      {
+        "title": "DataStax C# driver docs — Routing queries (prepared statements route automatically; simple statements need routing values)",
+        "url": "https://docs.datastax.com/en/developer/csharp-driver/3.12/features/routing-queries"
       }
     ],
     "rationale": "Without token awareness every request pays an extra network hop and coordinators' load depends on the client's choice of host rather than data placement; coordinator latency (proxyhistograms) minus local latency (tablehistograms) grows. Unprepared or batched multi-partition statements defeat it.",
@@ -4288,7 +5308,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     ],
     "tags": [
       "drivers"
-    ]
+    ],
+    "verified": {
+      "source": "https://docs.datastax.com/en/developer/csharp-driver/3.12/features/routing-queries#prepared-statements (prepared statements route automatically; simple statements need routing values)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/threadpools.yaml
   {
@@ -4331,7 +5355,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "tpstats",
       "errors"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/net/Verb.java@cassandra-4.0.17 (each verb carries its timeout: writeTimeout, readTimeout …); conf/cassandra.yaml@cassandra-5.0.0 (read_request_timeout, write_request_timeout); 1/100 are a convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/threadpools.yaml
   {
@@ -4367,7 +5395,1597 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "tpstats",
       "rename",
       "version-trap"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/net/Verb.java@cassandra-4.0.17 line 103 (MUTATION_REQ) vs MessagingService.Verb@cassandra-3.11.17 (MUTATION, READ, HINT); tests/fixtures/lab/cassandra-4.1-1node/node1/nodetool-tpstats.txt@lab-2026-11-21",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/config.yaml
+  {
+    "id": "hints.delivery-threads.default",
+    "statement": "max_hints_delivery_threads defaults to 2 threads that replay hints; the yaml suggests more for multi-datacenter deployments.",
+    "value": 2,
+    "unit": "threads",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "With many nodes recovering at once, two threads bound how fast hints drain.",
+    "tags": [
+      "setting:max_hints_delivery_threads",
+      "hints",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 420 and @cassandra-5.0.9 line 443 (max_hints_delivery_threads = 2); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/config.yaml
+  {
+    "id": "hints.down-longer-than-window",
+    "statement": "A replica that was down for longer than max_hint_window has lost writes that hints will not replay; only a repair (or rebuilding the node) makes it consistent again, and it must run within gc_grace_seconds of the outage.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/cassandra.yaml (shipped values and comments)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml"
+      }
+    ],
+    "rationale": "The yaml's own comment says hints stop after the window; deletes written during the outage can resurrect if repair waits past gc_grace_seconds.",
+    "related": [
+      "hints.max-window.default",
+      "datamodel.gc-grace-seconds.default"
+    ],
+    "tags": [
+      "hints",
+      "repair"
+    ],
+    "verified": {
+      "source": "conf/cassandra.yaml@cassandra-5.0.0 (max_hint_window comment: no new hints once a host has been dead this long) + src/java/org/apache/cassandra/schema/TableParams.java@cassandra-5.0.9 line 360 (gc_grace 864000 s)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/config.yaml
+  {
+    "id": "hints.enabled.default",
+    "statement": "hinted_handoff_enabled defaults to true: a coordinator stores a hint for a replica that is down or does not answer a write, and replays it when the replica is back.",
+    "value": true,
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "Hints shorten the window in which replicas differ after short outages; they do not replace repair.",
+    "tags": [
+      "setting:hinted_handoff_enabled",
+      "hints",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 101 and @cassandra-5.0.9 line 112 (hinted_handoff_enabled = true); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/config.yaml
+  {
+    "id": "hints.flush-period.default",
+    "statement": "hints_flush_period defaults to 10 s: how often buffered hints are flushed from memory to the hints files.",
+    "value": 10,
+    "unit": "s",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "Hints buffered in memory are lost if the coordinator crashes before the flush.",
+    "tags": [
+      "setting:hints_flush_period",
+      "hints",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 422 and @cassandra-5.0.9 line 445 (hints_flush_period = \"10s\"); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/config.yaml
+  {
+    "id": "hints.max-file-size.default",
+    "statement": "max_hints_file_size defaults to 128 MiB per hints file; max_hints_size_per_host (4.1+) defaults to 0 B, meaning no cap on the hints kept for one node.",
+    "value": 128,
+    "unit": "MiB",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "Without a per-host cap a long outage can fill the hints directory; set max_hints_size_per_host on nodes with small disks.",
+    "tags": [
+      "setting:max_hints_file_size",
+      "hints",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 424 and @cassandra-5.0.9 line 447 (max_hints_file_size = \"128MiB\"; max_hints_size_per_host = \"0B\"); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/config.yaml
+  {
+    "id": "hints.max-window.default",
+    "statement": "max_hint_window defaults to 3 hours (max_hint_window_in_ms 10800000 before 4.1): after a replica has been down that long, coordinators stop writing hints for it until it has been seen up and down again.",
+    "value": 3,
+    "unit": "h",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "apache/cassandra conf/cassandra.yaml (shipped values and comments)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "A node down longer than the window misses writes that no hint will bring back: run a repair of its ranges before or right after it rejoins.",
+    "related": [
+      "hints.down-longer-than-window"
+    ],
+    "tags": [
+      "setting:max_hint_window",
+      "hints",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 104 and @cassandra-5.0.9 line 115 (max_hint_window = \"3h\"); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab); conf/cassandra.yaml@cassandra-5.0.0 line 80",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/repair.yaml
+  {
+    "id": "hints.pending-per-target",
+    "statement": "From Cassandra 4.1 system_views.pending_hints lists, for each node this node holds hints for, the number of hint files, the oldest and newest hint and that node's state as the failure detector sees it.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra PendingHintsTable.java (host_id, address, port, rack, dc, status, files, newest, oldest)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/db/virtual/PendingHintsTable.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/db/virtual/PendingHintsTable.java"
+      }
+    ],
+    "rationale": "Hints for a DOWN node whose oldest and newest differ by more than max_hint_window mean the coordinator stopped hinting during the outage (hints.window-persistent): that node needs repair. Hints for an UP node are a replay backlog (delivery is throttled by hinted_handoff_throttle); until it drains the node answers with stale data at consistency ONE.",
+    "related": [
+      "hints.down-longer-than-window",
+      "hints.max-window.default",
+      "hints.window-persistent"
+    ],
+    "tags": [
+      "hints",
+      "repair"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/db/virtual/PendingHintsTable.java@cassandra-5.0.0 lines 45-53 (host_id … oldest; status UP/DOWN from FailureDetector)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/config.yaml
+  {
+    "id": "hints.throttle.default",
+    "statement": "hinted_handoff_throttle defaults to 1024 KiB per second per delivery thread, reduced in proportion to the number of nodes in the cluster.",
+    "value": 1024,
+    "unit": "KiB (per second, per delivery thread)",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "Hint replay after a long outage is deliberately slow; a node can take hours to catch up on a large backlog.",
+    "tags": [
+      "setting:hinted_handoff_throttle",
+      "hints",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 416 and @cassandra-5.0.9 line 439 (hinted_handoff_throttle = \"1024KiB\"); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/config.yaml
+  {
+    "id": "hints.window-persistent",
+    "statement": "From 4.1, hint_window_persistent_enabled (default true) keeps the window across restarts: no hint is written for a node whose oldest stored hint is already older than max_hint_window.",
+    "value": true,
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "apache/cassandra conf/cassandra.yaml (shipped values and comments)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "Before 4.1 a coordinator restart or a flapping node reset the clock, so hints could pile up far beyond the window.",
+    "tags": [
+      "setting:hint_window_persistent_enabled",
+      "hints",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 106 and @cassandra-5.0.9 line 117 (hint_window_persistent_enabled = true); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab); conf/cassandra.yaml@cassandra-5.0.0 lines 143-152",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/host-metrics.yaml
+  {
+    "id": "host.cpu.busy-share",
+    "statement": "A CPU bottleneck is a pattern, not one sample: at least 5 % of the intervals (18 of 360 one-second samples) below the idle floor.",
+    "value": 0.05,
+    "unit": "fraction of intervals",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax support — Use iostat to diagnose CPU and IO bottlenecks (more than 18 times in iostat -x -c -d -t 1 360)",
+        "url": "https://support.datastax.com/hc/en-us/articles/360002804357-HOW-TO-Use-iostat-to-diagnose-CPU-and-IO-bottlenecks"
+      }
+    ],
+    "rationale": "18 of 360 samples is 5 %; with a short paste a single busy interval already counts.",
+    "related": [
+      "host.cpu.idle-floor"
+    ],
+    "tags": [
+      "os",
+      "cpu"
+    ],
+    "verified": {
+      "source": "https://support.datastax.com/hc/en-us/articles/360002804357-HOW-TO-Use-iostat-to-diagnose-CPU-and-IO-bottlenecks#Collecting-metrics (iostat -x -c -d -t 1 360; more than 18 times)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/host-metrics.yaml
+  {
+    "id": "host.cpu.idle-floor",
+    "statement": "A node whose idle plus iowait share falls to 10 % or less is CPU-bound in that interval (5 % or less: severely); with hyper-threading the real headroom ends earlier.",
+    "thresholds": {
+      "warning": 10,
+      "critical": 5,
+      "direction": "below"
+    },
+    "unit": "percent",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax support — Use iostat to diagnose CPU and IO bottlenecks (idle+iowait under 10 % without HT, under 50 % with HT)",
+        "url": "https://support.datastax.com/hc/en-us/articles/360002804357-HOW-TO-Use-iostat-to-diagnose-CPU-and-IO-bottlenecks"
+      },
+      {
+        "title": "DataStax sperf sysbottle (cpu_threshold 50)",
+        "url": "https://github.com/datastax-labs/sperf/blob/master/pysper/sysbottle.py",
+        "ref": "datastax-labs/sperf pysper/sysbottle.py",
+        "date": "v0.6.9"
+      }
+    ],
+    "rationale": "DataStax's rule counts iowait as spare CPU (it is idle time). 10 % is its figure for one thread per core; with two threads per core DataStax uses 50 %, which this tool cannot apply without knowing the topology — the finding says so. The critical level is this project's convention.",
+    "related": [
+      "host.cpu.busy-share",
+      "host.cpu.scylla-polling"
+    ],
+    "tags": [
+      "os",
+      "cpu"
+    ],
+    "verified": {
+      "source": "https://support.datastax.com/hc/en-us/articles/360002804357-HOW-TO-Use-iostat-to-diagnose-CPU-and-IO-bottlenecks#How-to-finding-high-CPU (idle+iowait < 10 with 1 thread per core, < 50 with 2)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/host-metrics.yaml
+  {
+    "id": "host.cpu.iowait",
+    "statement": "iowait is idle CPU time while some task waits for I/O. 5 % or more is worth a look at the devices, but iowait alone is not a disk problem: it falls when the CPU finds other work and rises on an idle host.",
+    "thresholds": {
+      "warning": 5,
+      "critical": 50,
+      "direction": "above"
+    },
+    "unit": "percent",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Linux kernel docs — /proc/stat (iowait is not reliable; the CPU does not wait for I/O)",
+        "url": "https://www.kernel.org/doc/html/latest/filesystems/proc.html",
+        "ref": "torvalds/linux Documentation/filesystems/proc.rst"
+      },
+      {
+        "title": "DataStax support — Use iostat to diagnose CPU and IO bottlenecks (iowait over 5 %)",
+        "url": "https://support.datastax.com/hc/en-us/articles/360002804357-HOW-TO-Use-iostat-to-diagnose-CPU-and-IO-bottlenecks"
+      },
+      {
+        "title": "DataStax sperf sysbottle (iowait_threshold 5)",
+        "url": "https://github.com/datastax-labs/sperf/blob/master/pysper/sysbottle.py",
+        "ref": "datastax-labs/sperf pysper/sysbottle.py",
+        "date": "v0.6.9"
+      }
+    ],
+    "rationale": "DataStax and sperf flag iowait above 5 %; the kernel's own documentation warns that the number is idle time with I/O outstanding and unreliable per CPU. The rule therefore reports it as information and points at device await and queue, which say whether a disk is slow.",
+    "related": [
+      "host.disk.await.flash",
+      "host.disk.await.other"
+    ],
+    "tags": [
+      "os",
+      "cpu",
+      "trap"
+    ],
+    "verified": {
+      "source": "Documentation/filesystems/proc.rst@94220f1123f3 (iowait: CPU will not wait for I/O; not reliable) + pysper/sysbottle.py@v0.6.9 (iowait_threshold 5)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/host-metrics.yaml
+  {
+    "id": "host.cpu.run-queue",
+    "statement": "Runnable tasks (vmstat r, sar -q runq-sz) above the number of CPUs wait for a CPU; 1.5 per CPU is a standing queue and 3 per CPU a severe one.",
+    "thresholds": {
+      "warning": 1.5,
+      "critical": 3,
+      "direction": "above"
+    },
+    "unit": "runnable tasks per CPU",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "procps vmstat(8) manual (r — runnable processes, running or waiting for run time)",
+        "url": "https://man7.org/linux/man-pages/man8/vmstat.8.html"
+      },
+      {
+        "title": "sysstat sar(1) manual (runq-sz — tasks waiting for run time)",
+        "url": "https://github.com/sysstat/sysstat/blob/master/man/sar.in",
+        "ref": "sysstat/sysstat man/sar.in"
+      }
+    ],
+    "rationale": "Operator convention. vmstat's r includes the tasks running, so r equal to the CPU count is full but not yet queueing. Without the CPU count (plain vmstat prints none) the rule does not judge.",
+    "tags": [
+      "os",
+      "cpu",
+      "convention"
+    ],
+    "verified": {
+      "source": "https://man7.org/linux/man-pages/man8/vmstat.8.html#FIELD_DESCRIPTION_FOR_VM_MODE (r: runnable processes, running or waiting); 1.5/3 per CPU are this project's convention",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/host-metrics.yaml
+  {
+    "id": "host.cpu.scylla-polling",
+    "statement": "ScyllaDB's reactor threads poll for work, so OS tools show its cores busy even with little load; CPU saturation on a ScyllaDB node is read from its own reactor utilization metric.",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb issue 1650 — CPU at 200 % right after start with --smp 2 (the FAQ's 100 %-per-core answer)",
+        "url": "https://github.com/scylladb/scylladb/issues/1650"
+      },
+      {
+        "title": "scylla-monitoring issue 1378 — OS CPU utilization vs reactor load",
+        "url": "https://github.com/scylladb/scylla-monitoring/issues/1378"
+      }
+    ],
+    "rationale": "The CPU-busy finding carries this caveat, since a host tool's output does not say which database runs.",
+    "related": [
+      "host.cpu.idle-floor"
+    ],
+    "tags": [
+      "scylla",
+      "cpu",
+      "trap"
+    ],
+    "verified": {
+      "source": "https://github.com/scylladb/scylladb/issues/1650#issuecomment (tzach: busy CPU at idle was normal for old versions, FAQ on 800% CPU)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/host-metrics.yaml
+  {
+    "id": "host.cpu.single-core-busy",
+    "statement": "One CPU 90 % busy while the host averages half idle is a single-threaded or interrupt bottleneck that host-wide numbers hide.",
+    "thresholds": {
+      "warning": 90,
+      "critical": 99,
+      "direction": "above"
+    },
+    "unit": "percent busy",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylla-monitoring issue 1577 — hot IRQ CPU (softirq on dedicated IRQ cores becomes the bottleneck)",
+        "url": "https://github.com/scylladb/scylla-monitoring/issues/1577"
+      },
+      {
+        "title": "sysstat mpstat(1) manual (per-processor %soft, %irq)",
+        "url": "https://github.com/sysstat/sysstat/blob/master/man/mpstat.1",
+        "ref": "sysstat/sysstat man/mpstat.1"
+      }
+    ],
+    "rationale": "Operator convention; per-CPU rows from mpstat -P ALL or sar -P ALL are needed.",
+    "tags": [
+      "os",
+      "cpu",
+      "convention"
+    ],
+    "verified": {
+      "source": "https://github.com/scylladb/scylla-monitoring/issues/1577#issue (CPU in softIRQ way higher on the dedicated IRQ cores); 90 % is this project's convention",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/host-metrics.yaml
+  {
+    "id": "host.cpu.steal",
+    "statement": "%steal (st) is time the virtual CPU wanted to run while the hypervisor ran something else; 5 % is noticeable and 15 % takes a real share of the node's CPU.",
+    "thresholds": {
+      "warning": 5,
+      "critical": 15,
+      "direction": "above"
+    },
+    "unit": "percent",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "sysstat sar(1) manual (%steal — involuntary wait while the hypervisor serviced another virtual processor)",
+        "url": "https://github.com/sysstat/sysstat/blob/master/man/sar.in",
+        "ref": "sysstat/sysstat man/sar.in"
+      },
+      {
+        "title": "DataStax OpsCenter docs — OS performance metrics (high steal on EC2 under load)",
+        "url": "https://docs.datastax.com/en/opscenter/6.8/online-help/system-performance-metrics.html"
+      }
+    ],
+    "rationale": "Operator convention. Steal cannot be tuned away inside the guest: burstable instances out of credits and oversubscribed hosts show it.",
+    "tags": [
+      "os",
+      "cpu",
+      "cloud",
+      "convention"
+    ],
+    "verified": {
+      "source": "man/sar.in@v12.7.9 (%steal: involuntary wait by the virtual CPU while the hypervisor serviced another); 5/15 % are this project's convention",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/host-metrics.yaml
+  {
+    "id": "host.disk.await-min-iops",
+    "statement": "An await averaged over fewer than 10 requests per second is graded against the critical level only: a few fsyncs in an idle second can take milliseconds each without the device being slow.",
+    "value": 10,
+    "unit": "IO/s",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "sysstat iostat(1) manual (await is an average over the requests issued in the interval)",
+        "url": "https://github.com/sysstat/sysstat/blob/master/man/iostat.in",
+        "ref": "sysstat/sysstat man/iostat.in"
+      },
+      {
+        "title": "DataStax sperf test data — an idle NVMe writing 1 request/s at 8–9 ms w_await (tests/testdata/iostat)",
+        "url": "https://github.com/datastax-labs/sperf/blob/master/tests/testdata/iostat",
+        "ref": "datastax-labs/sperf tests/testdata/iostat"
+      }
+    ],
+    "rationale": "This project's convention, so that one odd request in an idle second is not called a slow disk.",
+    "tags": [
+      "os",
+      "iostat",
+      "disk",
+      "convention"
+    ],
+    "verified": {
+      "source": "man/iostat.in@v12.7.9 (r_await/w_await are averages over the requests issued); 10 IO/s is this project's convention",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/host-metrics.yaml
+  {
+    "id": "host.disk.await.flash",
+    "statement": "On flash (NVMe, or a device serving more IOPS than a spinning disk can), r_await or w_await of 5 ms is high and 20 ms is a device in trouble; healthy flash answers in well under a millisecond to a few.",
+    "thresholds": {
+      "warning": 5,
+      "critical": 20,
+      "direction": "above"
+    },
+    "unit": "ms",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "sysstat iostat(1) manual (r_await/w_await include queue time and service time)",
+        "url": "https://github.com/sysstat/sysstat/blob/master/man/iostat.in",
+        "ref": "sysstat/sysstat man/iostat.in"
+      },
+      {
+        "title": "scylla-monitoring issue 1343 — await graphs; ScyllaDB's I/O scheduler keeps disk await near zero",
+        "url": "https://github.com/scylladb/scylla-monitoring/issues/1343"
+      },
+      {
+        "title": "scylladb issue 7341 — GCE local NVMe w_await 4–9 ms while cassandra-stress timed out",
+        "url": "https://github.com/scylladb/scylladb/issues/7341"
+      },
+      {
+        "title": "AWS docs — EBS optimization (io2 Block Express average latency under 500 µs for 16 KiB I/O)",
+        "url": "https://docs.aws.amazon.com/ebs/latest/userguide/ebs-optimization.html"
+      }
+    ],
+    "rationale": "Operator convention. Local NVMe reads complete in about 0.1 ms (sysstat issue 187 shows r_await 0.10 at 13k IOPS) and the best network volumes promise under 0.5 ms, so 5 ms is ten times what flash should take and 20 ms is in spinning-disk territory. ScyllaDB submits no more than the disk can absorb, so any sustained await there means something else uses the disk or iotune's numbers are wrong. Large requests (hundreds of KiB) legitimately take longer: the evidence shows the request size.",
+    "related": [
+      "host.disk.await.other",
+      "host.disk.util-parallel"
+    ],
+    "tags": [
+      "os",
+      "iostat",
+      "disk",
+      "convention"
+    ],
+    "verified": {
+      "source": "man/iostat.in@v12.7.9 (r_await/w_await: average time incl. queue and service); 5/20 ms are this project's convention",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/host-metrics.yaml
+  {
+    "id": "host.disk.await.other",
+    "statement": "For a device that is not known to be flash (sd*, vd*/xvd*, md, dm — a spinning disk, SAN LUN, cloud volume or a stack over any of them), r_await or w_await of 20 ms is high and 100 ms is a device in trouble.",
+    "thresholds": {
+      "warning": 20,
+      "critical": 100,
+      "direction": "above"
+    },
+    "unit": "ms",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Jonathan Ellis — Linux performance basics (a seek on a non-SSD takes 5–10 ms; read avgqu-sz, await, %util)",
+        "url": "https://spyced.blogspot.com/2010/01/linux-performance-basics.html"
+      },
+      {
+        "title": "sysstat iostat(1) manual (await definitions)",
+        "url": "https://github.com/sysstat/sysstat/blob/master/man/iostat.in",
+        "ref": "sysstat/sysstat man/iostat.in"
+      }
+    ],
+    "rationale": "Operator convention: 20 ms is two to four seeks of queueing on a spinning disk and far beyond any SSD, so it holds whatever the device turns out to be; 100 ms stalls reads past typical client timeouts' budgets.",
+    "related": [
+      "host.disk.await.flash"
+    ],
+    "tags": [
+      "os",
+      "iostat",
+      "disk",
+      "convention"
+    ],
+    "verified": {
+      "source": "https://spyced.blogspot.com/2010/01/linux-performance-basics.html#iostat (a single seek 5-10 ms on non-SSDs); 20/100 ms are this project's convention",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/host-metrics.yaml
+  {
+    "id": "host.disk.cloud-volume-throttle",
+    "statement": "Network block volumes (EBS, GCE persistent disk, Azure managed disk) are capped by provisioned IOPS and throughput and, for burstable types, by credits; at the cap requests queue and await rises while IOPS stays flat and low.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "AWS EC2 user guide — EBS volume types (gp2 I/O credits and burst performance)",
+        "url": "https://docs.aws.amazon.com/ebs/latest/userguide/general-purpose.html",
+        "ref": "siagholami/aws-documentation documents/amazon-ec2-user-guide/doc_source/ebs-volume-types.md"
+      },
+      {
+        "title": "AWS re:Post — RDS low burst balance (gp2 at baseline once credits are spent)",
+        "url": "https://repost.aws/knowledge-center/rds-low-burst-balance"
+      }
+    ],
+    "rationale": "From inside the guest the only signs are iostat's: await up, IOPS pinned near a round number, queue growing. Confirm in the provider's metrics (EBS BurstBalance, VolumeQueueLength, the instance's EBS bandwidth).",
+    "related": [
+      "host.disk.low-load-iops"
+    ],
+    "tags": [
+      "os",
+      "disk",
+      "cloud"
+    ],
+    "verified": {
+      "source": "https://docs.aws.amazon.com/ebs/latest/userguide/general-purpose.html#gp2-performance (I/O credits: 5.4 million initial, baseline when spent)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/host-metrics.yaml
+  {
+    "id": "host.disk.hdd-max-iops",
+    "statement": "A spinning disk serves at most a few hundred random requests per second; a device that completes 1000 or more per second at flash-like await is flash (or a stack of many devices), whatever its name.",
+    "value": 1000,
+    "unit": "IO/s",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Jonathan Ellis — Linux performance basics (5–10 ms per seek on non-SSDs, i.e. 100–200 random IO/s)",
+        "url": "https://spyced.blogspot.com/2010/01/linux-performance-basics.html"
+      }
+    ],
+    "rationale": "5–10 ms per seek caps a disk near 100–200 random IO/s; 1000 (this project's convention) leaves room for merged or sequential requests. Used to class an sd* device that served 56k reads/s at 0.4 ms (scylladb issue 1751) as flash.",
+    "related": [
+      "host.disk.await.flash"
+    ],
+    "tags": [
+      "os",
+      "iostat",
+      "disk",
+      "convention"
+    ],
+    "verified": {
+      "source": "https://spyced.blogspot.com/2010/01/linux-performance-basics.html#iostat (seek 5-10 ms on non-SSDs); 1000 IO/s is this project's convention",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/host-metrics.yaml
+  {
+    "id": "host.disk.low-load-iops",
+    "statement": "A device that is slow per request while serving fewer than 500 IO/s (and little bandwidth) is not overloaded by the host: the limit is behind it — a throttled cloud volume, a degraded disk or a busy hypervisor.",
+    "value": 500,
+    "unit": "IO/s",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "AWS EC2 user guide — EBS volume types (gp2 baseline 3 IOPS per GiB, 100 minimum; burst credits)",
+        "url": "https://docs.aws.amazon.com/ebs/latest/userguide/general-purpose.html",
+        "ref": "siagholami/aws-documentation documents/amazon-ec2-user-guide/doc_source/ebs-volume-types.md"
+      }
+    ],
+    "rationale": "Operator convention: any SSD serves thousands of IO/s, so high await at a few hundred means requests wait on something other than this host's own load; a small gp2 volume out of burst credits is held at its baseline (100–300 IOPS) and shows exactly this. Together with host.disk.low-load-mbps, so that large sequential requests (a bandwidth-bound device) are not mistaken for it.",
+    "related": [
+      "host.disk.low-load-mbps",
+      "host.disk.cloud-volume-throttle"
+    ],
+    "tags": [
+      "os",
+      "iostat",
+      "disk",
+      "convention"
+    ],
+    "verified": {
+      "source": "https://docs.aws.amazon.com/ebs/latest/userguide/general-purpose.html#gp2-performance (3 IOPS/GiB, 100 IOPS minimum, burst to 3000 on credits); 500 IO/s is this project's convention",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/host-metrics.yaml
+  {
+    "id": "host.disk.low-load-mbps",
+    "statement": "The bandwidth half of \"low load\": under 50 MB/s. A device moving more than that with large requests is bandwidth-bound, not slow per request.",
+    "value": 50,
+    "unit": "MB/s",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "AWS EC2 user guide — EBS volume types (throughput limits per volume type)",
+        "url": "https://docs.aws.amazon.com/ebs/latest/userguide/general-purpose.html",
+        "ref": "siagholami/aws-documentation documents/amazon-ec2-user-guide/doc_source/ebs-volume-types.md"
+      }
+    ],
+    "rationale": "Operator convention. A disk writing 1 MiB requests at 180 MB/s with 40 ms await (stress-ng issue 148) is busy with bandwidth, which the saturation rule judges instead.",
+    "related": [
+      "host.disk.low-load-iops"
+    ],
+    "tags": [
+      "os",
+      "iostat",
+      "disk",
+      "convention"
+    ],
+    "verified": {
+      "source": "https://docs.aws.amazon.com/ebs/latest/userguide/general-purpose.html#gp3-performance (baseline 125 MiB/s throughput); 50 MB/s is this project's convention",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/host-metrics.yaml
+  {
+    "id": "host.disk.queue-min",
+    "statement": "An average queue (aqu-sz, avgqu-sz in older sysstat) of one request or more means requests waited for the device during the interval.",
+    "value": 1,
+    "unit": "requests",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax sperf sysbottle (queue_threshold = 1; time at queue depth ≥ 1 per device)",
+        "url": "https://github.com/datastax-labs/sperf/blob/master/pysper/sysbottle.py",
+        "ref": "datastax-labs/sperf pysper/sysbottle.py",
+        "date": "v0.6.9"
+      },
+      {
+        "title": "DataStax support — Use iostat to diagnose CPU and IO bottlenecks (avgqu-sz as a disk bottleneck metric)",
+        "url": "https://support.datastax.com/hc/en-us/articles/360002804357-HOW-TO-Use-iostat-to-diagnose-CPU-and-IO-bottlenecks"
+      }
+    ],
+    "rationale": "sperf reports the share of samples with a queue of one or more per device; the host rules require it for \"saturated\" and treat a queue with zero completions as a stuck device.",
+    "related": [
+      "host.disk.util-busy",
+      "storage.queue-depth.littles-law"
+    ],
+    "tags": [
+      "os",
+      "iostat",
+      "disk"
+    ],
+    "verified": {
+      "source": "pysper/sysbottle.py@v0.6.9 (conf queue_threshold = 1; queuedepth counted when a *qu* column >= it)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/host-metrics.yaml
+  {
+    "id": "host.disk.stuck-queue",
+    "statement": "Requests in the device queue (aqu-sz ≥ 1 or %util 100) with zero reads and writes completed in the interval mean I/O is not coming back: a hung device, driver or path.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb issue 3078 — iostat shows vda avgqu-sz 128, %util 100, 0 r/s and 0 w/s, iowait 100 %; VM frozen (virtio)",
+        "url": "https://github.com/scylladb/scylladb/issues/3078"
+      },
+      {
+        "title": "Linux kernel docs — I/O statistics fields (field 9, I/Os in progress; field 10 grows while it is non-zero)",
+        "url": "https://www.kernel.org/doc/html/latest/admin-guide/iostats.html",
+        "ref": "torvalds/linux Documentation/admin-guide/iostats.rst"
+      }
+    ],
+    "rationale": "With nothing completing, await cannot be computed (iostat prints 0) and %util and the queue are the only trace; a node in this state stalls flushes and reads and should be taken out of service.",
+    "related": [
+      "host.disk.queue-min"
+    ],
+    "tags": [
+      "os",
+      "iostat",
+      "disk"
+    ],
+    "verified": {
+      "source": "Documentation/admin-guide/iostats.rst@4f797f56c378 (field 9 I/Os in progress; field 10 increases so long as field 9 is nonzero)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/host-metrics.yaml
+  {
+    "id": "host.disk.util-busy",
+    "statement": "%util at or above 90 marks a device busy for nearly the whole interval; it is saturation only together with a standing queue and an await above the device's class.",
+    "thresholds": {
+      "warning": 90,
+      "critical": 100,
+      "direction": "above"
+    },
+    "unit": "percent",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "sysstat iostat(1) manual (%util close to 100 % — saturation for serial devices)",
+        "url": "https://github.com/sysstat/sysstat/blob/master/man/iostat.in",
+        "ref": "sysstat/sysstat man/iostat.in"
+      }
+    ],
+    "rationale": "The manual's \"close to 100 %\" made concrete; 90 is this project's convention. Alone it triggers only the informational finding that %util is not saturation on a device that still answers quickly.",
+    "related": [
+      "host.disk.util-parallel",
+      "host.disk.queue-min"
+    ],
+    "tags": [
+      "os",
+      "iostat",
+      "disk",
+      "convention"
+    ],
+    "verified": {
+      "source": "man/iostat.in@v12.7.9 (%util: saturation when close to 100% for serial devices); 90 is this project's convention",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/host-metrics.yaml
+  {
+    "id": "host.disk.util-parallel",
+    "statement": "%util is the share of the interval during which at least one request was in flight. It means saturation only for a device that serves one request at a time; NVMe and SATA SSDs, RAID/md/dm stacks and cloud volumes serve many at once and can show 100 % while far from their limits.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "sysstat iostat(1) manual (%util; devices serving requests in parallel)",
+        "url": "https://github.com/sysstat/sysstat/blob/master/man/iostat.in",
+        "ref": "sysstat/sysstat man/iostat.in"
+      },
+      {
+        "title": "Linux kernel docs — I/O statistics fields (field 10, time with I/O in progress)",
+        "url": "https://www.kernel.org/doc/html/latest/admin-guide/iostats.html",
+        "ref": "torvalds/linux Documentation/admin-guide/iostats.rst"
+      },
+      {
+        "title": "sysstat issue 187 — iostat -x %util on 4.17+ kernels (NVMe at 100 % with 4k and 13k IOPS, r_await 0.10 ms)",
+        "url": "https://github.com/sysstat/sysstat/issues/187"
+      }
+    ],
+    "rationale": "The kernel counts io_ticks while the in-flight count is non-zero, so one outstanding request makes a second \"busy\" however many more the device could take. Judge such devices by await and queue size against their class instead (host.disk.await.flash, host.disk.await.other).",
+    "related": [
+      "host.disk.util-busy",
+      "host.disk.await.flash"
+    ],
+    "tags": [
+      "os",
+      "iostat",
+      "disk",
+      "trap"
+    ],
+    "verified": {
+      "source": "man/iostat.in@v12.7.9 (%util: saturation near 100% only for devices serving requests serially; not for RAID arrays and modern SSDs)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/host-metrics.yaml
+  {
+    "id": "host.iostat.first-report-since-boot",
+    "statement": "iostat's first report covers the time since the system booted (unless -y is given); only the reports after it describe the interval. Read alone, the first report says nothing about what the host is doing now.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "sysstat iostat(1) manual (first report since boot; -y omits it)",
+        "url": "https://github.com/sysstat/sysstat/blob/master/man/iostat.in",
+        "ref": "sysstat/sysstat man/iostat.in"
+      }
+    ],
+    "rationale": "Operators often paste `iostat -x` without an interval, or the head of `iostat -x 1`, and a since-boot average of a node that has been up for months hides any incident. The rules leave the first report out when it is known to be since boot and lower their confidence when a single report may be.",
+    "related": [
+      "host.vmstat.first-line-since-boot"
+    ],
+    "tags": [
+      "os",
+      "iostat",
+      "trap"
+    ],
+    "verified": {
+      "source": "man/iostat.in@v12.7.9 (DESCRIPTION: first report since boot unless -y; OPTIONS -y: omit first report)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/host-metrics.yaml
+  {
+    "id": "host.memory.major-faults",
+    "statement": "Major page faults (sar -B majflt/s) load a page from disk on access; 100/s or more is worth correlating with device reads. With memory-mapped SSTables they are ordinary data reads that missed the page cache.",
+    "thresholds": {
+      "warning": 100,
+      "critical": 10000,
+      "direction": "above"
+    },
+    "unit": "faults/s",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "sysstat sar(1) manual (majflt/s — faults that required loading a page from disk)",
+        "url": "https://github.com/sysstat/sysstat/blob/master/man/sar.in",
+        "ref": "sysstat/sysstat man/sar.in"
+      }
+    ],
+    "rationale": "Operator convention; the rule reports it as information, never as a problem on its own.",
+    "related": [
+      "host.memory.vmeff-artefact"
+    ],
+    "tags": [
+      "os",
+      "memory",
+      "convention"
+    ],
+    "verified": {
+      "source": "man/sar.in@v12.7.9 (majflt/s: major faults, those which required loading a memory page from disk); 100/s is this project's convention",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/host-metrics.yaml
+  {
+    "id": "host.memory.swap-activity",
+    "statement": "Any swapping in or out during a capture (vmstat si/so, sar -W) on a database node is a finding; thousands of KiB/s is severe.",
+    "thresholds": {
+      "warning": 1,
+      "critical": 1000,
+      "direction": "above"
+    },
+    "unit": "KiB/s",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax docs — Recommended production settings (disable swap)",
+        "url": "https://docs.datastax.com/en/cassandra/1.2/cassandra/install/installRecommendSettings.html"
+      },
+      {
+        "title": "procps vmstat(8) manual (si, so — memory swapped in/out per second)",
+        "url": "https://man7.org/linux/man-pages/man8/vmstat.8.html"
+      }
+    ],
+    "rationale": "Cassandra hosts should run without swap (os.swap); swap traffic during an incident explains long GC pauses by itself. sar -W counts pages; the rule converts at 4 KiB per page.",
+    "related": [
+      "os.swap"
+    ],
+    "tags": [
+      "os",
+      "memory"
+    ],
+    "verified": {
+      "source": "https://man7.org/linux/man-pages/man8/vmstat.8.html#FIELD_DESCRIPTION_FOR_VM_MODE (si/so: amount of memory swapped in/out per second)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/host-metrics.yaml
+  {
+    "id": "host.memory.vmeff-artefact",
+    "statement": "sar -B %vmeff above 100 is not real reclaim efficiency: recent kernels count pgsteal/pgscan in ways sysstat's sum double-counts; ignore values over 100.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "sysstat issue 343 — sar -B %vmeff 194 and 200 on a RHEL 8 kernel",
+        "url": "https://github.com/sysstat/sysstat/issues/343"
+      },
+      {
+        "title": "SUSE doc-sle PR 1782 — %vmeff exceeding 100 % on newer kernels",
+        "url": "https://github.com/SUSE/doc-sle/pull/1782"
+      }
+    ],
+    "rationale": "Keeps a meaningless number out of memory findings.",
+    "related": [
+      "host.memory.major-faults"
+    ],
+    "tags": [
+      "os",
+      "memory",
+      "trap"
+    ],
+    "verified": {
+      "source": "https://github.com/sysstat/sysstat/issues/343#issuecomment (lzaoral: /proc/vmstat pgscan fields changed with the kernel, sar sums them)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/host-metrics.yaml
+  {
+    "id": "host.ttop.compaction-share",
+    "statement": "CompactionExecutor threads using half or more of the JVM's application CPU (sjk ttop) crowd out request threads; 80 % or more leaves requests little CPU at all.",
+    "thresholds": {
+      "warning": 0.5,
+      "critical": 0.8,
+      "direction": "above"
+    },
+    "unit": "share of application CPU",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax sperf ttop (thread CPU per pool from nodetool sjk ttop; pools grouped by name)",
+        "url": "https://github.com/datastax-labs/sperf/blob/master/pysper/ttop.py",
+        "ref": "datastax-labs/sperf pysper/ttop.py",
+        "date": "v0.6.9"
+      },
+      {
+        "title": "Apache Cassandra docs — Compaction (concurrent_compactors, compaction throughput)",
+        "url": "https://cassandra.apache.org/doc/latest/cassandra/managing/operating/compaction/overview.html"
+      }
+    ],
+    "rationale": "Operator convention, applied only when the compaction threads use at least half a core (so an idle node's shares do not count). ttop percentages are of one core, as sjk prints them.",
+    "tags": [
+      "jvm",
+      "cpu",
+      "compaction",
+      "convention"
+    ],
+    "verified": {
+      "source": "pysper/ttop.py@v0.6.9 (per-thread user/sys CPU and pool grouping of ttop output); 0.5/0.8 are this project's convention",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/host-metrics.yaml
+  {
+    "id": "host.ttop.non-java-share",
+    "statement": "sjk ttop's \"other\" CPU is process CPU not spent in Java threads — GC and JIT compiler threads; half or more of a busy process's CPU there means the JVM works on itself rather than on requests.",
+    "thresholds": {
+      "warning": 0.5,
+      "critical": 0.8,
+      "direction": "above"
+    },
+    "unit": "share of process CPU",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax sperf ttop parser (process, application and other CPU lines of sjk ttop)",
+        "url": "https://github.com/datastax-labs/sperf/blob/master/pysper/ttop.py",
+        "ref": "datastax-labs/sperf pysper/ttop.py",
+        "date": "v0.6.9"
+      },
+      {
+        "title": "aragozin/jvm-tools — sjk ttop (other cpu = process cpu minus the Java threads' cpu; GC cpu when known)",
+        "url": "https://github.com/aragozin/jvm-tools"
+      }
+    ],
+    "rationale": "Operator convention, applied when the process uses at least one core. Newer sjk prints GC CPU itself, which the rule prefers over \"other\".",
+    "related": [
+      "jvm.gc.pause"
+    ],
+    "tags": [
+      "jvm",
+      "cpu",
+      "gc",
+      "convention"
+    ],
+    "verified": {
+      "source": "pysper/ttop.py@v0.6.9 (parses process cpu, application cpu and other: cpu per summary); 0.5/0.8 are this project's convention",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/host-metrics.yaml
+  {
+    "id": "host.vmstat.first-line-since-boot",
+    "statement": "vmstat's first sample row gives averages since the last reboot for the rate columns (si, so, bi, bo, in, cs, us, sy, id, wa, st); the process and memory columns are instantaneous in every row.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "procps vmstat(8) manual (DESCRIPTION)",
+        "url": "https://man7.org/linux/man-pages/man8/vmstat.8.html"
+      },
+      {
+        "title": "procps-ng/procps vmstat.8",
+        "url": "https://gitlab.com/procps-ng/procps/-/blob/master/man/vmstat.8",
+        "ref": "procps-ng/procps vmstat.8"
+      }
+    ],
+    "rationale": "The first row of `vmstat 1` looks like a sample but is a since-boot mean; swap or iowait in it may be months old. The rules drop the first row under the first header (and under a header repeated after only a few rows, which is a second vmstat run pasted below the first).",
+    "related": [
+      "host.iostat.first-report-since-boot"
+    ],
+    "tags": [
+      "os",
+      "vmstat",
+      "trap"
+    ],
+    "verified": {
+      "source": "https://man7.org/linux/man-pages/man8/vmstat.8.html#DESCRIPTION (first report averages since the last reboot; process and memory reports instantaneous)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/multi-dc.yaml
+  {
+    "id": "internode.compression.default",
+    "statement": "internode_compression is none when the key is absent but dc in the shipped cassandra.yaml: traffic between datacenters is compressed, traffic inside one is not.",
+    "value": "none",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "apache/cassandra conf/cassandra.yaml (shipped values and comments)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "Cross-DC links are usually the scarce ones; compressing local traffic mostly costs CPU.",
+    "tags": [
+      "setting:internode_compression",
+      "multi-dc",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 413 and @cassandra-5.0.9 line 436 (internode_compression = none); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab); conf/cassandra.yaml@cassandra-5.0.0 (internode_compression: dc)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/multi-dc.yaml
+  {
+    "id": "internode.inter-dc-tcp-nodelay.default",
+    "statement": "inter_dc_tcp_nodelay is true when absent but false in the shipped cassandra.yaml: with false, cross-DC messages are coalesced into fewer, larger packets.",
+    "value": true,
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "apache/cassandra conf/cassandra.yaml (shipped values and comments)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "On high-latency links Nagle coalescing trades per-message latency for bandwidth.",
+    "tags": [
+      "setting:inter_dc_tcp_nodelay",
+      "multi-dc",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 497 and @cassandra-5.0.9 line 522 (inter_dc_tcp_nodelay = true); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab); conf/cassandra.yaml@cassandra-5.0.0 (inter_dc_tcp_nodelay: false)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/multi-dc.yaml
+  {
+    "id": "internode.tcp-connect-timeout.default",
+    "statement": "internode_tcp_connect_timeout defaults to 2 s.",
+    "value": 2,
+    "unit": "s",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "Raise it only for links with very long round trips.",
+    "tags": [
+      "setting:internode_tcp_connect_timeout",
+      "multi-dc",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 254 and @cassandra-5.0.9 line 266 (internode_tcp_connect_timeout = \"2s\"); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/multi-dc.yaml
+  {
+    "id": "internode.tcp-user-timeout.default",
+    "statement": "internode_tcp_user_timeout defaults to 30 s and internode_tcp_connect_timeout to 2 s: an internode connection whose sent data stays unacknowledged that long is dropped.",
+    "value": 30,
+    "unit": "s",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "Across flaky WAN links these decide how fast a dead peer connection is noticed.",
+    "tags": [
+      "setting:internode_tcp_user_timeout",
+      "multi-dc",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 260 and @cassandra-5.0.9 line 272 (internode_tcp_user_timeout = \"30s\"); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/jvm.yaml
   {
@@ -4492,7 +7110,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:gc_warn_threshold=critical",
       "gc",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-5.0.9 lines 546-548 (gc_log_threshold = 200ms, gc_warn_threshold = 1s); live system_views.settings 4.1.10/5.0.9",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/jvm.yaml
   {
@@ -4524,7 +7146,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "gc",
       "benchmark"
-    ]
+    ],
+    "verified": {
+      "source": "https://www.scylladb.com/2020/10/06/c-scylla-in-battle-royale-against-javas-zgc-shenandoah-g1-cassandra/#cassandras-jvm-results (under 3 ms p99 with Shenandoah at 25k ops/s) + https://thelastpickle.com/blog/2020/06/29/cassandra_4-0_garbage_collectors_performance_benchmarks.html#benchmarking-methodology (3 × r3.2xlarge); java -XX:+UseShenandoahGC -version on OpenJDK 17.0.15 (Debian build starts)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/jvm.yaml
   {
@@ -4609,7 +7235,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "gc",
       "benchmark"
-    ]
+    ],
+    "verified": {
+      "source": "https://www.scylladb.com/2020/10/06/c-scylla-in-battle-royale-against-javas-zgc-shenandoah-g1-cassandra/#cassandras-jvm-results (3 × r3.2xl peaked at 40k–51k ops/s) + https://www.datastax.com/blog/2020/07/apache-cassandra-benchmarking-40-brings-heat-new-garbage-collectors-zgc-and-shenandoah#benchmarking-methodology",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/jvm.yaml
   {
@@ -4649,7 +7279,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "heap",
       "jvm"
-    ]
+    ],
+    "verified": {
+      "source": "tests/unit/knowledge-live-defaults.test.ts@openjdk-17.0.15: java -Xmx31g / -Xmx32g -XX:+PrintFlagsFinal -version on OpenJDK 17.0.15 (UseCompressedOops true / false); tests/unit/knowledge-live-defaults.test.ts",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/jvm.yaml
   {
@@ -4724,7 +7358,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "heap",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "conf/jvm17-server.options@cassandra-5.0.0 line 51 (-XX:InitiatingHeapOccupancyPercent=70); src/java/org/apache/cassandra/tools/nodetool/Info.java@cassandra-5.0.9 (Heap Memory used/max); 0.75/0.9 are a convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/jvm.yaml
   {
@@ -4753,7 +7391,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "cpu",
       "sizing",
       "benchmark"
-    ]
+    ],
+    "verified": {
+      "source": "https://intel.github.io/optimization-zone/software/cassandra#hardware-configuration-recommendations (limit ≈ 48 logical CPU cores per instance; Small 8 … X-Large 48 vCPU, 192 GB)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/logs.yaml
   {
@@ -4789,7 +7431,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "jvm",
       "logs",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "https://openjdk.org/jeps/158#Description (unified logging, -Xlog tags) + java -Xlog:safepoint -version on OpenJDK 17.0.15 (accepted); 200/1000 ms are this project's convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/jvm.yaml
   {
@@ -4825,7 +7471,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "jvm",
       "memory"
-    ]
+    ],
+    "verified": {
+      "source": "conf/jvm-server.options@cassandra-5.0.0 lines 127-128 (AlwaysPreTouch \"makes transparent hugepage allocation more effective\"); java -XX:+UseTransparentHugePages -version on OpenJDK 17.0.15 (accepted)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/latency.yaml
   {
@@ -4869,7 +7519,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "latency",
       "proxyhistograms",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "doc/modules/cassandra/pages/troubleshooting/use_nodetool.adoc@cassandra-5.0.0 lines 81-82 (20 ms client timeout example) + src/java/org/apache/cassandra/tools/nodetool/ProxyHistograms.java@cassandra-5.0.9 line 45; 20/100 ms are this project's convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/latency.yaml
   {
@@ -4907,7 +7561,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "latency",
       "proxyhistograms",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/tools/nodetool/ProxyHistograms.java@cassandra-5.0.9 line 45 (Write Latency column); 10/50 ms are this project's convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/latency.yaml
   {
@@ -4945,7 +7603,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "latency",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "doc/modules/cassandra/pages/troubleshooting/use_nodetool.adoc@cassandra-5.0.0 lines 95-123 (tablehistograms Read Latency with SSTables per read); 10/50 ms are this project's convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/latency.yaml
   {
@@ -4982,7 +7644,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "latency",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "doc/modules/cassandra/pages/troubleshooting/use_nodetool.adoc@cassandra-5.0.0 lines 117-118 (high write maxima: slow commitlog volume); 2/10 ms are this project's convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/cassandra-latest.yaml
   {
@@ -5011,7 +7677,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "sstable-format",
       "cassandra-latest"
-    ]
+    ],
+    "verified": {
+      "source": "conf/cassandra_latest.yaml@cassandra-5.0.0 line 1112 (selected_format: bti) and line 486 (key_cache_size: 0MiB)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/cassandra-latest.yaml
   {
@@ -5041,7 +7711,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "config",
       "cassandra-latest"
-    ]
+    ],
+    "verified": {
+      "source": "conf/cassandra_latest.yaml@cassandra-5.0.0 lines 8-12 (two versions: compatible cassandra.yaml, latest features)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/cassandra-latest.yaml
   {
@@ -5071,7 +7745,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "compaction-strategy",
       "cassandra-latest"
-    ]
+    ],
+    "verified": {
+      "source": "conf/cassandra_latest.yaml@cassandra-5.0.0 lines 1137-1144 (UCS, T4, 64, 1GiB, 0.3333333333333333, 100MiB) and line 1161 (concurrent_compactors: 8)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/cassandra-latest.yaml
   {
@@ -5137,7 +7815,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "memtable",
       "cassandra-latest"
-    ]
+    ],
+    "verified": {
+      "source": "conf/cassandra_latest.yaml@cassandra-5.0.0 lines 744-751 (default inherits trie) vs conf/cassandra.yaml@cassandra-5.0.0 lines 737-744 (inherits skiplist)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/logs.yaml
   {
@@ -5162,7 +7844,344 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "logs",
       "commitlog",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/db/commitlog/AbstractCommitLogService.java@cassandra-4.0.17 line 242, @cassandra-5.0.9 line 259, @cassandra-3.11.17 line 244 (\"Out of {} commit log syncs … exceeded the configured commit interval\")",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/lwt.yaml
+  {
+    "id": "lwt.cas-contention-timeout.default",
+    "statement": "cas_contention_timeout is 1800 ms when absent from cassandra.yaml (4.1, 5.0) but the shipped yaml sets 1000 ms: how long a coordinator retries a contended LWT before timing out.",
+    "value": 1800,
+    "unit": "ms",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "apache/cassandra conf/cassandra.yaml (shipped values and comments)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "Hot partitions under LWT show as CAS write timeouts; longer timeouts only queue more contention.",
+    "tags": [
+      "setting:cas_contention_timeout",
+      "lwt",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 145 and @cassandra-5.0.9 line 157 (cas_contention_timeout = \"1800ms\"); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab); conf/cassandra.yaml@cassandra-5.0.0 (1000ms)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/lwt.yaml
+  {
+    "id": "lwt.paxos-repair.default",
+    "statement": "paxos_repair_enabled defaults to true (4.1+): Paxos repair completes in-flight transactions during repair and topology changes.",
+    "value": true,
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "Needed for Paxos v2 correctness; leave it on.",
+    "tags": [
+      "setting:paxos_repair_enabled",
+      "lwt",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 1012 and @cassandra-5.0.9 line 1100 (paxos_repair_enabled = true); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/lwt.yaml
+  {
+    "id": "lwt.paxos-state-purging.default",
+    "statement": "paxos_state_purging resolves to legacy when unset (4.1, 5.0): system.paxos records expire by TTL. gc_grace applies the same expiry at compaction and read time and can be switched on at any point; repaired clears records only after paxos repair (included in incremental repair with paxos_variant v2). Once off legacy, going back is unsafe.",
+    "value": "legacy",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "repaired lets commits use consistency ANY or LOCAL_QUORUM without losing durability, saving a round trip; it needs regular paxos repairs.",
+    "tags": [
+      "setting:paxos_state_purging",
+      "lwt",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/DatabaseDescriptor.java@cassandra-5.0.9 line 1012 (paxos_state_purging = legacy when unset) + Config.java@cassandra-5.0.9 lines 1017-1040 (legacy, gc_grace, repaired); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab) with a 512 MiB heap",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/lwt.yaml
+  {
+    "id": "lwt.paxos-variant.default",
+    "statement": "paxos_variant defaults to v1 in 4.1 and 5.0; v2 (4.1+) needs one round trip fewer for writes and must be enabled on every node.",
+    "value": "v1",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "Switching to v2 is a rolling configuration change; Paxos v2 also needs paxos repair, which runs by default.",
+    "tags": [
+      "setting:paxos_variant",
+      "lwt",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 963 and @cassandra-5.0.9 line 1051 (paxos_variant = PaxosVariant.v1); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/lwt.yaml
+  {
+    "id": "lwt.serial-consistency",
+    "statement": "Lightweight transactions (IF …) run Paxos among replicas at the serial consistency level SERIAL (all DCs) or LOCAL_SERIAL (the local DC); the commit then uses the normal consistency level.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra ConsistencyLevel.java",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/db/ConsistencyLevel.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/db/ConsistencyLevel.java"
+      }
+    ],
+    "rationale": "LOCAL_SERIAL keeps LWT latency within one DC but gives no linearizability across DCs.",
+    "tags": [
+      "lwt",
+      "consistency"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/db/ConsistencyLevel.java@cassandra-5.0.9 (SERIAL, LOCAL_SERIAL; isSerialConsistency)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/write-path.yaml
+  {
+    "id": "memtable.allocation-type.default",
+    "statement": "memtable_allocation_type is heap_buffers in 4.1 and 5.0 (built in and shipped); cassandra_latest.yaml (5.0) uses offheap_objects.",
+    "value": "heap_buffers",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "apache/cassandra conf/cassandra.yaml (shipped values and comments)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "heap_buffers keeps memtable data on the heap, so memtable size competes with everything else there; offheap_objects moves cell data off heap.",
+    "tags": [
+      "setting:memtable_allocation_type",
+      "memtable",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 499 and @cassandra-5.0.9 line 524 (memtable_allocation_type = heap_buffers); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab); conf/cassandra_latest.yaml@cassandra-5.0.0 line 786",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/write-path.yaml
+  {
+    "id": "memtable.blocked-on-allocation",
+    "statement": "Writes that find the memtable space full wait for a flush; the wait shows as the MemtablePool BlockedOnAllocation timer and as MutationStage pending tasks.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra MemtablePool.java (BlockedOnAllocation metric)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/utils/memory/MemtablePool.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/utils/memory/MemtablePool.java"
+      }
+    ],
+    "rationale": "Blocked allocation means flushing (disk or flush writers) cannot keep up with the write rate.",
+    "tags": [
+      "memtable",
+      "backpressure"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/utils/memory/MemtablePool.java@cassandra-5.0.9 line 63 (metric BlockedOnAllocation)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/write-path.yaml
+  {
+    "id": "memtable.flush-writers.default",
+    "statement": "memtable_flush_writers defaults to 2 with one data directory and to 1 per directory with several; memtable_cleanup_threshold defaults to 1 / (flush writers + 1).",
+    "value": "2 (one data directory)",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "More flush writers flush smaller memtables sooner; the cleanup threshold follows them unless set by hand (the setting is deprecated).",
+    "tags": [
+      "setting:memtable_flush_writers",
+      "memtable",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/DatabaseDescriptor.java@cassandra-5.0.9 line 753-763 (memtable_flush_writers, memtable_cleanup_threshold); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab) with a 512 MiB heap",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/write-path.yaml
+  {
+    "id": "memtable.heap-space.default",
+    "statement": "memtable_heap_space and memtable_offheap_space each default to a quarter of the heap.",
+    "value": "1/4 of the heap",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "When memtables reach the limit, writes wait for flushes: the MemtablePool BlockedOnAllocation metric counts that time.",
+    "tags": [
+      "setting:memtable_heap_space",
+      "memtable",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/DatabaseDescriptor.java@cassandra-5.0.9 line 584-587 (memtable_heap_space / memtable_offheap_space = heap / 4); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab) with a 512 MiB heap",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/write-path.yaml
+  {
+    "id": "memtable.offheap-space.default",
+    "statement": "memtable_offheap_space defaults to a quarter of the heap (the same formula as memtable_heap_space).",
+    "value": "1/4 of the heap",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "Off-heap memtable space only matters with an offheap allocation type.",
+    "tags": [
+      "setting:memtable_offheap_space",
+      "memtable",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/DatabaseDescriptor.java@cassandra-5.0.9 line 584 (memtable_offheap_space = heap / 4); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab) with a 512 MiB heap",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/migration.yaml
   {
@@ -5211,11 +8230,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   // knowledge/migration.yaml
   {
     "id": "migration.cassandra.java",
-    "statement": "Cassandra 4.0 and 4.1 run on Java 8 or 11; 5.0 drops Java 8 and runs on Java 11 or 17.",
+    "statement": "Cassandra 4.0 and 4.1 run on Java 8 or 11; 5.0 drops Java 8 and runs on Java 11 (its default) or 17, which 5.0's NEWS.txt still calls experimental.",
     "appliesTo": [
       {
         "product": "cassandra",
-        "versions": ">=4.0"
+        "versions": ">=4.0 <5.1"
       }
     ],
     "sources": [
@@ -5234,7 +8253,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "migration",
       "upgrade",
       "jvm"
-    ]
+    ],
+    "verified": {
+      "source": "NEWS.txt@cassandra-5.0.0 lines 86-88 (Java 17 experimental) and 209 (Java 8 removed, lowest Java 11) + build.xml@cassandra-5.0.0 lines 47-48 (java.default 11, java.supported 11,17)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/migration.yaml
   {
@@ -5264,7 +8287,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "migration",
       "drivers",
       "protocol"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.0.17 line 203 and @cassandra-5.0.9 line 292 (native_transport_allow_older_protocols = true); NEWS.txt@cassandra-4.0.14 (protocol v5)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/migration.yaml
   {
@@ -5295,7 +8322,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "migration",
       "upgrade"
-    ]
+    ],
+    "verified": {
+      "source": "NEWS.txt@cassandra-4.0.14 line 309 (upgrades from 3.0.x/3.x supported since 3.0.13 / 3.11.0) + src/java/org/apache/cassandra/net/MessagingService.java@cassandra-5.0.9 line 252 (minimum_version = VERSION_40)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/postgres-migration.yaml
   {
@@ -5334,7 +8365,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "migration",
       "postgres",
       "data-model"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/cql3/statements/BatchStatement.java@cassandra-5.0.9 (logged batches go through the batchlog) + src/java/org/apache/cassandra/config/Config.java@cassandra-5.0.9 line 334 (unlogged_batch_across_partitions_warn_threshold 10)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/postgres-migration.yaml
   {
@@ -5374,7 +8409,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "migration",
       "postgres",
       "counters"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/cql3/statements/ModificationStatement.java@cassandra-5.0.9 lines 274-275 (\"Cannot provide custom timestamp/TTL for counter updates\") + schema/CreateTableStatement.java@cassandra-5.0.9 line 301",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/postgres-migration.yaml
   {
@@ -5413,7 +8452,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "migration",
       "postgres",
       "data-model"
-    ]
+    ],
+    "verified": {
+      "source": "doc/modules/cassandra/pages/developing/cql/types.adoc@cassandra-5.0.0 lines 48-53 (timeuuid, uuid, varint)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/postgres-migration.yaml
   {
@@ -5506,7 +8549,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "migration",
       "postgres",
       "data-model"
-    ]
+    ],
+    "verified": {
+      "source": "doc/modules/cassandra/pages/developing/cql/ddl.adoc@cassandra-5.0.0 (PRIMARY KEY is the only key; INSERT is an upsert) + doc/modules/cassandra/pages/developing/data-modeling/intro.adoc@cassandra-5.0.0 line 6",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/postgres-migration.yaml
   {
@@ -5545,7 +8592,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "migration",
       "postgres",
       "data-model"
-    ]
+    ],
+    "verified": {
+      "source": "doc/modules/cassandra/pages/developing/data-modeling/intro.adoc@cassandra-5.0.0 lines 6 and 15-23 (no relational data model, no joins; data for a query in one table)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/postgres-migration.yaml
   {
@@ -5587,7 +8638,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "postgres",
       "data-model",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "doc/modules/cassandra/pages/developing/data-modeling/data-modeling_refining.adoc@cassandra-5.0.0 lines 13 and 117 (2 billion cells; the Nv formula); 100,000 values is a convention (DataStax)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/postgres-migration.yaml
   {
@@ -5630,7 +8685,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "migration",
       "postgres",
       "data-model"
-    ]
+    ],
+    "verified": {
+      "source": "doc/modules/cassandra/pages/developing/data-modeling/intro.adoc@cassandra-5.0.0 lines 17-23 (query-driven) + data-modeling_logical.adoc@cassandra-5.0.0 lines 13-14 (partition key from query attributes, clustering columns)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/postgres-migration.yaml
   {
@@ -5669,7 +8728,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "migration",
       "postgres",
       "data-model"
-    ]
+    ],
+    "verified": {
+      "source": "doc/modules/cassandra/pages/developing/data-modeling/data-modeling_refining.adoc@cassandra-5.0.0 line 160 (Breaking Up Large Partitions)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/postgres-migration.yaml
   {
@@ -5707,7 +8770,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "migration",
       "postgres",
       "data-model"
-    ]
+    ],
+    "verified": {
+      "source": "doc/modules/cassandra/pages/developing/cql/types.adoc@cassandra-5.0.0 lines 35-53 and 90 (decimal, duration, timestamp millisecond precision, varint)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/migration.yaml
   {
@@ -5732,7 +8799,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "migration",
       "scylla"
-    ]
+    ],
+    "verified": {
+      "source": "docs/using-scylla/cassandra-compatibility.rst@scylla-2026.1.0 lines 5 and 38 (drop-in replacement for 3.11 with 4.0 features; SSTable formats me/md/mc/la/ka)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/migration.yaml
   {
@@ -5763,7 +8834,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "migration",
       "scylla",
       "config"
-    ]
+    ],
+    "verified": {
+      "source": "db/config.cc@scylla-2026.1.0 (Cassandra keys kept as value_status::Unused, e.g. lines 889-891; no heap/JVM options); docs/using-scylla/cassandra-compatibility.rst@scylla-2026.1.0",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/migration.yaml
   {
@@ -5789,12 +8864,16 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "migration",
       "scylla"
-    ]
+    ],
+    "verified": {
+      "source": "docs/using-scylla/migrate-scylla.rst@scylla-2026.1.0 lines 27-28 (Spark Migrator, SSTable Loader)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/migration.yaml
   {
     "id": "migration.scylla.unsupported-features",
-    "statement": "Cassandra features ScyllaDB does not have: SASI indexes, triggers, Java user-defined functions (ScyllaDB's UDFs are Lua/WebAssembly and experimental), custom index classes including SAI's StorageAttachedIndex, and the Unified Compaction Strategy.",
+    "statement": "Cassandra features ScyllaDB does not have: SASI indexes, triggers, Java user-defined functions (ScyllaDB's UDFs are Lua/WebAssembly and experimental), Cassandra's custom index classes including SAI's StorageAttachedIndex (ScyllaDB's only custom class is its own vector_index, from 2025.4), and the Unified Compaction Strategy.",
     "appliesTo": [
       {
         "product": "scylla",
@@ -5823,7 +8902,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "migration",
       "scylla"
-    ]
+    ],
+    "verified": {
+      "source": "docs/using-scylla/cassandra-compatibility.rst@scylla-2026.1.0 lines 249-259 (UDF, triggers) + cql3/statements/create_index_statement.cc@scylla-2026.1.0 line 358 (\"Non-supported custom class\") + index/secondary_index_manager.cc@scylla-2025.4.0 line 389 (vector_index only) + docs/cql/functions.rst@scylla-2026.1.0 line 41",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/migration.yaml
   {
@@ -5901,7 +8984,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "migration",
       "drivers"
-    ]
+    ],
+    "verified": {
+      "source": "docs/upgrade/upgrade-guides/upgrade-guide-from-2025.x-to-2026.1/upgrade-guide-from-2025.x-to-2026.1.rst@scylla-2026.1.0 lines 30-34 (upgrade the driver before upgrading ScyllaDB)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/migration.yaml
   {
@@ -5934,7 +9021,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "migration",
       "upgrade"
-    ]
+    ],
+    "verified": {
+      "source": "docs/upgrade/upgrade-guides/upgrade-guide-from-2025.x-to-2026.1/upgrade-guide-from-2025.x-to-2026.1.rst@scylla-2026.1.0 lines 71-74 (no repairs, no schema changes during the upgrade) + NEWS.txt@cassandra-5.0.0 (rolling upgrade to converge schema versions)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/migration.yaml
   {
@@ -5970,7 +9061,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "upgrade",
       "repair",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "doc/modules/cassandra/pages/managing/operating/repair.adoc@cassandra-5.0.0 (repair within gc_grace_seconds) + upgrade-guide-from-2025.x-to-2026.1.rst@scylla-2026.1.0 line 71 (no repairs during the upgrade); finishing a repair first is a convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/migration.yaml
   {
@@ -6001,7 +9096,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "migration",
       "upgrade",
       "backup"
-    ]
+    ],
+    "verified": {
+      "source": "NEWS.txt@cassandra-5.0.0 lines 58-66 (ALWAYS snapshot before any upgrade; snapshots of the previous major restored via sstableloader / sstableupgrade)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/migration.yaml
   {
@@ -6027,7 +9126,284 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "migration",
       "upgrade"
-    ]
+    ],
+    "verified": {
+      "source": "NEWS.txt@cassandra-5.0.0 lines 58-66 (upgrade the file format of snapshots with sstableupgrade)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/native-transport.yaml
+  {
+    "id": "native-transport.allow-older-protocols.default",
+    "statement": "native_transport_allow_older_protocols defaults to true: the node accepts every protocol version it supports, not only the newest.",
+    "value": true,
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "Set it to false only once every client speaks the newest version.",
+    "related": [
+      "migration.cassandra.protocol"
+    ],
+    "tags": [
+      "setting:native_transport_allow_older_protocols",
+      "native-transport",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 (native_transport_allow_older_protocols = true) and @cassandra-5.0.9 line 292; live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/native-transport.yaml
+  {
+    "id": "native-transport.idle-timeout.default",
+    "statement": "native_transport_idle_timeout defaults to 0 ms: idle client connections are never closed by the server.",
+    "value": 0,
+    "unit": "ms",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "Firewalls with idle timeouts then cut connections silently; TCP keepalive (os.tcp-keepalive) or driver heartbeats keep them alive.",
+    "related": [
+      "os.tcp-keepalive"
+    ],
+    "tags": [
+      "setting:native_transport_idle_timeout",
+      "native-transport",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 127 and @cassandra-5.0.9 line 139 (native_transport_idle_timeout = \"0ms\"); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/native-transport.yaml
+  {
+    "id": "native-transport.in-flight-bytes-per-ip.default",
+    "statement": "native_transport_max_request_data_in_flight_per_ip defaults to a fortieth of the heap.",
+    "value": "1/40 of the heap",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "One client IP cannot use more than a quarter of the node's in-flight budget.",
+    "tags": [
+      "setting:native_transport_max_request_data_in_flight_per_ip",
+      "native-transport",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/DatabaseDescriptor.java@cassandra-5.0.9 line 656 (heap / 40); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab) with a 512 MiB heap",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/native-transport.yaml
+  {
+    "id": "native-transport.in-flight-bytes.default",
+    "statement": "native_transport_max_request_data_in_flight defaults to a tenth of the heap and …_per_ip to a fortieth; above them the node stops reading from clients (back-pressure) or, with native_transport_throw_on_overload, answers Overloaded.",
+    "value": "1/10 of the heap",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "These limits are what turn into blocked Native-Transport-Requests tasks under overload.",
+    "tags": [
+      "setting:native_transport_max_request_data_in_flight",
+      "native-transport",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/DatabaseDescriptor.java@cassandra-5.0.9 line 651 and 3370 (heap / 10 and heap / 40); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab) with a 512 MiB heap",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/native-transport.yaml
+  {
+    "id": "native-transport.max-connections.default",
+    "statement": "native_transport_max_concurrent_connections (and …_per_ip) default to -1: no limit on client connections.",
+    "value": -1,
+    "unit": "connections (-1 = unlimited)",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "A misbehaving client pool can open thousands of connections; cap them per IP on shared clusters.",
+    "tags": [
+      "setting:native_transport_max_concurrent_connections",
+      "native-transport",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 275 and @cassandra-5.0.9 line 289 (native_transport_max_concurrent_connections = -1L); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/native-transport.yaml
+  {
+    "id": "native-transport.max-frame-size.default",
+    "statement": "native_transport_max_frame_size defaults to 16 MiB: a larger CQL frame closes the connection.",
+    "value": 16,
+    "unit": "MiB",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "Requests or results that large should be paged or split.",
+    "tags": [
+      "setting:native_transport_max_frame_size",
+      "native-transport",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 271 and @cassandra-5.0.9 line 285 (native_transport_max_frame_size = \"16MiB\"); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/native-transport.yaml
+  {
+    "id": "native-transport.rate-limiting.default",
+    "statement": "Client request rate limiting (4.1+) is off by default (native_transport_rate_limiting_enabled false, native_transport_max_requests_per_second 1000000).",
+    "value": false,
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "It is a guardrail to enable per node when one client can flood a cluster.",
+    "tags": [
+      "setting:native_transport_rate_limiting_enabled",
+      "native-transport",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 285 and @cassandra-5.0.9 line 299 (native_transport_rate_limiting_enabled = false; max_requests_per_second = 1000000); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/native-transport.yaml
+  {
+    "id": "native-transport.throw-on-overload.default",
+    "statement": "native_transport_throw_on_overload defaults to false: an overloaded node applies back-pressure by pausing reads from the connection instead of returning an Overloaded error.",
+    "value": false,
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "With back-pressure client latency grows silently; with throw-on-overload clients see errors and can back off.",
+    "tags": [
+      "setting:native_transport_throw_on_overload",
+      "native-transport",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 1259 and @cassandra-5.0.9 line 1393 (native_transport_throw_on_overload = false); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/os.yaml
   {
@@ -6096,7 +9472,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "os",
       "time"
-    ]
+    ],
+    "verified": {
+      "source": "/sys/devices/system/clocksource/clocksource0@linux-6.18.44 (available_clocksource \"tsc kvm-clock\", current \"tsc\"); the xen/hpet cost is from the cited AWS page, not re-read here",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/os.yaml
   {
@@ -6132,7 +9512,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "os",
       "cpu"
-    ]
+    ],
+    "verified": {
+      "source": "dist/common/scripts/scylla_cpuscaling_setup@scylla-2026.1.0 lines 57-72 (governor performance) + https://docs.datastax.com/en/dse/5.1/dse-dev/datastax_enterprise/config/configRecommendedSettings.html#disable-cpu-frequency-scaling",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/os.yaml
   {
@@ -6168,7 +9552,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:scheduler",
       "os",
       "disk"
-    ]
+    ],
+    "verified": {
+      "source": "http://docs.datastax.com/en/cassandra/2.0/cassandra/install/installRecommendSettings.html#optimizing-ssds (deadline or noop)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/os.yaml
   {
@@ -6199,7 +9587,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:as",
       "os",
       "limits"
-    ]
+    ],
+    "verified": {
+      "source": "http://docs.datastax.com/en/cassandra/1.2/cassandra/install/installRecommendSettings.html#user-resource-limits (as unlimited)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/os.yaml
   {
@@ -6231,7 +9623,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:memlock",
       "os",
       "limits"
-    ]
+    ],
+    "verified": {
+      "source": "http://docs.datastax.com/en/cassandra/1.2/cassandra/install/installRecommendSettings.html#user-resource-limits (memlock unlimited)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/os.yaml
   {
@@ -6265,7 +9661,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:nofile",
       "os",
       "limits"
-    ]
+    ],
+    "verified": {
+      "source": "http://docs.datastax.com/en/cassandra/1.2/cassandra/install/installRecommendSettings.html#user-resource-limits (nofile 100000)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/os.yaml
   {
@@ -6297,7 +9697,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:nproc",
       "os",
       "limits"
-    ]
+    ],
+    "verified": {
+      "source": "http://docs.datastax.com/en/cassandra/1.2/cassandra/install/installRecommendSettings.html#user-resource-limits (nproc 32768)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/os.yaml
   {
@@ -6330,7 +9734,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:net.core.wmem_max",
       "os",
       "network"
-    ]
+    ],
+    "verified": {
+      "source": "https://docs.datastax.com/en/dse/6.8/managing/configure/set-kernel-parameters.html#tcp-settings (rmem_max/wmem_max 16777216)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/os.yaml
   {
@@ -6361,7 +9769,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "os",
       "network",
       "scylla"
-    ]
+    ],
+    "verified": {
+      "source": "scripts/perftune.py@seastar-f55dc7ebed59 (the scylla-2026.1.0 submodule) lines 666 and 670 (somaxconn, tcp_max_syn_backlog = 4096)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/os.yaml
   {
@@ -6394,7 +9806,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:net.ipv4.tcp_wmem",
       "os",
       "network"
-    ]
+    ],
+    "verified": {
+      "source": "https://docs.datastax.com/en/dse/6.8/managing/configure/set-kernel-parameters.html#tcp-settings (tcp_rmem 4096 87380 16777216, tcp_wmem 4096 65536 16777216)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/os.yaml
   {
@@ -6433,7 +9849,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "os",
       "numa"
-    ]
+    ],
+    "verified": {
+      "source": "bin/cassandra@cassandra-5.0.0 lines 97-102 (numactl --interleave) + http://docs.datastax.com/en/cassandra/2.0/cassandra/install/installRecommendSettings.html#disable-zone_reclaim_mode-on-numa-systems",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/os.yaml
   {
@@ -6461,7 +9881,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "os",
       "disk"
-    ]
+    ],
+    "verified": {
+      "source": "doc/modules/cassandra/pages/getting-started/production.adoc@cassandra-5.0.0 lines 72-78 (Spinning Disks 64KB, SSD 4KB)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/os.yaml
   {
@@ -6494,7 +9918,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "os",
       "disk",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "/sys/block/loop*/queue/read_ahead_kb@linux-6.18.44 (128 on every device left at the kernel default on this machine)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/os.yaml
   {
@@ -6534,7 +9962,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:read_ahead_kb",
       "os",
       "disk"
-    ]
+    ],
+    "verified": {
+      "source": "http://docs.datastax.com/en/cassandra/2.0/cassandra/install/installRecommendSettings.html#optimizing-ssds (read_ahead_kb 8)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/os.yaml
   {
@@ -6565,7 +9997,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:rotational",
       "os",
       "disk"
-    ]
+    ],
+    "verified": {
+      "source": "http://docs.datastax.com/en/cassandra/2.0/cassandra/install/installRecommendSettings.html#optimizing-ssds (rotational 0)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/os.yaml
   {
@@ -6600,7 +10036,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "os",
       "memory"
-    ]
+    ],
+    "verified": {
+      "source": "http://docs.datastax.com/en/cassandra/1.2/cassandra/install/installRecommendSettings.html#disable-swap (swapoff --all, remove fstab entries)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/os.yaml
   {
@@ -6628,7 +10068,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:vm.swappiness",
       "os",
       "scylla"
-    ]
+    ],
+    "verified": {
+      "source": "dist/common/sysctl.d/99-scylla-vm.conf@scylla-2026.1.0 (vm.swappiness = 1, vm.vfs_cache_pressure = 2000)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/os.yaml
   {
@@ -6661,7 +10105,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:net.ipv4.tcp_keepalive_time",
       "os",
       "network"
-    ]
+    ],
+    "verified": {
+      "source": "https://docs.datastax.com/en/dse/6.8/managing/configure/set-kernel-parameters.html#tcp-settings (tcp_keepalive_time=60)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/os.yaml
   {
@@ -6698,7 +10146,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:net.ipv4.tcp_keepalive_intvl",
       "os",
       "network"
-    ]
+    ],
+    "verified": {
+      "source": "https://docs.datastax.com/en/dse/6.8/managing/configure/set-kernel-parameters.html#tcp-settings (tcp_keepalive_intvl=10)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/os.yaml
   {
@@ -6735,7 +10187,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:net.ipv4.tcp_keepalive_probes",
       "os",
       "network"
-    ]
+    ],
+    "verified": {
+      "source": "https://docs.datastax.com/en/dse/6.8/managing/configure/set-kernel-parameters.html#tcp-settings (tcp_keepalive_probes=3)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/os.yaml
   {
@@ -6766,7 +10222,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:transparent_hugepage.defrag",
       "os",
       "memory"
-    ]
+    ],
+    "verified": {
+      "source": "https://tobert.github.io/tldr/cassandra-java-huge-pages.html#tl-dr (echo never > /sys/kernel/mm/transparent_hugepage/defrag; THP and Cassandra get along once defrag is off)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/os.yaml
   {
@@ -6796,7 +10256,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "os",
       "time"
-    ]
+    ],
+    "verified": {
+      "source": "https://docs.datastax.com/en/dse/5.1/dse-dev/datastax_enterprise/config/configRecommendedSettings.html#synchronize-clocks (NTP; newer timestamp wins)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/os.yaml
   {
@@ -6816,8 +10280,9 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     ],
     "sources": [
       {
-        "title": "DataStax docs (Cassandra 1.2) — Recommended production settings (vm.max_map_count = 1048575)",
-        "url": "https://docs.datastax.com/en/cassandra/1.2/cassandra/install/installRecommendSettings.html"
+        "title": "apache/cassandra StartupChecks.java (EXPECTED_MAX_MAP_COUNT = 1048575; start-up warns below it)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/service/StartupChecks.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/service/StartupChecks.java"
       },
       {
         "title": "cql-tuner lab notes — Cassandra 5.0.9 start-up warns about vm.max_map_count 65530",
@@ -6832,7 +10297,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:vm.max_map_count",
       "os",
       "memory"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/service/StartupChecks.java@cassandra-5.0.9 line 515, @cassandra-4.0.17 line 290, @cassandra-3.11.17 line 272 (EXPECTED_MAX_MAP_COUNT = 1048575)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/os.yaml
   {
@@ -6863,7 +10332,479 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:vm.zone_reclaim_mode",
       "os",
       "memory"
-    ]
+    ],
+    "verified": {
+      "source": "http://docs.datastax.com/en/cassandra/2.0/cassandra/install/installRecommendSettings.html#disable-zone_reclaim_mode-on-numa-systems (echo 0)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/read-path.yaml
+  {
+    "id": "read-path.disk-access-mode.default",
+    "statement": "Cassandra 5.0 defaults disk_access_mode to mmap_index_only: index files are memory-mapped and data files read with standard I/O; system_views.settings reports the resolved data mode, standard.",
+    "value": "mmap_index_only",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "5.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "apache/cassandra conf/cassandra.yaml (shipped values and comments)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "mmap of data files on large data sets causes page-fault storms and heavy RSS; 5.0 stopped mapping them by default.",
+    "tags": [
+      "read-path",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-5.0.9 line 122 (mmap_index_only) + DatabaseDescriptor.java@cassandra-5.0.9 lines 533-536 (→ standard + index mmap); live 5.0.9 settings: standard",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/read-path.yaml
+  {
+    "id": "read-path.disk-access-mode.default-4.1",
+    "statement": "Cassandra 4.1 defaults disk_access_mode to auto, which memory-maps data and index files on 64-bit JVMs (settings show mmap).",
+    "value": "auto",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "4.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "On 4.1 set disk_access_mode: mmap_index_only by hand when page faults and resident memory grow with the data set.",
+    "tags": [
+      "read-path",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 111 (auto); live 4.1.10 settings: mmap",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/read-path.yaml
+  {
+    "id": "read.read-repair.default",
+    "statement": "A table's read_repair option defaults to BLOCKING (4.0+): a digest mismatch at the chosen consistency level is repaired before the read returns; NONE gives up monotonic quorum reads.",
+    "value": "BLOCKING",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.0 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra TableParams.java (read_repair default)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/schema/TableParams.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/schema/TableParams.java"
+      }
+    ],
+    "rationale": "read_repair_chance and dclocal_read_repair_chance were removed in 4.0; background read repair no longer exists.",
+    "tags": [
+      "setting:read_repair",
+      "read-path",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/schema/TableParams.java@cassandra-5.0.9 line 374 (ReadRepairStrategy.BLOCKING) + NEWS.txt@cassandra-4.0.14 (read_repair_chance removed)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/write-path.yaml
+  {
+    "id": "read.slow-query-log.default",
+    "statement": "slow_query_log_timeout defaults to 500 ms: slower operations are logged (aggregated) in debug.log.",
+    "value": 500,
+    "unit": "ms",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "The slow-query log is the cheapest way to find the queries behind a latency complaint.",
+    "tags": [
+      "setting:slow_query_log_timeout",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 161 and @cassandra-5.0.9 line 173 (slow_query_log_timeout = \"500ms\"); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/read-path.yaml
+  {
+    "id": "read.speculative-retry.default",
+    "statement": "A table's speculative_retry defaults to 99p (and additional_write_policy to 99p): the coordinator sends an extra read request when a replica has not answered within the table's p99 read latency.",
+    "value": "99p",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.0 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra TableParams.java (table option defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/schema/TableParams.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/schema/TableParams.java"
+      }
+    ],
+    "rationale": "Speculative retry trims tail latency when one replica is slow, at the cost of extra reads; NONE turns it off.",
+    "tags": [
+      "setting:speculative_retry",
+      "read-path",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/schema/TableParams.java@cassandra-5.0.9 lines 366-367 (NINETY_NINE_P)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/config.yaml
+  {
+    "id": "repair.concurrent-validations.default",
+    "statement": "concurrent_validations defaults to concurrent_compactors: how many Merkle-tree validation compactions a node runs at once during repair.",
+    "value": "concurrent_compactors",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "Validation reads every SSTable of the range; running many at once competes with normal compaction for the same disks.",
+    "tags": [
+      "setting:concurrent_validations",
+      "repair",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/DatabaseDescriptor.java@cassandra-5.0.9 line 1075 (concurrent_validations = concurrent_compactors when unset); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab) with a 512 MiB heap",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/repair.yaml
+  {
+    "id": "repair.history-ttl",
+    "statement": "Cassandra keeps system_distributed.parent_repair_history (one row per repair command, with its tables, start, finish, exception and options) and repair_history (one row per range) for 30 days: both tables have a default TTL of 30 days.",
+    "value": 30,
+    "unit": "days",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra SystemDistributedKeyspace.java (parent_repair_history, repair_history; defaultTimeToLive 30 days)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/schema/SystemDistributedKeyspace.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/schema/SystemDistributedKeyspace.java"
+      }
+    ],
+    "rationale": "No row for a table means no repair of it recorded in the last 30 days, not \"never\": with gc_grace_seconds at most 30 days (the default is 10) that is overdue either way; with a longer gc_grace the history cannot tell.",
+    "related": [
+      "repair.within-gc-grace"
+    ],
+    "tags": [
+      "repair"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/schema/SystemDistributedKeyspace.java@cassandra-5.0.0 lines 119, 139 and @cassandra-4.1.10 lines 116, 136 (defaultTimeToLive 30 days); repair/SystemDistributedKeyspace.java@cassandra-4.0.17 lines 113, 133",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/config.yaml
+  {
+    "id": "repair.max-tree-depth.default",
+    "statement": "repair_session_max_tree_depth reads 20 on 4.1 and 5.0 nodes: a Merkle tree has at most 2^20 leaves per range, each leaf covering its share of the range's partitions.",
+    "value": 20,
+    "unit": "levels",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "When a range holds far more partitions than leaves, one mismatching partition streams a whole leaf's worth of data (over-streaming); subrange repair narrows each tree's range.",
+    "tags": [
+      "setting:repair_session_max_tree_depth",
+      "repair",
+      "default"
+    ],
+    "verified": {
+      "source": "live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab) (repair_session_max_tree_depth 20); src/java/org/apache/cassandra/config/Config.java@cassandra-5.0.9 line 206 (deprecated, repair_session_space preferred)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/config.yaml
+  {
+    "id": "repair.request-timeout.default",
+    "statement": "repair_request_timeout defaults to 120000 ms (2 minutes) for repair messages between nodes.",
+    "value": 120000,
+    "unit": "ms",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "A repair that times out on a slow validation has to be rerun for its ranges.",
+    "tags": [
+      "setting:repair_request_timeout",
+      "repair",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 151 and @cassandra-5.0.9 line 163 (repair_request_timeout = \"120000ms\"); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/config.yaml
+  {
+    "id": "repair.session-space.default",
+    "statement": "repair_session_space (4.1+, repair_session_space_in_mb before) defaults to 1/16 of the heap: the memory the Merkle trees of one repair session may use.",
+    "value": "1/16 of the heap",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "Deeper trees give finer ranges (less over-streaming) but cost heap; the default scales with the heap.",
+    "tags": [
+      "setting:repair_session_space",
+      "repair",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/DatabaseDescriptor.java@cassandra-5.0.9 line 609-610 (repair_session_space = max(1, heap / 16 MiB)); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab) with a 512 MiB heap",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/repair.yaml
+  {
+    "id": "repair.within-gc-grace",
+    "statement": "Every table that receives deletes (or TTLs with overwrites) needs a successful repair of all its ranges at least once per gc_grace_seconds; otherwise a replica that missed a delete can bring the data back after the tombstone is purged elsewhere.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — Repair (run repair within gc_grace_seconds)",
+        "url": "https://cassandra.apache.org/doc/latest/cassandra/managing/operating/repair.html"
+      },
+      {
+        "title": "ScyllaDB KB — How to Change gc_grace_seconds for a Table (one successful full repair every gc_grace_seconds window)",
+        "url": "https://docs.scylladb.com/manual/stable/kb/gc-grace-seconds.html"
+      }
+    ],
+    "rationale": "The repair history read here is what the cluster kept (Cassandra's system_distributed.parent_repair_history, ScyllaDB's system.repair_history); a subrange or -pr repair covers only part of the ring, so a table is known fully repaired only when its repairs together cover every range. Reaper and ScyllaDB Manager run such repairs on a schedule.",
+    "related": [
+      "datamodel.gc-grace-seconds.default",
+      "scylla.tombstone-gc.modes"
+    ],
+    "tags": [
+      "repair",
+      "tombstones"
+    ],
+    "verified": {
+      "source": "https://docs.scylladb.com/manual/stable/kb/gc-grace-seconds.html#issue (at least one successful full repair every gc_grace_seconds window)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/read-path.yaml
+  {
+    "id": "sai.indexes-per-query-warn.default",
+    "statement": "In 5.0, a query that has to search more than 32 SSTable indexes (sai_sstable_indexes_per_query_warn_threshold) gets a client warning; the fail threshold is off (-1).",
+    "value": 32,
+    "unit": "SSTable indexes per query",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "5.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "Many SSTable indexes per query mean SAI reads touch too many SSTables: compaction is behind or the table has too many small SSTables.",
+    "tags": [
+      "setting:sai_sstable_indexes_per_query_warn_threshold",
+      "sai",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-5.0.9 line 939 (= 32); live 5.0.9 settings",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/read-path.yaml
+  {
+    "id": "sai.segment-write-buffer.default",
+    "statement": "SAI builds index segments in memory up to sai_options.segment_write_buffer_size, 1024 MiB per node in 5.0 by default, shared by all index builds in flight.",
+    "value": 1024,
+    "unit": "MiB",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "5.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      },
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      }
+    ],
+    "rationale": "The buffer bounds heap used by SAI during flush and compaction; a smaller buffer writes more, smaller segments.",
+    "tags": [
+      "sai",
+      "default"
+    ],
+    "verified": {
+      "source": "tests/fixtures/lab/cassandra-5.0-1node/node1/vt-system_views.settings.tsv@cassandra-5.0.9 (sai_options.segment_write_buffer_size 1024MiB)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/read-path.yaml
+  {
+    "id": "sai.term-size.default",
+    "statement": "SAI refuses indexed string or frozen terms above 8 KiB and warns above 1 KiB (5.0 defaults); vector terms warn above 16 KiB and fail above 32 KiB.",
+    "value": 1,
+    "unit": "KiB",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "5.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      },
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      }
+    ],
+    "rationale": "Large terms bloat SAI segments; index a hash or a prefix instead of long text.",
+    "tags": [
+      "setting:sai_string_term_size_warn_threshold",
+      "sai",
+      "default"
+    ],
+    "verified": {
+      "source": "tests/fixtures/lab/cassandra-5.0-1node/node1/vt-system_views.settings.tsv@cassandra-5.0.9 (sai_string_term_size_warn/fail 1KiB/8KiB, sai_frozen_term_size 1KiB/8KiB, sai_vector_term_size 16KiB/32KiB)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/scaling.yaml
   {
@@ -6892,7 +10833,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "scylla",
       "tablets",
       "benchmark"
-    ]
+    ],
+    "verified": {
+      "source": "https://resources.scylladb.com/scylladb/scaling-performance-comparison-scylladb-tablets-vs-cassandra-vnodes#introduction (7.2× faster, 9× with cleanup, ~3.5× throughput)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/scaling.yaml
   {
@@ -6925,7 +10870,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "scaling",
       "model",
       "benchmark"
-    ]
+    ],
+    "verified": {
+      "source": "https://resources.scylladb.com/scylladb/scaling-performance-comparison-scylladb-tablets-vs-cassandra-vnodes#results (the step times the model is fitted to); the 0.6 exponent is this project's fit",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/scaling.yaml
   {
@@ -6954,7 +10903,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "scylla",
       "tablets",
       "disk-space"
-    ]
+    ],
+    "verified": {
+      "source": "https://resources.scylladb.com/scylladb/scaling-performance-comparison-scylladb-tablets-vs-cassandra-vnodes#introduction (\"safely use up to ~90% of available storage\")",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/scaling.yaml
   {
@@ -6995,7 +10948,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "scaling",
       "vnodes",
       "cleanup"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/service/StorageService.java@cassandra-5.0.9 line 913 (\"cannot bootstrap while cassandra.consistent.rangemovement is true\") + doc/modules/cassandra/pages/managing/operating/topo_changes.adoc@cassandra-5.0.0 lines 125-129 (run nodetool cleanup after range movements)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/schema.yaml
   {
@@ -7036,7 +10993,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "schema",
       "compression",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "doc/modules/cassandra/pages/managing/operating/compression.adoc@cassandra-5.0.0 lines 80-83 (larger chunks: better ratio, more read per request; default 16KiB); 64 KiB is this project's convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/schema.yaml
   {
@@ -7071,7 +11032,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "schema",
       "compression",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "doc/modules/cassandra/pages/managing/operating/compression.adoc@cassandra-5.0.0 lines 80-83 and 169-172 (smaller chunks: worse ratio; metadata off heap scales with chunk count); 2 KiB is this project's convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/schema.yaml
   {
@@ -7105,7 +11070,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "schema",
       "counters",
       "invalid"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/cql3/statements/schema/CreateTableStatement.java@cassandra-5.0.9 line 301 (\"Cannot mix counter and non counter columns in the same table\")",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/schema.yaml
   {
@@ -7188,7 +11157,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "schema",
       "tombstones"
-    ]
+    ],
+    "verified": {
+      "source": "doc/modules/cassandra/pages/managing/operating/compaction/tombstones.adoc@cassandra-5.0.0 (gc_grace_seconds and resurrection) + tombstone_gc_options.cc@scylla-2026.1.0 lines 22-26 (modes)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/schema.yaml
   {
@@ -7217,7 +11190,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "schema",
       "materialized-view",
       "experimental"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.0.17 line 406 (enable_materialized_views = false) and @cassandra-5.0.9 lines 595-596 (materialized_views_enabled = false)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/schema.yaml
   {
@@ -7248,7 +11225,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "schema",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "doc/modules/cassandra/pages/managing/operating/virtualtables.adoc@cassandra-5.0.0 lines 87 and 91 (local_read_latency / local_write_latency counts); 2× is this project's convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/schema.yaml
   {
@@ -7286,7 +11267,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "schema",
       "replication"
-    ]
+    ],
+    "verified": {
+      "source": "doc/modules/cassandra/pages/architecture/dynamo.adoc@cassandra-5.0.0 line 168 (replication factor = copies of each partition)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/schema.yaml
   {
@@ -7323,7 +11308,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "schema",
       "replication"
-    ]
+    ],
+    "verified": {
+      "source": "doc/modules/cassandra/pages/developing/cql/ddl.adoc@cassandra-5.0.0 lines 91-97 (SimpleStrategy does not respect datacenter layouts; not for production)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/schema.yaml
   {
@@ -7349,7 +11338,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "schema",
       "index"
-    ]
+    ],
+    "verified": {
+      "source": "doc/modules/cassandra/pages/developing/cql/indexing/sai/sai-overview.adoc@cassandra-5.0.0 lines 5-10 + doc/modules/cassandra/partials/ucs-recommend.adoc@cassandra-5.0.0",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/schema.yaml
   {
@@ -7377,7 +11370,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "schema",
       "index",
       "experimental"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.0.17 line 410 (enable_sasi_indexes = false) and @cassandra-5.0.9 lines 605-606 (sasi_indexes_enabled = false, @Replaces enable_sasi_indexes)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/schema.yaml
   {
@@ -7410,7 +11407,73 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "schema",
       "index"
-    ]
+    ],
+    "verified": {
+      "source": "https://docs.datastax.com/en/cql-oss/3.3/cql/cql_using/useWhenIndex.html#when-not-to-use-an-index (high cardinality, counters, frequently updated or deleted columns) + doc/modules/cassandra/pages/developing/cql/indexing/sai/sai-overview.adoc@cassandra-5.0.0",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/scylla.yaml
+  {
+    "id": "scylla.cas-contention-timeout.default",
+    "statement": "ScyllaDB's cas_contention_timeout_in_ms defaults to 1000 ms.",
+    "value": 1000,
+    "unit": "ms",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": ">=2025.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/scylladb db/config.cc (scylla.yaml options and defaults)",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.1.0/db/config.cc",
+        "ref": "scylladb/scylladb db/config.cc"
+      }
+    ],
+    "rationale": "Same role as Cassandra's cas_contention_timeout.",
+    "tags": [
+      "setting:cas_contention_timeout_in_ms",
+      "scylla",
+      "lwt",
+      "default"
+    ],
+    "verified": {
+      "source": "db/config.cc@scylla-2026.1.0 line 1005 (cas_contention_timeout_in_ms 1000)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/scylla.yaml
+  {
+    "id": "scylla.commitlog.segment-size.default",
+    "statement": "ScyllaDB's commitlog_segment_size_in_mb defaults to 64 MB (Cassandra's is 32 MiB), with commitlog_sync periodic every 10000 ms.",
+    "value": 64,
+    "unit": "MiB",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": ">=2025.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/scylladb db/config.cc (scylla.yaml options and defaults)",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.1.0/db/config.cc",
+        "ref": "scylladb/scylladb db/config.cc"
+      }
+    ],
+    "rationale": "Mutations over half a segment are refused, as in Cassandra.",
+    "tags": [
+      "setting:commitlog_segment_size_in_mb",
+      "scylla",
+      "commitlog",
+      "default"
+    ],
+    "verified": {
+      "source": "db/config.cc@scylla-2026.1.0 lines 798-813 (commitlog_sync \"periodic\", commitlog_segment_size_in_mb 64, commitlog_sync_period_in_ms 10000)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/scylla.yaml
   {
@@ -7441,7 +11504,99 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "scylla",
       "compaction"
-    ]
+    ],
+    "verified": {
+      "source": "backlog_controller.hh@scylla-2026.1.0 (compaction and flush controllers adjust shares) + db/config.cc@scylla-2026.1.0 line 742 (compaction_throughput_mb_per_sec default 0 = uncapped)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/scylla.yaml
+  {
+    "id": "scylla.internode-compression.default",
+    "statement": "ScyllaDB's internode_compression defaults to none.",
+    "value": "none",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": ">=2025.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/scylladb db/config.cc (scylla.yaml options and defaults)",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.1.0/db/config.cc",
+        "ref": "scylladb/scylladb db/config.cc"
+      }
+    ],
+    "rationale": "Compress cross-DC traffic (dc) when links are the bottleneck.",
+    "tags": [
+      "setting:internode_compression",
+      "scylla",
+      "multi-dc",
+      "default"
+    ],
+    "verified": {
+      "source": "db/config.cc@scylla-2026.1.0 line 1037 (internode_compression \"none\")",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/scylla.yaml
+  {
+    "id": "scylla.max-hint-window.default",
+    "statement": "ScyllaDB's max_hint_window_in_ms defaults to 10800000 (3 hours), like Cassandra's.",
+    "value": 10800000,
+    "unit": "ms",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": ">=2025.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/scylladb db/config.cc (scylla.yaml options and defaults)",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.1.0/db/config.cc",
+        "ref": "scylladb/scylladb db/config.cc"
+      }
+    ],
+    "rationale": "The repair rule for nodes down longer than the window is the same.",
+    "tags": [
+      "setting:max_hint_window_in_ms",
+      "scylla",
+      "hints",
+      "default"
+    ],
+    "verified": {
+      "source": "db/config.cc@scylla-2026.1.0 line 1155 (max_hint_window_in_ms 10800000)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/scylla.yaml
+  {
+    "id": "scylla.overprovisioned",
+    "statement": "ScyllaDB's --overprovisioned mode (the default in its Docker image, switched off by --cpuset) disables CPU pinning and busy-polling so shards share cores with other processes; --smp N limits the shard count.",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": ">=2025.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/scylladb docs/dev/docker-hub.md (command-line options)",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.1.0/docs/dev/docker-hub.md",
+        "ref": "scylladb/scylladb docs/dev/docker-hub.md"
+      }
+    ],
+    "rationale": "Use it for containers and shared hosts; production nodes run pinned, one shard per core.",
+    "tags": [
+      "scylla",
+      "cpu"
+    ],
+    "verified": {
+      "source": "docs/dev/docker-hub.md@scylla-2026.1.0 lines 158-160 and 283-288 (--overprovisioned default enabled in the image, --cpuset disables it; --smp)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/logs.yaml
   {
@@ -7474,7 +11629,41 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "scylla",
       "logs",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "src/core/reactor.cc@seastar-f55dc7ebed59 (the scylla-2026.1.0 submodule) lines 1473 and 3891 (\"Reactor stalled for\", blocked-reactor-notify-ms default 25) + https://github.com/scylladb/scylladb/issues/11971#issue-description (~400 stalls of ~800 ms in 3 h); 100/1000 ms are this project's convention",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/scylla.yaml
+  {
+    "id": "scylla.repair-based-node-ops.default",
+    "statement": "ScyllaDB uses repair-based node operations by default (enable_repair_based_node_ops true): bootstrap, replace, rebuild and removenode sync data with row-level repair instead of streaming.",
+    "value": true,
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": ">=2025.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/scylladb db/config.cc (scylla.yaml options and defaults)",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.1.0/db/config.cc",
+        "ref": "scylladb/scylladb db/config.cc"
+      }
+    ],
+    "rationale": "Repair-based operations can resume after a failure and move only differing data.",
+    "tags": [
+      "setting:enable_repair_based_node_ops",
+      "scylla",
+      "repair",
+      "default"
+    ],
+    "verified": {
+      "source": "db/config.cc@scylla-2026.1.0 line 1293 (enable_repair_based_node_ops true)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/scylla.yaml
   {
@@ -7506,7 +11695,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "scylla",
       "caches"
-    ]
+    ],
+    "verified": {
+      "source": "dist/common/sysctl.d/99-scylla-vm.conf@scylla-2026.1.0 (\"Scylla doesn't use page cache\") + db/config.cc@scylla-2026.1.0 (no key/row/counter cache size options)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/scylla.yaml
   {
@@ -7537,7 +11730,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "scylla",
       "cpu"
-    ]
+    ],
+    "verified": {
+      "source": "docs/getting-started/system-requirements.rst@scylla-2026.1.0 line 32 (shard-per-core, linear scale-up with cores) + docs/dev/protocol-extensions.md@scylla-2026.1.0#intranode-sharding",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/topology.yaml
   {
@@ -7562,7 +11759,49 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "scylla",
       "ring"
-    ]
+    ],
+    "verified": {
+      "source": "docs/architecture/tablets.rst@scylla-2026.1.0 lines 8-11 (tablets moved between nodes and balanced across shards)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/ownership.yaml
+  {
+    "id": "scylla.tablets.balance",
+    "statement": "ScyllaDB's system.load_per_node gives the tablet replicas allocated to each node and per shard; the load balancer aims to keep tablets per shard even across nodes.",
+    "thresholds": {
+      "warning": 1.25,
+      "critical": 1.5,
+      "direction": "above"
+    },
+    "unit": "max tablets per shard / min tablets per shard",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": ">=2025.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb docs/dev/system_keyspace.md — system.load_per_node (tablets_allocated, tablets_allocated_per_shard)",
+        "url": "https://github.com/scylladb/scylladb/blob/master/docs/dev/system_keyspace.md",
+        "ref": "scylladb/scylladb docs/dev/system_keyspace.md"
+      }
+    ],
+    "rationale": "Operator convention. An imbalance that lasts means the balancer is disabled, blocked by a topology operation, or constrained by racks; data on the busiest shard grows faster and its shard saturates first.",
+    "related": [
+      "scylla.tablets"
+    ],
+    "tags": [
+      "scylla",
+      "tablets",
+      "balance",
+      "convention"
+    ],
+    "verified": {
+      "source": "https://github.com/scylladb/scylladb/blob/master/docs/dev/system_keyspace.md#systemload_per_node (system.load_per_node tablets_allocated, tablets_allocated_per_shard); thresholds are a convention (rationale)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/topology.yaml
   {
@@ -7598,7 +11837,100 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "scylla",
       "tablets",
       "scaling"
-    ]
+    ],
+    "verified": {
+      "source": "docs/architecture/tablets.rst@scylla-2026.1.0 lines 66-73 (no manual cleanup with tablets) + https://resources.scylladb.com/scylladb/scaling-performance-comparison-scylladb-tablets-vs-cassandra-vnodes#introduction (parallel bootstraps)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/scylla.yaml
+  {
+    "id": "scylla.tombstone-gc.default",
+    "statement": "ScyllaDB's default tombstone_gc mode is repair for tablet keyspaces whose replication needs repair before GC, and timeout otherwise.",
+    "value": "repair (tablets) / timeout (vnodes)",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": ">=2025.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/scylladb tombstone_gc.cc",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.1.0/tombstone_gc.cc",
+        "ref": "scylladb/scylladb tombstone_gc.cc"
+      }
+    ],
+    "rationale": "On tablet keyspaces tombstones therefore wait for repair (ScyllaDB runs tablet repair automatically in recent versions); vnode keyspaces keep the gc_grace_seconds behaviour.",
+    "related": [
+      "scylla.tombstone-gc.modes"
+    ],
+    "tags": [
+      "scylla",
+      "tombstones",
+      "default"
+    ],
+    "verified": {
+      "source": "tombstone_gc.cc@scylla-2026.1.0 lines 283-298 (get_default_tombstone_gc_mode: repair if uses_tablets and needs repair, else timeout)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/scylla.yaml
+  {
+    "id": "scylla.tombstone-gc.modes",
+    "statement": "ScyllaDB tables have a tombstone_gc option with modes timeout (gc_grace_seconds, as in Cassandra), repair (tombstones purged only after a repair covered them), disabled and immediate.",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": ">=2025.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/scylladb tombstone_gc_options.cc",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.1.0/tombstone_gc_options.cc",
+        "ref": "scylladb/scylladb tombstone_gc_options.cc"
+      }
+    ],
+    "rationale": "repair mode removes the gc_grace_seconds deadline for repair and its resurrection risk, but tombstones stay until repair runs.",
+    "tags": [
+      "scylla",
+      "tombstones",
+      "repair"
+    ],
+    "verified": {
+      "source": "tombstone_gc_options.cc@scylla-2026.1.0 lines 22-26 and 63-65 (repair, timeout, disabled, immediate)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/scylla.yaml
+  {
+    "id": "scylla.workload-prioritization.shares",
+    "statement": "ScyllaDB workload prioritization (service levels) gives each service level 1 to 1000 shares of CPU and I/O scheduling, 1000 by default; a level's share is its shares over the total, including the default level's 1000.",
+    "value": 1000,
+    "unit": "shares (default)",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": ">=2025.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/scylladb docs/features/workload-prioritization.rst",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.1.0/docs/features/workload-prioritization.rst",
+        "ref": "scylladb/scylladb docs/features/workload-prioritization.rst"
+      }
+    ],
+    "rationale": "Give OLAP or batch roles fewer shares so they cannot starve latency-sensitive traffic.",
+    "tags": [
+      "scylla",
+      "scheduling"
+    ],
+    "verified": {
+      "source": "docs/features/workload-prioritization.rst@scylla-2026.1.0 lines 78-83 + service/qos/service_level_controller.hh@scylla-2026.1.0 line 109 (default_shares = 1000)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/storage.yaml
   {
@@ -7629,7 +11961,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "storage",
       "commitlog"
-    ]
+    ],
+    "verified": {
+      "source": "conf/cassandra.yaml@cassandra-5.0.0 line 360 (commitlog on a separate spindle from the data directories on magnetic HDD)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/storage.yaml
   {
@@ -7709,7 +12045,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "scylla",
       "disk",
       "iotune"
-    ]
+    ],
+    "verified": {
+      "source": "conf/scylla.yaml@scylla-2026.1.0 lines 28-37 (/var/lib/scylla/data, /var/lib/scylla/commitlog defaults)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/storage.yaml
   {
@@ -7738,7 +12078,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "scylla",
       "disk",
       "iotune"
-    ]
+    ],
+    "verified": {
+      "source": "apps/iotune/iotune.cc@seastar-f55dc7ebed59 lines 877 and 999-1001 (accuracy default 3; \" (deviation N%)\")",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/storage.yaml
   {
@@ -7778,7 +12122,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "scylla",
       "disk",
       "iotune"
-    ]
+    ],
+    "verified": {
+      "source": "apps/iotune/iotune.cc@seastar-f55dc7ebed59 (the scylla-2026.1.0 submodule) lines 873, 1014, 1031, 1061, 1067 (duration 120; 0.70 / 0.1 / 0.1 / 0.1)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/storage.yaml
   {
@@ -7811,7 +12159,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "scylla",
       "disk",
       "iotune"
-    ]
+    ],
+    "verified": {
+      "source": "https://github.com/scylladb/scylladb/issues/25532#comment-2025-08-20-duration-table (1800 s vs 2400 s: 9645 vs 9643 MiB/s, 999275 vs 996415 write IOPS)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/storage.yaml
   {
@@ -7843,7 +12195,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "scylla",
       "disk",
       "iotune"
-    ]
+    ],
+    "verified": {
+      "source": "https://github.com/scylladb/scylladb/issues/25532#comment-2025-08-20-duration-table (random write IOPS 1350970 at 30 s falling to 996415 at 2400 s; reads flat at ~1.56M)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/storage.yaml
   {
@@ -7881,12 +12237,16 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "storage",
       "raid"
-    ]
+    ],
+    "verified": {
+      "source": "https://www.kernel.org/doc/html/latest/admin-guide/md.html#md-devices-in-sysfs (degraded, sync_action, /proc/mdstat status)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/storage.yaml
   {
     "id": "storage.mkfs.dry-run",
-    "statement": "`mkfs.xfs -N` prints the geometry mkfs.xfs would create (block, sector, stripe, allocation groups, log) without writing anything to the device; mkfs.xfs itself refuses devices holding a mounted file system.",
+    "statement": "`mkfs.xfs -N` prints the geometry mkfs.xfs would create (block, sector, stripe, allocation groups, log) without writing anything to the device; mkfs.xfs refuses a device where it detects an existing file system unless -f (force overwrite) is given.",
     "appliesTo": [
       {
         "product": "cassandra",
@@ -7915,7 +12275,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "storage",
       "mkfs"
-    ]
+    ],
+    "verified": {
+      "source": "mkfs.xfs(8)@xfsprogs-6.1.0 lines 1064-1067 (-N prints parameters without creating the file system) and 516-520 (-f needed when an existing file system is detected)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/storage.yaml
   {
@@ -7954,7 +12318,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "storage",
       "mount"
-    ]
+    ],
+    "verified": {
+      "source": "dist/common/scripts/scylla_raid_setup@scylla-2026.1.0 line 329 (Options=noatime…)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/storage.yaml
   {
@@ -7995,7 +12363,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "storage",
       "nvme"
-    ]
+    ],
+    "verified": {
+      "source": "https://docs.microsoft.com/en-us/windows/win32/api/nvme/ns-nvme-nvme_lba_format#members (LBADS data size, RP relative performance per LBA format)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/storage.yaml
   {
@@ -8035,7 +12407,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "storage",
       "partition"
-    ]
+    ],
+    "verified": {
+      "source": "https://man7.org/linux/man-pages/man8/fdisk.8.html#DESCRIPTION (partitions aligned to the optimal I/O size, 1 MiB grain by default)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/storage.yaml
   {
@@ -8069,7 +12445,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "storage",
       "queue-depth"
-    ]
+    ],
+    "verified": {
+      "source": "https://en.wikipedia.org/wiki/Little%27s_law#Statement (L = λW) + doc/io-properties-file.md@seastar-f55dc7ebed59 (read/write IOPS and bandwidth per mountpoint)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/storage.yaml
   {
@@ -8099,7 +12479,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "storage",
       "raid",
       "scylla"
-    ]
+    ],
+    "verified": {
+      "source": "dist/common/scripts/scylla_raid_setup@scylla-2026.1.0 line 247 (mdadm --create … --level={level} -c1024)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/storage.yaml
   {
@@ -8128,7 +12512,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "storage",
       "scylla"
-    ]
+    ],
+    "verified": {
+      "source": "dist/common/sysctl.d/99-scylla-vm.conf@scylla-2026.1.0 (\"Scylla doesn't use page cache\") + docs/getting-started/system-requirements.rst@scylla-2026.1.0",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/storage.yaml
   {
@@ -8157,7 +12545,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "storage",
       "scylla",
       "raid"
-    ]
+    ],
+    "verified": {
+      "source": "dist/common/scripts/scylla_raid_setup@scylla-2026.1.0 line 247 (mdadm --create --level, RAID0 by default)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/storage.yaml
   {
@@ -8189,7 +12581,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "storage",
       "scylla",
       "xfs"
-    ]
+    ],
+    "verified": {
+      "source": "dist/common/scripts/scylla_raid_setup@scylla-2026.1.0 lines 219 and 269 (requires and runs mkfs.xfs)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/storage.yaml
   {
@@ -8223,7 +12619,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "storage",
       "mkfs"
-    ]
+    ],
+    "verified": {
+      "source": "/sys/block/vda/queue@linux-6.18.44 (logical_block_size 512, physical_block_size 4096 on this machine's virtio disk) + https://www.kernel.org/doc/Documentation/block/queue-sysfs.txt#physical_block_size",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/storage.yaml
   {
@@ -8257,7 +12657,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "storage",
       "virtual"
-    ]
+    ],
+    "verified": {
+      "source": "/sys/block/vda/queue@linux-6.18.44 (virtio disk: rotational 1, max_hw_sectors_kb 2147483647 on this machine)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/storage.yaml
   {
@@ -8343,7 +12747,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "mkfs",
       "xfs",
       "raid"
-    ]
+    ],
+    "verified": {
+      "source": "mkfs.xfs(8)@xfsprogs-6.1.0 lines 410-464 (sunit/su, swidth/sw; queried from the block device automatically) + dist/common/scripts/scylla_raid_setup@scylla-2026.1.0 line 247 (-c1024)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/streaming.yaml
   {
@@ -8377,7 +12785,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:entire_sstable_stream_throughput_outbound",
       "setting:entire_sstable_inter_dc_stream_throughput_outbound",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 lines 347-348, @cassandra-5.0.9 lines 366-367 (24MiB/s), line 699 (stream_entire_sstables = true); conf/cassandra.yaml@cassandra-5.0.0 lines 1227-1229 (disabled when internode encryption is on)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/streaming.yaml
   {
@@ -8453,7 +12865,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:stream_throughput_outbound",
       "setting:inter_dc_stream_throughput_outbound",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 lines 343-345 and @cassandra-5.0.9 lines 362-364 (24MiB/s both); conf/cassandra.yaml@cassandra-5.0.0 lines 1247-1255; live system_views.settings 4.1.10/5.0.9",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/streaming.yaml
   {
@@ -8486,7 +12902,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "setting:stream_throughput_outbound_megabits_per_sec",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.0.17 line 242 and @cassandra-3.11.17 line 198 (stream_throughput_outbound_megabits_per_sec = 200)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/tables.yaml
   {
@@ -8530,7 +12950,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "tablestats",
       "read-amplification"
-    ]
+    ],
+    "verified": {
+      "source": "doc/modules/cassandra/pages/managing/operating/bloom_filters.adoc@cassandra-5.0.0 lines 19-20 (0.1 for LCS, 0.01 otherwise); 0.1/0.5 observed are this project's convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/tables.yaml
   {
@@ -8603,7 +13027,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:chunk_length_in_kb",
       "compression",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/schema/CompressionParams.java@cassandra-4.0.17 line 58 and @cassandra-5.0.9 line 48 (DEFAULT_CHUNK_LENGTH = 1024 * 16)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/tables.yaml
   {
@@ -8636,7 +13064,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:chunk_length_in_kb",
       "compression",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/schema/CompressionParams.java@cassandra-3.11.17 line 52 (DEFAULT_CHUNK_LENGTH = 65536)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/tables.yaml
   {
@@ -8689,7 +13121,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "tablestats",
       "tablehistograms",
       "data-model"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 328 (compaction_large_partition_warning_threshold = 100MiB) and @cassandra-5.0.9 (partition_size_warn_threshold = null, the old key @Deprecated); conf/cassandra.yaml@cassandra-5.0.0 line 2025",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/tables.yaml
   {
@@ -8730,7 +13166,61 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "tablestats",
       "disk-space",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-5.0.9 line 313 (auto_snapshot = true) + conf/cassandra.yaml@cassandra-5.0.0 line 1098; 1×/2× are a convention",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/tables.yaml
+  {
+    "id": "table.sstable-count",
+    "statement": "Under size-tiered compaction (STCS, UCS tiered) a table rarely holds more than min_threshold − 1 SSTables per size tier; many more SSTables than that means compaction is not keeping up or is disabled, and a read of a key written in each flush may touch every one of them.",
+    "thresholds": {
+      "warning": 24,
+      "critical": 32,
+      "direction": "above"
+    },
+    "unit": "SSTables in a non-levelled, non-time-window table",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — Size Tiered Compaction Strategy (min_threshold 4, max_threshold 32)",
+        "url": "https://cassandra.apache.org/doc/stable/cassandra/managing/operating/compaction/stcs.html"
+      },
+      {
+        "title": "Apache Cassandra docs, Troubleshooting — Use Nodetool (SSTables touched per read)",
+        "url": "https://cassandra.apache.org/doc/latest/cassandra/troubleshooting/use_nodetool.html"
+      }
+    ],
+    "rationale": "This project's convention, from STCS's own parameters: tiers grow about 4× each, so even a 1 TiB table built from 64 MiB flushes has about 7 tiers and, with fewer than min_threshold (4) SSTables per tier in steady state, about 21 SSTables at most; 24 is past that. 32 is max_threshold, more than one STCS merge can take at once. It stands in for SSTables per read when only tablestats was collected (no tablehistograms): the count is the upper bound of what a read can touch. LCS (levels) and TWCS (one SSTable per window by design) are judged by their own rules.",
+    "related": [
+      "table.sstables-per-read",
+      "compaction.stcs.min-threshold",
+      "compaction.pending"
+    ],
+    "tags": [
+      "tablestats",
+      "read-amplification",
+      "convention"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/schema/CompactionParams.java@cassandra-5.0.9 lines 79-80 (min_threshold 4, max_threshold 32); 24/32 are this project's convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/tables.yaml
   {
@@ -8779,7 +13269,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "tablehistograms",
       "read-amplification",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/tools/nodetool/TableHistograms.java@cassandra-5.0.9 lines 156-160 (SSTables column from SSTablesPerReadHistogram); 3/10 are a convention",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/tables.yaml
   {
@@ -8818,7 +13312,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:tombstone_failure_threshold=critical",
       "tablestats",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-5.0.9 lines 534-535, @cassandra-4.0.17 lines 360-361, @cassandra-3.11.17 lines 302-303 (tombstone_warn_threshold = 1000, tombstone_failure_threshold = 100000)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/datamodel.yaml
   {
@@ -8858,7 +13356,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "twcs",
       "ttl",
       "data-model"
-    ]
+    ],
+    "verified": {
+      "source": "doc/modules/cassandra/pages/managing/operating/compaction/twcs.adoc@cassandra-5.0.0 lines 23-29 (out-of-order writes and read repair mix old and new data and block the drop)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/threadpools.yaml
   {
@@ -8901,7 +13403,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "tpstats",
       "backpressure",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "pysper/recs.py@v0.6.9 line 95 (\"blocked NTR over 10\") + src/java/org/apache/cassandra/tools/nodetool/stats/TpStatsPrinter.java@cassandra-5.0.9 (Blocked column = currently blocked tasks)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/threadpools.yaml
   {
@@ -8950,7 +13456,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "backpressure",
       "native-transport",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "pysper/recs.py@v0.6.9 lines 97-98 (\"more than 100 blocked NTR all time\") + src/java/org/apache/cassandra/config/Config.java@cassandra-5.0.9 (native_transport_max_threads = 128)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/threadpools.yaml
   {
@@ -8984,7 +13494,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:concurrent_reads",
       "tpstats",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-5.0.9 line 179, @cassandra-4.0.17 line 119, @cassandra-3.11.17 line 113 (concurrent_reads = 32); conf/cassandra.yaml@cassandra-5.0.0 line 667 (16 * number_of_drives)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/threadpools.yaml
   {
@@ -9019,7 +13533,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "setting:concurrent_writes",
       "tpstats",
       "default"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-5.0.9 lines 180-181 and @cassandra-3.11.17 line 114 (concurrent_writes = 32, concurrent_counter_writes = 32); conf/cassandra.yaml@cassandra-5.0.0 line 675 (8 * number_of_cores)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/threadpools.yaml
   {
@@ -9068,7 +13586,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "tpstats",
       "saturation",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/tools/nodetool/stats/TpStatsPrinter.java@cassandra-5.0.9 (Pending column = pool's pending tasks); pysper/recs.py@v0.6.9 (per-stage pending limits); 10/100 are a convention (rationale)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/topology.yaml
   {
@@ -9111,7 +13633,62 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "status",
       "balance",
       "convention"
-    ]
+    ],
+    "verified": {
+      "source": "https://cassandra.apache.org/doc/latest/getting_started/production.html#tokens (token counts and balance; allocate_tokens_for_local_replication_factor); 1.5/2 are a convention",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/ownership.yaml
+  {
+    "id": "topology.ownership-imbalance",
+    "statement": "The ratio of the largest to the smallest effective ownership (the share of a keyspace's ranges a node holds a replica of) among the nodes of one datacenter; with allocated tokens on equal racks it stays close to 1.",
+    "thresholds": {
+      "warning": 1.25,
+      "critical": 1.5,
+      "direction": "above"
+    },
+    "unit": "max ownership / min ownership",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — Production recommendations (Tokens; about 10 % variance with 8 allocated vnodes)",
+        "url": "https://cassandra.apache.org/doc/latest/cassandra/getting-started/production.html"
+      },
+      {
+        "title": "cql-tuner lab capture — 3 nodes × 16 random tokens, RF 2 (nodetool status 76.0 / 59.3 / 64.7 %, ratio 1.28)",
+        "ref": "cql-tuner tests/fixtures/ownership/c509-cluster3-status-effective.txt"
+      }
+    ],
+    "rationale": "Operator convention. A node owning 25 % more ranges than its peer holds and serves about 25 % more data. Random token placement (allocate_tokens_for_local_replication_factor unset, or few tokens) is the usual cause; nodes joined with the allocator set for the keyspace's RF come out within about 10 %. Existing tokens do not move: rebalancing means adding nodes with the allocator or replacing the skewed ones.",
+    "related": [
+      "topology.token-count",
+      "config.num-tokens.default",
+      "topology.load-imbalance"
+    ],
+    "tags": [
+      "ownership",
+      "balance",
+      "convention",
+      "local-evidence"
+    ],
+    "verified": {
+      "source": "tests/fixtures/ownership/c509-cluster3-status-effective.txt@cassandra-5.0.9 (76.0/59.3/64.7 %); thresholds are a convention (rationale)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/topology.yaml
   {
@@ -9153,7 +13730,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "describecluster",
       "consistency"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/tools/nodetool/DescribeCluster.java@cassandra-5.0.9 line 61 (\"Schema versions:\") + tests/fixtures/lab/cassandra-4.1-1node/node1/nodetool-describecluster.txt@cassandra-4.1.10 (one version)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/topology.yaml
   {
@@ -9192,7 +13773,49 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "status",
       "ring",
       "balance"
-    ]
+    ],
+    "verified": {
+      "source": "conf/cassandra.yaml@cassandra-3.11.17 line 26 (num_tokens: 256), @cassandra-4.0.14 line 27 and @cassandra-5.0.0 line 42 (num_tokens: 16)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/ownership.yaml
+  {
+    "id": "topology.unequal-racks",
+    "statement": "With NetworkTopologyStrategy and a replication factor at least the number of racks, every rack holds a replica of every range, so the nodes of a rack with fewer nodes each own a larger share.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra NetworkTopologyStrategy.java (replicas on distinct racks first; acceptableRackRepeats = rf − racks)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/src/java/org/apache/cassandra/locator/NetworkTopologyStrategy.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/locator/NetworkTopologyStrategy.java"
+      }
+    ],
+    "rationale": "Three racks of 3, 3 and 2 nodes with RF 3: the two nodes of the small rack each own 50 % of the ranges against 33 % for the others. Keep racks the same size, and add nodes in multiples of the rack count.",
+    "related": [
+      "topology.ownership-imbalance"
+    ],
+    "tags": [
+      "ownership",
+      "racks"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/locator/NetworkTopologyStrategy.java@cassandra-5.0.0 line 127 (acceptableRackRepeats = rf.allReplicas - rackCount)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/traps.yaml
   {
@@ -9228,7 +13851,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "trap",
       "gcstats",
       "units"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/tools/nodetool/GcStats.java@cassandra-5.0.9 line 34 (\"GC Reclaimed (MB)\") over service/GCInspector.java@cassandra-5.0.9 line 312 (r[4] = totalBytesReclaimed); same at cassandra-3.11.17",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/traps.yaml
   {
@@ -9259,7 +13886,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     "tags": [
       "trap",
       "gcstats"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/tools/nodetool/GcStats.java@cassandra-5.0.9 line 31 (probe.getAndResetGCStats()) + service/GCInspector.java@cassandra-5.0.9 lines 300-312 (state.getAndSet(new State())); same at cassandra-3.11.17",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/traps.yaml
   {
@@ -9290,7 +13921,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "trap",
       "nodetool",
       "version-trap"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/tools/nodetool/GetStreamThroughput.java@cassandra-4.1.10 line 83 (\"Use the -d flag …\"); tests/fixtures/lab/cassandra-5.0-1node/manifest.json@lab-2026-11-21 (exit 1)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/traps.yaml
   {
@@ -9318,7 +13953,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "trap",
       "proxyhistograms",
       "local-evidence"
-    ]
+    ],
+    "verified": {
+      "source": "tests/fixtures/lab/cassandra-4.1-1node/node1/nodetool-proxyhistograms-before-reads.txt@cassandra-4.1.10 (InstanceNotFoundException …ClientRequest,scope=Read,name=Latency)",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/traps.yaml
   {
@@ -9345,7 +13984,11 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "trap",
       "nodetool",
       "local-evidence"
-    ]
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/tools/NodeTool.java@cassandra-5.0.9 line 328 (\"Server is not initialized yet, cannot run nodetool.\") + tests/fixtures/lab/cassandra-5.0-1node/node1/nodetool-proxyhistograms-while-starting.txt@cassandra-5.0.9",
+      "checked": "2026-11-24"
+    }
   },
   // knowledge/traps.yaml
   {
@@ -9387,6 +14030,111 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "trap",
       "compactionstats",
       "scylla"
-    ]
+    ],
+    "verified": {
+      "source": "https://github.com/scylladb/scylladb/issues/4228#issue-description (154961134 pending, then suddenly 0) + https://github.com/scylladb/scylladb/issues/1389#issue-description (usually 0 while compactions keep starting)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/write-path.yaml
+  {
+    "id": "write.batch-size-fail.default",
+    "statement": "batch_size_fail_threshold defaults to 50 KiB: a larger batch is rejected.",
+    "value": 50,
+    "unit": "KiB",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "A rejected batch is an application error to fix by splitting the batch.",
+    "tags": [
+      "setting:batch_size_fail_threshold",
+      "batch",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 321 and @cassandra-5.0.9 line 332 (batch_size_fail_threshold = \"50KiB\"); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/write-path.yaml
+  {
+    "id": "write.batch-size-warn.default",
+    "statement": "batch_size_warn_threshold defaults to 5 KiB and batch_size_fail_threshold to 50 KiB; unlogged batches spanning more than 10 partitions are logged as a warning.",
+    "value": 5,
+    "unit": "KiB",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "Large or multi-partition batches load one coordinator; the thresholds exist to point at them.",
+    "tags": [
+      "setting:batch_size_warn_threshold",
+      "batch",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 319 and @cassandra-5.0.9 line 330 (batch_size_warn_threshold = \"5KiB\", batch_size_fail_threshold = \"50KiB\", unlogged_batch_across_partitions_warn_threshold = 10); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/write-path.yaml
+  {
+    "id": "write.max-value-size.default",
+    "statement": "max_value_size defaults to 256 MiB: a larger single value is refused (and an SSTable holding one is treated as corrupt).",
+    "value": 256,
+    "unit": "MiB",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1 <5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra Config.java (built-in defaults)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "cql-tuner lab captures — system_views.settings on 4.1.10 and 5.0.9",
+        "ref": "cql-tuner tests/fixtures/lab/cassandra-{4.1,5.0}-1node/node1/vt-system_views.settings.tsv"
+      }
+    ],
+    "rationale": "Values anywhere near this size are far outside what Cassandra serves well.",
+    "tags": [
+      "setting:max_value_size",
+      "default"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.10 line 299 and @cassandra-5.0.9 line 310 (max_value_size = \"256MiB\"); live 4.1.10 and 5.0.9 system_views.settings (tests/fixtures/lab)",
+      "checked": "2026-11-24"
+    }
   },
 ];
