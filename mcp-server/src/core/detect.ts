@@ -6,10 +6,15 @@ import { cqlSchemaSignature, parseCqlSchema } from './parse/schema/index.js';
 import { CONFIG_PARSERS, configSignature, type ConfigKind } from './parse/config/index.js';
 import { STORAGE_PARSERS, storageSignature, type StorageKind } from './parse/storage/index.js';
 import { STRESS_PARSERS, stressSignature, type StressKind } from './parse/stress/index.js';
+import { HOST_PARSERS, hostSignature, type HostKind } from './parse/host/index.js';
+import { CQLSH_KINDS } from './parse/cqlsh-kind.js';
+import { cleanPaste, type WrapperName } from './parse/paste/clean.js';
+import { remapLineNumbers } from './parse/paste/line-map.js';
 
 const stressKinds = (Object.keys(STRESS_PARSERS) as StressKind[]).map((kind): KindSpec => ({ kind, signature: stressSignature[kind], parse: STRESS_PARSERS[kind], strong: true }));
 
 const storageKinds = (Object.keys(STORAGE_PARSERS) as StorageKind[]).map((kind): KindSpec => ({ kind, signature: storageSignature[kind], parse: STORAGE_PARSERS[kind], strong: true }));
+const hostKinds = (Object.keys(HOST_PARSERS) as HostKind[]).map((kind): KindSpec => ({ kind, signature: hostSignature[kind], parse: HOST_PARSERS[kind], strong: true }));
 const config = (kind: ConfigKind, strong: boolean): KindSpec => ({ kind, signature: configSignature[kind], parse: CONFIG_PARSERS[kind], strong });
 
 /**
@@ -30,7 +35,7 @@ const nt = (sub: string) => NODETOOL_PARSERS[sub]!;
 export const KINDS: KindSpec[] = [
   { kind: 'nodetool.proxyhistograms', signature: /Percentile\s+(?:Read Latency\s+Write Latency\s+Range Latency|Read Latency\s+Write Latency\s+Range Latency)/, parse: nt('proxyhistograms') },
   { kind: 'nodetool.tablehistograms', signature: /Percentile[ \t]+[^\n]{0,400}?(?:SSTables|Partition Size|Cell Count)/, parse: nt('tablehistograms') },
-  { kind: 'nodetool.tpstats', signature: /Pool Name\s+Active\s+Pending/, parse: nt('tpstats') },
+  { kind: 'nodetool.tpstats', signature: /Pool(?:s| Name)\s+Active\s+Pending/, parse: nt('tpstats') },
   { kind: 'nodetool.gcstats', signature: /Interval \(ms\)\s*Max GC Elapsed|Interval \(ms\)\s+\d/, parse: nt('gcstats') },
   { kind: 'nodetool.describecluster', signature: /Cluster Information:/, parse: nt('describecluster') },
   { kind: 'nodetool.compactionhistory', signature: /Compaction History:|There is no compaction history/, parse: nt('compactionhistory') },
@@ -47,26 +52,81 @@ export const KINDS: KindSpec[] = [
   { kind: 'nodetool.statusbinary', signature: /^[ \t]*(?:\$ [^\n]*\n[ \t]*)?(?:not running|running)[ \t]*$/m, parse: nt('statusbinary') },
   ...stressKinds,
   ...storageKinds,
+  ...hostKinds,
   { kind: 'cql.schema', signature: cqlSchemaSignature, parse: parseCqlSchema },
   config('config.cassandra-yaml', true),
   // Logs last among the text kinds: a log can quote nodetool-looking lines (StatusLogger tables), never the reverse.
   {
     kind: 'logs',
-    signature: /^(?:(?:INFO|WARN|ERROR|DEBUG|TRACE)\s+(?:\[|\d{4}-)|\[\d{4}-\d\d-\d\dT[^\]\n]*\]|[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d \S+ \S+\[\d+\]:|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[.\d]*[+-]\d{4}: )/m,
+    // prefixes (also `inline code`, log4j's " INFO", a lost "[", time-only 1.x/2.x lines), a syslog line of the
+    // product inside another prefix, or a message only these logs print (a bare line pasted without its prefix)
+    signature:
+      /^(?:`? ?(?:INFO|WARN|ERROR|DEBUG|TRACE)\]?\s+(?:\[|\d{4}-|\d\d:\d\d:\d\d)|\[\d{4}-\d\d-\d\dT[^\]\n]*\]|[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d \S+ \S+\[\d+\]:|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[.\d]*[+-]\d{4}: )|[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d \S+ (?:scylla|cassandra|dse)\S*\[\d+\]: |Reactor stalled for \d+ ms on shard \d|Maximum memory usage reached \(|Scanned over \d+ tombstones|Read \d+ live (?:rows and \d+ tombstone cells|(?:rows|cells) and \d+ dead)|TombstoneOverwhelmingException|java\.lang\.OutOfMemoryError|messages were dropped in (?:the )?last|ConfigurationException: |Invalid yaml|Cannot create property=\w+ for JavaBean=org\.apache\.cassandra|\bstd::bad_alloc\b|^\[shard \d+(?::\w+)?\] \w+ - /m,
     parse: parseLogs,
   },
   // JVM flags also appear inside logs and stress output, so this broad signature comes after them.
   config('config.jvm-options', false),
+  ...CQLSH_KINDS,
   { kind: 'cql.tsv', signature: /^[A-Za-z_][A-Za-z0-9_]*(?:\t[A-Za-z_][A-Za-z0-9_]*)+[ \t\r]*$/m, parse: parseTsv },
 ];
 
 export type Detection =
-  | { ok: true; kind: string; parsed: Parsed<unknown> & { ok: true }; tried: string[] }
-  | { ok: false; reason: string; tried: { kind: string; reason: string }[]; supported: string[] };
+  | {
+      ok: true;
+      kind: string;
+      parsed: Parsed<unknown> & { ok: true };
+      tried: string[];
+      /** Wrappers stripped before the text could be read, outermost first; absent when it was read as given. */
+      cleaned?: WrapperName[];
+      /** The text that was read, when it is not the text as given (re-parse this one, not the paste). */
+      cleanedText?: string;
+    }
+  | { ok: false; reason: string; tried: { kind: string; reason: string }[]; supported: string[]; cleaned?: WrapperName[] };
 
 export const SUPPORTED_KINDS = KINDS.map((k) => k.kind);
 
+/** Wrappers that are a log transport: the lines under them are log lines, whatever the log signature says. */
+const LOG_TRANSPORTS: ReadonlySet<WrapperName> = new Set(['syslog', 'journald']);
+
+/**
+ * The kind of a text. The text as given is tried first (a clean capture, and the log bench, never pay for
+ * cleaning); when nothing reads it, the paste's wrappers are stripped one at a time (parse/paste/clean.ts) and
+ * each stage is tried, and `cleaned` says what was stripped. Line numbers in the parsed value are mapped back to
+ * the lines of the text as given.
+ */
 export function detect(text: string): Detection {
+  const first = detectAsGiven(text);
+  if (first.ok || typeof text !== 'string' || text.trim() === '') return first;
+  const c = cleanPaste(text);
+  // When no stage reads either, the failure that got furthest (a parser that was tried) says the most.
+  let failure: Detection = first;
+  for (let i = 0; i < c.stages.length; i++) {
+    const stage = c.stages[i]!;
+    const d = detectAsGiven(stage.text);
+    // Under a syslog/journald prefix the lines are log lines, and the prefix holds their time and node: unless
+    // the stripped text is another kind of output, the log parser reads the text just outside the prefix, even
+    // in a form the log signature does not know (`scylla:` without a pid, SCT's `!WARNING | scylla:`).
+    if (LOG_TRANSPORTS.has(stage.applied.at(-1)!) && (!d.ok || d.kind === 'logs')) {
+      const outer = i === 0 ? { text, lineMap: [] as number[], applied: [] as WrapperName[] } : c.stages[i - 1]!;
+      const p = parseLogs(outer.text);
+      if (p.ok) {
+        const parsed = outer.applied.length ? remapLineNumbers(p, outer.lineMap) : p;
+        const how = outer.applied.length ? { cleaned: outer.applied, cleanedText: outer.text } : {};
+        return { ok: true, kind: 'logs', parsed, tried: first.tried.map((t) => t.kind), ...how };
+      }
+    }
+    if (!d.ok) {
+      if (d.tried.length > 0 && failure.tried.length === 0) failure = { ...d, cleaned: stage.applied };
+      continue;
+    }
+    const tried = [...first.tried.map((t) => t.kind), ...d.tried];
+    return { ...d, parsed: remapLineNumbers(d.parsed, stage.lineMap), tried, cleaned: stage.applied, cleanedText: stage.text };
+  }
+  return failure;
+}
+
+/** Signatures then parsers on the text exactly as given. */
+function detectAsGiven(text: string): Detection {
   const tried: { kind: string; reason: string }[] = [];
   if (typeof text !== 'string' || text.trim() === '') {
     return { ok: false, reason: 'the text is empty', tried, supported: SUPPORTED_KINDS };

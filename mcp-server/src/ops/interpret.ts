@@ -9,6 +9,9 @@ import { worstFirst } from '../core/findings.js';
 import { summariseParsed } from '../render/interpret.js';
 import { classifyNodetoolFailure } from '../core/nodetool-errors.js';
 import { parseOffThread } from './off-thread.js';
+import { maySplit, splitPaste, type PastePart } from '../core/parse/paste/split.js';
+import { remapLineNumbers } from '../core/parse/paste/line-map.js';
+import { describeCleaning } from '../render/interpret.js';
 
 /** Known nodetool error texts that mean something specific (each is a trap with a knowledge entry). */
 const ERROR_TRAPS: { code: string; knowledgeId: string }[] = [
@@ -60,6 +63,23 @@ export interface InterpretReport {
   checked: RulesResult['outcomes'];
   supported?: string[];
   warnings: string[];
+  /** What was stripped from the paste before it could be read (markdown quotes, SCT prefix…); absent when nothing. */
+  cleaned?: string[];
+  /**
+   * Present when the paste held several outputs that could be read: one report per output, in paste order. The
+   * top level then is the main output's report with the findings of every part.
+   */
+  parts?: InterpretPartReport[];
+}
+
+/** One output of a multi-output paste. */
+export interface InterpretPartReport extends Omit<InterpretReport, 'parts'> {
+  /** The command echoed before it (`nodetool status`), when the paste shows one. */
+  command: string | null;
+  /** The heading that named it, when one did. */
+  heading: string | null;
+  /** Its first and last line in the paste (1-based). */
+  lines: { from: number; to: number };
 }
 
 /**
@@ -70,23 +90,93 @@ export function interpretOffThread(text: string, opts: { signal?: AbortSignal | 
   return parseOffThread('interpret', text, { what: 'the pasted text', chars: text.length, ...opts });
 }
 
-/** Any pasted output: detect its kind, parse it, run the rules on what it holds. */
+/**
+ * Any pasted output: detect its kind, parse it, run the rules on what it holds. A paste of several outputs
+ * (`$ nodetool status` … `$ nodetool tpstats` …) gives a report per output in `parts`.
+ */
 export function interpretText(text: string): InterpretReport {
+  const whole = interpretOne(text);
+  if (!maySplit(text)) return whole;
+  const split = splitPaste(text);
+  if (split.parts.length < 2) return whole;
+  const parts = split.parts.map(interpretPart);
+  const read = parts.filter((p) => p.ok);
+  // One output among prose and command echoes: the single report, as for a clean capture.
+  if (read.length === 0 || (read.length === 1 && whole.ok)) return whole;
+  if (read.length === 1) return withoutPartFields(read[0]!);
+  return combine(whole, parts, read);
+}
+
+function interpretPart(p: PastePart): InterpretPartReport {
+  const r = interpretOne(p.text, p.lineMap);
+  const { supported: _unused, ...rest } = r;
+  return { ...rest, command: p.command, heading: p.heading, lines: { from: p.from, to: p.to } };
+}
+
+function withoutPartFields(p: InterpretPartReport): InterpretReport {
+  const { command: _c, heading: _h, lines: _l, ...r } = p;
+  return r;
+}
+
+/**
+ * The top level of a multi-output paste: the part of the kind the whole paste reads as (so a consumer reading
+ * `kind` sees what it saw before parts existed), else the longest part; findings of every part, worst first.
+ */
+function combine(whole: InterpretReport, parts: InterpretPartReport[], read: InterpretPartReport[]): InterpretReport {
+  const span = (p: InterpretPartReport) => p.lines.to - p.lines.from;
+  const main = read.find((p) => whole.ok && p.kind === whole.kind) ?? [...read].sort((a, b) => span(b) - span(a))[0]!;
+  const label = (p: InterpretPartReport) => `lines ${p.lines.from}–${p.lines.to}${p.command ? ` (${p.command.slice(0, 60)})` : ''}`;
+  const others = parts.filter((p) => p !== main);
+  const cleaned = [...new Set(parts.flatMap((p) => p.cleaned ?? []))];
+  const summary =
+    `${parts.length} outputs in this paste; main: ${main.kind} at ${label(main)}: ${main.summary.replace(/\.$/, '')}. ` +
+    `Also: ${others.map((p) => `${p.ok ? p.kind : 'not recognised'} at ${label(p)}`).join('; ')}.`;
+  return {
+    kind: main.kind,
+    version: main.version,
+    ok: true,
+    summary,
+    findings: worstFirst(read.flatMap((p) => p.findings)),
+    checked: mergeChecked(read.flatMap((p) => p.checked)),
+    warnings: read.flatMap((p) => p.warnings.map((w) => (p === main ? w : `${label(p)}: ${w}`))),
+    ...(cleaned.length ? { cleaned } : {}),
+    parts,
+  };
+}
+
+/** One line per rule across parts: checked when any part checked it, with the findings of all. */
+function mergeChecked(all: RulesResult['outcomes']): RulesResult['outcomes'] {
+  const byRule = new Map<string, RulesResult['outcomes'][number]>();
+  for (const o of all) {
+    const seen = byRule.get(o.rule);
+    if (seen === undefined) byRule.set(o.rule, o);
+    else if (!seen.checked && o.checked) byRule.set(o.rule, { ...o, findings: o.findings + seen.findings });
+    else byRule.set(o.rule, { ...seen, findings: seen.findings + (o.checked ? o.findings : 0) });
+  }
+  return [...byRule.values()];
+}
+
+/** One output. lineMap: the original line of each line of text, when text is a part of a paste. */
+function interpretOne(text: string, lineMap?: readonly number[]): InterpretReport {
   const d = detect(text);
   if (!d.ok) {
     const failure = explainPastedError(text);
     if (failure) return failure;
+    const cleanedNote = d.cleaned?.length ? ` (also tried after stripping ${describeCleaning(d.cleaned)})` : '';
     return {
       kind: null,
       version: null,
       ok: false,
-      summary: `Not recognised: ${d.reason}.${d.tried.length ? ` (${d.tried.map((t) => `${t.kind}: ${t.reason}`).join('; ')})` : ''}`,
+      summary: `Not recognised: ${d.reason}.${d.tried.length ? ` (${d.tried.map((t) => `${t.kind}: ${t.reason}`).join('; ')})` : ''}${cleanedNote}`,
       findings: [],
       checked: [],
       supported: SUPPORTED_KINDS,
       warnings: [],
     };
   }
+  if (lineMap) remapLineNumbers(d.parsed.value, lineMap);
+  // A nodetool kind is parsed again from its text below: the cleaned text when the paste had wrappers.
+  const readText = d.cleanedText ?? text;
   const name = d.kind.startsWith('nodetool.') ? `nodetool:${d.kind.slice('nodetool.'.length)}` : null;
   let findings: Finding[] = [];
   let checked: RulesResult['outcomes'] = [];
@@ -100,7 +190,7 @@ export function interpretText(text: string): InterpretReport {
     findings = worstFirst(outcomes.flatMap((o) => o.findings));
     checked = outcomes.map((o) => ({ rule: o.rule, checks: o.checks, checked: o.checked, ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}), findings: o.findings.length }));
   } else if (name) {
-    const r = nodeFactsFromRaw([{ name, text }]);
+    const r = nodeFactsFromRaw([{ name, text: readText }]);
     const result = runRules({ origin: `pasted ${d.kind}`, nodes: [nodeEvidence('input', true, r)] });
     findings = result.findings;
     checked = result.outcomes;
@@ -120,13 +210,15 @@ export function interpretText(text: string): InterpretReport {
     }
   }
   const value = d.parsed.value as { release?: string };
+  const cleaned = d.cleaned?.length ? d.cleaned : null;
   return {
     kind: d.kind,
     version: d.kind === 'nodetool.version' && typeof value.release === 'string' ? value.release : null,
     ok: true,
-    summary: summariseParsed(d.kind, d.parsed.value),
+    summary: `${summariseParsed(d.kind, d.parsed.value)}${cleaned ? ` (read after stripping ${describeCleaning(cleaned)})` : ''}`,
     findings,
     checked,
     warnings: d.parsed.warnings,
+    ...(cleaned ? { cleaned: [...cleaned] } : {}),
   };
 }

@@ -3,7 +3,7 @@ import type { LogFacts } from '../core/parse/logs/types.js';
 import type { NodetoolInfo } from '../core/parse/nodetool/info.js';
 import type { NodetoolStatus } from '../core/parse/nodetool/status.js';
 import type { NodetoolVersion } from '../core/parse/nodetool/version.js';
-import type { InterpretReport } from '../ops/interpret.js';
+import type { InterpretPartReport, InterpretReport } from '../ops/interpret.js';
 import { renderInfo, renderStatus, renderVersion } from './nodetool.js';
 
 /** One or two lines saying what the parsed output holds. */
@@ -31,6 +31,28 @@ export function summariseParsed(kind: string, value: unknown): string {
   }
 }
 
+/** What each paste wrapper is called in a sentence ("read after stripping markdown quotes and …"). */
+const WRAPPER_WORDS: Record<string, string> = {
+  crlf: 'CRLF line ends',
+  'code-fence': 'code fences',
+  'md-quote': 'markdown quotes',
+  backticks: 'inline-code backticks',
+  indent: 'a common indentation',
+  'sct-prefix': 'the SCT test-harness prefix',
+  'harness-prefix': 'the test-harness prefix',
+  syslog: 'syslog prefixes',
+  journald: 'journald prefixes',
+  'kubectl-prefix': 'kubectl --prefix pod names',
+  kibana: 'Kibana timestamp columns',
+  'grep-prefix': 'grep file/line prefixes',
+  'line-gutter': 'a line-number gutter',
+};
+
+export function describeCleaning(applied: readonly string[]): string {
+  const words = [...new Set(applied.map((a) => WRAPPER_WORDS[a] ?? a))];
+  return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+}
+
 export function renderFinding(f: Finding): string {
   const where = [f.node, f.table].filter(Boolean).join(' ');
   return [
@@ -48,7 +70,20 @@ export function renderChecked(checked: InterpretReport['checked']): string {
 
 export function renderInterpret(r: InterpretReport): string {
   if (!r.ok) return `${r.summary}\nSupported: ${(r.supported ?? []).join(', ')}`;
+  if (r.parts && r.parts.length > 1) return renderParts(r, r.parts);
   const head = `${r.kind}${r.version ? ` ${r.version}` : ''}: ${r.summary}`;
   const body = r.findings.length ? r.findings.map(renderFinding).join('\n') : 'No findings: nothing in this output crossed a threshold.';
   return `${head}\n\n${body}\n\nChecked:\n${renderChecked(r.checked)}`;
+}
+
+/** A multi-output paste: one section per output, in paste order. */
+function renderParts(r: InterpretReport, parts: InterpretPartReport[]): string {
+  const sections = parts.map((p, i) => {
+    const named = p.command ? `, \`${p.command.slice(0, 120)}\`` : p.heading ? `, "${p.heading.slice(0, 120)}"` : '';
+    const where = `lines ${p.lines.from}–${p.lines.to}${named}`;
+    if (!p.ok) return `## Part ${i + 1} (${where}): not recognised\n${p.summary}`;
+    const body = p.findings.length ? p.findings.map(renderFinding).join('\n') : 'No findings: nothing in this output crossed a threshold.';
+    return `## Part ${i + 1} (${where}): ${p.kind}${p.version ? ` ${p.version}` : ''}\n${p.summary}\n\n${body}\n\nChecked:\n${renderChecked(p.checked)}`;
+  });
+  return `${r.summary}\n\n${sections.join('\n\n')}`;
 }

@@ -3,6 +3,7 @@ import type { Finding, Severity } from '../findings.js';
 import type { LogExample, LogFacts } from '../parse/logs/types.js';
 import { formatBytes } from '../units.js';
 import { threshold } from '../knowledge/index.js';
+import { configErrorFinding } from './log-config-error.js';
 import { grade, outcome, skipped, type Rule } from './rule.js';
 
 /**
@@ -232,6 +233,8 @@ export const logsRule: Rule = {
         });
       }
       if (l.localPauses.count) findings.push(localPauseFinding(n.node, l));
+      const config = configErrorFinding(n.node, l, ex);
+      if (config) findings.push(config);
       if (l.hints.failures || l.hints.partial) {
         findings.push({
           id: 'log.hint-failures',
@@ -273,7 +276,8 @@ export const logsRule: Rule = {
         });
       }
       if (l.reactorStalls.count) {
-        push(grade(l.reactorStalls.maxMs, 'scylla.reactor-stall'), {
+        // stalls below the warning level are still logged facts (the node's threshold was set that low): info
+        push(grade(l.reactorStalls.maxMs, 'scylla.reactor-stall') ?? 'info', {
           id: 'log.reactor-stall',
           title: `${l.reactorStalls.count} reactor stalls on ${n.node}, the longest ${l.reactorStalls.maxMs} ms`,
           evidence: [`${n.node}: p99 ${l.reactorStalls.p99Ms} ms; by shard ${l.reactorStalls.byShard.slice(0, 6).map((s) => `#${s.shard} ×${s.count} (max ${s.maxMs} ms)`).join(', ')}`, ...worst(l, 'reactorStall', 1).map((e) => ex(n.node, e))],

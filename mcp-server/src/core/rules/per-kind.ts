@@ -3,6 +3,8 @@ import { STORAGE_KIND_RULES } from './storage.js';
 import { STRESS_KIND_RULES } from './stress.js';
 import { SCHEMA_KIND_RULES } from './schema.js';
 import { CONFIG_KIND_RULES } from './config.js';
+import { CQL_TABLE_KIND_RULES } from './cql-table-kind.js';
+import { HOST_KIND_RULES } from './host.js';
 
 /**
  * Rules for outputs that are not a node's state: a stress run, a disk listing, a config file. `interpret`
@@ -22,6 +24,8 @@ KIND_RULES.push(STORAGE_KIND_RULES);
 KIND_RULES.push(STRESS_KIND_RULES);
 KIND_RULES.push(SCHEMA_KIND_RULES);
 KIND_RULES.push(CONFIG_KIND_RULES);
+KIND_RULES.push(...CQL_TABLE_KIND_RULES);
+KIND_RULES.push(HOST_KIND_RULES);
 
 export function kindRulesFor(kind: string): KindRules | undefined {
   return KIND_RULES.find((k) => kind.startsWith(k.prefix));

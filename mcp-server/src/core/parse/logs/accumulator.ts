@@ -10,7 +10,7 @@
  * Pure: no I/O, no clock. TextDecoder is the platform's UTF-8 decoder (no I/O).
  */
 import { parsedOk, unrecognized, type Parsed } from '../../parsed.js';
-import { classify, closeGcRecord, openGcRecord, type ClassifyMode, type Hit } from './classify.js';
+import { classify, closeGcRecord, configError, openGcRecord, type ClassifyMode, type ConfigErrorType, type Hit } from './classify.js';
 import { LEVEL_DEBUG, LEVEL_ERROR, LEVEL_INFO, LEVEL_TRACE, LEVEL_WARN, newHeader, newHeaderState, readGrepPrefixed, readHeader, resolveDate } from './header.js';
 import { SeenLines } from './seen-lines.js';
 import { StartupReader } from './startup.js';
@@ -57,6 +57,7 @@ const UNITS: Record<LogEventKind, MagnitudeUnit> = {
   flushTimeout: null,
   reactorStall: 'ms',
   scyllaTimeout: null,
+  configError: null,
 };
 
 const FORMATS: readonly LineFormat[] = ['cassandra', 'scylla', 'journald', 'gcUnified', 'gcJdk8', 'isoPrefix'];
@@ -96,7 +97,8 @@ interface Snapshot {
   time: string | null;
   lineNo: number;
   headerLine: string;
-  layout: 'dse' | 'full' | 'short';
+  /** dse68: DSE 6.8 "Active Pending Backpressure Delayed Shared Stolen Completed Blocked All Time Blocked". */
+  layout: 'dse68' | 'dse' | 'full' | 'short';
   rows: number;
   pending: number;
   worstPending: number;
@@ -130,6 +132,15 @@ function looksLikeContinuation(s: string): boolean {
   if (c === 32 || c === 9) return true;
   for (const p of CONTINUATION_PREFIXES) if (s.startsWith(p)) return true;
   return false;
+}
+
+/** Drops the backticks around a line pasted as markdown inline code (a fence line "```" becomes blank). */
+function unquoteInlineCode(s: string): string {
+  let b = 0;
+  while (s.charCodeAt(b) === 96) b++;
+  let e = s.length;
+  while (e > b && (s.charCodeAt(e - 1) === 96 || s.charCodeAt(e - 1) === 32)) e--;
+  return s.slice(b, e);
 }
 
 const POOL_NAME = /^[A-Za-z][\w/.:$#-]*$/;
@@ -312,6 +323,8 @@ export class LogAccumulator {
   private readonly stallShards = new Map<number, { count: number; total: number; max: number }>();
   private readonly timeoutTypes = new Map<'write' | 'read' | 'semaphore' | 'other', number>();
   private readonly timeoutTables = new Map<string, number>();
+  private readonly configErrorTypes = new Map<string, number>();
+  private readonly configSettings = new Set<string>();
 
   // the rest
   private readonly bufferPools = new Map<string, { limit: number | null; count: number }>();
@@ -399,7 +412,9 @@ export class LogAccumulator {
 
   private line(raw: string): void {
     this.total++;
-    const s = raw.length > 0 && raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw;
+    let s = raw.length > 0 && raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw;
+    // a line pasted as markdown inline code: `INFO  [main] … - msg`
+    if (s.charCodeAt(0) === 96) s = unquoteInlineCode(s);
     if (s.length === 0 || (s.charCodeAt(0) <= 32 && s.trim() === '')) {
       this.blank++;
       return;
@@ -467,7 +482,8 @@ export class LogAccumulator {
     if (h.level === LEVEL_DEBUG || h.level === LEVEL_TRACE) return;
     if (fam === FAMILY_CASSANDRA && h.level === LEVEL_INFO && this.startup.offer(s, h.msgStart, this.total, this.isNewLine)) return;
     const mode: ClassifyMode = fam === FAMILY_CASSANDRA ? 'cassandra' : fam === FAMILY_GC ? 'gc' : fam === FAMILY_SCYLLA ? 'scylla' : 'any';
-    const hit = classify(s, h.msgStart, mode);
+    // a refused cassandra.yaml is logged at ERROR, the only level worth the extra look
+    const hit = classify(s, h.msgStart, mode) ?? (h.level === LEVEL_ERROR && mode === 'cassandra' ? configError(s, h.msgStart) : null);
     if (hit) {
       // the same line seen before (system.log and debug.log of one node read together) is one event
       if (h.dateAt >= 0 && this.seenLines.repeatsEarlier(s, this.sourceIndex)) this.skipDuplicate();
@@ -639,7 +655,7 @@ export class LogAccumulator {
     if (header >= 0 && header - start < 8) {
       const i = header;
       this.closeSnapshot();
-      const layout = s.includes('Delayed', i) ? 'dse' : s.includes('Completed', i) ? 'full' : 'short';
+      const layout = s.includes('Stolen', i) ? 'dse68' : s.includes('Delayed', i) ? 'dse' : s.includes('Completed', i) ? 'full' : 'short';
       const t = this.entryTime();
       this.snap = { t, time: formatLogTime(t, this.basis), lineNo: this.total, headerLine: clip(line), layout, rows: 0, pending: 0, worstPending: -1, worstPool: '', worstLine: '', worstLineNo: 0 };
       this.statusMode = 1;
@@ -665,7 +681,9 @@ export class LogAccumulator {
     let allTime: number | null = null;
     let delayed: number | null = null;
     if (v.length > 2) {
-      if (snap.layout === 'dse') [active, pending, delayed, completed, blocked, allTime] = [v[0] ?? null, v[1] ?? null, v[2] ?? null, v[3] ?? null, v[4] ?? null, v[5] ?? null];
+      // DSE 6.8: Shared and Stolen count TPC tasks moved between cores; they are not blocked work
+      if (snap.layout === 'dse68') [active, pending, delayed, completed, blocked, allTime] = [v[0] ?? null, v[1] ?? null, v[3] ?? null, v[6] ?? null, v[7] ?? null, v[8] ?? null];
+      else if (snap.layout === 'dse') [active, pending, delayed, completed, blocked, allTime] = [v[0] ?? null, v[1] ?? null, v[2] ?? null, v[3] ?? null, v[4] ?? null, v[5] ?? null];
       else if (snap.layout === 'full') [active, pending, completed, blocked, allTime] = [v[0] ?? null, v[1] ?? null, v[2] ?? null, v[3] ?? null, v[4] ?? null];
       else [active, pending, blocked] = [v[0] ?? null, v[1] ?? null, v[2] ?? null];
     }
@@ -945,6 +963,12 @@ export class LogAccumulator {
         this.count(k, t, hit.ms, () => this.example(t, line, hit.ms, hit.shard !== null ? { shard: hit.shard } : undefined));
         return;
       }
+      case 'configError': {
+        bump(this.configErrorTypes, hit.error, 1, CAP_SMALL);
+        for (const key of hit.settings) if (this.configSettings.size < CAP_SMALL) this.configSettings.add(detach(key));
+        this.count(k, t, null, () => this.example(t, line, null, hit.settings.length ? { error: hit.error, settings: hit.settings.join(', ') } : { error: hit.error }));
+        return;
+      }
       case 'scyllaTimeout': {
         this.timeoutTypes.set(hit.type, (this.timeoutTypes.get(hit.type) ?? 0) + 1);
         if (hit.table) bump(this.timeoutTables, hit.table, 1, CAP_TABLES);
@@ -1153,6 +1177,11 @@ export class LogAccumulator {
       hints: { failures: this.kinds.get('hintFailure')!.count, partial: this.hintPartial, byEndpoint: byCount(this.hintEndpoints).map(([endpoint, count]) => ({ endpoint, count })) },
       repair: { failures: this.kinds.get('repairFailure')!.count, distinctSessions: this.repairSessions.size },
       commitlogSync: { warnings: this.commitlog.warnings, laggingSyncs: this.commitlog.lagging, maxAverageSyncMs: this.commitlog.maxAvg, maxExceededByMs: this.commitlog.maxExceeded },
+      configErrors: {
+        count: this.kinds.get('configError')!.count,
+        byType: byCount(this.configErrorTypes).map(([type, count]) => ({ type: type as ConfigErrorType, count })),
+        settings: [...this.configSettings],
+      },
       scyllaTimeouts: {
         count: this.kinds.get('scyllaTimeout')!.count,
         byType: byCount(this.timeoutTypes).map(([type, count]) => ({ type, count })),

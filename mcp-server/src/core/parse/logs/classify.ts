@@ -31,11 +31,17 @@
  * - RepairSession / RepairRunnable: "[repair #<id>] session completed with the following error", "Repair session
  *   <id> for range … failed with error …", "Repair <id> failed:", "Repair command #<n> failed with error …".
  * - BufferPool.java (via NoSpamLogger): "Maximum memory usage reached (<limit>), cannot allocate chunk of <size>"
- *   (4.0+: "… (<limit>) for <name> buffer pool, cannot allocate chunk of <size>").
+ *   (4.0+: "… (<limit>) for <name> buffer pool, cannot allocate chunk of <size>"; the networking pool of the
+ *   cassandra/pull/2123 era: "… (<limit>) for networking, cannot allocate chunk of <size>").
  * - AbstractCommitLogService.java: "Out of <n> commit log syncs over the past <s>s with average duration of <ms>ms,
  *   <k> have exceeded the configured commit interval by an average of <ms>ms".
  * - JVMStabilityInspector / the JVM: "java.lang.OutOfMemoryError: <what>"; Scylla: "std::bad_alloc".
  * - Seastar reactor (ScyllaDB): "Reactor stalled for <ms> ms on shard <n>[, in scheduling group <g>]. Backtrace: …".
+ * - YamlConfigurationLoader / DatabaseDescriptor (startup, every version): "Invalid yaml. Please remove properties
+ *   [<keys>] from your cassandra.yaml", 4.1+ "Config contains both old and new keys for the same configuration
+ *   parameters, migrate old -> new: [<old> -> <new>]", "Invalid yaml: … Cannot create property=<key> for
+ *   JavaBean=…", "Unable to find property '<key>' on class …", and free-text ConfigurationException messages.
+ * - ScyllaDB querier (6.x): "Read <n> live cells and <m> dead cells/tombstones for <ks>.<cf> …" (and rows).
  * - ScyllaDB storage_proxy: "exceptions::mutation_write_timeout_exception (Operation timed out for <ks>.<cf> -
  *   received only …)", "read_timeout_exception", "seastar::semaphore_timed_out".
  */
@@ -58,7 +64,11 @@ export type Hit =
   | { kind: 'commitlogSync'; syncs: number; lagging: number; averageMs: number; exceededByMs: number }
   | { kind: 'flushTimeout' }
   | { kind: 'reactorStall'; ms: number; shard: number | null }
-  | { kind: 'scyllaTimeout'; type: 'write' | 'read' | 'semaphore' | 'other'; table: string | null };
+  | { kind: 'scyllaTimeout'; type: 'write' | 'read' | 'semaphore' | 'other'; table: string | null }
+  | { kind: 'configError'; error: ConfigErrorType; settings: string[] };
+
+/** What a startup ConfigurationException says is wrong with cassandra.yaml. */
+export type ConfigErrorType = 'unknown-keys' | 'old-and-new-keys' | 'invalid-value' | 'other';
 
 /** "1,5" or "1.5" or "1234" → number; NaN when not a number. */
 export function num(text: string | undefined): number {
@@ -271,20 +281,32 @@ export function closeGcRecord(s: string): number {
 
 // ---------------------------------------------------------------- Cassandra messages
 
-const DROPPED = /(\w+) messages were dropped in (?:the )?last (\d+) (ms|s): (\d+) (?:internal|for internal timeout) and (\d+) (?:cross node|for cross node timeout)/;
+// Anchored on the literal: a leading "(\w+) messages …" regex backtracks over every word of a long line (quadratic
+// on a 170 kB line of one word run, found by the fuzz suite); the verb is read backwards from the literal instead.
+const DROPPED_AT = ' messages were dropped in ';
+const DROPPED_TAIL = /^ messages were dropped in (?:the )?last (\d+) (ms|s): (\d+) (?:internal|for internal timeout) and (\d+) (?:cross node|for cross node timeout)/;
 const DROPPED_LATENCY = /Mean internal dropped latency: (\d+) ms and Mean cross-node dropped latency: (\d+) ms/;
 
+const isWordChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+
 function dropped(s: string, start: number): Hit | null {
-  const m = DROPPED.exec(start ? s.slice(start) : s);
-  if (!m) return null;
-  const lat = DROPPED_LATENCY.exec(s);
-  return { kind: 'dropped', type: m[1]!, internal: Number(m[4]), crossNode: Number(m[5]), meanInternalMs: lat ? Number(lat[1]) : null, meanCrossNodeMs: lat ? Number(lat[2]) : null };
+  for (let at = s.indexOf(DROPPED_AT, start), tries = 0; at >= 0 && tries < 8; at = s.indexOf(DROPPED_AT, at + 1), tries++) {
+    let b = at;
+    while (b > start && isWordChar(s.charCodeAt(b - 1))) b--;
+    if (b === at) continue;
+    const m = DROPPED_TAIL.exec(s.slice(at, at + 200));
+    if (!m) continue;
+    const lat = DROPPED_LATENCY.exec(s);
+    return { kind: 'dropped', type: s.slice(b, at), internal: Number(m[3]), crossNode: Number(m[4]), meanInternalMs: lat ? Number(lat[1]) : null, meanCrossNodeMs: lat ? Number(lat[2]) : null };
+  }
+  return null;
 }
 
 const READ_TOMBSTONES = /Read (\d+) live rows and (\d+) tombstone cells for query (.*)/;
 const READ_TOMBSTONES_2X = /Read (\d+) live and (\d+) tombstone(?:d)? cells in ([\w]+)\.([\w]+)/;
 const SCANNED_OVER = /Scanned over (\d+) tombstones(?: during query '?(.*)| in ([\w]+)\.([\w]+))/;
 const WRITING_TOMBSTONES = /Writing (\d+) tombstones to ([^\s/]+)\/([^\s:]+):/;
+const SCYLLA_QUERIER = /Read (\d+) live (?:rows|cells) and (\d+) (?:dead (?:rows|cells)(?:\/tombstones)?|tombstones) for ([\w]+)\.([\w]+)/;
 
 function tombstones(s: string, start: number): Hit | null {
   const text = start ? s.slice(start) : s;
@@ -294,6 +316,8 @@ function tombstones(s: string, start: number): Hit | null {
   if (m) return { kind: 'tombstoneWarn', tombstones: Number(m[2]), live: Number(m[1]), table: `${m[3]}.${m[4]}`, phase: 'read' };
   m = SCANNED_OVER.exec(text);
   if (m) return { kind: 'tombstoneAbort', tombstones: Number(m[1]), table: m[2] !== undefined ? tableFromQuery(m[2]) : `${m[3]}.${m[4]}` };
+  m = SCYLLA_QUERIER.exec(text);
+  if (m) return { kind: 'tombstoneWarn', tombstones: Number(m[2]), live: Number(m[1]), table: `${m[3]}.${m[4]}`, phase: 'read' };
   m = WRITING_TOMBSTONES.exec(text);
   if (m) return { kind: 'tombstoneWarn', tombstones: Number(m[1]), live: null, table: `${m[2]}.${m[3]}`, phase: 'compaction' };
   if (text.includes('TombstoneOverwhelmingException')) return { kind: 'tombstoneAbort', tombstones: null, table: tableFromQuery(text) };
@@ -403,7 +427,8 @@ function repair(s: string, start: number): Hit | null {
   return { kind: 'repairFailure', session: id ? id[0] : null };
 }
 
-const MAX_MEMORY = /Maximum memory usage reached \(([^)]+)\)(?: for (\S+) buffer pool)?, cannot allocate chunk of/;
+// 4.0: "… for chunk cache buffer pool, …"; 4.1+ networking pool: "… (1.000MiB) for networking, cannot allocate …"
+const MAX_MEMORY = /Maximum memory usage reached \(([^)]+)\)(?: for ([^,()]{1,40}?)(?: buffer pool)?)?, cannot allocate chunk of/;
 
 const COMMITLOG_SYNC = /Out of (\d+) commit log syncs over the past ([\d.,]+)s with average duration of ([\d.,]+)ms, (\d+) have exceeded the configured commit interval by an average of ([\d.,]+)ms/;
 
@@ -421,6 +446,41 @@ function scyllaTimeout(s: string, start: number): Hit | null {
   return { kind: 'scyllaTimeout', type, table: t ? t[1]! : null };
 }
 
+const REMOVE_PROPERTIES = /Please remove propert(?:y|ies) \[([^\]]*)\]/;
+const OLD_AND_NEW = /old and new keys[^[]*\[([^\]]*)\]?/;
+const CANNOT_CREATE = /Cannot create property=(\w+)/g;
+const UNABLE_TO_FIND = /Unable to find property '(\w+)'/;
+const SNAKE_KEY = /\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g;
+
+const keyList = (text: string) => [...new Set(text.match(SNAKE_KEY) ?? [])].slice(0, 20);
+
+/** A cassandra.yaml the node refused at startup, with the settings the message names. */
+export function configError(s: string, start: number): Hit | null {
+  if (!s.includes('ConfigurationException', start) && !s.includes('Invalid yaml', start) && !s.includes('old and new keys', start) && !s.includes('Cannot create property=', start)) {
+    return null;
+  }
+  const text = start ? s.slice(start) : s;
+  let m = REMOVE_PROPERTIES.exec(text);
+  if (m) return { kind: 'configError', error: 'unknown-keys', settings: m[1]!.split(',').map((k) => k.trim()).filter((k) => k !== '').slice(0, 20) };
+  m = OLD_AND_NEW.exec(text);
+  if (m) return { kind: 'configError', error: 'old-and-new-keys', settings: m[1] === undefined ? [] : keyList(m[1]) };
+  m = UNABLE_TO_FIND.exec(text);
+  if (m) return { kind: 'configError', error: 'unknown-keys', settings: [m[1]!] };
+  // snakeyaml names each enclosing property: "Cannot create property=server_encryption_options …; Cannot create
+  // property=internode_encryption …; Unable to find enum value '/none'"
+  const created = [...text.matchAll(CANNOT_CREATE)].map((x) => x[1]!);
+  if (created.length) return { kind: 'configError', error: 'invalid-value', settings: [...new Set(created)].slice(0, 20) };
+  let at = text.indexOf('ConfigurationException: ');
+  if (at >= 0) at += 24;
+  else at = text.indexOf('Invalid yaml');
+  if (at >= 0) {
+    const msg = text.slice(at);
+    // "Invalid yaml" without a detail names nothing; a message naming snake_case settings names them
+    return { kind: 'configError', error: 'other', settings: keyList(msg.replace(/\S*\.(?:yaml|java)\S*/g, '')) };
+  }
+  return null;
+}
+
 /**
  * Classifies one message. `start` is where the message begins in `s` (after the line prefix). The mode limits the
  * patterns to those the line's format can carry; 'any' (lines without a prefix) tries them all.
@@ -436,7 +496,7 @@ function isDump(s: string, start: number): boolean {
  */
 const GATE_CASSANDRA = /GC |dropped|ombstone|arge |uardrail|OutOfMemory|local pause|hint|epair|Maximum memory usage|commit log syncs|imed out waiting/g;
 const GATE_ALL =
-  /GC |dropped|ombstone|arge |uardrail|OutOfMemory|local pause|hint|epair|Maximum memory usage|commit log syncs|imed out waiting|Reactor stalled|bad_alloc|timed|timeout|Pause |Total time|Safepoint/g;
+  /GC |dropped|ombstone|arge |uardrail|OutOfMemory|local pause|hint|epair|Maximum memory usage|commit log syncs|imed out waiting|Reactor stalled|bad_alloc|timed|timeout|Pause |Total time|Safepoint|ConfigurationException|Invalid yaml|old and new keys|Cannot create property=/g;
 
 export function classify(s: string, start: number, mode: ClassifyMode): Hit | null {
   if (mode === 'gc') return gcLog(s, start);
@@ -487,6 +547,8 @@ export function classify(s: string, start: number, mode: ClassifyMode): Hit | nu
   }
   if (s.includes('imed out waiting', start) && /flush|[Mm]emtable|commit ?log|CommitLog/.test(s)) return { kind: 'flushTimeout' };
   if (mode === 'cassandra') return null;
+  hit = configError(s, start);
+  if (hit) return hit;
   if (s.includes('Reactor stalled', start)) {
     const m = REACTOR.exec(s);
     if (m) return { kind: 'reactorStall', ms: Number(m[1]), shard: Number(m[2]) };

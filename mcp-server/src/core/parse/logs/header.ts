@@ -4,7 +4,11 @@
  *
  * - Cassandra/DSE logback (conf/logback.xml, "%-5level [%thread] %date{ISO8601} %F:%L - %msg%n"):
  *   `INFO  [main] 2024-05-01 10:00:00,123 StorageService.java:123 - msg` (DSE puts two spaces before the file)
- * - Cassandra console/old pattern: `WARN  22:20:27 msg` (time of day only: no timestamp kept)
+ * - Cassandra console/old pattern: `WARN  22:20:27 msg` (time of day only: no timestamp kept); 0.6-1.2 log4j
+ *   (" %5p [%t] %d{ISO8601} %F (line %L) %m"): ` INFO [main] 2013-01-07 10:00:00,123 StorageService.java (line 427) msg`
+ *   and the console's ` INFO 23:35:22,740 msg` (the level padded to five characters, so INFO/WARN start with a space)
+ * - a paste that lost the opening bracket of a "[LEVEL]" prefix: `ERROR] [thread] date File.java:N - msg`
+ * - a Scylla line without its timestamp and level: `[shard 17] compaction_manager - compaction failed: …`
  * - ScyllaDB's own format (seastar logger): `WARN  2022-09-22 17:33:11,075 [shard 1] large_data - msg`,
  *   newer `[shard 1:stmt]` with a scheduling group
  * - journald/syslog short format: `May 01 10:00:00 host scylla[123]: [shard 3] seastar - msg` (no year), with
@@ -236,6 +240,8 @@ function skipTimeOfDay(s: string, i: number): number {
 
 /** After a level word: Cassandra "[thread] date File.java:N - msg" or Scylla "date [shard N] logger - msg". */
 function readAfterLevel(s: string, i: number, level: number, h: LineHeader, st?: HeaderState): boolean {
+  // "ERROR] [thread] date …": a paste that lost the bracket before the level keeps the one after it
+  if (s.charCodeAt(i) === 93) i++;
   let j = skipSpaces(s, i);
   if (j === i) return false;
   const c = s.charCodeAt(j);
@@ -261,6 +267,12 @@ function readAfterLevel(s: string, i: number, level: number, h: LineHeader, st?:
         h.fileStart = f;
         h.fileEnd = e; // "File.java:123"
         h.msgStart = Math.min(e + 3, s.length);
+      } else if (e > f && e - f < 80 && s.startsWith('(line ', e + 1)) {
+        // 1.0-1.2 log4j pattern "%F (line %L) %m": "StatusLogger.java (line 53) Pool Name …"
+        const close = s.indexOf(')', e + 7);
+        h.fileStart = f;
+        h.fileEnd = e;
+        h.msgStart = close > 0 && close - e < 16 ? skipSpaces(s, close + 1) : f;
       } else h.msgStart = f;
     }
     h.format = 'cassandra';
@@ -502,7 +514,17 @@ export function readHeader(s: string, h: LineHeader, st: HeaderState): boolean {
   h.shard = -1;
   h.grepSource = '';
   const c = s.charCodeAt(0);
-  if (c === 91) return readUnified(s, h, st);
+  if (c === 91) {
+    // "[shard 17] sstable - msg": a Scylla line pasted without its timestamp and level
+    if (s.startsWith('[shard ', 0)) {
+      readShardPrefix(s, 0, h);
+      if (h.shard >= 0) {
+        h.format = 'scylla';
+        return true;
+      }
+    }
+    return readUnified(s, h, st);
+  }
   if (isDigit(c)) {
     const afterDate = readDateTime(s, 0, h, st);
     if (afterDate > 0) {
@@ -538,8 +560,14 @@ export function readHeader(s: string, h: LineHeader, st: HeaderState): boolean {
     }
     return false;
   }
-  const lv = readLevel(s, 0);
-  if (lv !== 0 && readAfterLevel(s, lv & 15, lv >> 4, h, st)) return true;
+  let lv = readLevel(s, 0);
+  let at = 0;
+  if (c === 32 && s.charCodeAt(1) !== 32) {
+    // log4j "%5p" pads INFO and WARN to " INFO" / " WARN" (Cassandra 0.6-1.2): one space, then the level
+    lv = readLevel(s, 1);
+    at = 1;
+  }
+  if (lv !== 0 && readAfterLevel(s, at + (lv & 15), lv >> 4, h, st)) return true;
   const month = monthAt(s, 0);
   if (month >= 0 && readJournald(s, h, st, month)) return true;
   return false;

@@ -45,7 +45,8 @@ export type LogEventKind =
   | 'commitlogSync' // "Out of N commit log syncs … exceeded the configured commit interval by an average of X ms" (ms)
   | 'flushTimeout' // "Timed out waiting …" for a flush / memtable / commit log (heuristic)
   | 'reactorStall' // Scylla "Reactor stalled for N ms on shard S" (ms)
-  | 'scyllaTimeout'; // Scylla read/write/semaphore timeouts
+  | 'scyllaTimeout' // Scylla read/write/semaphore timeouts
+  | 'configError'; // a startup ConfigurationException: cassandra.yaml refused (unknown keys, old and new names, bad value)
 
 export const LOG_EVENT_KINDS: readonly LogEventKind[] = [
   'gcPause',
@@ -65,6 +66,7 @@ export const LOG_EVENT_KINDS: readonly LogEventKind[] = [
   'flushTimeout',
   'reactorStall',
   'scyllaTimeout',
+  'configError',
 ];
 
 export type MagnitudeUnit = 'ms' | 'bytes' | 'tombstones' | 'messages' | 'tasks' | null;
@@ -284,6 +286,8 @@ export interface LogFacts {
   hints: { failures: number; partial: number; byEndpoint: { endpoint: string; count: number }[] };
   repair: { failures: number; distinctSessions: number };
   commitlogSync: { warnings: number; laggingSyncs: number; maxAverageSyncMs: number; maxExceededByMs: number };
+  /** Startup ConfigurationExceptions: the node refused its cassandra.yaml. Settings as the messages name them. */
+  configErrors: { count: number; byType: { type: 'unknown-keys' | 'old-and-new-keys' | 'invalid-value' | 'other'; count: number }[]; settings: string[] };
   scyllaTimeouts: { count: number; byType: { type: 'write' | 'read' | 'semaphore' | 'other'; count: number }[]; byTable: { table: string; count: number }[] };
   /** Plain-language remarks on how the text was read (time basis, zone, caps hit, …). */
   notes: string[];

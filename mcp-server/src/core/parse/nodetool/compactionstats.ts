@@ -128,12 +128,16 @@ function emptySummary(): CompactionSummary5 {
   };
 }
 
+const TABLESTATS_LABEL = /^[ \t]*(?:SSTable count|Memtable cell count|Local read count)[ \t]*:/m;
+
 export const parseCompactionstats = total<NodetoolCompactionstats>('nodetool.compactionstats', (text) => {
   const kind = 'nodetool.compactionstats';
   const lines = nodetoolLines(text);
   if (lines.length === 0) return unrecognized(kind, 'empty output');
   const err = nodetoolError(lines);
   if (err) return unrecognized(kind, err);
+  // tablestats/cfstats print a per-table "Pending tasks: 0" (2.0) that the signature also matches
+  if (TABLESTATS_LABEL.test(text)) return unrecognized(kind, 'per-table "SSTable count" / "Memtable cell count" lines: this is tablestats (cfstats) output');
 
   const warnings: string[] = [];
   const notes: string[] = [];

@@ -144,9 +144,9 @@ const TABLE_FIELDS: Record<string, [TypedKey, Conv]> = {
   'Bloom filter off heap memory used': ['bloomFilterOffHeapBytes', 'size'],
   'Index summary off heap memory used': ['indexSummaryOffHeapBytes', 'size'],
   'Compression metadata off heap memory used': ['compressionMetadataOffHeapBytes', 'size'],
-  'Compacted partition minimum bytes': ['partitionMinBytes', 'count'],
-  'Compacted partition maximum bytes': ['partitionMaxBytes', 'count'],
-  'Compacted partition mean bytes': ['partitionMeanBytes', 'count'],
+  'Compacted partition minimum bytes': ['partitionMinBytes', 'size'],
+  'Compacted partition maximum bytes': ['partitionMaxBytes', 'size'],
+  'Compacted partition mean bytes': ['partitionMeanBytes', 'size'],
   'Average live cells per slice (last five minutes)': ['avgLiveCellsPerSlice', 'count'],
   'Maximum live cells per slice (last five minutes)': ['maxLiveCellsPerSlice', 'count'],
   'Average tombstones per slice (last five minutes)': ['avgTombstonesPerSlice', 'count'],
@@ -210,6 +210,9 @@ function newTable(keyspace: string | null, name: string, isIndex: boolean): Tabl
   for (const [key] of Object.values(TABLE_FIELDS)) (t as unknown as Record<string, unknown>)[key] = null;
   return t;
 }
+
+/** Name given to the fields of a table section whose header line was not pasted. */
+export const CUT_TABLE = '(name cut)';
 
 const WITH_SIZE_UNIT = /\d\s*(?:bytes|[KMGTP]i?B|B)\s*$/;
 const COUNT_AS_SIZE_NOTE =
@@ -279,7 +282,8 @@ export const parseTablestats = total<NodetoolTablestats>('nodetool.tablestats', 
       sawHeader = true;
       continue;
     }
-    const tm = /^Table( \(index\))?\s*:\s*(.+)$/.exec(line);
+    // "Column Family:" is the 2.0 cfstats name of the same section
+    const tm = /^(?:Table|Column Family)( \(index\))?\s*:\s*(.+)$/.exec(line);
     if (tm) {
       let name = tm[2]!.trim();
       // The 3.x printer writes an index name twice ("Table (index): t.idxt.idx"); keep one copy.
@@ -309,7 +313,15 @@ export const parseTablestats = total<NodetoolTablestats>('nodetool.tablestats', 
       if (sawHeader) notes.push(line.slice(0, 200));
       continue;
     }
-    const [, label, value] = kv as unknown as [string, string, string];
+    const [, printed, value] = kv as unknown as [string, string, string];
+    // Cassandra 2.0 printed the unit in the label: "Space used (live), bytes: 4949", "Memtable data size, bytes: 0"
+    const label = printed.endsWith(', bytes') ? printed.slice(0, -7) : printed;
+    if (!table && !ksOpen && Object.hasOwn(TABLE_FIELDS, label)) {
+      // the paste starts inside a table section: keep its numbers under a placeholder name
+      table = newTable(null, CUT_TABLE, false);
+      tables.push(table);
+      notes.push(`the output starts inside a table section whose "Table:" line was cut; its fields are kept as table "${CUT_TABLE}"`);
+    }
     if (table) {
       table.fields[label] = value;
       const spec = Object.hasOwn(TABLE_FIELDS, label) ? TABLE_FIELDS[label] : undefined;

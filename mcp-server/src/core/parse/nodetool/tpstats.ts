@@ -3,6 +3,8 @@
  *  - 3.x: right-aligned pools, then "Message type  Dropped" with one number per type;
  *  - 4.0 and DSE 6.x: "Message type  Dropped  Latency waiting in queue (micros)" + a "50% 95% 99% Max" line;
  *    DSE adds "Pending (w/Backpressure)" ("0 (N/A)") and "Delayed" pool columns;
+ *  - DSE 6.8: the header starts "Pools" (not "Pool Name") and splits "Backpressure" into its own column, with
+ *    "Shared" and "Stolen" (TPC tasks handed between cores: throughput counters, not blocked work);
  *  - 4.1+/5.0: TableBuilder tables, "Latencies waiting in queue (micros) per dropped message types" and
  *    "Message type  Dropped  50%  95%  99%  Max"; message types become verbs (MUTATION_REQ, READ_RSP …);
  *  - trunk adds "CPU[ms/s]" and "Allocations[mb/s]" pool columns.
@@ -15,8 +17,11 @@ export interface ThreadPool {
   name: string;
   active: number | null;
   pending: number | null;
-  /** DSE only: the value in brackets after Pending, "(N/A)" → null. */
+  /** DSE only: the value in brackets after Pending ("(N/A)" → null), or DSE 6.8's own Backpressure column. */
   pendingBackpressure: number | null;
+  /** DSE 6.8 only: TPC tasks shared with / stolen by other cores (counters, not a backlog). */
+  shared: number | null;
+  stolen: number | null;
   /** DSE only. */
   delayed: number | null;
   completed: number | null;
@@ -57,8 +62,11 @@ export interface NodetoolTpstats {
 }
 
 // Header label → field; longer labels first is handled by findHeaderNames.
-const POOL_COLUMNS: Record<string, keyof Omit<ThreadPool, 'name' | 'pendingBackpressure'>> = {
+const POOL_COLUMNS: Record<string, keyof Omit<ThreadPool, 'name'>> = {
   Active: 'active',
+  Backpressure: 'pendingBackpressure',
+  Shared: 'shared',
+  Stolen: 'stolen',
   'Pending (w/Backpressure)': 'pending',
   Pending: 'pending',
   Delayed: 'delayed',
@@ -77,6 +85,8 @@ function emptyPool(name: string): ThreadPool {
     active: null,
     pending: null,
     pendingBackpressure: null,
+    shared: null,
+    stolen: null,
     delayed: null,
     completed: null,
     blocked: null,
@@ -106,10 +116,10 @@ export const parseTpstats = total<NodetoolTpstats>('nodetool.tpstats', (text) =>
   for (const raw of lines) {
     const line = raw.trim();
     // netstats has a "Pool Name Active Pending Completed Dropped" table too; only tpstats has Blocked.
-    if (/^Pool Name\s/.test(line) && /\bActive\b/.test(line) && /Blocked/i.test(line)) {
+    if (/^Pool(?:s| Name)\s/.test(line) && /\bActive\b/.test(line) && /Blocked/i.test(line)) {
       const cols = findHeaderNames(line, Object.keys(POOL_COLUMNS));
       poolFields = cols.map((c) => POOL_COLUMNS[c.name]!);
-      if (cols.some((c) => c.name === 'Delayed' || c.name.includes('Backpressure'))) format = 'dse';
+      if (cols.some((c) => c.name === 'Delayed' || c.name.includes('Backpressure') || c.name === 'Stolen')) format = 'dse';
       section = 'pools';
       sawPoolHeader = true;
       continue;
@@ -148,7 +158,7 @@ export const parseTpstats = total<NodetoolTpstats>('nodetool.tpstats', (text) =>
         if (field === 'pending' && m) {
           pool.pending = num(m[1]);
           pool.pendingBackpressure = num(m[2]);
-        } else if (field !== 'name' && field !== 'pendingBackpressure') pool[field] = num(cell);
+        } else if (field !== 'name') pool[field] = num(cell);
       });
       pools.push(pool);
     } else if (section === 'dropped') {

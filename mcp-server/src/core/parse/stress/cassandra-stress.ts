@@ -182,7 +182,22 @@ function parseHeader(line: string): ColKey[] | null {
     return k;
   });
   if (!keys.includes('opRate')) return null;
+  // 2.0's CSV layout prints the interval's median as "latency" (its summary calls the same figure "latency median")
+  if (cells.includes('interval_op_rate')) return keys.map((k) => (k === 'meanMs' ? 'medianMs' : k));
   return keys;
+}
+
+// The 2.1+ header (StressMetrics): "type, total ops, op/s, pk/s, row/s, mean, med, .95, .99, .999, max, time, stderr,
+// errors, gc: #, max ms, sum ms, sdv ms, mb"; 2.1's legacy table has the same columns without "type".
+const MODERN_HEADER = 'type, total ops, op/s, pk/s, row/s, mean, med, .95, .99, .999, max, time, stderr, errors, gc: #, max ms, sum ms, sdv ms, mb';
+const MODERN_ROW = /^[A-Za-z_][\w.\-:]*\s*,(?:\s*-?[\d.]+(?:E[-+]?\d+)?\s*,){17}\s*-?[\d.]+\s*$/i;
+const LEGACY_ROW = /^\d+\s*,(?:\s*-?[\d.]+(?:E[-+]?\d+)?\s*,){16}\s*-?[\d.]+\s*$/i;
+
+/** Columns of an interval row whose header was not pasted; null when the row does not have the 2.1+ shape. */
+function impliedHeader(line: string): ColKey[] | null {
+  if (MODERN_ROW.test(line)) return parseHeader(MODERN_HEADER);
+  if (LEGACY_ROW.test(line)) return parseHeader(MODERN_HEADER.replace('type, total ops', 'ops'));
+  return null;
 }
 
 function num(text: string | undefined): number | null {
@@ -247,8 +262,8 @@ function parseRow(line: string, cols: ColKey[]): StressInterval | null {
 }
 
 const RESULT_KEYS: [RegExp, StressResultField][] = [
-  [/^(?:real )?op rate$/i, 'opRate'],
-  [/^(?:partition|key) rate$/i, 'partitionRate'],
+  [/^(?:real )?op rate$|^interval_op_rate$/i, 'opRate'],
+  [/^(?:partition|key) rate$|^interval_key_rate$/i, 'partitionRate'],
   [/^row rate$/i, 'rowRate'],
   [/^latency mean$/i, 'latencyMeanMs'],
   [/^latency median$/i, 'latencyMedianMs'],
@@ -316,7 +331,7 @@ function convert(field: StressResultField, text: string): number | null {
 }
 
 function parseResultLine(line: string, results: StressResults): boolean {
-  const m = /^([A-Za-z][A-Za-z0-9. ]*?)\s*:\s*(.*)$/.exec(line.trim());
+  const m = /^([A-Za-z][A-Za-z0-9._ ]*?)\s*:\s*(.*)$/.exec(line.trim());
   if (!m) return false;
   const label = m[1]!.trim();
   const entry = RESULT_KEYS.find(([re]) => re.test(label));
@@ -334,6 +349,9 @@ function parseResultLine(line: string, results: StressResults): boolean {
   results[field] = convert(field, rest);
   return true;
 }
+
+/** One row of the 3.x+ Results block with its per-operation bracket ("Total partitions : 5,000,000 [insert: 5,000,000]"). */
+const RESULT_ROW = /^(?:Op rate|Partition rate|Row rate|Latency (?:mean|median|95th percentile|99th percentile|99\.9th percentile|max)|Total (?:partitions|errors))\s*:\s*[\d.,]+(?:\s*(?:ms|op\/s|pk\/s|row\/s))?\s*\[\w[\w.\-]*:/;
 
 function newRun(threadCount: number | null, operation: string | null): StressRun {
   return { threadCount, operation, intervals: [], results: null, improvementPercent: null };
@@ -366,6 +384,7 @@ export const parseCassandraStress = total<CassandraStress>(CASSANDRA_STRESS_KIND
   const impossibleLines: string[] = [];
   let format: CassandraStress['format'] = 'modern';
   let cols: ColKey[] | null = null;
+  let headerless = false;
   let run: StressRun | null = null;
   let inResults = false;
   let inSettings = false;
@@ -373,6 +392,7 @@ export const parseCassandraStress = total<CassandraStress>(CASSANDRA_STRESS_KIND
   let gcCollected = true;
   let lastResults: StressResults | null = null;
   let sawAnything = false;
+  let impliedResults = false;
 
   const current = (): StressRun => {
     if (!run) {
@@ -410,7 +430,8 @@ export const parseCassandraStress = total<CassandraStress>(CASSANDRA_STRESS_KIND
       }
       inSettings = false;
     }
-    if (/^Results:$/i.test(line)) {
+    // 2.0 prints its summary as "Averages from the middle 80% of values:" (interval_op_rate, latency median, …)
+    if (/^Results:$|^Averages from the middle \d+% of values:$/i.test(line)) {
       inResults = true;
       sawAnything = true;
       const r = current();
@@ -423,9 +444,21 @@ export const parseCassandraStress = total<CassandraStress>(CASSANDRA_STRESS_KIND
       current().results = lastResults;
       continue;
     }
+    // a Results block pasted without its "Results:" line: its rows carry the per-operation bracket
+    // ("Latency max : 9395.2 ms [insert: 9,395.2 ms]"); rows split by other output keep filling the same block
+    if (!inResults && RESULT_ROW.test(line)) {
+      if (lastResults === null || current().results !== lastResults) {
+        lastResults = emptyResults();
+        current().results = lastResults;
+        sawAnything = true;
+        if (!impliedResults) warnings.push('a Results block without its "Results:" line: read from the rows that were pasted');
+        impliedResults = true;
+      }
+      inResults = true;
+    }
     if (inResults && lastResults) {
       if (parseResultLine(line, lastResults)) {
-        if (/^(?:real op rate|op rate|key rate|latency)/.test(line)) format = 'legacy';
+        if (/^(?:real op rate|op rate|key rate|latency|interval_)/.test(line)) format = 'legacy';
         continue;
       }
       // Other "label : value" lines of the block (2.0 "adjusted op rate stderr : 0") do not end it.
@@ -470,6 +503,16 @@ export const parseCassandraStress = total<CassandraStress>(CASSANDRA_STRESS_KIND
       if (!header.includes('type')) format = 'legacy';
       continue;
     }
+    if (!cols && line.includes(',')) {
+      // interval rows pasted without their header: the 2.1+ layouts have a fixed column order
+      const implied = impliedHeader(line);
+      if (implied) {
+        cols = implied;
+        sawAnything = true;
+        headerless = true;
+        if (!implied.includes('type')) format = 'legacy';
+      }
+    }
     if (cols && line.includes(',')) {
       const row = parseRow(line, cols);
       if (row) {
@@ -484,6 +527,7 @@ export const parseCassandraStress = total<CassandraStress>(CASSANDRA_STRESS_KIND
     }
   }
 
+  if (headerless) warnings.push('interval rows without their header line: columns read in the 2.1+ order (type, total ops, op/s, pk/s, row/s, mean, med, …)');
   const hasData = runs.some((r) => r.intervals.length > 0 || r.results !== null) || summaryRows.length > 0;
   if (!sawAnything || !hasData) {
     return unrecognized(CASSANDRA_STRESS_KIND, 'no cassandra-stress interval table ("type total ops, op/s, …") or "Results:" block');

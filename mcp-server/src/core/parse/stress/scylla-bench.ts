@@ -59,6 +59,8 @@ export function goDurationMs(text: string): number | null {
 
 const HEADER = /^time\s+(?:ops|operations)\/s\s+rows\/s\s+errors\s+max\s+99\.9th\s+99th\s+95th\s+90th\s+median\s+mean\b/;
 
+const GO_LOG_DATE = /^\d{4}\/\d\d\/\d\d$/;
+
 function latencyBlock(lines: string[], start: number): ScyllaBenchLatency {
   const out: ScyllaBenchLatency = { maxMs: null, p999Ms: null, p99Ms: null, p95Ms: null, p90Ms: null, medianMs: null, meanMs: null };
   const key: Record<string, keyof ScyllaBenchLatency> = { max: 'maxMs', '99.9th': 'p999Ms', '99th': 'p99Ms', '95th': 'p95Ms', '90th': 'p90Ms', median: 'medianMs', mean: 'meanMs' };
@@ -84,6 +86,7 @@ export const parseScyllaBench = total<ScyllaBench>(SCYLLA_BENCH_KIND, (text) => 
   let inConfig = false;
   let header = false;
   let inResults = false;
+  let headerless = 0;
   const res: Pick<ScyllaBench, 'timeS' | 'totalOps' | 'totalRows' | 'totalErrors' | 'opRate' | 'rowRate' | 'raw' | 'coFixed'> = { timeS: null, totalOps: null, totalRows: null, totalErrors: null, opRate: null, rowRate: null, raw: null, coFixed: null };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!.trim();
@@ -109,12 +112,15 @@ export const parseScyllaBench = total<ScyllaBench>(SCYLLA_BENCH_KIND, (text) => 
       }
       if (line === '') inConfig = false;
     }
-    if (header && !inResults) {
+    if (!inResults) {
+      // rows are read with or without their header (a paste can start below it); a row may carry a Go log line
+      // ("2023/03/01 19:59:48 [query …] || retry: …") that the retry logger wrote before the newline
       const cells = line.split(/\s+/);
-      if (cells.length >= 11) {
+      if (cells.length === 11 || (cells.length > 11 && (header || GO_LOG_DATE.test(cells[11]!)))) {
         const t = goDurationMs(cells[0]!);
         const lat = cells.slice(4, 11).map(goDurationMs);
         if (t !== null && lat.every((x) => x !== null) && num(cells[1]) !== null) {
+          if (!header) headerless++;
           intervals.push({ timeS: t / 1000, opRate: num(cells[1]), rowRate: num(cells[2]), errors: num(cells[3]), maxMs: lat[0]!, p999Ms: lat[1]!, p99Ms: lat[2]!, p95Ms: lat[3]!, p90Ms: lat[4]!, medianMs: lat[5]!, meanMs: lat[6]! });
           continue;
         }
@@ -141,6 +147,7 @@ export const parseScyllaBench = total<ScyllaBench>(SCYLLA_BENCH_KIND, (text) => 
     }
   }
   if (intervals.length === 0 && res.opRate === null) return unrecognized(SCYLLA_BENCH_KIND, 'no scylla-bench interval table ("time ops/s rows/s errors max …") or Results block');
+  if (headerless > 0) warnings.push(`${headerless} interval row(s) without the "time ops/s rows/s errors max …" header line: columns read in its order`);
   if (res.opRate === null) warnings.push('no Results block: run still going or output truncated; figures come from the intervals');
   const rate = config['Maximum rate'];
   const value: ScyllaBench = {

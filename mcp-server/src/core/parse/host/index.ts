@@ -1,0 +1,39 @@
+import type { Parsed } from '../../parsed.js';
+import { IOSTAT_KIND, parseIostat } from './iostat.js';
+import { MPSTAT_KIND, parseMpstat } from './mpstat.js';
+import { parseSar, SAR_KIND } from './sar.js';
+import { parseTtop, TTOP_KIND } from './ttop.js';
+import { parseVmstat, VMSTAT_KIND } from './vmstat.js';
+
+export * from './common.js';
+export * from './iostat.js';
+export * from './mpstat.js';
+export * from './sar.js';
+export * from './sysstat-table.js';
+export * from './ttop.js';
+export * from './vmstat.js';
+
+export type HostKind = typeof IOSTAT_KIND | typeof VMSTAT_KIND | typeof MPSTAT_KIND | typeof SAR_KIND | typeof TTOP_KIND;
+
+/** One total parser per host-tool output kind; mpstat before sar (a pure mpstat table also reads as sar). */
+export const HOST_PARSERS: Record<HostKind, (text: string) => Parsed<unknown>> = {
+  [IOSTAT_KIND]: parseIostat,
+  [VMSTAT_KIND]: parseVmstat,
+  [MPSTAT_KIND]: parseMpstat,
+  [SAR_KIND]: parseSar,
+  [TTOP_KIND]: parseTtop,
+};
+
+const SAR_ROW_PREFIX = String.raw`(?:\d{1,2}:\d\d:\d\d(?:[ \t]?[AP]M)?|Average:)[ \t]+`;
+
+/** Cheap detection signatures, one per kind (multiline; a hit means "worth parsing", the parser judges). */
+export const hostSignature: Record<HostKind, RegExp> = {
+  // "avg-cpu:  %user …" or a Device header of any layout ("Device:  rrqm/s", "Device  r/s", "Device  tps").
+  [IOSTAT_KIND]: /^[ \t]*avg-cpu:[ \t]+%user\b|^[ \t]*Device:?[ \t]+(?:rrqm\/s|r\/s|tps)[ \t]/m,
+  // The column line "r  b  swpd  free  buff  cache  si  so …" (-a: inact active), after an optional time column.
+  [VMSTAT_KIND]: /^[ \t]*(?:\S+[ \t]+)?r[ \t]+b[ \t]+swpd[ \t]+free[ \t]+(?:buff|inact)[ \t]+\S+[ \t]+si[ \t]+so[ \t]+bi[ \t]+bo\b/m,
+  [MPSTAT_KIND]: new RegExp(String.raw`^[ \t]*${SAR_ROW_PREFIX}CPU[ \t]+%usr[ \t]+%nice[ \t]+%sys[ \t]+%iowait[ \t]+%irq[ \t]+%soft\b`, 'm'),
+  // sjk ttop: "2020-01-09T16:08:06.535+0000 Process summary" or a thread row "[000015] user=16.29% sys= 7.23% …".
+  [TTOP_KIND]: /^[ \t]*\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\S*[ \t]+Process summary\b|^[ \t]*\[\d+\][ \t]+user=[ \t]*-?[\d.]+%[ \t]+sys=/m,
+  [SAR_KIND]: new RegExp(String.raw`^[ \t]*${SAR_ROW_PREFIX}(?:CPU[ \t]+%(?:user|usr)\b|DEV[ \t]+tps\b|kbmemfree\b|pgpgin/s\b|runq-sz\b|pswpin/s\b)`, 'm'),
+};

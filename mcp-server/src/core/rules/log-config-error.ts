@@ -1,0 +1,55 @@
+/**
+ * A node that refused its cassandra.yaml at startup (a ConfigurationException in the log): name the settings the
+ * message names, what each one is on record as (removed, renamed, needs a unit) and the fix. The version rules come
+ * from knowledge/config-renames.yaml through core/config/renames.ts.
+ */
+import { allKeyChanges, keyStatus } from '../config/renames.js';
+import type { Finding } from '../findings.js';
+import type { LogExample, LogFacts } from '../parse/logs/types.js';
+
+/** What the record says about one setting, in a few words ("removed in 4.0", "renamed read_request_timeout in 4.1"). */
+function verdict(key: string): { text: string; knowledgeId: string } | null {
+  const s = keyStatus(key);
+  if (s.status === 'removed') return { text: `${key}: removed in ${s.change.since}${s.change.replacement ? ` (use ${s.change.replacement})` : ''}`, knowledgeId: s.change.knowledgeId };
+  if (s.status === 'renamed') return { text: `${key}: renamed ${s.change.replacement} in ${s.change.since}`, knowledgeId: s.change.knowledgeId };
+  if (s.status === 'deprecated') return { text: `${key}: deprecated since ${s.change.since}`, knowledgeId: s.change.knowledgeId };
+  // a new (4.1+) name: an older node does not know it, and its value needs a unit
+  const asNew = allKeyChanges().find((c) => (c.change === 'renamed' || c.change === 'unit') && c.replacement === key);
+  if (asNew) return { text: `${key}: the ${asNew.since}+ name of ${asNew.key}${asNew.valueType && asNew.valueType !== 'boolean' && asNew.valueType !== 'number' ? ` (its value needs a unit)` : ''}`, knowledgeId: asNew.knowledgeId };
+  return null;
+}
+
+const FIX: Record<string, { fix: string; knowledgeId: string }> = {
+  'unknown-keys': {
+    fix: 'Remove the named properties from cassandra.yaml (or rename them to what this version calls them), then start the node again.',
+    knowledgeId: 'config.unknown-key-refused',
+  },
+  'old-and-new-keys': {
+    fix: 'Keep one spelling of each pair (the new one on 4.1+) and delete the other; -Dcassandra.allow_new_old_config_keys=true only hides it.',
+    knowledgeId: 'config.old-and-new-key',
+  },
+  'invalid-value': {
+    fix: 'Correct the value of the named property: under the 4.1+ names durations, sizes and rates need a unit (5000ms, 16MiB, 64MiB/s).',
+    knowledgeId: 'config.value-needs-unit',
+  },
+  other: { fix: 'Read the exception message for the property it names, correct cassandra.yaml and start the node again.', knowledgeId: 'config.unknown-key-refused' },
+};
+
+export function configErrorFinding(node: string, l: LogFacts, ex: (node: string, e: LogExample | undefined) => string | null): Finding | null {
+  const c = l.configErrors;
+  if (!c?.count) return null;
+  const main = c.byType.find((t) => t.type !== 'other')?.type ?? 'other';
+  const verdicts = c.settings.map(verdict).filter((v): v is { text: string; knowledgeId: string } => v !== null);
+  const named = c.settings.length ? `: ${c.settings.slice(0, 6).join(', ')}${c.settings.length > 6 ? ', …' : ''}` : '';
+  const line = ex(node, l.events.configError.worst[0]);
+  return {
+    id: 'log.config-error',
+    severity: 'critical',
+    title: `${node} refused its cassandra.yaml at startup${named}`,
+    evidence: [line, ...verdicts.slice(0, 4).map((v) => `${node}: ${v.text}`)].filter((e): e is string => !!e),
+    node,
+    recommendation: FIX[main]!.fix,
+    knowledgeIds: [...new Set([FIX[main]!.knowledgeId, ...verdicts.map((v) => v.knowledgeId)])],
+    confidence: 'high',
+  };
+}
