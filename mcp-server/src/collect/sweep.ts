@@ -1,3 +1,4 @@
+import { CLUSTER_CQL } from '../core/facts/from-cluster.js';
 import { SCYLLA_SYSTEM_TABLES_QUERY, scyllaTablesToRead } from '../core/facts/from-scylla.js';
 import { VTABLES_FOR_FACTS } from '../core/facts/from-vtables.js';
 import { parseTsv, toTsv } from '../core/parse/tsv.js';
@@ -155,6 +156,10 @@ export async function collectNode(session: CqlSession, node: SweepNode, opts: Sw
   // (ScyllaDB's nodetool talks to its REST API on port 10000, not JMX: the caller sets jmxPort.)
 
   for (const q of cqlReachable ? (opts.extraCql ?? []) : []) sources.push(await cql(q.keyspace, q.table, q.query));
+  // The node that makes the cluster-wide reads also reads replication, gc_grace, ring tokens and repair history
+  // (core/facts/from-cluster.ts), each query bounded; a table this product or version lacks fails visibly.
+  const clusterCql = cqlReachable && opts.extraCql?.length ? [...CLUSTER_CQL.common, ...(scylla ? CLUSTER_CQL.scylla : CLUSTER_CQL.cassandra)] : [];
+  for (const q of clusterCql) sources.push(await cql(q.keyspace, q.table, q.query, 'sourceName' in q ? q.sourceName : undefined));
   const tablesToRead = scylla ? scyllaTables : wanted;
   const cqlJobs = cqlReachable
     ? mapBounded(tablesToRead, 4, (t) => {

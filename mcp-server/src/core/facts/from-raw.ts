@@ -5,6 +5,7 @@ import type { NodetoolTablestats } from '../parse/nodetool/tablestats.js';
 import type { NodetoolVersion } from '../parse/nodetool/version.js';
 import type { NodetoolTpstats } from '../parse/nodetool/tpstats.js';
 import { parseTsv, type TsvTable } from '../parse/tsv.js';
+import { clusterFactsFromTables } from './from-cluster.js';
 import { factsFromScyllaTables } from './from-scylla.js';
 import { factsFromVtables } from './from-vtables.js';
 import type { NodeFacts, TableFact, ThreadPoolFact } from './node-facts.js';
@@ -55,6 +56,8 @@ export function nodeFactsFromRaw(outputs: readonly RawOutput[]): FactsResult {
       return { keyspace: r['keyspace_name'] ?? '?', table: r['table_name'] ?? '?', compaction: cls };
     });
   }
+  const cluster = clusterFactsFromTables(tables);
+  if (cluster) facts.cluster = cluster;
   const local = tables['system.local']?.rows[0];
   if (local) {
     // ScyllaDB's release_version is the Cassandra version it emulates (3.0.8); system.versions has its own.

@@ -32,7 +32,11 @@ const str = (r: Row, ...cols: string[]): string | null => {
   for (const c of cols) if (r[c] !== undefined && r[c] !== null) return r[c]!;
   return null;
 };
-const bool = (r: Row, col: string): boolean | null => (r[col] === 'true' ? true : r[col] === 'false' ? false : null);
+// "true"/"false" from the collector; "True"/"False" as cqlsh and the Python driver print booleans.
+const bool = (r: Row, col: string): boolean | null => {
+  const v = r[col]?.toLowerCase();
+  return v === 'true' ? true : v === 'false' ? false : null;
+};
 
 function latency(r: Row): LatencySummary {
   return { count: num(r, 'count'), p50Ms: num(r, 'p50th_ms'), p99Ms: num(r, 'p99th_ms'), maxMs: num(r, 'max_ms'), perSecond: num(r, 'per_second') };
@@ -114,6 +118,7 @@ export function clientFromRow(r: Row): ClientFact {
     requests: num(r, 'request_count'),
     sslEnabled: bool(r, 'ssl_enabled'),
     keyspace: str(r, 'keyspace_name'),
+    ...(r['shard_id'] !== undefined ? { shardId: num(r, 'shard_id') } : {}),
   };
 }
 
@@ -217,7 +222,15 @@ export function factsFromVtables(tables: Record<string, TsvTable>): NodeFacts {
   const hints = t('pending_hints');
   if (hints) {
     facts.pendingHints = hints.rows.map(
-      (r): PendingHintsFact => ({ hostId: str(r, 'host_id'), address: str(r, 'address'), files: num(r, 'files'), totalBytes: num(r, 'total_size', 'size') }),
+      (r): PendingHintsFact => ({
+        hostId: str(r, 'host_id'),
+        address: str(r, 'address'),
+        files: num(r, 'files'),
+        totalBytes: num(r, 'total_size', 'size'),
+        status: str(r, 'status'),
+        oldest: str(r, 'oldest'),
+        newest: str(r, 'newest'),
+      }),
     );
   }
   const streaming = t('streaming');

@@ -1,3 +1,5 @@
+import type { ClusterFacts } from './from-cluster.js';
+
 /**
  * What is known about one node, whichever way it was collected (CQL virtual tables first, nodetool for the
  * rest). Rules read these; every field is optional because a version or a failure may leave it unknown.
@@ -64,6 +66,8 @@ export interface ClientFact {
   requests: number | null;
   sslEnabled: boolean | null;
   keyspace: string | null;
+  /** ScyllaDB system.clients: the shard serving this connection. */
+  shardId?: number | null;
 }
 
 export interface SstableTaskFact {
@@ -102,6 +106,10 @@ export interface PendingHintsFact {
   address: string | null;
   files: number | null;
   totalBytes: number | null;
+  /** The target as this node's failure detector sees it (UP, DOWN …), and its oldest and newest hint (4.1+). */
+  status?: string | null;
+  oldest?: string | null;
+  newest?: string | null;
 }
 
 /** One streaming operation (system_views.streaming, Cassandra 4.1+): repair, bootstrap, rebuild, decommission … */
@@ -143,6 +151,8 @@ export interface TableSchemaFact {
 }
 
 export interface NodeFacts {
+  /** Cluster-wide tables read once (replication, gc_grace, ring tokens, repair history): core/facts/from-cluster.ts. */
+  cluster?: ClusterFacts;
   /** Table definitions (cluster-wide; collected once). */
   tableSchemas?: TableSchemaFact[];
   releaseVersion?: string;

@@ -10,8 +10,9 @@ import { threadPoolsRule } from './threadpools.js';
 import { topologyRule } from './topology.js';
 import { trapsRule } from './traps.js';
 import { pushAll } from '../arrays.js';
+import { CLUSTER_WIDE_RULES } from './cluster-wide.js';
 
-export const RULES: readonly Rule[] = [topologyRule, threadPoolsRule, compactionRule, tablesRule, jvmRule, logsRule, outliersRule, trapsRule];
+export const RULES: readonly Rule[] = [topologyRule, threadPoolsRule, compactionRule, tablesRule, jvmRule, logsRule, outliersRule, trapsRule, ...CLUSTER_WIDE_RULES];
 
 export interface RulesResult {
   findings: Finding[];

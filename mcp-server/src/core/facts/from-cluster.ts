@@ -1,0 +1,316 @@
+import type { TsvTable } from '../parse/tsv.js';
+import { parseNumber } from '../units.js';
+
+/**
+ * Cluster-wide tables (read once, from the first node that answers) → facts the repair and ownership rules
+ * read: keyspace replication, per-table gc_grace_seconds and ScyllaDB tombstone_gc, the token ring as that
+ * node sees it (system.local + system.peers), repair history (Cassandra system_distributed.parent_repair_history,
+ * ScyllaDB system.repair_history), ScyllaDB tablet load per node (system.load_per_node), and the node's own
+ * clock (so "days since the last repair" needs no clock here). Cells come as the collector writes them (JSON
+ * for collections, ISO timestamps) or as cqlsh prints them ({'a': 'b'}, "2024-05-01 10:00:00.000000+0000").
+ */
+
+export interface KeyspaceFact {
+  name: string;
+  replication: Record<string, string>;
+}
+
+export interface TableOptionsFact {
+  keyspace: string;
+  table: string;
+  gcGraceSeconds: number | null;
+  /** ScyllaDB tombstone_gc mode (timeout, repair, disabled, immediate) when the schema extension says it. */
+  tombstoneGcMode: string | null;
+}
+
+export interface RingTokensFact {
+  address: string;
+  datacenter: string;
+  rack: string;
+  hostId: string | null;
+  tokens: string[];
+}
+
+export interface RepairRunFact {
+  keyspace: string;
+  /** Tables the repair covered; empty = the whole keyspace. */
+  tables: string[];
+  startedAt: string | null;
+  finishedAt: string | null;
+  /** Finished without an exception. */
+  ok: boolean;
+  /** From the options map: subrange (ranges given), primary range only, incremental. */
+  subrange: boolean;
+  incremental: boolean | null;
+  source: 'parent_repair_history' | 'scylla.repair_history';
+}
+
+export interface TabletLoadFact {
+  hostId: string;
+  datacenter: string | null;
+  rack: string | null;
+  tablets: number | null;
+  tabletsPerShard: number | null;
+}
+
+export interface ClusterFacts {
+  keyspaces?: KeyspaceFact[];
+  tableOptions?: TableOptionsFact[];
+  ring?: RingTokensFact[];
+  repairs?: RepairRunFact[];
+  /** Rows of the repair history that were read, and the limit of the query (history may be longer). */
+  repairRowsRead?: number;
+  tabletLoad?: TabletLoadFact[];
+  /** The node's clock when the cluster tables were read (ISO), from system.local. */
+  nodeNow?: string;
+}
+
+/** The queries the sweep makes once per cluster; the source name is the bundle file name and the table key here. */
+export const REPAIR_HISTORY_LIMIT = 5000;
+export const CLUSTER_CQL = {
+  common: [
+    { keyspace: 'system_schema', table: 'keyspaces', query: 'SELECT keyspace_name, replication FROM system_schema.keyspaces' },
+    { keyspace: 'system', table: 'peers', query: 'SELECT peer, data_center, rack, host_id, tokens FROM system.peers' },
+    { keyspace: 'system', table: 'local', query: 'SELECT toTimestamp(now()) AS now FROM system.local', sourceName: 'cql:system.local#clock' },
+    {
+      keyspace: 'system_schema',
+      table: 'tables',
+      query: 'SELECT keyspace_name, table_name, gc_grace_seconds, extensions FROM system_schema.tables',
+      sourceName: 'cql:system_schema.tables#options',
+    },
+  ],
+  cassandra: [
+    {
+      keyspace: 'system_distributed',
+      table: 'parent_repair_history',
+      // One row per repair command (the per-range rows of repair_history are far more); 30-day TTL from 4.0 on.
+      query:
+        `SELECT keyspace_name, columnfamily_names, started_at, finished_at, exception_message, options FROM system_distributed.parent_repair_history ` +
+        `LIMIT ${REPAIR_HISTORY_LIMIT}`,
+    },
+  ],
+  scylla: [
+    // Clustered by repair_time DESC per table: one row per table is its latest repair.
+    {
+      keyspace: 'system',
+      table: 'repair_history',
+      query: 'SELECT table_uuid, keyspace_name, table_name, repair_time FROM system.repair_history PER PARTITION LIMIT 1',
+    },
+    { keyspace: 'system', table: 'load_per_node', query: 'SELECT * FROM system.load_per_node' },
+  ],
+} as const;
+
+type Row = Record<string, string | null>;
+
+/** A set/list cell: JSON (["a","b"]) as the collector writes it, or cqlsh's {'a', 'b'} / ['a', 'b']. */
+export function collectionCell(v: string | null | undefined): string[] {
+  if (v === null || v === undefined || v === '' || v === 'null' || v === 'None') return [];
+  try {
+    const p: unknown = JSON.parse(v);
+    if (Array.isArray(p)) return p.map(String);
+  } catch {
+    // cqlsh literal below
+  }
+  const t = v.trim();
+  if (!/^[{[]/.test(t) || !/[}\]]$/.test(t)) return [v];
+  return literalTokens(t.slice(1, -1)).map((x) => x.text);
+}
+
+/**
+ * The items of a cqlsh collection literal body ('a', 'it''s', 3, 'k': 'v'), each with the separator after it.
+ * One pass over the text: no regex backtracking on a hostile cell.
+ */
+function literalTokens(body: string): { text: string; sep: string }[] {
+  const out: { text: string; sep: string }[] = [];
+  let i = 0;
+  while (i < body.length) {
+    while (i < body.length && /\s/.test(body[i]!)) i++;
+    if (i >= body.length) break;
+    let text = '';
+    if (body[i] === "'") {
+      i++;
+      while (i < body.length) {
+        if (body[i] === "'" && body[i + 1] === "'") {
+          text += "'";
+          i += 2;
+        } else if (body[i] === "'") {
+          i++;
+          break;
+        } else text += body[i++];
+      }
+    } else {
+      const start = i;
+      while (i < body.length && body[i] !== ',' && body[i] !== ':') i++;
+      text = body.slice(start, i).trim();
+    }
+    while (i < body.length && /\s/.test(body[i]!)) i++;
+    const sep = i < body.length && (body[i] === ',' || body[i] === ':') ? body[i++]! : '';
+    out.push({ text, sep });
+  }
+  return out;
+}
+
+/** A map<text,text> cell: JSON object, or cqlsh's {'k': 'v', …}. */
+export function mapCell(v: string | null | undefined): Record<string, string> {
+  if (!v || v === 'null' || v === 'None') return {};
+  try {
+    const p: unknown = JSON.parse(v);
+    if (p && typeof p === 'object' && !Array.isArray(p))
+      return Object.fromEntries(Object.entries(p as Record<string, unknown>).map(([k, x]) => [k, String(x)]));
+  } catch {
+    // cqlsh literal below
+  }
+  const out: Record<string, string> = {};
+  const t = v.trim();
+  if (!t.startsWith('{') || !t.endsWith('}')) return out;
+  const tokens = literalTokens(t.slice(1, -1));
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    if (tokens[i]!.sep !== ':') continue;
+    out[tokens[i]!.text] = tokens[i + 1]!.text;
+    i++;
+  }
+  return out;
+}
+
+/** Epoch ms of a timestamp cell: ISO (collector) or cqlsh's "2024-05-01 10:00:00.000000+0000"; null otherwise. */
+export function timestampMs(v: string | null | undefined): number | null {
+  if (!v || v === 'null' || v === 'None') return null;
+  const cq = /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(\.\d+)?([+-]\d\d:?\d\d|Z)?$/.exec(v.trim());
+  if (!cq) return null;
+  const frac = cq[3] ? cq[3].slice(0, 4) : '';
+  const zone = !cq[4] || cq[4] === 'Z' ? 'Z' : `${cq[4].slice(0, 3)}:${cq[4].slice(-2)}`;
+  const ms = Date.parse(`${cq[1]}T${cq[2]}${frac}${zone}`);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/**
+ * ScyllaDB keeps tombstone_gc in the table's schema extensions (a blob: "0x…" from the collector). The
+ * encoding is ScyllaDB's own serialisation of a string map; rather than depend on it, the printable runs of
+ * the blob are read and the word after "mode" taken when it is one of the four modes.
+ */
+export function tombstoneGcModeFromExtensions(ext: string | null | undefined): string | null {
+  const map = mapCell(ext);
+  const blob = map['tombstone_gc'];
+  if (!blob) return null;
+  let text = blob;
+  if (/^0x[0-9a-fA-F]*$/.test(blob)) {
+    const bytes = Buffer.from(blob.slice(2), 'hex');
+    text = [...bytes].map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : ' ')).join('');
+  }
+  const m = /\bmode\b[\s'":=]*(timeout|repair|disabled|immediate)\b/.exec(text);
+  return m ? m[1]! : null;
+}
+
+const SYSTEM_KEYSPACES = new Set([
+  'system',
+  'system_schema',
+  'system_auth',
+  'system_distributed',
+  'system_traces',
+  'system_views',
+  'system_virtual_schema',
+  'system_distributed_everywhere',
+  'system_replicated_keys',
+  'system_auth_v2',
+]);
+export const isSystemKeyspace = (ks: string): boolean => SYSTEM_KEYSPACES.has(ks) || ks.startsWith('system_') || ks === 'system';
+
+export function clusterFactsFromTables(tables: Record<string, TsvTable>): ClusterFacts | null {
+  const out: ClusterFacts = {};
+  const ks = tables['system_schema.keyspaces'];
+  if (ks?.columns.includes('replication')) {
+    out.keyspaces = ks.rows.filter((r) => r['keyspace_name']).map((r) => ({ name: r['keyspace_name']!, replication: mapCell(r['replication']) }));
+  }
+  // The sweep's own read, or a pasted SELECT of system_schema.tables with these columns.
+  const schema = tables['system_schema.tables#options'] ?? tables['system_schema.tables'];
+  if (schema && (schema.columns.includes('gc_grace_seconds') || schema.columns.includes('extensions'))) {
+    out.tableOptions = schema.rows
+      .filter((r) => r['keyspace_name'] && r['table_name'])
+      .map((r) => ({
+        keyspace: r['keyspace_name']!,
+        table: r['table_name']!,
+        gcGraceSeconds: parseNumber(r['gc_grace_seconds'] ?? undefined),
+        tombstoneGcMode: tombstoneGcModeFromExtensions(r['extensions']),
+      }));
+  }
+  const peers = tables['system.peers'];
+  const local = tables['system.local']?.rows[0];
+  if (peers?.columns.includes('tokens')) {
+    const ring: RingTokensFact[] = peers.rows.map((r) => ({
+      address: r['peer'] ?? '?',
+      datacenter: r['data_center'] ?? '',
+      rack: r['rack'] ?? '',
+      hostId: r['host_id'] ?? null,
+      tokens: collectionCell(r['tokens']),
+    }));
+    if (local && local['tokens'] !== undefined) {
+      ring.unshift({
+        address: local['broadcast_address'] ?? local['listen_address'] ?? local['rpc_address'] ?? 'local',
+        datacenter: local['data_center'] ?? '',
+        rack: local['rack'] ?? '',
+        hostId: local['host_id'] ?? null,
+        tokens: collectionCell(local['tokens']),
+      });
+    }
+    out.ring = ring;
+  }
+  const clock = tables['system.local#clock']?.rows[0]?.['now'];
+  if (clock && timestampMs(clock) !== null) out.nodeNow = new Date(timestampMs(clock)!).toISOString();
+  const parent = tables['system_distributed.parent_repair_history'];
+  if (parent) {
+    out.repairRowsRead = parent.rows.length;
+    out.repairs = parent.rows
+      .filter((r) => r['keyspace_name'])
+      .map((r): RepairRunFact => {
+        const options = mapCell(r['options']);
+        const ranges = options['ranges'] ?? '';
+        return {
+          keyspace: r['keyspace_name']!,
+          tables: collectionCell(r['columnfamily_names']),
+          startedAt: iso(r['started_at']),
+          finishedAt: iso(r['finished_at']),
+          ok: timestampMs(r['finished_at']) !== null && !r['exception_message'],
+          subrange: ranges.trim() !== '' || options['primaryRange'] === 'true',
+          incremental: options['incremental'] === undefined ? null : options['incremental'] === 'true',
+          source: 'parent_repair_history',
+        };
+      });
+  }
+  const scyllaHistory = tables['system.repair_history'];
+  if (scyllaHistory) {
+    out.repairRowsRead = (out.repairRowsRead ?? 0) + scyllaHistory.rows.length;
+    out.repairs = [
+      ...(out.repairs ?? []),
+      ...scyllaHistory.rows
+        .filter((r) => r['keyspace_name'] && r['table_name'])
+        .map((r): RepairRunFact => ({
+          keyspace: r['keyspace_name']!,
+          tables: [r['table_name']!],
+          startedAt: null,
+          finishedAt: iso(r['repair_time']),
+          ok: timestampMs(r['repair_time']) !== null,
+          subrange: false,
+          incremental: null,
+          source: 'scylla.repair_history',
+        })),
+    ];
+  }
+  const load = tables['system.load_per_node'];
+  if (load) {
+    out.tabletLoad = load.rows
+      .filter((r) => r['node'])
+      .map((r) => ({
+        hostId: r['node']!,
+        datacenter: r['dc'] ?? null,
+        rack: r['rack'] ?? null,
+        tablets: parseNumber(r['tablets_allocated'] ?? undefined),
+        tabletsPerShard: parseNumber(r['tablets_allocated_per_shard'] ?? undefined),
+      }));
+  }
+  return Object.keys(out).length ? out : null;
+}
+
+function iso(v: string | null | undefined): string | null {
+  const ms = timestampMs(v);
+  return ms === null ? null : new Date(ms).toISOString();
+}

@@ -1,0 +1,325 @@
+import { pushTo } from '../arrays.js';
+import type { NodeEvidence } from '../diagnosis/evidence.js';
+import { isSystemKeyspace, timestampMs, type ClusterFacts, type RepairRunFact, type TableOptionsFact } from '../facts/from-cluster.js';
+import type { Finding } from '../findings.js';
+import { knowledge, numberOf } from '../knowledge/index.js';
+import { replicationFromMap } from '../planners/token-balance.js';
+import { fmtNum, outcome, skipped, type Rule } from './rule.js';
+
+const DAY = 86_400_000;
+const EVIDENCE_LINES = 15;
+
+/** A duration setting as the node shows it: "3h", "10800000ms", "180m" (4.1+), or bare milliseconds (…_in_ms). */
+export function durationSettingMs(v: string | null | undefined): number | null {
+  if (v === null || v === undefined) return null;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|milliseconds|seconds|minutes|hours|days)?\s*$/i.exec(v);
+  if (!m) return null;
+  const n = Number(m[1]);
+  const unit = (m[2] ?? 'ms').toLowerCase();
+  const f: Record<string, number> = {
+    ms: 1,
+    milliseconds: 1,
+    s: 1000,
+    seconds: 1000,
+    m: 60_000,
+    minutes: 60_000,
+    h: 3_600_000,
+    hours: 3_600_000,
+    d: DAY,
+    days: DAY,
+  };
+  return n * f[unit]!;
+}
+
+/** The hint window this node runs with, else the documented default (and where it came from). */
+export function hintWindowMs(n: NodeEvidence): { ms: number; from: string } {
+  const s = n.facts.settings ?? {};
+  for (const key of ['max_hint_window', 'max_hint_window_in_ms']) {
+    const ms = durationSettingMs(s[key]);
+    if (ms !== null && ms > 0) return { ms, from: `${key} = ${s[key]}` };
+  }
+  const unit = knowledge('hints.max-window.default').unit ?? 's';
+  const v = numberOf('hints.max-window.default');
+  const ms = durationSettingMs(`${v}${unit === 'h' ? 'h' : unit === 'ms' ? 'ms' : unit === 'min' ? 'm' : 's'}`) ?? v * 1000;
+  return { ms, from: `default ${v} ${unit}` };
+}
+
+const days = (ms: number) => fmtNum(ms / DAY, 1);
+
+function clusterFacts(input: { nodes: NodeEvidence[] }): ClusterFacts | null {
+  const all = input.nodes.map((n) => n.facts.cluster).filter((c): c is ClusterFacts => !!c);
+  if (!all.length) return null;
+  // One node reads the cluster tables; merged in case a bundle split them.
+  return all.reduce((acc, c) => ({ ...acc, ...Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined)) }), {} as ClusterFacts);
+}
+
+/**
+ * Repair, hints and tombstone expiry: the last successful repair of each table against its gc_grace_seconds
+ * (Cassandra parent_repair_history, ScyllaDB system.repair_history), ScyllaDB tombstone_gc modes that keep
+ * tombstones until a repair that does not come, failed repair sessions, and hints per target node against
+ * max_hint_window ("node X was down longer than the hint window: repair it").
+ */
+export const repairRule: Rule = {
+  id: 'repair',
+  checks: 'last successful repair per table vs gc_grace_seconds, ScyllaDB tombstone_gc mode, failed repairs, pending hints per target vs max_hint_window',
+  run(input) {
+    const cluster = clusterFacts(input);
+    const hintNodes = input.nodes.filter((n) => n.facts.pendingHints !== undefined);
+    if (!cluster?.repairs && !cluster?.tableOptions && !hintNodes.length) {
+      return skipped('repair', 'no repair history, table options (gc_grace_seconds) or pending hints were read');
+    }
+    const findings: Finding[] = [];
+    if (cluster?.repairs && cluster.tableOptions) findings.push(...tableRepairFindings(cluster));
+    if (cluster?.repairs) findings.push(...failedRepairFindings(cluster.repairs));
+    if (cluster?.tableOptions) findings.push(...tombstoneModeFindings(cluster));
+    findings.push(...hintFindings(hintNodes, cluster));
+    return outcome('repair', findings);
+  },
+};
+
+/** Keyspaces whose data has more than one replica (repair has something to reconcile). */
+function replicatedKeyspaces(c: ClusterFacts): Set<string> | null {
+  if (!c.keyspaces) return null;
+  const out = new Set<string>();
+  for (const k of c.keyspaces) {
+    const r = replicationFromMap(k.replication);
+    const total = r.strategy === 'simple' ? r.rf : r.strategy === 'network' ? Object.values(r.perDc).reduce((a, b) => a + b, 0) : 0;
+    if (total > 1) out.add(k.name);
+  }
+  return out;
+}
+
+function lastRepairs(repairs: readonly RepairRunFact[]): Map<string, { ms: number; run: RepairRunFact }> {
+  const out = new Map<string, { ms: number; run: RepairRunFact }>();
+  const wholeKeyspace = new Map<string, { ms: number; run: RepairRunFact }>();
+  for (const r of repairs) {
+    const ms = r.ok ? timestampMs(r.finishedAt) : null;
+    if (ms === null) continue;
+    const keep = (m: Map<string, { ms: number; run: RepairRunFact }>, key: string) => {
+      if ((m.get(key)?.ms ?? -Infinity) < ms) m.set(key, { ms, run: r });
+    };
+    if (r.tables.length === 0) keep(wholeKeyspace, r.keyspace);
+    for (const t of r.tables) keep(out, `${r.keyspace}.${t}`);
+  }
+  // A repair of the whole keyspace counts for each of its tables.
+  for (const [ks, v] of wholeKeyspace) out.set(`${ks}.*`, v);
+  return out;
+}
+
+function tableRepairFindings(c: ClusterFacts): Finding[] {
+  const repairs = c.repairs ?? [];
+  const replicated = replicatedKeyspaces(c);
+  const last = lastRepairs(repairs);
+  const newest = repairs.map((r) => timestampMs(r.finishedAt)).filter((x): x is number => x !== null);
+  const nowMs = timestampMs(c.nodeNow) ?? (newest.length ? newest.reduce((a, b) => Math.max(a, b)) : null);
+  const nowFrom = c.nodeNow
+    ? `node clock ${c.nodeNow}`
+    : nowMs !== null
+      ? `newest repair in the history (${new Date(nowMs).toISOString()}; no node clock read)`
+      : null;
+  const scylla = repairs.some((r) => r.source === 'scylla.repair_history');
+  const historySrc = scylla ? 'system.repair_history' : 'system_distributed.parent_repair_history';
+  const ttlDays = scylla ? null : numberOf('repair.history-ttl');
+
+  const never = new Map<string, string[]>();
+  const overdue = new Map<string, string[]>();
+  let partial = false;
+  for (const t of c.tableOptions ?? []) {
+    if (isSystemKeyspace(t.keyspace) || (replicated && !replicated.has(t.keyspace))) continue;
+    // repair/disabled/immediate modes do not expire tombstones by gc_grace_seconds (see tombstoneModeFindings).
+    if (t.tombstoneGcMode && t.tombstoneGcMode !== 'timeout') continue;
+    const grace = t.gcGraceSeconds;
+    if (grace === null || grace <= 0) continue;
+    const own = last.get(`${t.keyspace}.${t.table}`);
+    const ks = last.get(`${t.keyspace}.*`);
+    const best = own && ks ? (own.ms >= ks.ms ? own : ks) : (own ?? ks);
+    if (!best) {
+      // Without history rows past the TTL, "none recorded" is only overdue when gc_grace fits inside the history.
+      if (ttlDays === null || grace <= ttlDays * 86_400)
+        pushTo(never, t.keyspace, `${t.keyspace}.${t.table}: no successful repair in ${historySrc}; gc_grace_seconds ${grace} (${days(grace * 1000)} d)`);
+      continue;
+    }
+    if (best.run.subrange) partial = true;
+    if (nowMs === null) continue;
+    const age = nowMs - best.ms;
+    if (age > grace * 1000) {
+      pushTo(
+        overdue,
+        t.keyspace,
+        `${t.keyspace}.${t.table}: last successful repair ${days(age)} d ago (${new Date(best.ms).toISOString()}) > gc_grace_seconds ${grace} ` +
+          `(${days(grace * 1000)} d)${best.run.subrange ? ', subrange/-pr' : ''}`,
+      );
+    }
+  }
+  const findings: Finding[] = [];
+  const capped = (lines: string[]) =>
+    lines.length > EVIDENCE_LINES ? [...lines.slice(0, EVIDENCE_LINES), `… ${lines.length - EVIDENCE_LINES} more table(s)`] : lines;
+  const tail = [
+    `history: ${repairs.length} repair run(s) read from ${historySrc}${c.repairRowsRead !== undefined ? ` (${c.repairRowsRead} row(s))` : ''}`,
+    ...(nowFrom ? [`now: ${nowFrom}`] : []),
+  ];
+  for (const [ks, lines] of never) {
+    findings.push({
+      id: 'repair.never-repaired',
+      severity: 'warning',
+      title: `${lines.length} table(s) of ${ks} have no successful repair recorded${ttlDays !== null ? ` in the last ${ttlDays} days` : ''}`,
+      evidence: [...capped(lines), ...tail],
+      recommendation:
+        `Run a full repair of ${ks} (\`nodetool repair -full ${ks}\` on each node in turn, or schedule it with Reaper / ScyllaDB Manager) and ` +
+        `keep repairs within gc_grace_seconds; otherwise deleted data can come back.`,
+      knowledgeIds: ['repair.within-gc-grace', ...(ttlDays !== null ? ['repair.history-ttl'] : []), 'datamodel.gc-grace-seconds.default'],
+      confidence: 'medium',
+    });
+  }
+  for (const [ks, lines] of overdue) {
+    findings.push({
+      id: 'repair.overdue',
+      severity: 'warning',
+      title: `${lines.length} table(s) of ${ks} were last repaired longer ago than their gc_grace_seconds`,
+      evidence: [...capped(lines), ...tail],
+      recommendation:
+        `Repair ${ks} now, then repair more often than gc_grace_seconds (or raise gc_grace_seconds only if repairs cannot keep up and ` +
+        `tombstones can stay longer).`,
+      knowledgeIds: ['repair.within-gc-grace', 'datamodel.gc-grace-seconds.default'],
+      confidence: c.nodeNow ? (partial ? 'medium' : 'high') : 'low',
+    });
+  }
+  return findings;
+}
+
+function failedRepairFindings(repairs: readonly RepairRunFact[]): Finding[] {
+  const failed = repairs.filter((r) => !r.ok && timestampMs(r.finishedAt) !== null);
+  if (!failed.length) return [];
+  return [
+    {
+      id: 'repair.failed',
+      severity: 'warning',
+      title: `${failed.length} of ${repairs.length} recorded repair run(s) ended with an error`,
+      evidence: failed
+        .slice(0, EVIDENCE_LINES)
+        .map(
+          (r) =>
+            r.keyspace +
+            (r.tables.length ? ` (${r.tables.slice(0, 5).join(', ')}${r.tables.length > 5 ? ' …' : ''})` : '') +
+            `: started ${r.startedAt ?? '?'}, ` +
+            `finished ${r.finishedAt} with an exception [system_distributed.parent_repair_history]`,
+        ),
+      recommendation:
+        'Read exception_message of these runs (system_distributed.parent_repair_history) and the repair coordinator logs; a failed run repaired nothing it ' +
+        'can be counted on for.',
+      knowledgeIds: ['repair.within-gc-grace'],
+      confidence: 'high',
+    },
+  ];
+}
+
+function tombstoneModeFindings(c: ClusterFacts): Finding[] {
+  const byMode = new Map<string, TableOptionsFact[]>();
+  for (const t of c.tableOptions ?? [])
+    if (t.tombstoneGcMode && t.tombstoneGcMode !== 'timeout' && !isSystemKeyspace(t.keyspace)) pushTo(byMode, t.tombstoneGcMode, t);
+  const findings: Finding[] = [];
+  const repaired = lastRepairs(c.repairs ?? []);
+  for (const [mode, tables] of byMode) {
+    const unrepaired =
+      mode === 'repair' && c.repairs ? tables.filter((t) => !repaired.has(`${t.keyspace}.${t.table}`) && !repaired.has(`${t.keyspace}.*`)) : [];
+    if (mode === 'repair' && !unrepaired.length) continue;
+    const list = (mode === 'repair' ? unrepaired : tables).map((t) => `${t.keyspace}.${t.table}: tombstone_gc mode ${mode} [system_schema.tables extensions]`);
+    findings.push({
+      id: `repair.tombstone-gc-${mode}`,
+      severity: mode === 'immediate' ? 'info' : 'warning',
+      title:
+        mode === 'repair'
+          ? `${unrepaired.length} table(s) in tombstone_gc mode repair have no repair recorded: their tombstones are never purged`
+          : mode === 'disabled'
+            ? `${tables.length} table(s) have tombstone_gc disabled: tombstones are never purged`
+            : `${tables.length} table(s) purge tombstones immediately (tombstone_gc mode immediate)`,
+      evidence: list.length > EVIDENCE_LINES ? [...list.slice(0, EVIDENCE_LINES), `… ${list.length - EVIDENCE_LINES} more`] : list,
+      recommendation:
+        mode === 'repair'
+          ? 'Schedule repairs (ScyllaDB Manager, or tablet auto-repair) for these tables, or their tombstones pile up and slow reads.'
+          : mode === 'disabled'
+            ? "Re-enable tombstone GC (ALTER TABLE … WITH tombstone_gc = {'mode': 'repair'} or 'timeout') unless this is a deliberate, temporary setting."
+            : 'Only safe for tables written once with TTL and never deleted or overwritten; otherwise deleted data can come back.',
+      knowledgeIds: ['scylla.tombstone-gc.modes'],
+      confidence: 'medium',
+    });
+  }
+  return findings;
+}
+
+function hintFindings(nodes: readonly NodeEvidence[], cluster: ClusterFacts | null): Finding[] {
+  interface Held {
+    holder: string;
+    files: number;
+    bytes: number | null;
+    oldest: number | null;
+    newest: number | null;
+    status: string | null;
+    windowMs: number;
+    windowFrom: string;
+  }
+  const byTarget = new Map<string, Held[]>();
+  for (const n of nodes) {
+    const w = hintWindowMs(n);
+    for (const h of n.facts.pendingHints ?? []) {
+      if (!h.files) continue;
+      pushTo(byTarget, h.address ?? h.hostId ?? '?', {
+        holder: n.node,
+        files: h.files,
+        bytes: h.totalBytes,
+        oldest: timestampMs(h.oldest),
+        newest: timestampMs(h.newest),
+        status: h.status ?? null,
+        windowMs: w.ms,
+        windowFrom: w.from,
+      });
+    }
+  }
+  const nowMs = timestampMs(cluster?.nodeNow);
+  const findings: Finding[] = [];
+  for (const [target, held] of byTarget) {
+    const down = held.some((h) => (h.status ?? '').toUpperCase() === 'DOWN');
+    const span = (h: Held) =>
+      Math.max(h.newest !== null && h.oldest !== null ? h.newest - h.oldest : 0, nowMs !== null && h.oldest !== null ? nowMs - h.oldest : 0);
+    const beyond = held.filter((h) => span(h) >= h.windowMs);
+    const files = held.reduce((s, h) => s + h.files, 0);
+    const evidence = held
+      .slice(0, EVIDENCE_LINES)
+      .map(
+        (h) =>
+          `${h.holder}: ${h.files} hint file(s)${h.bytes !== null ? ` (${fmtNum(h.bytes / 1024 ** 2, 1)} MiB)` : ''} for ${target}, status ` +
+          `${h.status ?? '?'}, oldest ${h.oldest !== null ? new Date(h.oldest).toISOString() : '?'}, newest ` +
+          `${h.newest !== null ? new Date(h.newest).toISOString() : '?'}; hint window ${fmtNum(h.windowMs / 3_600_000, 1)} h (${h.windowFrom}) ` +
+          `[system_views.pending_hints]`,
+      );
+    if (beyond.length) {
+      findings.push({
+        id: 'repair.hint-window-exceeded',
+        severity: 'critical',
+        title: `${target} was ${down ? 'down' : 'unreachable'} longer than the hint window: writes after it were not hinted, repair it`,
+        evidence,
+        node: target,
+        recommendation:
+          `Run \`nodetool repair -full\` on ${target} once it is up (before gc_grace_seconds passes since the outage began); hints alone will ` +
+          `not bring it up to date.`,
+        knowledgeIds: ['hints.down-longer-than-window', 'hints.max-window.default', 'hints.window-persistent', 'hints.pending-per-target'],
+        confidence: held.every((h) => h.oldest !== null) ? 'high' : 'medium',
+      });
+    } else {
+      findings.push({
+        id: down ? 'repair.hints-for-down-node' : 'repair.hint-backlog',
+        severity: down ? 'warning' : 'info',
+        title: down ? `${files} hint file(s) wait for ${target}, which is down` : `${files} hint file(s) still to replay to ${target}`,
+        evidence,
+        node: target,
+        recommendation: down
+          ? `Bring ${target} back within the hint window; past it, repair it after it returns.`
+          : `Replay is behind: check hinted_handoff_throttle and max_hints_delivery_threads on ${held.map((h) => h.holder).join(', ')}; ${target} serves ` +
+            `stale data at consistency ONE until replay ends.`,
+        knowledgeIds: ['hints.pending-per-target', 'hints.max-window.default'],
+        confidence: 'high',
+      });
+    }
+  }
+  return findings;
+}

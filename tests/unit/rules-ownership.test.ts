@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { nodeEvidence } from '../../mcp-server/src/core/diagnosis/evidence.js';
+import { nodeFactsFromRaw, type RawOutput } from '../../mcp-server/src/core/facts/from-raw.js';
+import { ownershipRule } from '../../mcp-server/src/core/rules/ownership.js';
+import { interpretText } from '../../mcp-server/src/ops/interpret.js';
+import { fixture } from '../helpers/corpus.js';
+
+const run = (outputs: RawOutput[]) => ownershipRule.run({ nodes: [nodeEvidence('n2', true, nodeFactsFromRaw(outputs))], origin: 'test' });
+const keyspaces = (rf: number) => ({
+  name: 'cql:system_schema.keyspaces',
+  text:
+    'keyspace_name\treplication\n' +
+    `ks\t{"class":"org.apache.cassandra.locator.SimpleStrategy","replication_factor":"${rf}"}\n` +
+    'system_auth\t{"class":"org.apache.cassandra.locator.SimpleStrategy","replication_factor":"1"}\n',
+});
+
+describe('ownership from the real 5.0.9 ring', () => {
+  const ring = { name: 'nodetool:ring', text: fixture('ownership/c509-cluster3-ring.txt') };
+  it('an RF 2 keyspace on 16 random tokens per node is skewed 1.28× (as the lab status printed)', () => {
+    const o = run([ring, keyspaces(2)]);
+    const f = o.findings.find((x) => x.id === 'ownership.skew');
+    expect(f).toMatchObject({ severity: 'warning', node: '127.0.0.3' });
+    expect(f!.title).toMatch(/differs 1\.28× between nodes for keyspace ks/);
+    expect(f!.evidence[0]).toMatch(/^127\.0\.0\.3 \(rack rack1\): owns 76\.0 % with 16 token\(s\)/);
+  });
+  it('RF 3 on 3 nodes: every node owns everything, no finding', () => {
+    expect(run([ring, keyspaces(3)]).findings).toEqual([]);
+  });
+});
+
+describe('interpret: pasted nodetool status', () => {
+  it('nodetool status <keyspace> with Owns (effective) 76.0/59.3/64.7 shows the skew', () => {
+    const r = interpretText(fixture('ownership/c509-cluster3-status-effective.txt'));
+    expect(r.kind).toBe('nodetool.status');
+    expect(r.findings.find((f) => f.id === 'ownership.skew')?.title).toMatch(/differs 1\.28×/);
+  });
+  it('unequal racks in a status paste', () => {
+    const status = [
+      'Datacenter: dc1',
+      '===============',
+      'Status=Up/Down',
+      '|/ State=Normal/Leaving/Joining/Moving',
+      '--  Address   Load       Tokens  Owns (effective)  Host ID                               Rack',
+      'UN  10.0.0.1  100 GiB    16      33.3%             11111111-1111-1111-1111-111111111111  r1',
+      'UN  10.0.0.2  100 GiB    16      33.3%             22222222-2222-2222-2222-222222222222  r1',
+      'UN  10.0.0.3  100 GiB    16      33.3%             33333333-3333-3333-3333-333333333333  r2',
+    ].join('\n');
+    const r = interpretText(status);
+    expect(r.findings.find((f) => f.id === 'ownership.unequal-racks')?.title).toMatch(/r1: 2, r2: 1/);
+  });
+});
+
+describe('load vs ownership residual', () => {
+  const status = (loads: string[], owns: string[]) =>
+    [
+      'Datacenter: dc1',
+      '===============',
+      '--  Address   Load       Tokens  Owns (effective)  Host ID                               Rack',
+      ...loads.map((l, i) => `UN  10.0.0.${i + 1}  ${l}  16  ${owns[i]}%  ${String(i + 1).repeat(8)}-1111-1111-1111-111111111111  r1`),
+    ].join('\n');
+  it('load that follows ownership is token skew', () => {
+    const o = run([{ name: 'nodetool:status', text: status(['300 GiB', '200 GiB', '100 GiB'], ['150.0', '100.0', '50.0']) }]);
+    expect(o.findings.map((f) => f.id)).toContain('ownership.token-skew');
+  });
+  it('load that does not is data skew, naming the node', () => {
+    const o = run([{ name: 'nodetool:status', text: status(['300 GiB', '100 GiB', '100 GiB'], ['100.0', '100.0', '100.0']) }]);
+    expect(o.findings.find((f) => f.id === 'ownership.data-skew')).toMatchObject({ node: '10.0.0.1' });
+  });
+});
+
+describe('rack-aware ownership from system.peers tokens', () => {
+  it('NetworkTopologyStrategy rf 2 over racks of 2 and 1 nodes: the lone node owns every range; next node goes to its rack', () => {
+    const q = 1n << 62n;
+    const peers = `peer\tdata_center\track\thost_id\ttokens\n10.0.0.2\tdc1\tr1\th2\t["${-q}"]\n10.0.0.3\tdc1\tr2\th3\t["0","${q}"]\n`;
+    const outputs: RawOutput[] = [
+      { name: 'cql:system.local', text: `broadcast_address\tdata_center\track\thost_id\ttokens\n10.0.0.1\tdc1\tr1\th1\t["${-2n * q}"]\n` },
+      { name: 'cql:system.peers', text: peers },
+      {
+        name: 'cql:system_schema.keyspaces',
+        text: 'keyspace_name\treplication\nks\t{"class":"org.apache.cassandra.locator.NetworkTopologyStrategy","dc1":"2"}\n',
+      },
+    ];
+    const o = run(outputs);
+    const racks = o.findings.find((f) => f.id === 'ownership.unequal-racks');
+    expect(racks?.evidence).toContain('rack r2: 1 node(s), 100 % in total, 100 % per node');
+    expect(racks?.recommendation).toMatch(/next node of dc1 belongs in rack r2/);
+  });
+});
+
+describe('a ring without keyspace replication', () => {
+  it('primary-range skew of the real ring is information only (replication unknown)', () => {
+    const o = run([{ name: 'nodetool:ring', text: fixture('ownership/c509-cluster3-ring.txt') }]);
+    expect(o.findings.every((f) => f.severity === 'info')).toBe(true);
+    expect(o.findings.map((f) => f.id).filter((id) => id !== 'ownership.primary-range-skew')).toEqual([]);
+  });
+});
