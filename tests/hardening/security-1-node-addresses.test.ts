@@ -22,14 +22,18 @@ const HOSTILE_ADDRESSES = [
   '10.0.0.5?kubeconfig=/tmp/cqlt-kubeconfig',
   '10.0.0.6?context=cqlt-evil',
   '-oProxyCommand=touch${IFS}/tmp/cqlt-pwn',
-  '10.0.0.7:2222',
   'evil@10.0.0.8',
   '10.0.0.9/cqlt-container',
   '172.0.XYZ.WZY',
 ];
 const GOOD = ['10.0.0.1', '10.0.0.2'];
-/** What may follow "--" as the ssh host or be the pod: the contact point and the two honest rows. */
-const ALLOWED_HOSTS = new Set(['127.0.0.1', ...GOOD]);
+/**
+ * `nodetool -pp status` prints address:storage_port: the address is a node like the honest rows, the port (here one
+ * that looks like an ssh port) is the storage port and must never reach an argv.
+ */
+const PORTED = '10.0.0.7:2222';
+/** What may follow "--" as the ssh host or be the pod: the contact point, the two honest rows and the ported row's host. */
+const ALLOWED_HOSTS = new Set(['127.0.0.1', ...GOOD, '10.0.0.7']);
 
 const row = (address: string, i: number) => `UN  ${address}  1.2 GiB  16  33.3%  ${String(i).padStart(8, '0')}-1111-1111-1111-111111111111  rack1`;
 const STATUS = [
@@ -38,7 +42,7 @@ const STATUS = [
   'Status=Up/Down',
   '|/ State=Normal/Leaving/Joining/Moving',
   '--  Address  Load  Tokens  Owns (effective)  Host ID  Rack',
-  ...[...GOOD, ...HOSTILE_ADDRESSES].map(row),
+  ...[...GOOD, PORTED, ...HOSTILE_ADDRESSES].map(row),
   '',
 ].join('\n');
 
@@ -68,7 +72,7 @@ function problem(e: ExecRecord): string | null {
   const sep = e.argv.indexOf('--');
   const options = sep < 0 ? e.argv : e.argv.slice(0, sep);
   const text = JSON.stringify(e.argv);
-  if (/cqlt-|ProxyCommand|IFS/.test(text)) return `hostile text in argv ${text}`;
+  if (/cqlt-|ProxyCommand|IFS|2222/.test(text)) return `hostile text in argv ${text}`;
   if (e.cmd === 'ssh') {
     if (options.some((a) => ['-F', '-i', '-p', '-J'].includes(a) || /UserKnownHostsFile|ProxyCommand/.test(a))) return `ssh option from data: ${text}`;
     if (!ALLOWED_HOSTS.has(e.argv[sep + 1] ?? '')) return `ssh host ${e.argv[sep + 1]} is not a listed address`;
@@ -93,7 +97,9 @@ describe('class 1: node addresses from data never become ssh/kubectl options', (
     const r = parseStatus(STATUS);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.value.nodes.map((n) => n.address)).toEqual([...GOOD, ...HOSTILE_ADDRESSES]);
+    expect(r.value.nodes.map((n) => n.address)).toEqual([...GOOD, '10.0.0.7', ...HOSTILE_ADDRESSES]);
+    expect(r.value.nodes[2]).toMatchObject({ address: '10.0.0.7', storagePort: 2222 });
+    expect(r.value.nodes[2]!.addressProblem).toBeUndefined();
     expect(r.value.nodes.filter((n) => n.addressProblem !== undefined).map((n) => n.address)).toEqual(HOSTILE_ADDRESSES);
     expect(r.warnings).toHaveLength(HOSTILE_ADDRESSES.length);
     // Anonymised pastes still count as nodes for the rules (a down anonymised node is still down).
@@ -117,9 +123,9 @@ describe('class 1: node addresses from data never become ssh/kubectl options', (
           const p = problem(e);
           if (p) unsafe.push(`${nodetoolVia} (${targetOrigin}): ${p}`);
         }
-        // Only the honest rows were collected; every other row is reported, not dropped.
+        // Only the honest rows (and the ported row's host) were collected; every other row is reported, not dropped.
         const collected = s.nodes.map((n) => n.address).sort();
-        if (JSON.stringify(collected) !== JSON.stringify(GOOD)) misreported.push(`${nodetoolVia}: collected ${JSON.stringify(collected)}`);
+        if (JSON.stringify(collected) !== JSON.stringify([...GOOD, '10.0.0.7'])) misreported.push(`${nodetoolVia}: collected ${JSON.stringify(collected)}`);
         if (refusedRows(s).length !== HOSTILE_ADDRESSES.length || !refusedRows(s).join('\n').includes('172.0.XYZ.WZY')) {
           misreported.push(`${nodetoolVia}: ${refusedRows(s).length} rows reported as not collected`);
         }

@@ -1,11 +1,13 @@
-import { readFile } from 'node:fs/promises';
+import { connect as tlsConnect } from 'node:tls';
 import type cassandra from 'cassandra-driver';
 import { checkHost, checkPort } from '../core/validate.js';
 import { entryFor } from '../core/credential-hosts.js';
+import { diagnoseCqlConnect, grantForUnauthorized } from '../core/cql-connect-errors.js';
 import { OpError } from '../core/errors.js';
 import { boundAuthProvider, WITHHELD_MARK, type CredentialLedger } from './cql-auth.js';
 import { loadDriver } from './cql-driver.js';
 import { allowHostFix, loadCredentialHosts } from './credential-hosts.js';
+import { cqlCredentialsFromEnv, type CqlCredentials } from './cql-credentials.js';
 import { localDcFirstPolicy } from './cql-load-balancing.js';
 
 /**
@@ -83,19 +85,13 @@ export class CqlSession {
       const c = checkHost(p.host);
       if (!c.ok) throw new OpError('BAD_HOST', c.reason, 'Give node addresses as host or host:port.');
     }
-    const username = env['CQL_TUNER_CQL_USERNAME'];
-    const password = env['CQL_TUNER_CQL_PASSWORD'];
-    const tlsOn = env['CQL_TUNER_CQL_TLS'] === '1' || env['CQL_TUNER_CQL_TLS'] === 'true';
-    const caFile = env['CQL_TUNER_CQL_CA_FILE'];
-    const sslOptions = tlsOn
-      ? {
-          ...(caFile ? { ca: [await readFile(caFile)] } : {}),
-          rejectUnauthorized: env['CQL_TUNER_CQL_TLS_INSECURE'] !== '1',
-        }
-      : undefined;
+    // Environment first, then cqlshrc (collect/cql-credentials.ts); never from a tool argument.
+    const creds = await cqlCredentialsFromEnv(env);
+    const { username, password, sslOptions } = creds;
+    const tlsOn = creds.tls;
     const driver = await loadDriver();
     const { Client, policies } = driver;
-    const ledger: CredentialLedger = { withheld: new Map(), warnings: new Set() };
+    const ledger: CredentialLedger = { withheld: new Map(), warnings: new Set(creds.warnings) };
     const hosts = username ? await loadCredentialHosts(env, opts.contactPoints) : null;
     for (const p of hosts?.problems ?? []) ledger.warnings.add(p);
     const connectTimeoutMs = opts.connectTimeoutMs ?? 5000;
@@ -122,7 +118,7 @@ export class CqlSession {
       await client.connect();
     } catch (e) {
       await client.shutdown().catch(() => {});
-      throw classifyConnectError(e, opts.contactPoints, port, password, ledger);
+      throw await classifyConnectError(e, points, opts.contactPoints, port, creds, ledger);
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }
@@ -161,7 +157,13 @@ export class CqlSession {
     const started = performance.now();
     const withheld = this.ledger.withheld.get(entryFor(address, splitHostPort(host.address, this.port).port));
     if (withheld) throw withheldError(withheld.host, withheld.port);
-    const rs = await this.client.execute(cql, params, { host, prepare: params.length > 0, readTimeout: timeoutMs ?? this.requestTimeoutMs, isIdempotent: true, fetchSize: 5000 });
+    let rs;
+    try {
+      const readTimeout = timeoutMs ?? this.requestTimeoutMs;
+      rs = await this.client.execute(cql, params, { host, prepare: params.length > 0, readTimeout, isIdempotent: true, fetchSize: 5000 });
+    } catch (e) {
+      throw unauthorizedError(e, address) ?? e;
+    }
     const columns = (rs.columns ?? []).map((c) => c.name);
     const rows = rs.rows.map((r) => columns.map((c) => cellText(r.get(c))));
     return { columns, rows, ms: Math.round(performance.now() - started) };
@@ -177,11 +179,61 @@ function withheldError(host: string, port: number): OpError {
   return new OpError('CQL_CREDENTIALS_NOT_ALLOWED', why, allowHostFix(host, port));
 }
 
-function classifyConnectError(e: unknown, points: string[], port: number, password: string | undefined, ledger: CredentialLedger): OpError {
-  let msg = e instanceof Error ? e.message : String(e);
-  if (password) msg = msg.split(password).join('***');
+/** 0x2100, the native protocol's Unauthorized: a missing grant, said as the GRANT that would allow the query. */
+function unauthorizedError(e: unknown, address: string): OpError | null {
+  const code = (e as { code?: unknown }).code;
+  const msg = e instanceof Error ? e.message : String(e);
+  if (code !== 0x2100 && !/has no \w+ permission on/i.test(msg)) return null;
+  const g = grantForUnauthorized(msg);
+  return new OpError(
+    'CQL_UNAUTHORIZED',
+    `${address}: ${msg}${g ? ` (missing grant: ${g.grant})` : ''}`,
+    g ? `As a superuser: ${g.grant}; (see "Point it at a secured cluster" in the README for the minimal role)` : 'Grant the role SELECT on the keyspace named.',
+  );
+}
+
+/** Does the first contact point complete a TLS handshake? Asked only when plain CQL failed, to name "TLS required". */
+function speaksTls(host: string, port: number, timeoutMs = 3000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = tlsConnect({ host, port, rejectUnauthorized: false, ...(/^[\d.]+$|:/.test(host) ? {} : { servername: host }) });
+    const done = (ok: boolean): void => {
+      socket.removeAllListeners();
+      socket.on('error', () => {});
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('secureConnect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+function errorCodes(e: unknown, inner: Record<string, unknown> | undefined): string[] {
+  const codes: string[] = [];
+  const add = (x: unknown) => {
+    const c = (x as { code?: unknown } | null)?.code;
+    if (typeof c === 'string') codes.push(c);
+    const cause = (x as { cause?: unknown } | null)?.cause;
+    const cc = (cause as { code?: unknown } | null)?.code;
+    if (typeof cc === 'string') codes.push(cc);
+  };
+  add(e);
+  for (const v of Object.values(inner ?? {})) add(v);
+  return codes;
+}
+
+async function classifyConnectError(
+  e: unknown,
+  hostPorts: { host: string; port: number }[],
+  points: string[],
+  port: number,
+  creds: CqlCredentials,
+  ledger: CredentialLedger,
+): Promise<OpError> {
+  const scrub = (t: string) => creds.secrets.reduce((acc, sec) => (sec ? acc.split(sec).join('***') : acc), t);
+  const msg = scrub(e instanceof Error ? e.message : String(e));
   const inner = (e as { innerErrors?: Record<string, unknown> }).innerErrors;
-  const detail = inner ? Object.entries(inner).map(([h, err]) => `${h}: ${err instanceof Error ? err.message : String(err)}`).join('; ') : '';
+  const detail = scrub(inner ? Object.entries(inner).map(([h, err]) => `${h}: ${err instanceof Error ? err.message : String(err)}`).join('; ') : '');
   // Every contact point that answered wanted a password it was not given: say which and how to allow it.
   if (ledger.withheld.size && (msg + detail).includes(WITHHELD_MARK)) {
     const first = [...ledger.withheld.values()][0]!;
@@ -189,13 +241,22 @@ function classifyConnectError(e: unknown, points: string[], port: number, passwo
     const why = `${all} ask${ledger.withheld.size === 1 ? 's' : ''} for a password, and cql-tuner does not send it there: not in CQL_TUNER_CREDENTIAL_HOSTS`;
     return new OpError('CQL_CREDENTIALS_NOT_ALLOWED', why, allowHostFix(first.host, first.port));
   }
-  if (/Authentication|credentials|PasswordAuthenticator/i.test(msg + detail)) {
-    // A password sent without TLS is worth saying even when the login failed.
-    const notes = [...ledger.warnings].map((w) => ` (${w})`).join('');
-    return new OpError('CQL_AUTH', `CQL authentication failed at ${points.join(', ')}: ${detail || msg}${notes}`, 'Set CQL_TUNER_CQL_USERNAME and CQL_TUNER_CQL_PASSWORD for a role that can read system_views.');
+  const failure = {
+    points,
+    port,
+    message: msg,
+    detail,
+    errorCodes: errorCodes(e, inner),
+    tls: creds.tls,
+    credentialSource: creds.credentialSource,
+    caSource: creds.caSource,
+  };
+  let d = diagnoseCqlConnect(failure);
+  // Plain CQL to a TLS-only port ends in a closed socket or a timeout: a handshake tells it apart from a dead node.
+  if (d.code === 'CQL_UNREACHABLE' && !creds.tls && hostPorts[0] && (await speaksTls(hostPorts[0].host, hostPorts[0].port))) {
+    d = diagnoseCqlConnect({ ...failure, serverSpeaksTls: true });
   }
-  if (/SSL|TLS|certificate|EPROTO/i.test(msg + detail)) {
-    return new OpError('CQL_TLS', `TLS problem connecting to ${points.join(', ')}: ${detail || msg}`, 'Set CQL_TUNER_CQL_TLS=1 and CQL_TUNER_CQL_CA_FILE, or turn TLS off if the cluster does not use it.');
-  }
-  return new OpError('CQL_UNREACHABLE', `no node answered CQL at ${points.join(', ')} (port ${port}): ${detail || msg}`, 'Check the addresses, the native transport port (9042) and that the nodes run (nodetool statusbinary).');
+  // A password sent without TLS is worth saying even when the login failed.
+  const notes = d.code === 'CQL_AUTH' ? [...ledger.warnings].map((w) => ` (${w})`).join('') : '';
+  return new OpError(d.code, `${d.message}${notes}`, d.fix);
 }

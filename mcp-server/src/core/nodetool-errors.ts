@@ -3,6 +3,7 @@ export interface NodetoolFailure {
   code:
     | 'JMX_UNREACHABLE'
     | 'JMX_AUTH'
+    | 'JMX_ACCESS_DENIED'
     | 'JMX_SSL'
     | 'NO_METRIC_YET'
     | 'NODE_STARTING'
@@ -16,7 +17,9 @@ export interface NodetoolFailure {
 export function classifyNodetoolFailure(subcommand: string, host: string, port: number, output: string): NodetoolFailure {
   const text = output.slice(0, 20000);
   const firstLine = (re: RegExp) => text.split('\n').find((l) => re.test(l))?.trim().slice(0, 300) ?? '';
-  if (/Connection refused|ConnectException|NoRouteToHostException|UnknownHostException|Failed to connect to/i.test(text)) {
+  // nodetool words a plain client meeting an SSL registry as "Failed to connect ... non-JRMP server": SSL, not a dead port.
+  const sslFirst = /non-JRMP server|SSLHandshakeException|handshake_failure|PKIX path/i.test(text);
+  if (!sslFirst && /Connection refused|ConnectException|NoRouteToHostException|UnknownHostException|Failed to connect to/i.test(text)) {
     return {
       code: 'JMX_UNREACHABLE',
       message: `cannot reach JMX at ${host}:${port}: ${firstLine(/Failed to connect|Connection refused|Exception/)}`,
@@ -30,11 +33,27 @@ export function classifyNodetoolFailure(subcommand: string, host: string, port: 
       fix: 'Set CQL_TUNER_JMX_SSL=1 and the javax.net.ssl trust store for nodetool, or check that this port is JMX.',
     };
   }
+  // Logged in, but the JMX access file gives this user `readonly`: commands that invoke an MBean operation are refused.
+  if (/Access denied! Invalid access level/i.test(text)) {
+    return {
+      code: 'JMX_ACCESS_DENIED',
+      message: `JMX at ${host}:${port} accepted the login but refused ${subcommand}: the JMX user is read-only (${firstLine(/Access denied/i)})`,
+      fix:
+        `nodetool ${subcommand} invokes MBean operations: give the JMX user \`readwrite\` in the JMX access file ` +
+        '(com.sun.management.jmxremote.access.file), or read this from the CQL virtual tables instead.',
+    };
+  }
   if (/Authentication failed|Invalid username or password|Credentials required|SecurityException/i.test(text)) {
     return {
       code: 'JMX_AUTH',
-      message: `JMX at ${host}:${port} refused the credentials (or needs some)`,
-      fix: 'Set CQL_TUNER_JMX_USERNAME and CQL_TUNER_JMX_PASSWORD (or CQL_TUNER_JMX_PASSWORD_FILE) in the environment of the tool.',
+      message: /Credentials required/i.test(text)
+        ? `JMX at ${host}:${port} requires a login (com.sun.management.jmxremote.authenticate=true) and none was given`
+        : /Invalid username or password/i.test(text)
+          ? `JMX at ${host}:${port} refused the user name or password`
+          : `JMX at ${host}:${port} refused the credentials (or needs some)`,
+      fix:
+        'Set CQL_TUNER_JMX_USERNAME and CQL_TUNER_JMX_PASSWORD_FILE (a file holding "<user> <password>", as nodetool -pwf reads) ' +
+        'or CQL_TUNER_JMX_PASSWORD in the environment of the tool; the user and password are those of the JMX password file on the node.',
     };
   }
   if (/Server is not initialized yet|not yet initialized/i.test(text)) {

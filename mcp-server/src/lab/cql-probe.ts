@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { loadDriver } from '../collect/cql-driver.js';
 import { localDcFirstPolicy } from '../collect/cql-load-balancing.js';
+import { type LabClientAuth, driverAuthOptions } from './auth-setup.js';
 import { LAB_CQL_PORT, LAB_DATACENTER } from './config-files.js';
 
 /** Cheap first check: does anything accept TCP on host:port? */
@@ -26,7 +27,7 @@ export type CqlProbe = { ok: true; releaseVersion: string } | { ok: false; error
  * rather than DCAwareRoundRobinPolicy: the latter marks hosts outside datacenter1 "ignored", so node 3 of a 2-DC
  * lab (datacenter2) could never be probed.
  */
-export async function probeCql(host: string, timeoutMs = 5000): Promise<CqlProbe> {
+export async function probeCql(host: string, timeoutMs = 5000, auth: LabClientAuth = {}): Promise<CqlProbe> {
   if (!(await tcpConnects(host, LAB_CQL_PORT, Math.min(timeoutMs, 2000)))) {
     return { ok: false, error: `nothing accepts connections on ${host}:${LAB_CQL_PORT}` };
   }
@@ -46,6 +47,8 @@ export async function probeCql(host: string, timeoutMs = 5000): Promise<CqlProbe
       // Readiness polling does its own retries; the driver must not reconnect in the background.
       reconnection: new policies.reconnection.ConstantReconnectionPolicy(60_000),
     },
+    // A secured lab: its own superuser (or the built-in one before set-up) and the lab CA.
+    ...(await driverAuthOptions(auth)),
   });
   try {
     const rs = await client.execute('SELECT release_version FROM system.local');

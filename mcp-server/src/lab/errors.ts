@@ -14,7 +14,9 @@ export type LabErrorCode =
   | 'ALREADY_RUNNING'
   | 'CQL_TIMEOUT'
   | 'ABORTED'
-  | 'STOP_FAILED';
+  | 'STOP_FAILED'
+  | 'BAD_LAB_NET'
+  | 'SECURITY_SETUP_FAILED';
 
 /** `message` says what was wrong, `fix` says what the user can do about it. */
 export class LabError extends Error {

@@ -1,6 +1,7 @@
-/** Local real-Cassandra lab: 1 or 3 nodes on 127.0.0.1–3 from Maven Central jars. */
+/** Local real-Cassandra lab: 1 or 3 nodes on 127.0.0.1–3 (or CQL_TUNER_LAB_NET) from Maven Central jars, open or secured. */
 export { SUPPORTED_LAB_VERSIONS, type LabVersion } from './versions.js';
-export type { LabNode, LabState, LabNodeStatus, LabStatus } from './types.js';
+export type { LabNode, LabState, LabNodeStatus, LabStatus, LabSecurityState } from './types.js';
+export { LAB_NET_VAR, labNet } from './paths.js';
 export { LabError, type LabErrorCode } from './errors.js';
 export {
   startLab,

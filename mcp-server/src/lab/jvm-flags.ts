@@ -89,6 +89,14 @@ export interface ServerJvmParams {
   jammJar: string | null;
   /** file:// URL of the node's cassandra-rackdc.properties (2-DC labs only; a 1-DC lab has no such flag). */
   rackDcUrl?: string;
+  /** JMX password and access files (a lab started with --jmx-auth), set the way cassandra-env.sh sets them. */
+  jmxAuth?: { passwordFile: string; accessFile: string };
+  /** JMX over SSL with this keystore (PKCS12), as cassandra-env.sh's JMX SSL block sets it. */
+  jmxSsl?: { keystore: string; password: string };
+  /** Auth labs: create the default superuser at once instead of after upstream's 10 s (5.0 reads the property). */
+  superuserSetupDelayMs?: number;
+  /** --metrics: the Prometheus JMX exporter agent flag (lab/metrics-agent.ts agentFlag). */
+  metricsAgent?: string;
 }
 
 /**
@@ -108,6 +116,34 @@ export function findJammJar(classpath: readonly string[]): string | null {
 
 export function ringDelayMs(index: number): number {
   return index === 1 ? 1000 : 5000;
+}
+
+/**
+ * cassandra-env.sh's JMX authentication: com.sun.management.jmxremote.authenticate plus the password and access
+ * files, which Cassandra's JMXServerUtils reads itself for its local JMX server (4.1 and 5.0).
+ */
+export function jmxAuthFlags(auth: ServerJvmParams['jmxAuth']): string[] {
+  if (!auth) return ['-Dcom.sun.management.jmxremote.authenticate=false'];
+  return [
+    // Upstream's jvm17-server.options exports this too: Cassandra wraps the JDK's JMXPluggableAuthenticator
+    // (measured: without it the daemon dies at start with IllegalAccessException on its constructor).
+    '--add-exports=java.management/com.sun.jmx.remote.security=ALL-UNNAMED',
+    '-Dcom.sun.management.jmxremote.authenticate=true',
+    `-Dcom.sun.management.jmxremote.password.file=${auth.passwordFile}`,
+    `-Dcom.sun.management.jmxremote.access.file=${auth.accessFile}`,
+  ];
+}
+
+/** cassandra-env.sh's JMX SSL block: the JMX connector over SSL with the node's keystore (no client certificate). */
+export function jmxSslFlags(ssl: ServerJvmParams['jmxSsl']): string[] {
+  if (!ssl) return [];
+  return [
+    '-Dcom.sun.management.jmxremote.ssl=true',
+    '-Dcom.sun.management.jmxremote.ssl.need.client.auth=false',
+    `-Djavax.net.ssl.keyStore=${ssl.keystore}`,
+    `-Djavax.net.ssl.keyStorePassword=${ssl.password}`,
+    '-Djavax.net.ssl.keyStoreType=PKCS12',
+  ];
 }
 
 /** JVM options for one lab daemon (everything before -cp). */
@@ -130,9 +166,12 @@ export function serverJvmFlags(p: ServerJvmParams): string[] {
     '-Djava.net.preferIPv4Stack=true',
     '-Djdk.attach.allowAttachSelf=true',
     '-Dio.netty.tryReflectionSetAccessible=true',
-    // JMX is local-only (bound to 127.0.0.1), unauthenticated, one port per node.
+    // JMX is local-only (bound to 127.0.0.1), one port per node; unauthenticated unless the lab has --jmx-auth.
     `-Dcassandra.jmx.local.port=${p.jmxPort}`,
-    '-Dcom.sun.management.jmxremote.authenticate=false',
+    ...jmxAuthFlags(p.jmxAuth),
+    ...jmxSslFlags(p.jmxSsl),
+    ...(p.superuserSetupDelayMs !== undefined ? [`-Dcassandra.superuser_setup_delay_ms=${p.superuserSetupDelayMs}`] : []),
+    ...(p.metricsAgent ? [p.metricsAgent] : []),
     '-Djava.rmi.server.hostname=127.0.0.1',
     '-Dcassandra-foreground=yes',
     `-Dcassandra.config=${p.configUrl}`,
@@ -160,8 +199,12 @@ export function serverJvmFlags(p: ServerJvmParams): string[] {
  * JVM options for NodeTool run as a short-lived client (≈ 0.7–1.5 s per call instead of ≈ 2 s). It needs the
  * same module access as the daemon: NodeTool touches FileUtils, whose static init reflects on DirectBuffer.cleaner.
  */
-export function nodetoolJvmFlags(version: LabVersion, logbackPath: string): string[] {
+export function nodetoolJvmFlags(version: LabVersion, logbackPath: string, trust?: { truststore: string; password: string }): string[] {
   return [
+    // A lab with JMX over SSL: nodetool --ssl trusts the lab CA (the default SSLContext reads these).
+    ...(trust
+      ? [`-Djavax.net.ssl.trustStore=${trust.truststore}`, `-Djavax.net.ssl.trustStorePassword=${trust.password}`, '-Djavax.net.ssl.trustStoreType=PKCS12']
+      : []),
     '-Xmx256m',
     '-XX:+UseSerialGC',
     '-XX:TieredStopAtLevel=1',

@@ -6,9 +6,11 @@ import { mkdir, open, readFile, rm } from 'node:fs/promises';
 import { totalmem } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ProgressFn } from '../ops/progress.js';
+import type { ProgressFn } from '../core/progress.js';
+import { agentFlag, JMX_EXPORTER_VERSION, LAB_METRICS_PORT, resolveJmxExporterAgent, writeAgentConfig } from './metrics-agent.js';
 import {
   LAB_CQL_PORT,
+  LAB_SEED,
   LAB_STORAGE_PORT,
   renderCassandraYaml,
   renderClientLogbackXml,
@@ -20,13 +22,15 @@ import { LabError } from './errors.js';
 import { tailLines, writeFileAtomic, writeFileIfChanged } from './fs-util.js';
 import { heapToMb, normalizeHeap } from './heap.js';
 import { DAEMON_CLASS, NODETOOL_CLASS, findJammJar, nodetoolJvmFlags, serverJvmFlags } from './jvm-flags.js';
-import { NODE_SUBDIRS, cassandraCacheRoot, labPaths, nodeAddress, nodeDirFor, nodeFiles } from './paths.js';
+import { NODE_SUBDIRS, cassandraCacheRoot, labNet, labPaths, nodeAddressOn, nodeDirFor, nodeFiles } from './paths.js';
+import { type LabClientAuth, labClientAuth, setUpLabRoles } from './auth-setup.js';
+import { type LabSecrets, type LabSecurityOptions, LAB_JMX_USER, LAB_TOOL_ROLE, ensureLabSecrets, isSecured } from './security.js';
 import { type PortNeed, checkJava, checkPortsFree, findJava } from './preflight.js';
 import { isAlive, isLabProcess, procEntryExists, signalLabProcess } from './proc.js';
 import { type ResolvedJars, cachedJars, resolveCassandraJars } from './resolve.js';
 import { readLabState, removeLabState, writeLabState } from './state.js';
 import { type LabDatacenters, checkTopology, nodePlacement } from './topology.js';
-import type { LabNode, LabNodeStatus, LabState, LabStatus } from './types.js';
+import type { LabNode, LabNodeStatus, LabSecurityState, LabState, LabStatus } from './types.js';
 import { type LabVersion, SUPPORTED_LAB_VERSIONS, labVersionsNewestFirst, normalizeLabVersion } from './versions.js';
 
 export const DEFAULT_NODE_TIMEOUT_MS = 180_000;
@@ -138,16 +142,41 @@ async function prepareDataDirs(stateDir: string, fullVersion: string, nodes: num
   await writeFileAtomic(marker, `${JSON.stringify(want)}\n`);
 }
 
-async function writeNodeFiles(stateDir: string, node: LabNode, version: LabVersion, dcs: LabDatacenters): Promise<void> {
+interface NodeSecurity {
+  options: LabSecurityOptions;
+  secrets: LabSecrets | null;
+  /** Nodes in the lab (internode TLS only between several). */
+  count: number;
+}
+
+function yamlSecurity(node: LabNode, sec: NodeSecurity): NonNullable<Parameters<typeof renderCassandraYaml>[0]['security']> | undefined {
+  const { options: o, secrets } = sec;
+  if (!isSecured(o) || !secrets) return undefined;
+  if (!o.auth && !o.tls) return undefined;
+  const tls = o.tls
+    ? {
+        keystore: secrets.nodeKeystore(node.index),
+        truststore: secrets.truststore,
+        password: secrets.passwords.store,
+        requireClientAuth: o.clientCertAuth,
+        internode: sec.count > 1,
+      }
+    : null;
+  return { auth: o.auth, tls };
+}
+
+async function writeNodeFiles(stateDir: string, node: LabNode, version: LabVersion, dcs: LabDatacenters, seed: string, sec: NodeSecurity): Promise<void> {
   const f = nodeFiles(stateDir, node.index);
   for (const sub of NODE_SUBDIRS) await mkdir(join(f.dir, sub), { recursive: true });
-  const { host } = nodeAddress(node.index);
+  const host = node.host;
+  const security = yamlSecurity(node, sec);
+  const extra = { ...(seed === LAB_SEED ? {} : { seed }), ...(security ? { security } : {}) };
   // One DC: exactly the files of a single-DC lab (SimpleSnitch, no rackdc file), so its data and outputs are unchanged.
   if (dcs === 2) {
-    await writeFileAtomic(f.yaml, renderCassandraYaml({ version, host, nodeDir: f.dir, snitch: 'GossipingPropertyFileSnitch' }));
+    await writeFileAtomic(f.yaml, renderCassandraYaml({ version, host, nodeDir: f.dir, snitch: 'GossipingPropertyFileSnitch', ...extra }));
     await writeFileAtomic(f.rackDc, renderRackDcProperties(node));
   } else {
-    await writeFileAtomic(f.yaml, renderCassandraYaml({ version, host, nodeDir: f.dir }));
+    await writeFileAtomic(f.yaml, renderCassandraYaml({ version, host, nodeDir: f.dir, ...extra }));
     await rm(f.rackDc, { force: true });
   }
   await writeFileAtomic(f.logback, renderNodeLogbackXml());
@@ -208,6 +237,7 @@ async function waitForCql(
   ready: number,
   total: number,
   signal?: AbortSignal,
+  auth: () => Promise<LabClientAuth> = async () => ({}),
 ): Promise<number> {
   const started = Date.now();
   let lastError = '';
@@ -219,7 +249,7 @@ async function waitForCql(
       if (!spawned.exit) await sleep(200);
       throw await nodeDiedError(node, spawned.exit, consoleLog);
     }
-    const probe = await probeCql(node.host, 5000);
+    const probe = await probeCql(node.host, 5000, await auth());
     if (probe.ok) {
       if (probe.releaseVersion !== fullVersion) {
         progress({ message: `Warning: ${node.host} reports release_version ${probe.releaseVersion}, expected ${fullVersion}` });
@@ -245,10 +275,10 @@ async function waitForCql(
 }
 
 /** Nodes 1..n as they will be recorded, before any is started. */
-function plannedNodes(stateDir: string, n: number, dcs: LabDatacenters): LabNode[] {
+function plannedNodes(stateDir: string, n: number, dcs: LabDatacenters, net: string): LabNode[] {
   const nodes: LabNode[] = [];
   for (let i = 1; i <= n; i++) {
-    const { host, jmxPort } = nodeAddress(i);
+    const { host, jmxPort } = nodeAddressOn(net, i);
     const f = nodeFiles(stateDir, i);
     nodes.push({ index: i, host, cqlPort: LAB_CQL_PORT, jmxPort, pid: null, dir: f.dir, logFile: f.systemLog, ...nodePlacement(i, dcs) });
   }
@@ -266,6 +296,18 @@ export interface StartLabOptions {
   signal?: AbortSignal;
   /** Per node: how long to wait for it to answer CQL (default 180 s). */
   timeoutMs?: number;
+  /** PasswordAuthenticator + CassandraAuthorizer, a set-up superuser and the tool's least-privilege role. */
+  auth?: boolean;
+  /** Client TLS (internode too with 3 nodes), certificates made by keytool into the lab dir. */
+  tls?: boolean;
+  /** With tls: require a client certificate signed by the lab CA. */
+  clientCertAuth?: boolean;
+  /** JMX password and access files, as cassandra-env.sh sets them. */
+  jmxAuth?: boolean;
+  /** JMX over SSL with the node certificates (nodetool then needs --ssl and the lab CA). */
+  jmxSsl?: boolean;
+  /** Each node serves Prometheus metrics on <address>:7070 through the JMX exporter java agent. */
+  metrics?: boolean;
 }
 
 /**
@@ -283,9 +325,20 @@ export async function startLab(opts: StartLabOptions): Promise<LabState> {
   const heap = normalizeHeap(opts.heap);
   const timeoutMs = opts.timeoutMs ?? DEFAULT_NODE_TIMEOUT_MS;
   const { stateDir } = labPaths();
+  const net = labNet();
+  if (opts.clientCertAuth && !opts.tls) {
+    throw new LabError('BAD_TOPOLOGY', 'Client-certificate authentication needs TLS.', 'Add --tls, or drop --client-cert.');
+  }
+  const security: LabSecurityOptions = {
+    auth: opts.auth === true,
+    tls: opts.tls === true,
+    clientCertAuth: opts.clientCertAuth === true,
+    jmxAuth: opts.jmxAuth === true,
+    ...(opts.jmxSsl ? { jmxSsl: true } : {}),
+  };
   const release = await acquireStartLock(stateDir);
   try {
-    return await startLocked({ version, count: count as 1 | 3, dcs, heap, timeoutMs, stateDir, progress, signal: opts.signal });
+    return await startLocked({ version, count: count as 1 | 3, dcs, heap, timeoutMs, stateDir, progress, signal: opts.signal, net, security, metrics: opts.metrics === true });
   } finally {
     await release();
   }
@@ -300,8 +353,12 @@ async function startLocked(p: {
   stateDir: string;
   progress: ProgressFn;
   signal: AbortSignal | undefined;
+  net: string;
+  security: LabSecurityOptions;
+  metrics: boolean;
 }): Promise<LabState> {
-  const { version, count, dcs, heap, timeoutMs, stateDir, progress, signal } = p;
+  const { version, count, dcs, heap, timeoutMs, stateDir, progress, signal, net, security } = p;
+  const agentJar = p.metrics ? await resolveJmxExporterAgent(signal) : null;
   const fullVersion = SUPPORTED_LAB_VERSIONS[version];
   const previous = await readLabState(stateDir);
   if (previous) {
@@ -325,7 +382,7 @@ async function startLocked(p: {
     progress({ message: `Warning: ${count} node(s) × ${heap} heap need about ${Math.round(memNeedMb / 1024)} GiB; this machine has ${Math.round(totalmem() / 2 ** 30)} GiB` });
   }
 
-  const nodes = plannedNodes(stateDir, count, dcs);
+  const nodes = plannedNodes(stateDir, count, dcs, net);
   const needs: PortNeed[] = nodes.flatMap((n) => [
     { host: n.host, port: LAB_CQL_PORT, what: `CQL of node ${n.index}` },
     { host: n.host, port: LAB_STORAGE_PORT, what: `storage of node ${n.index}` },
@@ -339,14 +396,36 @@ async function startLocked(p: {
 
   await prepareDataDirs(stateDir, fullVersion, count, dcs, progress);
 
-  const state: LabState = { version, fullVersion, nodes, heap, datacenters: dcs, startedAt: new Date().toISOString(), stateDir };
+  const secured = isSecured(security);
+  let secrets: LabSecrets | null = null;
+  if (secured) {
+    progress({ message: `Preparing ${describeSecurity(security)} (files in ${join(stateDir, 'secrets')})` });
+    secrets = await ensureLabSecrets(stateDir, java.path, nodes.map((n) => n.host), security);
+  }
+  const nodeSec: NodeSecurity = { options: security, secrets, count };
+  const clientAuth = (): Promise<LabClientAuth> => (secured ? labClientAuth(stateDir, security) : Promise.resolve({}));
+  const seed = `${nodes[0]!.host}:${LAB_STORAGE_PORT}`;
+
+  const state: LabState = {
+    version,
+    fullVersion,
+    nodes,
+    heap,
+    datacenters: dcs,
+    startedAt: new Date().toISOString(),
+    stateDir,
+    ...(net !== '127.0.0' ? { net } : {}),
+    ...(secrets ? { security: securityState(security, secrets) } : {}),
+    ...(agentJar ? { metrics: { port: LAB_METRICS_PORT, agent: `jmx_prometheus_javaagent ${JMX_EXPORTER_VERSION}` } } : {}),
+  };
   const spawned: Spawned[] = [];
   const t0 = Date.now();
   try {
     for (const node of nodes) {
       if (signal?.aborted) throw abortedError();
       const f = nodeFiles(stateDir, node.index);
-      await writeNodeFiles(stateDir, node, version, dcs);
+      await writeNodeFiles(stateDir, node, version, dcs, seed, nodeSec);
+      const agentConfig = agentJar ? await writeAgentConfig(f.confDir) : null;
       const argv = [
         ...serverJvmFlags({
           version,
@@ -359,6 +438,10 @@ async function startLocked(p: {
           index: node.index,
           jammJar: findJammJar(jars.classpath),
           ...(dcs === 2 ? { rackDcUrl: pathToFileURL(f.rackDc).href } : {}),
+          ...(security.jmxAuth && secrets ? { jmxAuth: { passwordFile: secrets.jmxPasswordFile, accessFile: secrets.jmxAccessFile } } : {}),
+          ...(security.auth ? { superuserSetupDelayMs: 0 } : {}),
+          ...(agentJar && agentConfig ? { metricsAgent: agentFlag(agentJar, node.host, agentConfig) } : {}),
+          ...(security.jmxSsl && secrets ? { jmxSsl: { keystore: secrets.nodeKeystore(node.index), password: secrets.passwords.store } } : {}),
         }),
         '-cp',
         [f.confDir, ...jars.classpath].join(':'),
@@ -374,8 +457,12 @@ async function startLocked(p: {
       node.pid = s.pid;
       // Recorded before waiting, so `lab stop` can clean up even if this process dies mid-start.
       await writeLabState(state);
-      const ms = await waitForCql(node, s, fullVersion, f.consoleLog, timeoutMs, progress, node.index - 1, count, signal);
+      const ms = await waitForCql(node, s, fullVersion, f.consoleLog, timeoutMs, progress, node.index - 1, count, signal, clientAuth);
       progress({ message: `Node ${node.index} (${node.host}) answers CQL after ${(ms / 1000).toFixed(1)}s`, progress: node.index, total: count });
+    }
+    if (security.auth) {
+      progress({ message: `Setting up roles: ${LAB_TOOL_ROLE} (least privilege) and the set-up superuser` });
+      await setUpLabRoles(stateDir, nodes[0]!.host, security);
     }
   } catch (e) {
     progress({ message: `Start failed; stopping the ${spawned.length} node(s) started so far (logs kept in ${stateDir})` });
@@ -389,8 +476,32 @@ async function startLocked(p: {
     if (r && r.left.length === 0) await removeLabState(stateDir);
     throw e;
   }
-  progress({ message: `Lab up: ${count} node(s)${dcs === 2 ? ' in 2 datacenters' : ''}, Cassandra ${fullVersion}, in ${secondsSince(t0)}s`, progress: count, total: count });
+  const secNote = state.security ? `, ${describeSecurity(security)}; client settings in ${state.security.cqlshrc}` : '';
+  const up = `Lab up: ${count} node(s)${dcs === 2 ? ' in 2 datacenters' : ''}, Cassandra ${fullVersion}, in ${secondsSince(t0)}s${secNote}`;
+  progress({ message: up, progress: count, total: count });
   return state;
+}
+
+function describeSecurity(o: LabSecurityOptions): string {
+  const parts = [
+    o.auth ? 'authentication' : '',
+    o.tls ? `TLS${o.clientCertAuth ? ' with client certificates' : ''}` : '',
+    o.jmxAuth ? 'JMX authentication' : '',
+    o.jmxSsl ? 'JMX over SSL' : '',
+  ];
+  return parts.filter(Boolean).join(', ') || 'no security';
+}
+
+function securityState(o: LabSecurityOptions, s: LabSecrets): LabSecurityState {
+  return {
+    ...o,
+    secretsDir: s.dir,
+    cqlshrc: s.toolCqlshrc,
+    toolRole: o.auth ? LAB_TOOL_ROLE : null,
+    caPem: o.tls ? s.caPem : null,
+    jmxUser: o.jmxAuth ? LAB_JMX_USER : null,
+    jmxPasswordFile: o.jmxAuth ? s.jmxClientPasswordFile : null,
+  };
 }
 
 /** SIGTERM to each group, wait, SIGKILL what is left (after re-checking it is still ours). Returns PIDs now gone. */
@@ -501,7 +612,7 @@ export async function labStatus(): Promise<LabStatus> {
   const nodes: LabNodeStatus[] = await Promise.all(
     state.nodes.map(async (n) => {
       const alive = n.pid !== null && (await isLabProcess(n.pid, n.dir));
-      const cqlUp = alive && (await probeCql(n.host, 3000)).ok;
+      const cqlUp = alive && (await probeCql(n.host, 3000, await labClientAuth(stateDir, state.security).catch(() => ({})))).ok;
       return { ...n, alive, cqlUp };
     }),
   );
@@ -535,5 +646,15 @@ export async function labNodetoolArgv(version?: LabVersion): Promise<string[] | 
   const logback = join(cassandraCacheRoot(cacheDir), 'nodetool-logback.xml');
   await writeFileIfChanged(logback, renderClientLogbackXml());
   const java = (await findJava()) ?? 'java';
-  return [java, ...nodetoolJvmFlags(v, logback), '-cp', jars.classpath.join(':'), NODETOOL_CLASS];
+  const trust = await labJmxTrust(stateDir);
+  return [java, ...nodetoolJvmFlags(v, logback, trust ?? undefined), '-cp', jars.classpath.join(':'), NODETOOL_CLASS];
+}
+
+/** The running lab's truststore when its JMX speaks SSL, so the lab's own nodetool can verify it. */
+async function labJmxTrust(stateDir: string): Promise<{ truststore: string; password: string } | null> {
+  const state = await readLabState(stateDir);
+  if (!state?.security?.jmxSsl) return null;
+  const raw = await readFile(join(state.security.secretsDir, 'passwords.json'), 'utf8').catch(() => null);
+  const store = raw ? (JSON.parse(raw) as { store?: unknown }).store : undefined;
+  return typeof store === 'string' ? { truststore: join(state.security.secretsDir, 'truststore.p12'), password: store } : null;
 }

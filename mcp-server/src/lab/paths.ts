@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { dataHome } from '../collect/data-home.js';
+import { LabError } from './errors.js';
 import type { LabVersion } from './versions.js';
 import { SUPPORTED_LAB_VERSIONS } from './versions.js';
 
@@ -81,5 +82,40 @@ export function nodeFiles(stateDir: string, index: number): NodeFiles {
 
 /** Node N: 127.0.0.N, JMX 7199, 7299, 7399 (JMX binds to 127.0.0.1 only, so the ports must differ). */
 export function nodeAddress(index: number): { host: string; jmxPort: number } {
-  return { host: `127.0.0.${index}`, jmxPort: 7199 + 100 * (index - 1) };
+  return nodeAddressOn(DEFAULT_LAB_NET, index);
+}
+
+/** The default lab network: nodes on 127.0.0.1–3. */
+export const DEFAULT_LAB_NET = '127.0.0';
+export const LAB_NET_VAR = 'CQL_TUNER_LAB_NET';
+
+/**
+ * The first three octets of the lab's node addresses, from CQL_TUNER_LAB_NET (trusted: the user's environment), so
+ * two labs can run on one machine (e.g. 127.0.2 → nodes on 127.0.2.1–3). Loopback only: anything outside
+ * 127.0.0.0/8 is refused, since the lab must never listen on a real interface.
+ */
+export function labNet(env: Env = process.env): string {
+  const raw = nonEmpty(env[LAB_NET_VAR])?.trim();
+  if (raw === undefined) return DEFAULT_LAB_NET;
+  const m = /^127\.(\d{1,3})\.(\d{1,3})$/.exec(raw);
+  if (!m || Number(m[1]) > 255 || Number(m[2]) > 255) {
+    throw new LabError(
+      'BAD_LAB_NET',
+      `${LAB_NET_VAR}=${JSON.stringify(raw.slice(0, 40))} is not a loopback network like 127.0.2`,
+      `Set ${LAB_NET_VAR} to three octets inside 127.0.0.0/8 (e.g. 127.0.2; the nodes get .1 to .3), or unset it for 127.0.0.x.`,
+    );
+  }
+  return `127.${Number(m[1])}.${Number(m[2])}`;
+}
+
+/**
+ * Node N of a lab on `net`. JMX stays on 127.0.0.1 (Cassandra's local-only JMX binds the loopback address
+ * InetAddress.getLoopbackAddress(), not the node's, checked in JMXServerUtils of 4.1.10 and 5.0.9), so another
+ * network needs other JMX ports: 20000 + 10 × ((256 × B + C) mod 1000) + N for 127.B.C, away from the default
+ * 7199/7299/7399 and below the ephemeral range (32768+). Two networks whose 256 × B + C agree mod 1000 would share ports.
+ */
+export function nodeAddressOn(net: string, index: number): { host: string; jmxPort: number } {
+  if (net === DEFAULT_LAB_NET) return { host: `127.0.0.${index}`, jmxPort: 7199 + 100 * (index - 1) };
+  const [, b, c] = net.split('.').map(Number) as [number, number, number];
+  return { host: `${net}.${index}`, jmxPort: 20_000 + 10 * ((256 * b + c) % 1000) + index };
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LocalTarget } from '../collect/local-target.js';
-import type { ProgressFn } from '../ops/progress.js';
+import type { ProgressFn } from '../core/progress.js';
 import { renderResolvePom } from './config-files.js';
 import { LabError } from './errors.js';
 import { exists, writeText } from './fs-util.js';

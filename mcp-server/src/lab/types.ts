@@ -1,3 +1,4 @@
+import type { LabSecurityOptions } from './security.js';
 import type { LabVersion } from './versions.js';
 
 export interface LabNode {
@@ -5,7 +6,7 @@ export interface LabNode {
   /** 127.0.0.N */
   host: string;
   cqlPort: 9042;
-  /** 7199, 7299, 7399 (JMX listens on 127.0.0.1 for every node). */
+  /** 7199, 7299, 7399 (JMX listens on 127.0.0.1 for every node; other ports on a CQL_TUNER_LAB_NET lab). */
   jmxPort: number;
   pid: number | null;
   dir: string;
@@ -25,6 +26,26 @@ export interface LabState {
   datacenters: 1 | 2;
   startedAt: string;
   stateDir: string;
+  /** First three octets of the node addresses (CQL_TUNER_LAB_NET); absent = 127.0.0. */
+  net?: string;
+  /** --metrics: each node serves Prometheus metrics (JMX exporter agent) on <host>:<port>/metrics. */
+  metrics?: { port: number; agent: string };
+  /** A secured lab (--auth, --tls, --jmx-auth): what is on, and the files a client reads. Absent = open lab. */
+  security?: LabSecurityState;
+}
+
+/** No password is kept here: they are in the files named, 0600 under <stateDir>/secrets. */
+export interface LabSecurityState extends LabSecurityOptions {
+  secretsDir: string;
+  /** cqlshrc for the tool's least-privilege role (CQL_TUNER_CQLSHRC=<this>). */
+  cqlshrc: string;
+  /** The tool's CQL role, or null without --auth. */
+  toolRole: string | null;
+  /** The lab CA as PEM (with --tls), else null. */
+  caPem: string | null;
+  /** The tool's JMX user and its `user password` file for CQL_TUNER_JMX_PASSWORD_FILE (with --jmx-auth), else null. */
+  jmxUser: string | null;
+  jmxPasswordFile: string | null;
 }
 
 export interface LabNodeStatus extends LabNode {

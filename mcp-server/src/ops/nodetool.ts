@@ -119,9 +119,13 @@ export async function runNodetool(input: NodetoolInput, deps: NodetoolDeps = {})
   }
   deps.onProgress?.({ message: `nodetool ${built.subcommand} on ${host}:${port}${remote ? ` via ${target.describe()}` : ''}` });
   try {
-    const args = [...built.connectionArgs, ...auth.args, ...built.commandArgs];
-    const batcher = !remote && deps.batch ? await deps.batch.batcherFor(located.argvPrefix) : null;
-    const run = (a: string[], o: RunOptions): Promise<RunResult> => (batcher ? batcher.run(a, o) : target.run([...located.argvPrefix, ...a], o));
+    // The lab's java NodeTool class has no --ssl (bin/nodetool's wrapper turns it into -Dssl.enable=true, which
+    // NodeProbe reads; checked in the 4.1.10 and 5.0.9 jars): give the JVM the property instead.
+    const javaSsl = located.source === 'lab' && auth.args.includes('--ssl');
+    const prefix = javaSsl ? [located.argvPrefix[0]!, '-Dssl.enable=true', ...located.argvPrefix.slice(1)] : located.argvPrefix;
+    const args = [...built.connectionArgs, ...(javaSsl ? auth.args.filter((a) => a !== '--ssl') : auth.args), ...built.commandArgs];
+    const batcher = !remote && deps.batch ? await deps.batch.batcherFor(prefix) : null;
+    const run = (a: string[], o: RunOptions): Promise<RunResult> => (batcher ? batcher.run(a, o) : target.run([...prefix, ...a], o));
     let res = await run(args, { timeoutMs, signal: deps.signal, env: auth.env });
     const retry = (NODETOOL_ALLOW_LIST[built.subcommand] as NodetoolCommandSpec).retry;
     if (retry && res.exitCode !== 0 && !res.timedOut && !res.cancelled && retry.when.test(`${res.stdout}\n${res.stderr}`)) {

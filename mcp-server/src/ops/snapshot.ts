@@ -13,6 +13,7 @@ import { parseTargetTemplate, specForNode, type TargetTemplate } from '../collec
 import type { Target } from '../collect/target.js';
 import { CQL_TUNER_VERSION } from '../version.js';
 import { describeError, OpError } from './errors.js';
+import { missingGrantWarnings } from '../core/cql-connect-errors.js';
 import type { ProgressFn } from './progress.js';
 
 export interface SnapshotInput {
@@ -226,6 +227,19 @@ function hostOnly(contactPoint: string): string {
   return contactPoint.split(':').length === 2 ? contactPoint.replace(/:\d+$/, '') : contactPoint;
 }
 
+/** CQL connect errors that mean "reachable, but this client's login or TLS settings are refused". */
+const CQL_SETTINGS_REFUSALS = new Set([
+  'CQL_AUTH',
+  'CQL_AUTH_REQUIRED',
+  'CQL_TLS',
+  'CQL_TLS_HOSTNAME',
+  'CQL_TLS_UNKNOWN_CA',
+  'CQL_TLS_CERT_EXPIRED',
+  'CQL_TLS_CLIENT_CERT',
+  'CQL_TLS_REQUIRED',
+  'CQL_TLS_NOT_ON_SERVER',
+]);
+
 async function resolveTargets(input: SnapshotInput): Promise<{ hosts: string[]; jmxHost: string; jmxPorts: Record<string, number> }> {
   if (input.lab) {
     const s = await labStatus();
@@ -266,9 +280,13 @@ export async function takeSnapshot(input: SnapshotInput, deps: { onProgress?: Pr
     session = await CqlSession.connect({ contactPoints: hosts, port: input.cqlPort, localDataCenter: input.localDataCenter }, deps.signal);
   } catch (e) {
     // No CQL at all: read the cluster through JMX instead, if nodetool is allowed and answers.
-    if (input.nodetool === false || !(e instanceof OpError) || e.code !== 'CQL_UNREACHABLE') throw e;
-    deps.onProgress?.({ message: 'no node answers CQL: reading the cluster with nodetool only' });
-    return nodetoolOnlySnapshot(input, { hosts, jmxHost, jmxPorts, concurrency, nodeTimeoutMs, started, cqlError: e, via }, deps);
+    // A login or TLS refusal (issue #20) takes the same path, and stays the error when JMX does not answer either.
+    if (input.nodetool === false || !(e instanceof OpError) || (e.code !== 'CQL_UNREACHABLE' && !CQL_SETTINGS_REFUSALS.has(e.code))) throw e;
+    const why = e.code === 'CQL_UNREACHABLE' ? 'no node answers CQL' : `CQL refused (${e.code})`;
+    deps.onProgress?.({ message: `${why}: reading the cluster with nodetool only` });
+    const ctx = { hosts, jmxHost, jmxPorts, concurrency, nodeTimeoutMs, started, cqlError: e, via };
+    if (e.code === 'CQL_UNREACHABLE') return nodetoolOnlySnapshot(input, ctx, deps);
+    return nodetoolOnlySnapshot(input, ctx, deps).catch(() => Promise.reject(e));
   }
   try {
     const discovered = splitByAddress(session.hosts().filter((h) => !input.dc || h.datacenter === input.dc));
@@ -309,7 +327,7 @@ export async function takeSnapshot(input: SnapshotInput, deps: { onProgress?: Pr
     );
     const meta = { collectedAt: new Date(started).toISOString(), durationMs: Date.now() - started, contactPoints: hosts };
     if (input.bundleDir) deps.onProgress?.({ message: `writing bundle ${input.bundleDir}` });
-    const warnings = [...session.warnings(), ...refusedWarnings(discovered.refused, 'system.peers')];
+    const warnings = [...session.warnings(), ...refusedWarnings(discovered.refused, 'system.peers'), ...missingGrantWarnings(raw.flatMap((r) => r.sources))];
     return snapshotFromRaw(raw, { ...meta, ...(await saveBundle(input.bundleDir, meta, raw)), ...(warnings.length ? { warnings } : {}) }, input.raw);
   } finally {
     await session.close();

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_NODE_TIMEOUT_MS, DEFAULT_SWEEP_CONCURRENCY, type SnapshotInput } from '../../ops/snapshot.js';
 import { intArg } from '../arg-parsers.js';
@@ -31,7 +32,13 @@ export function addClusterOptions(cmd: Command): Command {
     .option('--nodetool-path <path>', 'absolute path of nodetool (on the remote host with --nodetool-via)')
     .option('--nodetool-via <target>', 'run nodetool on each node, e.g. ssh://ops@{host} ({host} = node address; JMX then 127.0.0.1)')
     .option('--concurrency <n>', 'nodes collected at once', intArg('concurrency'), DEFAULT_SWEEP_CONCURRENCY)
-    .option('--node-timeout <ms>', 'per-node deadline', intArg('node-timeout'), DEFAULT_NODE_TIMEOUT_MS);
+    .option('--node-timeout <ms>', 'per-node deadline', intArg('node-timeout'), DEFAULT_NODE_TIMEOUT_MS)
+    .option('--cqlshrc <path>', 'cqlshrc with the CQL login and TLS settings (default $CQL_TUNER_CQLSHRC, else ~/.cassandra/cqlshrc)')
+    // The user's own flag, so trusted like the environment variable it sets for this run (collect/cql-credentials.ts).
+    .hook('preAction', (_cmd, action) => {
+      const rc = (action.opts() as { cqlshrc?: string }).cqlshrc;
+      if (rc) process.env.CQL_TUNER_CQLSHRC = resolve(rc);
+    });
 }
 
 /**

@@ -4,14 +4,43 @@ import { LAB_HEADERS, labRows } from '../../render/lab.js';
 import { failWith, printJson, printText, terminalTable } from '../output.js';
 import { abortOnSignal } from '../abort-on-signal.js';
 import { progressLine } from '../progress-line.js';
+import { labIncidentCommand } from './lab-incident.js';
 
 async function showStatus(json: boolean | undefined): Promise<void> {
   const s = await labStatus();
-  const view = { running: s.running, version: s.state?.fullVersion ?? null, datacenters: s.state?.datacenters ?? null, nodes: s.nodes };
+  const view = { running: s.running, version: s.state?.fullVersion ?? null, datacenters: s.state?.datacenters ?? null, nodes: s.nodes, security: s.state?.security ?? null };
   if (json) return printJson(view);
   if (!s.nodes.length) return printText('No lab is running. Start one with `cql-tuner lab start`.');
   const dcs = view.datacenters === 2 ? ', 2 datacenters' : '';
-  printText(`Cassandra ${view.version ?? '?'} lab${dcs} (state in ${s.state?.stateDir ?? '?'})\n${terminalTable(LAB_HEADERS, labRows(view))}`);
+  const sec = view.security;
+  let secured = '';
+  if (sec) {
+    const on = [
+      sec.auth ? `auth (role ${sec.toolRole})` : '',
+      sec.tls ? `TLS${sec.clientCertAuth ? ' + client certs' : ''}` : '',
+      sec.jmxAuth ? `JMX auth (user ${sec.jmxUser})` : '',
+      sec.jmxSsl ? 'JMX over SSL' : '',
+    ];
+    const jmx = sec.jmxPasswordFile ? ` CQL_TUNER_JMX_USERNAME=${sec.jmxUser} CQL_TUNER_JMX_PASSWORD_FILE=${sec.jmxPasswordFile}` : '';
+    secured = `\nSecured: ${on.filter(Boolean).join(', ')}\nClient settings: CQL_TUNER_CQLSHRC=${sec.cqlshrc}${jmx}`;
+  }
+  const m = s.state?.metrics;
+  const metrics = m ? `\nMetrics: http://<node address>:${m.port}/metrics (${m.agent})` : '';
+  printText(`Cassandra ${view.version ?? '?'} lab${dcs} (state in ${s.state?.stateDir ?? '?'})\n${terminalTable(LAB_HEADERS, labRows(view))}${secured}${metrics}`);
+}
+
+interface LabStartFlags {
+  nodes: string;
+  version: string;
+  dcs: string;
+  heap: string;
+  json?: boolean;
+  auth?: boolean;
+  tls?: boolean;
+  clientCert?: boolean;
+  jmxAuth?: boolean;
+  jmxSsl?: boolean;
+  metrics?: boolean;
 }
 
 export function labCommand(): Command {
@@ -23,8 +52,14 @@ export function labCommand(): Command {
     .addOption(new Option('--version <v>', 'Cassandra line').choices(['5.0', '4.1']).default('5.0'))
     .addOption(new Option('--dcs <n>', 'datacenters: 2 puts nodes 1–2 in datacenter1 and node 3 in datacenter2 (needs --nodes 3)').choices(['1', '2']).default('1'))
     .option('--heap <size>', 'heap per node, e.g. 512M or 1G', '512M')
+    .option('--auth', 'PasswordAuthenticator + CassandraAuthorizer, a set-up superuser and a least-privilege role cql_tuner')
+    .option('--tls', 'client TLS (internode too with --nodes 3), CA and node certificates made by keytool in the lab dir')
+    .option('--client-cert', 'with --tls: require a client certificate signed by the lab CA')
+    .option('--jmx-auth', 'JMX password and access files, as cassandra-env.sh sets them')
+    .option('--jmx-ssl', 'JMX over SSL with the node certificates (nodetool then needs --ssl: CQL_TUNER_JMX_SSL=1)')
+    .option('--metrics', 'each node serves Prometheus metrics on <address>:7070 (the JMX exporter java agent from Maven Central)')
     .option('--json', 'print the lab status as JSON')
-    .action(async (o: { nodes: string; version: string; dcs: string; heap: string; json?: boolean }) => {
+    .action(async (o: LabStartFlags) => {
       const progress = progressLine();
       const abort = abortOnSignal();
       try {
@@ -33,6 +68,12 @@ export function labCommand(): Command {
           datacenters: o.dcs === '2' ? 2 : 1,
           version: o.version,
           heap: o.heap,
+          auth: o.auth === true,
+          tls: o.tls === true,
+          clientCertAuth: o.clientCert === true,
+          jmxAuth: o.jmxAuth === true,
+          jmxSsl: o.jmxSsl === true,
+          metrics: o.metrics === true,
           onProgress: progress,
           signal: abort.signal,
         });
@@ -77,5 +118,6 @@ export function labCommand(): Command {
         failWith(e, o);
       }
     });
+  lab.addCommand(labIncidentCommand());
   return lab;
 }

@@ -83,7 +83,7 @@ export function registerSnapshotTools(server: McpServer): void {
         'CQL virtual tables first (thread pools, caches, settings, per-table disk/latency/tombstones/partition sizes, clients, compactions, gossip, hints, snapshots), ' +
         'nodetool only for what no table answers (heap via info, GC via gcstats, dropped messages via tpstats). ' +
         'Returns a compact per-node summary; unreachable nodes are marked, never fatal. bundle: true keeps every raw output in the cql-tuner data folder for offline re-analysis; raw: {node, source} returns chosen raw outputs inline (capped). ' +
-        'CQL credentials/TLS from CQL_TUNER_CQL_USERNAME/PASSWORD/TLS/CA_FILE in the server environment; ' +
+        'CQL credentials/TLS from CQL_TUNER_CQL_USERNAME/PASSWORD/TLS/CA_FILE in the server environment or the user\'s cqlshrc (CQL_TUNER_CQLSHRC, default ~/.cassandra/cqlshrc), never from arguments; ' +
         'the password goes only to hosts in CQL_TUNER_CREDENTIAL_HOSTS.',
       inputSchema: {
         hosts: z.array(z.string().max(300)).max(64).optional().describe('Contact points, host or host:port'),
