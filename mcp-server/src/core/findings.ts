@@ -15,6 +15,14 @@ export interface Finding {
   knowledgeIds: string[];
   /** How sure the rule is: high when measured directly, low when inferred or the data is partial. */
   confidence: 'high' | 'medium' | 'low';
+  /** Where the evidence came from ("log", "system_views.tombstones_per_read", "nodetool tablestats"); set by correlation. */
+  sources?: string[];
+  /** Ids of the other findings merged into this one (the same problem seen by several sources). */
+  mergedIds?: string[];
+  /** When the numbers hold: "window" (measured over the diagnosis window), "now", "since start …", or "in the logs". */
+  when?: string;
+  /** This finding is the likely cause of others on the same node and time: they follow it here. */
+  chain?: { reason: string; effects: Finding[] };
 }
 
 /** What a rule did: findings, or why it could not run (so a report can say what was not checked). */

@@ -1,4 +1,8 @@
+import { correlate } from '../core/diagnosis/correlate.js';
 import { nodeEvidence, type DiagnosisInput } from '../core/diagnosis/evidence.js';
+import type { NodeClock } from '../core/diagnosis/since-start.js';
+import { LocalTarget } from '../collect/local-target.js';
+import type { Target } from '../collect/target.js';
 import type { Finding } from '../core/findings.js';
 import { runRules, type RulesResult } from '../core/rules/index.js';
 import type { LogFacts } from '../core/parse/logs/types.js';
@@ -6,6 +10,7 @@ import { labLogPaths, readNodeLogs } from './node-logs.js';
 import { OpError } from './errors.js';
 import type { ProgressFn } from './progress.js';
 import { analyzeBundle, takeSnapshot, type ClusterSnapshot, type SnapshotInput } from './snapshot.js';
+import { hostGroups, MAX_WINDOW_SECONDS, runWindow, type DiagnosisWindow } from './diagnose-window.js';
 
 export interface DiagnosisReport {
   origin: string;
@@ -21,6 +26,8 @@ export interface DiagnosisReport {
   bundleError?: { code: string; message: string; fix: string };
   /** About credentials: withheld from hosts not allowed them, or sent without TLS. */
   warnings?: string[];
+  /** Rates over the window between two sweeps, and the hosts' disk/CPU figures; absent for an instant diagnosis. */
+  window?: DiagnosisWindow;
 }
 
 /** What a diagnosis adds to a snapshot: per-node tables and compactions, and the ring from one node. */
@@ -47,8 +54,17 @@ export function evidenceFromSnapshot(s: ClusterSnapshot, origin: string, logs: R
   };
 }
 
-export function diagnosisFromSnapshot(s: ClusterSnapshot, origin: string, logs: Record<string, LogFacts> = {}): DiagnosisReport {
-  const r = runRules(evidenceFromSnapshot(s, origin, logs));
+/** Per node: uptime and gcstats interval, which say whether a counter covers the window or the node's whole life. */
+function clocksOf(s: ClusterSnapshot): Record<string, NodeClock> {
+  return Object.fromEntries(s.nodes.map((n) => [n.address, { uptimeSeconds: n.facts.uptimeSeconds ?? null, gcIntervalMs: n.facts.gc?.intervalMs ?? null }]));
+}
+
+export function diagnosisFromSnapshot(s: ClusterSnapshot, origin: string, logs: Record<string, LogFacts> = {}, window?: DiagnosisWindow): DiagnosisReport {
+  const ruled = runRules(evidenceFromSnapshot(s, origin, logs));
+  const rates = window ? Object.fromEntries(window.nodes.map((n) => [n.node, n])) : undefined;
+  // One problem one finding, since-start counters labelled or measured over the window, causes before symptoms.
+  const findings = correlate(ruled.findings, { clocks: clocksOf(s), ...(rates && window ? { rates, windowSeconds: Math.round(window.seconds) } : {}) });
+  const r = { ...ruled, findings };
   return {
     origin,
     collectedAt: s.collectedAt,
@@ -65,24 +81,55 @@ export function diagnosisFromSnapshot(s: ClusterSnapshot, origin: string, logs: 
     ...(s.bundleDir ? { bundleDir: s.bundleDir } : {}),
     ...(s.bundleError ? { bundleError: s.bundleError } : {}),
     ...(s.warnings?.length ? { warnings: s.warnings } : {}),
+    ...(window ? { window } : {}),
   };
 }
 
 export interface DiagnoseInput extends SnapshotInput {
   /** Log files to read per node address (local paths); the lab's own logs are read without asking. */
   logFiles?: Record<string, string[]>;
+  /**
+   * Seconds between two sweeps whose counters become rates; 0 or absent = one instant sweep. The CLI and the MCP
+   * tool default to DEFAULT_WINDOW_SECONDS for live clusters; programmatic callers (demo, tests) choose.
+   */
+  windowSeconds?: number;
 }
 
 /** Snapshot (CQL first, nodetool for the rest) + logs where reachable + rules → one report, worst first. */
-export async function diagnose(input: DiagnoseInput, deps: { onProgress?: ProgressFn; signal?: AbortSignal } = {}): Promise<DiagnosisReport> {
-  const s = await takeSnapshot(
-    {
-      ...input,
-      nodetoolExtra: [...new Set([...DIAGNOSE_NODETOOL_PER_NODE, ...(input.nodetoolExtra ?? [])])],
-      nodetoolOnce: [...new Set([...DIAGNOSE_NODETOOL_ONCE, ...(input.nodetoolOnce ?? [])])],
-    },
-    deps,
-  );
+export async function diagnose(
+  input: DiagnoseInput,
+  deps: {
+    onProgress?: ProgressFn;
+    signal?: AbortSignal;
+    /** The lab's host (default: this machine); tests pass a wrapped LocalTarget. */
+    labHost?: Target;
+  } = {},
+): Promise<DiagnosisReport> {
+  const seconds = input.windowSeconds ?? 0;
+  if (!Number.isFinite(seconds) || seconds < 0 || seconds > MAX_WINDOW_SECONDS) {
+    const fix = `Give a window between 0 (one instant sweep) and ${MAX_WINDOW_SECONDS} s, e.g. 30.`;
+    throw new OpError('BAD_WINDOW', `window of ${seconds} s is outside 0–${MAX_WINDOW_SECONDS} s`, fix);
+  }
+  const snapshotInput = {
+    ...input,
+    nodetoolExtra: [...new Set([...DIAGNOSE_NODETOOL_PER_NODE, ...(input.nodetoolExtra ?? [])])],
+    nodetoolOnce: [...new Set([...DIAGNOSE_NODETOOL_ONCE, ...(input.nodetoolOnce ?? [])])],
+  };
+  let s: ClusterSnapshot;
+  let window: DiagnosisWindow | undefined;
+  if (seconds > 0) {
+    // Only the last sweep writes the bundle: it is the one the rules read.
+    const { bundleDir: _b, ...firstInput } = snapshotInput;
+    let sweeps = 0;
+    const run = await runWindow(
+      seconds,
+      () => takeSnapshot(sweeps++ === 0 ? firstInput : snapshotInput, deps),
+      (first) => hostGroups(input, first.nodes.filter((n) => n.reachable).map((n) => n.address), () => deps.labHost ?? new LocalTarget()),
+      deps,
+    );
+    s = run.last;
+    window = run.window;
+  } else s = await takeSnapshot(snapshotInput, deps);
   const files = { ...(input.lab ? await labLogPaths() : {}), ...(input.logFiles ?? {}) };
   const logs: Record<string, LogFacts> = {};
   for (const [node, paths] of Object.entries(files)) {
@@ -91,7 +138,7 @@ export async function diagnose(input: DiagnoseInput, deps: { onProgress?: Progre
     if (r.logs) logs[node] = r.logs;
   }
   deps.onProgress?.({ message: 'running rules' });
-  return diagnosisFromSnapshot(s, input.lab ? 'local lab' : `cluster via ${s.contactPoints.join(', ')}`, logs);
+  return diagnosisFromSnapshot(s, input.lab ? 'local lab' : `cluster via ${s.contactPoints.join(', ')}`, logs, window);
 }
 
 /**

@@ -1,4 +1,5 @@
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
+import { DEFAULT_WINDOW_SECONDS, MAX_WINDOW_SECONDS } from '../../ops/diagnose-window.js';
 import { diagnose, diagnoseBundle } from '../../ops/diagnose.js';
 import { interpretText } from '../../ops/interpret.js';
 import { readSavedOutput } from '../../ops/saved-output.js';
@@ -19,16 +20,24 @@ export function diagnoseCommand(): Command {
     .option('--bundle <dir>', 'diagnose a saved bundle instead of collecting')
     .option('--save <dir>', 'also save every raw output as a bundle in DIR')
     .option('--log <node=path>', LOG_HELP, (v: string, prev: string[] = []) => [...prev, v])
+    .option(
+      '--window <duration>',
+      `seconds between two sweeps whose counters become rates, with host disk/CPU figures (30, 30s, 2m; 0 = one instant sweep; default ${DEFAULT_WINDOW_SECONDS}s; not with --bundle)`,
+      windowArg,
+    )
     .option('--detail', 'every finding, info included')
     .option('--json', 'print the report as JSON')
-    .action(async (o: ClusterFlags & { bundle?: string; save?: string; log?: string[]; detail?: boolean; json?: boolean }) => {
+    .action(async (o: ClusterFlags & { bundle?: string; save?: string; log?: string[]; window?: number; detail?: boolean; json?: boolean }) => {
       const progress = progressLine();
       const abort = abortOnSignal();
       try {
         const r = o.bundle
           ? await diagnoseBundle(o.bundle, { logFiles: logFilesFrom(o.log ?? []), onProgress: progress, signal: abort.signal })
           : await withCommandLineHosts(commandLineHostsOf(o), () =>
-              diagnose({ ...snapshotInputFrom(o), bundleDir: o.save, logFiles: logFilesFrom(o.log ?? []) }, { onProgress: progress, signal: abort.signal }),
+              diagnose(
+                { ...snapshotInputFrom(o), bundleDir: o.save, logFiles: logFilesFrom(o.log ?? []), windowSeconds: o.window ?? DEFAULT_WINDOW_SECONDS },
+                { onProgress: progress, signal: abort.signal },
+              ),
             );
         progress.done();
         if (o.json) printJson(r);
@@ -41,6 +50,14 @@ export function diagnoseCommand(): Command {
         abort.dispose();
       }
     });
+}
+
+/** "30", "30s", "2m", "1.5m" → seconds (0 allowed: one instant sweep). */
+export function windowArg(v: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*(s|sec|m|min)?$/i.exec(v.trim());
+  const n = m ? Number(m[1]) * (/^m/i.test(m[2] ?? '') ? 60 : 1) : NaN;
+  if (!Number.isFinite(n) || n > MAX_WINDOW_SECONDS) throw new InvalidArgumentError(`--window ${JSON.stringify(v)}: give seconds (30, 30s) or minutes (2m), at most ${MAX_WINDOW_SECONDS} s`);
+  return n;
 }
 
 function logFilesFrom(specs: string[]): Record<string, string[]> {

@@ -12,13 +12,15 @@ const SYSTEM = /^(system_views|system_virtual_schema)$/;
  */
 export const tablesRule: Rule = {
   id: 'tables',
-  checks: 'SSTables per read, tombstones per read, partition sizes, bloom filter false ratio, snapshot size vs live data, key cache hit ratio, read/write latency p99',
+  checks: 'SSTables per read (tablehistograms, else the SSTable count of size-tiered tables), tombstones per read, partition sizes, bloom filter false ratio, snapshot size vs live data, key cache hit ratio, read/write latency p99',
   run(input) {
     const findings: Finding[] = [];
     let looked = false;
     const add = (sev: Severity | null, f: Omit<Finding, 'severity'>) => {
       if (sev) findings.push({ ...f, severity: sev });
     };
+    const compactionOf = new Map<string, string>();
+    for (const n of input.nodes) for (const t of n.facts.tableSchemas ?? []) if (t.compaction) compactionOf.set(`${t.keyspace}.${t.table}`, t.compaction);
     for (const n of input.nodes) {
       for (const h of n.nodetool.tablehistograms?.tables ?? []) {
         looked = true;
@@ -92,10 +94,28 @@ export const tablesRule: Rule = {
           });
         }
       }
+      const histogrammed = new Set((n.nodetool.tablehistograms?.tables ?? []).map((h) => `${h.keyspace ?? '?'}.${h.table ?? '?'}`));
       for (const t of n.nodetool.tablestats?.tables ?? []) {
         if (t.keyspace && SYSTEM.test(t.keyspace)) continue;
         looked = true;
         const name = `${t.keyspace ?? '?'}.${t.name}`;
+        // A sweep collects tablestats, not tablehistograms: without this the pile-up of a table whose compaction is
+        // off went unreported. LCS (levels) and TWCS (one SSTable per window) have their own rules.
+        const strategy = compactionOf.get(name) ?? '';
+        if (!histogrammed.has(name) && !t.sstablesInEachLevel && t.timeWindow === null && !/Leveled|TimeWindow/i.test(strategy)) {
+          add(grade(t.sstableCount, 'table.sstable-count'), {
+            id: 'table.sstable-count',
+            title: `${name} holds ${t.sstableCount} SSTables: a read may touch every one`,
+            evidence: [`${n.node}: nodetool tablestats ${name}: SSTable count ${t.sstableCount}, local read count ${t.localReadCount ?? '?'}`],
+            node: n.node,
+            table: name,
+            recommendation:
+              'Size-tiered compaction keeps a few SSTables per size tier; this many means it is disabled (nodetool enableautocompaction, ' +
+              "or compaction = {'enabled': true} in the schema) or cannot keep up (nodetool compactionstats, compaction throughput).",
+            knowledgeIds: ['table.sstable-count', 'table.sstables-per-read'],
+            confidence: 'medium',
+          });
+        }
         add(grade(t.bloomFilterFalseRatio, 'table.bloom-filter-false-ratio'), {
           id: 'table.bloom-filter-false-ratio',
           title: `Bloom filter of ${name} is wrong ${((t.bloomFilterFalseRatio ?? 0) * 100).toFixed(1)} % of the time`,

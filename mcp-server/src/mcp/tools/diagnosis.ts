@@ -16,6 +16,7 @@ import { toolError, toolResult } from '../tool-result.js';
 import { checkedSchema, findingSchema } from './shared-schemas.js';
 import { NODETOOL_VIA_DESCRIPTION } from './target-descriptions.js';
 import { annotationsFor } from './annotations.js';
+import { DEFAULT_WINDOW_SECONDS, MAX_WINDOW_SECONDS } from '../../ops/diagnose-window.js';
 
 const diagnosisOutput = {
   origin: z.string(),
@@ -29,6 +30,8 @@ const diagnosisOutput = {
   bundleDir: z.string().optional(),
   bundleError: z.object({ code: z.string(), message: z.string(), fix: z.string() }).optional(),
   warnings: z.array(z.string()).optional(),
+  // Rates and host figures of the window: numbers the text rendering shows; loose here to stay compact.
+  window: z.record(z.string(), z.unknown()).optional(),
 };
 
 // Pasted text and files share one limit: a log of more than this belongs to a streaming verb.
@@ -45,7 +48,9 @@ export function registerDiagnosisTools(server: McpServer): void {
       description:
         'Collects a live cluster (or the local lab, or a saved bundle) and runs every rule: topology, thread pools and dropped messages, compaction backlog, per-table health ' +
         '(SSTables per read, tombstones, large partitions, bloom filters, snapshots, caches, latency tails), JVM heap and GC, outlier nodes, and known misleading outputs. ' +
-        'Returns findings worst first, each with evidence (numbers, node, source), a fix and the knowledge ids behind its thresholds, plus the list of what was checked or could not be.',
+        'Returns findings worst first, each with evidence (numbers, node, source), a fix and the knowledge ids behind its thresholds, plus the list of what was checked or could not be. ' +
+        'A live diagnosis sweeps twice windowSeconds apart: counters become rates (ops/s per node and table, dropped/s, GC ms/s) and host disk/CPU figures are sampled where a target reaches the hosts. ' +
+        'One problem seen by several sources is one finding listing the sources; a likely cause on a node leads the symptoms it explains; counters since start say so.',
       inputSchema: {
         hosts: z.array(z.string().max(300)).max(64).optional(),
         lab: z.boolean().default(false),
@@ -61,6 +66,12 @@ export function registerDiagnosisTools(server: McpServer): void {
         logFiles: z.record(z.string().max(300), z.array(z.string().max(4096)).max(8)).optional().describe('Log files to read per node address, e.g. {"10.0.0.1": ["/var/log/cassandra/system.log"]} (the lab’s logs are read automatically)'),
         save: z.boolean().default(false).describe('Also keep every raw output as a bundle in the cql-tuner data folder (re-diagnose later with bundle)'),
         detail: z.boolean().default(false).describe('Every finding, info included, with all evidence'),
+        windowSeconds: z
+          .number()
+          .min(0)
+          .max(MAX_WINDOW_SECONDS)
+          .default(DEFAULT_WINDOW_SECONDS)
+          .describe('Seconds between two sweeps: counters become rates (ops/s, dropped/s, GC ms/s) and host disk/CPU figures are sampled; 0 = one instant sweep (bundles are always instant)'),
       },
       outputSchema: diagnosisOutput,
       annotations: annotationsFor('diagnose'),

@@ -11,6 +11,10 @@ export const findingSchema = z.object({
   recommendation: z.string(),
   knowledgeIds: z.array(z.string()),
   confidence: z.enum(['high', 'medium', 'low']),
+  sources: z.array(z.string()).optional(),
+  mergedIds: z.array(z.string()).optional(),
+  when: z.string().optional(),
+  chain: z.object({ reason: z.string(), effects: z.array(z.record(z.string(), z.unknown())) }).optional(),
 });
 
 /** Output schema of the "what was checked, or could not be" list that goes with the findings. */

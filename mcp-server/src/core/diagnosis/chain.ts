@@ -1,0 +1,78 @@
+/**
+ * Root cause over symptoms: on one node and one time scope, a likely cause (a suspended VM, a GC pause, a
+ * compaction backlog) leads, and the symptoms it explains (dropped messages, queued or blocked pools, p99
+ * tails) follow inside its chain instead of standing as separate problems. Nodes that stand out from the
+ * cluster (cluster.outlier) lead the rest. PURE.
+ */
+import type { Finding, Severity } from '../findings.js';
+import { familyOf, normalTable } from './identity.js';
+import { sameTime } from './since-start.js';
+
+/** Likely causes, most fundamental first: the lower, the more it explains the ones below it. */
+export const CAUSE_RANK: Record<string, number> = {
+  'log.suspended-not-gc': 0,
+  'log.local-pause': 0,
+  'log.time-to-safepoint': 2,
+  'jvm.gc.pause': 3,
+  'compaction.pending': 4,
+  'table.sstables-per-read': 5,
+};
+
+/** Symptoms a cause can explain (by family or id prefix). */
+const SYMPTOM = /^(dropped\.messages|threadpool\.(pending|blocked|blocked-all-time)|latency\.|log\.commitlog-sync-lag)/;
+
+export const isCause = (f: Finding) => CAUSE_RANK[familyOf(f)] !== undefined || CAUSE_RANK[f.id] !== undefined;
+export const isSymptom = (f: Finding) => SYMPTOM.test(familyOf(f));
+const rank = (f: Finding) => CAUSE_RANK[f.id] ?? CAUSE_RANK[familyOf(f)] ?? 99;
+
+const SEV: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
+const worse = (a: Severity, b: Severity): Severity => (SEV[a] <= SEV[b] ? a : b);
+
+/** Folds each node's symptoms into the chain of its most fundamental cause of a compatible time. */
+export function chainFindings(findings: Finding[]): Finding[] {
+  const taken = new Set<Finding>();
+  const heads = new Map<Finding, Finding[]>();
+  const byNode = new Map<string, Finding[]>();
+  for (const f of findings) if (f.node) (byNode.get(f.node) ?? byNode.set(f.node, []).get(f.node)!).push(f);
+  for (const list of byNode.values()) {
+    const causes = list.filter(isCause).sort((a, b) => rank(a) - rank(b) || SEV[a.severity] - SEV[b.severity]);
+    for (const s of list.filter((f) => isSymptom(f) && !isCause(f))) {
+      // An info-level cause explains nothing worse than itself; a table's cause only explains that table's symptoms.
+      const cause = causes.find((c) => c.severity !== 'info' && sameTime(c, s) && (!c.table || !s.table || normalTable(c.table) === normalTable(s.table)));
+      if (!cause) continue;
+      (heads.get(cause) ?? heads.set(cause, []).get(cause)!).push(s);
+      taken.add(s);
+    }
+  }
+  const out: Finding[] = [];
+  for (const f of findings) {
+    if (taken.has(f)) continue;
+    const effects = heads.get(f);
+    if (!effects) {
+      out.push(f);
+      continue;
+    }
+    const severity = effects.reduce((s, e) => worse(s, e.severity), f.severity);
+    out.push({
+      ...f,
+      severity,
+      title: `${f.title} — likely cause of: ${effects.map((e) => e.title).join('; ')}`,
+      evidence: [...f.evidence, ...effects.map((e) => `→ ${e.title}: ${e.evidence[0] ?? ''}`)],
+      chain: { reason: `same node (${f.node}) and time (${f.when ?? 'now'}): ${f.id} explains the others`, effects },
+    });
+  }
+  return out;
+}
+
+/** Worst first; among equals, chains lead, then nodes that stand out from the cluster, then by id and node. */
+export function orderFindings(findings: Finding[]): Finding[] {
+  const outliers = new Set(findings.filter((f) => f.id === 'cluster.outlier' && f.node).map((f) => f.node!));
+  const lead = (f: Finding) => (f.chain ? 0 : 1) + (f.node && outliers.has(f.node) && f.id !== 'cluster.outlier' ? 0 : 2);
+  // At equal severity a measurement of the cluster as it is now leads a log line, which may be hours old or about
+  // another cause (a loaded host's safepoint stalls sorted above the tombstones the operator came for).
+  const history = (f: Finding) => (f.id.startsWith('log.') && (f.sources?.length ?? 0) < 2 ? 1 : 0);
+  return [...findings].sort(
+    (a, b) =>
+      SEV[a.severity] - SEV[b.severity] || lead(a) - lead(b) || history(a) - history(b) || a.id.localeCompare(b.id) || (a.node ?? '').localeCompare(b.node ?? ''),
+  );
+}
