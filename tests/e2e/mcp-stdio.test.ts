@@ -25,7 +25,7 @@ describe('MCP server over stdio (built bundle)', () => {
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(Object.keys(byName).sort()).toEqual([
       'analyze_bundle', 'analyze_logs', 'audit_config', 'audit_os', 'cluster_snapshot', 'compare_runs', 'diagnose', 'estimate_scaling',
-      'inspect_storage', 'interpret', 'lab_start', 'lab_status', 'lab_stop', 'migration_review', 'nodetool', 'plan_mkfs', 'plan_queue_depth',
+      'inspect_storage', 'interpret', 'lab_incident', 'lab_start', 'lab_status', 'lab_stop', 'metrics_window', 'migration_review', 'nodetool', 'plan_mkfs', 'plan_queue_depth',
       'review_schema', 'run_stress', 'stress_cancel', 'stress_status',
     ]);
     // Destructive: starting the lab (it wipes an earlier lab of another version or shape), stopping it (wipe),
@@ -33,9 +33,9 @@ describe('MCP server over stdio (built bundle)', () => {
     // by cluster_snapshot/diagnose (which also reset gcstats' interval) and compare_runs' charts. The table and
     // its reasons: mcp-server/src/mcp/tools/annotations.ts (tests/hardening/security-11-annotations.test.ts).
     const all = Object.values(byName);
-    expect(all.filter((t) => t.annotations?.destructiveHint).map((t) => t.name).sort()).toEqual(['lab_start', 'lab_stop', 'run_stress', 'stress_cancel']);
+    expect(all.filter((t) => t.annotations?.destructiveHint).map((t) => t.name).sort()).toEqual(['lab_incident', 'lab_start', 'lab_stop', 'run_stress', 'stress_cancel']);
     expect(all.filter((t) => !t.annotations?.readOnlyHint).map((t) => t.name).sort()).toEqual([
-      'cluster_snapshot', 'compare_runs', 'diagnose', 'lab_start', 'lab_stop', 'run_stress', 'stress_cancel',
+      'cluster_snapshot', 'compare_runs', 'diagnose', 'lab_incident', 'lab_start', 'lab_stop', 'run_stress', 'stress_cancel',
     ]);
     for (const t of all) expect(Object.keys(t.annotations ?? {}).sort(), t.name).toEqual(['destructiveHint', 'idempotentHint', 'openWorldHint', 'readOnlyHint']);
     for (const t of tools) expect(t.annotations, t.name).toBeDefined();

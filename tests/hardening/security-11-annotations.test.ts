@@ -34,6 +34,8 @@ const TRUTH: Partial<Record<ToolName, [boolean, boolean, boolean]>> = {
   // Wipes the data of an earlier lab of another version or shape (lab/lab.ts prepareDataDirs).
   lab_start: [false, true, false],
   lab_stop: [false, true, true],
+  // Writes and deletes lab data, changes lab settings, freezes lab nodes; a second inject adds more of the same.
+  lab_incident: [false, true, false],
   // Ends a process group; a run cut short cannot be resumed.
   stress_cancel: [false, true, true],
   run_stress: [false, true, false],

@@ -28,8 +28,6 @@ const KNOWN = new Set([
   'collect/nodetool-locate.ts -> lab',
   'collect/sweep.ts -> lab',
   'collect/sweep.ts -> ops',
-  'lab/lab.ts -> ops',
-  'lab/resolve.ts -> ops',
   'render/diagnosis.ts -> ops',
   'render/interpret.ts -> ops',
   'render/nodetool.ts -> ops',

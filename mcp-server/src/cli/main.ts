@@ -15,6 +15,7 @@ import { reviewSchemaCommand } from './commands/schema.js';
 import { migrationReviewCommand } from './commands/migration.js';
 import { auditConfigCommand } from './commands/audit-config.js';
 import { stressCommand } from './commands/stress.js';
+import { metricsCommand } from './commands/metrics.js';
 
 export function buildProgram(): Command {
   const program = new Command('cql-tuner')
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
   program.addCommand(diagnoseCommand());
   program.addCommand(interpretCommand());
   program.addCommand(logsCommand());
+  program.addCommand(metricsCommand());
   program.addCommand(storageCommand());
   program.addCommand(planMkfsCommand());
   program.addCommand(planQueueDepthCommand());

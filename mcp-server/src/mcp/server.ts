@@ -2,6 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CQL_TUNER_VERSION } from '../version.js';
 import { registerDiagnosisTools } from './tools/diagnosis.js';
 import { registerLabTools } from './tools/lab.js';
+import { registerLabIncidentTool } from './tools/lab-incident.js';
 import { registerNodetoolTool } from './tools/nodetool.js';
 import { registerSnapshotTools } from './tools/snapshot.js';
 import { registerStorageTools } from './tools/storage.js';
@@ -10,6 +11,7 @@ import { registerSchemaTools } from './tools/schema.js';
 import { registerMigrationTools } from './tools/migration.js';
 import { registerConfigTools } from './tools/config.js';
 import { registerStressTools } from './tools/stress.js';
+import { registerMetricsTools } from './tools/metrics.js';
 
 /** The MCP server with every tool registered; transports are attached by the caller (stdio entry, tests). */
 export function createServer(): McpServer {
@@ -24,6 +26,7 @@ export function createServer(): McpServer {
   );
   registerNodetoolTool(server);
   registerLabTools(server);
+  registerLabIncidentTool(server);
   registerSnapshotTools(server);
   registerStorageTools(server);
   registerDiagnosisTools(server);
@@ -31,6 +34,7 @@ export function createServer(): McpServer {
   registerSchemaTools(server);
   registerMigrationTools(server);
   registerConfigTools(server);
+  registerMetricsTools(server);
   registerStressTools(server);
   return server;
 }

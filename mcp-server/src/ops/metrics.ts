@@ -79,7 +79,7 @@ export async function metricsWindow(input: MetricsInput, deps: MetricsDeps = {})
   const firstProbe = EXPORTER_PROBES[exporters[0]!];
   const scrapeIntervalS = (await client.scrapeInterval(firstProbe, window.end, deps.signal)) ?? 15;
   window = resolveWindow(input, nowS, deps.utcOffsetMinutes ?? 0, scrapeIntervalS);
-  const wanted = SIGNALS.filter((s) => exporters.includes(s.exporter) && present.has(s.probe) && (!input.signals || input.signals.includes(s.id)));
+  const wanted = SIGNALS.filter((s) => (s.exporter === 'prometheus' || exporters.includes(s.exporter)) && present.has(s.probe) && (!input.signals || input.signals.includes(s.id)));
   const data: SignalData[] = [];
   let done = 0;
   for (const spec of wanted) {

@@ -49,6 +49,7 @@ export interface MetricsAnalysis {
 }
 
 const KNOWLEDGE: Partial<Record<SignalSpec['id'], string[]>> = {
+  scrape_up: [],
   read_p99: ['latency.coordinator-read-p99'],
   write_p99: ['latency.coordinator-write-p99'],
   pending_compactions: ['compaction.pending'],
@@ -125,7 +126,7 @@ function changeFindings(changes: ChangeEvent[], near: number, data: SignalData[]
     const spec = data.find((d) => d.spec.id === first.signal && d.spec.exporter === first.exporter);
     const others = group.slice(1);
     const movedWith = changes.filter((c) => c !== first && !group.includes(c) && Math.abs(c.change.start - first.change.start) <= near);
-    const severe = first.signal === 'dropped' || first.signal === 'timeouts' || first.change.during >= 5 * Math.max(first.change.baseline, 1e-9);
+    const severe = first.signal === 'scrape_up' || first.signal === 'dropped' || first.signal === 'timeouts' || first.change.during >= 5 * Math.max(first.change.baseline, 1e-9);
     const evidence = [
       describeChange(first),
       ...others.map((o) => `${describeChange(o)} (${Math.round(o.change.start - first.change.start)} s after ${first.node})`),

@@ -9,9 +9,11 @@
  *   grafana/scylla-overview.template.json, scylla-detailed.template.json); latency histograms are in microseconds.
  * - node: prometheus-node-exporter's standard collectors (node_cpu_seconds_total, node_disk_*), checked on 1.5.0.
  */
-export type Exporter = 'jmx' | 'scylla' | 'node';
+/** `prometheus` is the server's own view of each target (`up`), present whatever the exporters. */
+export type Exporter = 'jmx' | 'scylla' | 'node' | 'prometheus';
 
 export type SignalId =
+  | 'scrape_up'
   | 'reads'
   | 'writes'
   | 'read_p99'
@@ -59,6 +61,17 @@ const jmx = (id: SignalId, title: string, unit: SignalSpec['unit'], query: strin
 });
 
 export const SIGNALS: SignalSpec[] = [
+  // A node that stops answering scrapes (down, paused, partitioned) shows here first, even when its own series just stop.
+  {
+    id: 'scrape_up',
+    exporter: 'prometheus',
+    title: 'answering scrapes',
+    unit: 'ratio',
+    query: 'min by (instance) (up)',
+    bad: 'down',
+    minAbsolute: 0.5,
+    probe: 'up',
+  },
   jmx('reads', 'client reads', 'ops/s', 'sum by (instance) (rate(cassandra_clientrequest_latency_seconds_count{clientrequest="Read"}[$W]))', 'down', 5, 'cassandra_clientrequest_latency_seconds_count'),
   jmx('writes', 'client writes', 'ops/s', 'sum by (instance) (rate(cassandra_clientrequest_latency_seconds_count{clientrequest="Write"}[$W]))', 'down', 5, 'cassandra_clientrequest_latency_seconds_count'),
   jmx('read_p99', 'read p99 (coordinator)', 's', 'max by (instance) (cassandra_clientrequest_latency_seconds{clientrequest="Read",quantile="0.99"})', 'up', 0.001, 'cassandra_clientrequest_latency_seconds'),
@@ -209,14 +222,14 @@ export const SIGNALS: SignalSpec[] = [
 ];
 
 /** One name only that exporter has, per exporter (process_* and jvm_* exist in many exporters, so they prove nothing). */
-export const EXPORTER_PROBES: Record<Exporter, string> = {
+export const EXPORTER_PROBES: Record<Exclude<Exporter, 'prometheus'>, string> = {
   jmx: 'cassandra_clientrequest_latency_seconds_count',
   scylla: 'scylla_storage_proxy_coordinator_read_latency_count',
   node: 'node_cpu_seconds_total',
 };
 
 /** The exporters whose identifying metric names are among `names`. */
-export function exportersPresent(names: ReadonlySet<string>): Exporter[] {
+export function exportersPresent(names: ReadonlySet<string>): Exclude<Exporter, 'prometheus'>[] {
   return (['jmx', 'scylla', 'node'] as const).filter((e) => names.has(EXPORTER_PROBES[e]));
 }
 

@@ -32,6 +32,7 @@ export const TOOL_ANNOTATIONS = {
   lab_start: row(false, true, false, true, 'starts processes and downloads jars; wipes the data of an earlier lab of another version or shape'),
   lab_status: row(true, false, true, false, 'reads the lab state file and probes local ports'),
   lab_stop: row(false, true, true, false, 'ends the lab processes; wipe: true deletes the lab data'),
+  lab_incident: row(false, true, false, false, 'writes, deletes and reconfigures the local lab (loopback only): lab data only, confirm: true required'),
   cluster_snapshot: row(false, false, false, true, 'bundle: true writes a new bundle folder each call; nodetool gcstats resets each node\'s GC interval'),
   analyze_bundle: row(true, false, true, false, 'reads a saved bundle folder'),
   diagnose: row(false, false, false, true, 'save: true writes a new bundle folder each call; nodetool gcstats resets each node\'s GC interval'),
@@ -48,6 +49,7 @@ export const TOOL_ANNOTATIONS = {
   run_stress: row(false, true, false, true, 'loads a cluster and writes data into it; starts processes'),
   stress_status: row(true, false, true, false, 'reads the run folder'),
   stress_cancel: row(false, true, true, false, "ends the run's process group (once /proc shows it is still the run's); a run cut short cannot be resumed"),
+  metrics_window: row(true, false, true, true, "queries the user's configured Prometheus over HTTP (GET only)"),
   compare_runs: row(false, false, true, false, 'writes the A/B charts into runs/compare-<a>-<b>/ (the same files again on a second call)'),
 } as const satisfies Record<string, AnnotationRow>;
 
