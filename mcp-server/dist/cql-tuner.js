@@ -62,7 +62,7 @@ function run() {
   const dir = off ? null : privateCacheDir();
   if (off) debug("off (CQL_TUNER_CODE_CACHE=0)");
   const st = statSync(bundle);
-  const key = `${"6fa988f5df9bb178bff175853118a7a1a041cdd6dd34e642ecefd53e2b3efd93".slice(0, 16)}-${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}`;
+  const key = `${"a7c17e99bae100ec842ae7c807797c2a2329a747420fdc28c42a7d7e989b2589".slice(0, 16)}-${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}`;
   const file = dir ? join(dir, `${key}.bin`) : null;
   const cachedData = file ? readPrivate(file) : void 0;
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { freeLoopbackPort } from './free-port.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -14,17 +14,7 @@ export const PROMETHEUS_BIN = ['/usr/bin/prometheus', '/usr/local/bin/prometheus
 export const NODE_EXPORTER_BIN = ['/usr/bin/prometheus-node-exporter', '/usr/local/bin/node_exporter'].find((p) => existsSync(p)) ?? null;
 export const PROMETHEUS_MISSING = 'prometheus / prometheus-node-exporter not installed (apt-get install prometheus prometheus-node-exporter): metrics tests are skipped';
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export const freePort = freeLoopbackPort;
 
 async function waitHttp(url: string, timeoutMs: number, child: ChildProcess, log: () => string): Promise<void> {
   const until = Date.now() + timeoutMs;

@@ -6,7 +6,7 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { freeLoopbackPort } from './free-port.js';
 import { tmpdir, userInfo } from 'node:os';
 import { delimiter, join } from 'node:path';
 
@@ -49,17 +49,6 @@ export interface TestSshd {
   stop(): Promise<void>;
 }
 
-async function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function keygen(bin: string, file: string, comment: string): void {
   execFileSync(bin, ['-q', '-t', 'ed25519', '-N', '', '-C', comment, '-f', file], { stdio: ['ignore', 'ignore', 'pipe'] });

@@ -1,4 +1,5 @@
 import { pushTo } from '../arrays.js';
+import { parseDurationMs } from '../parse/config/units.js';
 import type { NodeEvidence } from '../diagnosis/evidence.js';
 import { isSystemKeyspace, timestampMs, type ClusterFacts, type RepairRunFact, type TableOptionsFact } from '../facts/from-cluster.js';
 import type { Finding } from '../findings.js';
@@ -11,24 +12,7 @@ const EVIDENCE_LINES = 15;
 
 /** A duration setting as the node shows it: "3h", "10800000ms", "180m" (4.1+), or bare milliseconds (…_in_ms). */
 export function durationSettingMs(v: string | null | undefined): number | null {
-  if (v === null || v === undefined) return null;
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|milliseconds|seconds|minutes|hours|days)?\s*$/i.exec(v);
-  if (!m) return null;
-  const n = Number(m[1]);
-  const unit = (m[2] ?? 'ms').toLowerCase();
-  const f: Record<string, number> = {
-    ms: 1,
-    milliseconds: 1,
-    s: 1000,
-    seconds: 1000,
-    m: 60_000,
-    minutes: 60_000,
-    h: 3_600_000,
-    hours: 3_600_000,
-    d: DAY,
-    days: DAY,
-  };
-  return n * f[unit]!;
+  return v === null || v === undefined ? null : parseDurationMs(v, 1);
 }
 
 /** The hint window this node runs with, else the documented default (and where it came from). */
