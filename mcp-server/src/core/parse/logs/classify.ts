@@ -304,6 +304,9 @@ function dropped(s: string, start: number): Hit | null {
 
 const READ_TOMBSTONES = /Read (\d+) live rows and (\d+) tombstone cells for query (.*)/;
 const READ_TOMBSTONES_2X = /Read (\d+) live and (\d+) tombstone(?:d)? cells in ([\w]+)\.([\w]+)/;
+// ScyllaDB 5.x+: an unpaged read stopped at query_tombstone_page_limit (storage_proxy names the table it read).
+const SCYLLA_UNPAGED = /Tombstones processed by unpaged query exceeds limit of (\d+)/;
+const SCYLLA_READ_FROM = /to read from ([\w]+)\.([\w]+):/;
 const SCANNED_OVER = /Scanned over (\d+) tombstones(?: during query '?(.*)| in ([\w]+)\.([\w]+))/;
 const WRITING_TOMBSTONES = /Writing (\d+) tombstones to ([^\s/]+)\/([^\s:]+):/;
 const SCYLLA_QUERIER = /Read (\d+) live (?:rows|cells) and (\d+) (?:dead (?:rows|cells)(?:\/tombstones)?|tombstones) for ([\w]+)\.([\w]+)/;
@@ -321,6 +324,11 @@ function tombstones(s: string, start: number): Hit | null {
   m = WRITING_TOMBSTONES.exec(text);
   if (m) return { kind: 'tombstoneWarn', tombstones: Number(m[1]), live: null, table: `${m[2]}.${m[3]}`, phase: 'compaction' };
   if (text.includes('TombstoneOverwhelmingException')) return { kind: 'tombstoneAbort', tombstones: null, table: tableFromQuery(text) };
+  m = SCYLLA_UNPAGED.exec(text);
+  if (m) {
+    const t = SCYLLA_READ_FROM.exec(text);
+    return { kind: 'tombstoneAbort', tombstones: Number(m[1]), table: t ? `${t[1]}.${t[2]}` : '?' };
+  }
   return null;
 }
 
@@ -422,7 +430,8 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 function repair(s: string, start: number): Hit | null {
   const text = start ? s.slice(start) : s;
   if (!REPAIR_FAILURE.test(text)) return null;
-  if (!/[Rr]epair (?:#|session|command|job|\w{8}-)|\[repair #|RepairException|repair failed|[Rr]epair\[/.test(text)) return null;
+  // ScyllaDB: "repair - repair_tracker run for repair id 4 failed: … Failed to repair for keyspace=…" (scylladb#6120).
+  if (!/[Rr]epair (?:#|session|command|job|\w{8}-)|\[repair #|RepairException|repair failed|[Rr]epair\[|repair id \d+ failed|Failed to repair for keyspace=/.test(text)) return null;
   const id = UUID.exec(text);
   return { kind: 'repairFailure', session: id ? id[0] : null };
 }
