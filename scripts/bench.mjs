@@ -1,12 +1,13 @@
 // `npm run bench`: every benchmark prints numbers measured in this one run, with ratios, not absolute promises.
 import { benchLogs } from '../bench/logs.mjs';
+import { benchMetrics } from '../bench/metrics.mjs';
 import { benchSecured } from '../bench/secured.mjs';
 import { benchSnapshot } from '../bench/snapshot.mjs';
 import { benchStartup } from '../bench/startup.mjs';
 import { benchStressOverhead } from '../bench/stress-overhead.mjs';
 
-// BENCH_ONLY=startup (or logs, snapshot, secured, stress) runs one benchmark (the snapshot bench starts a 3-node Cassandra lab, ≈ 1 min).
-const all = { startup: benchStartup, logs: benchLogs, snapshot: benchSnapshot, secured: benchSecured, stress: benchStressOverhead };
+// BENCH_ONLY=startup (or logs, snapshot, secured, stress, metrics) runs one benchmark (the snapshot bench starts a 3-node Cassandra lab, ≈ 1 min).
+const all = { startup: benchStartup, logs: benchLogs, snapshot: benchSnapshot, secured: benchSecured, stress: benchStressOverhead, metrics: benchMetrics };
 const only = process.env.BENCH_ONLY;
 const benches = only ? [all[only]].filter(Boolean) : Object.values(all);
 let failed = 0;

@@ -8,9 +8,10 @@
 //   CQL_TUNER_SCENARIO_VERSION=5.0 npm run scenarios        # Cassandra line (default 4.1)
 //   CQL_TUNER_SCENARIO_JSON=out.json npm run scenarios      # also write the rows as JSON
 //
-// Each lab lives in a temp CQL_TUNER_HOME (the user's lab is untouched) on 127.0.0.1–3 / JMX 7199–7399: nothing else
-// may use those while it runs. Exit code: 1 when an incident this host can run is not the top finding, raises a false
-// critical, or fails to run; 0 otherwise. Incidents the host cannot run are listed as skipped, with the reason.
+// Each lab lives in a temp CQL_TUNER_HOME (the user's lab is untouched) on 127.0.0.1–3 / JMX 7199–7399, or on the
+// network CQL_TUNER_LAB_NET names (e.g. 127.0.6 → 127.0.6.1–3, its own JMX ports): nothing else may use those while
+// it runs. Exit code: 1 when an incident this host can run is not the top finding, raises a false critical, or fails
+// to run; 0 otherwise. Incidents the host cannot run are listed as skipped, with the reason.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -23,6 +24,13 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(ROOT, 'mcp-server', 'dist', 'cql-tuner.js');
 const VERSION = process.env.CQL_TUNER_SCENARIO_VERSION ?? '4.1';
 const HEALTHY = 'healthy';
+// The lab's first node: the CLI reads CQL_TUNER_LAB_NET itself; the healthy row's latte needs the address too.
+const LAB_NET = process.env.CQL_TUNER_LAB_NET?.trim() || '127.0.0';
+if (!/^127\.\d{1,3}\.\d{1,3}$/.test(LAB_NET)) {
+  console.error(`scenarios: CQL_TUNER_LAB_NET=${LAB_NET} is not a loopback network like 127.0.2`);
+  process.exit(2);
+}
+const NODE1 = `${LAB_NET}.1`;
 
 if (!existsSync(CLI)) {
   console.error(`scenarios: ${CLI} is missing; run \`npm run build\` first`);
@@ -46,9 +54,9 @@ async function startLoad(dir) {
   const file = join(dir, 'healthy.rn');
   await writeFile(file, KV);
   const latte = process.env.CQL_TUNER_LATTE ?? join(process.env.HOME ?? '', '.cache', 'cql-tuner', 'latte-0.29.0', 'bin', 'latte');
-  const schema = await execa(latte, ['schema', file, '127.0.0.1'], { reject: false, cwd: dir });
+  const schema = await execa(latte, ['schema', file, NODE1], { reject: false, cwd: dir });
   if (schema.exitCode !== 0) throw new Error(`latte schema failed: ${lastLines(schema.stderr || schema.stdout)}`);
-  const child = spawn(latte, ['run', file, '-f', 'mixed', '-d', '600s', '-r', '500', '-q', '127.0.0.1'], { cwd: dir, stdio: 'ignore', detached: true });
+  const child = spawn(latte, ['run', file, '-f', 'mixed', '-d', '600s', '-r', '500', '-q', NODE1], { cwd: dir, stdio: 'ignore', detached: true });
   child.unref();
   return () => {
     try {

@@ -12,6 +12,8 @@ import type { LabState } from '../../mcp-server/src/lab/index.js';
 import { createServer } from '../../mcp-server/src/mcp/server.js';
 import { OpError } from '../../mcp-server/src/ops/errors.js';
 import { runNodetool } from '../../mcp-server/src/ops/nodetool.js';
+import { readStatus } from '../../mcp-server/src/collect/stress-runner.js';
+import { startStress, waitForRun } from '../../mcp-server/src/ops/stress.js';
 import { takeSnapshot } from '../../mcp-server/src/ops/snapshot.js';
 import { tempLabHome } from '../helpers/lab-home.js';
 
@@ -147,6 +149,7 @@ describe.skipIf(skip)(`secured 1-node Cassandra 5.0 on ${NET}.1: auth + TLS + JM
     const rc = readFileSync(state.security!.cqlshrc, 'utf8');
     expect(rc).toMatch(/\[authentication\]\nusername = cql_tuner\n/);
     expect(rc).toMatch(/\[ssl\]\ncertfile = .*ca\.pem\nvalidate = true/);
+    expect(readFileSync(state.security!.benchCqlshrc!, 'utf8')).toMatch(/\[authentication\]\nusername = cql_tuner_bench\n/);
     const yaml = readFileSync(join(state.nodes[0]!.dir, 'conf', 'cassandra.yaml'), 'utf8');
     expect(yaml).toMatch(/authenticator:\n\s+class_name: PasswordAuthenticator/);
     expect(yaml).toMatch(/client_encryption_options:\n\s+enabled: true\n\s+optional: false/);
@@ -196,6 +199,50 @@ describe.skipIf(skip)(`secured 1-node Cassandra 5.0 on ${NET}.1: auth + TLS + JM
     const text = JSON.stringify(r.structuredContent);
     expect(text).not.toMatch(/CQL_UNAUTHORIZED|has no SELECT permission/);
     expect(text).toMatch(/drift/i);
+  }, 120_000);
+
+  it('stress (latte) as the read-only role: latte says nothing, the runner finds no keyspace and names GRANT CREATE ON ALL KEYSPACES', async () => {
+    const started = await startStress({ tool: 'latte', workload: 'write', nodes: [host], durationS: 3, snapshots: 'none' });
+    const result = await waitForRun(started.id);
+    expect(result.state).toBe('failed');
+    expect(result.warnings.join('\n')).toContain('GRANT CREATE ON ALL KEYSPACES TO cql_tuner');
+    // latte 0.29 itself reported success for the refused CREATE KEYSPACE (its execute() returns Ok on errors).
+    expect(readFileSync(join(started.dir, 'schema.err.txt'), 'utf8')).toContain('Schema created successfully');
+  }, 120_000);
+
+  it('stress (latte) as cql_tuner_bench over TLS: runs, the password in latte’s environment only, never on its command line', async () => {
+    const sec = state.security!;
+    const password = (JSON.parse(readFileSync(join(sec.secretsDir, 'passwords.json'), 'utf8')) as { bench: string }).bench;
+    process.env.CQL_TUNER_CQLSHRC = sec.benchCqlshrc!;
+    try {
+      const started = await startStress({ tool: 'latte', workload: 'write', nodes: [host], durationS: 6, snapshots: 'lab' });
+      expect(started.steps.every((s) => s.argv.includes('--ssl') && s.argv.includes(sec.caPem!))).toBe(true);
+      // What `ps` shows of the running step: its command line, read from /proc while it runs.
+      let cmdline: string | null = null;
+      for (let i = 0; i < 200 && cmdline === null; i++) {
+        const st = await readStatus(started.id);
+        if (st?.step === 'run' && st.pid) cmdline = readFileSync(`/proc/${st.pid}/cmdline`, 'utf8').split('\0').join(' ');
+        else await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(cmdline).toContain('--ssl-ca');
+      expect(cmdline).not.toContain(password);
+      const result = await waitForRun(started.id);
+      expect(result.state, JSON.stringify(result.warnings)).toBe('finished');
+      expect(result.facts?.totalOps ?? 0).toBeGreaterThan(0);
+      expect(result.snapshotErrors).toEqual([]);
+      for (const f of ['argv.json', 'status.json', 'result.json', 'run.out.txt', 'run.err.txt']) {
+        expect(readFileSync(join(started.dir, f), 'utf8'), f).not.toContain(password);
+      }
+    } finally {
+      process.env.CQL_TUNER_CQLSHRC = sec.cqlshrc;
+    }
+  }, 180_000);
+
+  it('stress as the read-only role once the keyspace exists: the refused writes are named as GRANT MODIFY', async () => {
+    // The bench run above made cql_tuner_stress.kv (its owner is cql_tuner_bench); cql_tuner may not write to it.
+    const started = await startStress({ tool: 'latte', workload: 'write', nodes: [host], durationS: 3, snapshots: 'none' });
+    const result = await waitForRun(started.id);
+    expect(result.warnings.join('\n')).toContain('GRANT MODIFY ON TABLE cql_tuner_stress.kv TO cql_tuner');
   }, 120_000);
 
   it('a missing grant: every refused source says CQL_UNAUTHORIZED and the snapshot names the GRANT once', async () => {
@@ -332,6 +379,19 @@ describe.skipIf(skip)(`secured 1-node Cassandra 4.1 on ${NET}.1: auth + TLS with
     expect(s.nodes[0]!.sources.filter((x) => !x.ok)).toEqual([]);
     expect(s.warnings ?? []).toEqual([]);
   }, 120_000);
+
+  it('4.1: stress (latte) as cql_tuner_bench with the client certificate (--ssl-cert/--ssl-key) and snapshots before/after', async () => {
+    process.env.CQL_TUNER_CQLSHRC = state.security!.benchCqlshrc!;
+    try {
+      const started = await startStress({ tool: 'latte', workload: 'write', nodes: [host], durationS: 4, snapshots: 'lab' });
+      expect(started.steps[0]!.argv).toEqual(expect.arrayContaining(['--ssl-cert', '--ssl-key']));
+      const result = await waitForRun(started.id);
+      expect(result.state, JSON.stringify(result.warnings)).toBe('finished');
+      expect(result.facts?.totalOps ?? 0).toBeGreaterThan(0);
+    } finally {
+      process.env.CQL_TUNER_CQLSHRC = state.security!.cqlshrc;
+    }
+  }, 180_000);
 
   it('4.1: system_virtual_schema is readable without a grant, as on 5.0', async () => {
     const session = await CqlSession.connect({ contactPoints: [host] });

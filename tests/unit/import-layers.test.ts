@@ -31,6 +31,11 @@ const KNOWN = new Set([
   'render/diagnosis.ts -> ops',
   'render/interpret.ts -> ops',
   'render/nodetool.ts -> ops',
+  // Type-only, like render/diagnosis.ts: the handed-over report renders ops' DiagnosisReport (#15, session 7).
+  'render/report/html.ts -> ops',
+  'render/report/markdown.ts -> ops',
+  'render/report/model.ts -> ops',
+  'render/report/window-charts.ts -> ops',
   'render/snapshot.ts -> ops',
   'render/stress.ts -> ops',
 ]);

@@ -40,6 +40,11 @@ function recorder(n: number) {
     cgroupRemove: async (c, g) => void calls.push(`cgroup rm ${c}/${g}`),
     sleep: async (ms) => void calls.push(`sleep ${ms}`),
     progress: () => {},
+    disk: {
+      moveDataToLoop: async (i, name) => (calls.push(`disk move@${i}: ${name}`), { device: '/dev/loop9', majMin: '7:9', fsType: 'xfs', mount: `/lab/node${i}/data` }),
+      fill: async (i, name, pct) => (calls.push(`disk fill@${i}: ${name} ${pct}`), { usedPct: pct }),
+      restoreData: async (i, name) => void calls.push(`disk restore@${i}: ${name}`),
+    },
   };
   return { ctx, calls, lattes };
 }
@@ -87,7 +92,8 @@ describe('incident registry', () => {
       }
       // Everything written lives in the incident keyspace: the user's own keyspaces are never touched.
       const dataStatements = [...injected, ...healed].filter((x) => /^cql/.test(x) && /INSERT|DELETE|DROP|CREATE TABLE|SELECT/.test(x));
-      for (const c of dataStatements) expect(c, i.name).toContain(`${INCIDENT_KEYSPACE}.`);
+      for (const c of dataStatements) expect(c, i.name).toMatch(new RegExp(`\\b${INCIDENT_KEYSPACE}(_[a-z0-9]+)?\\b`));
+      if (injected.some((c) => c.startsWith('disk move'))) expect(healed.some((c) => c.startsWith('disk restore')), i.name).toBe(true);
     }
   });
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { keyChangesFor, keyStatus } from '../../mcp-server/src/core/config/renames.js';
 import type { Finding } from '../../mcp-server/src/core/findings.js';
-import { appliesTo, knowledge, knowledgeFor, numberOf, threshold } from '../../mcp-server/src/core/knowledge/index.js';
+import { appliesTo, knowledge, knowledgeFor, numberOf, threshold, type KnowledgeId } from '../../mcp-server/src/core/knowledge/index.js';
 import { parseAccessPattern, reviewMigration, type MigrationReview } from '../../mcp-server/src/core/migration/index.js';
 import { parseCassandraYaml, parseJvmOptions } from '../../mcp-server/src/core/parse/config/index.js';
 import { parsePostgresDdl } from '../../mcp-server/src/core/parse/postgres-ddl.js';
@@ -40,7 +40,7 @@ const GIB = 1024 ** 3;
 const ROOT = join(import.meta.dirname, '../..');
 const read = (rel: string) => readFileSync(join(ROOT, rel), 'utf8');
 
-const IMPRECISE = [
+const IMPRECISE: KnowledgeId[] = [
   'jvm.heap.default-size',
   'jvm.gc.g1-default',
   'jvm.gc.default-4x',
@@ -76,7 +76,7 @@ describe('open Cassandra ranges stop at what was verified (trunk differs: ZGC on
     // Still true on trunk (2024-10), so they stay open: UCS, SAI, cassandra_latest.yaml's trie/BTI/UCS, the 5.0
     // guardrail renames' deprecated old names, nodetool's start-up refusal. Trunk differs on these, so they stop at 5.0:
     const open = knowledgeFor('cassandra', '6.0.0').filter((e) => e.appliesTo.some((a) => a.product === 'cassandra' && /^>=5\.0$/.test(a.versions)));
-    const capped = [
+    const capped: KnowledgeId[] = [
       'jvm.gc.g1-default',
       'jvm.gc.zgc-jdk17',
       'config.jvm.cassandra-5.0-jdk',

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { keyStatus, renameOf } from '../../mcp-server/src/core/config/renames.js';
 import type { Finding } from '../../mcp-server/src/core/findings.js';
-import { appliesTo, knowledge, knowledgeFor } from '../../mcp-server/src/core/knowledge/index.js';
+import { appliesTo, knowledge, knowledgeFor, type KnowledgeId } from '../../mcp-server/src/core/knowledge/index.js';
 import { reviewMigration, type MigrationReview } from '../../mcp-server/src/core/migration/index.js';
 import { parseCassandraYaml, parseJvmOptions } from '../../mcp-server/src/core/parse/config/index.js';
 import { parseCqlSchema, type CqlSchema } from '../../mcp-server/src/core/parse/schema/index.js';
@@ -39,7 +39,7 @@ const item = (r: MigrationReview, id: string) => {
 const C = (version: string) => ({ product: 'cassandra' as const, version });
 const S = (version: string) => ({ product: 'scylla' as const, version });
 
-const WRONG = [
+const WRONG: KnowledgeId[] = [
   'config.jvm.cms-removed',
   'compaction.scylla.ics-default',
   'compaction.ucs.target-sstable-size',

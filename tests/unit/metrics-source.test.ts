@@ -29,7 +29,7 @@ describe('metrics source', () => {
   it('metrics_window takes no server, URL, host or credential argument; a smuggled url has no effect', async () => {
     const tool = (await client.listTools()).tools.find((t) => t.name === 'metrics_window')!;
     const props = Object.keys((tool.inputSchema as { properties: Record<string, unknown> }).properties);
-    expect(props.sort()).toEqual(['around', 'from', 'last', 'margin', 'raw', 'signals', 'to']);
+    expect(props.sort()).toEqual(['around', 'from', 'last', 'margin', 'nodes', 'raw', 'scrape', 'scrapeEvery', 'scrapeFor', 'signals', 'to']);
     const r = await client.callTool({ name: 'metrics_window', arguments: { last: '5m', url: 'http://attacker:9090' } });
     expect(r.isError).toBe(true);
     // the call still looked for the user's configured server (none here), not the smuggled one

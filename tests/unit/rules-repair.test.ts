@@ -4,6 +4,8 @@ import { collectionCell, mapCell, timestampMs, tombstoneGcModeFromExtensions } f
 import { nodeFactsFromRaw, type RawOutput } from '../../mcp-server/src/core/facts/from-raw.js';
 import { durationSettingMs, repairRule } from '../../mcp-server/src/core/rules/repair.js';
 import { interpretText } from '../../mcp-server/src/ops/interpret.js';
+import { timeUuidMs } from '../../mcp-server/src/core/timeuuid.js';
+import { types } from 'cassandra-driver';
 
 /** Cluster tables as the sweep stores them (collector TSV: JSON collections, ISO timestamps). */
 function cluster(parentRows: string[], extra: RawOutput[] = []): RawOutput[] {
@@ -148,5 +150,39 @@ describe('a real 1-node 5.0.9 lab bundle (tests/fixtures/repair/lab-c509-1node)'
     expect(o.findings.map((f) => f.id)).toEqual(['repair.never-repaired']);
     expect(o.findings[0]!.evidence).toContain('now: node clock 2026-11-24T16:53:02.992Z');
     expect(o.findings[0]!.evidence[0]).toMatch(/^h4proof\.events: no successful repair/);
+  });
+});
+
+describe('table age from its time-based id', () => {
+  const withIds = (created: Record<string, string>): RawOutput[] =>
+    cluster([], []).map((o) =>
+      o.name === 'cql:system_schema.tables#options'
+        ? {
+            name: o.name,
+            text:
+              'keyspace_name\ttable_name\tid\tgc_grace_seconds\textensions\n' +
+              `shop\torders\t${created['orders']}\t864000\t{}\nshop\tcarts\t${created['carts']}\t86400\t{}\n`,
+          }
+        : o,
+    );
+  it('reads the creation time of a version-1 UUID exactly as the driver writes it; other versions are not dates', () => {
+    const at = new Date('2026-03-18T09:30:00.123Z');
+    expect(timeUuidMs(types.TimeUuid.fromDate(at).toString())).toBe(at.getTime());
+    expect(timeUuidMs('5a1c395e-b41f-3a8e-a7d5-0b1e2a4f9c11')).toBeNull(); // name-based (system tables)
+    expect(timeUuidMs('not a uuid')).toBeNull();
+  });
+  it('a table created 2 days ago with a 10-day grace is not yet due (info); one older than its 1-day grace is never-repaired', () => {
+    const o = run(
+      withIds({
+        orders: types.TimeUuid.fromDate(new Date('2026-03-18T12:00:00Z')).toString(),
+        carts: types.TimeUuid.fromDate(new Date('2026-03-18T12:00:00Z')).toString(),
+      }),
+    );
+    expect(o.findings.map((f) => [f.id, f.severity])).toEqual([
+      ['repair.never-repaired', 'warning'],
+      ['repair.not-yet-due', 'info'],
+    ]);
+    expect(o.findings[0]!.evidence[0]).toMatch(/^shop\.carts:/);
+    expect(o.findings[1]!.evidence[0]).toMatch(/^shop\.orders: created 2026-03-18T12:00:00\.000Z \(2 d ago\), gc_grace_seconds 864000/);
   });
 });

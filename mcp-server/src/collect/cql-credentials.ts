@@ -32,6 +32,8 @@ export interface CqlCredentials {
   /** Where the username came from (for error messages; never the value of a password). */
   credentialSource: string | null;
   caSource: string | null;
+  /** The paths behind sslOptions, for tools that read the files themselves (latte --ssl-ca/--ssl-cert/--ssl-key). */
+  tlsFiles?: { ca?: string; key?: string; cert?: string };
   /** The cqlshrc read, or null. */
   cqlshrc: string | null;
   /** Things to tell the user (unreadable lines, ignored values), never holding a secret. */
@@ -119,6 +121,7 @@ export async function cqlCredentialsFromEnv(env: Env = process.env, home: string
   const insecure = envBool(env, 'CQL_TUNER_CQL_TLS_INSECURE');
   let caSource: string | null = null;
   let sslOptions: CqlTlsOptions | undefined;
+  let tlsFiles: CqlCredentials['tlsFiles'];
   if (tls) {
     const caEnv = set(env['CQL_TUNER_CQL_CA_FILE']);
     const caPath = caEnv ? expand(caEnv, null, home) : s?.certfile && rc ? expand(s.certfile, rc.path, home) : undefined;
@@ -134,6 +137,7 @@ export async function cqlCredentialsFromEnv(env: Env = process.env, home: string
         'Give both: userkey and usercert under [ssl] in cqlshrc, or CQL_TUNER_CQL_CLIENT_KEY and CQL_TUNER_CQL_CLIENT_CERT.',
       );
     }
+    tlsFiles = { ...(caPath ? { ca: caPath } : {}), ...(keyPath && certPath ? { key: keyPath, cert: certPath } : {}) };
     sslOptions = {
       ...(caPath ? { ca: [await readBytes(caPath, 'CA file', caEnv ? 'CQL_TUNER_CQL_CA_FILE' : CQLSHRC_VAR)] } : {}),
       ...(keyPath && certPath
@@ -151,6 +155,7 @@ export async function cqlCredentialsFromEnv(env: Env = process.env, home: string
     ...(username && password !== undefined ? { password } : {}),
     tls,
     ...(sslOptions ? { sslOptions } : {}),
+    ...(tlsFiles ? { tlsFiles } : {}),
     credentialSource,
     caSource,
     cqlshrc: rc?.path ?? null,

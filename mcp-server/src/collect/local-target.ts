@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { execa } from 'execa';
+import { descendantsOf } from '../core/parse/proc/ps-table.js';
 import { checkCommandArgv, RemoteTargetError } from '../core/remote-argv.js';
+import { processTable } from './process-table.js';
 import { DEFAULT_MAX_BYTES, type RunOptions, type RunResult, type Target } from './target.js';
 
 /** Runs argv on this machine with execa: no shell, whole process tree killed on timeout or abort. */
@@ -130,33 +131,9 @@ function inheritedEnv(): Record<string, string> {
   return out;
 }
 
-/** SIGKILLs every live descendant of pid (read from /proc; nothing to do elsewhere), deepest first. */
+/** SIGKILLs every live descendant of pid (from /proc, or `ps` where there is no /proc), deepest first. */
 function killDescendants(pid: number): void {
-  let names: string[];
-  try {
-    names = readdirSync('/proc').filter((n) => /^\d+$/.test(n));
-  } catch {
-    return;
-  }
-  const children = new Map<number, number[]>();
-  for (const n of names) {
-    try {
-      const stat = readFileSync(`/proc/${n}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(n)]);
-    } catch {
-      /* exited meanwhile */
-    }
-  }
-  const found: number[] = [];
-  const walk = (p: number) => {
-    for (const c of children.get(p) ?? []) {
-      walk(c);
-      found.push(c);
-    }
-  };
-  walk(pid);
-  for (const c of found) {
+  for (const c of descendantsOf(pid, processTable())) {
     try {
       process.kill(c, 'SIGKILL');
     } catch {

@@ -13,7 +13,8 @@ import { credentialsFileProbeArgv, credentialsFileSupported, safeCredentialsPath
 import type { StressToolName } from '../core/stress/params.js';
 import { OpError } from '../core/errors.js';
 import { dataHome } from './data-home.js';
-import { pidAlive, procStat } from './pid-alive.js';
+import { pidAlive } from './pid-alive.js';
+import { processTable } from './process-table.js';
 import { sweepStaleOwnedDirs, writeOwnedPrivateFile, type PrivateFile } from './private-dirs.js';
 
 export { pidAlive };
@@ -170,16 +171,11 @@ export async function listRunIds(env: Env = process.env): Promise<string[]> {
 // ---------------------------------------------------------------------------------------------------------------
 // Processes
 
-/** Live processes whose process group is pgid (read from /proc): what a cancel must leave empty. */
+/** Live processes whose process group is pgid (from /proc, or `ps` elsewhere): what a cancel must leave empty. */
 export async function processesInGroup(pgid: number): Promise<number[]> {
-  const names = await readdir('/proc').catch(() => [] as string[]);
-  const out: number[] = [];
-  for (const n of names) {
-    if (!/^\d+$/.test(n)) continue;
-    const st = await procStat(Number(n));
-    if (st && st.pgid === pgid && st.state !== 'Z' && st.state !== 'X') out.push(Number(n));
-  }
-  return out;
+  return processTable()
+    .filter((r) => r.pgid === pgid && r.state !== 'Z' && r.state !== 'X')
+    .map((r) => r.pid);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

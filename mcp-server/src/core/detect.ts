@@ -10,6 +10,8 @@ import { HOST_PARSERS, hostSignature, type HostKind } from './parse/host/index.j
 import { CQLSH_KINDS } from './parse/cqlsh-kind.js';
 import { cleanPaste, type WrapperName } from './parse/paste/clean.js';
 import { remapLineNumbers } from './parse/paste/line-map.js';
+import { parseSlowQueries, SLOW_QUERIES_KIND, slowQueriesSignature } from './parse/logs/slow-queries.js';
+import { K8S_SIGNATURE, parseK8sResources } from './parse/k8s/resources.js';
 
 const stressKinds = (Object.keys(STRESS_PARSERS) as StressKind[]).map((kind): KindSpec => ({ kind, signature: stressSignature[kind], parse: STRESS_PARSERS[kind], strong: true }));
 
@@ -38,7 +40,7 @@ export const KINDS: KindSpec[] = [
   { kind: 'nodetool.tpstats', signature: /Pool(?:s| Name)\s+Active\s+Pending/, parse: nt('tpstats') },
   { kind: 'nodetool.gcstats', signature: /Interval \(ms\)\s*Max GC Elapsed|Interval \(ms\)\s+\d/, parse: nt('gcstats') },
   { kind: 'nodetool.describecluster', signature: /Cluster Information:/, parse: nt('describecluster') },
-  { kind: 'nodetool.compactionhistory', signature: /Compaction History:|There is no compaction history/, parse: nt('compactionhistory') },
+  { kind: 'nodetool.compactionhistory', signature: /Compaction History:|There is no compaction history|^[ \t]*id[ \t]+keyspace_name[ \t]+columnfamily_name[ \t]+compacted_at\b/m, parse: nt('compactionhistory') },
   { kind: 'nodetool.compactionstats', signature: /pending tasks/i, parse: nt('compactionstats') },
   { kind: 'nodetool.tablestats', signature: /^[ \t]*(?:Keyspace\s*:|Total number of tables:)|^[ \t]*(?:Table|Column Family)(?: \(index\))?:\s/m, parse: nt('tablestats') },
   { kind: 'nodetool.status', signature: /--\s+Address\s+Load\s/, parse: nt('status') },
@@ -54,6 +56,8 @@ export const KINDS: KindSpec[] = [
   ...storageKinds,
   ...hostKinds,
   { kind: 'cql.schema', signature: cqlSchemaSignature, parse: parseCqlSchema },
+  // Operator resources are YAML that a cassandra.yaml reader would half-read: tried first.
+  { kind: 'k8s.resources', signature: K8S_SIGNATURE, parse: parseK8sResources, strong: true },
   config('config.cassandra-yaml', true),
   // Logs last among the text kinds: a log can quote nodetool-looking lines (StatusLogger tables), never the reverse.
   {
@@ -64,6 +68,8 @@ export const KINDS: KindSpec[] = [
       /^(?:`? ?(?:INFO|WARN|ERROR|DEBUG|TRACE)\]?\s+(?:\[|\d{4}-|\d\d:\d\d:\d\d)|\[\d{4}-\d\d-\d\dT[^\]\n]*\]|[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d \S+ \S+\[\d+\]:|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[.\d]*[+-]\d{4}: )|[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d \S+ (?:scylla|cassandra|dse)\S*\[\d+\]: |Reactor stalled for \d+ ms on shard \d|Maximum memory usage reached \(|Scanned over \d+ tombstones|Read \d+ live (?:rows and \d+ tombstone cells|(?:rows|cells) and \d+ dead)|TombstoneOverwhelmingException|java\.lang\.OutOfMemoryError|messages were dropped in (?:the )?last|ConfigurationException: |Invalid yaml|Cannot create property=\w+ for JavaBean=org\.apache\.cassandra|\bstd::bad_alloc\b|^\[shard \d+(?::\w+)?\] \w+ - /m,
     parse: parseLogs,
   },
+  // debug.log slow-read report lines pasted without any log line (a log carries them in LogFacts.slowQueries)
+  { kind: SLOW_QUERIES_KIND, signature: slowQueriesSignature, parse: parseSlowQueries },
   // JVM flags also appear inside logs and stress output, so this broad signature comes after them.
   config('config.jvm-options', false),
   ...CQLSH_KINDS,

@@ -9,7 +9,7 @@ import { loadDriver } from '../collect/cql-driver.js';
 import { LabError } from './errors.js';
 import { writeFileAtomic } from './fs-util.js';
 import { nodeDirFor } from './paths.js';
-import { LAB_ADMIN_ROLE, LAB_TOOL_ROLE, secretsDirFor, type LabSecurityOptions } from './security.js';
+import { LAB_ADMIN_ROLE, LAB_BENCH_ROLE, LAB_TOOL_ROLE, secretsDirFor, type LabSecurityOptions } from './security.js';
 
 /**
  * What the tool's role is granted: the least that lets cluster_snapshot, diagnose, review_schema and
@@ -23,6 +23,14 @@ export const TOOL_GRANTS: readonly string[] = [
   // diagnose reads the repair history (last repair per table).
   `GRANT SELECT ON TABLE system_distributed.parent_repair_history TO ${LAB_TOOL_ROLE}`,
 ];
+
+/**
+ * The stress role: everything the tool's role may read (so the run's before/after snapshots work), plus CREATE ON
+ * ALL KEYSPACES, which CREATE KEYSPACE needs even with IF NOT EXISTS (CreateKeyspaceStatement.authorize in
+ * Cassandra 4.1 and 5.0); Cassandra then gives the creator every permission on the keyspace it made, so nothing
+ * else is granted. A stress keyspace made by another role needs `GRANT MODIFY, SELECT` on it (the run says which).
+ */
+export const BENCH_GRANTS: readonly string[] = [`GRANT ${LAB_TOOL_ROLE} TO ${LAB_BENCH_ROLE}`, `GRANT CREATE ON ALL KEYSPACES TO ${LAB_BENCH_ROLE}`];
 
 /** Connection settings for the lab's own clients (probe, set-up) on a secured lab. */
 export interface LabClientAuth {
@@ -48,6 +56,7 @@ async function fileExists(p: string): Promise<boolean> {
 interface StoredPasswords {
   admin: string;
   tool: string;
+  bench: string;
 }
 
 async function passwords(stateDir: string): Promise<StoredPasswords> {
@@ -136,6 +145,9 @@ export async function setUpLabRoles(stateDir: string, host: string, sec: LabSecu
         await c.execute(`CREATE ROLE IF NOT EXISTS ${LAB_TOOL_ROLE} WITH LOGIN = true AND PASSWORD = ${quote(p.tool)}`);
         await c.execute(`ALTER ROLE ${LAB_TOOL_ROLE} WITH PASSWORD = ${quote(p.tool)} AND LOGIN = true`);
         for (const g of TOOL_GRANTS) await c.execute(g);
+        await c.execute(`CREATE ROLE IF NOT EXISTS ${LAB_BENCH_ROLE} WITH LOGIN = true AND PASSWORD = ${quote(p.bench)}`);
+        await c.execute(`ALTER ROLE ${LAB_BENCH_ROLE} WITH PASSWORD = ${quote(p.bench)} AND LOGIN = true`);
+        for (const g of BENCH_GRANTS) await c.execute(g);
       });
       return;
     } catch (e) {

@@ -24,7 +24,16 @@ import { heapToMb, normalizeHeap } from './heap.js';
 import { DAEMON_CLASS, NODETOOL_CLASS, findJammJar, nodetoolJvmFlags, serverJvmFlags } from './jvm-flags.js';
 import { NODE_SUBDIRS, cassandraCacheRoot, labNet, labPaths, nodeAddressOn, nodeDirFor, nodeFiles } from './paths.js';
 import { type LabClientAuth, labClientAuth, setUpLabRoles } from './auth-setup.js';
-import { type LabSecrets, type LabSecurityOptions, LAB_JMX_USER, LAB_TOOL_ROLE, ensureLabSecrets, isSecured } from './security.js';
+import {
+  type LabSecrets,
+  type LabSecurityOptions,
+  LAB_BENCH_ROLE,
+  LAB_JMX_USER,
+  LAB_TOOL_ROLE,
+  ensureLabSecrets,
+  isSecured,
+  wipeLabSecrets,
+} from './security.js';
 import { type PortNeed, checkJava, checkPortsFree, findJava } from './preflight.js';
 import { isAlive, isLabProcess, procEntryExists, signalLabProcess } from './proc.js';
 import { type ResolvedJars, cachedJars, resolveCassandraJars } from './resolve.js';
@@ -498,6 +507,8 @@ function securityState(o: LabSecurityOptions, s: LabSecrets): LabSecurityState {
     secretsDir: s.dir,
     cqlshrc: s.toolCqlshrc,
     toolRole: o.auth ? LAB_TOOL_ROLE : null,
+    benchRole: o.auth ? LAB_BENCH_ROLE : null,
+    benchCqlshrc: o.auth ? s.benchCqlshrc : null,
     caPem: o.tls ? s.caPem : null,
     jmxUser: o.jmxAuth ? LAB_JMX_USER : null,
     jmxPasswordFile: o.jmxAuth ? s.jmxClientPasswordFile : null,
@@ -592,7 +603,11 @@ export async function stopLab(opts: StopLabOptions = {}): Promise<{ stopped: num
   if (opts.wipe) {
     for (let i = 1; i <= MAX_NODES; i++) await rm(nodeDirFor(stateDir, i), { recursive: true, force: true });
     await rm(join(stateDir, DATA_MARKER), { force: true });
-    progress({ message: `Lab stopped; node data deleted from ${stateDir}` });
+    // The secrets go with the data they guard (the roles live in the data): after a wipe the next start makes a new
+    // CA and new passwords at the same paths, so CQL_TUNER_CQLSHRC keeps working. Data first: a wipe cut short in
+    // between leaves secrets without data, which a start reuses, never data whose passwords are gone.
+    const hadSecrets = await wipeLabSecrets(stateDir);
+    progress({ message: `Lab stopped; node data${hadSecrets ? ' and secrets (CA, key stores, passwords)' : ''} deleted from ${stateDir}` });
   } else {
     const hasData = await readFile(join(stateDir, DATA_MARKER), 'utf8').then(
       () => true,

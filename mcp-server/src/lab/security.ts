@@ -2,7 +2,7 @@
 // JMX password/access files, and a cqlshrc for the tool's role. All under <stateDir>/secrets (0700, files 0600),
 // made once and reused by later starts, so a client configured against the lab keeps working across restarts.
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { LabError } from './errors.js';
@@ -31,6 +31,8 @@ export function isSecured(o: LabSecurityOptions | undefined): boolean {
 /** The role the tools use (least privilege, see lab/auth-setup.ts) and the superuser that sets the lab up. */
 export const LAB_TOOL_ROLE = 'cql_tuner';
 export const LAB_ADMIN_ROLE = 'lab_admin';
+/** The role stress runs use: the tool's role plus CREATE on all keyspaces (lab/auth-setup.ts BENCH_GRANTS). */
+export const LAB_BENCH_ROLE = 'cql_tuner_bench';
 /** JMX users: the tool's and the operator's. */
 export const LAB_JMX_USER = 'cql_tuner_jmx';
 export const LAB_JMX_ADMIN = 'lab_jmx_admin';
@@ -39,9 +41,12 @@ interface Passwords {
   store: string;
   admin: string;
   tool: string;
+  bench: string;
   jmx: string;
   jmxAdmin: string;
 }
+
+const PASSWORD_KEYS = ['store', 'admin', 'tool', 'bench', 'jmx', 'jmxAdmin'] as const;
 
 export interface LabSecrets {
   dir: string;
@@ -57,6 +62,8 @@ export interface LabSecrets {
   toolCqlshrc: string;
   /** cqlshrc for the superuser (set-up and tests that must act as an operator). */
   adminCqlshrc: string;
+  /** cqlshrc for the stress role (cql_tuner_bench). */
+  benchCqlshrc: string;
   jmxPasswordFile: string;
   jmxAccessFile: string;
   /** `user password` for nodetool -pwf / CQL_TUNER_JMX_PASSWORD_FILE (the tool's JMX user only). */
@@ -78,6 +85,7 @@ function secretsPaths(dir: string, passwords: Passwords): LabSecrets {
     clientCertPem: join(dir, 'client-cert.pem'),
     toolCqlshrc: join(dir, 'cqlshrc'),
     adminCqlshrc: join(dir, 'cqlshrc.admin'),
+    benchCqlshrc: join(dir, 'cqlshrc.bench'),
     jmxPasswordFile: join(dir, 'jmxremote.password'),
     jmxAccessFile: join(dir, 'jmxremote.access'),
     jmxClientPasswordFile: join(dir, 'jmx-client.password'),
@@ -104,17 +112,28 @@ async function writeSecret(path: string, text: string): Promise<void> {
 async function loadPasswords(dir: string): Promise<Passwords> {
   const path = join(dir, 'passwords.json');
   const raw = await readFile(path, 'utf8').catch(() => null);
+  let kept: Partial<Record<(typeof PASSWORD_KEYS)[number], unknown>> = {};
   if (raw !== null) {
     try {
-      const p = JSON.parse(raw) as Partial<Passwords>;
-      if (p.store && p.admin && p.tool && p.jmx && p.jmxAdmin) return p as Passwords;
+      kept = JSON.parse(raw) as typeof kept;
     } catch {
       // rewritten below
     }
   }
-  const fresh: Passwords = { store: newPassword(), admin: newPassword(), tool: newPassword(), jmx: newPassword(), jmxAdmin: newPassword() };
-  await writeSecret(path, `${JSON.stringify(fresh, null, 2)}\n`);
-  return fresh;
+  // Passwords already in use (by keystores and roles in the data) stay; only missing ones are made, so a
+  // secrets folder from an older cql-tuner gains the bench password without breaking the others.
+  const out = {} as Passwords;
+  let changed = raw === null;
+  for (const k of PASSWORD_KEYS) {
+    const v = kept[k];
+    if (typeof v === 'string' && v) out[k] = v;
+    else {
+      out[k] = newPassword();
+      changed = true;
+    }
+  }
+  if (changed) await writeSecret(path, `${JSON.stringify(out, null, 2)}\n`);
+  return out;
 }
 
 async function keytoolPath(java: string): Promise<string> {
@@ -167,6 +186,9 @@ async function ensureCertificates(java: string, s: LabSecrets, hosts: string[]):
   const pw = s.passwords.store;
   const ca = join(s.dir, 'ca.p12');
   if (!(await exists(ca)) || !(await exists(s.caPem))) {
+    // A new CA: everything it signed or is trusted by goes too, or a half-made folder (an interrupted start)
+    // would pair new nodes with an old truststore, and keytool refuses to import a second "ca" alias.
+    await removeCertificates(s.dir);
     await run(
       kt,
       ['-genkeypair', '-alias', 'ca', '-keyalg', 'RSA', '-keysize', '2048', '-validity', '3650', '-dname', 'CN=cql-tuner lab CA, O=cql-tuner lab',
@@ -201,6 +223,15 @@ async function ensureCertificates(java: string, s: LabSecrets, hosts: string[]):
   }
 }
 
+/** Files made from the CA: the CA itself, the truststore, node and client key stores and their by-products. */
+const CERT_FILE = /^(ca\.p12|ca\.pem|truststore\.p12|client(\.p12(\.csr|\.crt)?|-key\.pem|-cert\.pem)|node\d+\.p12(\.host|\.csr|\.crt)?)$/;
+
+export async function removeCertificates(dir: string): Promise<string[]> {
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => CERT_FILE.test(n));
+  for (const n of names) await rmQuiet(join(dir, n));
+  return names;
+}
+
 async function rmQuiet(path: string): Promise<void> {
   await rm(path, { force: true });
 }
@@ -221,6 +252,7 @@ export function renderCqlshrc(p: { username?: string; password?: string; caPem?:
 /** Everything the secured lab needs on disk, made or reused. `hosts` are the node addresses, node 1 first. */
 export async function ensureLabSecrets(stateDir: string, java: string, hosts: string[], o: LabSecurityOptions): Promise<LabSecrets> {
   const dir = secretsDirFor(stateDir);
+  await removeWipeLeftovers(stateDir);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await chmod(dir, 0o700);
   const s = secretsPaths(dir, await loadPasswords(dir));
@@ -232,6 +264,7 @@ export async function ensureLabSecrets(stateDir: string, java: string, hosts: st
     renderCqlshrc({ ...(o.auth ? { username, password } : {}), ...tlsPart, ...(host ? { host } : {}) });
   await writeSecret(s.toolCqlshrc, rcFor(LAB_TOOL_ROLE, s.passwords.tool));
   await writeSecret(s.adminCqlshrc, rcFor(LAB_ADMIN_ROLE, s.passwords.admin));
+  await writeSecret(s.benchCqlshrc, rcFor(LAB_BENCH_ROLE, s.passwords.bench));
   if (o.jmxAuth) {
     // The JDK refuses a JMX password file that others can read; cassandra-env.sh documents chmod 400.
     await writeSecret(s.jmxPasswordFile, `${LAB_JMX_USER} ${s.passwords.jmx}\n${LAB_JMX_ADMIN} ${s.passwords.jmxAdmin}\n`);
@@ -241,4 +274,32 @@ export async function ensureLabSecrets(stateDir: string, java: string, hosts: st
     await writeSecret(s.jmxClientPasswordFile, `${LAB_JMX_USER} ${s.passwords.jmx}\n`);
   }
   return s;
+}
+
+const WIPING_PREFIX = 'secrets.wiping-';
+
+/**
+ * Deletes the lab's secrets (CA, key stores, passwords, cqlshrc files) as one step: the folder is first renamed
+ * aside (atomic), then removed, so a start never finds it half deleted; leftovers of an interrupted wipe go too.
+ * Returns whether there was a secrets folder.
+ */
+export async function wipeLabSecrets(stateDir: string): Promise<boolean> {
+  const dir = secretsDirFor(stateDir);
+  const aside = join(stateDir, `${WIPING_PREFIX}${randomBytes(4).toString('hex')}`);
+  const had = await rename(dir, aside).then(
+    () => true,
+    (e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return false;
+      const fix = `Check the permissions of ${stateDir}, then run the wipe again.`;
+      throw new LabError('STOP_FAILED', `Could not move the lab secrets ${dir} aside: ${e.message}`, fix);
+    },
+  );
+  await removeWipeLeftovers(stateDir);
+  return had;
+}
+
+/** Secrets folders an interrupted wipe renamed aside and did not finish removing. */
+export async function removeWipeLeftovers(stateDir: string): Promise<void> {
+  const names = await readdir(stateDir).catch(() => [] as string[]);
+  for (const n of names.filter((x) => x.startsWith(WIPING_PREFIX))) await rm(join(stateDir, n), { recursive: true, force: true });
 }

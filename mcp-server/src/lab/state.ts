@@ -40,7 +40,9 @@ function isSecurity(x: unknown): x is LabSecurityState {
     (o.jmxSsl === undefined || typeof o.jmxSsl === 'boolean') &&
     typeof o.secretsDir === 'string' &&
     typeof o.cqlshrc === 'string' &&
-    [o.toolRole, o.caPem, o.jmxUser, o.jmxPasswordFile].every(strOrNull)
+    [o.toolRole, o.caPem, o.jmxUser, o.jmxPasswordFile].every(strOrNull) &&
+    // Absent in lab.json written before the stress role existed.
+    [o.benchRole, o.benchCqlshrc].every((v) => v === undefined || strOrNull(v))
   );
 }
 

@@ -41,6 +41,9 @@ export interface LabSecurityState extends LabSecurityOptions {
   cqlshrc: string;
   /** The tool's CQL role, or null without --auth. */
   toolRole: string | null;
+  /** With --auth: the stress role (the tool's grants plus CREATE ON ALL KEYSPACES) and its cqlshrc. */
+  benchRole?: string | null;
+  benchCqlshrc?: string | null;
   /** The lab CA as PEM (with --tls), else null. */
   caPem: string | null;
   /** The tool's JMX user and its `user password` file for CQL_TUNER_JMX_PASSWORD_FILE (with --jmx-auth), else null. */

@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CQL_TUNER_VERSION } from '../version.js';
+import { serverInstructions } from './instructions.js';
 import { registerDiagnosisTools } from './tools/diagnosis.js';
 import { registerLabTools } from './tools/lab.js';
 import { registerLabIncidentTool } from './tools/lab-incident.js';
@@ -19,9 +20,7 @@ export function createServer(): McpServer {
     { name: 'cql-tuner', version: CQL_TUNER_VERSION },
     {
       capabilities: { tools: {}, logging: {} },
-      instructions:
-        'cql-tuner measures Cassandra and ScyllaDB clusters instead of guessing: run read-only nodetool commands against a node, ' +
-        'and start/stop a local real Cassandra lab (127.0.0.1–3) to try things safely. Cite the numbers the tools return.',
+      instructions: serverInstructions(),
     },
   );
   registerNodetoolTool(server);

@@ -13,13 +13,16 @@ import { cassandraYamlRules, jvmRules, type ConfigContext } from '../core/rules/
 import type { KindRuleOutcome } from '../core/rules/per-kind.js';
 import { renderChecked, renderFinding } from '../render/interpret.js';
 import { OpError } from './errors.js';
+import { auditK8sText } from './k8s-audit.js';
+import { looksLikeK8sResource } from '../core/parse/k8s/resources.js';
 import { parseOffThread } from './off-thread.js';
 import { fileRefusedError } from './saved-output.js';
 import type { ClusterSnapshot } from './snapshot.js';
 
 export const MAX_CONFIG_BYTES = 2 * 1024 * 1024;
 
-export type ConfigInputKind = 'cassandra-yaml' | 'jvm-options';
+/** k8s-resource: `kubectl get -o yaml` of a CassandraDatacenter, K8ssandraCluster or ScyllaCluster (ops/k8s-audit.ts). */
+export type ConfigInputKind = 'cassandra-yaml' | 'jvm-options' | 'k8s-resource';
 
 export interface ConfigText {
   /** Where it came from: a path, or "inline cassandra.yaml" … */
@@ -35,6 +38,8 @@ export interface AuditConfigSpec {
   cassandraYaml?: string;
   jvmOptions?: string[];
   javaCommandLine?: string;
+  /** `kubectl get … -o yaml|json` of operator resources (CassandraDatacenter, K8ssandraCluster, ScyllaCluster). */
+  k8sResources?: string;
   version?: string;
   jdk?: number;
   hostRamBytes?: number;
@@ -65,6 +70,8 @@ export interface AuditConfigReport {
 /** Which parser a text needs: by file name first (cassandra.yaml / jvm*.options / cassandra-env.sh), then content. */
 export function configKindOf(source: string, text: string): ConfigInputKind | null {
   const name = basename(source).toLowerCase();
+  // Operator resources are YAML too: their apiVersion/kind decide before the file name does.
+  if (looksLikeK8sResource(text)) return 'k8s-resource';
   if (/\.ya?ml$/.test(name)) return 'cassandra-yaml';
   if (/jvm.*\.options$|cassandra-env\.sh$|\.options$/.test(name)) return 'jvm-options';
   if (parseCassandraYaml(text).ok) return 'cassandra-yaml';
@@ -79,16 +86,27 @@ function jdkFromName(source: string): number | undefined {
 }
 
 /** Pure part: texts in, report out (the MCP tool and the CLI read the files, then call this). */
-export function auditConfigTexts(texts: ConfigText[], spec: Omit<AuditConfigSpec, 'files' | 'cassandraYaml' | 'jvmOptions' | 'javaCommandLine'> = {}, snapshot?: ClusterSnapshot): AuditConfigReport {
+export function auditConfigTexts(
+  texts: ConfigText[],
+  spec: Omit<AuditConfigSpec, 'files' | 'cassandraYaml' | 'jvmOptions' | 'javaCommandLine' | 'k8sResources'> = {},
+  snapshot?: ClusterSnapshot,
+): AuditConfigReport {
   if (texts.length === 0) throw new OpError('NO_INPUT', 'nothing to audit', 'Give a cassandra.yaml and/or JVM options: file paths, or the text inline.');
   const inputs: AuditInputSummary[] = [];
   let yaml: { parsed: CassandraYaml; source: string } | null = null;
   const jvmTexts: ConfigText[] = [];
   let jdkFrom: string | undefined;
   let jdk = spec.jdk;
+  const k8sOutcomes: KindRuleOutcome[] = [];
+  let k8sRead = false;
   for (const t of texts) {
     const kind = t.kind ?? configKindOf(t.source, t.text);
-    if (kind === 'cassandra-yaml') {
+    if (kind === 'k8s-resource') {
+      const k = auditK8sText(t.source, t.text, { ...(spec.version ? { version: spec.version } : {}), ...(spec.jdk !== undefined ? { jdk: spec.jdk } : {}) });
+      inputs.push(...k.inputs.map((i) => ({ ...i, kind })));
+      k8sOutcomes.push(...k.outcomes);
+      k8sRead ||= k.inputs.some((i) => i.ok);
+    } else if (kind === 'cassandra-yaml') {
       const r = parseCassandraYaml(t.text);
       if (r.ok) {
         if (yaml) throw new OpError('TWO_YAMLS', `two cassandra.yaml inputs (${yaml.source}, ${t.source})`, 'Audit one node’s cassandra.yaml per call.');
@@ -126,7 +144,7 @@ export function auditConfigTexts(texts: ConfigText[], spec: Omit<AuditConfigSpec
   if (spec.hostRamBytes) ctx.hostRamBytes = spec.hostRamBytes;
   if (spec.cores) ctx.cores = spec.cores;
 
-  const outcomes: KindRuleOutcome[] = [];
+  const outcomes: KindRuleOutcome[] = [...k8sOutcomes];
   if (yaml) outcomes.push(...cassandraYamlRules(yaml.parsed, { ...ctx, source: yaml.source }));
   if (jvm) outcomes.push(...jvmRules(jvm.parsed, { ...ctx, source: jvm.source }));
   let drift: DriftReport | undefined;
@@ -134,8 +152,8 @@ export function auditConfigTexts(texts: ConfigText[], spec: Omit<AuditConfigSpec
     drift = configDrift(yaml?.parsed ?? null, yaml?.source ?? null, snapshot.nodes.map((n) => ({ node: n.address, settings: n.facts.settings ?? null, releaseVersion: n.releaseVersion })));
     outcomes.push({ rule: 'config.drift', checks: 'cassandra.yaml vs system_views.settings per node, and settings between nodes', checked: drift.nodesCompared > 0, ...(drift.nodesCompared === 0 ? { skippedBecause: 'no node returned system_views.settings (needs Cassandra 4.0+ over CQL)' } : {}), findings: drift.findings });
   }
-  if (!yaml && !jvm && !snapshot) {
-    throw new OpError('NOTHING_PARSED', `none of the inputs could be read: ${inputs.map((i) => `${i.source}: ${i.reason}`).join('; ')}`, 'Give a cassandra.yaml, jvm*.options, cassandra-env.sh or a java command line.');
+  if (!yaml && !jvm && !snapshot && !k8sRead) {
+    throw new OpError('NOTHING_PARSED', `none of the inputs could be read: ${inputs.map((i) => `${i.source}: ${i.reason}`).join('; ')}`, 'Give a cassandra.yaml, jvm*.options, cassandra-env.sh, a java command line, or `kubectl get -o yaml` of a CassandraDatacenter, K8ssandraCluster or ScyllaCluster.');
   }
 
   const findings = worstFirst(outcomes.flatMap((o) => o.findings));
@@ -195,6 +213,7 @@ export async function configTextsOf(spec: AuditConfigSpec): Promise<{ texts: Con
   if (spec.cassandraYaml !== undefined) texts.push({ source: 'inline cassandra.yaml', text: spec.cassandraYaml, kind: 'cassandra-yaml' });
   (spec.jvmOptions ?? []).forEach((t, i) => texts.push({ source: `inline JVM options${(spec.jvmOptions?.length ?? 0) > 1 ? ` #${i + 1}` : ''}`, text: t, kind: 'jvm-options' }));
   if (spec.javaCommandLine !== undefined) texts.push({ source: 'inline java command line', text: spec.javaCommandLine, kind: 'jvm-options' });
+  if (spec.k8sResources !== undefined) texts.push({ source: 'inline kubernetes resources', text: spec.k8sResources, kind: 'k8s-resource' });
   return { texts, notes };
 }
 

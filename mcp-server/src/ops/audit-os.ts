@@ -4,6 +4,8 @@
  * TCP keepalive, socket buffers and listen backlogs.
  */
 import { readOs } from '../collect/storage/read-os.js';
+import { readScyllaHost } from '../collect/host-scylla.js';
+import { scyllaHostRules, type ScyllaHostFacts } from '../core/rules/scylla-host.js';
 import { worstFirst, type Finding } from '../core/findings.js';
 import { osRules, type OsFacts } from '../core/rules/os.js';
 import { OpError } from './errors.js';
@@ -22,6 +24,8 @@ export interface AuditOsReport {
   target: string;
   summary: string;
   facts: OsFacts;
+  /** ScyllaDB host set-up (perftune, cpuset, IRQs, AIO need, descriptors, disk/RAM); only with product scylla. */
+  scyllaHost?: ScyllaHostFacts;
   findings: Finding[];
   checked: { rule: string; checks: string; checked: boolean; skippedBecause?: string; findings: number }[];
 }
@@ -39,13 +43,22 @@ export async function auditOs(spec: AuditOsSpec, opts: { signal?: AbortSignal; t
   if (facts.memTotalKiB === null && facts.swappiness === null && facts.unread.some((u) => /not installed|timed out|connect/i.test(u.why))) {
     throw new OpError('TARGET_UNREACHABLE', `could not read /proc on ${target.describe()}: ${facts.unread.map((u) => u.why)[0]}`, 'Check that the target is reachable and is a Linux host.');
   }
-  const outcomes = osRules(facts);
+  const scyllaHost = facts.product === 'scylla'
+    ? await readScyllaHost(target, {
+      ...(spec.root ? { root: spec.root } : {}),
+      ...(facts.process ? { pid: facts.process.pid } : {}),
+      ...(spec.timeoutMs ? { timeoutMs: spec.timeoutMs } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    })
+    : undefined;
+  const outcomes = [...osRules(facts), ...(scyllaHost ? scyllaHostRules(scyllaHost) : [])];
   const findings = worstFirst(outcomes.flatMap((o) => o.findings));
   const w = findings.filter((f) => f.severity !== 'info').length;
   return {
     target: target.describe(),
     summary: `${target.describe()}: ${facts.cpus ?? '?'} CPUs, ${facts.memTotalKiB === null ? '?' : (facts.memTotalKiB / 1024 / 1024).toFixed(1)} GiB, ${facts.numaNodes ?? '?'} NUMA node(s)${facts.process ? `, ${facts.process.command} pid ${facts.process.pid}` : ', no database process found'}; ${findings.length} finding${findings.length === 1 ? '' : 's'} (${w} warning or worse)`,
     facts,
+    ...(scyllaHost ? { scyllaHost } : {}),
     findings,
     checked: outcomes.map((o) => ({ rule: o.rule, checks: o.checks, checked: o.checked, ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}), findings: o.findings.length })),
   };
@@ -61,5 +74,6 @@ export function renderAuditOs(r: AuditOsReport): string {
   const skipped = r.checked.filter((c) => !c.checked);
   if (skipped.length) out.push(`Not checked: ${skipped.map((c) => `${c.rule.replace(/^os:/, '')} (${c.skippedBecause})`).join('; ')}`);
   if (r.facts.unread.length) out.push(`Not read: ${r.facts.unread.map((u) => `${u.what}: ${u.why}`).join('; ')}`);
+  if (r.scyllaHost?.unread.length) out.push(`ScyllaDB set-up not read: ${r.scyllaHost.unread.map((u) => `${u.what}: ${u.why}`).join('; ')}`);
   return out.join('\n');
 }

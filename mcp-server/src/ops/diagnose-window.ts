@@ -12,6 +12,7 @@ import type { Target } from '../collect/target.js';
 import { nodeWindowRates, type NodeWindowRates } from '../core/diagnosis/counter-rates.js';
 import { hostWindow, type HostWindow } from '../core/diagnosis/host-window.js';
 import type { NodetoolEvidence } from '../core/diagnosis/evidence.js';
+import type { TableFact } from '../core/facts/node-facts.js';
 import { OpError } from './errors.js';
 import type { ProgressFn } from './progress.js';
 import type { ClusterSnapshot } from './snapshot.js';
@@ -46,6 +47,47 @@ export interface DiagnosisWindow {
   /** Why window latency is or is not given. */
   latency: string;
   notes: string[];
+  /** Wall-clock ends of the window (ISO 8601), so reports can put it on a time axis; absent in older results. */
+  startedAt?: string;
+  endedAt?: string;
+  /** Per node, the worst user-table p99 the last sweep read (the nodes' recent figures, not a window histogram). */
+  nodeLatency?: NodeRecentLatency[];
+}
+
+export interface NodeRecentLatency {
+  node: string;
+  readP99Ms: number | null;
+  readTable: string | null;
+  writeP99Ms: number | null;
+  writeTable: string | null;
+  /** "coordinator" (requests this node coordinated, 4.1+) or "local" (replica reads and writes). */
+  scope: 'coordinator' | 'local' | null;
+}
+
+const SYSTEM_KEYSPACE = /^(system|system_schema|system_auth|system_distributed|system_traces|system_views|system_virtual_schema)$/;
+
+/** The worst p99 over a node's user tables, coordinator figures first (what clients waited), else replica ones. */
+export function nodeRecentLatency(node: string, tables: readonly TableFact[]): NodeRecentLatency {
+  const user = tables.filter((t) => !SYSTEM_KEYSPACE.test(t.keyspace));
+  const worst = (pick: (t: TableFact) => number | null | undefined) => {
+    let best: { ms: number; table: string } | null = null;
+    for (const t of user) {
+      const ms = pick(t);
+      if (ms !== null && ms !== undefined && Number.isFinite(ms) && (!best || ms > best.ms)) best = { ms, table: `${t.keyspace}.${t.table}` };
+    }
+    return best;
+  };
+  const coordinator = { read: worst((t) => t.coordinatorRead?.p99Ms), write: worst((t) => t.coordinatorWrite?.p99Ms) };
+  const useCoordinator = coordinator.read !== null || coordinator.write !== null;
+  const { read, write } = useCoordinator ? coordinator : { read: worst((t) => t.localRead?.p99Ms), write: worst((t) => t.localWrite?.p99Ms) };
+  return {
+    node,
+    readP99Ms: read?.ms ?? null,
+    readTable: read?.table ?? null,
+    writeP99Ms: write?.ms ?? null,
+    writeTable: write?.table ?? null,
+    scope: read || write ? (useCoordinator ? 'coordinator' : 'local') : null,
+  };
 }
 
 /** Which hosts to sample: the lab's own machine, or each node's nodetoolVia target; none otherwise (said why). */
@@ -152,6 +194,9 @@ export async function runWindow(
       firstSweepSeconds,
       nodes,
       hosts: hostResults,
+      startedAt: new Date(t1).toISOString(),
+      endedAt: new Date(t2).toISOString(),
+      nodeLatency: last.nodes.filter((n) => n.reachable).map((n) => nodeRecentLatency(n.address, n.facts.tables ?? [])),
       latency:
         'p99 latencies are the nodes\' own recent figures from the last sweep: virtual tables and nodetool give percentiles of a decaying reservoir, ' +
         'not bucket counts, so no exact window histogram can be taken from them',

@@ -1,19 +1,28 @@
 import { correlate } from '../core/diagnosis/correlate.js';
-import { nodeEvidence, type DiagnosisInput } from '../core/diagnosis/evidence.js';
+import { nodeEvidence, type DiagnosisInput, type NodetoolEvidence } from '../core/diagnosis/evidence.js';
 import type { NodeClock } from '../core/diagnosis/since-start.js';
 import { LocalTarget } from '../collect/local-target.js';
 import type { Target } from '../collect/target.js';
 import type { Finding } from '../core/findings.js';
-import { runRules, type RulesResult } from '../core/rules/index.js';
+import { RULES, runRules, type RulesResult } from '../core/rules/index.js';
+import type { Rule } from '../core/rules/rule.js';
+import type { PolicyEffect, RulePolicy } from '../core/rules/policy.js';
+import { liveSchemaRule } from '../core/rules/schema-live.js';
+import { statementsRule } from '../core/rules/statements.js';
 import type { LogFacts } from '../core/parse/logs/types.js';
 import { labLogPaths, readNodeLogs } from './node-logs.js';
 import { OpError } from './errors.js';
 import type { ProgressFn } from './progress.js';
 import { analyzeBundle, takeSnapshot, type ClusterSnapshot, type SnapshotInput } from './snapshot.js';
 import { hostGroups, MAX_WINDOW_SECONDS, runWindow, type DiagnosisWindow } from './diagnose-window.js';
+import { sinceCutOf, sinceMetrics, withSince, type DiagnosisSince } from './diagnose-since.js';
+import { checkDiskSpace, withDiskSpace, type DiskSpaceCheck } from './disk-space.js';
+import { checkScyllaHost, withScyllaHost } from './scylla-host-check.js';
 
 export interface DiagnosisReport {
   origin: string;
+  /** As nodetool describecluster names it (absent when it was not read). */
+  clusterName?: string;
   collectedAt: string;
   durationMs: number;
   nodes: { address: string; datacenter: string | null; releaseVersion: string | null; status: 'complete' | 'partial' | 'unreachable' }[];
@@ -28,6 +37,10 @@ export interface DiagnosisReport {
   warnings?: string[];
   /** Rates over the window between two sweeps, and the hosts' disk/CPU figures; absent for an instant diagnosis. */
   window?: DiagnosisWindow;
+  /** What the operator's rule policy (CQL_TUNER_RULES / --rules) switched off or changed. */
+  policy?: PolicyEffect;
+  /** --since: the incident period the logs (and the metrics, with a Prometheus) were restricted to. */
+  since?: DiagnosisSince;
 }
 
 /** What a diagnosis adds to a snapshot: per-node tables and compactions, and the ring from one node. */
@@ -59,14 +72,21 @@ function clocksOf(s: ClusterSnapshot): Record<string, NodeClock> {
   return Object.fromEntries(s.nodes.map((n) => [n.address, { uptimeSeconds: n.facts.uptimeSeconds ?? null, gcIntervalMs: n.facts.gc?.intervalMs ?? null }]));
 }
 
-export function diagnosisFromSnapshot(s: ClusterSnapshot, origin: string, logs: Record<string, LogFacts> = {}, window?: DiagnosisWindow): DiagnosisReport {
-  const ruled = runRules(evidenceFromSnapshot(s, origin, logs));
+/** A diagnosis runs every rule plus the schema review on the schema the sweep read and the statement counters. */
+export const DIAGNOSE_RULES: readonly Rule[] = [...RULES, liveSchemaRule, statementsRule];
+
+export function diagnosisFromSnapshot(
+  s: ClusterSnapshot, origin: string, logs: Record<string, LogFacts> = {}, window?: DiagnosisWindow, space?: DiskSpaceCheck, policy?: RulePolicy,
+): DiagnosisReport {
+  const ruled = withDiskSpace(runRules(evidenceFromSnapshot(s, origin, logs), DIAGNOSE_RULES, policy), space);
   const rates = window ? Object.fromEntries(window.nodes.map((n) => [n.node, n])) : undefined;
   // One problem one finding, since-start counters labelled or measured over the window, causes before symptoms.
   const findings = correlate(ruled.findings, { clocks: clocksOf(s), ...(rates && window ? { rates, windowSeconds: Math.round(window.seconds) } : {}) });
   const r = { ...ruled, findings };
+  const clusterName = s.nodes.map((n) => (n.nodetool as NodetoolEvidence).describecluster?.name).find((x): x is string => !!x);
   return {
     origin,
+    ...(clusterName ? { clusterName } : {}),
     collectedAt: s.collectedAt,
     durationMs: s.durationMs,
     nodes: s.nodes.map((n) => ({ address: n.address, datacenter: n.datacenter, releaseVersion: n.releaseVersion, status: n.status })),
@@ -82,7 +102,25 @@ export function diagnosisFromSnapshot(s: ClusterSnapshot, origin: string, logs: 
     ...(s.bundleError ? { bundleError: s.bundleError } : {}),
     ...(s.warnings?.length ? { warnings: s.warnings } : {}),
     ...(window ? { window } : {}),
+    ...(ruled.policy ? { policy: ruled.policy } : {}),
   };
+}
+
+/**
+ * The policy's "off" list also covers findings added after the rules (host checks, the since period): the report
+ * leaves out exactly what the operator switched off, counts recomputed, and says so in `policy`.
+ */
+export function applyPolicyToReport(r: DiagnosisReport, policy: RulePolicy | undefined): DiagnosisReport {
+  if (!policy) return r;
+  const off = new Set(policy.off);
+  const effect = r.policy ?? { source: policy.source, rulesOff: [], findingsOff: {}, thresholds: [] };
+  const findings = r.findings.filter((f) => {
+    if (!off.has(f.id)) return true;
+    effect.findingsOff[f.id] = (effect.findingsOff[f.id] ?? 0) + 1;
+    return false;
+  });
+  const count = (sev: Finding['severity']) => findings.filter((f) => f.severity === sev).length;
+  return { ...r, findings, counts: { critical: count('critical'), warning: count('warning'), info: count('info') }, policy: effect };
 }
 
 export interface DiagnoseInput extends SnapshotInput {
@@ -93,6 +131,8 @@ export interface DiagnoseInput extends SnapshotInput {
    * tool default to DEFAULT_WINDOW_SECONDS for live clusters; programmatic callers (demo, tests) choose.
    */
   windowSeconds?: number;
+  /** The incident period: logs read from now − sinceSeconds on, and a configured Prometheus's metrics of it (ops/diagnose-since.ts). */
+  sinceSeconds?: number;
 }
 
 /** Snapshot (CQL first, nodetool for the rest) + logs where reachable + rules → one report, worst first. */
@@ -103,9 +143,12 @@ export async function diagnose(
     signal?: AbortSignal;
     /** The lab's host (default: this machine); tests pass a wrapped LocalTarget. */
     labHost?: Target;
+    /** The operator's rule policy (trusted: a CLI flag or the environment, never a tool argument). */
+    policy?: RulePolicy;
   } = {},
 ): Promise<DiagnosisReport> {
   const seconds = input.windowSeconds ?? 0;
+  const since = input.sinceSeconds === undefined ? undefined : sinceCutOf(input.sinceSeconds, Date.now());
   if (!Number.isFinite(seconds) || seconds < 0 || seconds > MAX_WINDOW_SECONDS) {
     const fix = `Give a window between 0 (one instant sweep) and ${MAX_WINDOW_SECONDS} s, e.g. 30.`;
     throw new OpError('BAD_WINDOW', `window of ${seconds} s is outside 0–${MAX_WINDOW_SECONDS} s`, fix);
@@ -134,11 +177,20 @@ export async function diagnose(
   const logs: Record<string, LogFacts> = {};
   for (const [node, paths] of Object.entries(files)) {
     deps.onProgress?.({ message: `reading logs of ${node}` });
-    const r = await readNodeLogs(node, paths, deps.signal);
+    const r = await readNodeLogs(node, paths, deps.signal, since);
     if (r.logs) logs[node] = r.logs;
   }
+  const sinceM = since ? await sinceMetrics(input.sinceSeconds!, deps) : undefined;
+  deps.onProgress?.({ message: 'reading free space on the nodes\' hosts (df)' });
+  const space = await checkDiskSpace(input, s, () => deps.labHost ?? new LocalTarget(), deps.signal);
+  // ScyllaDB nodes only: their hosts' set-up (perftune, cpuset, IRQs, AIO need), through the same targets as df.
+  const scyllaHost = await checkScyllaHost(input, s, () => deps.labHost ?? new LocalTarget(), deps.signal);
   deps.onProgress?.({ message: 'running rules' });
-  return diagnosisFromSnapshot(s, input.lab ? 'local lab' : `cluster via ${s.contactPoints.join(', ')}`, logs, window);
+  const origin = input.lab ? 'local lab' : `cluster via ${s.contactPoints.join(', ')}`;
+  const report = withScyllaHost(diagnosisFromSnapshot(s, origin, logs, window, space, deps.policy), scyllaHost);
+  if (!since || !sinceM) return applyPolicyToReport(report, deps.policy);
+  const period = { from: new Date(since.sinceMs).toISOString(), seconds: input.sinceSeconds!, logs: Object.keys(logs).length ? 'restricted to the period' : 'no log read', metrics: sinceM.note } as const;
+  return applyPolicyToReport(withSince(report, period, sinceM.findings), deps.policy);
 }
 
 /**
@@ -151,6 +203,8 @@ export interface BundleLogOptions {
   logFiles?: Record<string, string[]>;
   signal?: AbortSignal;
   onProgress?: ProgressFn;
+  /** The operator's rule policy (trusted: a CLI flag or the environment). */
+  policy?: RulePolicy;
 }
 
 export async function diagnoseBundle(dir: string, opts: BundleLogOptions = {}): Promise<DiagnosisReport> {
@@ -171,5 +225,5 @@ export async function diagnoseBundle(dir: string, opts: BundleLogOptions = {}): 
     if (!r.logs) throw new OpError('LOG_UNREADABLE', r.error ?? `the logs of ${node} could not be read`, fix);
     logs[node] = r.logs;
   }
-  return diagnosisFromSnapshot(s, `bundle ${dir}`, logs);
+  return applyPolicyToReport(diagnosisFromSnapshot(s, `bundle ${dir}`, logs, undefined, undefined, opts.policy), opts.policy);
 }

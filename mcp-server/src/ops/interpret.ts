@@ -90,6 +90,9 @@ export function interpretOffThread(text: string, opts: { signal?: AbortSignal | 
   return parseOffThread('interpret', text, { what: 'the pasted text', chars: text.length, ...opts });
 }
 
+/** Kinds whose pasted pieces belong together (several files of one host's set-up), read whole rather than per part. */
+const JOINED_KINDS: ReadonlySet<string> = new Set(['host.scylla-setup']);
+
 /**
  * Any pasted output: detect its kind, parse it, run the rules on what it holds. A paste of several outputs
  * (`$ nodetool status` … `$ nodetool tpstats` …) gives a report per output in `parts`.
@@ -101,6 +104,8 @@ export function interpretText(text: string): InterpretReport {
   if (split.parts.length < 2) return whole;
   const parts = split.parts.map(interpretPart);
   const read = parts.filter((p) => p.ok);
+  // Set-up files pasted one after another (cpuset.conf, perftune.yaml, scylla-server) are one output: the rules compare them.
+  if (whole.ok && whole.kind !== null && JOINED_KINDS.has(whole.kind) && read.every((p) => p.kind === whole.kind)) return whole;
   // One output among prose and command echoes: the single report, as for a clean capture.
   if (read.length === 0 || (read.length === 1 && whole.ok)) return whole;
   if (read.length === 1) return withoutPartFields(read[0]!);

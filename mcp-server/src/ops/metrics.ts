@@ -11,6 +11,8 @@ import { metricsChartSvg } from '../render/metrics-chart.js';
 import { resolveWindow } from '../core/metrics/window.js';
 import { prometheusClient, prometheusFromEnv, type PrometheusClient, type PrometheusConfig } from '../collect/metrics/prometheus.js';
 import { noProgress, type ProgressFn } from './progress.js';
+import { runScrape } from './metrics-scrape.js';
+import type { ScrapeEndpoint } from '../collect/metrics/scrape.js';
 
 const SIGNAL_IDS = [...new Set(SIGNALS.map((s) => s.id))] as [SignalId, ...SignalId[]];
 const timeText = z.string().min(1).max(40);
@@ -24,6 +26,16 @@ export const metricsInputShape = {
   to: timeText.optional().describe('End (default now)'),
   signals: z.array(z.enum(SIGNAL_IDS)).max(SIGNAL_IDS.length).optional().describe('Only these signals (default all the found exporters have)'),
   raw: z.boolean().optional().describe('Also return the raw points (bounded to 20,000) for a closer look; the summary is usually enough'),
+  scrape: z
+    .boolean()
+    .optional()
+    .describe(
+      "No Prometheus: read the nodes' exporter pages directly, now, several times over scrapeFor (the endpoints the user configured in " +
+        "CQL_TUNER_SCRAPE_URLS, or the running lab's; there is no URL argument). Takes no time window.",
+    ),
+  scrapeFor: z.string().max(20).optional().describe('With scrape: how long to watch, 1s to 10m (default 30s)'),
+  scrapeEvery: z.string().max(20).optional().describe('With scrape: time between scrapes, at least 1s (default scrapeFor: two scrapes)'),
+  nodes: z.array(z.string().min(1).max(300)).max(100).optional().describe('With scrape: only these configured endpoints (host, host:port or URL as configured)'),
 };
 export const metricsInputSchema = z.object(metricsInputShape).strict();
 export type MetricsInput = z.infer<typeof metricsInputSchema>;
@@ -38,6 +50,11 @@ export interface MetricsDeps {
   signal?: AbortSignal;
   /** SVG charts of the signals that moved the harmful way (the CLI's --charts; not a tool argument). */
   charts?: boolean;
+  /** With input.scrape: the user's endpoints from CLI flags (default CQL_TUNER_SCRAPE_URLS, then the lab's). */
+  scrapeEndpoints?: ScrapeEndpoint[];
+  /** With input.scrape: per-request limits (defaults: 10 s, 32 MiB). */
+  scrapeTimeoutMs?: number;
+  scrapeMaxBytes?: number;
 }
 
 export interface MetricsReport extends MetricsAnalysis {
@@ -47,6 +64,8 @@ export interface MetricsReport extends MetricsAnalysis {
   raw?: { signal: SignalId; exporter: string; node: string; points: [number, number][] }[];
   rawTruncated?: boolean;
   charts?: { signal: SignalId; exporter: string; svg: string }[];
+  /** With scrape: endpoints whose page could not be read in some scrapes, and why. */
+  scrapeFailures?: { instance: string; failed: number; of: number; error: string }[];
 }
 
 const MAX_RAW_POINTS = 20_000;
@@ -59,6 +78,10 @@ const OTHER_NAMINGS: [string, string][] = [
 ];
 
 export async function metricsWindow(input: MetricsInput, deps: MetricsDeps = {}): Promise<MetricsReport> {
+  if (input.scrape) return metricsScrape(input, deps);
+  if (input.scrapeFor !== undefined || input.scrapeEvery !== undefined || input.nodes !== undefined) {
+    throw new OpError('BAD_WINDOW', 'scrapeFor, scrapeEvery and nodes go with scrape.', 'Add --scrape (MCP: scrape: true), or leave them out to read the Prometheus.');
+  }
   const progress = deps.onProgress ?? noProgress;
   const cfg = deps.prometheus === undefined ? prometheusFromEnv() : deps.prometheus;
   const client = deps.client ?? (cfg ? prometheusClient(cfg) : null);
@@ -127,6 +150,31 @@ export async function metricsWindow(input: MetricsInput, deps: MetricsDeps = {})
     }
     report.raw = raw;
     report.rawTruncated = budget <= 0;
+  }
+  return report;
+}
+
+/** The scrape path: same report shape, the window being the scrapes just made. */
+async function metricsScrape(input: MetricsInput, deps: MetricsDeps): Promise<MetricsReport> {
+  if (input.last !== undefined || input.around !== undefined || input.from !== undefined || input.to !== undefined || input.margin !== undefined) {
+    const fix = 'Use --scrape-for 30s (how long to watch), or drop --scrape to read a Prometheus history.';
+    throw new OpError('BAD_WINDOW', 'A direct scrape reads the nodes now; it takes no --last/--around/--from/--to.', fix);
+  }
+  const run = await runScrape(input, {
+    ...(deps.scrapeEndpoints ? { endpoints: deps.scrapeEndpoints } : {}),
+    ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
+    ...(deps.signal ? { signal: deps.signal } : {}),
+    ...(deps.scrapeTimeoutMs !== undefined ? { timeoutMs: deps.scrapeTimeoutMs } : {}),
+    ...(deps.scrapeMaxBytes !== undefined ? { maxBytes: deps.scrapeMaxBytes } : {}),
+  });
+  const report: MetricsReport = { ...run.analysis, source: run.source, scrapeIntervalS: run.intervalS };
+  if (run.failures.length) report.scrapeFailures = run.failures;
+  if (input.raw) {
+    report.raw = run.data.flatMap((d) => d.series.map((s) => ({
+      signal: d.spec.id, exporter: d.spec.exporter, node: s.labels.instance ?? '?',
+      points: s.points,
+    })));
+    report.rawTruncated = false;
   }
   return report;
 }

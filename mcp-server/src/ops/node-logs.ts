@@ -4,12 +4,13 @@ import { NEXT_SOURCE, readLogStream } from '../collect/log-reader.js';
 import { openNamedFile, streamOpened, type OpenedFile } from '../collect/safe-file.js';
 import type { LogFacts } from '../core/parse/logs/types.js';
 import { labStatus } from '../lab/index.js';
+import { SinceLineFilter, type SinceCut } from '../core/diagnosis/since-filter.js';
 
 /**
  * A node's log files read as one stream (system.log, debug.log, gc.log), so one LogFacts describes the node; a
  * marker between files lets the reader count an event that two files both logged (debug.log repeats system.log) once.
  */
-async function* concatFiles(files: { name: string; file: OpenedFile }[], signal?: AbortSignal): AsyncIterable<Uint8Array | string | typeof NEXT_SOURCE> {
+async function* concatFiles(files: { name: string; file: OpenedFile }[], signal?: AbortSignal, since?: SinceCut): AsyncIterable<Uint8Array | string | typeof NEXT_SOURCE> {
   let first = true;
   for (const { name, file } of files) {
     if (!first) yield NEXT_SOURCE;
@@ -18,8 +19,12 @@ async function* concatFiles(files: { name: string; file: OpenedFile }[], signal?
     // Rotated logs are often gzipped (system.log.1.zip is not supported; .gz is).
     const stream = name.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
     if (stream !== raw) raw.on('error', (e) => stream.destroy(e));
+    // --since: only the lines of the incident window go on (core/diagnosis/since-filter.ts).
+    const filter = since ? new SinceLineFilter(since) : null;
+    const decoder = filter ? new TextDecoder() : null;
     try {
-      for await (const chunk of stream) yield chunk as Uint8Array;
+      for await (const chunk of stream) yield filter ? filter.push(decoder!.decode(chunk as Uint8Array, { stream: true })) : (chunk as Uint8Array);
+      if (filter) yield filter.push(decoder!.decode()) + filter.flush();
     } finally {
       raw.destroy();
     }
@@ -32,7 +37,7 @@ async function* concatFiles(files: { name: string; file: OpenedFile }[], signal?
  * through collect/safe-file.ts like every named file, so a device, FIFO or /proc entry (/dev/zero, /dev/stdin,
  * /proc/self/environ) is refused before a byte is read; a missing file is skipped.
  */
-export async function readNodeLogs(node: string, paths: string[], signal?: AbortSignal): Promise<{ logs?: LogFacts; error?: string }> {
+export async function readNodeLogs(node: string, paths: string[], signal?: AbortSignal, since?: SinceCut): Promise<{ logs?: LogFacts; error?: string }> {
   const opened: { name: string; file: OpenedFile }[] = [];
   try {
     for (const p of paths) {
@@ -41,7 +46,7 @@ export async function readNodeLogs(node: string, paths: string[], signal?: Abort
       else if (f.code !== 'NOT_FOUND') return { error: `${node}: ${p} ${f.reason}` };
     }
     if (!opened.length) return { error: `no log file found for ${node} (looked for ${paths.join(', ')})` };
-    const r = await readLogStream(concatFiles(opened, signal), { node, source: opened.map((o) => o.name).join(' + '), ...(signal ? { signal } : {}) });
+    const r = await readLogStream(concatFiles(opened, signal, since), { node, source: opened.map((o) => o.name).join(' + '), ...(signal ? { signal } : {}) });
     return r.ok ? { logs: r.value } : { error: `${node}: ${r.reason}` };
   } finally {
     // Streams close their handle when they end; the ones never streamed (an early return, an abort) close here.

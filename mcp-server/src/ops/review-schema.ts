@@ -1,4 +1,5 @@
 import { CqlSession } from '../collect/cql-session.js';
+import { grantForUnauthorized } from '../core/cql-connect-errors.js';
 import { readNamedFile } from '../collect/safe-file.js';
 import { worstFirst, type Finding } from '../core/findings.js';
 import type { CqlSchema } from '../core/parse/schema/index.js';
@@ -66,11 +67,7 @@ export async function loadSchemaText(input: Pick<ReviewSchemaInput, 'text' | 'fi
     try {
       rows = await session.query(node.address, 'DESCRIBE SCHEMA', [], 60_000);
     } catch (e) {
-      throw new OpError(
-        'DESCRIBE_UNSUPPORTED',
-        `server-side DESCRIBE failed on ${node.address}: ${e instanceof Error ? e.message : String(e)}`,
-        'Server-side DESCRIBE needs Cassandra 4.0+ (or a recent ScyllaDB): on older versions run cqlsh -e "DESCRIBE SCHEMA" > schema.cql and review the file.',
-      );
+      throw describeFailure(e, node.address);
     }
     const col = rows.columns.indexOf('create_statement');
     if (col < 0) throw new OpError('DESCRIBE_UNSUPPORTED', `DESCRIBE SCHEMA on ${node.address} returned no create_statement column`, 'Run cqlsh -e "DESCRIBE SCHEMA" > schema.cql and review the file.');
@@ -85,6 +82,30 @@ export async function loadSchemaText(input: Pick<ReviewSchemaInput, 'text' | 'fi
   } finally {
     await session.close();
   }
+}
+
+/** Errors a refused DESCRIBE must keep as they are: they already name the cause and the fix (a GRANT, a host). */
+const KEEP_CODES = new Set(['CQL_UNAUTHORIZED', 'CQL_CREDENTIALS_NOT_ALLOWED', 'UNKNOWN_NODE']);
+
+/**
+ * Why server-side DESCRIBE failed, as an error naming what to do. A refusal by authorization names the grant
+ * (ScyllaDB and some forks check SELECT on system_schema where Cassandra 4.0+ lets any logged-in role describe);
+ * anything else is an old server without server-side DESCRIBE.
+ */
+export function describeFailure(e: unknown, address: string): OpError {
+  if (e instanceof OpError && KEEP_CODES.has(e.code)) return e;
+  const msg = e instanceof Error ? e.message : String(e);
+  const code = (e as { code?: unknown }).code;
+  if (code === 0x2100 || /has no \w+ permission on|Unauthorized|not authorized/i.test(msg)) {
+    const g = grantForUnauthorized(msg);
+    const grant = g?.grant ?? `GRANT SELECT ON KEYSPACE system_schema TO ${/User (\S+) /.exec(msg)?.[1] ?? '<role>'}`;
+    return new OpError('CQL_UNAUTHORIZED', `DESCRIBE SCHEMA on ${address} was refused by authorization: ${msg.slice(0, 400)}`, `As a superuser: ${grant}`);
+  }
+  return new OpError(
+    'DESCRIBE_UNSUPPORTED',
+    `server-side DESCRIBE failed on ${address}: ${msg}`,
+    'Server-side DESCRIBE needs Cassandra 4.0+ (or a recent ScyllaDB): on older versions run cqlsh -e "DESCRIBE SCHEMA" > schema.cql and review the file.',
+  );
 }
 
 /**

@@ -8,7 +8,7 @@ import { asAbsenceFact, collectNode, collectNodeWithNodetoolOnly, NODETOOL_FALLB
 import type { NodetoolStatus } from '../core/parse/nodetool/status.js';
 import { runNodetool } from './nodetool.js';
 import { labStatus } from '../lab/index.js';
-import { createTarget, targetForms, type TargetOrigin } from '../collect/target-spec.js';
+import { createTarget, targetForms, type TargetOrigin, type TargetSpec } from '../collect/target-spec.js';
 import { parseTargetTemplate, specForNode, type TargetTemplate } from '../collect/target-template.js';
 import type { Target } from '../collect/target.js';
 import { CQL_TUNER_VERSION } from '../version.js';
@@ -44,6 +44,11 @@ export interface SnapshotInput {
    * key or config (?identity=, ?config=, …). Anything else (MCP arguments) is 'untrusted', the default.
    */
   targetOrigin?: TargetOrigin;
+  /**
+   * Where each node's nodetool runs, by node address (diagnose --k8s: the pod of each pod IP). Takes the place
+   * of nodetoolVia; a node with no entry is not collected through any target. Built by trusted code only.
+   */
+  nodeTargets?: Record<string, TargetSpec>;
   /** More nodetool subcommands per node (e.g. compactionstats, tablestats for a diagnosis). */
   nodetoolExtra?: string[];
   /** nodetool subcommands with a cluster-wide answer, run on the first node only (status, describecluster). */
@@ -184,7 +189,16 @@ export function snapshotFromRaw(
 }
 
 /** nodetoolVia parsed once, before anything connects; undefined without one. */
-function nodetoolTemplate(input: SnapshotInput): TargetTemplate | undefined {
+type NodeTargets = TargetTemplate | { byAddress: Record<string, TargetSpec> };
+
+function nodetoolTemplate(input: SnapshotInput): NodeTargets | undefined {
+  if (input.nodeTargets) {
+    // Per-node targets name pods to exec into: only the user's own flags (diagnose --k8s) may set them.
+    if (input.targetOrigin !== 'trusted') {
+      throw new OpError('BAD_TARGET', 'nodeTargets come only from trusted input', 'Use diagnose --k8s on the command line.');
+    }
+    return { byAddress: input.nodeTargets };
+  }
   if (!input.nodetoolVia) return undefined;
   const origin = input.targetOrigin ?? 'untrusted';
   const t = parseTargetTemplate(input.nodetoolVia, origin);
@@ -192,7 +206,15 @@ function nodetoolTemplate(input: SnapshotInput): TargetTemplate | undefined {
   return t.value;
 }
 
-function nodetoolTargetFor(template: TargetTemplate, address: string): Target {
+function nodetoolTargetFor(template: NodeTargets, address: string): Target {
+  if ('byAddress' in template) {
+    const own = Object.hasOwn(template.byAddress, address) ? template.byAddress[address] : undefined;
+    if (!own) {
+      const fix = 'Collect the other datacenter with its own --k8s namespace/name.';
+      throw new OpError('BAD_TARGET', `node ${address} has no target of its own (it is not one of the pods found)`, fix);
+    }
+    return createTarget(own);
+  }
   const spec = specForNode(template, address);
   if (!spec.ok) {
     throw new OpError('BAD_TARGET', `nodetoolVia for this node: ${spec.error}`, 'Only nodes with an IP address or host name are reached through nodetoolVia.');
@@ -344,7 +366,7 @@ async function nodetoolOnlySnapshot(
     nodeTimeoutMs: number;
     started: number;
     cqlError: OpError;
-    via: TargetTemplate | undefined;
+    via: NodeTargets | undefined;
   },
   deps: { onProgress?: ProgressFn; signal?: AbortSignal },
 ): Promise<ClusterSnapshot> {

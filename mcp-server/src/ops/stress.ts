@@ -11,7 +11,10 @@ import { worstFirst } from '../core/findings.js';
 import { CASSANDRA_STRESS_KIND, LATTE_JSON_KIND, LATTE_TEXT_KIND, STRESS_PARSERS, type StressKind } from '../core/parse/stress/index.js';
 import type { KindRuleOutcome } from '../core/rules/per-kind.js';
 import { runStressRules } from '../core/rules/stress.js';
-import { ARGV_BUILDERS, redactedSteps, type StressCommand } from '../core/stress/argv.js';
+import { ARGV_BUILDERS, redactedSteps, type StressCommand, type StressFiles } from '../core/stress/argv.js';
+import { grantForUnauthorized } from '../core/cql-connect-errors.js';
+import { cqlCredentialsFromEnv, type CqlCredentials } from '../collect/cql-credentials.js';
+import { verifyStressTls } from '../collect/stress-tls.js';
 import { argvPasswordWarning, credentialsFileText } from '../core/stress/argv-cassandra-stress.js';
 import { stressPathProblem } from '../core/stress/argv-guard.js';
 import { scyllaBenchPasswordWarning } from '../core/stress/argv-scylla-bench.js';
@@ -19,7 +22,8 @@ import { scrubStressText, secretValuesOf } from '../core/stress/scrub-secrets.js
 import { compareRuns as compareFacts, type RunComparison } from '../core/stress/compare.js';
 import { stressFacts, type IntervalFacts, type StressFacts } from '../core/stress/facts.js';
 import { LATTE_KV_WORKLOAD } from '../core/stress/latte-workload.js';
-import { plannedSeconds, validateParams, type StressCredentials, type StressParams } from '../core/stress/params.js';
+import { DEFAULT_KEYSPACE, plannedSeconds, validateParams, type StressCredentials, type StressParams } from '../core/stress/params.js';
+import { CqlSession } from '../collect/cql-session.js';
 import { diffSnapshots, type ServerDiff } from '../core/stress/server-diff.js';
 import {
   acquireTarget,
@@ -116,10 +120,25 @@ export function capSeconds(input: { maxDurationS?: number }, env: Env = process.
 
 const targetKey = (p: StressParams) => `${[...p.nodes].sort().join(',')}_${p.port ?? 9042}`;
 
-function credentials(env: Env): StressCredentials | undefined {
-  const u = env['CQL_TUNER_CQL_USERNAME'];
-  const pw = env['CQL_TUNER_CQL_PASSWORD'];
-  return u && pw !== undefined ? { username: u, password: pw } : undefined;
+/** The login for the stress tool: what its own role would be given, from the user's environment or cqlshrc. */
+function credentials(c: CqlCredentials): StressCredentials | undefined {
+  return c.username ? { username: c.username, password: c.password ?? '' } : undefined;
+}
+
+/** TLS files for the tool: only latte can take them; the others would send the password in clear text. */
+function stressTls(tool: StressParams['tool'], c: CqlCredentials): StressFiles['tls'] | undefined {
+  if (!c.tls) return undefined;
+  if (tool !== 'latte') {
+    throw new OpError(
+      'STRESS_TLS_UNSUPPORTED',
+      `TLS is on for CQL (${c.caSource ?? 'CQL_TUNER_CQL_TLS or cqlshrc [connection] ssl'}), and cql-tuner runs ${tool} without TLS: ` +
+        'it would not reach a TLS-only cluster, and would send the password unencrypted',
+      'Use tool: latte (it takes the CA and client certificate from the same settings), ' +
+        'or unset TLS for this run if the cluster also accepts plain connections.',
+    );
+  }
+  const f = c.tlsFiles ?? {};
+  return { ...(f.ca ? { ca: f.ca } : {}), ...(f.key && f.cert ? { key: f.key, cert: f.cert } : {}) };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -137,6 +156,8 @@ interface Job {
   stepPid: number | null;
   /** Password values to mask in anything the tools print that the run stores or returns. */
   secrets: string[];
+  /** The CQL role the tool logs in as (from the user's settings), to name a missing grant. */
+  role?: string;
 }
 const JOBS = new Map<string, Job>();
 /** Process groups of steps running now: ended with this process, so no run outlives its owner and its cap. */
@@ -216,7 +237,11 @@ export async function startStress(input: RunStressInput, deps: { onProgress?: Pr
     throw new OpError('STRESS_TOO_LONG', `the run would take ${planned} s, above the ${capS} s cap`, `Shorten durationS, or raise the cap with CQL_TUNER_STRESS_MAX_SECONDS (default ${DEFAULT_CAP_S}).`);
   }
   const tool = await locateStressTool(params.tool, explicit, env);
-  const creds = credentials(env);
+  // Environment first, then cqlshrc, as every collecting tool (collect/cql-credentials.ts); never an argument.
+  const cql = await cqlCredentialsFromEnv(env);
+  const creds = credentials(cql);
+  const tls = stressTls(params.tool, cql);
+  if (tls) await verifyStressTls(params.nodes, params.port ?? 9042, cql);
   // cassandra-stress takes credentials from a private file when it can (asked once per binary), else from argv.
   const probe = params.tool === 'cassandra-stress' && creds ? await probeCredentialsFile(tool.path) : null;
   const id = newRunId(params.tool);
@@ -238,8 +263,15 @@ export async function startStress(input: RunStressInput, deps: { onProgress?: Pr
   };
   await mkdir(dir, { recursive: true }).catch(abandon);
   if (probe?.supported && creds) secret = await writePrivateFile('cassandra-stress-credentials.properties', credentialsFileText(creds)).catch(abandon);
-  const files = { workload: join(dir, 'kv.rn'), reportJson: join(dir, 'latte.json'), logDir: dir, ...(secret ? { credentialsFile: secret.path } : {}) };
-  if (params.tool === 'latte' && params.workload !== 'user') await writeFile(files.workload, LATTE_KV_WORKLOAD).catch(abandon);
+  const workload = join(dir, 'kv.rn');
+  const files: StressFiles = {
+    workload,
+    reportJson: join(dir, 'latte.json'),
+    logDir: dir,
+    ...(secret ? { credentialsFile: secret.path } : {}),
+    ...(tls ? { tls } : {}),
+  };
+  if (params.tool === 'latte' && params.workload !== 'user') await writeFile(workload, LATTE_KV_WORKLOAD).catch(abandon);
   let cmd: StressCommand;
   try {
     cmd = ARGV_BUILDERS[params.tool](tool.path, params, files, creds);
@@ -250,6 +282,13 @@ export async function startStress(input: RunStressInput, deps: { onProgress?: Pr
   }
   const steps = redactedSteps(cmd);
   const warnings = cmd.credentials !== 'argv' ? [] : params.tool === 'scylla-bench' ? [scyllaBenchPasswordWarning()] : [argvPasswordWarning(probe?.reason)];
+  warnings.push(...cql.warnings);
+  if (tls && cql.sslOptions?.rejectUnauthorized === false) {
+    warnings.push(
+      'TLS without certificate checks (validate = false in cqlshrc, or CQL_TUNER_CQL_TLS_INSECURE=1): ' +
+        'the run would give the password to any server at these addresses',
+    );
+  }
   const now = new Date().toISOString();
   const credentialsMode = cmd.credentials ? { credentials: cmd.credentials } : {};
   await writeJson(join(dir, 'argv.json'), { tool: params.tool, binary: tool.path, binaryFrom: tool.from, params, steps, env: Object.keys(cmd.env), ...credentialsMode }).catch(abandon);
@@ -281,6 +320,7 @@ export async function startStress(input: RunStressInput, deps: { onProgress?: Pr
     stepPid: null,
     secrets,
     ...(secret ? { secret } : {}),
+    ...(creds ? { role: creds.username } : {}),
     done: Promise.resolve(null as unknown as RunResult),
   };
   // The credentials folder goes whatever way the job ends (finished, failed, cancelled, timed out, thrown).
@@ -343,14 +383,26 @@ async function execute(job: Job, dir: string, p: StressParams, cmd: StressComman
         state = 'timed-out';
         break;
       }
+      // latte 0.29 counts a refused statement as a request error and still exits 0 ("Schema created successfully"):
+      // a missing CREATE grant would only show later as "keyspace does not exist". Check what the schema made.
+      const builtinSchema = res.exitCode === 0 && step.name === 'schema' && p.tool === 'latte' && p.workload !== 'user';
+      const schemaGap = builtinSchema ? await latteSchemaGap(p, job.role, env) : null;
+      if (schemaGap) {
+        state = 'failed';
+        failure = `schema step exited with 0 but ${schemaGap}`;
+        await setStatus(dir, { error: failure });
+        break;
+      }
       if (res.exitCode !== 0) {
         // The tail goes into status.json and the result: a tool that echoes its argv must not leak the password.
-        const tail = (await readFile(join(dir, `${step.name}.err.txt`), 'utf8').catch(() => '')).trim().split('\n').slice(-5).join(' | ');
+        const errText = await readFile(join(dir, `${step.name}.err.txt`), 'utf8').catch(() => '');
+        const tail = errText.trim().split('\n').slice(-5).join(' | ');
         const err = scrubStressText(tail, job.secrets);
+        const grant = await missingGrant(dir, step.name, errText);
         state = 'failed';
         // A tool that cannot write its output (full disk) dies with little to say: name the cause.
         const full = (await diskFull(dir)) ? ` (the runs folder ${dir} is full: no space left on its device, ENOSPC)` : '';
-        failure = `${step.name} step exited with ${res.exitCode ?? res.signal}${full}: ${err.slice(0, 600)}`;
+        failure = `${step.name} step exited with ${res.exitCode ?? res.signal}${full}: ${grant ? `${grant}; ` : ''}${err.slice(0, 600)}`;
         await setStatus(dir, { error: failure });
         break;
       }
@@ -379,6 +431,50 @@ async function execute(job: Job, dir: string, p: StressParams, cmd: StressComman
   }
 }
 
+/**
+ * What the built-in latte schema (core/stress/latte-workload.ts: CREATE KEYSPACE, then CREATE TABLE <ks>.kv) did
+ * not make, with the grant it needed, or null when the table is there or nothing could be checked. system_schema
+ * is readable by any logged-in role; CREATE KEYSPACE needs CREATE ON ALL KEYSPACES even with IF NOT EXISTS.
+ */
+async function latteSchemaGap(p: StressParams, role: string | undefined, env: Env): Promise<string | null> {
+  const ks = p.keyspace ?? DEFAULT_KEYSPACE;
+  const session = await CqlSession.connect({ contactPoints: p.nodes, port: p.port ?? 9042, env }).catch(() => null);
+  if (!session) return null;
+  try {
+    const node = session.hosts().find((h) => h.up)?.address;
+    if (!node) return null;
+    const tablesCql = 'SELECT table_name FROM system_schema.tables WHERE keyspace_name = ?';
+    const hasTable = async () => (await session.query(node, tablesCql, [ks])).rows.some((r) => r[0] === 'kv');
+    // One more look after a moment: on several nodes the one asked may not have the new schema yet.
+    if ((await hasTable()) || (await new Promise((r) => setTimeout(r, 2000)).then(hasTable))) return null;
+    const keyspaces = await session.query(node, 'SELECT keyspace_name FROM system_schema.keyspaces WHERE keyspace_name = ?', [ks]);
+    const who = role ?? '<role>';
+    const grant = keyspaces.rows.length ? `GRANT CREATE ON KEYSPACE ${ks} TO ${who}` : `GRANT CREATE ON ALL KEYSPACES TO ${who}`;
+    const what = keyspaces.rows.length ? `table ${ks}.kv` : `keyspace ${ks}`;
+    return `${what} does not exist (latte does not report a refused statement): the role ${who} may not create it; as a superuser run: ${grant}`;
+  } catch {
+    return null;
+  } finally {
+    await session.close();
+  }
+}
+
+/**
+ * A step refused by authorization ("User r has no CREATE permission on <all keyspaces>", as Cassandra words
+ * its Unauthorized error, which the tools print on stdout or stderr) as the GRANT that would let it run.
+ */
+async function missingGrant(dir: string, step: string, errText: string): Promise<string | null> {
+  const out = await readFile(join(dir, `${step}.out.txt`), 'utf8').catch(() => '');
+  // latte keeps going when requests are refused: its JSON report lists the request errors' messages.
+  const report = step === 'run' ? await readFile(join(dir, 'latte.json'), 'utf8').catch(() => '') : '';
+  for (const text of [errText, out.slice(-64 * 1024), report.slice(0, 8 * 1024 * 1024)]) {
+    const at = text.search(/has no \w+ permission on </i);
+    const g = at >= 0 ? grantForUnauthorized(text.slice(Math.max(0, at - 200), at + 300)) : null;
+    if (g) return `the role ${g.role} lacks a permission the run needs; as a superuser run: ${g.grant}`;
+  }
+  return null;
+}
+
 /** Parse, rules, charts, the after-snapshot and result.json of an ended run. */
 async function finish(
   job: Job,
@@ -395,6 +491,11 @@ async function finish(
   const facts = parsed ? stressFacts(parsed.kind, parsed.value) : null;
   const checked = facts ? runStressRules(facts) : [];
   const findings = worstFirst(checked.flatMap((c) => c.findings));
+  // A run whose requests were refused still "finishes" (latte counts them as errors): say which grant is missing.
+  if (!ctx.failure && p.tool === 'latte') {
+    const grant = await missingGrant(dir, 'run', '');
+    if (grant) warnings.push(`requests were refused by authorization: ${grant}`);
+  }
   let charts: string[] = [];
   if (facts) {
     await writeJson(join(dir, 'parsed.json'), { kind: parsed!.kind, warnings: parsed!.warnings, facts });

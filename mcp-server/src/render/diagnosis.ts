@@ -1,3 +1,4 @@
+import { describePolicy } from '../core/rules/policy.js';
 import type { Finding } from '../core/findings.js';
 import type { DiagnosisWindow } from '../ops/diagnose-window.js';
 import type { DiagnosisReport } from '../ops/diagnose.js';
@@ -85,6 +86,8 @@ export function renderDiagnosis(r: DiagnosisReport, opts: { detail?: boolean } =
   out.push(...shown.slice(0, limit).map((f) => renderDiagnosisFinding(f, opts.detail === true)));
   if (shown.length > limit) out.push(`… ${shown.length - limit} more findings (detail: true for all)`);
   if (folded) out.push(`(${folded} info finding(s) not shown: ${[...new Set(r.findings.filter((f) => f.severity === 'info').map((f) => f.id))].join(', ')}; detail: true shows them)`);
+  if (r.since) out.push(`Period since ${r.since.from}: logs ${r.since.logs}; metrics: ${r.since.metrics}`);
+  if (r.policy) out.push('', ...describePolicy(r.policy));
   if (r.window) out.push('', ...renderWindow(r.window));
   out.push('', 'Checked:', renderChecked(r.checked));
   return out.join('\n');

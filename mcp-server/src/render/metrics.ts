@@ -5,6 +5,7 @@ import { markdownTable } from './markdown-table.js';
 interface MetricsView extends MetricsAnalysis {
   source: string;
   scrapeIntervalS: number;
+  scrapeFailures?: { instance: string; failed: number; of: number; error: string }[];
 }
 
 const iso = (s: number) => new Date(s * 1000).toISOString().replace('.000Z', 'Z');
@@ -44,6 +45,7 @@ export function renderMetrics(r: MetricsView): string {
       ),
     );
   }
+  for (const f of r.scrapeFailures ?? []) out.push('', `Scrape of ${f.instance} failed ${f.failed} of ${f.of} times: ${f.error}`);
   if (r.missing.length) out.push('', `Not measured: ${r.missing.map((m) => `${m.exporter} ${m.signal} (${m.reason})`).join('; ')}`);
   return out.join('\n');
 }

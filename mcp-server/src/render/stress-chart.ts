@@ -37,7 +37,17 @@ export function niceTicks(min: number, max: number, count = 5): { at: number; la
   return out;
 }
 
-export const fmt = (v: number) => (v >= 10_000 ? `${Math.round(v / 1000)}k` : v >= 1000 ? `${(v / 1000).toFixed(1)}k` : v >= 10 ? String(Math.round(v)) : v.toFixed(1));
+// Below 1, two significant digits: a 0.1 ms axis reads 0.025, 0.05, 0.075, not 0.0, 0.1, 0.1.
+export const fmt = (v: number) =>
+  v >= 10_000
+    ? `${Math.round(v / 1000)}k`
+    : v >= 1000
+      ? `${(v / 1000).toFixed(1)}k`
+      : v >= 10
+        ? String(Math.round(v))
+        : v > 0 && v < 1
+          ? String(Number(v.toPrecision(2)))
+          : v.toFixed(1);
 
 export interface Series {
   name: string;
@@ -85,7 +95,11 @@ function panel(title: string, yLabel: string, xLabel: string, series: Series[], 
     out.push(`<text x="${M.l - 6}" y="${(Y(v) + 4).toFixed(1)}" font-size="10" text-anchor="end">${fmt(v)}</text>`);
   }
   const ticks = opts.xTicks ?? niceTicks(xMin, xMax);
-  for (const t of ticks) out.push(`<text x="${X(t.at).toFixed(1)}" y="${y0 + H - M.b + 14}" font-size="10" text-anchor="middle">${esc(t.label)}</text>`);
+  // A label at the right edge ends there: centred, a clock time like 20:13:15 would be cut off by the SVG's border.
+  const anchor = (x: number) => (x > W - M.r - 24 ? 'end' : 'middle');
+  for (const t of ticks) {
+    out.push(`<text x="${X(t.at).toFixed(1)}" y="${y0 + H - M.b + 14}" font-size="10" text-anchor="${anchor(X(t.at))}">${esc(t.label)}</text>`);
+  }
   out.push(`<text x="${W - M.r}" y="${y0 + H - 4}" font-size="10" text-anchor="end">${esc(xLabel)}</text>`);
   out.push(`<text x="12" y="${y0 + M.t + ph / 2}" font-size="10" transform="rotate(-90 12 ${y0 + M.t + ph / 2})" text-anchor="middle">${esc(yLabel)}</text>`);
   out.push(`<rect x="${M.l}" y="${y0 + M.t}" width="${pw}" height="${ph}" fill="none" stroke="#999"/>`);

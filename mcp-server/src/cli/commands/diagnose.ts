@@ -1,6 +1,11 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_WINDOW_SECONDS, MAX_WINDOW_SECONDS } from '../../ops/diagnose-window.js';
 import { diagnose, diagnoseBundle } from '../../ops/diagnose.js';
+import { checkReportPath, writeDiagnosisReport } from '../../ops/diagnose-report.js';
+import { k8sSnapshotInput } from '../../ops/k8s-diagnose.js';
+import { OpError } from '../../ops/errors.js';
+import { loadRulePolicy, RULE_POLICY_ENV } from '../../ops/rule-policy.js';
+import type { RulePolicy } from '../../core/rules/policy.js';
 import { interpretText } from '../../ops/interpret.js';
 import { readSavedOutput } from '../../ops/saved-output.js';
 import { renderDiagnosis } from '../../render/diagnosis.js';
@@ -9,6 +14,7 @@ import { abortOnSignal } from '../abort-on-signal.js';
 import { failWith, printJson, printText } from '../output.js';
 import { progressLine } from '../progress-line.js';
 import { withCommandLineHosts } from '../../collect/credential-hosts.js';
+import { sinceSecondsFrom } from '../../ops/diagnose-since.js';
 import { addClusterOptions, commandLineHostsOf, snapshotInputFrom, type ClusterFlags } from './cluster-options.js';
 
 const LOG_HELP =
@@ -18,6 +24,10 @@ const LOG_HELP =
 export function diagnoseCommand(): Command {
   return addClusterOptions(new Command('diagnose').description('collect a cluster (or the lab, or a bundle) and report findings worst first, with evidence and fixes'))
     .option('--bundle <dir>', 'diagnose a saved bundle instead of collecting')
+    .option(
+      '--k8s <namespace/name>',
+      'collect the pods of a CassandraDatacenter (cass-operator, k8ssandra) or ScyllaCluster: found with kubectl get pods, nodetool through kubectl exec',
+    )
     .option('--save <dir>', 'also save every raw output as a bundle in DIR')
     .option('--log <node=path>', LOG_HELP, (v: string, prev: string[] = []) => [...prev, v])
     .option(
@@ -25,23 +35,33 @@ export function diagnoseCommand(): Command {
       `seconds between two sweeps whose counters become rates, with host disk/CPU figures (30, 30s, 2m; 0 = one instant sweep; default ${DEFAULT_WINDOW_SECONDS}s; not with --bundle)`,
       windowArg,
     )
+    .option('--since <duration|time>', 'the incident period: logs from then on, and your Prometheus\'s metrics of it (2h, 90m, 02:13, 2026-11-24T02:00:00Z)', sinceArg)
+    .option('--report <file>', 'also write the report to hand over: FILE.md (Markdown) or FILE.html (one self-contained page with the window\'s charts)')
+    .option('--rules <file>', `your rule policy: rules or findings switched off, thresholds overridden (YAML; default $${RULE_POLICY_ENV}); the report lists what it changed`)
     .option('--detail', 'every finding, info included')
     .option('--json', 'print the report as JSON')
-    .action(async (o: ClusterFlags & { bundle?: string; save?: string; log?: string[]; window?: number; detail?: boolean; json?: boolean }) => {
+    .action(async (o: DiagnoseFlags & { k8s?: string; report?: string; rules?: string; detail?: boolean; json?: boolean }) => {
       const progress = progressLine();
       const abort = abortOnSignal();
       try {
-        const r = o.bundle
-          ? await diagnoseBundle(o.bundle, { logFiles: logFilesFrom(o.log ?? []), onProgress: progress, signal: abort.signal })
+        // A wrong report path is refused before the cluster is collected, not after a whole window.
+        if (o.report !== undefined) await checkReportPath(o.report);
+        const policy = await loadRulePolicy(o.rules);
+        if (o.since !== undefined && o.bundle) throw new OpError('BAD_ARGUMENT', '--since reads the live logs and metrics of a period; a bundle is one past moment', 'Drop --since or --bundle.');
+        const r = o.k8s
+          ? await diagnoseK8s(o.k8s, o, { onProgress: progress, signal: abort.signal, ...(policy ? { policy } : {}) })
+          : o.bundle
+          ? await diagnoseBundle(o.bundle, { logFiles: logFilesFrom(o.log ?? []), onProgress: progress, signal: abort.signal, ...(policy ? { policy } : {}) })
           : await withCommandLineHosts(commandLineHostsOf(o), () =>
               diagnose(
-                { ...snapshotInputFrom(o), bundleDir: o.save, logFiles: logFilesFrom(o.log ?? []), windowSeconds: o.window ?? DEFAULT_WINDOW_SECONDS },
-                { onProgress: progress, signal: abort.signal },
+                { ...snapshotInputFrom(o), bundleDir: o.save, logFiles: logFilesFrom(o.log ?? []), windowSeconds: o.window ?? DEFAULT_WINDOW_SECONDS, sinceSeconds: o.since },
+                { onProgress: progress, signal: abort.signal, ...(policy ? { policy } : {}) },
               ),
             );
         progress.done();
-        if (o.json) printJson(r);
-        else printText(renderDiagnosis(r, { detail: o.detail === true }));
+        const report = o.report !== undefined ? await writeDiagnosisReport(r, o.report) : undefined;
+        if (o.json) printJson(report ? { ...r, report } : r);
+        else printText(renderDiagnosis(r, { detail: o.detail === true }) + (report ? `\n\nReport (${report.format}, ${report.bytes} bytes): ${report.path}` : ''));
         if (r.counts.critical > 0 || r.bundleError) process.exitCode = 1;
       } catch (e) {
         progress.done();
@@ -50,6 +70,28 @@ export function diagnoseCommand(): Command {
         abort.dispose();
       }
     });
+}
+
+type DiagnoseFlags = ClusterFlags & { bundle?: string; save?: string; log?: string[]; window?: number; since?: number };
+
+/** --since 2h / 02:13 / ISO → seconds back from now (the tool's clock and zone). */
+export function sinceArg(v: string): number {
+  const s = sinceSecondsFrom(v, Math.floor(Date.now() / 1000), -new Date().getTimezoneOffset());
+  if (s === null || s <= 0) throw new InvalidArgumentError(`--since ${JSON.stringify(v)}: give a duration back from now (2h, 90m) or a past time (02:13, 2026-11-24T02:00:00Z)`);
+  return s;
+}
+
+/** --k8s: the pods replace --hosts/--lab, and each node's nodetool runs in its pod (not with --nodetool-via or --bundle). */
+async function diagnoseK8s(ref: string, o: DiagnoseFlags, deps: { onProgress: (p: { message: string }) => void; signal: AbortSignal; policy?: RulePolicy }) {
+  const clash = [o.bundle && '--bundle', o.lab && '--lab', o.hosts?.length && '--hosts', o.nodetoolVia && '--nodetool-via'].filter(Boolean);
+  if (clash.length) throw new OpError('BAD_ARGUMENT', `--k8s finds the nodes itself; ${clash.join(', ')} cannot be given with it`, 'Drop the other flag, or drop --k8s.');
+  const { hosts: _h, lab: _l, nodetoolVia: _v, ...base } = snapshotInputFrom(o);
+  deps.onProgress({ message: `finding the pods of ${ref}` });
+  const { input } = await k8sSnapshotInput(ref, base, { signal: deps.signal });
+  return diagnose(
+    { ...input, bundleDir: o.save, logFiles: logFilesFrom(o.log ?? []), windowSeconds: o.window ?? DEFAULT_WINDOW_SECONDS, sinceSeconds: o.since },
+    { onProgress: deps.onProgress, signal: deps.signal, ...(deps.policy ? { policy: deps.policy } : {}) },
+  );
 }
 
 /** "30", "30s", "2m", "1.5m" → seconds (0 allowed: one instant sweep). */

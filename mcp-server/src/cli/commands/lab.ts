@@ -22,7 +22,8 @@ async function showStatus(json: boolean | undefined): Promise<void> {
       sec.jmxSsl ? 'JMX over SSL' : '',
     ];
     const jmx = sec.jmxPasswordFile ? ` CQL_TUNER_JMX_USERNAME=${sec.jmxUser} CQL_TUNER_JMX_PASSWORD_FILE=${sec.jmxPasswordFile}` : '';
-    secured = `\nSecured: ${on.filter(Boolean).join(', ')}\nClient settings: CQL_TUNER_CQLSHRC=${sec.cqlshrc}${jmx}`;
+    const bench = sec.benchCqlshrc ? `\nStress runs (role ${sec.benchRole}): CQL_TUNER_CQLSHRC=${sec.benchCqlshrc}` : '';
+    secured = `\nSecured: ${on.filter(Boolean).join(', ')}\nClient settings: CQL_TUNER_CQLSHRC=${sec.cqlshrc}${jmx}${bench}`;
   }
   const m = s.state?.metrics;
   const metrics = m ? `\nMetrics: http://<node address>:${m.port}/metrics (${m.agent})` : '';
@@ -100,7 +101,7 @@ export function labCommand(): Command {
   lab
     .command('stop')
     .description('stop the lab nodes by their recorded PIDs')
-    .option('--wipe', 'also delete the lab data directories (needs --yes)')
+    .option('--wipe', 'also delete the lab data directories and the secrets of a secured lab (CA, key stores, passwords; needs --yes)')
     .option('--yes', 'confirm --wipe')
     .option('--json', 'print as JSON')
     .action(async (o: { wipe?: boolean; yes?: boolean; json?: boolean }) => {
@@ -111,8 +112,9 @@ export function labCommand(): Command {
         }
         const res = await stopLab({ onProgress: progress, wipe: o.wipe === true });
         progress.done();
+        const wiped = o.wipe ? '; data and secrets wiped' : '';
         if (o.json) printJson({ stopped: res.stopped, wiped: o.wipe === true });
-        else printText(res.stopped.length ? `Stopped PIDs ${res.stopped.join(', ')}${o.wipe ? '; data wiped' : ''}.` : 'No lab process was running.');
+        else printText(res.stopped.length ? `Stopped PIDs ${res.stopped.join(', ')}${wiped}.` : 'No lab process was running.');
       } catch (e) {
         progress.done();
         failWith(e, o);

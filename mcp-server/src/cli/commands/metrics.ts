@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { prometheusFromEnv } from '../../collect/metrics/prometheus.js';
+import { scrapeEndpointsFromConfig } from '../../collect/metrics/scrape.js';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { metricsInputSchema, metricsWindow, type MetricsReport } from '../../ops/metrics.js';
@@ -19,7 +20,14 @@ interface MetricsFlags {
   prometheus?: string;
   charts?: string;
   json?: boolean;
+  scrape?: boolean;
+  endpoint?: string[];
+  scrapeFor?: string;
+  scrapeEvery?: string;
+  nodes?: string;
 }
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** Each chart through a temp file and a rename: no half-written SVG is left when interrupted. */
 async function writeCharts(dir: string, charts: NonNullable<MetricsReport['charts']>): Promise<string[]> {
@@ -47,10 +55,16 @@ export function metricsCommand(): Command {
     .option('--prometheus <url>', 'the Prometheus-compatible API (default $CQL_TUNER_PROMETHEUS_URL); credentials only from the environment')
     .option('--charts <dir>', 'write an SVG chart per signal that moved the harmful way into this folder (created if missing)')
     .option('--json', 'print the report as JSON')
+    .option('--scrape', "no Prometheus: read the nodes' exporter pages now (--endpoint, else $CQL_TUNER_SCRAPE_URLS, else the lab's)")
+    .option('--endpoint <url>', 'with --scrape: an exporter page, http(s)://host:port[/path] or host:port (repeatable)', collect)
+    .option('--scrape-for <duration>', 'with --scrape: how long to watch, 1s to 10m (default 30s)')
+    .option('--scrape-every <duration>', 'with --scrape: time between scrapes (default: --scrape-for, two scrapes)')
+    .option('--nodes <list>', 'with --scrape: only these of the endpoints, comma-separated')
     .addHelpText(
       'after',
       '\nEnvironment: CQL_TUNER_PROMETHEUS_URL, CQL_TUNER_PROMETHEUS_TOKEN (bearer) or CQL_TUNER_PROMETHEUS_USER and _PASSWORD;' +
-        '\nextra CA certificates through NODE_EXTRA_CA_CERTS. Times without a zone are local (TZ).',
+        '\nextra CA certificates through NODE_EXTRA_CA_CERTS. Times without a zone are local (TZ).' +
+        '\n--scrape: CQL_TUNER_SCRAPE_URLS (comma-separated) names the exporter pages, e.g. http://10.0.0.1:9180/metrics for ScyllaDB.',
     )
     .action(async (o: MetricsFlags) => {
       const abort = abortOnSignal();
@@ -64,7 +78,12 @@ export function metricsCommand(): Command {
           to: o.to,
           signals: o.signals?.split(',').map((s) => s.trim()).filter(Boolean),
           raw: o.raw,
+          scrape: o.scrape,
+          scrapeFor: o.scrapeFor,
+          scrapeEvery: o.scrapeEvery,
+          nodes: o.nodes?.split(',').map((s) => s.trim()).filter(Boolean),
         });
+        if (o.endpoint?.length && !o.scrape) throw Object.assign(new Error('--endpoint goes with --scrape.'), { code: 'BAD_ARGUMENT', fix: 'Add --scrape.' });
         if (!parsed.success) {
           const issue = parsed.error.issues[0]!;
           throw Object.assign(new Error(`--${String(issue.path[0] ?? 'input')}: ${issue.message}`), { code: 'BAD_ARGUMENT', fix: 'See `cql-tuner metrics --help`.' });
@@ -75,6 +94,7 @@ export function metricsCommand(): Command {
           onProgress: progress,
           signal: abort.signal,
           charts: o.charts !== undefined,
+          ...(o.scrape ? { scrapeEndpoints: o.endpoint?.length ? scrapeEndpointsFromConfig({}, o.endpoint) : undefined } : {}),
         });
         progress.done();
         if (o.charts !== undefined && r.charts) {

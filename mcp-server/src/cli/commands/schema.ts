@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { withCommandLineHosts } from '../../collect/credential-hosts.js';
 import { renderSchemaReview, reviewSchema } from '../../ops/review-schema.js';
@@ -8,6 +9,17 @@ async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const c of process.stdin) chunks.push(c as Buffer);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+interface ReviewSchemaFlags {
+  hosts?: string;
+  lab?: boolean;
+  cqlPort?: number;
+  bundle?: string;
+  product?: string;
+  detail?: boolean;
+  json?: boolean;
+  cqlshrc?: string;
 }
 
 export function reviewSchemaCommand(): Command {
@@ -21,9 +33,12 @@ export function reviewSchemaCommand(): Command {
     .option('--product <p>', 'cassandra or scylla (default: inferred)')
     .option('--detail', 'show info findings too')
     .option('--json', 'print the review as JSON')
-    .action(async (file: string | undefined, o: { hosts?: string; lab?: boolean; cqlPort?: number; bundle?: string; product?: string; detail?: boolean; json?: boolean }) => {
+    .option('--cqlshrc <path>', 'cqlshrc with the CQL login and TLS settings (default $CQL_TUNER_CQLSHRC, else ~/.cassandra/cqlshrc)')
+    .action(async (file: string | undefined, o: ReviewSchemaFlags) => {
       const abort = abortOnSignal();
       try {
+        // The user's own flag, trusted like the variable it sets for this run (collect/cql-credentials.ts).
+        if (o.cqlshrc) process.env.CQL_TUNER_CQLSHRC = resolve(o.cqlshrc);
         if (o.product !== undefined && o.product !== 'cassandra' && o.product !== 'scylla') {
           throw Object.assign(new Error(`--product ${o.product}`), { code: 'BAD_ARGUMENT', fix: 'Use --product cassandra or --product scylla.' });
         }

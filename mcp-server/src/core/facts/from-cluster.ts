@@ -1,5 +1,6 @@
 import type { TsvTable } from '../parse/tsv.js';
 import { parseNumber } from '../units.js';
+import { timeUuidMs } from '../timeuuid.js';
 
 /**
  * Cluster-wide tables (read once, from the first node that answers) → facts the repair and ownership rules
@@ -21,6 +22,8 @@ export interface TableOptionsFact {
   gcGraceSeconds: number | null;
   /** ScyllaDB tombstone_gc mode (timeout, repair, disabled, immediate) when the schema extension says it. */
   tombstoneGcMode: string | null;
+  /** When the table was created (ISO), from its time-based id; null when the id was not read or is not time-based. */
+  createdAt?: string | null;
 }
 
 export interface RingTokensFact {
@@ -75,7 +78,7 @@ export const CLUSTER_CQL = {
     {
       keyspace: 'system_schema',
       table: 'tables',
-      query: 'SELECT keyspace_name, table_name, gc_grace_seconds, extensions FROM system_schema.tables',
+      query: 'SELECT keyspace_name, table_name, id, gc_grace_seconds, extensions FROM system_schema.tables',
       sourceName: 'cql:system_schema.tables#options',
     },
   ],
@@ -215,6 +218,11 @@ const SYSTEM_KEYSPACES = new Set([
 ]);
 export const isSystemKeyspace = (ks: string): boolean => SYSTEM_KEYSPACES.has(ks) || ks.startsWith('system_') || ks === 'system';
 
+function createdAtOf(id: string | null | undefined): string | null {
+  const ms = timeUuidMs(id);
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
 export function clusterFactsFromTables(tables: Record<string, TsvTable>): ClusterFacts | null {
   const out: ClusterFacts = {};
   const ks = tables['system_schema.keyspaces'];
@@ -231,6 +239,7 @@ export function clusterFactsFromTables(tables: Record<string, TsvTable>): Cluste
         table: r['table_name']!,
         gcGraceSeconds: parseNumber(r['gc_grace_seconds'] ?? undefined),
         tombstoneGcMode: tombstoneGcModeFromExtensions(r['extensions']),
+        createdAt: createdAtOf(r['id']),
       }));
   }
   const peers = tables['system.peers'];

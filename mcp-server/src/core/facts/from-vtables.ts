@@ -3,6 +3,7 @@ import { parseNumber } from '../units.js';
 import type {
   CacheFact,
   ClientFact,
+  CqlMetricsFact,
   CountSummary,
   GossipEndpointFact,
   LatencySummary,
@@ -65,7 +66,19 @@ const PER_TABLE: Record<string, (f: TableFact, r: Row) => void> = {
  * discovered is read only for a bundle (allVirtualTables) and kept raw. Keep this list and the readers below in
  * step: tests/unit/snapshot-paths.test.ts checks that each name yields a fact from a real capture.
  */
-export const VTABLES_FOR_FACTS = ['thread_pools', 'caches', 'settings', 'clients', 'sstable_tasks', 'gossip_info', 'snapshots', 'pending_hints', 'streaming', ...Object.keys(PER_TABLE)];
+export const VTABLES_FOR_FACTS = [
+  'thread_pools',
+  'caches',
+  'settings',
+  'clients',
+  'sstable_tasks',
+  'gossip_info',
+  'snapshots',
+  'pending_hints',
+  'streaming',
+  'cql_metrics',
+  ...Object.keys(PER_TABLE),
+];
 
 /** A list cell as the driver wrote it (JSON, see cellText); anything else is kept as one opaque entry. */
 function listCell(v: string | null): string[] {
@@ -122,6 +135,20 @@ export function clientFromRow(r: Row): ClientFact {
   };
 }
 
+/** system_views.cql_metrics (Cassandra 4.1+): one (name, value) row per counter of CQLMetrics. */
+export function cqlMetricsFromRows(rows: Row[]): CqlMetricsFact {
+  const value = (name: string) => {
+    const r = rows.find((x) => x['name'] === name);
+    return r ? num(r, 'value') : null;
+  };
+  return {
+    preparedExecuted: value('prepared_statements_executed'),
+    regularExecuted: value('regular_statements_executed'),
+    preparedCount: value('prepared_statements_count'),
+    preparedEvicted: value('prepared_statements_evicted'),
+  };
+}
+
 export function factsFromVtables(tables: Record<string, TsvTable>): NodeFacts {
   const facts: NodeFacts = {};
   const t = (name: string) => tables[name] ?? tables[`system_views.${name}`];
@@ -175,6 +202,8 @@ export function factsFromVtables(tables: Record<string, TsvTable>): NodeFacts {
 
   const clients = t('clients');
   if (clients) facts.clients = clients.rows.map(clientFromRow);
+  const cqlMetrics = t('cql_metrics');
+  if (cqlMetrics) facts.cqlMetrics = cqlMetricsFromRows(cqlMetrics.rows);
   const tasks = t('sstable_tasks');
   if (tasks) {
     facts.sstableTasks = tasks.rows.map(

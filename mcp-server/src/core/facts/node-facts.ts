@@ -177,4 +177,15 @@ export interface NodeFacts {
   pendingHints?: PendingHintsFact[];
   /** Streaming operations the node remembers (active and recently finished). */
   streams?: StreamFact[];
+  /** Statement counters since start (system_views.cql_metrics, Cassandra 4.1+). */
+  cqlMetrics?: CqlMetricsFact;
+}
+
+/** system_views.cql_metrics: executions since the node started, prepared and not (regular). */
+export interface CqlMetricsFact {
+  preparedExecuted: number | null;
+  regularExecuted: number | null;
+  /** Statements in the prepared cache now, and evicted from it since start. */
+  preparedCount: number | null;
+  preparedEvicted: number | null;
 }

@@ -1252,6 +1252,78 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "checked": "2026-11-24"
     }
   },
+  // knowledge/clients.yaml
+  {
+    "id": "client.unprepared-statements",
+    "statement": "A statement sent unprepared is parsed and planned by the coordinator on every execution, and carries no routing key for a token-aware driver; prepared once and executed with bound values it is parsed once and routed to a replica. Cassandra counts both kinds since start (prepared_statements_executed, regular_statements_executed in system_views.cql_metrics on 4.1+, the CQL metrics over JMX before).",
+    "thresholds": {
+      "warning": 25,
+      "direction": "above"
+    },
+    "unit": "% of statement executions since start that were not prepared",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — Monitoring, CQL metrics (PreparedStatementsExecuted, RegularStatementsExecuted, PreparedStatementsRatio)",
+        "url": "https://cassandra.apache.org/doc/stable/cassandra/managing/operating/metrics.html"
+      },
+      {
+        "title": "DataStax Java driver manual — Prepared statements (parsed once, bound values, routing information)",
+        "url": "https://docs.datastax.com/en/developer/java-driver/4.17/manual/core/statements/prepared/index.html"
+      }
+    ],
+    "rationale": "Operator convention. Tools and drivers send a few unprepared statements (schema and system reads), so the share is judged only past client.unprepared-statements.floor executions; past that, a quarter or more of all executions unprepared means an application builds its CQL text per request (values in the string). The counters cover the node's whole life (earlier prepared traffic dilutes a new misbehaving client), so the bar is a quarter rather than a majority, and the finding says since start.",
+    "related": [
+      "client.unprepared-statements.floor",
+      "driver.token-aware"
+    ],
+    "tags": [
+      "clients",
+      "statements",
+      "convention"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/db/virtual/CQLMetricsTable.java@cassandra-4.1.10 (rows prepared_statements_executed, regular_statements_executed; read on the 4.1.10 lab)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/clients.yaml
+  {
+    "id": "client.unprepared-statements.floor",
+    "statement": "Unprepared statement executions since start below which the prepared share is not judged: schema reads, driver control queries and diagnostic tools alone send some hundreds.",
+    "value": 10000,
+    "unit": "regular (unprepared) statement executions since start",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — Monitoring, CQL metrics (RegularStatementsExecuted)",
+        "url": "https://cassandra.apache.org/doc/stable/cassandra/managing/operating/metrics.html"
+      }
+    ],
+    "rationale": "This project's convention: a diagnosis sweep sends about 50 unprepared reads and a driver a handful per connection, so 10,000 is far above tooling and well below one minute of an application at 200 requests/s.",
+    "related": [
+      "client.unprepared-statements"
+    ],
+    "tags": [
+      "clients",
+      "statements",
+      "convention"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/metrics/CQLMetrics.java@cassandra-4.1.10 (regularStatementsExecuted); 16 after one driver connect on the 4.1.10 lab",
+      "checked": "2026-11-24"
+    }
+  },
   // knowledge/topology.yaml
   {
     "id": "cluster.outlier-ratio",
@@ -6400,6 +6472,55 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "checked": "2026-11-24"
     }
   },
+  // knowledge/disk-space.yaml
+  {
+    "id": "host.disk.space-used",
+    "statement": "A filesystem holding a node's data or commit log at 80 % used leaves too little headroom for compaction, and at 90 % the node is close to failed flushes and writes; Cassandra itself warns of neither unless the disk-usage guardrail is configured (it is off by default).",
+    "thresholds": {
+      "warning": 80,
+      "critical": 90,
+      "direction": "above"
+    },
+    "unit": "% of the filesystem used (df's Use%)",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax docs (Cassandra 1.2) — planning disk capacity (run disks at 50–80 % depending on compaction)",
+        "url": "https://docs.datastax.com/en/cassandra/1.2/cassandra/architecture/architecturePlanningDiskCapacity_t.html"
+      },
+      {
+        "title": "Apache Cassandra Config.java — data_disk_usage_percentage_warn_threshold / _fail_threshold (guardrail, -1 = disabled)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      }
+    ],
+    "rationale": "The capacity guide's upper bound (80 %) is the warning; 90 % is this project's convention for \"act now\": a single large compaction or a repair's streamed SSTables can then fill the disk, after which disk_failure_policy stops the node. The guardrail (4.1+) can reject writes near full but ships disabled, so nothing else warns.",
+    "related": [
+      "compaction.stcs.large-data",
+      "compaction.lcs.free-space"
+    ],
+    "tags": [
+      "disk-space",
+      "convention"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-4.1.0 (data_disk_usage_percentage_warn_threshold = -1, data_disk_usage_percentage_fail_threshold = -1: disabled by default); 80/90 % is this project's convention",
+      "checked": "2026-11-24"
+    }
+  },
   // knowledge/host-metrics.yaml
   {
     "id": "host.disk.stuck-queue",
@@ -6537,6 +6658,51 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     ],
     "verified": {
       "source": "man/iostat.in@v12.7.9 (%util: saturation near 100% only for devices serving requests serially; not for RAID arrays and modern SSDs)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/scylla-host.yaml
+  {
+    "id": "host.ena-allowance",
+    "statement": "On EC2 the ENA driver counts, per network interface, the packets the instance's allowances shaped (queued or dropped): bw_in/bw_out_allowance_exceeded (aggregate bandwidth), pps_allowance_exceeded (packets per second), conntrack_allowance_exceeded (tracked connections: new connections fail) and linklocal_allowance_exceeded (DNS, metadata and time-sync traffic). `ethtool -S <nic>` prints them; they count since the driver loaded.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "amzn/amzn-drivers kernel/linux/common/ena_com/ena_admin_defs.h struct ena_admin_eni_stats (ena_linux_2.17.0)",
+        "url": "https://github.com/amzn/amzn-drivers/blob/ena_linux_2.17.0/kernel/linux/common/ena_com/ena_admin_defs.h",
+        "ref": "amzn/amzn-drivers kernel/linux/common/ena_com/ena_admin_defs.h (ena_linux_2.17.0)"
+      },
+      {
+        "title": "amzn/amzn-drivers kernel/linux/ena/ENA_Linux_Best_Practices.rst (queue_stops and pps/bw allowance; larger instance)",
+        "url": "https://github.com/amzn/amzn-drivers/blob/ena_linux_2.17.0/kernel/linux/ena/ENA_Linux_Best_Practices.rst",
+        "ref": "amzn/amzn-drivers kernel/linux/ena/ENA_Linux_Best_Practices.rst (ena_linux_2.17.0)"
+      },
+      {
+        "title": "AWS EC2 User Guide — Monitor network performance for ENA settings on your EC2 instance",
+        "url": "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/monitoring-network-performance-ena.html"
+      }
+    ],
+    "rationale": "The instance, not the node, is the limit: shaped packets show up as latency and timeouts with no error in the database. A count that grows between two reads means the instance is at its allowance now; the fix is a larger or newer instance (or fewer connections for conntrack).",
+    "tags": [
+      "host",
+      "network",
+      "cloud"
+    ],
+    "verified": {
+      "source": "kernel/linux/common/ena_com/ena_admin_defs.h@ena_linux_2.17.0 lines 485-510 (ena_admin_eni_stats: the five *_allowance_exceeded counters, \"packets shaped\") and kernel/linux/ena/ena_ethtool.c@ena_linux_2.17.0 lines 114-118 (exposed through ethtool -S)",
       "checked": "2026-11-24"
     }
   },
@@ -7477,6 +7643,222 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "checked": "2026-11-24"
     }
   },
+  // knowledge/kubernetes.yaml
+  {
+    "id": "k8s.cass-operator.one-pod-per-worker",
+    "statement": "cass-operator (and k8ssandra-operator through it) adds a pod anti-affinity that keeps one Cassandra pod per Kubernetes worker unless the CassandraDatacenter sets allowMultipleNodesPerWorker: true (k8ssandra-operator: softPodAntiAffinity: true), which removes that rule.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "cass-operator CassandraDatacenter API (allowMultipleNodesPerWorker)",
+        "url": "https://github.com/k8ssandra/cass-operator/blob/v1.32.0/apis/cassandra/v1beta1/cassandradatacenter_types.go",
+        "ref": "k8ssandra/cass-operator apis/cassandra/v1beta1/cassandradatacenter_types.go"
+      },
+      {
+        "title": "k8ssandra-operator DatacenterOptions.softPodAntiAffinity",
+        "url": "https://github.com/k8ssandra/k8ssandra-operator/blob/v1.32.5/apis/k8ssandra/v1alpha1/k8ssandracluster_types.go",
+        "ref": "k8ssandra/k8ssandra-operator apis/k8ssandra/v1alpha1/k8ssandracluster_types.go"
+      }
+    ],
+    "rationale": "Two replicas on one worker turn one worker failure (or drain for an upgrade) into two lost replicas, which at RF 3 breaks QUORUM for the token ranges they share. The setting exists for test clusters with few workers.",
+    "related": [
+      "k8s.scylla.no-default-anti-affinity"
+    ],
+    "tags": [
+      "kubernetes",
+      "topology"
+    ],
+    "verified": {
+      "source": "apis/cassandra/v1beta1/cassandradatacenter_types.go@v1.32.0 lines 215-218 (AllowMultipleNodesPerWorker removes the default pod anti affinity; by default one server pod per worker) + pkg/cassandra/datacenter.go@v1.32.5 line 215 (softPodAntiAffinity → AllowMultipleNodesPerWorker)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/kubernetes.yaml
+  {
+    "id": "k8s.cpu.limit-throttling",
+    "statement": "The kubelet enforces a container's CPU limit with a CFS quota: once the container's threads have used limit × 100 ms of CPU in a 100 ms period they are stopped until the next period, whatever the node's idle CPU. A CPU request alone only weights the container's share and never stops it.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Kubernetes docs — Resource Management for Pods and Containers (how pods with resource limits are run)",
+        "url": "https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/#how-pods-with-resource-limits-are-run"
+      },
+      {
+        "title": "Linux kernel — CFS Bandwidth Control (quota and period)",
+        "url": "https://www.kernel.org/doc/Documentation/scheduler/sched-bwc.txt"
+      }
+    ],
+    "rationale": "A JVM bursts: GC worker threads, compaction and flush run in parallel for short spells. Under a CFS quota a burst that uses the period's quota early stalls every thread of the container, requests included, for the rest of the period, which shows up as p99 latency and GC pauses longer than the collector reports. A limit above the request makes the pod Burstable as well. Either leave the CPU limit off (request only) or give it equal to the request with integer cores.",
+    "related": [
+      "k8s.qos.classes"
+    ],
+    "tags": [
+      "kubernetes",
+      "cpu"
+    ],
+    "verified": {
+      "source": "https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/#how-pods-with-resource-limits-are-run (CPU limit enforced by the kernel with CFS quota, throttling) + GKE NodeKubeletConfig.cpuCfsQuota docs (CFS quota enforces CPU limits, on by default)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/kubernetes.yaml
+  {
+    "id": "k8s.qos.classes",
+    "statement": "A pod is Guaranteed when every container has CPU and memory limits equal to its requests, BestEffort when no container has any request or limit, and Burstable otherwise. Under node memory pressure the kubelet evicts BestEffort pods first, then Burstable pods using more than their request, Guaranteed pods last.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Kubernetes docs — Pod Quality of Service Classes",
+        "url": "https://kubernetes.io/docs/concepts/workloads/pods/pod-qos/#guaranteed"
+      }
+    ],
+    "rationale": "A database pod that the kubelet may evict under memory pressure loses a replica for the length of a restart and replays its commit log; Guaranteed keeps it last in line. The class counts every container of the pod, sidecars included (cass-operator's server-system-logger, Scylla's manager agent), so this audit, which reads the database container only, states the database container's side of it.",
+    "related": [
+      "k8s.cpu.limit-throttling",
+      "k8s.scylla.cpu-pinning-needs-guaranteed"
+    ],
+    "tags": [
+      "kubernetes",
+      "qos"
+    ],
+    "verified": {
+      "source": "https://kubernetes.io/docs/concepts/workloads/pods/pod-qos/#guaranteed (limits equal requests for cpu and memory in every container; BestEffort/Burstable definitions; eviction order)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/kubernetes.yaml
+  {
+    "id": "k8s.scylla.cpu-pinning-needs-guaranteed",
+    "statement": "ScyllaDB Operator pins ScyllaDB to exclusive cores only when three things hold: the kubelet runs the static CPU manager policy, the ScyllaDB pod is in the Guaranteed QoS class with integer CPU, and performance tuning is enabled in a NodeConfig. If any is missing, CPU pinning silently does not apply.",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB Operator docs — Configure CPU pinning (prerequisites)",
+        "url": "https://operator.docs.scylladb.com/stable/deploy-scylladb/before-you-deploy/configure-cpu-pinning.html#prerequisites",
+        "ref": "scylladb/scylla-operator docs/source/deploy-scylladb/before-you-deploy/configure-cpu-pinning.md"
+      }
+    ],
+    "rationale": "ScyllaDB runs one shard per core. Without exclusive cores the kernel schedules other work and interrupts on the shards' cores and ScyllaDB has to run overprovisioned (polling off), which costs tail latency; with a CPU limit above the request the CFS quota throttles the shards as well (k8s.cpu.limit-throttling).",
+    "related": [
+      "k8s.qos.classes",
+      "k8s.cpu.limit-throttling"
+    ],
+    "tags": [
+      "kubernetes",
+      "scylla",
+      "cpu"
+    ],
+    "verified": {
+      "source": "docs/source/deploy-scylladb/before-you-deploy/configure-cpu-pinning.md@v1.21.1 (Prerequisites table: static CPU manager policy, Guaranteed QoS class, NodeConfig tuning; 'If any of these is missing, CPU pinning silently does not apply')",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/kubernetes.yaml
+  {
+    "id": "k8s.scylla.local-nvme-storage",
+    "statement": "ScyllaDB Operator recommends local NVMe storage (provisioned with the ScyllaDB Local CSI Driver, storage class scylladb-local-xfs in its examples) for production; network-attached volumes (EBS, Persistent Disk) are for development and evaluation, not latency-sensitive workloads.",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB Operator docs — Storage (local vs. network-attached storage)",
+        "url": "https://operator.docs.scylladb.com/stable/understand/storage.html#local-vs-network-attached-storage",
+        "ref": "scylladb/scylla-operator docs/source/understand/storage.md"
+      }
+    ],
+    "rationale": "Network volumes add a millisecond-scale round trip to every read that misses the cache and are capped by the provider's IOPS and throughput limits; the storage class name is the one place the resource shows which kind the pods get. Names this audit does not know are reported as unknown rather than guessed.",
+    "related": [
+      "k8s.scylla.no-default-anti-affinity"
+    ],
+    "tags": [
+      "kubernetes",
+      "storage",
+      "scylla"
+    ],
+    "verified": {
+      "source": "docs/source/understand/storage.md@v1.21.1 (Local vs. network-attached storage table; tip: local NVMe with the Local CSI Driver for production, network-attached for development and evaluation)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/kubernetes.yaml
+  {
+    "id": "k8s.scylla.no-default-anti-affinity",
+    "statement": "ScyllaDB Operator copies each rack's placement (nodeAffinity, podAffinity, podAntiAffinity, tolerations) into the pods as given and adds no anti-affinity of its own: without a podAntiAffinity on kubernetes.io/hostname, two ScyllaDB pods may land on one Kubernetes node.",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylla-operator ScyllaDBDatacenter StatefulSet builder (affinity from rack placement)",
+        "url": "https://github.com/scylladb/scylla-operator/blob/v1.21.1/pkg/controller/scylladbdatacenter/resource.go",
+        "ref": "scylladb/scylla-operator pkg/controller/scylladbdatacenter/resource.go"
+      },
+      {
+        "title": "ScyllaDB Operator docs — multi-datacenter example with podAntiAffinity on kubernetes.io/hostname",
+        "url": "https://github.com/scylladb/scylla-operator/blob/v1.21.1/docs/source/deploy-scylladb/deploy-multi-datacenter-cluster.md"
+      }
+    ],
+    "rationale": "ScyllaDB expects a node's cores and disks to itself, and two replicas on one worker lose together. The operator's own production examples set a required podAntiAffinity per host.",
+    "related": [
+      "k8s.cass-operator.one-pod-per-worker"
+    ],
+    "tags": [
+      "kubernetes",
+      "topology",
+      "scylla"
+    ],
+    "verified": {
+      "source": "pkg/controller/scylladbdatacenter/resource.go@v1.21.1 lines 1034-1037 and 1811-1816 (Affinity built from placement only) + docs/source/deploy-scylladb/deploy-multi-datacenter-cluster.md@v1.21.1 line 144 (requiredDuringScheduling podAntiAffinity, topologyKey kubernetes.io/hostname)",
+      "checked": "2026-11-24"
+    }
+  },
   // knowledge/latency.yaml
   {
     "id": "latency.coordinator-read-p99",
@@ -7847,6 +8229,155 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     ],
     "verified": {
       "source": "src/java/org/apache/cassandra/db/commitlog/AbstractCommitLogService.java@cassandra-4.0.17 line 242, @cassandra-5.0.9 line 259, @cassandra-3.11.17 line 244 (\"Out of {} commit log syncs … exceeded the configured commit interval\")",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/pastes-slow-queries.yaml
+  {
+    "id": "logs.slow-query.cross-node",
+    "statement": "\"msec/cross-node\" marks a read that came from another node (the coordinator): with cross_node_timeout on, its time counts from when the coordinator sent it, so network and queueing before the replica are inside it; a plain \"msec\" is a read the node coordinated and served itself.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=3.10"
+      },
+      {
+        "product": "dse",
+        "versions": ">=5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra MonitoringTask.java (isCrossNode → \"msec/cross-node\") and conf/cassandra.yaml cross_node_timeout",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1/src/java/org/apache/cassandra/db/monitoring/MonitoringTask.java"
+      }
+    ],
+    "rationale": "When most slow reads are cross-node, compare the replica's own latency (tablehistograms) with the coordinator's (proxyhistograms): a gap is time spent between the nodes, not in the read.",
+    "related": [
+      "logs.slow-query.log-timeout"
+    ],
+    "tags": [
+      "logs",
+      "reads",
+      "network"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/db/monitoring/MonitoringTask.java@cassandra-4.1.10 (operation.isCrossNode() ? \"msec/cross-node\" : \"msec\")",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/pastes-slow-queries.yaml
+  {
+    "id": "logs.slow-query.log-timeout",
+    "statement": "A read that takes longer than slow_query_log_timeout (default 500 ms) is reported in debug.log by MonitoringTask: every 5 s, \"N operations were slow in the last M msecs:\" then one line per operation with its time (or \"was slow K times: avg/min/max\") and the threshold it crossed. system.log only says \"Some operations were slow, details available at debug level (debug.log)\".",
+    "value": 500,
+    "unit": "ms (default slow_query_log_timeout)",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=3.10"
+      },
+      {
+        "product": "dse",
+        "versions": ">=5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/cassandra.yaml (slow_query_log_timeout_in_ms / slow_query_log_timeout)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1/conf/cassandra.yaml"
+      },
+      {
+        "title": "apache/cassandra MonitoringTask.java (report format, 5 s report interval, 50 operations per report)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1/src/java/org/apache/cassandra/db/monitoring/MonitoringTask.java"
+      }
+    ],
+    "rationale": "The threshold is in the line itself (\"slow timeout 500 msec\"), so a report is read against the node's own setting; the default tells whether the operator changed it. Only reads are monitored (ReadCommand is the Monitorable).",
+    "tags": [
+      "logs",
+      "latency",
+      "reads"
+    ],
+    "verified": {
+      "source": "conf/cassandra.yaml@cassandra-4.1.10 (slow_query_log_timeout: 500ms) + src/java/org/apache/cassandra/db/monitoring/MonitoringTask.java@cassandra-4.1.10 (\"operations were slow in the last\", \"time %d msec - slow timeout %d %s\", \"was slow %d times: avg/min/max\")",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/pastes-slow-queries.yaml
+  {
+    "id": "logs.slow-query.max-time",
+    "statement": "The worst time of a slow read. Past 1 s a read is slow for any online workload; at or past the read request timeout (5 s by default) the coordinator has already answered the client with a timeout.",
+    "thresholds": {
+      "warning": 1000,
+      "critical": 5000,
+      "direction": "above"
+    },
+    "unit": "ms (longest slow or timed-out operation in the input)",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=3.10"
+      },
+      {
+        "product": "dse",
+        "versions": ">=5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/cassandra.yaml (read_request_timeout_in_ms 5000 / read_request_timeout 5000ms)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1/conf/cassandra.yaml"
+      }
+    ],
+    "rationale": "Operator convention for the warning (1 s, twice the default slow threshold); the critical level is the default read_request_timeout, after which the time no longer reaches the client as latency but as an error.",
+    "related": [
+      "logs.slow-query.log-timeout",
+      "logs.slow-query.timed-out"
+    ],
+    "tags": [
+      "logs",
+      "latency",
+      "reads",
+      "convention"
+    ],
+    "verified": {
+      "source": "conf/cassandra.yaml@cassandra-4.1.10 (read_request_timeout: 5000ms); 1000 ms is this project's convention",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/pastes-slow-queries.yaml
+  {
+    "id": "logs.slow-query.timed-out",
+    "statement": "\"N operations timed out in the last M msecs:\" lists reads the replica abandoned because they ran past their request timeout (\"<query>, total time T msec, timeout L msec\"): the work was thrown away and the client got an error or a retry.",
+    "value": 1,
+    "unit": "timed-out operations (any is worth a look)",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=3.10"
+      },
+      {
+        "product": "dse",
+        "versions": ">=5.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra MonitoringTask.java (logFailedOperations, \"operations timed out in the last\")",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1/src/java/org/apache/cassandra/db/monitoring/MonitoringTask.java"
+      }
+    ],
+    "rationale": "A timed-out read is the failure the slow-query lines warn about; the same query slow on other lines shows the trend before the timeouts.",
+    "related": [
+      "logs.slow-query.max-time"
+    ],
+    "tags": [
+      "logs",
+      "reads",
+      "timeouts"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/db/monitoring/MonitoringTask.java@cassandra-4.1.10 (\"operations timed out in the last\", \"<%s>, total time %d msec, timeout %d %s\")",
       "checked": "2026-11-24"
     }
   },
@@ -11413,6 +11944,362 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "checked": "2026-11-24"
     }
   },
+  // knowledge/scylla-host.yaml
+  {
+    "id": "scylla-host.aio-per-shard",
+    "statement": "Seastar reserves AIO control blocks at start-up: per shard 1024 for storage, 2 for preemption and (ScyllaDB's default) 50000 for networking, plus a fixed reserve for tools (10, or 1024 without io_uring). The minimum it accepts is aio-nr + reserve + 1027 per shard; below the full amount it shrinks the networking blocks and warns, below the minimum it refuses to start (\"Your system does not satisfy minimum AIO requirements\").",
+    "value": 51026,
+    "unit": "AIO control blocks per shard (storage 1024 + preempt 2 + networking 50000)",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": ">=2025.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/seastar src/core/reactor.cc smp::adjust_max_networking_aio_io_control_blocks (seastar-25.05.0)",
+        "url": "https://github.com/scylladb/seastar/blob/seastar-25.05.0/src/core/reactor.cc#L4281-L4317",
+        "ref": "scylladb/seastar src/core/reactor.cc (seastar-25.05.0)"
+      },
+      {
+        "title": "scylladb/seastar include/seastar/core/reactor.hh (max_aio_per_queue 128 × max_queues 8 = 1024 storage iocbs)",
+        "url": "https://github.com/scylladb/seastar/blob/seastar-25.05.0/include/seastar/core/reactor.hh",
+        "ref": "scylladb/seastar include/seastar/core/reactor.hh (seastar-25.05.0)"
+      },
+      {
+        "title": "scylladb/scylladb main.cc (max_networking_io_control_blocks 50000; reserve_io_control_blocks 10 or 1024)",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.2.5/main.cc#L752-L771",
+        "ref": "scylladb/scylladb main.cc (scylla-2026.2.5)"
+      }
+    ],
+    "rationale": "fs.aio-max-nr is one counter for the whole kernel: every ScyllaDB process (and container) on the host draws from it, so the need is the sum over instances of reserve + 51026 × shards, on top of what aio-nr already shows in use. A host below it starts with fewer networking blocks or not at all.",
+    "related": [
+      "os.aio-max-nr.scylla"
+    ],
+    "tags": [
+      "aio",
+      "os",
+      "scylla",
+      "seastar"
+    ],
+    "verified": {
+      "source": "src/core/reactor.cc@seastar-25.05.0 lines 4281-4317 (requested_aio_other = reserve + (1024 + 2) × shards; minimum adds 1 per shard) and main.cc@scylla-2026.2.5 lines 752-771 (50000 networking iocbs; reserve 10 with io_uring, else 1024)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/scylla-host.yaml
+  {
+    "id": "scylla-host.cpuset-perftune-masks",
+    "statement": "scylla_prepare keeps an invariant between /etc/scylla.d/cpuset.conf and perftune.yaml: irq_cpu_mask | compute CPUs (the --cpuset) == cpu_mask, i.e. the shards' CPUs lie inside cpu_mask and outside the CPUs that handle IRQs; changing the cpuset deletes perftune.yaml so that it is generated again.",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": ">=2025.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/scylladb dist/common/scripts/scylla_prepare get_irq_cpu_mask (the CPU masks invariant)",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.2.5/dist/common/scripts/scylla_prepare#L40-L84",
+        "ref": "scylladb/scylladb dist/common/scripts/scylla_prepare (scylla-2026.2.5)"
+      },
+      {
+        "title": "scylladb/seastar scripts/perftune.py dump_config / parse_cpu_mask_from_yaml (comma-separated 32-bit hex masks)",
+        "url": "https://github.com/scylladb/seastar/blob/seastar-25.05.0/scripts/perftune.py#L1694-L1817",
+        "ref": "scylladb/seastar scripts/perftune.py (seastar-25.05.0)"
+      }
+    ],
+    "rationale": "A shard on an IRQ CPU competes with the NIC's interrupts, and a shard outside cpu_mask runs on a CPU perftune did not tune; both happen when cpuset.conf or perftune.yaml is edited by hand.",
+    "tags": [
+      "scylla",
+      "perftune",
+      "cpu"
+    ],
+    "verified": {
+      "source": "dist/common/scripts/scylla_prepare@scylla-2026.2.5 lines 40-84 (irq_cpu_mask | compute_cpu_mask == cpu_mask) and dist/common/scripts/scylla_cpuset_setup@scylla-2026.2.5 (removes perftune.yaml on change)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/scylla-host.yaml
+  {
+    "id": "scylla-host.developer-mode-conf",
+    "statement": "scylla_dev_mode_setup writes DEV_MODE=--developer-mode=1 into /etc/scylla.d/dev-mode.conf; the server unit passes it on the command line, so the node skips its production checks even when scylla.yaml says nothing.",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/scylladb dist/common/scylla.d/dev-mode.conf and dist/common/scripts/scylla_dev_mode_setup",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.2.5/dist/common/scripts/scylla_dev_mode_setup",
+        "ref": "scylladb/scylladb dist/common/scripts/scylla_dev_mode_setup (scylla-2026.2.5)"
+      }
+    ],
+    "rationale": "A production node in developer mode runs without the checks and I/O model that production tuning assumes.",
+    "related": [
+      "config.scylla.developer-mode"
+    ],
+    "tags": [
+      "scylla",
+      "developer-mode"
+    ],
+    "verified": {
+      "source": "dist/common/scylla.d/dev-mode.conf@scylla-2026.2.5 (DEV_MODE=--developer-mode=…, written by scylla_dev_mode_setup)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/scylla-host.yaml
+  {
+    "id": "scylla-host.disk-ram-ratio",
+    "statement": "ScyllaDB's system requirements allow up to 100:1 disk to RAM, with 30:1 as the rule of thumb (30 TB of storage wants 1 TB of RAM).",
+    "thresholds": {
+      "warning": 100,
+      "direction": "above"
+    },
+    "unit": "disk bytes per byte of RAM",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": ">=5.4"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/scylladb docs/getting-started/system-requirements.rst (Disk Requirements, SSD)",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.2.5/docs/getting-started/system-requirements.rst#L76-L79",
+        "ref": "scylladb/scylladb docs/getting-started/system-requirements.rst (scylla-2026.2.5)"
+      }
+    ],
+    "rationale": "Beyond the ratio the row cache, bloom filters and index summaries of a full disk no longer fit in memory, and reads go to disk; 30:1 leaves room for the cache to matter.",
+    "tags": [
+      "scylla",
+      "sizing",
+      "storage",
+      "memory"
+    ],
+    "verified": {
+      "source": "docs/getting-started/system-requirements.rst@scylla-2026.2.5 line 78 (up to 100:1 Disk/RAM, 30:1 rule of thumb; same text at scylla-5.4.0)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/scylla-host.yaml
+  {
+    "id": "scylla-host.io-setup",
+    "statement": "scylla_io_setup measures the disks with iotune, writes /etc/scylla.d/io_properties.yaml and points SEASTAR_IO in /etc/scylla.d/io.conf at it (--io-properties-file=…); without either the I/O scheduler runs on guesses.",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/scylladb dist/common/scripts/scylla_io_setup (writes io_properties.yaml and io.conf)",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.2.5/dist/common/scripts/scylla_io_setup",
+        "ref": "scylladb/scylladb dist/common/scripts/scylla_io_setup (scylla-2026.2.5)"
+      },
+      {
+        "title": "scylladb/scylladb dist/common/scylla.d/io.conf (SEASTAR_IO, written by scylla_io_setup)",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.2.5/dist/common/scylla.d/io.conf",
+        "ref": "scylladb/scylladb dist/common/scylla.d/io.conf (scylla-2026.2.5)"
+      }
+    ],
+    "rationale": "The scheduler divides the disk by the measured IOPS and bandwidth; a missing or unused io_properties.yaml leaves it either unthrottled (latency spikes) or far below the disk.",
+    "related": [
+      "storage.io-properties.mountpoints"
+    ],
+    "tags": [
+      "scylla",
+      "storage",
+      "iotune"
+    ],
+    "verified": {
+      "source": "dist/common/scripts/scylla_io_setup@scylla-2026.2.5 lines 200-204 (iotune --format envfile --options-file io.conf --properties-file io_properties.yaml) and apps/iotune/iotune.cc@seastar-25.05.0 line 663 (SEASTAR_IO=\"--io-properties-file=…\")",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/scylla-host.yaml
+  {
+    "id": "scylla-host.irq-affinity",
+    "statement": "perftune.py (tune net) binds every IRQ of the tuned NICs to the CPUs of irq_cpu_mask and bans them from irqbalance; NIC or NVMe interrupts that land on one CPU only, or on the shards' CPUs, mean the tuning was not applied or was undone (irqbalance restarted, a NIC added, perftune not run at boot).",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/seastar scripts/perftune.py NetPerfTuner (IRQ distribution over irq_cpu_mask, irqbalance ban)",
+        "url": "https://github.com/scylladb/seastar/blob/seastar-25.05.0/scripts/perftune.py",
+        "ref": "scylladb/seastar scripts/perftune.py (seastar-25.05.0)"
+      },
+      {
+        "title": "scylladb/scylladb#5181 — nvme interrupts all received on cpu0, causing starvation (iotune failed)",
+        "url": "https://github.com/scylladb/scylladb/issues/5181"
+      },
+      {
+        "title": "scylladb/scylladb#1126 — NIC interrupts routed to cpu0 kill performance",
+        "url": "https://github.com/scylladb/scylladb/issues/1126"
+      }
+    ],
+    "rationale": "One CPU taking every interrupt of a multi-queue device saturates (softirq) while the others idle; shards that also take interrupts see their task quota stolen.",
+    "tags": [
+      "scylla",
+      "perftune",
+      "irq"
+    ],
+    "verified": {
+      "source": "scripts/perftune.py@seastar-25.05.0 (NetPerfTuner distributes IRQs over irq_cpu_mask; restart_irqbalance bans the tuned IRQs)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/scylla-host.yaml
+  {
+    "id": "scylla-host.nofile",
+    "statement": "ScyllaDB's unit sets LimitNOFILE=800000 and its packages raise fs.nr_open to 1073741816 and fs.file-max to 9223372036854775807; a process cannot be given more descriptors than fs.nr_open allows.",
+    "value": 800000,
+    "unit": "open files (the scylla-server unit's LimitNOFILE)",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/scylladb dist/common/systemd/scylla-server.service (LimitNOFILE=800000)",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.2.5/dist/common/systemd/scylla-server.service",
+        "ref": "scylladb/scylladb dist/common/systemd/scylla-server.service (scylla-2026.2.5)"
+      },
+      {
+        "title": "scylladb/scylladb dist/common/sysctl.d/99-scylla-filemax.conf (fs.file-max, fs.nr_open)",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.2.5/dist/common/sysctl.d/99-scylla-filemax.conf",
+        "ref": "scylladb/scylladb dist/common/sysctl.d/99-scylla-filemax.conf (scylla-2026.2.5)"
+      }
+    ],
+    "rationale": "Every SSTable component and connection holds a descriptor; a node started outside the unit (container, hand-written service) runs out and fails with \"Too many open files\".",
+    "related": [
+      "os.limits.nofile"
+    ],
+    "tags": [
+      "setting:nofile",
+      "os",
+      "limits",
+      "scylla"
+    ],
+    "verified": {
+      "source": "dist/common/systemd/scylla-server.service@scylla-2026.2.5 line 12 (LimitNOFILE=800000) and dist/common/sysctl.d/99-scylla-filemax.conf@scylla-2026.2.5 (fs.nr_open = 1073741816)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/scylla-host.yaml
+  {
+    "id": "scylla-host.overprovisioned-dedicated",
+    "statement": "--overprovisioned is Seastar's mode for shared hosts (docker, laptops): it equals --idle-poll-time-us 0 --thread-affinity 0 --poll-aio 0 and also turns off transparent huge pages for the reactor.",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": ">=2025.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/seastar src/core/reactor.cc reactor_options (overprovisioned help text) and smp::configure (thread affinity, THP)",
+        "url": "https://github.com/scylladb/seastar/blob/seastar-25.05.0/src/core/reactor.cc#L3831",
+        "ref": "scylladb/seastar src/core/reactor.cc (seastar-25.05.0)"
+      }
+    ],
+    "rationale": "On a host whose CPUs all belong to ScyllaDB, unpinned shards without busy polling add scheduling latency for nothing; keep the mode for hosts that really share their CPUs.",
+    "related": [
+      "scylla.overprovisioned"
+    ],
+    "tags": [
+      "scylla",
+      "cpu",
+      "seastar"
+    ],
+    "verified": {
+      "source": "src/core/reactor.cc@seastar-25.05.0 line 3831 (\"equivalent to --idle-poll-time-us 0 --thread-affinity 0 --poll-aio 0\") and lines 4321, 4354-4357 (no THP, no thread affinity)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/scylla-host.yaml
+  {
+    "id": "scylla-host.perftune-net-switch",
+    "statement": "SET_NIC_AND_DISKS=yes in /etc/default/scylla-server (or /etc/sysconfig/scylla-server) makes scylla_prepare write perftune.yaml with \"tune: net\" for IFNAME; a perftune.yaml that tunes the NIC is applied whenever any perftune option is on, even with SET_NIC_AND_DISKS=no. Since 2023 perftune.yaml carries irq_cpu_mask; \"mode\" is the older form.",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/scylladb dist/common/scripts/scylla_prepare create_perftune_conf",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.2.5/dist/common/scripts/scylla_prepare#L86-L130",
+        "ref": "scylladb/scylladb dist/common/scripts/scylla_prepare (scylla-2026.2.5)"
+      },
+      {
+        "title": "scylladb/scylladb#14366 — perftune tuning nic even if SET_NIC_AND_DISKS is set to no",
+        "url": "https://github.com/scylladb/scylladb/issues/14366"
+      },
+      {
+        "title": "scylladb/scylladb#14233 — perftune.yaml uses irq_cpu_mask instead of mode",
+        "url": "https://github.com/scylladb/scylladb/issues/14233"
+      }
+    ],
+    "rationale": "The switch and the file can disagree after a hand edit; what runs at boot is the file. An old mode-based perftune.yaml still works but keeps the old one-core IRQ layout on large machines.",
+    "tags": [
+      "scylla",
+      "perftune",
+      "nic"
+    ],
+    "verified": {
+      "source": "dist/common/scripts/scylla_prepare@scylla-2026.2.5 lines 86-130 (SET_NIC_AND_DISKS → --tune net --nic IFNAME --irq-cpu-mask; existing perftune.yaml used as is)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/scylla-host.yaml
+  {
+    "id": "scylla-host.smp-vs-cpus",
+    "statement": "ScyllaDB runs one shard per CPU it is given (--cpuset, else all online CPUs); --smp N above the CPUs available stops start-up with \"insufficient processing units\", and --smp below them leaves CPUs without a shard. scylla_cpuset_setup writes both options to /etc/scylla.d/cpuset.conf as CPUSET=\"--cpuset … --smp …\".",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": ">=2025.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/seastar src/core/resource.cc allocate() (procs > available PUs → \"insufficient processing units\")",
+        "url": "https://github.com/scylladb/seastar/blob/seastar-25.05.0/src/core/resource.cc#L584-L591",
+        "ref": "scylladb/seastar src/core/resource.cc (seastar-25.05.0)"
+      },
+      {
+        "title": "scylladb/scylladb dist/common/scripts/scylla_cpuset_setup (CPUSET=\"--cpuset X --smp N\" in cpuset.conf)",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.2.5/dist/common/scripts/scylla_cpuset_setup",
+        "ref": "scylladb/scylladb dist/common/scripts/scylla_cpuset_setup (scylla-2026.2.5)"
+      }
+    ],
+    "rationale": "Fewer shards than CPUs wastes the CPUs the node was sized for; more shards than CPUs does not start. A cpuset.conf that differs from the running command line means the file was changed after the last restart.",
+    "related": [
+      "scylla.shard-per-core",
+      "scylla.overprovisioned"
+    ],
+    "tags": [
+      "scylla",
+      "cpu",
+      "seastar"
+    ],
+    "verified": {
+      "source": "src/core/resource.cc@seastar-25.05.0 lines 584-591 and dist/common/scripts/scylla_cpuset_setup@scylla-2026.2.5 (cfg.set('CPUSET', '--cpuset … --smp …'))",
+      "checked": "2026-11-24"
+    }
+  },
   // knowledge/scylla.yaml
   {
     "id": "scylla.cas-contention-timeout.default",
@@ -14138,3 +15025,371 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     }
   },
 ];
+
+/** Every knowledge id: a mistyped id in knowledge(), threshold(), numberOf() or valueOf() fails to compile. */
+export type KnowledgeId =
+  | "backups.auto-snapshot.default"
+  | "backups.incremental.default"
+  | "backups.snapshot-before-compaction.default"
+  | "backups.snapshot-links-per-second.default"
+  | "benchmarking.bimodal-tail"
+  | "benchmarking.client-concurrency-saturated"
+  | "benchmarking.client-cpu"
+  | "benchmarking.coordinated-omission"
+  | "benchmarking.error-rate"
+  | "benchmarking.gc-explains-max"
+  | "benchmarking.measured-window-min"
+  | "benchmarking.p99-climb"
+  | "benchmarking.rate-shortfall"
+  | "benchmarking.saturation-plateau"
+  | "benchmarking.significance-level"
+  | "benchmarking.steady-state-min"
+  | "benchmarking.throughput-stall"
+  | "benchmarking.warm-up"
+  | "benchmarking.warm-up-ramp"
+  | "cache.chunk.default"
+  | "cache.counter.default-size"
+  | "cache.key.default-size"
+  | "cache.key.hit-ratio"
+  | "cache.min-requests"
+  | "cache.row.default"
+  | "cl.any-writes-only"
+  | "cl.quorum"
+  | "client.coordinator-balance"
+  | "client.driver-min.python"
+  | "client.protocol-version"
+  | "client.scylla-driver"
+  | "client.tls-optional"
+  | "client.unprepared-statements"
+  | "client.unprepared-statements.floor"
+  | "cluster.outlier-ratio"
+  | "commitlog.loss-window"
+  | "commitlog.segment-size.default"
+  | "commitlog.sync.default"
+  | "commitlog.total-space.default"
+  | "compaction.concurrent-compactors"
+  | "compaction.lcs.fanout"
+  | "compaction.lcs.free-space"
+  | "compaction.lcs.l0-backlog"
+  | "compaction.lcs.sstable-size"
+  | "compaction.pending"
+  | "compaction.scylla.ics"
+  | "compaction.scylla.ics-default"
+  | "compaction.scylla.ics.bucket-defaults"
+  | "compaction.scylla.twcs.defaults"
+  | "compaction.stcs.large-data"
+  | "compaction.stcs.large-table-floor"
+  | "compaction.stcs.min-threshold"
+  | "compaction.strategy.default"
+  | "compaction.strategy.switch-cost"
+  | "compaction.strategy.twcs"
+  | "compaction.strategy.ucs"
+  | "compaction.throughput.default"
+  | "compaction.throughput.default-pre-4.0"
+  | "compaction.twcs.window-count"
+  | "compaction.ucs.base-shard-count.default"
+  | "compaction.ucs.in-place-switch"
+  | "compaction.ucs.scaling-parameters"
+  | "compaction.ucs.target-sstable-size"
+  | "compaction.ucs.target-sstable-size.default"
+  | "config.compaction-throughput.unthrottled"
+  | "config.concurrent-compactors.max-cores"
+  | "config.concurrent-writes.per-core"
+  | "config.counter-write-request-timeout.default"
+  | "config.deprecated.cassandra"
+  | "config.dynamic-snitch.default"
+  | "config.jvm.always-pre-touch"
+  | "config.jvm.cassandra-5.0-jdk"
+  | "config.jvm.cms-removed"
+  | "config.jvm.g1-no-xmn"
+  | "config.jvm.heap-oops-dead-zone"
+  | "config.jvm.heap-ram-ratio"
+  | "config.jvm.heap-small"
+  | "config.jvm.jdk8-gc-log-flags-removed"
+  | "config.jvm.max-gc-pause-millis"
+  | "config.jvm.numa"
+  | "config.jvm.xms-equals-xmx"
+  | "config.jvm.zgc-production"
+  | "config.native-transport-max-threads"
+  | "config.num-tokens.default"
+  | "config.num-tokens.default-pre-4.0"
+  | "config.old-and-new-key"
+  | "config.partitioner.random"
+  | "config.range-request-timeout.default"
+  | "config.read-request-timeout.default"
+  | "config.removed.cassandra-4.0"
+  | "config.removed.cassandra-5.0"
+  | "config.rename.compaction-throughput"
+  | "config.rename.gc-thresholds"
+  | "config.rename.large-partition-warning"
+  | "config.rename.stream-throughput"
+  | "config.rename.units"
+  | "config.renames.cassandra-4.1"
+  | "config.renames.cassandra-5.0"
+  | "config.request-timeout.raised"
+  | "config.scylla.developer-mode"
+  | "config.scylla.ignored-cassandra-keys"
+  | "config.shipped-yaml-vs-builtin"
+  | "config.unknown-key-refused"
+  | "config.value-needs-unit"
+  | "config.write-request-timeout.default"
+  | "datamodel.gc-grace-seconds.default"
+  | "datamodel.partition-size.target"
+  | "datamodel.tables-per-cluster"
+  | "datamodel.ttl.max"
+  | "datamodel.ttl.tombstone"
+  | "disk.failure-policy.default"
+  | "driver.scylla.shard-aware"
+  | "driver.scylla.tablet-aware"
+  | "driver.token-aware"
+  | "dropped.messages"
+  | "dropped.messages.verb-names"
+  | "hints.delivery-threads.default"
+  | "hints.down-longer-than-window"
+  | "hints.enabled.default"
+  | "hints.flush-period.default"
+  | "hints.max-file-size.default"
+  | "hints.max-window.default"
+  | "hints.pending-per-target"
+  | "hints.throttle.default"
+  | "hints.window-persistent"
+  | "host.cpu.busy-share"
+  | "host.cpu.idle-floor"
+  | "host.cpu.iowait"
+  | "host.cpu.run-queue"
+  | "host.cpu.scylla-polling"
+  | "host.cpu.single-core-busy"
+  | "host.cpu.steal"
+  | "host.disk.await-min-iops"
+  | "host.disk.await.flash"
+  | "host.disk.await.other"
+  | "host.disk.cloud-volume-throttle"
+  | "host.disk.hdd-max-iops"
+  | "host.disk.low-load-iops"
+  | "host.disk.low-load-mbps"
+  | "host.disk.queue-min"
+  | "host.disk.space-used"
+  | "host.disk.stuck-queue"
+  | "host.disk.util-busy"
+  | "host.disk.util-parallel"
+  | "host.ena-allowance"
+  | "host.iostat.first-report-since-boot"
+  | "host.memory.major-faults"
+  | "host.memory.swap-activity"
+  | "host.memory.vmeff-artefact"
+  | "host.ttop.compaction-share"
+  | "host.ttop.non-java-share"
+  | "host.vmstat.first-line-since-boot"
+  | "internode.compression.default"
+  | "internode.inter-dc-tcp-nodelay.default"
+  | "internode.tcp-connect-timeout.default"
+  | "internode.tcp-user-timeout.default"
+  | "jvm.gc.default-4x"
+  | "jvm.gc.g1-default"
+  | "jvm.gc.pause"
+  | "jvm.gc.shenandoah"
+  | "jvm.gc.zgc-jdk17"
+  | "jvm.gc.zgc-vs-g1-benchmark"
+  | "jvm.heap.compressed-oops"
+  | "jvm.heap.default-size"
+  | "jvm.heap.used-ratio"
+  | "jvm.instance-size"
+  | "jvm.safepoint.time-to-safepoint"
+  | "jvm.transparent-huge-pages"
+  | "k8s.cass-operator.one-pod-per-worker"
+  | "k8s.cpu.limit-throttling"
+  | "k8s.qos.classes"
+  | "k8s.scylla.cpu-pinning-needs-guaranteed"
+  | "k8s.scylla.local-nvme-storage"
+  | "k8s.scylla.no-default-anti-affinity"
+  | "latency.coordinator-read-p99"
+  | "latency.coordinator-write-p99"
+  | "latency.local-read-p99"
+  | "latency.local-write-p99"
+  | "latest.bti-format"
+  | "latest.config-file"
+  | "latest.default-compaction-ucs"
+  | "latest.storage-compatibility-mode"
+  | "latest.trie-memtable"
+  | "logs.commitlog-sync-lag"
+  | "logs.slow-query.cross-node"
+  | "logs.slow-query.log-timeout"
+  | "logs.slow-query.max-time"
+  | "logs.slow-query.timed-out"
+  | "lwt.cas-contention-timeout.default"
+  | "lwt.paxos-repair.default"
+  | "lwt.paxos-state-purging.default"
+  | "lwt.paxos-variant.default"
+  | "lwt.serial-consistency"
+  | "memtable.allocation-type.default"
+  | "memtable.blocked-on-allocation"
+  | "memtable.flush-writers.default"
+  | "memtable.heap-space.default"
+  | "memtable.offheap-space.default"
+  | "migration.cassandra.compact-storage"
+  | "migration.cassandra.java"
+  | "migration.cassandra.protocol"
+  | "migration.cassandra.upgrade-path"
+  | "migration.postgres.batch-sync"
+  | "migration.postgres.counters"
+  | "migration.postgres.ids"
+  | "migration.postgres.lwt-cost"
+  | "migration.postgres.no-constraints"
+  | "migration.postgres.no-joins"
+  | "migration.postgres.partition-values"
+  | "migration.postgres.query-first"
+  | "migration.postgres.time-bucket"
+  | "migration.postgres.types"
+  | "migration.scylla.compatibility"
+  | "migration.scylla.config-mapping"
+  | "migration.scylla.methods"
+  | "migration.scylla.unsupported-features"
+  | "migration.scylla.vnodes-to-tablets"
+  | "migration.upgrade.drivers-first"
+  | "migration.upgrade.mixed-version"
+  | "migration.upgrade.repair-before"
+  | "migration.upgrade.snapshot-first"
+  | "migration.upgrade.upgradesstables"
+  | "native-transport.allow-older-protocols.default"
+  | "native-transport.idle-timeout.default"
+  | "native-transport.in-flight-bytes-per-ip.default"
+  | "native-transport.in-flight-bytes.default"
+  | "native-transport.max-connections.default"
+  | "native-transport.max-frame-size.default"
+  | "native-transport.rate-limiting.default"
+  | "native-transport.throw-on-overload.default"
+  | "os.aio-max-nr.scylla"
+  | "os.clocksource"
+  | "os.cpu-governor"
+  | "os.io-scheduler.ssd"
+  | "os.limits.as"
+  | "os.limits.memlock"
+  | "os.limits.nofile"
+  | "os.limits.nproc"
+  | "os.net.core-buffer-max"
+  | "os.net.listen-backlog.scylla"
+  | "os.net.tcp-buffer-max"
+  | "os.numa.multi-node"
+  | "os.read-ahead-kb.hdd"
+  | "os.read-ahead-kb.kernel-default"
+  | "os.read-ahead-kb.ssd"
+  | "os.rotational.ssd"
+  | "os.swap"
+  | "os.swappiness.scylla"
+  | "os.tcp-keepalive"
+  | "os.tcp-keepalive-intvl"
+  | "os.tcp-keepalive-probes"
+  | "os.thp-defrag"
+  | "os.time-sync"
+  | "os.vm-max-map-count"
+  | "os.zone-reclaim-mode"
+  | "read-path.disk-access-mode.default"
+  | "read-path.disk-access-mode.default-4.1"
+  | "read.read-repair.default"
+  | "read.slow-query-log.default"
+  | "read.speculative-retry.default"
+  | "repair.concurrent-validations.default"
+  | "repair.history-ttl"
+  | "repair.max-tree-depth.default"
+  | "repair.request-timeout.default"
+  | "repair.session-space.default"
+  | "repair.within-gc-grace"
+  | "sai.indexes-per-query-warn.default"
+  | "sai.segment-write-buffer.default"
+  | "sai.term-size.default"
+  | "scaling.benchmark.tablets-speedup"
+  | "scaling.bootstrap.exponent"
+  | "scaling.tablets.disk-usable"
+  | "scaling.vnodes.serial-bootstrap"
+  | "schema.compression.chunk-length.large"
+  | "schema.compression.chunk-length.small"
+  | "schema.counter.mixed-columns"
+  | "schema.counter.no-tablets"
+  | "schema.gc-grace.zero"
+  | "schema.materialized-view.experimental"
+  | "schema.read-heavy"
+  | "schema.replication.rf1"
+  | "schema.replication.simple-strategy"
+  | "schema.sai"
+  | "schema.sasi.experimental"
+  | "schema.secondary-index.legacy"
+  | "scylla-host.aio-per-shard"
+  | "scylla-host.cpuset-perftune-masks"
+  | "scylla-host.developer-mode-conf"
+  | "scylla-host.disk-ram-ratio"
+  | "scylla-host.io-setup"
+  | "scylla-host.irq-affinity"
+  | "scylla-host.nofile"
+  | "scylla-host.overprovisioned-dedicated"
+  | "scylla-host.perftune-net-switch"
+  | "scylla-host.smp-vs-cpus"
+  | "scylla.cas-contention-timeout.default"
+  | "scylla.commitlog.segment-size.default"
+  | "scylla.compaction.backlog-controller"
+  | "scylla.internode-compression.default"
+  | "scylla.max-hint-window.default"
+  | "scylla.overprovisioned"
+  | "scylla.reactor-stall"
+  | "scylla.repair-based-node-ops.default"
+  | "scylla.row-cache"
+  | "scylla.shard-per-core"
+  | "scylla.tablets"
+  | "scylla.tablets.balance"
+  | "scylla.tablets.scaling"
+  | "scylla.tombstone-gc.default"
+  | "scylla.tombstone-gc.modes"
+  | "scylla.workload-prioritization.shares"
+  | "storage.commitlog.separate-device"
+  | "storage.discard.online"
+  | "storage.io-properties.mountpoints"
+  | "storage.iotune.accuracy"
+  | "storage.iotune.duration"
+  | "storage.iotune.sustained"
+  | "storage.iotune.write-above-read"
+  | "storage.md.degraded"
+  | "storage.mkfs.dry-run"
+  | "storage.mount.noatime"
+  | "storage.nvme.lba-format"
+  | "storage.partition-alignment"
+  | "storage.queue-depth.littles-law"
+  | "storage.raid0.chunk-size"
+  | "storage.scylla.o-direct"
+  | "storage.scylla.raid0"
+  | "storage.scylla.xfs"
+  | "storage.sector-size"
+  | "storage.virtio.rotational"
+  | "storage.xfs.block-size"
+  | "storage.xfs.stripe-geometry"
+  | "streaming.entire-sstable.default"
+  | "streaming.scylla.stream-io-throughput"
+  | "streaming.throughput.default"
+  | "streaming.throughput.default-pre-4.1"
+  | "table.bloom-filter-false-ratio"
+  | "table.bloom-filter-fp-chance.default"
+  | "table.compression.chunk-length.default"
+  | "table.compression.chunk-length.default-pre-4.0"
+  | "table.partition-size"
+  | "table.snapshots-vs-live"
+  | "table.sstable-count"
+  | "table.sstables-per-read"
+  | "table.tombstones-per-read"
+  | "table.ttl.twcs-drop"
+  | "threadpool.blocked"
+  | "threadpool.blocked-all-time"
+  | "threadpool.concurrent-reads.default"
+  | "threadpool.concurrent-writes.default"
+  | "threadpool.pending"
+  | "topology.load-imbalance"
+  | "topology.ownership-imbalance"
+  | "topology.schema-agreement"
+  | "topology.token-count"
+  | "topology.unequal-racks"
+  | "trap.nodetool.gcstats-reclaimed-bytes"
+  | "trap.nodetool.gcstats-resets-interval"
+  | "trap.nodetool.getstreamthroughput-d-flag"
+  | "trap.nodetool.proxyhistograms-idle-node"
+  | "trap.nodetool.server-not-initialized"
+  | "trap.scylla.compactionstats-pending"
+  | "write.batch-size-fail.default"
+  | "write.batch-size-warn.default"
+  | "write.max-value-size.default";

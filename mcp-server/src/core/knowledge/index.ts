@@ -6,7 +6,8 @@
  * throws at once, so a typo fails the first test that touches the rule. Skills and commands cite the
  * same ids as `kb:<id>`; tests/unit/knowledge-entries.test.ts checks that every cited id exists.
  */
-import { ENTRIES } from './entries.generated.js';
+import { ENTRIES, type KnowledgeId } from './entries.generated.js';
+export type { KnowledgeId } from './entries.generated.js';
 import type { KnowledgeEntry, Product } from './types.js';
 
 export type { KnowledgeEntry, KnowledgeSource, Product } from './types.js';
@@ -45,7 +46,7 @@ function unknownId(id: string): Error {
 }
 
 /** The entry with this id; throws a clear Error for an unknown id. */
-export function knowledge(id: string): KnowledgeEntry {
+export function knowledge(id: KnowledgeId): KnowledgeEntry {
   const e = BY_ID.get(id);
   if (!e) throw unknownId(id);
   return e;
@@ -56,25 +57,43 @@ export function hasKnowledge(id: string): boolean {
   return BY_ID.has(id);
 }
 
+// An operator's threshold overrides (core/rules/policy.ts), in force only while rules run synchronously inside
+// withThresholdOverrides: no await can interleave, so concurrent diagnoses never see each other's policy.
+let overrides: ReadonlyMap<string, { warning?: number; critical?: number }> | null = null;
+
+/** Runs fn with these thresholds in place of the pack's (knowledge id → warning/critical). fn must be synchronous. */
+export function withThresholdOverrides<T>(o: ReadonlyMap<string, { warning?: number; critical?: number }>, fn: () => T): T {
+  const prev = overrides;
+  overrides = o.size ? o : prev;
+  try {
+    return fn();
+  } finally {
+    overrides = prev;
+  }
+}
+
 /** The thresholds of an entry, direction defaulted to "above"; throws when the entry has none. */
-export function threshold(id: string): Threshold {
+export function threshold(id: KnowledgeId): Threshold {
   const e = knowledge(id);
   if (!e.thresholds) throw new Error(`knowledge: "${id}" has no thresholds (it states ${e.value !== undefined ? 'a value' : 'a fact without a number'}); use valueOf() or knowledge()`);
   const t: Threshold = { direction: e.thresholds.direction ?? 'above' };
   if (e.thresholds.warning !== undefined) t.warning = e.thresholds.warning;
   if (e.thresholds.critical !== undefined) t.critical = e.thresholds.critical;
+  const o = overrides?.get(id);
+  if (o?.warning !== undefined) t.warning = o.warning;
+  if (o?.critical !== undefined) t.critical = o.critical;
   return t;
 }
 
 /** The single value of an entry (a default, a limit, a name); throws when the entry has none. */
-export function valueOf(id: string): number | string | boolean {
+export function valueOf(id: KnowledgeId): number | string | boolean {
   const e = knowledge(id);
   if (e.value === undefined) throw new Error(`knowledge: "${id}" has no value (it states ${e.thresholds ? 'thresholds' : 'a fact without a number'}); use threshold() or knowledge()`);
   return e.value;
 }
 
 /** valueOf() for entries whose value is a number; throws when it is not. */
-export function numberOf(id: string): number {
+export function numberOf(id: KnowledgeId): number {
   const v = valueOf(id);
   if (typeof v !== 'number') throw new Error(`knowledge: "${id}" has a ${typeof v} value, not a number`);
   return v;

@@ -87,7 +87,7 @@ export function describeChange(e: ChangeEvent): string {
  * `nearS`: changes this close in time "move together". Rates smear an edge over their window (4 scrapes), so the
  * caller passes at least that; default two steps.
  */
-export function analyseMetrics(window: MetricsWindow, data: SignalData[], exporters: Exporter[], nearS = 2 * window.step): MetricsAnalysis {
+export function analyseMetrics(window: MetricsWindow, data: SignalData[], exporters: Exporter[], nearS = 2 * window.step, via = 'prometheus'): MetricsAnalysis {
   const byNode = new Map<string, NodeSignal[]>();
   const changes: ChangeEvent[] = [];
   const missing: MetricsAnalysis['missing'] = [];
@@ -113,11 +113,11 @@ export function analyseMetrics(window: MetricsWindow, data: SignalData[], export
   }
   changes.sort((a, b) => a.change.start - b.change.start || Number(b.bad) - Number(a.bad) || a.node.localeCompare(b.node));
   const nodes = [...byNode.entries()].sort(([a], [b]) => a.localeCompare(b, undefined, { numeric: true })).map(([node, signals]) => ({ node, signals }));
-  return { window, exporters, nodes, changes, findings: changeFindings(changes, nearS, data), missing };
+  return { window, exporters, nodes, changes, findings: changeFindings(changes, nearS, data, via), missing };
 }
 
 /** One finding per signal that moved the bad way: the first node leads, the others and what moved with it follow. */
-function changeFindings(changes: ChangeEvent[], near: number, data: SignalData[]): Finding[] {
+function changeFindings(changes: ChangeEvent[], near: number, data: SignalData[], via: string): Finding[] {
   const findings: Finding[] = [];
   const bySignal = new Map<string, ChangeEvent[]>();
   for (const c of changes) if (c.bad) bySignal.set(`${c.exporter}:${c.signal}`, [...(bySignal.get(`${c.exporter}:${c.signal}`) ?? []), c]);
@@ -143,7 +143,7 @@ function changeFindings(changes: ChangeEvent[], near: number, data: SignalData[]
       recommendation: recommendationFor(first, movedWith),
       knowledgeIds: KNOWLEDGE[first.signal] ?? [],
       confidence: group.length > 1 || movedWith.length > 0 ? 'high' : 'medium',
-      sources: [`prometheus (${first.exporter} exporter)`],
+      sources: [`${via} (${first.exporter} exporter)`],
       when: first.change.end === null ? `from ${iso(first.change.start)}` : `from ${iso(first.change.start)} to ${iso(first.change.end)}`,
     });
   }
@@ -156,4 +156,48 @@ function recommendationFor(first: ChangeEvent, movedWith: ChangeEvent[]): string
     ? `On ${first.node} ${cause.title} moved at the same time: look there first. `
     : `Nothing else measured moved with it on ${first.node}: check that node's logs for the same minutes (GC pauses, compactions, flushes, streaming). `;
   return `${lead}Read that node's system.log for the same minutes (\`cql-tuner logs\`, MCP analyze_logs) to see what it was doing.`;
+}
+
+/** Signals that are bad at any level above their threshold: a node that stopped answering, drops, timeouts, shed requests. */
+const LEVEL_BAD: Partial<Record<SignalSpec['id'], 'critical' | 'warning'>> = { scrape_up: 'critical', dropped: 'critical', timeouts: 'warning' };
+
+/**
+ * Findings from levels rather than changes, for windows too short to hold a change (a direct scrape reads a few
+ * intervals): a node not answering, messages dropped or requests shed, timeouts, at a rate above the signal's
+ * threshold somewhere in the window.
+ */
+export function levelFindings(a: MetricsAnalysis, data: SignalData[], via: string): Finding[] {
+  const out: Finding[] = [];
+  for (const n of a.nodes) {
+    for (const s of n.signals) {
+      const severity = LEVEL_BAD[s.signal];
+      if (!severity) continue;
+      const spec = data.find((d) => d.spec.id === s.signal && d.spec.exporter === s.exporter);
+      const bad = s.signal === 'scrape_up' ? s.summary.min < 1 : s.summary.max >= (spec?.spec.minAbsolute ?? 0) && s.summary.max > 0;
+      if (!bad) continue;
+      const value =
+        s.signal === 'scrape_up' ? `answered ${formatValue(s.summary.median, 'ratio')} of the scrapes` : `${formatValue(s.summary.max, s.unit)} at most`;
+      out.push({
+        id: `metrics.level.${s.signal}`,
+        severity,
+        title: `${s.title} on ${n.node}: ${value} (${a.window.label})`,
+        evidence: [
+          `${s.title} on ${n.node}: min ${formatValue(s.summary.min, s.unit)}, median ${formatValue(s.summary.median, s.unit)}, ` +
+            `max ${formatValue(s.summary.max, s.unit)} over ${s.summary.points} point(s)`,
+          ...(spec ? [`series: ${spec.query}`] : []),
+        ],
+        node: n.node,
+        recommendation:
+          s.signal === 'scrape_up'
+            ? `Check that ${n.node} is up and its exporter answers (the endpoint's error is in the report).`
+            : `Read ${n.node}'s system.log for the same minutes (\`cql-tuner logs\`, MCP analyze_logs): ` +
+              'drops and timeouts say which stage or replica fell behind.',
+        knowledgeIds: KNOWLEDGE[s.signal] ?? [],
+        confidence: 'high',
+        sources: [`${via} (${s.exporter} exporter)`],
+        when: `from ${iso(a.window.start)} to ${iso(a.window.end)}`,
+      });
+    }
+  }
+  return out;
 }

@@ -9,6 +9,8 @@
  *   grafana/scylla-overview.template.json, scylla-detailed.template.json); latency histograms are in microseconds.
  * - node: prometheus-node-exporter's standard collectors (node_cpu_seconds_total, node_disk_*), checked on 1.5.0.
  */
+import type { ScrapeExpr } from './scrape-eval.js';
+
 /** `prometheus` is the server's own view of each target (`up`), present whatever the exporters. */
 export type Exporter = 'jmx' | 'scylla' | 'node' | 'prometheus';
 
@@ -27,14 +29,18 @@ export type SignalId =
   | 'cpu'
   | 'iowait'
   | 'disk_util'
-  | 'disk_await';
+  | 'disk_await'
+  | 'cql_requests'
+  | 'foreground_reads'
+  | 'foreground_writes'
+  | 'cache_hit_ratio';
 
 export interface SignalSpec {
   id: SignalId;
   exporter: Exporter;
   title: string;
   /** Unit of the values after `scale` ('s' latencies are shown in ms). */
-  unit: 'ops/s' | 's' | 'tasks' | 'B/s' | '/s' | 's/s' | 'ratio' | 'cores';
+  unit: 'ops/s' | 's' | 'tasks' | 'requests' | 'B/s' | '/s' | 's/s' | 'ratio' | 'cores';
   /** PromQL; `$W` is replaced by the rate window. */
   query: string;
   /** Multiply the returned values by this (ScyllaDB's µs histograms → s). */
@@ -45,20 +51,28 @@ export interface SignalSpec {
   minAbsolute: number;
   /** One metric name that proves this exporter is scraped (looked up before querying). */
   probe: string;
+  /** The same signal from two scrapes of a node's page, without a Prometheus (scrape-eval.ts); absent = not available that way. */
+  scrape?: ScrapeExpr;
 }
 
 const ONLY_CASSANDRA = 'and on (instance) cassandra_clientrequest_latency_seconds_count{clientrequest="Read"}';
 
-const jmx = (id: SignalId, title: string, unit: SignalSpec['unit'], query: string, bad: SignalSpec['bad'], minAbsolute: number, probe: string): SignalSpec => ({
-  id,
-  exporter: 'jmx',
-  title,
-  unit,
-  query,
-  bad,
-  minAbsolute,
-  probe,
-});
+const jmx = (
+  id: SignalId,
+  title: string,
+  unit: SignalSpec['unit'],
+  query: string,
+  bad: SignalSpec['bad'],
+  minAbsolute: number,
+  probe: string,
+  scrape: ScrapeExpr,
+): SignalSpec => ({ id, exporter: 'jmx', title, unit, query, bad, minAbsolute, probe, scrape });
+
+type Agg = 'sum' | 'avg' | 'max';
+const rate = (metric: string, match?: Record<string, string>, agg?: Agg): ScrapeExpr => ({ op: 'rate', metric, ...(match ? { match } : {}), ...(agg ? { agg } : {}) });
+const gauge = (metric: string, agg: Agg, match?: Record<string, string>): ScrapeExpr => ({ op: 'gauge', metric, agg, ...(match ? { match } : {}) });
+const READ = { clientrequest: 'Read' };
+const WRITE = { clientrequest: 'Write' };
 
 export const SIGNALS: SignalSpec[] = [
   // A node that stops answering scrapes (down, paused, partitioned) shows here first, even when its own series just stop.
@@ -71,19 +85,53 @@ export const SIGNALS: SignalSpec[] = [
     bad: 'down',
     minAbsolute: 0.5,
     probe: 'up',
+    scrape: { op: 'up' },
   },
-  jmx('reads', 'client reads', 'ops/s', 'sum by (instance) (rate(cassandra_clientrequest_latency_seconds_count{clientrequest="Read"}[$W]))', 'down', 5, 'cassandra_clientrequest_latency_seconds_count'),
-  jmx('writes', 'client writes', 'ops/s', 'sum by (instance) (rate(cassandra_clientrequest_latency_seconds_count{clientrequest="Write"}[$W]))', 'down', 5, 'cassandra_clientrequest_latency_seconds_count'),
-  jmx('read_p99', 'read p99 (coordinator)', 's', 'max by (instance) (cassandra_clientrequest_latency_seconds{clientrequest="Read",quantile="0.99"})', 'up', 0.001, 'cassandra_clientrequest_latency_seconds'),
-  jmx('write_p99', 'write p99 (coordinator)', 's', 'max by (instance) (cassandra_clientrequest_latency_seconds{clientrequest="Write",quantile="0.99"})', 'up', 0.001, 'cassandra_clientrequest_latency_seconds'),
-  jmx('pending_compactions', 'pending compactions', 'tasks', 'sum by (instance) (cassandra_compaction_pendingtasks)', 'up', 5, 'cassandra_compaction_pendingtasks'),
-  jmx('compaction_bytes', 'compacted bytes', 'B/s', 'sum by (instance) (rate(cassandra_compaction_bytescompacted_count[$W]))', 'either', 1024 * 1024, 'cassandra_compaction_bytescompacted_count'),
-  jmx('dropped', 'dropped messages', '/s', 'sum by (instance) (rate(cassandra_droppedmessage_dropped_count[$W]))', 'up', 0.1, 'cassandra_droppedmessage_dropped_count'),
-  jmx('timeouts', 'client timeouts', '/s', 'sum by (instance) (rate(cassandra_clientrequest_timeouts_count[$W]))', 'up', 0.1, 'cassandra_clientrequest_timeouts_count'),
-  jmx('hints', 'hints written', '/s', 'sum by (instance) (rate(cassandra_storage_totalhints_count[$W]))', 'up', 1, 'cassandra_storage_totalhints_count'),
+  jmx(
+    'reads', 'client reads', 'ops/s', 'sum by (instance) (rate(cassandra_clientrequest_latency_seconds_count{clientrequest="Read"}[$W]))', 'down', 5, 'cassandra_clientrequest_latency_seconds_count',
+    rate('cassandra_clientrequest_latency_seconds_count', READ)
+  ),
+  jmx(
+    'writes', 'client writes', 'ops/s', 'sum by (instance) (rate(cassandra_clientrequest_latency_seconds_count{clientrequest="Write"}[$W]))', 'down', 5, 'cassandra_clientrequest_latency_seconds_count',
+    rate('cassandra_clientrequest_latency_seconds_count', WRITE)
+  ),
+  jmx(
+    'read_p99', 'read p99 (coordinator)', 's', 'max by (instance) (cassandra_clientrequest_latency_seconds{clientrequest="Read",quantile="0.99"})', 'up', 0.001, 'cassandra_clientrequest_latency_seconds',
+    gauge('cassandra_clientrequest_latency_seconds', 'max', { ...READ, quantile: '0.99' })
+  ),
+  jmx(
+    'write_p99', 'write p99 (coordinator)', 's', 'max by (instance) (cassandra_clientrequest_latency_seconds{clientrequest="Write",quantile="0.99"})', 'up', 0.001, 'cassandra_clientrequest_latency_seconds',
+    gauge('cassandra_clientrequest_latency_seconds', 'max', { ...WRITE, quantile: '0.99' })
+  ),
+  jmx(
+    'pending_compactions', 'pending compactions', 'tasks', 'sum by (instance) (cassandra_compaction_pendingtasks)', 'up', 5, 'cassandra_compaction_pendingtasks',
+    gauge('cassandra_compaction_pendingtasks', 'sum')
+  ),
+  jmx(
+    'compaction_bytes', 'compacted bytes', 'B/s', 'sum by (instance) (rate(cassandra_compaction_bytescompacted_count[$W]))', 'either', 1024 * 1024, 'cassandra_compaction_bytescompacted_count',
+    rate('cassandra_compaction_bytescompacted_count')
+  ),
+  jmx(
+    'dropped', 'dropped messages', '/s', 'sum by (instance) (rate(cassandra_droppedmessage_dropped_count[$W]))', 'up', 0.1, 'cassandra_droppedmessage_dropped_count',
+    rate('cassandra_droppedmessage_dropped_count')
+  ),
+  jmx(
+    'timeouts', 'client timeouts', '/s', 'sum by (instance) (rate(cassandra_clientrequest_timeouts_count[$W]))', 'up', 0.1, 'cassandra_clientrequest_timeouts_count',
+    rate('cassandra_clientrequest_timeouts_count')
+  ),
+  jmx(
+    'hints', 'hints written', '/s', 'sum by (instance) (rate(cassandra_storage_totalhints_count[$W]))', 'up', 1, 'cassandra_storage_totalhints_count',
+    rate('cassandra_storage_totalhints_count')
+  ),
   // JVM and process metrics exist in any Java or Go exporter: keep only the instances that are Cassandra nodes.
-  jmx('gc_time', 'GC time', 's/s', `sum by (instance) (rate(jvm_gc_collection_seconds_sum[$W]) ${ONLY_CASSANDRA})`, 'up', 0.02, 'jvm_gc_collection_seconds_sum'),
-  jmx('cpu', 'Cassandra process CPU', 'cores', `sum by (instance) (rate(process_cpu_seconds_total[$W]) ${ONLY_CASSANDRA})`, 'either', 0.2, 'process_cpu_seconds_total'),
+  jmx(
+    'gc_time', 'GC time', 's/s', `sum by (instance) (rate(jvm_gc_collection_seconds_sum[$W]) ${ONLY_CASSANDRA})`, 'up', 0.02, 'jvm_gc_collection_seconds_sum',
+    rate('jvm_gc_collection_seconds_sum')
+  ),
+  jmx(
+    'cpu', 'Cassandra process CPU', 'cores', `sum by (instance) (rate(process_cpu_seconds_total[$W]) ${ONLY_CASSANDRA})`, 'either', 0.2, 'process_cpu_seconds_total',
+    rate('process_cpu_seconds_total')
+  ),
   {
     id: 'reads',
     exporter: 'scylla',
@@ -93,6 +141,7 @@ export const SIGNALS: SignalSpec[] = [
     bad: 'down',
     minAbsolute: 5,
     probe: 'scylla_storage_proxy_coordinator_read_latency_count',
+    scrape: rate('scylla_storage_proxy_coordinator_read_latency_count'),
   },
   {
     id: 'writes',
@@ -103,6 +152,7 @@ export const SIGNALS: SignalSpec[] = [
     bad: 'down',
     minAbsolute: 5,
     probe: 'scylla_storage_proxy_coordinator_write_latency_count',
+    scrape: rate('scylla_storage_proxy_coordinator_write_latency_count'),
   },
   {
     id: 'read_p99',
@@ -114,6 +164,7 @@ export const SIGNALS: SignalSpec[] = [
     bad: 'up',
     minAbsolute: 0.001,
     probe: 'scylla_storage_proxy_coordinator_read_latency_bucket',
+    scrape: { op: 'quantile', q: 0.99, metric: 'scylla_storage_proxy_coordinator_read_latency' },
   },
   {
     id: 'write_p99',
@@ -125,6 +176,7 @@ export const SIGNALS: SignalSpec[] = [
     bad: 'up',
     minAbsolute: 0.001,
     probe: 'scylla_storage_proxy_coordinator_write_latency_bucket',
+    scrape: { op: 'quantile', q: 0.99, metric: 'scylla_storage_proxy_coordinator_write_latency' },
   },
   {
     id: 'timeouts',
@@ -136,6 +188,7 @@ export const SIGNALS: SignalSpec[] = [
     bad: 'up',
     minAbsolute: 0.1,
     probe: 'scylla_storage_proxy_coordinator_read_timeouts',
+    scrape: { op: 'add', left: rate('scylla_storage_proxy_coordinator_read_timeouts'), right: rate('scylla_storage_proxy_coordinator_write_timeouts') },
   },
   {
     id: 'dropped',
@@ -146,6 +199,7 @@ export const SIGNALS: SignalSpec[] = [
     bad: 'up',
     minAbsolute: 0.1,
     probe: 'scylla_transport_requests_shed',
+    scrape: rate('scylla_transport_requests_shed'),
   },
   {
     id: 'pending_compactions',
@@ -156,6 +210,7 @@ export const SIGNALS: SignalSpec[] = [
     bad: 'up',
     minAbsolute: 0.5,
     probe: 'scylla_compaction_manager_normalized_backlog',
+    scrape: gauge('scylla_compaction_manager_normalized_backlog', 'max'),
   },
   {
     id: 'hints',
@@ -166,6 +221,7 @@ export const SIGNALS: SignalSpec[] = [
     bad: 'up',
     minAbsolute: 1,
     probe: 'scylla_hints_manager_written',
+    scrape: rate('scylla_hints_manager_written'),
   },
   {
     id: 'cpu',
@@ -176,6 +232,54 @@ export const SIGNALS: SignalSpec[] = [
     bad: 'either',
     minAbsolute: 0.1,
     probe: 'scylla_reactor_utilization',
+    scrape: { op: 'div', left: gauge('scylla_reactor_utilization', 'avg'), right: { op: 'const', value: 100 } },
+  },
+  // ScyllaDB's own view of its front end (github.com/scylladb/scylladb docs/dev/metrics.md; names as in its /metrics).
+  {
+    id: 'cql_requests',
+    exporter: 'scylla',
+    title: 'CQL requests served',
+    unit: 'ops/s',
+    query: 'sum by (instance) (rate(scylla_transport_requests_served[$W]))',
+    bad: 'down',
+    minAbsolute: 5,
+    probe: 'scylla_transport_requests_served',
+    scrape: rate('scylla_transport_requests_served'),
+  },
+  {
+    id: 'foreground_reads',
+    exporter: 'scylla',
+    title: 'reads waiting (foreground)',
+    unit: 'requests',
+    query: 'sum by (instance) (scylla_storage_proxy_coordinator_foreground_reads)',
+    bad: 'up',
+    minAbsolute: 10,
+    probe: 'scylla_storage_proxy_coordinator_foreground_reads',
+    scrape: gauge('scylla_storage_proxy_coordinator_foreground_reads', 'sum'),
+  },
+  {
+    id: 'foreground_writes',
+    exporter: 'scylla',
+    title: 'writes waiting (foreground)',
+    unit: 'requests',
+    query: 'sum by (instance) (scylla_storage_proxy_coordinator_foreground_writes)',
+    bad: 'up',
+    minAbsolute: 10,
+    probe: 'scylla_storage_proxy_coordinator_foreground_writes',
+    scrape: gauge('scylla_storage_proxy_coordinator_foreground_writes', 'sum'),
+  },
+  {
+    id: 'cache_hit_ratio',
+    exporter: 'scylla',
+    title: 'row cache hit ratio',
+    unit: 'ratio',
+    query:
+      'sum by (instance) (rate(scylla_cache_row_hits[$W])) / ' +
+      '(sum by (instance) (rate(scylla_cache_row_hits[$W])) + sum by (instance) (rate(scylla_cache_row_misses[$W])) > 0)',
+    bad: 'down',
+    minAbsolute: 0.1,
+    probe: 'scylla_cache_row_hits',
+    scrape: { op: 'div', left: rate('scylla_cache_row_hits'), right: { op: 'add', left: rate('scylla_cache_row_hits'), right: rate('scylla_cache_row_misses') } },
   },
   {
     id: 'cpu',
@@ -186,6 +290,7 @@ export const SIGNALS: SignalSpec[] = [
     bad: 'either',
     minAbsolute: 0.1,
     probe: 'node_cpu_seconds_total',
+    scrape: { op: 'sub', left: { op: 'const', value: 1 }, right: rate('node_cpu_seconds_total', { mode: 'idle' }, 'avg') },
   },
   {
     id: 'iowait',
@@ -196,6 +301,7 @@ export const SIGNALS: SignalSpec[] = [
     bad: 'up',
     minAbsolute: 0.05,
     probe: 'node_cpu_seconds_total',
+    scrape: rate('node_cpu_seconds_total', { mode: 'iowait' }, 'avg'),
   },
   {
     id: 'disk_util',
@@ -206,6 +312,7 @@ export const SIGNALS: SignalSpec[] = [
     bad: 'up',
     minAbsolute: 0.1,
     probe: 'node_disk_io_time_seconds_total',
+    scrape: rate('node_disk_io_time_seconds_total', undefined, 'max'),
   },
   {
     id: 'disk_await',
@@ -218,6 +325,12 @@ export const SIGNALS: SignalSpec[] = [
     bad: 'up',
     minAbsolute: 0.002,
     probe: 'node_disk_read_time_seconds_total',
+    scrape: {
+      op: 'maxRatio',
+      by: 'device',
+      num: ['node_disk_read_time_seconds_total', 'node_disk_write_time_seconds_total'],
+      den: ['node_disk_reads_completed_total', 'node_disk_writes_completed_total'],
+    },
   },
 ];
 

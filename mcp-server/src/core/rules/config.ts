@@ -5,7 +5,7 @@
  */
 import { allKeyChanges, keyStatus, newNames, renameOf, type KeyChange } from '../config/renames.js';
 import type { Finding } from '../findings.js';
-import { appliesTo, knowledge, numberOf, threshold, valueOf, versionInRange } from '../knowledge/index.js';
+import { appliesTo, knowledge, numberOf, threshold, valueOf, versionInRange, type KnowledgeId } from '../knowledge/index.js';
 import type { CassandraYaml } from '../parse/config/cassandra-yaml.js';
 import type { JvmOptions } from '../parse/config/jvm-options.js';
 import type { KindRuleOutcome, KindRules } from './per-kind.js';
@@ -274,7 +274,7 @@ export function yamlValueRules(y: CassandraYaml, ctx: ConfigContext = {}): KindR
     });
   }
 
-  const timeouts: { field: 'readRequestTimeoutMs' | 'writeRequestTimeoutMs' | 'rangeRequestTimeoutMs' | 'counterWriteRequestTimeoutMs'; kb: string }[] = [
+  const timeouts: { field: 'readRequestTimeoutMs' | 'writeRequestTimeoutMs' | 'rangeRequestTimeoutMs' | 'counterWriteRequestTimeoutMs'; kb: KnowledgeId }[] = [
     { field: 'readRequestTimeoutMs', kb: 'config.read-request-timeout.default' },
     { field: 'writeRequestTimeoutMs', kb: 'config.write-request-timeout.default' },
     { field: 'rangeRequestTimeoutMs', kb: 'config.range-request-timeout.default' },

@@ -5,11 +5,15 @@
  * PURE: reads HostFacts (rules/host-facts.ts); thresholds come from knowledge/host-metrics.yaml.
  */
 import type { Finding, Severity } from '../findings.js';
-import { numberOf, threshold } from '../knowledge/index.js';
+import { numberOf, threshold, type KnowledgeId } from '../knowledge/index.js';
 import { fmtNum, grade } from './rule.js';
 import type { KindRuleOutcome, KindRules } from './per-kind.js';
 import { runTtopRules } from './host-ttop.js';
 import type { Ttop } from '../parse/host/ttop.js';
+import {
+  ETHTOOL_STATS_KIND, INTERRUPTS_KIND, SCYLLA_SETUP_KIND, SEASTAR_AIO_KIND, type EthtoolStats, type Interrupts, type ScyllaSetup, type SeastarAio,
+} from '../parse/host/scylla-setup.js';
+import { ethtoolRules, interruptsRules, scyllaSetupRules, seastarAioRules } from './scylla-host.js';
 import { hostFacts, type CpuSample, type DiskSample, type HostFacts, type RateSample } from './host-facts.js';
 
 type HostRule = { id: string; checks: string; run(f: HostFacts): Finding[] | string };
@@ -55,7 +59,7 @@ function isFlash(samples: DiskSample[]): boolean {
  * The slowest direction of one sample, graded against the device class. Below the minimum rate (a few fsyncs in
  * an idle second) only the critical level counts: one slow request is noise, a second-long one is not.
  */
-function worstAwait(d: DiskSample, kid: string): { ms: number; dir: string; rate: number; sev: Severity } | null {
+function worstAwait(d: DiskSample, kid: KnowledgeId): { ms: number; dir: string; rate: number; sev: Severity } | null {
   const min = numberOf('host.disk.await-min-iops');
   const c: { ms: number; dir: string; rate: number }[] = [];
   if (d.readAwaitMs !== null && (d.readsPerS ?? 0) > 0) c.push({ ms: d.readAwaitMs, dir: 'r_await', rate: d.readsPerS ?? 0 });
@@ -126,7 +130,7 @@ type Verdict = 'saturated' | 'slow-at-low-load' | 'await-high';
 /** One device's intervals graded against its class's await limits and classified by load. */
 function gradeDevice(ss: DiskSample[]) {
   const flash = isFlash(ss);
-  const kid = flash ? 'host.disk.await.flash' : 'host.disk.await.other';
+  const kid: KnowledgeId = flash ? 'host.disk.await.flash' : 'host.disk.await.other';
   const slow = ss.flatMap((d) => {
     const w = worstAwait(d, kid);
     return w ? [{ d, w, sev: w.sev }] : [];
@@ -534,6 +538,10 @@ export const HOST_KIND_RULES: KindRules = {
   prefix: 'host.',
   run(kind, value) {
     if (kind === 'host.ttop') return runTtopRules(value as Ttop);
+    if (kind === SCYLLA_SETUP_KIND) return scyllaSetupRules(value as ScyllaSetup);
+    if (kind === INTERRUPTS_KIND) return interruptsRules(value as Interrupts);
+    if (kind === SEASTAR_AIO_KIND) return seastarAioRules(value as SeastarAio);
+    if (kind === ETHTOOL_STATS_KIND) return ethtoolRules(value as EthtoolStats);
     const f = hostFacts(kind, value);
     if (!f) return [{ rule: 'host', checked: false, skippedBecause: `no host rules for kind ${kind}`, findings: [], checks: 'host tool output' }];
     return runHostRules(f);

@@ -3,6 +3,7 @@ import { worstFirst, type Finding, type RuleOutcome } from '../findings.js';
 import { compactionRule } from './compaction.js';
 import { jvmRule } from './jvm.js';
 import { logsRule } from './logs.js';
+import { slowQueriesRule } from './slow-queries.js';
 import { outliersRule } from './outliers.js';
 import type { Rule } from './rule.js';
 import { tablesRule } from './tables.js';
@@ -11,28 +12,48 @@ import { topologyRule } from './topology.js';
 import { trapsRule } from './traps.js';
 import { pushAll } from '../arrays.js';
 import { CLUSTER_WIDE_RULES } from './cluster-wide.js';
+import { withThresholdOverrides } from '../knowledge/index.js';
+import type { PolicyEffect, RulePolicy } from './policy.js';
 
-export const RULES: readonly Rule[] = [topologyRule, threadPoolsRule, compactionRule, tablesRule, jvmRule, logsRule, outliersRule, trapsRule, ...CLUSTER_WIDE_RULES];
+export const RULES: readonly Rule[] = [topologyRule, threadPoolsRule, compactionRule, tablesRule, jvmRule, logsRule, slowQueriesRule, outliersRule, trapsRule, ...CLUSTER_WIDE_RULES];
 
 export interface RulesResult {
   findings: Finding[];
+  /** What the operator's rule policy switched off or changed in this run (absent without a policy). */
+  policy?: PolicyEffect;
   /** Per rule: checked or skipped (and why), and how many findings — "what was checked". */
   outcomes: { rule: string; checks: string; checked: boolean; skippedBecause?: string; findings: number }[];
 }
 
-/** Runs every rule; a rule that throws is reported as skipped with the error, never fatal. */
-export function runRules(input: DiagnosisInput, rules: readonly Rule[] = RULES): RulesResult {
+/**
+ * Runs every rule; a rule that throws is reported as skipped with the error, never fatal. A policy switches rules or
+ * findings off and overrides thresholds; what it did is returned with the result.
+ */
+export function runRules(input: DiagnosisInput, rules: readonly Rule[] = RULES, policy?: RulePolicy): RulesResult {
   const findings: Finding[] = [];
   const outcomes: RulesResult['outcomes'] = [];
+  const off = new Set(policy?.off ?? []);
+  const effect: PolicyEffect | undefined = policy ? { source: policy.source, rulesOff: [], findingsOff: {}, thresholds: [] } : undefined;
+  const overrides = new Map(Object.entries(policy?.thresholds ?? {}));
+  for (const [id, o] of overrides) {
+    effect?.thresholds.push(`${id}: ${[o.warning !== undefined ? `warning ${o.warning}` : '', o.critical !== undefined ? `critical ${o.critical}` : ''].filter(Boolean).join(', ')}`);
+  }
   for (const r of rules) {
+    if (off.has(r.id)) {
+      effect?.rulesOff.push(r.id);
+      outcomes.push({ rule: r.id, checks: r.checks, checked: false, skippedBecause: `switched off by the rule policy in ${policy!.source}`, findings: 0 });
+      continue;
+    }
     let o: RuleOutcome;
     try {
-      o = r.run(input);
+      o = withThresholdOverrides(overrides, () => r.run(input));
     } catch (e) {
       o = { rule: r.id, checked: false, skippedBecause: `rule error: ${e instanceof Error ? e.message : String(e)}`, findings: [] };
     }
-    pushAll(findings, o.findings);
-    outcomes.push({ rule: r.id, checks: r.checks, checked: o.checked, ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}), findings: o.findings.length });
+    const kept = o.findings.filter((f) => !off.has(f.id));
+    for (const f of o.findings) if (off.has(f.id) && effect) effect.findingsOff[f.id] = (effect.findingsOff[f.id] ?? 0) + 1;
+    pushAll(findings, kept);
+    outcomes.push({ rule: r.id, checks: r.checks, checked: o.checked, ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}), findings: kept.length });
   }
-  return { findings: worstFirst(findings), outcomes };
+  return { findings: worstFirst(findings), outcomes, ...(effect ? { policy: effect } : {}) };
 }

@@ -6,7 +6,7 @@
  * production settings; the listen backlogs follow ScyllaDB's perftune.py. PURE.
  */
 import type { Finding } from '../findings.js';
-import { numberOf, valueOf } from '../knowledge/index.js';
+import { numberOf, valueOf, type KnowledgeId } from '../knowledge/index.js';
 import type { KindRuleOutcome } from './per-kind.js';
 import { grade } from './rule.js';
 
@@ -195,7 +195,7 @@ function limits(f: OsFacts): KindRuleOutcome {
   const l = f.process.limits;
   const bad: string[] = [];
   const ids: string[] = [];
-  const atLeast = (key: string, id: string) => {
+  const atLeast = (key: string, id: KnowledgeId) => {
     const want = numberOf(id);
     const v = l[key]?.soft;
     if (v !== undefined && v !== null && v !== 'unlimited' && v < want) {

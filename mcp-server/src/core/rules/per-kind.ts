@@ -5,6 +5,8 @@ import { SCHEMA_KIND_RULES } from './schema.js';
 import { CONFIG_KIND_RULES } from './config.js';
 import { CQL_TABLE_KIND_RULES } from './cql-table-kind.js';
 import { HOST_KIND_RULES } from './host.js';
+import { SLOW_QUERY_KIND_RULES } from './slow-queries.js';
+import { K8S_KIND_RULES } from './k8s-config.js';
 
 /**
  * Rules for outputs that are not a node's state: a stress run, a disk listing, a config file. `interpret`
@@ -26,6 +28,8 @@ KIND_RULES.push(SCHEMA_KIND_RULES);
 KIND_RULES.push(CONFIG_KIND_RULES);
 KIND_RULES.push(...CQL_TABLE_KIND_RULES);
 KIND_RULES.push(HOST_KIND_RULES);
+KIND_RULES.push(SLOW_QUERY_KIND_RULES);
+KIND_RULES.push(K8S_KIND_RULES);
 
 export function kindRulesFor(kind: string): KindRules | undefined {
   return KIND_RULES.find((k) => kind.startsWith(k.prefix));

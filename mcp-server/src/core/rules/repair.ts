@@ -107,6 +107,7 @@ function tableRepairFindings(c: ClusterFacts): Finding[] {
 
   const never = new Map<string, string[]>();
   const overdue = new Map<string, string[]>();
+  const young: string[] = [];
   let partial = false;
   for (const t of c.tableOptions ?? []) {
     if (isSystemKeyspace(t.keyspace) || (replicated && !replicated.has(t.keyspace))) continue;
@@ -118,6 +119,12 @@ function tableRepairFindings(c: ClusterFacts): Finding[] {
     const ks = last.get(`${t.keyspace}.*`);
     const best = own && ks ? (own.ms >= ks.ms ? own : ks) : (own ?? ks);
     if (!best) {
+      // A table younger than its gc_grace_seconds cannot be overdue yet: its tombstones have not become purgeable.
+      const created = timestampMs(t.createdAt ?? null);
+      if (created !== null && nowMs !== null && nowMs - created < grace * 1000) {
+        young.push(`${t.keyspace}.${t.table}: created ${t.createdAt} (${days(nowMs - created)} d ago), gc_grace_seconds ${grace} (${days(grace * 1000)} d)`);
+        continue;
+      }
       // Without history rows past the TTL, "none recorded" is only overdue when gc_grace fits inside the history.
       if (ttlDays === null || grace <= ttlDays * 86_400)
         pushTo(never, t.keyspace, `${t.keyspace}.${t.table}: no successful repair in ${historySrc}; gc_grace_seconds ${grace} (${days(grace * 1000)} d)`);
@@ -153,6 +160,18 @@ function tableRepairFindings(c: ClusterFacts): Finding[] {
         `keep repairs within gc_grace_seconds; otherwise deleted data can come back.`,
       knowledgeIds: ['repair.within-gc-grace', ...(ttlDays !== null ? ['repair.history-ttl'] : []), 'datamodel.gc-grace-seconds.default'],
       confidence: 'medium',
+    });
+  }
+  if (young.length) {
+    findings.push({
+      id: 'repair.not-yet-due',
+      severity: 'info',
+      title: `${young.length} replicated table(s) have no repair recorded but are younger than their gc_grace_seconds`,
+      evidence: [...capped(young), ...tail],
+      recommendation:
+        'Schedule repairs (Reaper / ScyllaDB Manager, or `nodetool repair -full` per node) so that each table is repaired within gc_grace_seconds of its creation.',
+      knowledgeIds: ['repair.within-gc-grace', 'datamodel.gc-grace-seconds.default'],
+      confidence: 'high',
     });
   }
   for (const [ks, lines] of overdue) {

@@ -1,6 +1,6 @@
 import type { DiagnosisInput } from '../diagnosis/evidence.js';
 import type { Finding, RuleOutcome, Severity } from '../findings.js';
-import { threshold } from '../knowledge/index.js';
+import { threshold, type KnowledgeId } from '../knowledge/index.js';
 
 /** A rule reads evidence and returns findings, or says which fact it lacked (never a silent pass). */
 export interface Rule {
@@ -11,7 +11,7 @@ export interface Rule {
 }
 
 /** Severity of a value against a knowledge threshold entry (direction "above" unless the entry says "below"). */
-export function grade(value: number | null | undefined, knowledgeId: string): Severity | null {
+export function grade(value: number | null | undefined, knowledgeId: KnowledgeId): Severity | null {
   if (value === null || value === undefined || !Number.isFinite(value)) return null;
   const t = threshold(knowledgeId);
   const below = t.direction === 'below';

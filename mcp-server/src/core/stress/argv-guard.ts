@@ -30,10 +30,18 @@ export function stressPathProblem(tool: StressToolName, path: string): string | 
  * user's own environment (trusted, never from tool arguments), and Go's flag package takes the argument after
  * -password as its value whatever it starts with.
  */
-export function guardArgv(tool: StressToolName, argv: readonly string[], options: ReadonlySet<string>, secrets: readonly string[]): void {
+export function guardArgv(
+  tool: StressToolName,
+  argv: readonly string[],
+  options: ReadonlySet<string>,
+  secrets: readonly string[],
+  flags: ReadonlySet<string> = new Set(),
+): void {
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i]!;
     if (secrets.includes(a)) continue;
+    // A flag (latte's --ssl) takes no value: allowed anywhere an option may start, never as an option's value.
+    if (flags.has(a) && !options.has(argv[i - 1]!)) continue;
     const shown = JSON.stringify(a.slice(0, 200));
     if (tool === 'cassandra-stress' && /\s/.test(a)) {
       throw new Error(`${shown} has whitespace, which cassandra-stress splits into separate options; remove the spaces from that value`);

@@ -5,6 +5,9 @@ import { DEFAULT_KEYSPACE, type StressParams } from './params.js';
 
 /** The options this builder emits; any other element starting with "-" is refused (argv-guard.ts). */
 const OPTIONS = new Set(['--log-dir', '-P', '-t', '--concurrency', '-p', '-f', '-d', '-w', '-r', '-s', '--consistency', '-o']);
+for (const tls of ['--ssl-ca', '--ssl-cert', '--ssl-key']) OPTIONS.add(tls);
+/** Options without a value (argv-guard.ts lets these stand before another option). */
+const FLAGS = new Set(['--ssl']);
 
 /** latte's names for consistency levels are the CQL ones; it parses them case-insensitively. */
 const cl = (p: StressParams) => p.consistency ?? 'LOCAL_QUORUM';
@@ -35,6 +38,20 @@ function params(p: StressParams): string[] {
   return out;
 }
 
+/** --ssl and the PEM paths (every latte subcommand takes them); each path is checked like the workload script. */
+function tlsArgs(files: { tls?: { ca?: string; cert?: string; key?: string } }): string[] {
+  const t = files.tls;
+  if (!t) return [];
+  const out = ['--ssl'];
+  for (const [opt, path] of [['--ssl-ca', t.ca], ['--ssl-cert', t.cert], ['--ssl-key', t.key]] as const) {
+    if (path === undefined) continue;
+    const bad = stressPathProblem('latte', path);
+    if (bad) throw new Error(`TLS file ${JSON.stringify(path.slice(0, 200))} ${bad}; give a plain path`);
+    out.push(opt, path);
+  }
+  return out;
+}
+
 /**
  * latte 0.29 argv: `latte schema`, `latte load` (reads and mixed need rows), then `latte run` writing a JSON
  * report. Credentials go through latte's own CASSANDRA_USER / CASSANDRA_PASSWORD variables, never argv.
@@ -45,7 +62,7 @@ export const latteArgv: ArgvBuilder = (binary, p, files, creds) => {
   // The script is a positional argument: one starting with "-" would be read as an option.
   const bad = stressPathProblem('latte', workload);
   if (bad) throw new Error(`workload script ${JSON.stringify(workload.slice(0, 200))} ${bad}; give a plain path`);
-  const hosts = hostPorts(p);
+  const hosts = [...tlsArgs(files), ...hostPorts(p)];
   const logDir = files.logDir ? ['--log-dir', files.logDir] : [];
   const conn = ['--consistency', cl(p)];
   // --log-dir is a global option: it goes before the subcommand.
@@ -60,7 +77,7 @@ export const latteArgv: ArgvBuilder = (binary, p, files, creds) => {
   if (files.reportJson) run.push('-o', files.reportJson);
   run.push(...hosts);
   steps.push({ name: 'run', argv: run });
-  for (const s of steps) guardArgv('latte', s.argv, OPTIONS, []);
+  for (const s of steps) guardArgv('latte', s.argv, OPTIONS, [], FLAGS);
   const env: Record<string, string> = creds ? { CASSANDRA_USER: creds.username, CASSANDRA_PASSWORD: creds.password } : {};
   return { tool: 'latte', steps, env, secretArgs: [] };
 };

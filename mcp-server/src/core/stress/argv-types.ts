@@ -34,6 +34,11 @@ export interface StressFiles {
    * a private temp folder when the binary supports -credentials-file; used instead of user=/password= in argv.
    */
   credentialsFile?: string;
+  /**
+   * latte: client TLS (--ssl) with the user's own PEM files (CA, client certificate and key), from their
+   * environment or cqlshrc; paths, never secrets, so they may stand on the command line.
+   */
+  tls?: { ca?: string; cert?: string; key?: string };
 }
 
 export type ArgvBuilder = (binary: string, p: StressParams, files: StressFiles, creds?: StressCredentials) => StressCommand;

@@ -20,6 +20,7 @@ import { isAlive, isLabProcess, readCmdline, signalLabProcess } from '../proc.js
 import { isSecured } from '../security.js';
 import type { LabNode, LabState } from '../types.js';
 import { CGROUP_V1_ROOT } from './host.js';
+import { realDiskOps } from './loop-disk.js';
 import type { IncidentContext, LatteRun } from './types.js';
 
 type Client = InstanceType<typeof cassandra.Client>;
@@ -214,5 +215,5 @@ export async function realContext(state: LabState, onProgress: ProgressFn = () =
     progress: (message) => onProgress({ message }),
     close: () => client.shutdown(),
   };
-  return ctx;
+  return { ...ctx, disk: realDiskOps(state, (i, a) => ctx.nodetool(i, a), (m) => onProgress({ message: m })) };
 }

@@ -1,9 +1,14 @@
 /** The incident registry: every problem `cql-tuner lab incident` can put into the lab, cheapest first. */
+import { badSchema } from './bad-schema.js';
+import { clientMisuse } from './client-misuse.js';
 import { compactionBacklog } from './compaction-backlog.js';
 import { configMistake } from './config-mistake.js';
+import { diskNearFull } from './disk-near-full.js';
 import { droppedMutations } from './dropped-mutations.js';
 import { gcPressure } from './gc-pressure.js';
 import { nodeDown } from './node-down.js';
+import { schemaDisagreement } from './schema-disagreement.js';
+import { slowDisk } from './slow-disk.js';
 import { slowNode } from './slow-node.js';
 import { sstablePileup } from './sstable-pileup.js';
 import { tombstones } from './tombstones.js';
@@ -20,6 +25,11 @@ export const INCIDENTS: readonly Incident[] = [
   gcPressure,
   nodeDown,
   slowNode,
+  diskNearFull,
+  slowDisk,
+  schemaDisagreement,
+  badSchema,
+  clientMisuse,
 ];
 
 export function incidentNames(): string[] {

@@ -3,6 +3,7 @@
  * inject() makes it, heal() undoes it, expect names the finding ids `diagnose` should put on top.
  */
 import type { LabState } from '../types.js';
+import type { DiskOps } from './loop-disk.js';
 
 /** What the host must offer for an incident to be real here (detected by host.ts). */
 export type HostNeed = 'root' | 'cgroup-v1-cpu' | 'cgroup-v1-blkio' | 'loop-devices' | 'mkfs-xfs' | 'latte';
@@ -49,6 +50,8 @@ export interface IncidentContext {
   cgroupRemove(controller: 'cpu' | 'blkio', group: string): Promise<void>;
   sleep(ms: number): Promise<void>;
   progress(message: string): void;
+  /** A node's data directory on a loop-mounted filesystem (disk incidents); absent in contexts that record calls. */
+  readonly disk?: DiskOps;
 }
 
 export interface Incident {

@@ -19,12 +19,19 @@ export function registerConfigTools(server: McpServer): void {
         'the naming era and the 4.1 renames with units, a setting under both its old and new name (the node will not start), bare numbers where 4.1+ needs a unit, removed and deprecated keys for the version, ' +
         'risky values (unthrottled compaction, raised request timeouts, dynamic snitch off, legacy vnodes), heap unset/small/in the compressed-oops dead zone, heap vs RAM, GC choice by JDK, G1 pause target, -Xmn with G1, pre-touch, large pages and NUMA. ' +
         'A scylla.yaml is recognised and gets ScyllaDB checks (developer mode, Cassandra keys ScyllaDB ignores, timeouts) instead of the Cassandra ones. ' +
+        '`kubectl get -o yaml` of a CassandraDatacenter, K8ssandraCluster or ScyllaCluster (k8sResources, or a file) gets Kubernetes checks per datacenter/rack — CPU limit vs request (CFS throttling), QoS class (Guaranteed for ScyllaDB CPU pinning), ' +
+        'one pod per worker, storage class — and its embedded cassandra.yaml and JVM options go through the checks above with the container memory limit as RAM. ' +
         'Give version, jdk, hostRamGiB and cores for the checks that need them. With lab: true or hosts it also compares the yaml with system_views.settings of each node and the nodes with each other (drift). Read-only.',
       inputSchema: {
         files: z.array(z.string().min(1).max(4096)).max(16).optional().describe('Paths: cassandra.yaml or scylla.yaml, jvm*.options, cassandra-env.sh, a saved java command line, or a conf directory holding them'),
         cassandraYaml: z.string().max(MAX_CONFIG_BYTES).optional().describe('cassandra.yaml (or scylla.yaml) text'),
         jvmOptions: z.array(z.string().max(MAX_CONFIG_BYTES)).max(8).optional().describe('Texts of jvm*.options / cassandra-env.sh files'),
         javaCommandLine: z.string().max(MAX_CONFIG_BYTES).optional().describe('A java command line (ps output, jvm_args line)'),
+        k8sResources: z
+          .string()
+          .max(MAX_CONFIG_BYTES)
+          .optional()
+          .describe('`kubectl get … -o yaml` (or -o json) of CassandraDatacenter, K8ssandraCluster or ScyllaCluster resources'),
         version: z.string().regex(/^\d+\.\d+(?:\.\d+)?/).max(40).optional().describe('Cassandra version the files run on or are meant for, e.g. 4.1.10'),
         jdk: z.number().int().min(6).max(40).optional().describe('Java major version (8, 11, 17, 21)'),
         hostRamGiB: z.number().positive().max(65536).optional(),
@@ -69,6 +76,7 @@ export function registerConfigTools(server: McpServer): void {
             ...(args.cassandraYaml !== undefined ? { cassandraYaml: args.cassandraYaml } : {}),
             ...(args.jvmOptions ? { jvmOptions: args.jvmOptions } : {}),
             ...(args.javaCommandLine !== undefined ? { javaCommandLine: args.javaCommandLine } : {}),
+            ...(args.k8sResources !== undefined ? { k8sResources: args.k8sResources } : {}),
             ...(args.version ? { version: args.version } : {}),
             ...(args.jdk !== undefined ? { jdk: args.jdk } : {}),
             ...(args.hostRamGiB ? { hostRamBytes: Math.round(args.hostRamGiB * GIB) } : {}),

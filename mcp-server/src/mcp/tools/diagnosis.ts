@@ -3,6 +3,8 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { dataHome } from '../../collect/data-home.js';
 import { diagnose, diagnoseBundle, type DiagnosisReport } from '../../ops/diagnose.js';
+import { MAX_SINCE_SECONDS } from '../../ops/diagnose-since.js';
+import { OpError } from '../../ops/errors.js';
 import { interpretOffThread } from '../../ops/interpret.js';
 import { analyzeLogFiles } from '../../ops/analyze-logs.js';
 import { readSavedOutput } from '../../ops/saved-output.js';
@@ -17,6 +19,7 @@ import { checkedSchema, findingSchema } from './shared-schemas.js';
 import { NODETOOL_VIA_DESCRIPTION } from './target-descriptions.js';
 import { annotationsFor } from './annotations.js';
 import { DEFAULT_WINDOW_SECONDS, MAX_WINDOW_SECONDS } from '../../ops/diagnose-window.js';
+import { loadRulePolicy } from '../../ops/rule-policy.js';
 
 const diagnosisOutput = {
   origin: z.string(),
@@ -32,6 +35,11 @@ const diagnosisOutput = {
   warnings: z.array(z.string()).optional(),
   // Rates and host figures of the window: numbers the text rendering shows; loose here to stay compact.
   window: z.record(z.string(), z.unknown()).optional(),
+  since: z.object({ from: z.string(), seconds: z.number(), logs: z.string(), metrics: z.string() }).optional(),
+  // What the operator's rule policy (CQL_TUNER_RULES) switched off or changed: a quiet report must say why.
+  policy: z
+    .object({ source: z.string(), rulesOff: z.array(z.string()), findingsOff: z.record(z.string(), z.number()), thresholds: z.array(z.string()) })
+    .optional(),
 };
 
 // Pasted text and files share one limit: a log of more than this belongs to a streaming verb.
@@ -72,6 +80,12 @@ export function registerDiagnosisTools(server: McpServer): void {
           .max(MAX_WINDOW_SECONDS)
           .default(DEFAULT_WINDOW_SECONDS)
           .describe('Seconds between two sweeps: counters become rates (ops/s, dropped/s, GC ms/s) and host disk/CPU figures are sampled; 0 = one instant sweep (bundles are always instant)'),
+        sinceSeconds: z
+          .number()
+          .min(60)
+          .max(MAX_SINCE_SECONDS)
+          .optional()
+          .describe("The incident period, seconds back from now: the nodes' logs are read from then on, and the user's Prometheus (if configured) adds its change points and findings for it"),
       },
       outputSchema: diagnosisOutput,
       annotations: annotationsFor('diagnose'),
@@ -79,9 +93,12 @@ export function registerDiagnosisTools(server: McpServer): void {
     async (args, extra) => {
       try {
         const bundleDir = args.save && !args.bundle ? join(dataHome(), 'bundles', `diagnose-${new Date().toISOString().replace(/[:.]/g, '-')}`) : undefined;
+        // The operator's policy comes from their environment (CQL_TUNER_RULES), never from a tool argument.
+        const policy = await loadRulePolicy(undefined);
+        if (args.bundle && args.sinceSeconds !== undefined) throw new OpError('BAD_ARGUMENT', 'sinceSeconds reads live logs and metrics; a bundle is one past moment', 'Drop sinceSeconds or bundle.');
         const r = args.bundle
-          ? await diagnoseBundle(args.bundle, { ...(args.logFiles ? { logFiles: args.logFiles } : {}), signal: extra.signal, onProgress: mcpProgress(extra) })
-          : await diagnose({ ...args, ...(bundleDir ? { bundleDir } : {}), targetOrigin: 'untrusted' }, { onProgress: mcpProgress(extra), signal: extra.signal });
+          ? await diagnoseBundle(args.bundle, { ...(args.logFiles ? { logFiles: args.logFiles } : {}), signal: extra.signal, onProgress: mcpProgress(extra), ...(policy ? { policy } : {}) })
+          : await diagnose({ ...args, ...(bundleDir ? { bundleDir } : {}), targetOrigin: 'untrusted' }, { onProgress: mcpProgress(extra), signal: extra.signal, ...(policy ? { policy } : {}) });
         return diagnosisResult(r, args.detail);
       } catch (e) {
         return toolError(e);

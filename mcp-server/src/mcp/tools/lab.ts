@@ -20,16 +20,52 @@ const labNode = z.object({
   cqlUp: z.boolean(),
 });
 
+/** What a client of a secured lab needs: which protections are on and the files to point at (never a password). */
+const labSecurity = z.object({
+  auth: z.boolean(),
+  tls: z.boolean(),
+  jmxAuth: z.boolean(),
+  cqlshrc: z.string().describe('CQL_TUNER_CQLSHRC for the least-privilege role'),
+  benchCqlshrc: z.string().nullable().describe('CQL_TUNER_CQLSHRC for stress runs (role with CREATE ON ALL KEYSPACES)'),
+  jmxUser: z.string().nullable(),
+  jmxPasswordFile: z.string().nullable(),
+});
+
 const labStatusOutput = {
   running: z.boolean(),
   version: z.string().nullable(),
   datacenters: z.number().nullable(),
   nodes: z.array(labNode),
+  security: labSecurity.nullable(),
 };
 
 async function statusReport() {
   const s = await labStatus();
-  return { running: s.running, version: s.state?.fullVersion ?? null, datacenters: s.state?.datacenters ?? null, nodes: s.nodes };
+  const sec = s.state?.security;
+  const security = sec
+    ? {
+        auth: sec.auth,
+        tls: sec.tls,
+        jmxAuth: sec.jmxAuth,
+        cqlshrc: sec.cqlshrc,
+        benchCqlshrc: sec.benchCqlshrc ?? null,
+        jmxUser: sec.jmxUser,
+        jmxPasswordFile: sec.jmxPasswordFile,
+      }
+    : null;
+  return { running: s.running, version: s.state?.fullVersion ?? null, datacenters: s.state?.datacenters ?? null, nodes: s.nodes, security };
+}
+
+/** The status text, plus for a secured lab the settings the server's environment needs to reach it. */
+function statusText(report: Awaited<ReturnType<typeof statusReport>>): string {
+  const sec = report.security;
+  if (!sec) return renderLabStatus(report);
+  const on = [sec.auth ? 'auth' : '', sec.tls ? 'TLS' : '', sec.jmxAuth ? 'JMX auth' : ''].filter(Boolean).join(', ');
+  const jmx = sec.jmxPasswordFile ? ` CQL_TUNER_JMX_USERNAME=${sec.jmxUser} CQL_TUNER_JMX_PASSWORD_FILE=${sec.jmxPasswordFile}` : '';
+  return (
+    `${renderLabStatus(report)}\n\nSecured (${on}). Credentials are never tool arguments: the user sets, in the environment of the ` +
+    `cql-tuner server, CQL_TUNER_CQLSHRC=${sec.cqlshrc}${jmx}${sec.benchCqlshrc ? ` (stress runs: CQL_TUNER_CQLSHRC=${sec.benchCqlshrc})` : ''}.`
+  );
 }
 
 export function registerLabTools(server: McpServer): void {
@@ -41,7 +77,9 @@ export function registerLabTools(server: McpServer): void {
         'Starts Apache Cassandra (jars from Maven Central, cached per user) as 1 node on 127.0.0.1 or 3 nodes on 127.0.0.1–3 ' +
         '(CQL 9042, JMX 7199/7299/7399) and waits until CQL answers. datacenters: 2 (with nodes: 3) makes a real multi-DC ' +
         'cluster: nodes 1–2 in datacenter1, node 3 in datacenter2 (GossipingPropertyFileSnitch). Loopback only. ' +
-        'Takes ~10–60 s per node (first run also downloads ~70 MB).',
+        'Takes ~10–60 s per node (first run also downloads ~70 MB). auth / tls / jmxAuth start a production-shaped lab: ' +
+        'PasswordAuthenticator with a least-privilege role cql_tuner, client (and internode) TLS with a lab CA made by keytool, ' +
+        'JMX password files; the result names the cqlshrc and JMX password file the user must put in the server environment.',
       inputSchema: {
         nodes: z.union([z.literal(1), z.literal(3)]).default(1),
         datacenters: z
@@ -50,6 +88,9 @@ export function registerLabTools(server: McpServer): void {
           .describe('2 = nodes 1–2 in datacenter1 and node 3 in datacenter2; needs nodes: 3'),
         version: z.enum(['5.0', '4.1']).default('5.0'),
         heap: z.string().regex(/^\d+[MG]$/, 'heap like 512M or 1G').default('512M'),
+        auth: z.boolean().default(false).describe('PasswordAuthenticator + CassandraAuthorizer, a set-up superuser and the least-privilege role cql_tuner'),
+        tls: z.boolean().default(false).describe('client TLS (internode too with nodes: 3), CA and node certificates made by keytool in the lab dir'),
+        jmxAuth: z.boolean().default(false).describe('JMX password and access files, as cassandra-env.sh sets them'),
       },
       outputSchema: labStatusOutput,
       annotations: annotationsFor('lab_start'),
@@ -58,7 +99,7 @@ export function registerLabTools(server: McpServer): void {
       try {
         await startLab({ ...args, onProgress: mcpProgress(extra), signal: extra.signal });
         const report = await statusReport();
-        return toolResult(renderLabStatus(report), report);
+        return toolResult(statusText(report), report);
       } catch (e) {
         return toolError(e);
       }
@@ -77,7 +118,7 @@ export function registerLabTools(server: McpServer): void {
     async () => {
       try {
         const report = await statusReport();
-        return toolResult(renderLabStatus(report), report);
+        return toolResult(statusText(report), report);
       } catch (e) {
         return toolError(e);
       }
@@ -89,7 +130,7 @@ export function registerLabTools(server: McpServer): void {
     {
       title: 'Stop the local lab',
       description:
-        'Stops the lab’s Cassandra processes by the PIDs it recorded (never anything else). With wipe: true (needs confirm: true) it also deletes the lab’s data directories.',
+        'Stops the lab’s Cassandra processes by the PIDs it recorded (never anything else). With wipe: true (needs confirm: true) it also deletes the lab’s data directories and, for a secured lab, its secrets (CA, key stores, passwords; the next start makes new ones at the same paths).',
       inputSchema: {
         wipe: z.boolean().default(false),
         confirm: z.boolean().default(false).describe('Must be true when wipe is true'),

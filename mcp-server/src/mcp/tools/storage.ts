@@ -168,7 +168,9 @@ export function registerStorageTools(server: McpServer): void {
         'Reads a host\'s OS settings (read-only) and checks them against the knowledge base, database-aware: swap (Cassandra: off; ScyllaDB: ' +
         'swappiness 1), transparent huge page defrag, vm.zone_reclaim_mode, vm.max_map_count, fs.aio-max-nr (ScyllaDB), the running database ' +
         'process\'s limits from /proc/PID/limits (nofile, nproc, memlock, as), TCP keepalive, socket buffer ceilings (Cassandra) and listen backlogs (ScyllaDB), ' +
-        'CPU governor, clocksource, NUMA nodes, and the JVM heap against RAM. ' +
+        'CPU governor, clocksource, NUMA nodes, and the JVM heap against RAM. With product scylla also the ScyllaDB set-up: fs.aio-max-nr against ' +
+        'the per-shard AIO need, --smp/--cpuset/--overprovisioned against the CPUs, cpuset.conf vs perftune.yaml masks, NIC/NVMe IRQ affinity drift, ' +
+        'SET_NIC_AND_DISKS, open-files limits vs fs.nr_open, disk/RAM ratio, io_properties set-up and developer mode. ' +
         `Works over ${TARGET_FORMS}; what cannot be read is listed, never fatal.`,
       inputSchema: {
         target: z.string().max(1000).default('local').describe(`Where to look: ${TARGET_FORMS}`),
@@ -181,6 +183,7 @@ export function registerStorageTools(server: McpServer): void {
         target: z.string(),
         summary: z.string(),
         facts: record,
+        scyllaHost: record.optional(),
         findings: z.array(finding),
         checked: checkedSchema,
       },

@@ -67,7 +67,7 @@ export function registerStressTools(server: McpServer): void {
         'Starts a load test in the background and returns its run id at once (wait: true blocks until it ends, with progress notifications). ' +
         'Structured parameters become each tool\'s own argv (workload write/read/mixed/user profile, n or durationS, threads, concurrency, fixed rate, CL, keyspace/RF, population, nodes, port). ' +
         'Targets must be loopback or listed in CQL_TUNER_STRESS_ALLOW; non-loopback targets also need confirm: true. One run per target; a duration cap (default 600 s, CQL_TUNER_STRESS_MAX_SECONDS). ' +
-        'Credentials only from CQL_TUNER_CQL_USERNAME/PASSWORD. The run folder keeps argv, raw output, parsed JSON, server snapshots before/after and charts (SVG files; PNG copies come back as image content when the run ends). ' +
+        'Credentials and TLS only from the user\'s environment or cqlshrc (CQL_TUNER_CQL_*, CQL_TUNER_CQLSHRC), never arguments; TLS with latte only. The run folder keeps argv, raw output, parsed JSON, server snapshots before/after and charts (SVG files; PNG copies come back as image content when the run ends). ' +
         'Binary: binary path, $CQL_TUNER_LATTE / $CQL_TUNER_CASSANDRA_STRESS / $CQL_TUNER_SCYLLA_BENCH, PATH, then ~/.cache/cql-tuner/latte-0.29.0/bin (latte) or $CASSANDRA_HOME/tools/bin.',
       inputSchema: {
         tool: z.enum(['latte', 'cassandra-stress', 'scylla-bench']),

@@ -308,6 +308,22 @@ export const parseCassandraYaml = total<CassandraYaml>(CASSANDRA_YAML_KIND, (tex
     return unrecognized(CASSANDRA_YAML_KIND, `YAML error${line !== undefined ? ` at line ${line}` : ''}: ${msg}`);
   }
   const warnings: string[] = doc.warnings.map((w) => w.message.split('\n')[0]!);
+  if (doc.contents === null) {
+    // Comments only: an excerpt of the shipped file whose settings are all commented out sets nothing (defaults apply).
+    const commented = [...text.matchAll(/^#[ \t]?([a-z][a-z0-9_]*)[ \t]*:/gm)].map((m) => m[1]!).filter((k) => KNOWN_KEYS.has(k) || OLD_SUFFIX.test(k));
+    if (commented.length === 0) return unrecognized(CASSANDRA_YAML_KIND, 'only comments, and none of them a commented-out cassandra.yaml setting');
+    const shown = [...new Set(commented)].slice(0, 5).join(', ');
+    const more = commented.length > 5 ? ', …' : '';
+    warnings.push(`only comments: every setting in this excerpt is commented out (${shown}${more}), so it sets nothing and the defaults apply`);
+    return parsedOk<CassandraYaml>(
+      CASSANDRA_YAML_KIND,
+      {
+        settings: {}, naming: 'unknown', oldStyleKeys: [], newStyleKeys: [], renamedBoth: [], duplicateKeys: [],
+        audit: emptyAudit(), auditSources: {}, product: 'cassandra', scyllaKeys: [],
+      },
+      warnings,
+    );
+  }
   if (!isMap(doc.contents)) {
     return unrecognized(CASSANDRA_YAML_KIND, 'not a YAML mapping of settings');
   }

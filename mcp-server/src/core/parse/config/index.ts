@@ -13,12 +13,13 @@ export const CONFIG_PARSERS: Record<ConfigKind, ConfigParser> = {
 
 /**
  * Cheap detection regexes (multiline; meant for the head of a text). cassandra.yaml: a well-known top-level
- * key at the start of a line. JVM options: an -Xms/-Xmx/-Xmn size, an -XX: flag, -Xlog/-Xloggc, or a
+ * key, or a pre-4.1 unit-suffixed one (`column_index_size_in_kb:`), at the start of a line: a pasted excerpt may hold
+ * none of the usual head-of-file keys, or have them all commented out (`# num_tokens: 16`). JVM options: an -Xms/-Xmx/-Xmn size, an -XX: flag, -Xlog/-Xloggc, or a
  * cassandra-env.sh JVM_OPTS / MAX_HEAP_SIZE / HEAP_NEWSIZE assignment (also commented out).
  */
 export const configSignature: Record<ConfigKind, RegExp> = {
   [CASSANDRA_YAML_KIND]:
-    /^(?:cluster_name|num_tokens|partitioner|endpoint_snitch|seed_provider|data_file_directories|commitlog_sync|commitlog_directory|compaction_throughput(?:_mb_per_sec)?|concurrent_(?:reads|writes|compactors)|(?:read|write|range)_request_timeout(?:_in_ms)?|dynamic_snitch|memtable_allocation_type)[ \t]*:/m,
+    /^(?:#[ \t]?)?(?:cluster_name|num_tokens|partitioner|endpoint_snitch|seed_provider|data_file_directories|commitlog_sync|commitlog_directory|compaction_throughput(?:_mb_per_sec)?|concurrent_(?:reads|writes|compactors)|(?:read|write|range)_request_timeout(?:_in_ms)?|dynamic_snitch|memtable_allocation_type|incremental_backups|snapshot_before_compaction|auto_snapshot|hinted_handoff_enabled|start_native_transport|native_transport_port|storage_port|listen_address|rpc_address|authenticator|authorizer|[a-z]+(?:_[a-z]+)*_in_(?:ms|kb|mb))[ \t]*:/m,
   [JVM_OPTIONS_KIND]:
     /(?:^|[\s"'])-(?:Xm[sxn]\d+[kKmMgGtT]?(?=\s|$|["'])|XX:[+-]?[A-Z][A-Za-z0-9]+|Xlog(?:gc)?:)|^[ \t]*(?:#[ \t]*)?(?:export[ \t]+)?(?:JVM_OPTS|MAX_HEAP_SIZE|HEAP_NEWSIZE)=/m,
 };

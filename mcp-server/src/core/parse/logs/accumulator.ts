@@ -13,6 +13,7 @@ import { parsedOk, unrecognized, type Parsed } from '../../parsed.js';
 import { classify, closeGcRecord, configError, openGcRecord, type ClassifyMode, type ConfigErrorType, type Hit } from './classify.js';
 import { LEVEL_DEBUG, LEVEL_ERROR, LEVEL_INFO, LEVEL_TRACE, LEVEL_WARN, newHeader, newHeaderState, readGrepPrefixed, readHeader, resolveDate } from './header.js';
 import { SeenLines } from './seen-lines.js';
+import { SlowQueryReader } from './slow-queries.js';
 import { StartupReader } from './startup.js';
 import { BucketCounter, bucketLevelForSpan, BUCKET_SIZES, clip, detach, FirstN, formatLogTime, Quantiles, TopN } from './stats.js';
 import {
@@ -279,6 +280,7 @@ export class LogAccumulator {
   private sourceIndex = 0;
   private duplicates = 0;
   private readonly startup = new StartupReader();
+  private readonly slow = new SlowQueryReader();
   /** A JDK 8 pause record whose times come on a later line (PrintTenuringDistribution); null when none is open. */
   private gcOpen: { collector: string; t: number | null; line: string } | null = null;
   private gcOpenLost = 0;
@@ -419,11 +421,19 @@ export class LogAccumulator {
       this.blank++;
       return;
     }
+    // debug.log slow/timed-out read reports: the operation lines under a MonitoringTask header carry no prefix and
+    // start with "<" (or "... (N were dropped)"); only those and the two loggers' own lines are looked at, by first char
+    const c0 = s.charCodeAt(0);
+    if (c0 === 60 || c0 === 46) this.slow.line(s, this.total);
     const h = this.h;
     let headed = readHeader(s, h, this.hs);
     if (!headed) {
       const c = s.charCodeAt(0);
       if (c !== 32 && c !== 9 && s.indexOf(':') > 0) headed = readGrepPrefixed(s, h, this.hs);
+    }
+    if (headed && h.fileStart >= 0) {
+      const f = s.charCodeAt(h.fileStart);
+      if ((f === 77 && s.startsWith('MonitoringTask', h.fileStart)) || (f === 78 && s.startsWith('NoSpamLogger', h.fileStart))) this.slow.line(s, this.total);
     }
     if (headed) this.headedLine(s);
     else this.unheadedLine(s);
@@ -1097,6 +1107,7 @@ export class LogAccumulator {
     if (this.seenLines.full) notes.push('more than a million distinct event lines: repeats past that point were not looked for');
     const unclosed = this.gcOpenLost + (this.gcOpen ? 1 : 0);
     if (unclosed > 0) notes.push(`${unclosed} gc.log pause record(s) never got their times line: not counted`);
+    const slowQueries = this.slow.result();
 
     return {
       source: { kind, product, gcLogFormat: formats.gcUnified > 0 ? 'unified' : formats.gcJdk8 > 0 ? 'jdk8' : null, formats, mixed },
@@ -1188,6 +1199,7 @@ export class LogAccumulator {
         byTable: byCount(this.timeoutTables).map(([table, count]) => ({ table, count })),
       },
       notes,
+      ...(slowQueries ? { slowQueries } : {}),
     };
   }
 }

@@ -11,6 +11,7 @@ export { LogAccumulator, LOG_KIND } from './accumulator.js';
 export { classify, sizeToBytes, tableFromQuery, type ClassifyMode, type Hit } from './classify.js';
 export { newHeader, newHeaderState, readHeader, type LineHeader } from './header.js';
 export { formatLogTime } from './stats.js';
+export { readSlowQueries, SlowQueryReader, type SlowQueries, type SlowOperation } from './slow-queries.js';
 export * from './types.js';
 
 /** Whole text at once (pasted output, a bundle file already in memory). Total: never throws. */

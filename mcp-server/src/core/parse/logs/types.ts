@@ -3,6 +3,7 @@
  * Facts only: thresholds and verdicts belong to the rules. Every kind is always present (count 0 when
  * nothing matched) so a rule can tell "checked, none seen" from "not collected".
  */
+import type { SlowQueries } from './slow-queries.js';
 
 /** What the text mostly is. */
 export type LogSourceKind = 'cassandra.system' | 'cassandra.debug' | 'gc.log' | 'scylla.journal' | 'scylla.log' | 'unknown';
@@ -291,6 +292,8 @@ export interface LogFacts {
   scyllaTimeouts: { count: number; byType: { type: 'write' | 'read' | 'semaphore' | 'other'; count: number }[]; byTable: { table: string; count: number }[] };
   /** Plain-language remarks on how the text was read (time basis, zone, caps hit, …). */
   notes: string[];
+  /** debug.log MonitoringTask slow/timed-out read reports; absent when the log has none. */
+  slowQueries?: SlowQueries;
 }
 
 export interface StartupFacts {

@@ -20,6 +20,8 @@ export interface StatusNode {
    * as "10.0.0.3?config=/x"): the row still counts for the rules, but nothing may connect to it.
    */
   addressProblem?: string;
+  /** A host ID that is no UUID (anonymised in a paste), as printed; hostId is then null. */
+  hostIdAsPrinted?: string;
   /** The storage port when the row printed `address:port` (`nodetool -pp status`, 4.0+); address is then the host. */
   storagePort?: number;
   /** null when printed as "?" (down node) or unparseable. Old ScyllaDB (0.x, 2015) printed bare byte counts and
@@ -51,7 +53,9 @@ const STATE: Record<string, StatusNode['state']> = { N: 'normal', L: 'leaving', 
 
 // UN  127.0.0.1  118.52 KiB  16  100.0%  c474c29e-…  rack1    (load may be "?", owns "?", host id "null")
 const ROW =
-  /^([UD?])([NLJM])\s+(\S+)\s+(\?|-?\d+(?:[.,]\d+)?(?:\s*(?:bytes|[KMGTP]i?B|B))?)\s+(\d+|\?)\s+(\?|-?\d+(?:[.,]\d+)?\s*%)\s+([0-9a-fA-F]{8}-[0-9a-fA-F-]{27}|null|\?)\s*(.*)$/;
+  /^([UD?])([NLJM])\s+(\S+)\s+(\?|-?\d+(?:[.,]\d+)?(?:\s*(?:bytes|[KMGTP]i?B|B))?)\s+(\d+|\?)\s+(\?|-?\d+(?:[.,]\d+)?\s*%)\s+([0-9a-fA-F]{8}-[0-9a-fA-F-]{27}|null|\?|<[^>\s]{1,40}>|\w{1,16}(?:-\w{1,16}){2,5})\s*(.*)$/;
+/** A printed host ID that is a UUID; anything else in that column was anonymised by whoever pasted it. */
+const HOST_ID = /^[0-9a-fA-F]{8}-[0-9a-fA-F-]{27}$/;
 
 /** `nodetool -pp status` prints `10.0.0.1:7000` or `[::1]:7000`; a bare IPv6 address keeps all its colons. */
 function withPort(printed: string): { host: string; port?: number } {
@@ -105,7 +109,9 @@ export const parseStatus = total<NodetoolStatus>('nodetool.status', (text) => {
         loadText,
         tokens: m[5] === '?' ? null : Number(m[5]),
         ownsPercent: m[6] === '?' ? null : Number(m[6]!.replace('%', '').replace(',', '.').trim()),
-        hostId: hostId === 'null' || hostId === '?' ? null : hostId.toLowerCase(),
+        hostId: HOST_ID.test(hostId) ? hostId.toLowerCase() : null,
+        // anonymised ("xxxxxxxx-yyyy-…", "<redacted>"): kept as printed for the report, never used as an identity
+        ...(hostId !== 'null' && hostId !== '?' && !HOST_ID.test(hostId) ? { hostIdAsPrinted: hostId } : {}),
         rack: m[8]!.trim(),
       });
       const address = checkNodeAddress(hostPort.host);

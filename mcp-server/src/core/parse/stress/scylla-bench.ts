@@ -59,6 +59,9 @@ export function goDurationMs(text: string): number | null {
 
 const HEADER = /^time\s+(?:ops|operations)\/s\s+rows\/s\s+errors\s+max\s+99\.9th\s+99th\s+95th\s+90th\s+median\s+mean\b/;
 
+/** The first keys of the Results block, which a paste may start at without its "Results" title. */
+const RESULT_KEY = /^(?:Time \(avg\)|Total ops|Total rows|Total errors|Operations\/s|Rows\/s)\s*:\s*\S/;
+
 const GO_LOG_DATE = /^\d{4}\/\d\d\/\d\d$/;
 
 function latencyBlock(lines: string[], start: number): ScyllaBenchLatency {
@@ -87,6 +90,7 @@ export const parseScyllaBench = total<ScyllaBench>(SCYLLA_BENCH_KIND, (text) => 
   let header = false;
   let inResults = false;
   let headerless = 0;
+  const infinite: string[] = [];
   const res: Pick<ScyllaBench, 'timeS' | 'totalOps' | 'totalRows' | 'totalErrors' | 'opRate' | 'rowRate' | 'raw' | 'coFixed'> = { timeS: null, totalOps: null, totalRows: null, totalErrors: null, opRate: null, rowRate: null, raw: null, coFixed: null };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!.trim();
@@ -99,10 +103,11 @@ export const parseScyllaBench = total<ScyllaBench>(SCYLLA_BENCH_KIND, (text) => 
       inConfig = false;
       continue;
     }
-    if (line === 'Results') {
+    if (line === 'Results' || (!inConfig && RESULT_KEY.test(line))) {
+      // a Results block pasted without its "Results" title starts at its first key
       inResults = true;
       header = false;
-      continue;
+      if (line === 'Results') continue;
     }
     if (inConfig) {
       const kv = /^([A-Za-z][A-Za-z ()]*?):\s*(.*)$/.exec(line);
@@ -137,6 +142,7 @@ export const parseScyllaBench = total<ScyllaBench>(SCYLLA_BENCH_KIND, (text) => 
         else if (k === 'Total errors') res.totalErrors = num(v);
         else if (k === 'Operations/s') res.opRate = num(v);
         else if (k === 'Rows/s') res.rowRate = num(v);
+        if ((k === 'Operations/s' || k === 'Rows/s') && /^[+-]?Inf$/i.test(v)) infinite.push(k);
         else if (k === 'raw latency') res.raw = latencyBlock(lines, i + 1);
         else if (k === 'c-o fixed latency') res.coFixed = latencyBlock(lines, i + 1);
         continue;
@@ -146,9 +152,12 @@ export const parseScyllaBench = total<ScyllaBench>(SCYLLA_BENCH_KIND, (text) => 
       for (let j = i + 1; j < lines.length && criticalErrors.length < 20 && lines[j]!.trim(); j++) criticalErrors.push(lines[j]!.trim().slice(0, 300));
     }
   }
-  if (intervals.length === 0 && res.opRate === null) return unrecognized(SCYLLA_BENCH_KIND, 'no scylla-bench interval table ("time ops/s rows/s errors max …") or Results block');
+  if (intervals.length === 0 && res.opRate === null && res.totalOps === null) return unrecognized(SCYLLA_BENCH_KIND, 'no scylla-bench interval table ("time ops/s rows/s errors max …") or Results block');
   if (headerless > 0) warnings.push(`${headerless} interval row(s) without the "time ops/s rows/s errors max …" header line: columns read in its order`);
-  if (res.opRate === null) warnings.push('no Results block: run still going or output truncated; figures come from the intervals');
+  if (infinite.length) {
+    warnings.push(`${infinite.join(' and ')} printed as +Inf: the summary divided by a zero duration, so the rate is unknown (scylla-bench#95)`);
+  }
+  else if (res.opRate === null) warnings.push('no Results block: run still going or output truncated; figures come from the intervals');
   const rate = config['Maximum rate'];
   const value: ScyllaBench = {
     config,

@@ -1,0 +1,77 @@
+/**
+ * `diagnose --since 2h` (MCP sinceSeconds): the incident window. The nodes' logs are read from that moment on
+ * (ops/node-logs.ts with core/diagnosis/since-filter.ts), and when the user has a Prometheus configured its metrics
+ * of the same period join the report (ops/metrics.ts): change points and findings that say when and on which node.
+ * The snapshot itself is always "now"; the report says which evidence the period restricted.
+ */
+import { OpError } from '../core/errors.js';
+import { worstFirst, type Finding } from '../core/findings.js';
+import type { SinceCut } from '../core/diagnosis/since-filter.js';
+import { prometheusFromEnv, type PrometheusConfig } from '../collect/metrics/prometheus.js';
+import { parseDuration, parseInstant } from '../core/metrics/window.js';
+import { metricsWindow } from './metrics.js';
+import type { ProgressFn } from './progress.js';
+
+/** At most what the metrics window reads at once (31 days); at least a minute. */
+export const MAX_SINCE_SECONDS = 31 * 24 * 3600;
+
+export interface DiagnosisSince {
+  /** ISO time the period starts. */
+  from: string;
+  seconds: number;
+  /** What the period restricted: logs always; metrics when a Prometheus answered. */
+  logs: 'restricted to the period' | 'no log read';
+  metrics: string;
+}
+
+/** `--since`: a duration back from now (2h, 90m) or a moment (ISO, HH:MM, unix seconds) → seconds; null when neither. */
+export function sinceSecondsFrom(text: string, nowS: number, utcOffsetMinutes: number): number | null {
+  const d = parseDuration(text);
+  if (d !== null) return d;
+  const at = parseInstant(text, nowS, utcOffsetMinutes);
+  return at === null ? null : nowS - at;
+}
+
+export function sinceCutOf(sinceSeconds: number, nowMs: number, utcOffsetMinutes = -new Date(nowMs).getTimezoneOffset()): SinceCut {
+  if (!Number.isFinite(sinceSeconds) || sinceSeconds < 60 || sinceSeconds > MAX_SINCE_SECONDS) {
+    const fix = 'Give --since as a duration (2h, 90m) or a time in the last 31 days (2026-11-24T02:00:00Z).';
+    throw new OpError('BAD_SINCE', `since ${sinceSeconds} s is outside 60 s – 31 days.`, fix);
+  }
+  return { sinceMs: nowMs - Math.round(sinceSeconds * 1000), utcOffsetMinutes };
+}
+
+/**
+ * The metrics of the period when a Prometheus is configured (never required: a diagnosis without one is complete).
+ * Returns the findings to add and what to say about the metrics.
+ */
+export async function sinceMetrics(
+  sinceSeconds: number,
+  deps: { prometheus?: PrometheusConfig | null; onProgress?: ProgressFn; signal?: AbortSignal; nowS?: number } = {},
+): Promise<{ findings: Finding[]; note: string }> {
+  const cfg = deps.prometheus === undefined ? prometheusFromEnv() : deps.prometheus;
+  if (!cfg) return { findings: [], note: 'no Prometheus configured (CQL_TUNER_PROMETHEUS_URL), so no metrics history' };
+  deps.onProgress?.({ message: `reading the metrics of the last ${sinceSeconds} s` });
+  try {
+    const r = await metricsWindow(
+      { last: `${Math.round(sinceSeconds)}s` },
+      { prometheus: cfg, ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.nowS !== undefined ? { nowS: deps.nowS } : {}) },
+    );
+    return { findings: r.findings, note: `${r.source}: ${r.changes.length} change(s), ${r.findings.length} finding(s) (${r.exporters.join(', ')} naming)` };
+  } catch (e) {
+    if (e instanceof OpError && e.code === 'CANCELLED') throw e;
+    const d = e as { code?: string; message?: string };
+    return { findings: [], note: `metrics not read: [${d.code ?? 'ERROR'}] ${d.message ?? String(e)}` };
+  }
+}
+
+/** The report with the period's metrics findings merged in (worst first) and the period stated. */
+export function withSince<R extends { findings: Finding[]; counts: { critical: number; warning: number; info: number } }>(
+  report: R,
+  since: DiagnosisSince,
+  metricsFindings: Finding[],
+): R & { since: DiagnosisSince } {
+  const findings = worstFirst([...report.findings, ...metricsFindings]);
+  const counts = { critical: 0, warning: 0, info: 0 };
+  for (const f of findings) counts[f.severity]++;
+  return { ...report, findings, counts, since };
+}

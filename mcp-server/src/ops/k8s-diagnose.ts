@@ -1,0 +1,42 @@
+/**
+ * diagnose --k8s NAMESPACE/NAME: the operator's pods (collect/k8s-discovery.ts) become the snapshot's contact
+ * points (pod IPs) and each node's nodetool runs in its own pod with `kubectl exec` (JMX on 127.0.0.1 there).
+ * When the pod IPs do not answer CQL from this machine, the snapshot reads the cluster with nodetool only, still
+ * through kubectl exec. CLI only: the namespace and name come from the user's own flag (see the report).
+ */
+import { discoverK8sPods, K8sDiscoveryError, parseK8sRef, type K8sDiscovery } from '../collect/k8s-discovery.js';
+import type { Target } from '../collect/target.js';
+import { OpError } from './errors.js';
+import type { SnapshotInput } from './snapshot.js';
+
+export interface K8sDiagnoseInput {
+  input: SnapshotInput;
+  discovery: K8sDiscovery;
+}
+
+/** The snapshot input for the pods of NAMESPACE/NAME: contact points and one kubectl exec target per pod IP. */
+export async function k8sSnapshotInput(
+  refText: string,
+  base: Omit<SnapshotInput, 'hosts' | 'lab' | 'nodetoolVia' | 'nodeTargets'>,
+  deps: { runner?: Target; signal?: AbortSignal; env?: Readonly<Record<string, string | undefined>> } = {},
+): Promise<K8sDiagnoseInput> {
+  const ref = parseK8sRef(refText);
+  if (!ref.ok) throw new OpError('BAD_ARGUMENT', ref.error, 'Write it as --k8s NAMESPACE/NAME, e.g. --k8s cass-operator/dc1 or --k8s scylla/scylla.');
+  let discovery: K8sDiscovery;
+  try {
+    discovery = await discoverK8sPods(ref.ref, deps);
+  } catch (e) {
+    if (e instanceof K8sDiscoveryError) throw new OpError(e.code, e.message, e.fix);
+    throw e;
+  }
+  const input: SnapshotInput = {
+    ...base,
+    hosts: discovery.nodes.map((n) => n.ip),
+    // nodetool runs inside each pod, where JMX listens on loopback.
+    jmxHost: base.jmxHost && base.jmxHost !== 'node' ? base.jmxHost : '127.0.0.1',
+    nodeTargets: discovery.targets,
+    // The namespace/name are the CLI user's own flag; the pods found under them get exec targets.
+    targetOrigin: 'trusted',
+  };
+  return { input, discovery };
+}

@@ -1,0 +1,89 @@
+/**
+ * Real pastes of the tuned real-world split that were not read (tests/fixtures/real-world, SOURCES.tsv has the
+ * threads): an anonymised status table, an SCT scylla-bench Results block without its title, a quoted
+ * compactionhistory without its title line, and a cassandra.yaml excerpt of keys no head-of-file signature knew.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { detect } from '../../mcp-server/src/core/detect.js';
+import { parseStatus } from '../../mcp-server/src/core/parse/nodetool/status.js';
+import { parseScyllaBench } from '../../mcp-server/src/core/parse/stress/scylla-bench.js';
+import { interpretText } from '../../mcp-server/src/ops/interpret.js';
+import { fixture } from '../helpers/corpus.js';
+
+const rw = (f: string) => fixture(join('real-world', f));
+
+describe('anonymised nodetool status (cass-operator#911)', () => {
+  const text = rw('status_kubectl-anonymised-dn_cass-operator911.txt');
+
+  it('reads every row, keeps the anonymised host IDs as printed and never uses them as identities', () => {
+    const r = interpretText(text);
+    expect(r.kind).toBe('nodetool.status');
+    expect(r.findings.find((f) => f.id === 'topology.node-down')?.title).toContain('172.0.XYZ.WZY');
+    const p = parseStatus(text.split('\n').slice(2).join('\n'));
+    expect(p.ok).toBe(true);
+    if (!p.ok) return;
+    expect(p.value.nodes.map((n) => [n.code, n.address, n.hostId, n.hostIdAsPrinted, n.rack])).toEqual([
+      ['UN', '172.0.123.456', null, 'xxxxxxxxx-yyyyy-zzzz-aaaaa-12345abc', 'eu-central-1c'],
+      ['DN', '172.0.XYZ.WZY', null, '12345abc-aaaaa-zzzz-ba0b-yyyyyxxxxx', 'eu-central-1b'],
+      ['UN', '172.0.345.567', null, '0123456abc-45zzz-ccccccc-dddddd77', 'eu-central-1a'],
+    ]);
+    expect(p.value.rowsNotParsed).toEqual([]);
+  });
+
+  it('a redacted <host-id> and `<ip>` still make a row; a real UUID is still an identity', () => {
+    const t = [
+      '--  Address  Load       Tokens  Owns (effective)  Host ID                               Rack',
+      'UN  <ip>     1.2 GiB    16      100.0%            <redacted>                            r1',
+      'UN  10.0.0.2 1.1 GiB    16      100.0%            C474C29E-1A2B-4C3D-8E9F-0123456789AB  r1',
+    ].join('\n');
+    const p = parseStatus(t);
+    expect(p.ok && p.value.nodes.map((n) => [n.address, n.hostId, n.hostIdAsPrinted ?? null])).toEqual([
+      ['<ip>', null, '<redacted>'],
+      ['10.0.0.2', 'c474c29e-1a2b-4c3d-8e9f-0123456789ab', null],
+    ]);
+  });
+});
+
+describe('scylla-bench Results block pasted without its title (scylla-bench#95, SCT harness prefix)', () => {
+  it('reads the totals and the errors, and says the +Inf rates are unknown', () => {
+    const r = interpretText(rw('scyllabench_sct-results-inf-rate-errors_sb95.txt'));
+    expect(r.kind).toBe('stress.scylla-bench');
+    expect(r.findings.map((f) => f.id)).toContain('stress.errors');
+    const block = ['Time (avg):      2h49m59.979177235s', 'Total ops:       433555346', 'Total errors:    7202', 'Operations/s:    +Inf', 'Rows/s:          +Inf'];
+    const p = parseScyllaBench(block.join('\n'));
+    expect(p.ok).toBe(true);
+    if (!p.ok) return;
+    expect([p.value.totalOps, p.value.totalErrors, p.value.opRate]).toEqual([433555346, 7202, null]);
+    expect(p.warnings.join('\n')).toMatch(/Operations\/s and Rows\/s printed as \+Inf/);
+  });
+});
+
+describe('compactionhistory quoted without its "Compaction History:" title (scylladb#1520)', () => {
+  it('is read from its column header', () => {
+    const r = interpretText(rw('compactionhistory_quoted-no-title-elided-id_scylla1520.txt'));
+    expect(r.kind).toBe('nodetool.compactionhistory');
+    expect(r.cleaned).toEqual(['md-quote']);
+  });
+});
+
+describe('a cassandra.yaml excerpt of backup/snapshot keys (instaclustr cassandra-operator#390)', () => {
+  it('is recognised as a config excerpt (pre-4.1 names), not left unrecognised', () => {
+    const r = interpretText(rw('config_yaml-backup-snapshot-fragment_instaclustr-operator390.txt'));
+    expect(r.kind).toBe('config.cassandra-yaml');
+    expect(r.findings.filter((f) => f.severity !== 'info')).toEqual([]);
+  });
+
+  it('an excerpt whose settings are all commented out is a config that sets nothing, said so', () => {
+    const d = detect('# how many tokens this node takes\n# num_tokens: 16\n\n#hinted_handoff_enabled: true\n# max_hint_window_in_ms: 10800000\n');
+    expect(d.ok && d.kind).toBe('config.cassandra-yaml');
+    if (!d.ok) return;
+    expect((d.parsed.value as { settings: object }).settings).toEqual({});
+    expect(d.parsed.warnings.join('\n')).toMatch(/only comments: every setting .*num_tokens, hinted_handoff_enabled, max_hint_window_in_ms.* sets nothing/);
+    expect(detect('# just a note\n# another: thing\n').ok).toBe(false);
+  });
+
+  it('the wider signature does not take a gossipinfo or a log line for a yaml', () => {
+    expect(interpretText('/10.0.0.1\n  generation:1700000000\n  RPC_ADDRESS:10.0.0.1\n  STATUS:14:NORMAL,-1').kind).toBe('nodetool.gossipinfo');
+  });
+});
