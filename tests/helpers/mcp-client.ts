@@ -20,3 +20,15 @@ export async function connectBundle(env: Record<string, string> = {}): Promise<{
   await client.connect(transport);
   return { client, stderr: () => err, close: () => client.close() };
 }
+
+/** The same server in this process over a linked in-memory transport: quick, and it sees this process's env. */
+export async function connectInProcess(name = 'cql-tuner-tests'): Promise<Client> {
+  const { createServer } = await import('../../mcp-server/src/mcp/server.js');
+  const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+  const server = createServer();
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(a);
+  const client = new Client({ name, version: '0' });
+  await client.connect(b);
+  return client;
+}

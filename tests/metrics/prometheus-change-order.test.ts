@@ -6,9 +6,13 @@
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pngjs from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectInProcess } from '../helpers/mcp-client.js';
 import { metricsWindow } from '../../mcp-server/src/ops/metrics.js';
 import { renderMetrics } from '../../mcp-server/src/render/metrics.js';
+
+const { PNG } = pngjs;
 import { NODE_EXPORTER_BIN, PROMETHEUS_BIN, PROMETHEUS_MISSING, startNodeExporter, startPrometheus, type Running } from '../helpers/prometheus.js';
 
 const have = PROMETHEUS_BIN !== null && NODE_EXPORTER_BIN !== null;
@@ -93,6 +97,31 @@ describe.skipIf(!have)('change order across nodes through a real Prometheus', ()
     const chart = withCharts.charts?.find((c) => c.signal === 'pending_compactions');
     expect(chart?.svg).toMatch(/^<svg[\s\S]*data-series="10\.0\.0\.2"[\s\S]*data-mark="10\.0\.0\.2 ↑ 80\.0 tasks"/);
     expect(withCharts.charts!.map((c) => c.signal)).not.toContain('writes');
+    // The PNG twin (what the assistant is shown): a real image, with the moving node's line in its colour.
+    const png = PNG.sync.read(chart!.png);
+    expect([png.width, png.height]).toEqual([800, 246]);
+    const red = [0xd6, 0x27, 0x28]; // the second node's colour (10.0.0.2)
+    let redPixels = 0;
+    for (let i = 0; i < png.data.length; i += 4) if (png.data[i] === red[0] && png.data[i + 1] === red[1] && png.data[i + 2] === red[2]) redPixels++;
+    expect(redPixels).toBeGreaterThan(100);
+    // Through MCP: the same window comes with the chart as image content, and the JSON keeps summaries only.
+    const saved = process.env.CQL_TUNER_PROMETHEUS_URL;
+    process.env.CQL_TUNER_PROMETHEUS_URL = prom.url;
+    const client = await connectInProcess('metrics-png');
+    try {
+      const res = await client.callTool({ name: 'metrics_window', arguments: { last: '80s' } });
+      const content = res.content as { type: string; mimeType?: string; data?: string }[];
+      const images = content.filter((c) => c.type === 'image');
+      expect(images.length).toBeGreaterThanOrEqual(1);
+      expect(images.length).toBeLessThanOrEqual(3);
+      expect(images[0]!.mimeType).toBe('image/png');
+      expect(PNG.sync.read(Buffer.from(images[0]!.data!, 'base64')).width).toBe(800);
+      expect(JSON.stringify(res.structuredContent)).not.toMatch(/"charts"|"png"/);
+    } finally {
+      await client.close();
+      if (saved === undefined) delete process.env.CQL_TUNER_PROMETHEUS_URL;
+      else process.env.CQL_TUNER_PROMETHEUS_URL = saved;
+    }
     const text = renderMetrics(r);
     expect(text).toMatch(/pending compactions rose on 2 nodes, 10\.0\.0\.2 first/);
     expect(text.length).toBeLessThan(8000);

@@ -4,14 +4,12 @@
  * argument checks.
  */
 import { readFileSync } from 'node:fs';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
+import { connectInProcess } from '../helpers/mcp-client.js';
 import { SinceLineFilter } from '../../mcp-server/src/core/diagnosis/since-filter.js';
 import type { Finding } from '../../mcp-server/src/core/findings.js';
 import { sinceCutOf, sinceMetrics, sinceSecondsFrom, withSince } from '../../mcp-server/src/ops/diagnose-since.js';
 import { readNodeLogs } from '../../mcp-server/src/ops/node-logs.js';
-import { createServer } from '../../mcp-server/src/mcp/server.js';
 
 // Two "Unexpected exception" entries at 20:18:30,020 (with stack lines), then a ParNew pause at 20:18:32,465; no zone.
 const LOG = new URL('../fixtures/real-world/log_blank-separated-parnew-reset-by-peer_ansible-cassandra207.txt', import.meta.url);
@@ -84,11 +82,7 @@ describe('since arguments and metrics', () => {
   });
 
   it('MCP diagnose: sinceSeconds is bounded and refused with a bundle', async () => {
-    const server = createServer();
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    await server.connect(a);
-    const client = new Client({ name: 'since', version: '0' });
-    await client.connect(b);
+    const client = await connectInProcess('since');
     try {
       const tool = (await client.listTools()).tools.find((t) => t.name === 'diagnose')!;
       expect(Object.keys((tool.inputSchema as { properties: Record<string, unknown> }).properties)).toContain('sinceSeconds');

@@ -4,14 +4,12 @@
  * k8s findings, and the embedded cassandra.yaml / JVM options through the existing config rules.
  */
 import { readFileSync } from 'node:fs';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
+import { connectInProcess } from '../helpers/mcp-client.js';
 import { parse, stringify } from 'yaml';
 import { parseK8sResources, looksLikeK8sResource } from '../../mcp-server/src/core/parse/k8s/resources.js';
 import { parseJvmSize, parseQuantity } from '../../mcp-server/src/core/parse/k8s/quantity.js';
 import { containerQos, storageKindOf } from '../../mcp-server/src/core/rules/k8s.js';
-import { createServer } from '../../mcp-server/src/mcp/server.js';
 import { auditConfig, auditConfigTexts, configKindOf, renderAuditConfig, type AuditConfigReport } from '../../mcp-server/src/ops/audit-config.js';
 import { knowledge } from '../../mcp-server/src/core/knowledge/index.js';
 import { interpretText } from '../../mcp-server/src/ops/interpret.js';
@@ -202,11 +200,7 @@ describe('audit_config on operator resources', () => {
   it('reads a resource file through auditConfig (safe-file path) and inline through the MCP tool', async () => {
     const fromFile = await auditConfig({ files: [SCYLLA_DEV] });
     expect(k8sIds(fromFile)).toContain('k8s.scylla.developer-mode');
-    const server = createServer();
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    await server.connect(a);
-    const client = new Client({ name: 't', version: '0' });
-    await client.connect(b);
+    const client = await connectInProcess('t');
     try {
       const r = await client.callTool({ name: 'audit_config', arguments: { k8sResources: text(K8SSANDRA) } });
       expect(r.isError).toBeFalsy();

@@ -5,12 +5,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { connectInProcess } from '../helpers/mcp-client.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labPaths, nodeDirFor } from '../../mcp-server/src/lab/paths.js';
 import { writeLabState } from '../../mcp-server/src/lab/state.js';
-import { createServer } from '../../mcp-server/src/mcp/server.js';
 
 const home = mkdtempSync(join(tmpdir(), 'cql-tuner-mcp-lab-sec-'));
 const saved = process.env.CQL_TUNER_HOME;
@@ -18,11 +17,7 @@ let client: Client;
 
 beforeAll(async () => {
   process.env.CQL_TUNER_HOME = home;
-  const server = createServer();
-  const [ct, st] = InMemoryTransport.createLinkedPair();
-  await server.connect(st);
-  client = new Client({ name: 'mcp-lab-security-test', version: '1' });
-  await client.connect(ct);
+  client = await connectInProcess('mcp-lab-security-test');
 });
 afterAll(async () => {
   await client.close();

@@ -8,9 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectInProcess } from '../helpers/mcp-client.js';
 import { parseScrapeEndpoint, scrapePage, type ScrapeEndpoint } from '../../mcp-server/src/collect/metrics/scrape.js';
 import { metricsWindow, type MetricsReport } from '../../mcp-server/src/ops/metrics.js';
 import { createServer } from '../../mcp-server/src/mcp/server.js';
@@ -136,11 +135,7 @@ describe('direct scrape of recorded ScyllaDB pages', () => {
   it('through MCP: endpoints come from CQL_TUNER_SCRAPE_URLS; the tool has no URL argument and refuses unconfigured names', async () => {
     const saved = process.env.CQL_TUNER_SCRAPE_URLS;
     process.env.CQL_TUNER_SCRAPE_URLS = `${idle.endpoint.url}`;
-    const server = createServer();
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    await server.connect(a);
-    const client = new Client({ name: 'metrics-scrape', version: '0' });
-    await client.connect(b);
+    const client = await connectInProcess('metrics-scrape');
     try {
       const before = idle.hits;
       const ok = await client.callTool({ name: 'metrics_window', arguments: { scrape: true, scrapeFor: '1s', url: `http://${busy.endpoint.instance}/metrics` } });

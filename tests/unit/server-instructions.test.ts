@@ -1,10 +1,9 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_GROUPS } from '../../mcp-server/src/mcp/instructions.js';
-import { createServer } from '../../mcp-server/src/mcp/server.js';
+import { connectInProcess } from '../helpers/mcp-client.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 let client: Client;
@@ -12,11 +11,7 @@ let registered: string[];
 let instructions: string;
 
 beforeAll(async () => {
-  const server = createServer();
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await server.connect(a);
-  client = new Client({ name: 'instructions-test', version: '0' });
-  await client.connect(b);
+  client = await connectInProcess('instructions-test');
   registered = (await client.listTools()).tools.map((t) => t.name).sort();
   instructions = client.getInstructions() ?? '';
 });

@@ -7,7 +7,7 @@ import { OpError } from '../core/errors.js';
 import { analyseMetrics, type MetricsAnalysis, type SignalData } from '../core/metrics/analyse.js';
 import type { Series } from '../core/metrics/series.js';
 import { EXPORTER_PROBES, SIGNALS, exportersPresent, nodeOfInstance, queryFor, type SignalId } from '../core/metrics/signals.js';
-import { metricsChartSvg } from '../render/metrics-chart.js';
+import { metricsChartPng, metricsChartSvg } from '../render/metrics-chart.js';
 import { resolveWindow } from '../core/metrics/window.js';
 import { prometheusClient, prometheusFromEnv, type PrometheusClient, type PrometheusConfig } from '../collect/metrics/prometheus.js';
 import { noProgress, type ProgressFn } from './progress.js';
@@ -63,7 +63,8 @@ export interface MetricsReport extends MetricsAnalysis {
   /** With raw: the points per signal and node, at most MAX_RAW_POINTS in all. */
   raw?: { signal: SignalId; exporter: string; node: string; points: [number, number][] }[];
   rawTruncated?: boolean;
-  charts?: { signal: SignalId; exporter: string; svg: string }[];
+  /** SVG for files and reports, PNG for the assistant (MCP image content). */
+  charts?: { signal: SignalId; exporter: string; svg: string; png: Buffer }[];
   /** With scrape: endpoints whose page could not be read in some scrapes, and why. */
   scrapeFailures?: { instance: string; failed: number; of: number; error: string }[];
 }
@@ -134,7 +135,8 @@ export async function metricsWindow(input: MetricsInput, deps: MetricsDeps = {})
       const moved = analysis.changes.filter((c) => c.bad && c.signal === d.spec.id && c.exporter === d.spec.exporter);
       if (moved.length === 0) continue;
       const series = d.series.map((s) => ({ node: nodeOfInstance(s.labels.instance ?? '?'), points: d.spec.scale ? s.points.map(([t, v]): [number, number] => [t, v * d.spec.scale!]) : s.points }));
-      report.charts.push({ signal: d.spec.id, exporter: d.spec.exporter, svg: metricsChartSvg({ title: d.spec.title, unit: d.spec.unit, window: analysis.window, series, changes: moved }) });
+      const input = { title: d.spec.title, unit: d.spec.unit, window: analysis.window, series, changes: moved };
+      report.charts.push({ signal: d.spec.id, exporter: d.spec.exporter, svg: metricsChartSvg(input), png: metricsChartPng(input) });
     }
   }
   if (input.raw) {

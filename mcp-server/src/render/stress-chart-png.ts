@@ -121,7 +121,7 @@ class Canvas {
   }
 }
 
-interface Panel {
+export interface Panel {
   title: string;
   unit: string;
   xLabel: string;
@@ -200,6 +200,15 @@ function header(cv: Canvas, title: string): void {
   // Cut a long title to the width rather than drawing off the edge.
   const max = Math.floor((PNG_LAYOUT.width - 16) / 12);
   cv.text(8, 6, title.length > max ? `${title.slice(0, max - 2)}..` : title, INK, 2);
+}
+
+/** One titled line panel as a PNG (metrics history charts use it: the assistant reads PNG, not SVG). */
+export function singlePanelPng(title: string, panel: Panel): Buffer {
+  const { width, headerH, panelH } = PNG_LAYOUT;
+  const cv = new Canvas(width, headerH + panelH);
+  header(cv, title);
+  drawPanel(cv, headerH, panel);
+  return cv.png();
 }
 
 /** Throughput (top panel) and p99 / p50 latency (bottom panel) per interval; the same data as timelineSvg. */

@@ -29,15 +29,17 @@ interface MetricsFlags {
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-/** Each chart through a temp file and a rename: no half-written SVG is left when interrupted. */
+/** Each chart (SVG and PNG) through a temp file and a rename: no half-written file is left when interrupted. */
 async function writeCharts(dir: string, charts: NonNullable<MetricsReport['charts']>): Promise<string[]> {
   await mkdir(dir, { recursive: true });
   const out: string[] = [];
   for (const c of charts) {
-    const file = join(dir, `metrics-${c.exporter}-${c.signal}.svg`);
-    await writeFile(`${file}.tmp`, c.svg);
-    await rename(`${file}.tmp`, file);
-    out.push(file);
+    for (const [ext, body] of [['svg', c.svg], ['png', c.png]] as const) {
+      const file = join(dir, `metrics-${c.exporter}-${c.signal}.${ext}`);
+      await writeFile(`${file}.tmp`, body);
+      await rename(`${file}.tmp`, file);
+      out.push(file);
+    }
   }
   return out;
 }
@@ -53,7 +55,7 @@ export function metricsCommand(): Command {
     .option('--signals <list>', 'only these, comma-separated (reads,writes,read_p99,write_p99,pending_compactions,…)')
     .option('--raw', 'also print the raw points (JSON only; bounded)')
     .option('--prometheus <url>', 'the Prometheus-compatible API (default $CQL_TUNER_PROMETHEUS_URL); credentials only from the environment')
-    .option('--charts <dir>', 'write an SVG chart per signal that moved the harmful way into this folder (created if missing)')
+    .option('--charts <dir>', 'write an SVG and a PNG chart per signal that moved the harmful way into this folder (created if missing)')
     .option('--json', 'print the report as JSON')
     .option('--scrape', "no Prometheus: read the nodes' exporter pages now (--endpoint, else $CQL_TUNER_SCRAPE_URLS, else the lab's)")
     .option('--endpoint <url>', 'with --scrape: an exporter page, http(s)://host:port[/path] or host:port (repeatable)', collect)

@@ -6,6 +6,7 @@
  * timeout and a size cap.
  */
 import { OpError } from '../../core/errors.js';
+import { readBodyCapped } from '../http-body.js';
 import type { Series } from '../../core/metrics/series.js';
 
 export interface PrometheusConfig {
@@ -88,21 +89,9 @@ async function getJson(cfg: PrometheusConfig, path: string, params: [string, str
 }
 
 async function readCapped(res: Response): Promise<string> {
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY) {
-      await reader.cancel();
-      throw new OpError('PROMETHEUS_TOO_LARGE', `The answer exceeded ${MAX_BODY / 1048576} MiB.`, 'Ask for a shorter window.');
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const text = await readBodyCapped(res, MAX_BODY);
+  if (text === null) throw new OpError('PROMETHEUS_TOO_LARGE', `The answer exceeded ${MAX_BODY / 1048576} MiB.`, 'Ask for a shorter window.');
+  return text;
 }
 
 function toSeries(data: unknown): Series[] {

@@ -6,6 +6,7 @@
  * decompression); a redirect is followed only within the same origin (scheme, host and port).
  */
 import { OpError } from '../../core/errors.js';
+import { readBodyCapped } from '../http-body.js';
 
 export interface ScrapeEndpoint {
   url: string;
@@ -76,24 +77,6 @@ export function labScrapeEndpoints(state: { nodes: { host: string }[]; metrics?:
 
 export type ScrapeResult = { ok: true; text: string } | { ok: false; error: string };
 
-async function readCapped(res: Response, maxBytes: number): Promise<string | null> {
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /** One GET of the page. Never throws for what the endpoint does (unreachable, slow, too big, HTTP error): says so. */
 export async function scrapePage(ep: ScrapeEndpoint, limits: ScrapeLimits = {}): Promise<ScrapeResult> {
   const timeoutMs = limits.timeoutMs ?? SCRAPE_TIMEOUT_MS;
@@ -121,7 +104,7 @@ export async function scrapePage(ep: ScrapeEndpoint, limits: ScrapeLimits = {}):
         await res.body?.cancel();
         return { ok: false, error: `HTTP ${res.status}` };
       }
-      const text = await readCapped(res, maxBytes);
+      const text = await readBodyCapped(res, maxBytes);
       return text === null ? { ok: false, error: `the page exceeded ${Math.round(maxBytes / 1024)} KiB` } : { ok: true, text };
     }
   } catch (e) {
