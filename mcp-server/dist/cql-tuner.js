@@ -62,7 +62,7 @@ function run() {
   const dir = off ? null : privateCacheDir();
   if (off) debug("off (CQL_TUNER_CODE_CACHE=0)");
   const st = statSync(bundle);
-  const key = `${"876d19b7a6e73fdef5697f70013d9b9b0fc082f8b6ef0565b50deffe470328bb".slice(0, 16)}-${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}`;
+  const key = `${"1cf4bdb9afefcbaeba7a61819bb0a8d3deb6b593f2c689c0f4bee5bfe6b9274a".slice(0, 16)}-${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}`;
   const file = dir ? join(dir, `${key}.bin`) : null;
   const cachedData = file ? readPrivate(file) : void 0;
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}

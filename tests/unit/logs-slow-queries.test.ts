@@ -123,3 +123,16 @@ describe('pasted reports', () => {
     expect(readSlowQueries('INFO  [main] 2024-01-01 00:00:00,000 CassandraDaemon.java:1 - hello')).toBe(null);
   });
 });
+
+describe('slow-queries rule in a diagnosis: checked whenever logs were read', () => {
+  it('a healthy node whose logs hold no report is checked with no finding; without any log it is not checked', async () => {
+    const { slowQueriesRule } = await import('../../mcp-server/src/core/rules/slow-queries.js');
+    const { nodeEvidence } = await import('../../mcp-server/src/core/diagnosis/evidence.js');
+    const quiet = parseLogs('INFO  [main] 2026-11-24 10:00:00,000 CassandraDaemon.java:100 - Startup complete\n');
+    if (!quiet.ok) throw new Error('the one-line log did not parse');
+    const withLogs = { ...nodeEvidence('n1', true, { facts: {}, nodetool: {} }), logs: quiet.value };
+    expect(slowQueriesRule.run({ origin: 't', nodes: [withLogs] })).toMatchObject({ checked: true, findings: [] });
+    const none = slowQueriesRule.run({ origin: 't', nodes: [nodeEvidence('n1', true, { facts: {}, nodetool: {} })] });
+    expect(none.checked).toBe(false);
+  });
+});
