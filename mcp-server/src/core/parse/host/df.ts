@@ -15,7 +15,8 @@ export interface DfRow {
 }
 
 const HEADER = /^Filesystem\s+(?:1024|1K)-blocks\s+Used\s+Avail(?:able)?\s+(?:Capacity|Use%)\s+Mounted on\s*$/i;
-const ROW = /^(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d{1,3})%\s+(\/.*?)\s*$/;
+// Rows are trimmed before matching, so the mount point runs to the end: a lazy `.*?` before `\s*$` was quadratic on space runs.
+const ROW = /^(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d{1,3})%\s+(\/.*)$/;
 
 /** `df -P -k` (also `df -k`, whose rows have the same columns when no name wraps). Total: never throws. */
 export const parseDf = total(DF_KIND, (text: string): Parsed<DfRow[]> => {
