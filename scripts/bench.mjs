@@ -3,11 +3,13 @@ import { benchLogs } from '../bench/logs.mjs';
 import { benchMetrics } from '../bench/metrics.mjs';
 import { benchSecured } from '../bench/secured.mjs';
 import { benchSnapshot } from '../bench/snapshot.mjs';
+import { benchSperf } from '../bench/sperf.mjs';
 import { benchStartup } from '../bench/startup.mjs';
 import { benchStressOverhead } from '../bench/stress-overhead.mjs';
 
-// BENCH_ONLY=startup (or logs, snapshot, secured, stress, metrics) runs one benchmark (the snapshot bench starts a 3-node Cassandra lab, ≈ 1 min).
-const all = { startup: benchStartup, logs: benchLogs, snapshot: benchSnapshot, secured: benchSecured, stress: benchStressOverhead, metrics: benchMetrics };
+// BENCH_ONLY=startup (or logs, snapshot, secured, stress, metrics, sperf) runs one benchmark (the snapshot bench starts a 3-node Cassandra lab, ≈ 1 min;
+// sperf needs scripts/setup-sperf.sh once, else it says so and skips).
+const all = { startup: benchStartup, logs: benchLogs, snapshot: benchSnapshot, secured: benchSecured, stress: benchStressOverhead, metrics: benchMetrics, sperf: benchSperf };
 const only = process.env.BENCH_ONLY;
 const benches = only ? [all[only]].filter(Boolean) : Object.values(all);
 let failed = 0;

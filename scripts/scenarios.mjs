@@ -6,6 +6,7 @@
 //   npm run build && npm run scenarios                      # every incident this host can run
 //   node scripts/scenarios.mjs tombstones sstable-pileup    # only the named ones (`healthy` = the healthy row)
 //   CQL_TUNER_SCENARIO_VERSION=5.0 npm run scenarios        # Cassandra line (default 4.1)
+//   node scripts/scenarios.mjs hot-partition                 # needs latte; any line (profileload is 4.0+; 4.1.10 and 5.0.9 both record it)
 //   CQL_TUNER_SCENARIO_JSON=out.json npm run scenarios      # also write the rows as JSON
 //
 // Each lab lives in a temp CQL_TUNER_HOME (the user's lab is untouched) on 127.0.0.1–3 / JMX 7199–7399, or on the

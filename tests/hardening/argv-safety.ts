@@ -35,7 +35,14 @@ export function nodetoolArgvProblem(argv: readonly string[]): string | null {
   }
   const sub = argv[i];
   if (sub === undefined || !isAllowedSubcommand(sub)) return `nodetool subcommand ${JSON.stringify(sub)} is not on the allow-list`;
-  const spec = NODETOOL_ALLOW_LIST[sub] as { humanReadableFlag?: string; retry?: { addArgs: string[] } };
+  const spec = NODETOOL_ALLOW_LIST[sub] as { humanReadableFlag?: string; retry?: { addArgs: string[] }; samplesFor?: { fixedArgs: readonly string[] } };
+  if (spec.samplesFor) {
+    // A sampler (profileload): exactly its fixed arguments, then a duration in whole ms.
+    const rest = argv.slice(i + 1);
+    const fixed = spec.samplesFor.fixedArgs;
+    const same = rest.length === fixed.length + 1 && fixed.every((f, k) => rest[k] === f) && /^\d{1,6}$/.test(rest[fixed.length]!);
+    return same ? null : `${sub} arguments ${JSON.stringify(rest).slice(0, 120)} are not its fixed list plus a duration`;
+  }
   for (const a of argv.slice(i + 1)) {
     if (a.startsWith('-')) {
       if (a !== spec.humanReadableFlag && !(spec.retry?.addArgs ?? []).includes(a)) return `unexpected option ${JSON.stringify(a)} after ${sub}`;

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../mcp-server/src/core/findings.js';
 import { parseCassandraYaml, parseJvmOptions } from '../../mcp-server/src/core/parse/config/index.js';
 import type { Parsed } from '../../mcp-server/src/core/parsed.js';
-import { cassandraYamlRules, jvmRules, type ConfigContext } from '../../mcp-server/src/core/rules/config.js';
+import { CONFIG_KIND_RULES, cassandraYamlRules, jvmRules, type ConfigContext } from '../../mcp-server/src/core/rules/config.js';
 import { kindRulesFor } from '../../mcp-server/src/core/rules/per-kind.js';
 import type { KindRuleOutcome } from '../../mcp-server/src/core/rules/per-kind.js';
 import { renderCassandraYaml } from '../../mcp-server/src/lab/config-files.js';
@@ -58,7 +58,7 @@ describe('cassandra.yaml rules — corpus pre-4.1 sample (3.11)', () => {
     expect(r.kind).toBe('config.cassandra-yaml');
     const ids = r.findings.map((f) => f.id);
     expect(ids).toEqual(expect.arrayContaining(['config.yaml.compaction-unthrottled', 'config.yaml.request-timeout-raised', 'config.yaml.dynamic-snitch-off']));
-    expect(kindRulesFor('config.jvm-options')?.prefix).toBe('config.');
+    expect(kindRulesFor('config.jvm-options')).toBe(CONFIG_KIND_RULES);
   });
 });
 

@@ -113,8 +113,13 @@ describe('scrape evaluator', () => {
     expect(scrapeSeries({ op: 'up' }, [...scrapes, { at: 30, samples: null }]).map((p) => p[1])).toEqual([1, 1, 1, 0]);
   });
 
-  it('every signal but none has a scrape form, and its metric names match its PromQL', () => {
+  it('every signal but MCAC\'s has a scrape form, and its metric names match its PromQL', () => {
     for (const s of SIGNALS) {
+      // MCAC's mcac_* names exist only after Prometheus relabelling: a raw page has collectd_mcac_* (metric-names.ts)
+      if (s.exporter === 'mcac') {
+        expect(s.scrape, `${s.exporter} ${s.id}`).toBeUndefined();
+        continue;
+      }
       expect(s.scrape, `${s.exporter} ${s.id}`).toBeDefined();
       if (s.exporter === 'prometheus') continue;
       const names = JSON.stringify(s.scrape).match(/"(?:metric|num|den)":(?:"[a-z_:]+"|\[[^\]]+\])/g) ?? [];

@@ -6,11 +6,12 @@
  * Also: the endpoint is never a tool argument, and the limits (size, time, redirects) hold.
  */
 import { readFileSync } from 'node:fs';
-import { createServer as createHttpServer, type Server } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectInProcess } from '../helpers/mcp-client.js';
-import { parseScrapeEndpoint, scrapePage, type ScrapeEndpoint } from '../../mcp-server/src/collect/metrics/scrape.js';
+import { servePages, type PageNode } from '../helpers/metrics-page-server.js';
+import { parseScrapeEndpoint, scrapePage } from '../../mcp-server/src/collect/metrics/scrape.js';
 import { metricsWindow, type MetricsReport } from '../../mcp-server/src/ops/metrics.js';
 import { createServer } from '../../mcp-server/src/mcp/server.js';
 
@@ -49,29 +50,12 @@ function advance(page: string): string {
     .join('\n');
 }
 
-interface Node {
-  server: Server;
-  endpoint: ScrapeEndpoint;
-  hits: number;
-}
+const serve = (host: string, pages: (n: number) => string, extra?: (url: string, res: ServerResponse) => boolean) =>
+  servePages(pages, { host, ...(extra ? { extra } : {}) });
 
-async function serve(host: string, pages: (n: number) => string, extra: (url: string, res: import('node:http').ServerResponse) => boolean = () => false): Promise<Node> {
-  const node = { hits: 0 } as Node;
-  node.server = createHttpServer((req, res) => {
-    if (extra(req.url ?? '', res)) return;
-    if (req.url !== '/metrics') return void res.writeHead(404).end();
-    node.hits++;
-    res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(pages(node.hits));
-  });
-  await new Promise<void>((r) => node.server.listen(0, host, r));
-  const port = (node.server.address() as AddressInfo).port;
-  node.endpoint = parseScrapeEndpoint(`${host}:${port}`);
-  return node;
-}
-
-let busy: Node;
-let idle: Node;
-let odd: Node;
+let busy: PageNode;
+let idle: PageNode;
+let odd: PageNode;
 const held: import('node:http').ServerResponse[] = [];
 
 beforeAll(async () => {

@@ -7,7 +7,7 @@ const base = { host: '127.0.0.1', port: 7199 };
 describe('nodetool allow-list', () => {
   it('holds exactly the read-only subcommands of the foundation', () => {
     expect([...NODETOOL_SUBCOMMANDS].sort()).toEqual(
-      ['compactionhistory', 'compactionstats', 'describecluster', 'gcstats', 'getcompactionthroughput', 'getstreamthroughput', 'gossipinfo', 'info', 'netstats', 'proxyhistograms', 'ring', 'status', 'statusbinary', 'tablehistograms', 'tablestats', 'tpstats', 'version'].sort(),
+      ['compactionhistory', 'compactionstats', 'describecluster', 'gcstats', 'getcompactionthroughput', 'getstreamthroughput', 'gossipinfo', 'info', 'netstats', 'profileload', 'proxyhistograms', 'ring', 'status', 'statusbinary', 'tablehistograms', 'tablestats', 'tpstats', 'version'].sort(),
     );
   });
 

@@ -7,17 +7,46 @@ import { CONFIG_PARSERS, configSignature, type ConfigKind } from './parse/config
 import { STORAGE_PARSERS, storageSignature, type StorageKind } from './parse/storage/index.js';
 import { STRESS_PARSERS, stressSignature, type StressKind } from './parse/stress/index.js';
 import { HOST_PARSERS, hostSignature, type HostKind } from './parse/host/index.js';
-import { CQLSH_KINDS } from './parse/cqlsh-kind.js';
+import { cqlshTableSignature, parseCqlshTables } from './parse/cqlsh-table.js';
 import { cleanPaste, type WrapperName } from './parse/paste/clean.js';
 import { remapLineNumbers } from './parse/paste/line-map.js';
 import { parseSlowQueries, SLOW_QUERIES_KIND, slowQueriesSignature } from './parse/logs/slow-queries.js';
 import { K8S_SIGNATURE, parseK8sResources } from './parse/k8s/resources.js';
+import { parseTopThreads, TOP_THREADS_KIND, topThreadsSignature } from './parse/host/top-threads.js';
+import type { KindRules } from './rules/per-kind.js';
+import { STORAGE_KIND_RULES } from './rules/storage.js';
+import { STRESS_KIND_RULES } from './rules/stress.js';
+import { SCHEMA_KIND_RULES } from './rules/schema.js';
+import { CONFIG_KIND_RULES } from './rules/config.js';
+import { CQL_TABLE_RULES, CQL_TSV_RULES } from './rules/cql-table-kind.js';
+import { HOST_KIND_RULES } from './rules/host.js';
+import { SLOW_QUERY_KIND_RULES } from './rules/slow-queries.js';
+import { K8S_KIND_RULES } from './rules/k8s-config.js';
+import { TOP_THREADS_KIND_RULES } from './rules/jvm-top-threads.js';
 
-const stressKinds = (Object.keys(STRESS_PARSERS) as StressKind[]).map((kind): KindSpec => ({ kind, signature: stressSignature[kind], parse: STRESS_PARSERS[kind], strong: true }));
+const byRules = (rules: KindRules): KindJudge => ({ by: 'kind-rules', rules });
+const stressKinds = (Object.keys(STRESS_PARSERS) as StressKind[]).map(
+  (kind): KindSpec => ({ kind, signature: stressSignature[kind], parse: STRESS_PARSERS[kind], strong: true, judge: byRules(STRESS_KIND_RULES) }),
+);
+const storageKinds = (Object.keys(STORAGE_PARSERS) as StorageKind[]).map(
+  (kind): KindSpec => ({ kind, signature: storageSignature[kind], parse: STORAGE_PARSERS[kind], strong: true, judge: byRules(STORAGE_KIND_RULES) }),
+);
+const hostKinds = (Object.keys(HOST_PARSERS) as HostKind[]).map(
+  (kind): KindSpec => ({ kind, signature: hostSignature[kind], parse: HOST_PARSERS[kind], strong: true, judge: byRules(HOST_KIND_RULES) }),
+);
+const config = (kind: ConfigKind, strong: boolean): KindSpec => ({
+  kind,
+  signature: configSignature[kind],
+  parse: CONFIG_PARSERS[kind],
+  strong,
+  judge: byRules(CONFIG_KIND_RULES),
+});
 
-const storageKinds = (Object.keys(STORAGE_PARSERS) as StorageKind[]).map((kind): KindSpec => ({ kind, signature: storageSignature[kind], parse: STORAGE_PARSERS[kind], strong: true }));
-const hostKinds = (Object.keys(HOST_PARSERS) as HostKind[]).map((kind): KindSpec => ({ kind, signature: hostSignature[kind], parse: HOST_PARSERS[kind], strong: true }));
-const config = (kind: ConfigKind, strong: boolean): KindSpec => ({ kind, signature: configSignature[kind], parse: CONFIG_PARSERS[kind], strong });
+/**
+ * How interpret judges a kind's parsed value: a node's nodetool output through the node rules (as diagnose
+ * does), a log through the log rules, anything else through the rules registered with the kind.
+ */
+export type KindJudge = { by: 'node-rules' } | { by: 'log-rules' } | { by: 'kind-rules'; rules: KindRules };
 
 /**
  * What kind of output is this text? Signatures are cheap regexes tried in order (most specific first);
@@ -30,34 +59,40 @@ export interface KindSpec {
   parse: (text: string) => Parsed<unknown>;
   /** Tried before logs even when lines carry log prefixes (a syslog-wrapped mkfs output is still mkfs output). */
   strong?: boolean;
+  /** Which rules read it: every kind says so here, the one list interpret goes by. */
+  judge: KindJudge;
 }
 
-const nt = (sub: string) => NODETOOL_PARSERS[sub]!;
+const NODE_RULES: KindJudge = { by: 'node-rules' };
+/** A nodetool output: its parser, judged by the node rules. */
+const nt = (kind: string, signature: RegExp): KindSpec => ({ kind: `nodetool.${kind}`, signature, parse: NODETOOL_PARSERS[kind]!, judge: NODE_RULES });
 
 export const KINDS: KindSpec[] = [
-  { kind: 'nodetool.proxyhistograms', signature: /Percentile\s+(?:Read Latency\s+Write Latency\s+Range Latency|Read Latency\s+Write Latency\s+Range Latency)/, parse: nt('proxyhistograms') },
-  { kind: 'nodetool.tablehistograms', signature: /Percentile[ \t]+[^\n]{0,400}?(?:SSTables|Partition Size|Cell Count)/, parse: nt('tablehistograms') },
-  { kind: 'nodetool.tpstats', signature: /Pool(?:s| Name)\s+Active\s+Pending/, parse: nt('tpstats') },
-  { kind: 'nodetool.gcstats', signature: /Interval \(ms\)\s*Max GC Elapsed|Interval \(ms\)\s+\d/, parse: nt('gcstats') },
-  { kind: 'nodetool.describecluster', signature: /Cluster Information:/, parse: nt('describecluster') },
-  { kind: 'nodetool.compactionhistory', signature: /Compaction History:|There is no compaction history|^[ \t]*id[ \t]+keyspace_name[ \t]+columnfamily_name[ \t]+compacted_at\b/m, parse: nt('compactionhistory') },
-  { kind: 'nodetool.compactionstats', signature: /pending tasks/i, parse: nt('compactionstats') },
-  { kind: 'nodetool.tablestats', signature: /^[ \t]*(?:Keyspace\s*:|Total number of tables:)|^[ \t]*(?:Table|Column Family)(?: \(index\))?:\s/m, parse: nt('tablestats') },
-  { kind: 'nodetool.status', signature: /--\s+Address\s+Load\s/, parse: nt('status') },
-  { kind: 'nodetool.ring', signature: /Address\s+Rack\s+Status\s+State\s+Load/, parse: nt('ring') },
-  { kind: 'nodetool.netstats', signature: /^[ \t]*Mode:\s*[A-Z_]+/m, parse: nt('netstats') },
-  { kind: 'nodetool.gossipinfo', signature: /^[ \t]*(?:\S*\/[0-9a-f.:]+|\d{1,3}(?:\.\d{1,3}){3})[ \t]*$(?:\n[^\n]{0,400}){0,20}?\n[ \t]*generation:/m, parse: nt('gossipinfo') },
-  { kind: 'nodetool.info', signature: /Generation No\s*:/, parse: nt('info') },
-  { kind: 'nodetool.version', signature: /ReleaseVersion\s*:/, parse: nt('version') },
-  { kind: 'nodetool.getcompactionthroughput', signature: /Current compaction throughput/i, parse: nt('getcompactionthroughput') },
-  { kind: 'nodetool.getstreamthroughput', signature: /Current stream throughput|stream throughput/i, parse: nt('getstreamthroughput') },
-  { kind: 'nodetool.statusbinary', signature: /^[ \t]*(?:\$ [^\n]*\n[ \t]*)?(?:not running|running)[ \t]*$/m, parse: nt('statusbinary') },
+  nt('proxyhistograms', /Percentile\s+(?:Read Latency\s+Write Latency\s+Range Latency|Read Latency\s+Write Latency\s+Range Latency)/),
+  nt('tablehistograms', /Percentile[ \t]+[^\n]{0,400}?(?:SSTables|Partition Size|Cell Count)/),
+  nt('tpstats', /Pool(?:s| Name)\s+Active\s+Pending/),
+  nt('gcstats', /Interval \(ms\)\s*Max GC Elapsed|Interval \(ms\)\s+\d/),
+  nt('describecluster', /Cluster Information:/),
+  nt('compactionhistory', /Compaction History:|There is no compaction history|^[ \t]*id[ \t]+keyspace_name[ \t]+columnfamily_name[ \t]+compacted_at\b/m),
+  nt('compactionstats', /pending tasks/i),
+  nt('tablestats', /^[ \t]*(?:Keyspace\s*:|Total number of tables:)|^[ \t]*(?:Table|Column Family)(?: \(index\))?:\s/m),
+  nt('status', /--\s+Address\s+Load\s/),
+  nt('ring', /Address\s+Rack\s+Status\s+State\s+Load/),
+  nt('netstats', /^[ \t]*Mode:\s*[A-Z_]+/m),
+  nt('gossipinfo', /^[ \t]*(?:\S*\/[0-9a-f.:]+|\d{1,3}(?:\.\d{1,3}){3})[ \t]*$(?:\n[^\n]{0,400}){0,20}?\n[ \t]*generation:/m),
+  nt('info', /Generation No\s*:/),
+  nt('version', /ReleaseVersion\s*:/),
+  nt('getcompactionthroughput', /Current compaction throughput/i),
+  nt('getstreamthroughput', /Current stream throughput|stream throughput/i),
+  nt('statusbinary', /^[ \t]*(?:\$ [^\n]*\n[ \t]*)?(?:not running|running)[ \t]*$/m),
   ...stressKinds,
   ...storageKinds,
   ...hostKinds,
-  { kind: 'cql.schema', signature: cqlSchemaSignature, parse: parseCqlSchema },
+  // top -H of the JVM: its task-table header is unlike any other kind's
+  { kind: TOP_THREADS_KIND, signature: topThreadsSignature, parse: parseTopThreads, strong: true, judge: byRules(TOP_THREADS_KIND_RULES) },
+  { kind: 'cql.schema', signature: cqlSchemaSignature, parse: parseCqlSchema, judge: byRules(SCHEMA_KIND_RULES) },
   // Operator resources are YAML that a cassandra.yaml reader would half-read: tried first.
-  { kind: 'k8s.resources', signature: K8S_SIGNATURE, parse: parseK8sResources, strong: true },
+  { kind: 'k8s.resources', signature: K8S_SIGNATURE, parse: parseK8sResources, strong: true, judge: byRules(K8S_KIND_RULES) },
   config('config.cassandra-yaml', true),
   // Logs last among the text kinds: a log can quote nodetool-looking lines (StatusLogger tables), never the reverse.
   {
@@ -67,13 +102,14 @@ export const KINDS: KindSpec[] = [
     signature:
       /^(?:`? ?(?:INFO|WARN|ERROR|DEBUG|TRACE)\]?\s+(?:\[|\d{4}-|\d\d:\d\d:\d\d)|\[\d{4}-\d\d-\d\dT[^\]\n]*\]|[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d \S+ \S+\[\d+\]:|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[.\d]*[+-]\d{4}: )|[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d \S+ (?:scylla|cassandra|dse)\S*\[\d+\]: |Reactor stalled for \d+ ms on shard \d|Maximum memory usage reached \(|Scanned over \d+ tombstones|Read \d+ live (?:rows and \d+ tombstone cells|(?:rows|cells) and \d+ dead)|TombstoneOverwhelmingException|java\.lang\.OutOfMemoryError|messages were dropped in (?:the )?last|ConfigurationException: |Invalid yaml|Cannot create property=\w+ for JavaBean=org\.apache\.cassandra|\bstd::bad_alloc\b|^\[shard \d+(?::\w+)?\] \w+ - /m,
     parse: parseLogs,
+    judge: { by: 'log-rules' },
   },
   // debug.log slow-read report lines pasted without any log line (a log carries them in LogFacts.slowQueries)
-  { kind: SLOW_QUERIES_KIND, signature: slowQueriesSignature, parse: parseSlowQueries },
+  { kind: SLOW_QUERIES_KIND, signature: slowQueriesSignature, parse: parseSlowQueries, judge: byRules(SLOW_QUERY_KIND_RULES) },
   // JVM flags also appear inside logs and stress output, so this broad signature comes after them.
   config('config.jvm-options', false),
-  ...CQLSH_KINDS,
-  { kind: 'cql.tsv', signature: /^[A-Za-z_][A-Za-z0-9_]*(?:\t[A-Za-z_][A-Za-z0-9_]*)+[ \t\r]*$/m, parse: parseTsv },
+  { kind: 'cql.table', signature: cqlshTableSignature, parse: parseCqlshTables, judge: byRules(CQL_TABLE_RULES) },
+  { kind: 'cql.tsv', signature: /^[A-Za-z_][A-Za-z0-9_]*(?:\t[A-Za-z_][A-Za-z0-9_]*)+[ \t\r]*$/m, parse: parseTsv, judge: byRules(CQL_TSV_RULES) },
 ];
 
 export type Detection =
@@ -90,6 +126,11 @@ export type Detection =
   | { ok: false; reason: string; tried: { kind: string; reason: string }[]; supported: string[]; cleaned?: WrapperName[] };
 
 export const SUPPORTED_KINDS = KINDS.map((k) => k.kind);
+
+/** How a detected kind is judged (undefined for a kind detect() never returns). */
+export function judgeOf(kind: string): KindJudge | undefined {
+  return KINDS.find((k) => k.kind === kind)?.judge;
+}
 
 /** Wrappers that are a log transport: the lines under them are log lines, whatever the log signature says. */
 const LOG_TRANSPORTS: ReadonlySet<WrapperName> = new Set(['syslog', 'journald']);

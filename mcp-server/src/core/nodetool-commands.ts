@@ -15,6 +15,11 @@ export interface NodetoolCommandSpec {
   summary: string;
   /** Set when running it changes the node (gcstats resets its GC interval): not offered by the read-only MCP tool. */
   resetsState?: string;
+  /**
+   * Set for a sampler that runs for a duration (profileload): a fixed argument list plus a bounded duration in ms,
+   * run by diagnose inside its window only, never offered by the MCP tool (it holds a JMX call open for seconds).
+   */
+  samplesFor?: { fixedArgs: readonly string[]; minMs: number; maxMs: number; why: string };
 }
 
 export const NODETOOL_ALLOW_LIST = {
@@ -44,6 +49,17 @@ export const NODETOOL_ALLOW_LIST = {
     retry: { when: /Use the -d flag/, addArgs: ['-d'], why: '4.1+ needs -d to print a cap that is not a whole number of megabits/s' },
   },
   compactionhistory: { target: 'none', summary: 'recent compactions' },
+  profileload: {
+    target: 'none',
+    summary: 'the most read and written partitions of every table, sampled for a duration (4.0+)',
+    // Top 10 keys of the read and write samplers, all keyspaces; the duration (ms) is the only variable argument.
+    samplesFor: {
+      fixedArgs: ['-a', 'READS,WRITES', '-k', '10'],
+      minMs: 1000,
+      maxMs: 10_000,
+      why: 'samples every table for several seconds: diagnose runs it once per node inside its window',
+    },
+  },
 } as const satisfies Record<string, NodetoolCommandSpec>;
 
 export type NodetoolSubcommand = keyof typeof NODETOOL_ALLOW_LIST;
@@ -53,7 +69,10 @@ export const NODETOOL_SUBCOMMANDS = Object.keys(NODETOOL_ALLOW_LIST) as Nodetool
  * What the `nodetool` MCP tool offers: the allow-list minus subcommands that change the node, so its
  * readOnlyHint / idempotentHint stay true. diagnose and cluster_snapshot still collect gcstats themselves.
  */
-export const NODETOOL_TOOL_SUBCOMMANDS = NODETOOL_SUBCOMMANDS.filter((s) => !(NODETOOL_ALLOW_LIST[s] as NodetoolCommandSpec).resetsState);
+export const NODETOOL_TOOL_SUBCOMMANDS = NODETOOL_SUBCOMMANDS.filter((s) => {
+  const spec: NodetoolCommandSpec = NODETOOL_ALLOW_LIST[s];
+  return !spec.resetsState && !spec.samplesFor;
+});
 
 export function isAllowedSubcommand(s: string): s is NodetoolSubcommand {
   return Object.prototype.hasOwnProperty.call(NODETOOL_ALLOW_LIST, s);
@@ -66,6 +85,8 @@ export interface NodetoolRequest {
   keyspace?: string;
   table?: string;
   humanReadable?: boolean;
+  /** Sampling duration in ms, for a samplesFor subcommand only (a whole number within its bounds). */
+  durationMs?: number;
 }
 
 export type NodetoolArgs =
@@ -128,6 +149,17 @@ export function buildNodetoolArgs(req: NodetoolRequest): NodetoolArgs {
       }
       if (ks && table) args.push(ks, table);
       break;
+  }
+  const sampled = spec.samplesFor;
+  if (sampled) {
+    const ms = req.durationMs;
+    if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < sampled.minMs || ms > sampled.maxMs) {
+      const message = `nodetool ${canonical} needs a duration of ${sampled.minMs}–${sampled.maxMs} ms as a whole number (got ${String(ms).slice(0, 30)})`;
+      return { ok: false, code: 'BAD_ARGUMENTS', message };
+    }
+    args.push(...sampled.fixedArgs, String(ms));
+  } else if (req.durationMs !== undefined) {
+    return { ok: false, code: 'BAD_ARGUMENTS', message: `nodetool ${canonical} takes no duration` };
   }
   return { ok: true, subcommand: canonical, connectionArgs, commandArgs: args };
 }

@@ -4,5 +4,8 @@
  * MAX_STDIO_MESSAGE_BYTES, enough for such a text even when JSON escapes each character as \uXXXX (6 bytes).
  * A larger message is answered with an error by the transport (stdio.ts), never by dying.
  */
-export const MAX_TOOL_TEXT_CHARS = 8 * 1024 * 1024;
+import { MAX_INPUT_TEXT_CHARS } from '../ops/input-schemas.js';
+
+// The operations' input schemas (ops/) hold the text limit; the transport's message limit derives from it here.
+export const MAX_TOOL_TEXT_CHARS = MAX_INPUT_TEXT_CHARS;
 export const MAX_STDIO_MESSAGE_BYTES = 6 * MAX_TOOL_TEXT_CHARS + 16 * 1024 * 1024;

@@ -4,6 +4,13 @@ import type { LogFacts } from '../core/parse/logs/types.js';
 import { runRules, type RulesResult } from '../core/rules/index.js';
 import { readNodeLogs } from './node-logs.js';
 import { OpError } from './errors.js';
+import { z } from 'zod';
+
+/** `cql-tuner logs`: the files of one node (read from the user's own paths; there is no tool for it yet). */
+export const analyzeLogsInputSchema = z.object({
+  files: z.array(z.string().min(1).max(4096)).min(1),
+  node: z.string().max(300).optional(),
+});
 
 export interface LogsReport {
   files: string[];

@@ -4,6 +4,7 @@
  * limit and never executed. Optionally compares the yaml with system_views.settings of a snapshot (drift).
  */
 import { readdir } from 'node:fs/promises';
+import { z } from 'zod';
 import { basename, join } from 'node:path';
 import { namedDirectory, readNamedFile } from '../collect/safe-file.js';
 import { configDrift, type DriftReport } from '../core/config/drift.js';
@@ -18,8 +19,35 @@ import { looksLikeK8sResource } from '../core/parse/k8s/resources.js';
 import { parseOffThread } from './off-thread.js';
 import { fileRefusedError } from './saved-output.js';
 import type { ClusterSnapshot } from './snapshot.js';
+import { contactPointsSchema, portSchema } from './input-schemas.js';
 
 export const MAX_CONFIG_BYTES = 2 * 1024 * 1024;
+
+/** audit_config's input, registered by the MCP tool and checked by `cql-tuner audit-config` (files, --ram, …). */
+export const auditConfigInputSchema = z.object({
+  files: z
+    .array(z.string().min(1).max(4096))
+    .max(16)
+    .optional()
+    .describe('Paths: cassandra.yaml or scylla.yaml, jvm*.options, cassandra-env.sh, a saved java command line, or a conf directory holding them'),
+  cassandraYaml: z.string().max(MAX_CONFIG_BYTES).optional().describe('cassandra.yaml (or scylla.yaml) text'),
+  jvmOptions: z.array(z.string().max(MAX_CONFIG_BYTES)).max(8).optional().describe('Texts of jvm*.options / cassandra-env.sh files'),
+  javaCommandLine: z.string().max(MAX_CONFIG_BYTES).optional().describe('A java command line (ps output, jvm_args line)'),
+  k8sResources: z
+    .string()
+    .max(MAX_CONFIG_BYTES)
+    .optional()
+    .describe('`kubectl get … -o yaml` (or -o json) of CassandraDatacenter, K8ssandraCluster or ScyllaCluster resources'),
+  version: z.string().regex(/^\d+\.\d+(?:\.\d+)?/).max(40).optional().describe('Cassandra version the files run on or are meant for, e.g. 4.1.10'),
+  jdk: z.number().int().min(6).max(40).optional().describe('Java major version (8, 11, 17, 21)'),
+  hostRamGiB: z.number().positive().max(65536).optional(),
+  cores: z.number().int().min(1).max(4096).optional(),
+  lab: z.boolean().default(false).describe('Compare with the running local lab (system_views.settings)'),
+  hosts: contactPointsSchema().optional().describe('Compare with these nodes (contact points, host or host:port)'),
+  cqlPort: portSchema().optional(),
+  localDataCenter: z.string().max(200).optional(),
+  detail: z.boolean().default(false).describe('Show every info finding in the text'),
+});
 
 /** k8s-resource: `kubectl get -o yaml` of a CassandraDatacenter, K8ssandraCluster or ScyllaCluster (ops/k8s-audit.ts). */
 export type ConfigInputKind = 'cassandra-yaml' | 'jvm-options' | 'k8s-resource';

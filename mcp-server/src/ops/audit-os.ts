@@ -11,6 +11,18 @@ import { osRules, type OsFacts } from '../core/rules/os.js';
 import { OpError } from './errors.js';
 import type { Target } from '../collect/target.js';
 import { targetOf } from './storage.js';
+import { z } from 'zod';
+import { TOOL_TARGET_FORMS } from '../collect/target-spec.js';
+import { hostCommandTimeoutSchema, productSchema, rootPrefixSchema } from './input-schemas.js';
+
+/** audit_os's input, registered by the MCP tool and checked by `cql-tuner audit-os`. */
+export const auditOsInputSchema = z.object({
+  target: z.string().max(1000).default('local').describe(`Where to look: ${TOOL_TARGET_FORMS}`),
+  product: productSchema.optional(),
+  pid: z.number().int().positive().optional().describe('PID of the database process (default: found with pgrep)'),
+  root: rootPrefixSchema.describe('Recorded host tree prefix (testing)'),
+  timeoutMs: hostCommandTimeoutSchema(),
+});
 
 export interface AuditOsSpec {
   target?: string;

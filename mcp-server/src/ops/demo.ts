@@ -2,6 +2,14 @@ import { labStatus, startLab, stopLab, type LabVersion } from '../lab/index.js';
 import { runNodetool, type NodetoolReport } from './nodetool.js';
 import type { ProgressFn } from './progress.js';
 import { diagnose, type DiagnosisReport } from './diagnose.js';
+import { z } from 'zod';
+
+/** `cql-tuner demo`: a lab of 1 or 3 nodes of a supported line, kept afterwards or not. */
+export const demoInputSchema = z.object({
+  nodes: z.union([z.literal(1), z.literal(3)]).default(1),
+  version: z.enum(['5.0', '4.1']).default('5.0'),
+  keep: z.boolean().default(false),
+});
 
 export interface DemoReport {
   startedLab: boolean;

@@ -16,6 +16,7 @@ import type { TableFact } from '../core/facts/node-facts.js';
 import { OpError } from './errors.js';
 import type { ProgressFn } from './progress.js';
 import type { ClusterSnapshot } from './snapshot.js';
+import { profileDurationMs, type NodeProfileLoad } from './window-profileload.js';
 
 /** A live diagnosis waits this long between its two sweeps unless told otherwise (0 = one instant sweep). */
 export const DEFAULT_WINDOW_SECONDS = 10;
@@ -52,7 +53,19 @@ export interface DiagnosisWindow {
   endedAt?: string;
   /** Per node, the worst user-table p99 the last sweep read (the nodes' recent figures, not a window histogram). */
   nodeLatency?: NodeRecentLatency[];
+  /** The hot-partition sample taken during the wait (nodetool profileload per node); absent when not attempted. */
+  profileload?: WindowProfileLoad;
 }
+
+export interface WindowProfileLoad {
+  /** How long each node sampled (ms); null when the window was too short (`note` says why). */
+  durationMs: number | null;
+  nodes: NodeProfileLoad[];
+  note?: string;
+}
+
+/** Samples the nodes of the first sweep for `durationMs` (ops/window-profileload.ts); never throws. */
+export type WindowProfiler = (first: ClusterSnapshot, durationMs: number, signal?: AbortSignal) => Promise<{ nodes: NodeProfileLoad[]; note?: string }>;
 
 export interface NodeRecentLatency {
   node: string;
@@ -151,7 +164,7 @@ export async function runWindow(
   seconds: number,
   sweep: () => Promise<ClusterSnapshot>,
   hosts: (first: ClusterSnapshot) => { groups: HostGroup[]; note?: string },
-  deps: { onProgress?: ProgressFn; signal?: AbortSignal },
+  deps: { onProgress?: ProgressFn; signal?: AbortSignal; profile?: WindowProfiler },
 ): Promise<WindowRun> {
   const t1 = Date.now();
   const first = await sweep();
@@ -161,7 +174,19 @@ export async function runWindow(
   // second sweep, so both windows are equally long.
   const h1 = await sampleAll(groups, deps.signal);
   const h1At = Date.now();
+  // The partition sampler runs while the window waits, so it costs no extra time and covers the same load.
+  const duration = profileDurationMs(seconds);
+  const ms = duration.ms;
+  const profiled: Promise<WindowProfileLoad> | null = !deps.profile
+    ? null
+    : ms === null
+      ? Promise.resolve({ durationMs: null, nodes: [], note: 'why' in duration ? duration.why : 'window too short' })
+      : deps.profile(first, ms, deps.signal).then(
+          (r) => ({ durationMs: ms, ...r }),
+          (e: unknown) => ({ durationMs: ms, nodes: [], note: `partition sample failed: ${e instanceof Error ? e.message : String(e)}` }),
+        );
   await waitWindow(t1 + seconds * 1000, seconds, deps.onProgress, deps.signal);
+  const profileload = profiled ? await profiled : undefined;
   const t2 = Date.now();
   deps.onProgress?.({ message: 'window over: reading counters again' });
   const wait = Math.max(0, h1At - t1 - (Date.now() - t2));
@@ -197,6 +222,7 @@ export async function runWindow(
       startedAt: new Date(t1).toISOString(),
       endedAt: new Date(t2).toISOString(),
       nodeLatency: last.nodes.filter((n) => n.reachable).map((n) => nodeRecentLatency(n.address, n.facts.tables ?? [])),
+      ...(profileload ? { profileload } : {}),
       latency:
         'p99 latencies are the nodes\' own recent figures from the last sweep: virtual tables and nodetool give percentiles of a decaying reservoir, ' +
         'not bucket counts, so no exact window histogram can be taken from them',

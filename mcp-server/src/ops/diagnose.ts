@@ -18,6 +18,8 @@ import { hostGroups, MAX_WINDOW_SECONDS, runWindow, type DiagnosisWindow } from 
 import { sinceCutOf, sinceMetrics, withSince, type DiagnosisSince } from './diagnose-since.js';
 import { checkDiskSpace, withDiskSpace, type DiskSpaceCheck } from './disk-space.js';
 import { checkScyllaHost, withScyllaHost } from './scylla-host-check.js';
+import { checkIoThrottle, withIoThrottle, type IoThrottleCheck } from './io-throttle-check.js';
+import { windowProfiler, withHotPartitions } from './window-profileload.js';
 
 export interface DiagnosisReport {
   origin: string;
@@ -77,8 +79,11 @@ export const DIAGNOSE_RULES: readonly Rule[] = [...RULES, liveSchemaRule, statem
 
 export function diagnosisFromSnapshot(
   s: ClusterSnapshot, origin: string, logs: Record<string, LogFacts> = {}, window?: DiagnosisWindow, space?: DiskSpaceCheck, policy?: RulePolicy,
+  throttle?: IoThrottleCheck,
 ): DiagnosisReport {
-  const ruled = withDiskSpace(runRules(evidenceFromSnapshot(s, origin, logs), DIAGNOSE_RULES, policy), space);
+  const checked = withIoThrottle(withDiskSpace(runRules(evidenceFromSnapshot(s, origin, logs), DIAGNOSE_RULES, policy), space), throttle);
+  // The window's partition sample (nodetool profileload during the wait) joins before correlation, so it can lead a chain.
+  const ruled = withHotPartitions(checked, window);
   const rates = window ? Object.fromEntries(window.nodes.map((n) => [n.node, n])) : undefined;
   // One problem one finding, since-start counters labelled or measured over the window, causes before symptoms.
   const findings = correlate(ruled.findings, { clocks: clocksOf(s), ...(rates && window ? { rates, windowSeconds: Math.round(window.seconds) } : {}) });
@@ -168,7 +173,7 @@ export async function diagnose(
       seconds,
       () => takeSnapshot(sweeps++ === 0 ? firstInput : snapshotInput, deps),
       (first) => hostGroups(input, first.nodes.filter((n) => n.reachable).map((n) => n.address), () => deps.labHost ?? new LocalTarget()),
-      deps,
+      { ...deps, profile: windowProfiler(snapshotInput) },
     );
     s = run.last;
     window = run.window;
@@ -185,9 +190,11 @@ export async function diagnose(
   const space = await checkDiskSpace(input, s, () => deps.labHost ?? new LocalTarget(), deps.signal);
   // ScyllaDB nodes only: their hosts' set-up (perftune, cpuset, IRQs, AIO need), through the same targets as df.
   const scyllaHost = await checkScyllaHost(input, s, () => deps.labHost ?? new LocalTarget(), deps.signal);
+  // Cassandra nodes: a cgroup cap on the data disk, which iostat cannot see (the throttle holds I/O before the device).
+  const throttle = await checkIoThrottle(input, s, () => deps.labHost ?? new LocalTarget(), deps.signal);
   deps.onProgress?.({ message: 'running rules' });
   const origin = input.lab ? 'local lab' : `cluster via ${s.contactPoints.join(', ')}`;
-  const report = withScyllaHost(diagnosisFromSnapshot(s, origin, logs, window, space, deps.policy), scyllaHost);
+  const report = withScyllaHost(diagnosisFromSnapshot(s, origin, logs, window, space, deps.policy, throttle), scyllaHost);
   if (!since || !sinceM) return applyPolicyToReport(report, deps.policy);
   const period = { from: new Date(since.sinceMs).toISOString(), seconds: input.sinceSeconds!, logs: Object.keys(logs).length ? 'restricted to the period' : 'no log read', metrics: sinceM.note } as const;
   return applyPolicyToReport(withSince(report, period, sinceM.findings), deps.policy);

@@ -1,10 +1,9 @@
 import { nodeEvidence } from '../core/diagnosis/evidence.js';
-import { detect, SUPPORTED_KINDS } from '../core/detect.js';
+import { detect, judgeOf, SUPPORTED_KINDS } from '../core/detect.js';
 import { nodeFactsFromRaw } from '../core/facts/from-raw.js';
 import type { Finding } from '../core/findings.js';
 import type { LogFacts } from '../core/parse/logs/types.js';
 import { runRules, type RulesResult } from '../core/rules/index.js';
-import { kindRulesFor } from '../core/rules/per-kind.js';
 import { worstFirst } from '../core/findings.js';
 import { summariseParsed } from '../render/interpret.js';
 import { classifyNodetoolFailure } from '../core/nodetool-errors.js';
@@ -185,16 +184,17 @@ function interpretOne(text: string, lineMap?: readonly number[]): InterpretRepor
   const name = d.kind.startsWith('nodetool.') ? `nodetool:${d.kind.slice('nodetool.'.length)}` : null;
   let findings: Finding[] = [];
   let checked: RulesResult['outcomes'] = [];
-  if (d.kind === 'logs') {
+  const judge = judgeOf(d.kind);
+  if (judge?.by === 'log-rules') {
     const logs = d.parsed.value as LogFacts;
     const result = runRules({ origin: 'pasted log', nodes: [{ ...nodeEvidence('input', true, { facts: {}, nodetool: {} }), logs }] });
     findings = result.findings;
     checked = result.outcomes.filter((o) => o.rule === 'logs' || o.rule === 'traps');
-  } else if (kindRulesFor(d.kind)) {
-    const outcomes = kindRulesFor(d.kind)!.run(d.kind, d.parsed.value);
+  } else if (judge?.by === 'kind-rules') {
+    const outcomes = judge.rules.run(d.kind, d.parsed.value);
     findings = worstFirst(outcomes.flatMap((o) => o.findings));
     checked = outcomes.map((o) => ({ rule: o.rule, checks: o.checks, checked: o.checked, ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}), findings: o.findings.length }));
-  } else if (name) {
+  } else if (judge?.by === 'node-rules' && name) {
     const r = nodeFactsFromRaw([{ name, text: readText }]);
     const result = runRules({ origin: `pasted ${d.kind}`, nodes: [nodeEvidence('input', true, r)] });
     findings = result.findings;

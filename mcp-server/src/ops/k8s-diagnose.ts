@@ -6,6 +6,8 @@
  */
 import { discoverK8sPods, K8sDiscoveryError, parseK8sRef, type K8sDiscovery } from '../collect/k8s-discovery.js';
 import type { Target } from '../collect/target.js';
+import type { MgmtApiEndpoint } from '../collect/mgmt-api.js';
+import { DEFAULT_MGMT_API_PORT } from '../core/parse/mgmt-api/paths.js';
 import { OpError } from './errors.js';
 import type { SnapshotInput } from './snapshot.js';
 
@@ -39,4 +41,28 @@ export async function k8sSnapshotInput(
     targetOrigin: 'trusted',
   };
   return { input, discovery };
+}
+
+/**
+ * The Management API of each discovered pod, read through the API server's pod proxy (cass-operator pods only:
+ * Scylla Operator runs no Management API). Port: cass-operator's default 8080 unless the user's own flag says otherwise.
+ */
+export function k8sMgmtApiEndpoints(namespace: string, discovery: K8sDiscovery, port: number = DEFAULT_MGMT_API_PORT): MgmtApiEndpoint[] {
+  if (discovery.operator !== 'cass-operator') {
+    const why = `--mgmt-api needs cass-operator (k8ssandra) pods; ${discovery.operator} runs no Management API`;
+    throw new OpError('BAD_ARGUMENT', why, 'Drop --mgmt-api for a ScyllaCluster.');
+  }
+  return discovery.nodes.map((n) => ({ kind: 'pod' as const, namespace, pod: n.pod, port, address: n.ip }));
+}
+
+/**
+ * true when a --k8s diagnosis failed only because nodetool found JMX closed: no CQL from here, and nodetool status
+ * through kubectl exec answered "connection refused" (snapshot.ts nodetoolOnlySnapshot's CLUSTER_UNREACHABLE).
+ */
+export function isJmxRefusal(e: unknown): boolean {
+  if (!(e instanceof OpError) || e.code !== 'CLUSTER_UNREACHABLE') return false;
+  // Only the nodetool part of the message counts (the CQL part says "ECONNREFUSED" too). Through kubectl exec the
+  // failure may come back as the exec's own error with nodetool's "Failed to connect … ConnectException" inside it.
+  const nodetool = e.message.slice(e.message.indexOf('nodetool status at'));
+  return e.message.includes('nodetool status at') && /JMX_UNREACHABLE|Failed to connect to '[^']*'|ConnectException/.test(nodetool);
 }

@@ -5,14 +5,16 @@
  */
 import { OpError } from '../core/errors.js';
 import { analyseMetrics, levelFindings, type MetricsAnalysis, type SignalData } from '../core/metrics/analyse.js';
-import { describeExpr, exprMetrics, scrapeSeries, type Scrape } from '../core/metrics/scrape-eval.js';
-import { SIGNALS, exportersPresent, nodeOfInstance, type Exporter, type SignalId } from '../core/metrics/signals.js';
+import { describeExpr, exprMetrics, scrapeSeries, scrapeSeriesByTable, type Scrape } from '../core/metrics/scrape-eval.js';
+import { SIGNALS, expectedNamings, exportersPresent, nodeOfInstance, type Exporter, type SignalId, type SignalSpec } from '../core/metrics/signals.js';
+import type { Series } from '../core/metrics/series.js';
 import { parseDuration, type MetricsWindow } from '../core/metrics/window.js';
 import { parseExposition } from '../core/parse/metrics/exposition.js';
 import { labScrapeEndpoints, scrapeEndpointsFromConfig, scrapePage, type ScrapeEndpoint, type ScrapeLimits } from '../collect/metrics/scrape.js';
 import { readLabState } from '../lab/state.js';
 import { labPaths } from '../lab/paths.js';
 import { noProgress, type ProgressFn } from './progress.js';
+import { noTablesReason } from '../core/metrics/tables.js';
 
 export interface ScrapeInput {
   scrapeFor?: string;
@@ -148,24 +150,33 @@ export async function runScrape(input: ScrapeInput, deps: ScrapeDeps = {}): Prom
   if (exporters.length === 0) {
     const all = new Set(endpoints.flatMap((e) => [...names.get(e.instance)!]));
     const prefixes = [...new Set([...all].map((n) => n.split('_')[0]))].slice(0, 8);
+    const mcacRaw = [...all].some((n) => n.startsWith('collectd_mcac_'));
     throw new OpError(
       'UNKNOWN_METRIC_NAMES',
-      `The pages have none of the metric names expected from the JMX exporter's Cassandra rules (cassandra_clientrequest_latency_seconds_count), ` +
-        `ScyllaDB (scylla_storage_proxy_coordinator_read_latency_count) or node_exporter (node_cpu_seconds_total); ${all.size} names seen` +
-        (prefixes.length ? `, prefixes: ${prefixes.join(', ')}` : '') + '.',
-      'Point the endpoints at the nodes\' exporter pages, or report the naming so a map can be added.',
+      `The pages have none of the metric names expected from ${expectedNamings()}; ${all.size} names seen` +
+        (prefixes.length ? `, prefixes: ${prefixes.join(', ')}` : '') +
+        (mcacRaw ? ' (collectd_mcac_*: a raw DataStax MCAC page, whose names exist only after the relabel rules MCAC ships for Prometheus)' : '') + '.',
+      mcacRaw
+        ? 'Read MCAC through a Prometheus that applies its metric_relabel_configs (CQL_TUNER_PROMETHEUS_URL), not by a direct scrape.'
+        : 'Point the endpoints at the nodes\' exporter pages, or report the naming so a map can be added.',
     );
   }
 
   const data: SignalData[] = [];
+  const tablesAbsent = new Set<Exporter>();
   for (const spec of wanted) {
     if (spec.exporter !== 'prometheus' && !exporters.includes(spec.exporter)) continue;
     const expr = spec.scrape!;
-    const series = endpoints
-      .filter((e) => spec.exporter === 'prometheus' || exportersOf.get(e.instance)!.includes(spec.exporter as Exclude<Exporter, 'prometheus'>))
-      .map((e) => ({ labels: { instance: e.instance }, points: scrapeSeries(expr, scrapes.get(e.instance)!) }))
-      .filter((s) => s.points.length > 0);
+    const nodes = endpoints.filter(
+      (e) => spec.exporter === 'prometheus' || exportersOf.get(e.instance)!.includes(spec.exporter as Exclude<Exporter, 'prometheus'>),
+    );
+    const series = nodes.flatMap((e) => seriesOf(spec, scrapes.get(e.instance)!, e.instance)).filter((s) => s.points.length > 0);
     const absent = exprMetrics(expr).filter((n) => !endpoints.some((e) => names.get(e.instance)!.has(n)));
+    if (spec.table && series.length === 0 && absent.length > 0) {
+      // one line for all of an exporter's per-table signals, not seven
+      tablesAbsent.add(spec.exporter);
+      continue;
+    }
     const error =
       series.length > 0
         ? undefined
@@ -184,6 +195,17 @@ export async function runScrape(input: ScrapeInput, deps: ScrapeDeps = {}): Prom
   const via = 'direct scrape';
   const analysis = analyseMetrics(window, data, exporters, 2 * everyS, via);
   analysis.findings.push(...levelFindings(analysis, data, via));
+  for (const e of tablesAbsent) analysis.missing.push({ signal: 'table_*', exporter: e, reason: noTablesReason(e) });
   const source = `direct scrape of ${endpoints.length} endpoint(s) from ${from}`;
   return { analysis, source, intervalS: everyS, failures, data };
+}
+
+/** A node's series for one signal: one, or one per table for a per-table signal (labelled as Prometheus would). */
+function seriesOf(spec: SignalSpec, scrapes: Scrape[], instance: string): Series[] {
+  if (!spec.table) return [{ labels: { instance }, points: scrapeSeries(spec.scrape!, scrapes) }];
+  const labels = spec.table;
+  return [...scrapeSeriesByTable(spec.scrape!, scrapes, labels).values()].map((t) => ({
+    labels: { instance, [labels.keyspace]: t.keyspace, [labels.table]: t.table },
+    points: t.points,
+  }));
 }

@@ -4,9 +4,10 @@
  */
 import { z } from 'zod';
 import { OpError } from '../core/errors.js';
-import { analyseMetrics, type MetricsAnalysis, type SignalData } from '../core/metrics/analyse.js';
+import { analyseMetrics, levelFindings, type MetricsAnalysis, type SignalData } from '../core/metrics/analyse.js';
+import { noTablesReason } from '../core/metrics/tables.js';
 import type { Series } from '../core/metrics/series.js';
-import { EXPORTER_PROBES, SIGNALS, exportersPresent, nodeOfInstance, queryFor, type SignalId } from '../core/metrics/signals.js';
+import { EXPORTER_PROBES, SIGNALS, expectedNamings, exportersPresent, nodeOfInstance, queryFor, type SignalId, type SignalSpec } from '../core/metrics/signals.js';
 import { metricsChartPng, metricsChartSvg } from '../render/metrics-chart.js';
 import { resolveWindow } from '../core/metrics/window.js';
 import { prometheusClient, prometheusFromEnv, type PrometheusClient, type PrometheusConfig } from '../collect/metrics/prometheus.js';
@@ -70,10 +71,29 @@ export interface MetricsReport extends MetricsAnalysis {
 }
 
 const MAX_RAW_POINTS = 20_000;
+/** Points per per-table series at most (a day: one per 8 minutes). */
+const TABLE_POINTS = 180;
+/** Queries in flight at once against the user's Prometheus. */
+const QUERY_CONCURRENCY = 4;
+
+/** `fn` over `items` with at most `limit` running at once; results in the items' order; the first error wins. */
+async function inPool<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
 /** Names tried when none of the expected ones exist, to say which naming the server has instead. */
-const OTHER_NAMINGS: [string, string][] = [
-  ['mcac_', 'DataStax MCAC (Metric Collector for Apache Cassandra)'],
-  ['org_apache_cassandra_metrics_', 'the k8ssandra Management API / metrics-collector naming'],
+export const OTHER_NAMINGS: [string, string][] = [
+  ['collectd_mcac_', 'DataStax MCAC scraped without the metric_relabel_configs it ships for Prometheus (its dashboards/prometheus/prometheus.yaml)'],
+  ['mcac_', 'DataStax MCAC (Metric Collector for Apache Cassandra) with other relabel rules'],
+  ['org_apache_cassandra_metrics_', 'the k8ssandra Management API /metrics from before its default relabel rules (2023)'],
   ['cassandra_', 'a Cassandra exporter with another rule set'],
   ['scylla_', 'ScyllaDB with other metric names'],
 ];
@@ -104,22 +124,29 @@ export async function metricsWindow(input: MetricsInput, deps: MetricsDeps = {})
   const scrapeIntervalS = (await client.scrapeInterval(firstProbe, window.end, deps.signal)) ?? 15;
   window = resolveWindow(input, nowS, deps.utcOffsetMinutes ?? 0, scrapeIntervalS);
   const wanted = SIGNALS.filter((s) => (s.exporter === 'prometheus' || exporters.includes(s.exporter)) && present.has(s.probe) && (!input.signals || input.signals.includes(s.id)));
+  const tableSpecs = SIGNALS.filter((s) => s.table);
+  const noTables = exporters.filter((e) => tableSpecs.some((s) => s.exporter === e) && !tableSpecs.some((s) => s.exporter === e && present.has(s.probe)));
   const data: SignalData[] = [];
   let done = 0;
-  for (const spec of wanted) {
+  // Per-table signals are 150+ series each: read at a coarser step (they are summarised per table anyway), and a few
+  // queries at a time so a day of 50 tables answers in about a second.
+  const tableStep = Math.max(window.step, Math.ceil((window.end - window.start) / TABLE_POINTS));
+  const readOne = async (spec: SignalSpec): Promise<SignalData> => {
     if (deps.signal?.aborted) throw new OpError('CANCELLED', 'The metrics request was cancelled.', 'Run it again when wanted.');
-    const query = queryFor(spec, window.step, scrapeIntervalS);
+    const step = spec.table ? tableStep : window.step;
+    const query = queryFor(spec, step, scrapeIntervalS);
     let series: Series[] = [];
     let error: string | undefined;
     try {
-      series = await client.queryRange(query, window.start, window.end, window.step, deps.signal);
+      series = await client.queryRange(query, window.start, window.end, step, deps.signal);
     } catch (e) {
       if (e instanceof OpError && e.code !== 'PROMETHEUS_QUERY') throw e;
       error = e instanceof Error ? e.message : String(e);
     }
-    data.push({ spec, query, series, ...(error ? { error } : {}) });
     progress({ message: `read ${spec.exporter} ${spec.id}`, progress: ++done, total: wanted.length });
-  }
+    return { spec, query, series, ...(step !== window.step ? { step } : {}), ...(error ? { error } : {}) };
+  };
+  data.push(...(await inPool(wanted, QUERY_CONCURRENCY, readOne)));
   if (data.every((d) => d.series.every((s) => s.points.length === 0))) {
     throw new OpError(
       'EMPTY_WINDOW',
@@ -128,6 +155,9 @@ export async function metricsWindow(input: MetricsInput, deps: MetricsDeps = {})
     );
   }
   const analysis = analyseMetrics(window, data, exporters, Math.max(2 * window.step, 4 * scrapeIntervalS + window.step));
+  for (const e of noTables) analysis.missing.push({ signal: 'table_*', exporter: e, reason: noTablesReason(e) });
+  // A steady share of CONSISTENCY ALL is a level, never a change point: judged on its level here too.
+  analysis.findings.push(...levelFindings(analysis, data, client.origin, new Set(['cl_all_share'])));
   const report: MetricsReport = { ...analysis, source: client.origin, scrapeIntervalS };
   if (deps.charts) {
     report.charts = [];
@@ -182,7 +212,7 @@ async function metricsScrape(input: MetricsInput, deps: MetricsDeps): Promise<Me
 }
 
 async function unknownNaming(client: PrometheusClient, start: number, end: number, signal?: AbortSignal): Promise<OpError> {
-  const expected = 'the Prometheus JMX exporter with its example Cassandra rules (cassandra_clientrequest_latency_seconds_count), ScyllaDB (scylla_storage_proxy_coordinator_read_latency_count) or node_exporter (node_cpu_seconds_total)';
+  const expected = expectedNamings();
   let found = '';
   for (const [prefix, what] of OTHER_NAMINGS) {
     const names = await client.presentNames([`${prefix}.+`], start, end, signal).catch(() => new Set<string>());

@@ -4,6 +4,44 @@ import { OpError } from './errors.js';
 import { parseOffThread } from './off-thread.js';
 import { fileRefusedError } from './saved-output.js';
 import { analyzeBundle, type ClusterSnapshot } from './snapshot.js';
+import { z } from 'zod';
+import { MAX_INPUT_TEXT_CHARS } from './input-schemas.js';
+
+
+const endpointSchema = z.object({ product: z.enum(['cassandra', 'scylla', 'postgres']), version: z.string().min(1).max(40) });
+
+const accessPatternSchema = z.object({
+  name: z.string().max(48).optional(),
+  table: z.string().min(1).max(128),
+  where: z.array(z.string().max(128)).max(16).describe('equality columns: the partition key'),
+  range: z.array(z.string().max(128)).max(8).optional(),
+  orderBy: z.array(z.object({ col: z.string().max(128), desc: z.boolean().optional() })).max(8).optional(),
+  limit: z.number().int().positive().optional(),
+  frequency: z.string().max(40).optional(),
+  join: z.array(z.string().max(128)).max(8).optional().describe('related tables joined by foreign key'),
+  rowsPerKeyPerDay: z.number().nonnegative().optional().describe('rows added per partition key per day (most active key): sizes the time bucket'),
+  maxRowsPerKey: z.number().int().positive().optional(),
+});
+
+/** migration_review's input, registered by the MCP tool and checked by `cql-tuner migration-review`. */
+export const migrationReviewInputSchema = z.object({
+  from: endpointSchema.describe('Current product and version, e.g. {product: cassandra, version: 3.11.16}'),
+  to: endpointSchema.describe('Target product and version'),
+  kind: z.enum(['cassandra-upgrade', 'cassandra-to-scylla', 'vnodes-to-tablets', 'postgres-to-cql']).optional().describe('Default: from the products'),
+  configText: z.string().max(MAX_INPUT_TEXT_CHARS).optional(),
+  configFile: z.string().max(4096).optional(),
+  schemaText: z.string().max(MAX_INPUT_TEXT_CHARS).optional(),
+  schemaFile: z.string().max(4096).optional(),
+  bundleDir: z.string().max(4096).optional().describe('Snapshot bundle (cluster_snapshot bundle: true)'),
+  ddlText: z.string().max(MAX_INPUT_TEXT_CHARS).optional().describe('PostgreSQL → CQL: pg_dump --schema-only output'),
+  ddlFile: z.string().max(4096).optional().describe('PostgreSQL → CQL: path of a pg_dump --schema-only file'),
+  accessPatterns: z
+    .array(z.union([z.string().max(500), accessPatternSchema]))
+    .max(64)
+    .optional()
+    .describe('PostgreSQL → CQL: the queries, e.g. "orders by user_id order by created_at desc limit 20 ~40/day"'),
+  keyspace: z.string().max(48).optional().describe('PostgreSQL → CQL: keyspace for the proposed tables (default: the PostgreSQL schema, or app)'),
+});
 
 export interface MigrationReviewInput {
   from: Endpoint;

@@ -1,4 +1,13 @@
-import { buildNodetoolArgs, NODETOOL_ALLOW_LIST, type NodetoolCommandSpec, type NodetoolSubcommand } from '../core/nodetool-commands.js';
+import { z } from 'zod';
+import {
+  buildNodetoolArgs,
+  isAllowedSubcommand,
+  NODETOOL_ALLOW_LIST,
+  NODETOOL_SUBCOMMANDS,
+  NODETOOL_TOOL_SUBCOMMANDS,
+  type NodetoolCommandSpec,
+  type NodetoolSubcommand,
+} from '../core/nodetool-commands.js';
 import { classifyNodetoolFailure } from '../core/nodetool-errors.js';
 import { NODETOOL_PARSERS } from '../core/parse/nodetool/index.js';
 import { entryFor, isLoopback } from '../core/credential-hosts.js';
@@ -23,6 +32,8 @@ export interface NodetoolInput {
   timeoutMs?: number;
   /** Include the whole raw output in the report (otherwise a short excerpt when unparsed). */
   raw?: boolean;
+  /** Sampling duration (ms) of a samplesFor subcommand (profileload); set by diagnose's window only. */
+  durationMs?: number;
 }
 
 export interface NodetoolReport {
@@ -44,6 +55,36 @@ export interface NodetoolReport {
 
 export const DEFAULT_NODETOOL_TIMEOUT_MS = 60_000;
 export const MAX_NODETOOL_TIMEOUT_MS = 600_000;
+
+/** Allow-listed subcommands the nodetool tool leaves out because running them changes the node (gcstats). */
+export const NODETOOL_STATEFUL = NODETOOL_SUBCOMMANDS.filter((s) => !!(NODETOOL_ALLOW_LIST[s] as NodetoolCommandSpec).resetsState);
+export const NODETOOL_STATEFUL_NOTE = NODETOOL_STATEFUL.map((s) => `${s}: ${(NODETOOL_ALLOW_LIST[s] as NodetoolCommandSpec).resetsState}`).join('; ');
+
+/** Why a subcommand is refused: the node-changing ones get their reason and where to get the data instead. */
+function refusal(input: unknown): string {
+  if (typeof input === 'string' && (NODETOOL_STATEFUL as string[]).includes(input)) {
+    return `${input} is not run by this read-only tool (${NODETOOL_STATEFUL_NOTE}); diagnose and cluster_snapshot collect it once per call and report it`;
+  }
+  // A sampler (profileload) holds JMX for seconds: diagnose runs it inside its window, never this tool.
+  const sampler = typeof input === 'string' && isAllowedSubcommand(input) ? (NODETOOL_ALLOW_LIST[input] as NodetoolCommandSpec).samplesFor : undefined;
+  if (sampler) return `${String(input)} is not run by this tool: it ${sampler.why}`;
+  return `not on the read-only allow-list; allowed: ${NODETOOL_TOOL_SUBCOMMANDS.join(', ')}`;
+}
+
+/** The nodetool tool's input (untrusted arguments). The CLI widens it (cli/commands/nodetool.ts). */
+export const nodetoolInputSchema = z.object({
+  subcommand: z
+    .enum(NODETOOL_TOOL_SUBCOMMANDS as [string, ...string[]], { error: (iss) => refusal(iss.input) })
+    .describe('Read-only nodetool subcommand'),
+  host: z.string().max(253).default('127.0.0.1').describe('Node JMX host (IP or name)'),
+  port: z.number().int().min(1).max(65535).default(7199).describe('Node JMX port (Cassandra default 7199; ScyllaDB REST 10000)'),
+  keyspace: z.string().max(222).optional().describe('Keyspace for status/ring/tablestats/tablehistograms'),
+  table: z.string().max(222).optional().describe('Table, with keyspace, for tablestats/tablehistograms'),
+  humanReadable: z.boolean().default(false).describe('Sizes with units (-H) where supported'),
+  nodetoolPath: z.string().max(4096).optional().describe('Absolute path of a nodetool script to use'),
+  timeoutMs: z.number().int().min(1000).max(MAX_NODETOOL_TIMEOUT_MS).default(60_000),
+  raw: z.boolean().default(false).describe('Also return the complete raw output'),
+});
 const EXCERPT_LINES = 40;
 // Lines can be huge too (one 16 MiB line): the excerpt that goes into a tool result is capped in characters.
 const EXCERPT_CHARS = 8_000;

@@ -11,6 +11,29 @@ import { assertDryRun, MkfsPlanError, planMkfs, type MkfsDevice, type MkfsPlan, 
 import { OpError } from './errors.js';
 import { WatchedTarget } from '../collect/storage/watched-target.js';
 import { targetFailure, targetOf } from './storage.js';
+import { z } from 'zod';
+import { TOOL_TARGET_FORMS } from '../collect/target-spec.js';
+import { hostCommandTimeoutSchema, productSchema, rootPrefixSchema } from './input-schemas.js';
+
+/** plan_mkfs's input, registered by the MCP tool and checked by `cql-tuner plan-mkfs`. */
+export const planMkfsInputSchema = z.object({
+  target: z.string().max(1000).default('local').describe(`Host with the disks: ${TOOL_TARGET_FORMS}`),
+  product: productSchema,
+  devices: z.array(z.string().max(256)).min(1).max(64).describe('Disk names or paths (nvme0n1, /dev/sdb), or one existing md array (md0)'),
+  raidLevel: z.enum(['raid0', 'raid1', 'raid10', 'raid5', 'raid6']).optional().describe('Array level when several disks (default raid0)'),
+  chunkKiB: z.number().int().min(4).max(65536).optional().describe('md chunk in KiB (default the ScyllaDB reference, 1024)'),
+  mdDevice: z.string().max(64).optional().describe('Array device to create (default /dev/md0)'),
+  label: z.string().max(12).optional(),
+  sectorSize: z
+    .number()
+    .int()
+    .refine((n) => [512, 4096, 8192, 16384, 65536].includes(n), 'a sector size such as 512 or 4096')
+    .optional()
+    .describe('Physical sector to assume when the device cannot be read'),
+  dryRun: z.boolean().default(true).describe('Run mkfs.xfs -N when the device exists and is unused'),
+  root: rootPrefixSchema.describe('Recorded host tree prefix (testing)'),
+  timeoutMs: hostCommandTimeoutSchema(),
+});
 
 export interface PlanMkfsSpec {
   target?: string;

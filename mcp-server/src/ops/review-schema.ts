@@ -12,6 +12,24 @@ import { parseOffThread } from './off-thread.js';
 import { fileRefusedError } from './saved-output.js';
 import type { ProgressFn } from './progress.js';
 import { analyzeBundle, type ClusterSnapshot } from './snapshot.js';
+import { z } from 'zod';
+import { contactPointsSchema, MAX_INPUT_TEXT_CHARS, portSchema, productSchema } from './input-schemas.js';
+
+
+/**
+ * review_schema's input as the MCP tool takes it (detail is the tool's rendering switch, not the operation's).
+ * The CLI checks its flags with the same schema.
+ */
+export const reviewSchemaInputSchema = z.object({
+  text: z.string().max(MAX_INPUT_TEXT_CHARS).optional().describe('DESCRIBE SCHEMA / DESCRIBE KEYSPACE output'),
+  file: z.string().max(4096).optional().describe('A file holding that output'),
+  hosts: contactPointsSchema().optional().describe('Live cluster contact points (server-side DESCRIBE, Cassandra 4.0+)'),
+  lab: z.boolean().optional().describe('Use the running local lab'),
+  cqlPort: portSchema().optional(),
+  bundleDir: z.string().max(4096).optional().describe('Snapshot bundle for per-table sizes, tombstones, read/write counts and DCs'),
+  product: productSchema.optional(),
+  detail: z.boolean().default(false).describe('Show info findings in the text summary too'),
+});
 
 export interface ReviewSchemaInput {
   /** DESCRIBE output pasted as text … */

@@ -9,7 +9,7 @@ import type { Target } from '../collect/target.js';
 import { worstFirst, type Finding } from '../core/findings.js';
 import { scyllaHostRules, type ScyllaHostFacts } from '../core/rules/scylla-host.js';
 import type { KindRuleOutcome } from '../core/rules/per-kind.js';
-import { hostGroups } from './diagnose-window.js';
+import { perHost, type HostGroupInput } from './host-checks.js';
 import type { ClusterSnapshot } from './snapshot.js';
 
 export interface ScyllaHostRead {
@@ -26,24 +26,20 @@ export interface ScyllaHostCheck {
 
 /** undefined when no reachable node is ScyllaDB (nothing to check, nothing to say). */
 export async function checkScyllaHost(
-  input: Parameters<typeof hostGroups>[0],
+  input: HostGroupInput,
   s: ClusterSnapshot,
   local: () => Target,
   signal?: AbortSignal,
 ): Promise<ScyllaHostCheck | undefined> {
   const scylla = s.nodes.filter((n) => n.reachable && n.facts.product === 'scylla').map((n) => n.address);
   if (scylla.length === 0) return undefined;
-  const { groups, note } = hostGroups(input, scylla, local);
-  const hosts = await Promise.all(
-    groups.map(async (g): Promise<ScyllaHostRead> => {
-      try {
-        return { target: g.target.describe(), nodes: g.nodes, facts: await readScyllaHost(g.target, signal ? { signal } : {}) };
-      } catch (e) {
-        return { target: g.target.describe(), nodes: g.nodes, error: e instanceof Error ? e.message : String(e) };
-      }
-    }),
-  );
-  return { hosts, ...(note ? { note } : {}) };
+  return perHost(input, scylla, local, async (target, nodes): Promise<ScyllaHostRead> => {
+    try {
+      return { target: target.describe(), nodes, facts: await readScyllaHost(target, signal ? { signal } : {}) };
+    } catch (e) {
+      return { target: target.describe(), nodes, error: e instanceof Error ? e.message : String(e) };
+    }
+  });
 }
 
 type Outcome = { rule: string; checks: string; checked: boolean; skippedBecause?: string; findings: number };

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { nodeFactsFromRaw } from '../core/facts/from-raw.js';
 import type { NodeFacts } from '../core/facts/node-facts.js';
 import { checkHost, checkNodeAddress } from '../core/validate.js';
@@ -15,6 +16,7 @@ import { CQL_TUNER_VERSION } from '../version.js';
 import { describeError, OpError } from './errors.js';
 import { missingGrantWarnings } from '../core/cql-connect-errors.js';
 import type { ProgressFn } from './progress.js';
+import { contactPointsSchema, NODETOOL_VIA_DESCRIPTION, portSchema } from './input-schemas.js';
 
 export interface SnapshotInput {
   /** Contact points (host or host:port). Omit with lab: true to use the local lab. */
@@ -62,7 +64,8 @@ export interface SnapshotInput {
 
 export interface SourceSummary {
   name: string;
-  via: 'cql' | 'nodetool';
+  /** mgmt-api: the k8ssandra Management API over HTTP (ops/mgmt-api-diagnose.ts), where JMX is closed. */
+  via: 'cql' | 'nodetool' | 'mgmt-api';
   ok: boolean;
   ms: number;
   rows?: number;
@@ -129,6 +132,51 @@ export const DEFAULT_SWEEP_CONCURRENCY = 8;
 const SCHEMA_QUERY = { keyspace: 'system_schema', table: 'tables', query: 'SELECT keyspace_name, table_name, compaction FROM system_schema.tables' };
 export const DEFAULT_NODE_TIMEOUT_MS = 30_000;
 
+const rawRequestSchema = z.object({
+  node: z.string().max(300).optional().describe('Node address, e.g. 10.0.0.1'),
+  source: z.string().max(200).optional().describe('Output name, e.g. "tpstats", "nodetool:gcstats" or "cql:system_views.thread_pools"'),
+});
+
+/** The raw outputs to return inline, as cluster_snapshot and analyze_bundle take them. */
+export const rawRequestInputSchema = rawRequestSchema
+  .optional()
+  .describe(
+    `Return the raw text of the matching outputs inline (at most ${RAW_MAX_BYTES_PER_OUTPUT / 1024} KiB each, ${RAW_MAX_BYTES_TOTAL / 1024} KiB in all); ` +
+      'omit for the summary only',
+  );
+
+/** cluster_snapshot's input (untrusted tool arguments); the CLI derives a wider one (cli/commands/cluster-options.ts). */
+export const clusterSnapshotInputSchema = z.object({
+  hosts: contactPointsSchema().optional().describe('Contact points, host or host:port'),
+  lab: z.boolean().default(false).describe('Use the running local lab instead of hosts'),
+  cqlPort: portSchema().optional(),
+  localDataCenter: z.string().max(200).optional(),
+  dc: z.string().max(200).optional().describe('Only nodes of this datacenter'),
+  jmxHost: z.string().max(253).optional().describe('"node" (default: each node’s address) or a fixed JMX host'),
+  jmxPort: portSchema().optional(),
+  nodetoolVia: z.string().max(500).optional().describe(NODETOOL_VIA_DESCRIPTION),
+  nodetool: z.boolean().default(true).describe('Fill heap/GC/dropped messages with nodetool'),
+  concurrency: z.number().int().min(1).max(64).default(DEFAULT_SWEEP_CONCURRENCY),
+  nodeTimeoutMs: z.number().int().min(1000).max(600_000).default(DEFAULT_NODE_TIMEOUT_MS),
+  bundle: z.boolean().default(false).describe('Also save all raw outputs as a bundle in the data folder'),
+  detail: z.boolean().default(false).describe('Return every collected fact (large)'),
+  raw: rawRequestInputSchema,
+});
+
+/**
+ * `cql-tuner snapshot`'s input: the tool's schema, widened for the user's own flags. --nodetool-path chooses the
+ * binary that runs and --bundle DIR where files are written; neither is a tool argument (an untrusted caller gets
+ * the data folder and the nodetool found on the server). The raw request is the same, as flags.
+ */
+export const clusterSnapshotCliInputSchema = clusterSnapshotInputSchema.omit({ bundle: true, detail: true }).extend({
+  nodetoolPath: z.string().max(4096).optional(),
+  bundleDir: z.string().max(4096).optional(),
+  raw: rawRequestSchema.optional(),
+});
+
+/** analyze_bundle's input, registered by the MCP tool and checked by `cql-tuner analyze`. */
+export const analyzeBundleInputSchema = z.object({ path: z.string().min(1).max(4096), detail: z.boolean().default(false), raw: rawRequestInputSchema });
+
 /**
  * The raw outputs a caller asked for: matching sources of matching nodes (source matched exactly or by its
  * name after "nodetool:" / "cql:"), each cut at RAW_MAX_BYTES_PER_OUTPUT, all together at RAW_MAX_BYTES_TOTAL.
@@ -189,9 +237,9 @@ export function snapshotFromRaw(
 }
 
 /** nodetoolVia parsed once, before anything connects; undefined without one. */
-type NodeTargets = TargetTemplate | { byAddress: Record<string, TargetSpec> };
+export type NodeTargets = TargetTemplate | { byAddress: Record<string, TargetSpec> };
 
-function nodetoolTemplate(input: SnapshotInput): NodeTargets | undefined {
+export function nodetoolTemplate(input: SnapshotInput): NodeTargets | undefined {
   if (input.nodeTargets) {
     // Per-node targets name pods to exec into: only the user's own flags (diagnose --k8s) may set them.
     if (input.targetOrigin !== 'trusted') {
@@ -206,7 +254,7 @@ function nodetoolTemplate(input: SnapshotInput): NodeTargets | undefined {
   return t.value;
 }
 
-function nodetoolTargetFor(template: NodeTargets, address: string): Target {
+export function nodetoolTargetFor(template: NodeTargets, address: string): Target {
   if ('byAddress' in template) {
     const own = Object.hasOwn(template.byAddress, address) ? template.byAddress[address] : undefined;
     if (!own) {
@@ -262,7 +310,7 @@ const CQL_SETTINGS_REFUSALS = new Set([
   'CQL_TLS_NOT_ON_SERVER',
 ]);
 
-async function resolveTargets(input: SnapshotInput): Promise<{ hosts: string[]; jmxHost: string; jmxPorts: Record<string, number> }> {
+export async function resolveTargets(input: SnapshotInput): Promise<{ hosts: string[]; jmxHost: string; jmxPorts: Record<string, number> }> {
   if (input.lab) {
     const s = await labStatus();
     if (!s.running || !s.nodes.length) throw new OpError('NO_LAB', 'no lab is running', 'Start one with `cql-tuner lab start` (or lab_start), or give hosts.');

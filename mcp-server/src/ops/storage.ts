@@ -5,7 +5,7 @@
  */
 import { HostFiles, readHostStorage } from '../collect/storage/read-host.js';
 import { WatchedTarget } from '../collect/storage/watched-target.js';
-import { createTarget, parseTargetSpec, targetForms, type TargetOrigin } from '../collect/target-spec.js';
+import { createTarget, parseTargetSpec, targetForms, TOOL_TARGET_FORMS, type TargetOrigin } from '../collect/target-spec.js';
 import type { Target } from '../collect/target.js';
 import { dbDirsFromConfig, type DbDir } from '../core/parse/storage/db-dirs.js';
 import type { DirRole, StorageDevice, StorageFacts, StorageProduct } from '../core/parse/storage/facts.js';
@@ -13,6 +13,18 @@ import { worstFirst, type Finding } from '../core/findings.js';
 import { storageRules } from '../core/rules/storage.js';
 import { OpError } from './errors.js';
 import { noProgress, type ProgressFn } from './progress.js';
+import { z } from 'zod';
+import { hostCommandTimeoutSchema, productSchema, rootPrefixSchema } from './input-schemas.js';
+
+/** inspect_storage's input, registered by the MCP tool and checked by `cql-tuner storage` (whose --target is trusted). */
+export const inspectStorageInputSchema = z.object({
+  target: z.string().max(1000).default('local').describe(`Where to look: ${TOOL_TARGET_FORMS}`),
+  product: productSchema.optional().describe('Database on the host (read-ahead matters for Cassandra only; XFS/RAID0 checks for ScyllaDB)'),
+  config: z.string().max(4096).optional().describe('Path of cassandra.yaml or scylla.yaml on the target (default: the packaged location for the product)'),
+  dirs: z.array(z.string().max(4096)).max(64).optional().describe('Explicit directories: "/path" (data) or "role=/path", role data|commitlog|hints|saved_caches'),
+  root: rootPrefixSchema.describe('Read a recorded host tree under this prefix instead of "/" (testing, saved captures)'),
+  timeoutMs: hostCommandTimeoutSchema().describe('Per-command timeout'),
+});
 
 export interface InspectStorageSpec {
   /** Target spec (local, ssh://…, k8s://…, docker://…); default local. */

@@ -54,6 +54,42 @@ import { comparisonPng, distributionPng, timelinePng } from '../render/stress-ch
 import { OpError } from './errors.js';
 import { noProgress, type ProgressFn } from './progress.js';
 import { takeSnapshot, type ClusterSnapshot } from './snapshot.js';
+import { z } from 'zod';
+import { CONSISTENCY_LEVELS } from '../core/stress/params.js';
+import { runIdSchema } from './input-schemas.js';
+
+
+/** run_stress's input, registered by the MCP tool and checked by `cql-tuner stress run` (wait: the CLI's default, unless --detach). */
+export const runStressInputSchema = z.object({
+  tool: z.enum(['latte', 'cassandra-stress', 'scylla-bench']),
+  workload: z.enum(['write', 'read', 'mixed', 'user']),
+  readRatio: z.number().gt(0).lt(1).optional().describe('mixed: share of reads, e.g. 0.75'),
+  profile: z.string().max(4096).optional().describe('user: cassandra-stress profile YAML or latte .rn script'),
+  ops: z.record(z.string().max(64), z.number().positive()).optional().describe('user: operation → weight'),
+  n: z.number().int().positive().optional().describe('number of operations (or durationS)'),
+  durationS: z.number().int().positive().optional().describe('seconds (or n)'),
+  warmupS: z.number().int().min(0).optional(),
+  threads: z.number().int().min(1).max(100000).optional(),
+  concurrency: z.number().int().min(1).max(100000).optional(),
+  rate: z.number().positive().optional().describe('fixed target op/s (open loop); omit for closed loop'),
+  consistency: z.enum(CONSISTENCY_LEVELS as [string, ...string[]]).optional(),
+  keyspace: z.string().max(48).optional(),
+  replicationFactor: z.number().int().min(1).max(100).optional(),
+  population: z.object({ distribution: z.enum(['uniform', 'gaussian', 'sequential']), size: z.number().int().positive() }).optional(),
+  nodes: z.array(z.string().max(253)).min(1).max(64),
+  port: z.number().int().min(1).max(65535).optional(),
+  scriptParams: z.record(z.string().max(64), z.union([z.string().max(200), z.number()])).optional(),
+  binary: z.string().max(4096).optional(),
+  confirm: z.boolean().optional().describe('required true for non-loopback targets, after asking the user'),
+  maxDurationS: z.number().int().positive().optional(),
+  snapshots: z.enum(['auto', 'lab', 'hosts', 'none']).default('auto'),
+  wait: z.boolean().default(false).describe('block until the run ends (progress notifications when the client sends a token)'),
+});
+
+/** stress_status (id optional: the latest run), stress_cancel and compare_runs. */
+export const stressStatusInputSchema = z.object({ id: runIdSchema.optional() });
+export const stressCancelInputSchema = z.object({ id: runIdSchema });
+export const compareRunsInputSchema = z.object({ a: runIdSchema, b: runIdSchema });
 
 type Env = Record<string, string | undefined>;
 

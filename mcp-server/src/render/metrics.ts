@@ -45,6 +45,21 @@ export function renderMetrics(r: MetricsView): string {
       ),
     );
   }
+  if (r.tables?.length) {
+    out.push('', 'Per table (the tables that moved or are worst; the others are summarised, not listed):');
+    for (const v of r.tables) {
+      out.push(`- ${v.title} (${v.exporter}): ${v.series} series over ${v.tables} table(s)`);
+      for (const t of v.top) {
+        const c = t.change;
+        const moved = c
+          ? `${c.direction === 'up' ? 'rose' : 'fell'} ${formatValue(c.baseline, v.unit)} → ${formatValue(c.during, v.unit)} ` +
+            `from ${iso(c.start).slice(11)}${c.end === null ? ' on' : ` to ${iso(c.end).slice(11)}`}; `
+          : '';
+        out.push(`    ${t.table} on ${t.node}: ${moved}median ${formatValue(t.summary.median, v.unit)}, p99 ${formatValue(t.summary.p99, v.unit)} (${t.why})`);
+      }
+      if (v.leftOut > 0) out.push(`    … ${v.leftOut} more series not listed`);
+    }
+  }
   for (const f of r.scrapeFailures ?? []) out.push('', `Scrape of ${f.instance} failed ${f.failed} of ${f.of} times: ${f.error}`);
   if (r.missing.length) out.push('', `Not measured: ${r.missing.map((m) => `${m.exporter} ${m.signal} (${m.reason})`).join('; ')}`);
   return out.join('\n');

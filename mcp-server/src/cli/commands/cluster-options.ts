@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { DEFAULT_NODE_TIMEOUT_MS, DEFAULT_SWEEP_CONCURRENCY, type SnapshotInput } from '../../ops/snapshot.js';
+import { clusterSnapshotCliInputSchema, DEFAULT_NODE_TIMEOUT_MS, DEFAULT_SWEEP_CONCURRENCY, type RawRequest, type SnapshotInput } from '../../ops/snapshot.js';
 import { intArg } from '../arg-parsers.js';
+import { parseFlags } from '../validate-flags.js';
 
 /** How a verb reaches a cluster: the same flags for snapshot and diagnose (and later verbs). */
 export interface ClusterFlags {
@@ -65,4 +66,24 @@ export function snapshotInputFrom(o: ClusterFlags): SnapshotInput {
     concurrency: o.concurrency,
     nodeTimeoutMs: o.nodeTimeout,
   };
+}
+
+/** Input key → the cluster flag that sets it, where that is not the key in kebab case. */
+export const CLUSTER_FLAG_NAMES = {
+  localDataCenter: '--local-dc',
+  nodeTimeoutMs: '--node-timeout',
+  bundleDir: '--bundle',
+  raw: '--raw',
+  'raw.node': '--raw-node',
+  'raw.source': '--raw-source',
+};
+
+/**
+ * The cluster flags (and a verb's extras) checked against the snapshot operation's CLI schema, so that ranges the
+ * tool enforces (--concurrency 1–64, --node-timeout 1000–600000, …) hold on the command line too.
+ */
+export function checkedSnapshotInput(verb: string, o: ClusterFlags, extra: { nodetool?: boolean; bundleDir?: string; raw?: RawRequest } = {}): SnapshotInput {
+  const { targetOrigin, ...fields } = snapshotInputFrom(o);
+  const input = parseFlags(verb, clusterSnapshotCliInputSchema, { ...fields, ...extra }, CLUSTER_FLAG_NAMES);
+  return { ...input, targetOrigin };
 }

@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
-import { runDemo } from '../../ops/demo.js';
+import { demoInputSchema, runDemo } from '../../ops/demo.js';
+import { parseFlags } from '../validate-flags.js';
 import { renderNodetoolReport } from '../../render/nodetool.js';
 import { renderDiagnosis } from '../../render/diagnosis.js';
 import { failWith, printJson, printText } from '../output.js';
@@ -13,11 +14,12 @@ export function demoCommand(): Command {
     .addOption(new Option('--version <v>', 'Cassandra line').choices(['5.0', '4.1']).default('5.0'))
     .option('--keep', 'leave the lab running afterwards')
     .option('--json', 'print the reports as JSON')
-    .action(async (o: { nodes: string; version: '5.0' | '4.1'; keep?: boolean; json?: boolean }) => {
+    .action(async (o: { nodes: string; version: string; keep?: boolean; json?: boolean }) => {
       const progress = progressLine();
       const abort = abortOnSignal();
       try {
-        const demo = await runDemo({ nodes: o.nodes === '3' ? 3 : 1, version: o.version, keep: o.keep === true, onProgress: progress, signal: abort.signal });
+        const input = parseFlags('demo', demoInputSchema, { nodes: Number(o.nodes), version: o.version, keep: o.keep === true });
+        const demo = await runDemo({ ...input, onProgress: progress, signal: abort.signal });
         progress.done();
         if (o.json) printJson(demo);
         else {

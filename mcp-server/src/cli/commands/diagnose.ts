@@ -3,6 +3,8 @@ import { DEFAULT_WINDOW_SECONDS, MAX_WINDOW_SECONDS } from '../../ops/diagnose-w
 import { diagnose, diagnoseBundle } from '../../ops/diagnose.js';
 import { checkReportPath, writeDiagnosisReport } from '../../ops/diagnose-report.js';
 import { k8sSnapshotInput } from '../../ops/k8s-diagnose.js';
+import { parseK8sRef } from '../../collect/k8s-discovery.js';
+import { diagnoseMgmtApiUrls, k8sViaMgmtApi, MGMT_API_HELP, refuseWithMgmtApi, withMgmtApiFallback, type MgmtApiFlag } from './diagnose-mgmt-api.js';
 import { OpError } from '../../ops/errors.js';
 import { loadRulePolicy, RULE_POLICY_ENV } from '../../ops/rule-policy.js';
 import type { RulePolicy } from '../../core/rules/policy.js';
@@ -28,6 +30,7 @@ export function diagnoseCommand(): Command {
       '--k8s <namespace/name>',
       'collect the pods of a CassandraDatacenter (cass-operator, k8ssandra) or ScyllaCluster: found with kubectl get pods, nodetool through kubectl exec',
     )
+    .option('--mgmt-api [url]', MGMT_API_HELP, (v: string, prev: MgmtApiFlag) => [...(Array.isArray(prev) ? prev : []), v])
     .option('--save <dir>', 'also save every raw output as a bundle in DIR')
     .option('--log <node=path>', LOG_HELP, (v: string, prev: string[] = []) => [...prev, v])
     .option(
@@ -40,7 +43,7 @@ export function diagnoseCommand(): Command {
     .option('--rules <file>', `your rule policy: rules or findings switched off, thresholds overridden (YAML; default $${RULE_POLICY_ENV}); the report lists what it changed`)
     .option('--detail', 'every finding, info included')
     .option('--json', 'print the report as JSON')
-    .action(async (o: DiagnoseFlags & { k8s?: string; report?: string; rules?: string; detail?: boolean; json?: boolean }) => {
+    .action(async (o: DiagnoseFlags & { k8s?: string; mgmtApi?: MgmtApiFlag; report?: string; rules?: string; detail?: boolean; json?: boolean }) => {
       const progress = progressLine();
       const abort = abortOnSignal();
       try {
@@ -48,8 +51,11 @@ export function diagnoseCommand(): Command {
         if (o.report !== undefined) await checkReportPath(o.report);
         const policy = await loadRulePolicy(o.rules);
         if (o.since !== undefined && o.bundle) throw new OpError('BAD_ARGUMENT', '--since reads the live logs and metrics of a period; a bundle is one past moment', 'Drop --since or --bundle.');
+        if (o.mgmtApi !== undefined) refuseWithMgmtApi(o);
         const r = o.k8s
           ? await diagnoseK8s(o.k8s, o, { onProgress: progress, signal: abort.signal, ...(policy ? { policy } : {}) })
+          : o.mgmtApi !== undefined
+          ? await diagnoseMgmtApiUrls(o.mgmtApi, { onProgress: progress, signal: abort.signal, ...(policy ? { policy } : {}) })
           : o.bundle
           ? await diagnoseBundle(o.bundle, { logFiles: logFilesFrom(o.log ?? []), onProgress: progress, signal: abort.signal, ...(policy ? { policy } : {}) })
           : await withCommandLineHosts(commandLineHostsOf(o), () =>
@@ -72,7 +78,7 @@ export function diagnoseCommand(): Command {
     });
 }
 
-type DiagnoseFlags = ClusterFlags & { bundle?: string; save?: string; log?: string[]; window?: number; since?: number };
+type DiagnoseFlags = ClusterFlags & { bundle?: string; save?: string; log?: string[]; window?: number; since?: number; mgmtApi?: MgmtApiFlag };
 
 /** --since 2h / 02:13 / ISO → seconds back from now (the tool's clock and zone). */
 export function sinceArg(v: string): number {
@@ -87,11 +93,21 @@ async function diagnoseK8s(ref: string, o: DiagnoseFlags, deps: { onProgress: (p
   if (clash.length) throw new OpError('BAD_ARGUMENT', `--k8s finds the nodes itself; ${clash.join(', ')} cannot be given with it`, 'Drop the other flag, or drop --k8s.');
   const { hosts: _h, lab: _l, nodetoolVia: _v, ...base } = snapshotInputFrom(o);
   deps.onProgress({ message: `finding the pods of ${ref}` });
-  const { input } = await k8sSnapshotInput(ref, base, { signal: deps.signal });
-  return diagnose(
-    { ...input, bundleDir: o.save, logFiles: logFilesFrom(o.log ?? []), windowSeconds: o.window ?? DEFAULT_WINDOW_SECONDS, sinceSeconds: o.since },
-    { onProgress: deps.onProgress, signal: deps.signal, ...(deps.policy ? { policy: deps.policy } : {}) },
-  );
+  const { input, discovery } = await k8sSnapshotInput(ref, base, { signal: deps.signal });
+  const parsed = parseK8sRef(ref);
+  const namespace = parsed.ok ? parsed.ref.namespace : '';
+  // --mgmt-api: the pods' Management API through the pod proxy; a URL there would bypass the discovery.
+  if (Array.isArray(o.mgmtApi)) {
+    const fix = 'Write --k8s NAMESPACE/NAME --mgmt-api (no URL), or drop --k8s.';
+    throw new OpError('BAD_ARGUMENT', '--k8s reads each pod through the API server; --mgmt-api takes no URL with it', fix);
+  }
+  if (o.mgmtApi === true) return k8sViaMgmtApi(namespace, discovery, deps);
+  const run = () =>
+    diagnose(
+      { ...input, bundleDir: o.save, logFiles: logFilesFrom(o.log ?? []), windowSeconds: o.window ?? DEFAULT_WINDOW_SECONDS, sinceSeconds: o.since },
+      { onProgress: deps.onProgress, signal: deps.signal, ...(deps.policy ? { policy: deps.policy } : {}) },
+    );
+  return withMgmtApiFallback(run, namespace, discovery, deps);
 }
 
 /** "30", "30s", "2m", "1.5m" → seconds (0 allowed: one instant sweep). */

@@ -2,6 +2,8 @@ import { Command } from 'commander';
 import { listIncidents, runIncident } from '../../lab/incidents/index.js';
 import { failWith, printJson, printText, terminalTable } from '../output.js';
 import { progressLine } from '../progress-line.js';
+import { labIncidentInputSchema } from '../../ops/lab.js';
+import { parseFlags } from '../validate-flags.js';
 
 /** `cql-tuner lab incident <name> [--heal] [--list]`: put a known problem into the local lab, or undo it. */
 export function labIncidentCommand(): Command {
@@ -14,7 +16,8 @@ export function labIncidentCommand(): Command {
     .action(async (name: string | undefined, o: { heal?: boolean; list?: boolean; json?: boolean }) => {
       const progress = progressLine();
       try {
-        if (o.list || !name) {
+        const input = parseFlags('lab incident', labIncidentInputSchema, { name, heal: o.heal === true, list: o.list === true }, { name: '[name]' });
+        if (input.list || !input.name) {
           const rows = await listIncidents();
           if (o.json) return printJson({ incidents: rows });
           return printText(
@@ -24,7 +27,7 @@ export function labIncidentCommand(): Command {
             ),
           );
         }
-        const r = await runIncident(name, { heal: o.heal === true, onProgress: progress });
+        const r = await runIncident(input.name, { heal: input.heal, onProgress: progress });
         progress.done();
         if (o.json) return printJson(r);
         const took = `${r.incident} (${r.title}) in ${(r.durationMs / 1000).toFixed(1)}s.`;

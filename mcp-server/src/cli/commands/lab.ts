@@ -1,10 +1,25 @@
 import { Command, Option } from 'commander';
+import { z } from 'zod';
 import { labStatus, startLab, stopLab } from '../../lab/index.js';
 import { LAB_HEADERS, labRows } from '../../render/lab.js';
 import { failWith, printJson, printText, terminalTable } from '../output.js';
 import { abortOnSignal } from '../abort-on-signal.js';
 import { progressLine } from '../progress-line.js';
 import { labIncidentCommand } from './lab-incident.js';
+import { assertWipeConfirmed, labStartInputSchema, labStopInputSchema } from '../../ops/lab.js';
+import { parseFlags } from '../validate-flags.js';
+
+/**
+ * lab start takes more than the lab_start tool: client certificates, JMX over SSL and the metrics agent are the
+ * user's choices at a terminal (the tool keeps to the common set). The heap stays any size the lab itself reads
+ * (1g, 512MB): the lab checks it (BAD_HEAP), where the tool's schema asks for the plain 512M / 1G form.
+ */
+const labStartCliSchema = labStartInputSchema.extend({
+  heap: z.string().max(32).default('512M'),
+  clientCertAuth: z.boolean().default(false),
+  jmxSsl: z.boolean().default(false),
+  metrics: z.boolean().default(false),
+});
 
 async function showStatus(json: boolean | undefined): Promise<void> {
   const s = await labStatus();
@@ -64,17 +79,25 @@ export function labCommand(): Command {
       const progress = progressLine();
       const abort = abortOnSignal();
       try {
+        const input = parseFlags(
+          'lab start',
+          labStartCliSchema,
+          {
+            nodes: Number(o.nodes),
+            datacenters: Number(o.dcs),
+            version: o.version,
+            heap: o.heap,
+            auth: o.auth === true,
+            tls: o.tls === true,
+            clientCertAuth: o.clientCert === true,
+            jmxAuth: o.jmxAuth === true,
+            jmxSsl: o.jmxSsl === true,
+            metrics: o.metrics === true,
+          },
+          { datacenters: '--dcs', clientCertAuth: '--client-cert' },
+        );
         await startLab({
-          nodes: o.nodes === '3' ? 3 : 1,
-          datacenters: o.dcs === '2' ? 2 : 1,
-          version: o.version,
-          heap: o.heap,
-          auth: o.auth === true,
-          tls: o.tls === true,
-          clientCertAuth: o.clientCert === true,
-          jmxAuth: o.jmxAuth === true,
-          jmxSsl: o.jmxSsl === true,
-          metrics: o.metrics === true,
+          ...input,
           onProgress: progress,
           signal: abort.signal,
         });
@@ -107,10 +130,9 @@ export function labCommand(): Command {
     .action(async (o: { wipe?: boolean; yes?: boolean; json?: boolean }) => {
       const progress = progressLine();
       try {
-        if (o.wipe && !o.yes) {
-          throw Object.assign(new Error('--wipe deletes the lab data directories and needs confirmation'), { code: 'CONFIRMATION_REQUIRED', fix: 'Add --yes to confirm, or drop --wipe to keep the data.' });
-        }
-        const res = await stopLab({ onProgress: progress, wipe: o.wipe === true });
+        const input = parseFlags('lab stop', labStopInputSchema, { wipe: o.wipe === true, confirm: o.yes === true }, { confirm: '--yes' });
+        assertWipeConfirmed(input, { confirm: '--yes', wipe: '--wipe' });
+        const res = await stopLab({ onProgress: progress, wipe: input.wipe });
         progress.done();
         const wiped = o.wipe ? '; data and secrets wiped' : '';
         if (o.json) printJson({ stopped: res.stopped, wiped: o.wipe === true });

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
-import { analyzeLogFiles } from '../../ops/analyze-logs.js';
+import { analyzeLogFiles, analyzeLogsInputSchema } from '../../ops/analyze-logs.js';
+import { parseFlags } from '../validate-flags.js';
 import { renderChecked, renderFinding, summariseParsed } from '../../render/interpret.js';
 import { abortOnSignal } from '../abort-on-signal.js';
 import { failWith, printJson, printText } from '../output.js';
@@ -13,7 +14,8 @@ export function logsCommand(): Command {
     .action(async (files: string[], o: { node?: string; json?: boolean }) => {
       const abort = abortOnSignal();
       try {
-        const r = await analyzeLogFiles(files, { ...(o.node ? { node: o.node } : {}), signal: abort.signal });
+        const input = parseFlags('logs', analyzeLogsInputSchema, { files, node: o.node }, { files: '<files>' });
+        const r = await analyzeLogFiles(input.files, { ...(input.node ? { node: input.node } : {}), signal: abort.signal });
         if (o.json) printJson(r);
         else printText(`${summariseParsed('logs', r.facts)}\n\n${r.findings.length ? r.findings.map(renderFinding).join('\n') : 'No findings in these logs.'}\n\nChecked:\n${renderChecked(r.checked)}`);
         if (r.findings.some((f) => f.severity === 'critical')) process.exitCode = 1;

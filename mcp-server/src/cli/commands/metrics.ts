@@ -8,6 +8,7 @@ import { renderMetrics } from '../../render/metrics.js';
 import { abortOnSignal } from '../abort-on-signal.js';
 import { failWith, printJson, printText } from '../output.js';
 import { progressLine } from '../progress-line.js';
+import { cliList, parseFlags } from '../validate-flags.js';
 
 interface MetricsFlags {
   last?: string;
@@ -72,25 +73,21 @@ export function metricsCommand(): Command {
       const abort = abortOnSignal();
       const progress = progressLine();
       try {
-        const parsed = metricsInputSchema.safeParse({
+        if (o.endpoint?.length && !o.scrape) throw Object.assign(new Error('--endpoint goes with --scrape.'), { code: 'BAD_ARGUMENT', fix: 'Add --scrape.' });
+        const input = parseFlags('metrics', metricsInputSchema, {
           last: o.last,
           around: o.around,
           margin: o.margin,
           from: o.from,
           to: o.to,
-          signals: o.signals?.split(',').map((s) => s.trim()).filter(Boolean),
+          signals: cliList(o.signals),
           raw: o.raw,
           scrape: o.scrape,
           scrapeFor: o.scrapeFor,
           scrapeEvery: o.scrapeEvery,
-          nodes: o.nodes?.split(',').map((s) => s.trim()).filter(Boolean),
+          nodes: cliList(o.nodes),
         });
-        if (o.endpoint?.length && !o.scrape) throw Object.assign(new Error('--endpoint goes with --scrape.'), { code: 'BAD_ARGUMENT', fix: 'Add --scrape.' });
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0]!;
-          throw Object.assign(new Error(`--${String(issue.path[0] ?? 'input')}: ${issue.message}`), { code: 'BAD_ARGUMENT', fix: 'See `cql-tuner metrics --help`.' });
-        }
-        const r = await metricsWindow(parsed.data, {
+        const r = await metricsWindow(input, {
           prometheus: prometheusFromEnv(process.env, o.prometheus),
           utcOffsetMinutes: -new Date().getTimezoneOffset(),
           onProgress: progress,

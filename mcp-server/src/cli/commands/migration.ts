@@ -1,7 +1,8 @@
 import { Command } from 'commander';
-import type { Endpoint, MigrationKind } from '../../core/migration/index.js';
-import { migrationReview, renderMigrationReview } from '../../ops/migration.js';
+import type { Endpoint } from '../../core/migration/index.js';
+import { migrationReview, migrationReviewInputSchema, renderMigrationReview } from '../../ops/migration.js';
 import { failWith, printJson, printText } from '../output.js';
+import { parseFlags } from '../validate-flags.js';
 
 /** "cassandra:3.11.16", "scylla:2025.1", "postgres[:16]" or a bare version (Cassandra). */
 function endpoint(v: string): Endpoint {
@@ -30,20 +31,23 @@ export function migrationReviewCommand(): Command {
     .option('--json', 'print the review as JSON')
     .action(async (o: { from: string; to: string; kind?: string; config?: string; schema?: string; bundle?: string; ddl?: string; pattern?: string[]; keyspace?: string; json?: boolean }) => {
       try {
-        if (o.kind !== undefined && !['cassandra-upgrade', 'cassandra-to-scylla', 'vnodes-to-tablets', 'postgres-to-cql'].includes(o.kind)) {
-          throw Object.assign(new Error(`--kind ${o.kind}`), { code: 'BAD_ARGUMENT', fix: 'Use cassandra-upgrade, cassandra-to-scylla, vnodes-to-tablets or postgres-to-cql.' });
-        }
-        const r = await migrationReview({
-          from: endpoint(o.from),
-          to: endpoint(o.to),
-          ...(o.kind ? { kind: o.kind as MigrationKind } : {}),
-          ...(o.config ? { configFile: o.config } : {}),
-          ...(o.schema ? { schemaFile: o.schema } : {}),
-          ...(o.bundle ? { bundleDir: o.bundle } : {}),
-          ...(o.ddl ? { ddlFile: o.ddl } : {}),
-          ...(o.pattern?.length ? { accessPatterns: o.pattern } : {}),
-          ...(o.keyspace ? { keyspace: o.keyspace } : {}),
-        });
+        const input = parseFlags(
+          'migration-review',
+          migrationReviewInputSchema,
+          {
+            from: endpoint(o.from),
+            to: endpoint(o.to),
+            kind: o.kind,
+            configFile: o.config,
+            schemaFile: o.schema,
+            bundleDir: o.bundle,
+            ddlFile: o.ddl,
+            accessPatterns: o.pattern?.length ? o.pattern : undefined,
+            keyspace: o.keyspace,
+          },
+          { configFile: '--config', schemaFile: '--schema', bundleDir: '--bundle', ddlFile: '--ddl', accessPatterns: '--pattern' },
+        );
+        const r = await migrationReview(input);
         if (o.json) printJson(r);
         else printText(renderMigrationReview(r));
         if (r.verdict === 'blocked') process.exitCode = 1;

@@ -1,9 +1,10 @@
 import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { withCommandLineHosts } from '../../collect/credential-hosts.js';
-import { renderSchemaReview, reviewSchema } from '../../ops/review-schema.js';
+import { renderSchemaReview, reviewSchema, reviewSchemaInputSchema } from '../../ops/review-schema.js';
 import { abortOnSignal } from '../abort-on-signal.js';
 import { failWith, printJson, printText } from '../output.js';
+import { cliList, cliNumber, parseFlags } from '../validate-flags.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -14,7 +15,7 @@ async function readStdin(): Promise<string> {
 interface ReviewSchemaFlags {
   hosts?: string;
   lab?: boolean;
-  cqlPort?: number;
+  cqlPort?: string;
   bundle?: string;
   product?: string;
   detail?: boolean;
@@ -28,7 +29,7 @@ export function reviewSchemaCommand(): Command {
     .argument('[file]', 'DESCRIBE SCHEMA output, or - for standard input')
     .option('--hosts <list>', 'live cluster contact points, comma-separated (server-side DESCRIBE, 4.0+)')
     .option('--lab', 'use the running local lab')
-    .option('--cql-port <n>', 'native transport port', (v: string) => Number(v))
+    .option('--cql-port <n>', 'native transport port')
     .option('--bundle <dir>', 'snapshot bundle for per-table sizes, tombstones and read/write counts')
     .option('--product <p>', 'cassandra or scylla (default: inferred)')
     .option('--detail', 'show info findings too')
@@ -39,22 +40,29 @@ export function reviewSchemaCommand(): Command {
       try {
         // The user's own flag, trusted like the variable it sets for this run (collect/cql-credentials.ts).
         if (o.cqlshrc) process.env.CQL_TUNER_CQLSHRC = resolve(o.cqlshrc);
-        if (o.product !== undefined && o.product !== 'cassandra' && o.product !== 'scylla') {
-          throw Object.assign(new Error(`--product ${o.product}`), { code: 'BAD_ARGUMENT', fix: 'Use --product cassandra or --product scylla.' });
-        }
-        const hosts = o.hosts ? o.hosts.split(',').map((h) => h.trim()).filter(Boolean) : [];
-        const input = {
-          ...(file === '-' ? { text: await readStdin() } : file !== undefined ? { file } : {}),
-          ...(hosts.length ? { hosts } : {}),
-          ...(o.lab ? { lab: true } : {}),
-          ...(o.cqlPort !== undefined ? { cqlPort: o.cqlPort } : {}),
-          ...(o.bundle ? { bundleDir: o.bundle } : {}),
-          ...(o.product ? { product: o.product as 'cassandra' | 'scylla' } : {}),
-        };
+        const input = parseFlags(
+          'review-schema',
+          reviewSchemaInputSchema,
+          {
+            ...(file === '-' ? {} : { file }),
+            hosts: cliList(o.hosts),
+            lab: o.lab === true ? true : undefined,
+            cqlPort: cliNumber(o.cqlPort),
+            bundleDir: o.bundle,
+            product: o.product,
+            detail: o.detail === true,
+          },
+          { file: '[file]', bundleDir: '--bundle' },
+        );
+        const { detail, ...spec } = input;
+        // Standard input is added after the check: the tool's text limit bounds one JSON-RPC message, and piped
+        // input has no such message (the operation caps a schema at 32 MiB itself).
+        if (file === '-') spec.text = await readStdin();
+        const hosts = spec.hosts ?? [];
         // --hosts is the user's own flag: the password may go to those hosts for this run.
-        const r = await withCommandLineHosts(hosts, () => reviewSchema(input, { signal: abort.signal }));
+        const r = await withCommandLineHosts(hosts, () => reviewSchema(spec, { signal: abort.signal }));
         if (o.json) printJson(r);
-        else printText(renderSchemaReview(r, { detail: o.detail === true }));
+        else printText(renderSchemaReview(r, { detail }));
         if (r.findings.some((f) => f.severity === 'critical')) process.exitCode = 1;
       } catch (e) {
         failWith(e, o);

@@ -5,7 +5,9 @@ import { abortOnSignal } from '../abort-on-signal.js';
 import { failWith, printJson, printText } from '../output.js';
 import { progressLine } from '../progress-line.js';
 import { withCommandLineHosts } from '../../collect/credential-hosts.js';
-import { addClusterOptions, commandLineHostsOf, snapshotInputFrom, type ClusterFlags } from './cluster-options.js';
+import { addClusterOptions, checkedSnapshotInput, commandLineHostsOf, type ClusterFlags } from './cluster-options.js';
+import { analyzeBundleInputSchema } from '../../ops/snapshot.js';
+import { parseFlags } from '../validate-flags.js';
 
 interface RawFlags {
   raw?: boolean;
@@ -45,7 +47,7 @@ export function snapshotCommand(): Command {
       const abort = abortOnSignal();
       try {
         const raw = rawRequestFrom(o);
-        const input = { ...snapshotInputFrom(o), nodetool: o.nodetool, bundleDir: o.bundle, ...(raw ? { raw } : {}) };
+        const input = checkedSnapshotInput('snapshot', o, { nodetool: o.nodetool, bundleDir: o.bundle, ...(raw ? { raw } : {}) });
         // --hosts / --jmx-host are the user's own flags: credentials may go there for this run.
         const s = await withCommandLineHosts(commandLineHostsOf(o), () => takeSnapshot(input, { onProgress: progress, signal: abort.signal }));
         progress.done();
@@ -71,7 +73,9 @@ export function analyzeCommand(): Command {
     .action(async (dir: string, o: RawFlags & { detail?: boolean; json?: boolean }) => {
       try {
         const raw = rawRequestFrom(o);
-        print(await analyzeBundle(dir, raw ? { raw } : {}), o);
+        const names = { path: '<bundle>', 'raw.node': '--raw-node', 'raw.source': '--raw-source' };
+        const input = parseFlags('analyze', analyzeBundleInputSchema, { path: dir, detail: o.detail === true, raw }, names);
+        print(await analyzeBundle(input.path, input.raw ? { raw: input.raw } : {}), o);
       } catch (e) {
         failWith(e, o);
       }

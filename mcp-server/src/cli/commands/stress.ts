@@ -1,74 +1,107 @@
 import { Command, Option } from 'commander';
-import type { StressParams } from '../../core/stress/params.js';
-import { compareStressRuns, latestRunId, startStress, stressCancel, stressStatus, waitForRun, type RunStressInput } from '../../ops/stress.js';
+import {
+  compareRunsInputSchema,
+  compareStressRuns,
+  latestRunId,
+  runStressInputSchema,
+  startStress,
+  stressCancel,
+  stressCancelInputSchema,
+  stressStatus,
+  stressStatusInputSchema,
+  waitForRun,
+  type RunStressInput,
+} from '../../ops/stress.js';
 import { withCommandLineHosts } from '../../collect/credential-hosts.js';
 import { OpError } from '../../ops/errors.js';
 import { renderCompare, renderStarted, renderStatus } from '../../render/stress.js';
 import { abortOnSignal } from '../abort-on-signal.js';
 import { failWith, printJson, printText } from '../output.js';
-import { numberArg } from '../arg-parsers.js';
+import { cliList, cliNumber, parseFlags } from '../validate-flags.js';
 import { progressLine } from '../progress-line.js';
 
-// Range checks (negative durations, huge rates) belong to the stress parameters' own validation.
-const int = numberArg;
-
 interface RunFlags {
-  tool: StressParams['tool'];
-  workload: StressParams['workload'];
-  readRatio?: number;
+  tool: string;
+  workload: string;
+  readRatio?: string;
   profile?: string;
   op?: string[];
-  n?: number;
-  duration?: number;
-  warmup?: number;
-  threads?: number;
-  concurrency?: number;
-  rate?: number;
+  n?: string;
+  duration?: string;
+  warmup?: string;
+  threads?: string;
+  concurrency?: string;
+  rate?: string;
   cl?: string;
   keyspace?: string;
-  rf?: number;
+  rf?: string;
   population?: string;
   nodes: string;
-  port?: number;
+  port?: string;
   binary?: string;
   yes?: boolean;
-  maxDuration?: number;
-  snapshots: 'auto' | 'lab' | 'hosts' | 'none';
+  maxDuration?: string;
+  snapshots: string;
   detach?: boolean;
   json?: boolean;
 }
 
+/** Input key → the `stress run` flag that sets it, where that is not the key in kebab case. */
+const RUN_FLAGS = {
+  ops: '--op',
+  durationS: '--duration',
+  warmupS: '--warmup',
+  consistency: '--cl',
+  replicationFactor: '--rf',
+  maxDurationS: '--max-duration',
+  confirm: '--yes',
+};
+
+/** The flags as run_stress's input, checked by the same schema as the tool's arguments (ranges, names, limits). */
 function inputFrom(o: RunFlags): RunStressInput {
-  const ops = o.op?.length ? Object.fromEntries(o.op.map((s) => { const [k, w] = s.split('='); return [k!, Number(w ?? 1)]; })) : undefined;
-  let population: StressParams['population'];
+  const ops = o.op?.length
+    ? Object.fromEntries(
+        o.op.map((s) => {
+          const [k, w] = s.split('=');
+          return [k!, cliNumber(w ?? '1')];
+        }),
+      )
+    : undefined;
+  let population: { distribution: string; size: string | number | undefined } | undefined;
   if (o.population) {
-    const m = /^(uniform|gaussian|sequential):(\d+)$/.exec(o.population);
+    const m = /^(uniform|gaussian|sequential):(.+)$/.exec(o.population);
     if (!m) throw new OpError('STRESS_BAD_PARAMS', `--population ${o.population} is not DIST:SIZE`, 'Use e.g. --population uniform:100000 (uniform, gaussian or sequential).');
-    population = { distribution: m[1] as 'uniform', size: Number(m[2]) };
+    population = { distribution: m[1]!, size: cliNumber(m[2]) };
   }
-  return {
-    tool: o.tool,
-    workload: o.workload,
-    nodes: o.nodes.split(',').map((s) => s.trim()).filter(Boolean),
-    snapshots: o.snapshots,
-    ...(o.readRatio !== undefined ? { readRatio: o.readRatio } : {}),
-    ...(o.profile ? { profile: o.profile } : {}),
-    ...(ops ? { ops } : {}),
-    ...(o.n !== undefined ? { n: o.n } : {}),
-    ...(o.duration !== undefined ? { durationS: o.duration } : {}),
-    ...(o.warmup !== undefined ? { warmupS: o.warmup } : {}),
-    ...(o.threads !== undefined ? { threads: o.threads } : {}),
-    ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
-    ...(o.rate !== undefined ? { rate: o.rate } : {}),
-    ...(o.cl ? { consistency: o.cl.toUpperCase() as StressParams['consistency'] } : {}),
-    ...(o.keyspace ? { keyspace: o.keyspace } : {}),
-    ...(o.rf !== undefined ? { replicationFactor: o.rf } : {}),
-    ...(population ? { population } : {}),
-    ...(o.port !== undefined ? { port: o.port } : {}),
-    ...(o.binary ? { binary: o.binary } : {}),
-    ...(o.yes ? { confirm: true } : {}),
-    ...(o.maxDuration !== undefined ? { maxDurationS: o.maxDuration } : {}),
-  };
+  const { wait: _wait, ...input } = parseFlags(
+    'stress run',
+    runStressInputSchema,
+    {
+      tool: o.tool,
+      workload: o.workload,
+      nodes: cliList(o.nodes),
+      snapshots: o.snapshots,
+      readRatio: cliNumber(o.readRatio),
+      profile: o.profile,
+      ops,
+      n: cliNumber(o.n),
+      durationS: cliNumber(o.duration),
+      warmupS: cliNumber(o.warmup),
+      threads: cliNumber(o.threads),
+      concurrency: cliNumber(o.concurrency),
+      rate: cliNumber(o.rate),
+      consistency: o.cl?.toUpperCase(),
+      keyspace: o.keyspace,
+      replicationFactor: cliNumber(o.rf),
+      population,
+      port: cliNumber(o.port),
+      binary: o.binary,
+      confirm: o.yes ? true : undefined,
+      maxDurationS: cliNumber(o.maxDuration),
+    },
+    RUN_FLAGS,
+  );
+  return input as RunStressInput;
 }
 
 export function stressCommand(): Command {
@@ -78,24 +111,24 @@ export function stressCommand(): Command {
     .description('start a stress run; waits and shows progress unless --detach (then prints the run id)')
     .addOption(new Option('--tool <tool>', 'stress tool').choices(['latte', 'cassandra-stress', 'scylla-bench']).default('latte'))
     .addOption(new Option('--workload <w>', 'workload').choices(['write', 'read', 'mixed', 'user']).default('write'))
-    .option('--read-ratio <r>', 'mixed: share of reads (0–1)', int)
+    .option('--read-ratio <r>', 'mixed: share of reads (0–1)')
     .option('--profile <path>', 'user: cassandra-stress YAML profile or latte .rn script')
     .option('--op <name=weight...>', 'user: operation weights')
-    .option('-n, --n <count>', 'number of operations', int)
-    .option('-d, --duration <seconds>', 'duration in seconds', int)
-    .option('--warmup <seconds>', 'warm-up seconds (latte)', int)
-    .option('-t, --threads <n>', 'client threads', int)
-    .option('-p, --concurrency <n>', 'requests in flight (latte, scylla-bench)', int)
-    .option('--rate <ops>', 'fixed rate, op/s (open loop)', int)
+    .option('-n, --n <count>', 'number of operations')
+    .option('-d, --duration <seconds>', 'duration in seconds')
+    .option('--warmup <seconds>', 'warm-up seconds (latte)')
+    .option('-t, --threads <n>', 'client threads')
+    .option('-p, --concurrency <n>', 'requests in flight (latte, scylla-bench)')
+    .option('--rate <ops>', 'fixed rate, op/s (open loop)')
     .option('--cl <level>', 'consistency level')
     .option('--keyspace <name>', 'keyspace')
-    .option('--rf <n>', 'replication factor', int)
+    .option('--rf <n>', 'replication factor')
     .option('--population <dist:size>', 'key population, e.g. uniform:100000')
     .option('--nodes <list>', 'contact points, comma-separated', '127.0.0.1')
-    .option('--port <port>', 'CQL port', int)
+    .option('--port <port>', 'CQL port')
     .option('--binary <path>', 'path of the tool binary')
     .option('--yes', 'confirm a non-loopback (allow-listed) target')
-    .option('--max-duration <seconds>', 'lower the duration cap', int)
+    .option('--max-duration <seconds>', 'lower the duration cap')
     .addOption(new Option('--snapshots <mode>', 'server snapshots before/after').choices(['auto', 'lab', 'hosts', 'none']).default('auto'))
     .option('--detach', 'return at once with the run id')
     .option('--json', 'print JSON')
@@ -135,7 +168,8 @@ export function stressCommand(): Command {
     .option('--json', 'print JSON')
     .action(async (id: string | undefined, o: { json?: boolean }) => {
       try {
-        const runId = id ?? (await latestRunId());
+        const input = parseFlags('stress status', stressStatusInputSchema, { id }, { id: '[id]' });
+        const runId = input.id ?? (await latestRunId());
         if (!runId) throw new OpError('STRESS_RUN_NOT_FOUND', 'no stress run yet', 'Start one with `cql-tuner stress run`.');
         const st = await stressStatus(runId);
         if (o.json) printJson(st);
@@ -151,7 +185,8 @@ export function stressCommand(): Command {
     .option('--json', 'print JSON')
     .action(async (id: string, o: { json?: boolean }) => {
       try {
-        const c = await stressCancel(id);
+        const input = parseFlags('stress cancel', stressCancelInputSchema, { id }, { id: '<id>' });
+        const c = await stressCancel(input.id);
         if (o.json) printJson(c);
         else if (c.stale) printText(`${id} had already ended (stale): ${c.stale}; nothing signalled`);
         else printText(c.wasRunning ? `cancelled ${id}; ${c.leftover.length ? `still alive: ${c.leftover.join(', ')}` : 'no process left'}` : `${id} was not running (${c.state})`);
@@ -168,7 +203,8 @@ export function stressCommand(): Command {
     .option('--json', 'print JSON')
     .action(async (a: string, b: string, o: { json?: boolean }) => {
       try {
-        const c = await compareStressRuns(a, b);
+        const input = parseFlags('stress compare', compareRunsInputSchema, { a, b }, { a: '<a>', b: '<b>' });
+        const c = await compareStressRuns(input.a, input.b);
         if (o.json) printJson(c);
         else printText(renderCompare(c));
       } catch (e) {

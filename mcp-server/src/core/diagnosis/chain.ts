@@ -12,11 +12,24 @@ import { sameTime } from './since-start.js';
 export const CAUSE_RANK: Record<string, number> = {
   'log.suspended-not-gc': 0,
   'log.local-pause': 0,
+  // A capped data disk: the node's reads wait on the cgroup throttle, whatever else is slow on it.
+  'host.io-throttle': 1,
   'log.time-to-safepoint': 2,
   'jvm.gc.pause': 3,
   'compaction.pending': 4,
   'table.sstables-per-read': 5,
+  // One key taking most of a table's traffic: that table's latency and the node's queues follow from it.
+  'table.hot-partition': 5,
 };
+
+/**
+ * What a cgroup cap on a node's data disk explains in that node's logs: threads stalled in page faults on
+ * memory-mapped reads cannot reach a safepoint (long time to safepoint, "local pause"), and reads that wait on the
+ * capped device time out and are dropped. Linked by node only: the cap is in force now and the logs cover the
+ * process's life, so the chain says to check the log times against when the cap was set.
+ */
+const DISK_CAP = 'host.io-throttle';
+const DISK_CAP_EXPLAINS = /^log\.(time-to-safepoint|dropped|local-pause|timed-out-queries)$/;
 
 /** Symptoms a cause can explain (by family or id prefix). */
 const SYMPTOM = /^(dropped\.messages|threadpool\.(pending|blocked|blocked-all-time)|latency\.|log\.commitlog-sync-lag)/;
@@ -35,8 +48,15 @@ export function chainFindings(findings: Finding[]): Finding[] {
   const byNode = new Map<string, Finding[]>();
   for (const f of findings) if (f.node) (byNode.get(f.node) ?? byNode.set(f.node, []).get(f.node)!).push(f);
   for (const list of byNode.values()) {
-    const causes = list.filter(isCause).sort((a, b) => rank(a) - rank(b) || SEV[a.severity] - SEV[b.severity]);
-    for (const s of list.filter((f) => isSymptom(f) && !isCause(f))) {
+    const cap = list.find((f) => f.id === DISK_CAP && f.severity !== 'info');
+    if (cap) {
+      for (const s of list.filter((f) => DISK_CAP_EXPLAINS.test(f.id))) {
+        (heads.get(cap) ?? heads.set(cap, []).get(cap)!).push(s);
+        taken.add(s);
+      }
+    }
+    const causes = list.filter((f) => isCause(f) && !taken.has(f)).sort((a, b) => rank(a) - rank(b) || SEV[a.severity] - SEV[b.severity]);
+    for (const s of list.filter((f) => isSymptom(f) && !isCause(f) && !taken.has(f))) {
       // An info-level cause explains nothing worse than itself; a table's cause only explains that table's symptoms.
       const cause = causes.find((c) => c.severity !== 'info' && sameTime(c, s) && (!c.table || !s.table || normalTable(c.table) === normalTable(s.table)));
       if (!cause) continue;
@@ -58,7 +78,12 @@ export function chainFindings(findings: Finding[]): Finding[] {
       severity,
       title: `${f.title} — likely cause of: ${effects.map((e) => e.title).join('; ')}`,
       evidence: [...f.evidence, ...effects.map((e) => `→ ${e.title}: ${e.evidence[0] ?? ''}`)],
-      chain: { reason: `same node (${f.node}) and time (${f.when ?? 'now'}): ${f.id} explains the others`, effects },
+      chain: {
+        reason: effects.some((e) => DISK_CAP_EXPLAINS.test(e.id)) && f.id === DISK_CAP
+          ? `same node (${f.node}): a disk capped now explains these log symptoms (compare their times with when the cap was set)`
+          : `same node (${f.node}) and time (${f.when ?? 'now'}): ${f.id} explains the others`,
+        effects,
+      },
     });
   }
   return out;

@@ -1061,6 +1061,45 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   },
   // knowledge/clients.yaml
   {
+    "id": "client.consistency-all",
+    "statement": "A request at CONSISTENCY ALL succeeds only when every replica of its partition answers in time: one replica down, restarting or slow fails (or times out) the request, so ALL turns any single-node problem into client errors and ties the request's latency to the slowest replica. Cassandra counts coordinator requests per consistency level (ClientRequest scopes Read-ALL and Write-ALL beside Read and Write, over JMX and exporters).",
+    "thresholds": {
+      "warning": 1,
+      "direction": "above"
+    },
+    "unit": "% of coordinator reads and writes in the window sent at CONSISTENCY ALL",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — Dynamo, tunable consistency (ALL requires every replica; availability vs consistency)",
+        "url": "https://cassandra.apache.org/doc/stable/cassandra/architecture/dynamo.html"
+      },
+      {
+        "title": "Apache Cassandra docs — Monitoring, ClientRequest metrics (scopes per request type)",
+        "url": "https://cassandra.apache.org/doc/stable/cassandra/managing/operating/metrics.html"
+      }
+    ],
+    "rationale": "Operator convention. ALL has rare legitimate uses (a one-off consistency check, some admin reads); a steady share above a percent of traffic is an application setting, and it makes every node restart or GC pause a client-visible failure. QUORUM (or LOCAL_QUORUM) read and write gives read-your-writes with one replica of three allowed to be away.",
+    "related": [
+      "client.unprepared-statements"
+    ],
+    "tags": [
+      "clients",
+      "consistency",
+      "convention"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/metrics/ClientRequestsMetricsHolder.java@cassandra-5.0.9 (\"Read-\" + level.name(), \"Write-\" + level.name()); the same scopes in the 4.0.17 and 4.1.10 jars; series clientrequest=\"Read-ALL\"/\"Write-ALL\" on a real 5.0 JMX-exporter page (tests/fixtures/metrics)",
+      "checked": "2026-11-25"
+    }
+  },
+  // knowledge/clients.yaml
+  {
     "id": "client.coordinator-balance",
     "statement": "With a token-aware, all-nodes load-balancing policy each client spreads its connections and requests over every node of its local datacenter; a client connected to one node out of three or more uses that node as the coordinator of everything it sends.",
     "thresholds": {
@@ -7605,6 +7644,101 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   },
   // knowledge/jvm.yaml
   {
+    "id": "jvm.threads.group-share",
+    "statement": "One thread family (compaction, GC, JIT compiler, native-transport event loops, request stages) taking half or more of the JVM's thread CPU in `top -H` says where a busy node's CPU goes; 80 % or more leaves the rest of the node little CPU.",
+    "thresholds": {
+      "warning": 0.5,
+      "critical": 0.8,
+      "direction": "above"
+    },
+    "unit": "share of the listed threads' CPU",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax sperf ttop (thread CPU summed per pool, pools grouped by name)",
+        "url": "https://github.com/datastax-labs/sperf/blob/master/pysper/ttop.py",
+        "ref": "datastax-labs/sperf pysper/ttop.py",
+        "date": "v0.6.19"
+      },
+      {
+        "title": "procps-ng top(1) — Threads mode (H) and %CPU per task",
+        "url": "https://man7.org/linux/man-pages/man1/top.1.html"
+      }
+    ],
+    "rationale": "The same convention as host.ttop.compaction-share, applied to top's per-thread rows and only when the listed threads use at least one core together, so an idle node's shares do not count. top lists only the threads it had room for (batch mode lists all unless piped through head), so shares are of the threads shown.",
+    "related": [
+      "jvm.threads.hot-thread",
+      "host.ttop.compaction-share",
+      "host.ttop.non-java-share",
+      "jvm.gc.pause"
+    ],
+    "tags": [
+      "jvm",
+      "cpu",
+      "threads",
+      "convention"
+    ],
+    "verified": {
+      "source": "pysper/ttop.py@b3f66da (per-pool CPU sums); man7.org top.1 Threads mode; 0.5/0.8 are this project's convention",
+      "checked": "2026-11-25"
+    }
+  },
+  // knowledge/jvm.yaml
+  {
+    "id": "jvm.threads.hot-thread",
+    "statement": "In `top -H` each row is one thread and %CPU is a share of one core (top's default Irix mode), so a thread can reach 100 % at most; one Cassandra thread at 90 % or more is a serial bottleneck however many cores stay idle (one compaction, one flush writer, a GC or JIT thread, a single event loop).",
+    "thresholds": {
+      "warning": 90,
+      "direction": "above"
+    },
+    "unit": "% of one core",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "procps-ng top(1) — %CPU is a share of one CPU unless Irix mode is off; H shows threads",
+        "url": "https://man7.org/linux/man-pages/man1/top.1.html"
+      },
+      {
+        "title": "pthread_setname_np(3) — thread names are restricted to 16 bytes including the terminating null byte",
+        "url": "https://man7.org/linux/man-pages/man3/pthread_setname_np.3.html"
+      }
+    ],
+    "rationale": "90 is this project's convention for \"pegged\" (top samples over an interval, so a busy thread reads 95–100). The row's PID is the thread id, which jstack prints in hex as nid=0x…: take a thread dump within seconds of the top sample to see what the thread runs. Names are cut to 15 characters (CompactionExecu, Native-Transpor).",
+    "related": [
+      "jvm.threads.group-share",
+      "host.ttop.compaction-share"
+    ],
+    "tags": [
+      "jvm",
+      "cpu",
+      "threads",
+      "convention"
+    ],
+    "verified": {
+      "source": "https://man7.org/linux/man-pages/man1/top.1.html#3a._DESCRIPTIONS_of_Fields (%CPU, Irix mode); https://man7.org/linux/man-pages/man3/pthread_setname_np.3.html#DESCRIPTION (16 bytes incl. NUL); 90 % is a convention",
+      "checked": "2026-11-25"
+    }
+  },
+  // knowledge/jvm.yaml
+  {
     "id": "jvm.transparent-huge-pages",
     "statement": "-XX:+UseTransparentHugePages lets the JVM back its heap with transparent huge pages through madvise, without reserving hugepages in the OS; combined with the shipped -XX:+AlwaysPreTouch the heap is faulted in as huge pages at start-up, which cuts TLB misses on large heaps.",
     "appliesTo": [
@@ -9968,6 +10102,50 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
     ],
     "verified": {
       "source": "dist/common/sysctl.d/99-scylla-aio.conf@scylla-2026.1.0 (fs.aio-max-nr = 30000000; changed from 5578536 by commit 2cfc517874, first released in scylla-4.6.0)",
+      "checked": "2026-11-24"
+    }
+  },
+  // knowledge/os.yaml
+  {
+    "id": "os.cgroup.io-throttle",
+    "statement": "A cgroup block I/O limit caps what a process may read and write on one device (cgroup v1 blkio.throttle.{read,write}_{bps,iops}_device, cgroup v2 io.max), whatever the device itself can do; limits set on an ancestor cgroup apply too. A cap on a Cassandra node's data device bounds its reads and flushes.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Linux kernel docs — Block IO Controller (cgroup v1), Throttling/Upper limit policy files",
+        "url": "https://docs.kernel.org/admin-guide/cgroup-v1/blkio-controller.html",
+        "ref": "torvalds/linux Documentation/admin-guide/cgroup-v1/blkio-controller.rst"
+      },
+      {
+        "title": "Linux kernel docs — Control Group v2, IO Interface Files (io.max)",
+        "url": "https://docs.kernel.org/admin-guide/cgroup-v2.html",
+        "ref": "torvalds/linux Documentation/admin-guide/cgroup-v2.rst"
+      }
+    ],
+    "rationale": "The throttle holds requests before they reach the device queue, so /proc/diskstats and iostat show the device nearly idle with a low await while the node's own read latency climbs (measured on the lab's slow-disk incident: 10 reads/s, await 0.9 ms, util 0.7 % on the capped loop device). Containers set these limits (docker --device-read-bps/--device-read-iops, systemd IOReadBandwidthMax/IOReadIOPSMax); only the cgroup files of the node's process name the cap.",
+    "related": [
+      "os.read-ahead-kb.ssd"
+    ],
+    "tags": [
+      "os",
+      "disk",
+      "cgroup"
+    ],
+    "verified": {
+      "source": "/sys/fs/cgroup/blkio/cql-tuner-lab-disk-node3/blkio.throttle.read_iops_device@linux-6.18 read back '7:0 10' while the lab's slow-disk incident ran; format per blkio-controller.rst (\"<major>:<minor> <rate>\") and cgroup-v2.rst io.max (rbps/wbps/riops/wiops, max = no limit)",
       "checked": "2026-11-24"
     }
   },
@@ -13957,6 +14135,84 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "checked": "2026-11-24"
     }
   },
+  // knowledge/datamodel.yaml
+  {
+    "id": "table.hot-partition",
+    "statement": "One partition key taking most of a table's reads or writes on a node (here: at least half of what the node's local counters counted for that table during the window) puts that load on the few replicas that own the key, whatever the cluster size; nodetool profileload (4.0+) and toppartitions sample the most frequent keys per table for a duration.",
+    "thresholds": {
+      "warning": 50,
+      "direction": "above"
+    },
+    "unit": "% of the table's local reads or writes on the node, sampled over the diagnosis window",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra ProfileLoad.java (cassandra-4.1.10) — profileload [-a samplers] [-k top count] [-s capacity] [<ks> <table>] <duration ms>",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1.10/src/java/org/apache/cassandra/tools/nodetool/ProfileLoad.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/tools/nodetool/ProfileLoad.java (cassandra-4.1.10)"
+      },
+      {
+        "title": "Apache Cassandra docs — nodetool profileload (5.0)",
+        "url": "https://cassandra.apache.org/doc/5.0/cassandra/managing/tools/nodetool/profileload.html"
+      },
+      {
+        "title": "DataStax CQL docs — Composite partition key (bucketing a hot partition key to spread writes, \"hotspotting\")",
+        "url": "https://docs.datastax.com/en/cql-oss/3.3/cql/cql_using/useCompositePartitionKeyConcept.html"
+      }
+    ],
+    "rationale": "The printed rows are only the top keys of a stream-summary sampler, so the share is the key's sampled rate over the table's local read or write rate counted by the node in the same window (the share of the printed rows when that rate is missing, with lower confidence). 50 % is this project's convention, together with table.hot-partition.times-next (the key must also stand well above the next one) and a floor of 50 sampled operations a second so an idle table's few reads are not called hot. Recorded on the lab (Cassandra 5.0.9, 90 % of a latte load on one key): 100 % of the reads and 769× the next key. The fix is in the data model (spread the key: a bucket or shard column in the partition key) or the client (cache the hot row).",
+    "related": [
+      "datamodel.partition-size.target",
+      "table.hot-partition.times-next"
+    ],
+    "tags": [
+      "data-model",
+      "hot-partition",
+      "convention"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/tools/nodetool/ProfileLoad.java@cassandra-4.1.10 (options -s 256, -k 10, -a READS,WRITES,…; args [ks table duration] or [duration]) + lab capture tests/fixtures/nodetool-toppartitions/5.0-profileload-hot-key.txt@cassandra-5.0.9; 50 % is this project's convention",
+      "checked": "2026-11-25"
+    }
+  },
+  // knowledge/datamodel.yaml
+  {
+    "id": "table.hot-partition.times-next",
+    "statement": "A key counts as hot only when its sampled count is at least 10 times the next key's of the same table (or it is the only key sampled): a uniform load spreads counts evenly over the top keys.",
+    "value": 10,
+    "unit": "times the next key's sampled count",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra ProfileLoad.java (cassandra-4.1.10) — Count and +/- columns of the frequency samplers",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-4.1.10/src/java/org/apache/cassandra/tools/nodetool/ProfileLoad.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/tools/nodetool/ProfileLoad.java (cassandra-4.1.10)"
+      }
+    ],
+    "rationale": "With a uniform load the top keys' counts are within a few of each other (the lab's uniform writes: 4–5 per key in 10 s, \"+/-\" 2–3); a skewed key is orders of magnitude above (769× on the lab). 10× is this project's convention, well above the sampler's error.",
+    "related": [
+      "table.hot-partition"
+    ],
+    "tags": [
+      "data-model",
+      "hot-partition",
+      "convention"
+    ],
+    "verified": {
+      "source": "lab capture tests/fixtures/nodetool-toppartitions/5.0-toppartitions-hot-key.txt@cassandra-5.0.9 (3844 vs 5 for the next key); 10× is this project's convention",
+      "checked": "2026-11-25"
+    }
+  },
   // knowledge/tables.yaml
   {
     "id": "table.partition-size",
@@ -15055,6 +15311,7 @@ export type KnowledgeId =
   | "cache.row.default"
   | "cl.any-writes-only"
   | "cl.quorum"
+  | "client.consistency-all"
   | "client.coordinator-balance"
   | "client.driver-min.python"
   | "client.protocol-version"
@@ -15195,6 +15452,8 @@ export type KnowledgeId =
   | "jvm.heap.used-ratio"
   | "jvm.instance-size"
   | "jvm.safepoint.time-to-safepoint"
+  | "jvm.threads.group-share"
+  | "jvm.threads.hot-thread"
   | "jvm.transparent-huge-pages"
   | "k8s.cass-operator.one-pod-per-worker"
   | "k8s.cpu.limit-throttling"
@@ -15259,6 +15518,7 @@ export type KnowledgeId =
   | "native-transport.rate-limiting.default"
   | "native-transport.throw-on-overload.default"
   | "os.aio-max-nr.scylla"
+  | "os.cgroup.io-throttle"
   | "os.clocksource"
   | "os.cpu-governor"
   | "os.io-scheduler.ssd"
@@ -15368,6 +15628,8 @@ export type KnowledgeId =
   | "table.bloom-filter-fp-chance.default"
   | "table.compression.chunk-length.default"
   | "table.compression.chunk-length.default-pre-4.0"
+  | "table.hot-partition"
+  | "table.hot-partition.times-next"
   | "table.partition-size"
   | "table.snapshots-vs-live"
   | "table.sstable-count"

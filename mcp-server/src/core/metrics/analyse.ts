@@ -3,10 +3,12 @@
  * changed first, what moved with it, and findings that cite the series and the times.
  */
 import type { Finding } from '../findings.js';
+import { threshold } from '../knowledge/index.js';
 import { findChange, type ChangePoint } from './change-point.js';
 import { summarise, type Series, type SeriesSummary } from './series.js';
 import { nodeOfInstance, type Exporter, type SignalSpec } from './signals.js';
 import type { MetricsWindow } from './window.js';
+import { analyseTables, type TableSignalView } from './tables.js';
 
 export interface SignalData {
   spec: SignalSpec;
@@ -15,6 +17,8 @@ export interface SignalData {
   series: Series[];
   /** Why there is no data (the query failed, the metric is absent), when there is none. */
   error?: string;
+  /** Seconds between points when not the window's step (per-table signals are read coarser). */
+  step?: number;
 }
 
 export interface NodeSignal {
@@ -46,6 +50,8 @@ export interface MetricsAnalysis {
   findings: Finding[];
   /** Signals that gave no series, with the reason. */
   missing: { signal: string; exporter: Exporter; reason: string }[];
+  /** Per-table signals: per signal the few tables that moved or are worst, and how many were left out. */
+  tables: TableSignalView[];
 }
 
 const KNOWLEDGE: Partial<Record<SignalSpec['id'], string[]>> = {
@@ -56,6 +62,7 @@ const KNOWLEDGE: Partial<Record<SignalSpec['id'], string[]>> = {
   dropped: ['dropped.messages'],
   timeouts: ['config.read-request-timeout.default', 'config.write-request-timeout.default'],
   gc_time: ['jvm.gc.pause'],
+  cl_all_share: ['client.consistency-all'],
 };
 
 const iso = (s: number) => new Date(s * 1000).toISOString().replace('.000Z', 'Z');
@@ -96,6 +103,7 @@ export function analyseMetrics(window: MetricsWindow, data: SignalData[], export
       missing.push({ signal: d.spec.id, exporter: d.spec.exporter, reason: d.error ?? 'the query returned no series in this window' });
       continue;
     }
+    if (d.spec.table) continue; // summarised per table below, on a budget
     for (const s of d.series) {
       const node = nodeOfInstance(s.labels.instance ?? '?');
       const points = d.spec.scale ? s.points.map(([t, v]): [number, number] => [t, v * d.spec.scale!]) : s.points;
@@ -113,7 +121,8 @@ export function analyseMetrics(window: MetricsWindow, data: SignalData[], export
   }
   changes.sort((a, b) => a.change.start - b.change.start || Number(b.bad) - Number(a.bad) || a.node.localeCompare(b.node));
   const nodes = [...byNode.entries()].sort(([a], [b]) => a.localeCompare(b, undefined, { numeric: true })).map(([node, signals]) => ({ node, signals }));
-  return { window, exporters, nodes, changes, findings: changeFindings(changes, nearS, data, via), missing };
+  const tables = analyseTables(data, window.step, formatValue, via);
+  return { window, exporters, nodes, changes, findings: [...changeFindings(changes, nearS, data, via), ...tables.findings], missing, tables: tables.views };
 }
 
 /** One finding per signal that moved the bad way: the first node leads, the others and what moved with it follow. */
@@ -159,24 +168,31 @@ function recommendationFor(first: ChangeEvent, movedWith: ChangeEvent[]): string
 }
 
 /** Signals that are bad at any level above their threshold: a node that stopped answering, drops, timeouts, shed requests. */
-const LEVEL_BAD: Partial<Record<SignalSpec['id'], 'critical' | 'warning'>> = { scrape_up: 'critical', dropped: 'critical', timeouts: 'warning' };
+const LEVEL_BAD: Partial<Record<SignalSpec['id'], 'critical' | 'warning'>> = { scrape_up: 'critical', dropped: 'critical', timeouts: 'warning', cl_all_share: 'warning' };
 
 /**
  * Findings from levels rather than changes, for windows too short to hold a change (a direct scrape reads a few
  * intervals): a node not answering, messages dropped or requests shed, timeouts, at a rate above the signal's
  * threshold somewhere in the window.
  */
-export function levelFindings(a: MetricsAnalysis, data: SignalData[], via: string): Finding[] {
+export function levelFindings(a: MetricsAnalysis, data: SignalData[], via: string, only?: ReadonlySet<SignalSpec['id']>): Finding[] {
   const out: Finding[] = [];
   for (const n of a.nodes) {
     for (const s of n.signals) {
       const severity = LEVEL_BAD[s.signal];
-      if (!severity) continue;
+      if (!severity || (only && !only.has(s.signal))) continue;
       const spec = data.find((d) => d.spec.id === s.signal && d.spec.exporter === s.exporter);
-      const bad = s.signal === 'scrape_up' ? s.summary.min < 1 : s.summary.max >= (spec?.spec.minAbsolute ?? 0) && s.summary.max > 0;
+      const floor = s.signal === 'cl_all_share' ? (threshold('client.consistency-all').warning ?? 1) / 100 : (spec?.spec.minAbsolute ?? 0);
+      // ALL judged on the median: one burst of an admin's consistency check is not the application's setting.
+      const level = s.signal === 'cl_all_share' ? s.summary.median : s.summary.max;
+      const bad = s.signal === 'scrape_up' ? s.summary.min < 1 : level >= floor && level > 0;
       if (!bad) continue;
       const value =
-        s.signal === 'scrape_up' ? `answered ${formatValue(s.summary.median, 'ratio')} of the scrapes` : `${formatValue(s.summary.max, s.unit)} at most`;
+        s.signal === 'scrape_up'
+          ? `answered ${formatValue(s.summary.median, 'ratio')} of the scrapes`
+          : s.signal === 'cl_all_share'
+            ? `${formatValue(s.summary.median, s.unit)} (median)`
+            : `${formatValue(s.summary.max, s.unit)} at most`;
       out.push({
         id: `metrics.level.${s.signal}`,
         severity,
@@ -190,7 +206,11 @@ export function levelFindings(a: MetricsAnalysis, data: SignalData[], via: strin
         recommendation:
           s.signal === 'scrape_up'
             ? `Check that ${n.node} is up and its exporter answers (the endpoint's error is in the report).`
-            : `Read ${n.node}'s system.log for the same minutes (\`cql-tuner logs\`, MCP analyze_logs): ` +
+            : s.signal === 'cl_all_share'
+              ? 'Find the application that sets CONSISTENCY ALL (system_views.clients names the connections; the driver profile or ' +
+                'statement sets the level) and use QUORUM / LOCAL_QUORUM for both reads and writes: with ALL one replica down or slow ' +
+                'fails the request.'
+              : `Read ${n.node}'s system.log for the same minutes (\`cql-tuner logs\`, MCP analyze_logs): ` +
               'drops and timeouts say which stage or replica fell behind.',
         knowledgeIds: KNOWLEDGE[s.signal] ?? [],
         confidence: 'high',

@@ -8,7 +8,8 @@
  */
 import type { ExpositionSample } from '../parse/metrics/exposition.js';
 
-type Match = Record<string, string>;
+/** Label → value it must have, or the values it may have (a label spelled differently across versions). */
+type Match = Record<string, string | string[]>;
 type Agg = 'sum' | 'avg' | 'max';
 
 export type ScrapeExpr =
@@ -50,7 +51,8 @@ export function exprMetrics(e: ScrapeExpr): string[] {
   }
 }
 
-const matches = (labels: Record<string, string>, m: Match | undefined) => !m || Object.entries(m).every(([k, v]) => labels[k] === v);
+const matches = (labels: Record<string, string>, m: Match | undefined) =>
+  !m || Object.entries(m).every(([k, v]) => (Array.isArray(v) ? v.includes(labels[k] ?? '') : labels[k] === v));
 
 /** A series' identity: its name and labels, sorted. */
 const seriesKey = (s: ExpositionSample) => `${s.name}{${Object.keys(s.labels).sort().map((k) => `${k}=${s.labels[k]}`).join(',')}}`;
@@ -184,9 +186,41 @@ export function scrapeSeries(e: ScrapeExpr, scrapes: Scrape[]): [number, number]
   return points;
 }
 
+/**
+ * A per-table signal's series from a node's scrapes: the samples are split by the two labels naming the table
+ * (keyspace, table) and the expression is evaluated on each table's share, so one pass over the pages serves every
+ * table. Samples without those labels are left out; a failed scrape is failed for every table.
+ */
+export type TableSeries = { keyspace: string; table: string; points: [number, number][] };
+
+export function scrapeSeriesByTable(e: ScrapeExpr, scrapes: Scrape[], labels: { keyspace: string; table: string }): Map<string, TableSeries> {
+  const names = new Set(exprMetrics(e));
+  const tables = new Map<string, { keyspace: string; table: string; scrapes: Scrape[] }>();
+  scrapes.forEach((sc, i) => {
+    if (!sc.samples) return;
+    for (const s of sc.samples) {
+      if (!names.has(s.name)) continue;
+      const ks = s.labels[labels.keyspace];
+      const tb = s.labels[labels.table];
+      if (ks === undefined || tb === undefined) continue;
+      const key = `${ks}.${tb}`;
+      let t = tables.get(key);
+      if (!t) {
+        t = { keyspace: ks, table: tb, scrapes: scrapes.map((x) => ({ at: x.at, samples: x.samples ? [] : null })) };
+        tables.set(key, t);
+      }
+      t.scrapes[i]!.samples!.push(s);
+    }
+  });
+  const out = new Map<string, TableSeries>();
+  for (const [key, t] of tables) out.set(key, { keyspace: t.keyspace, table: t.table, points: scrapeSeries(e, t.scrapes) });
+  return out;
+}
+
 /** The expression as short text for evidence ("rate(scylla_transport_requests_served)"). */
 export function describeExpr(e: ScrapeExpr): string {
-  const m = (match?: Match) => (match ? `{${Object.entries(match).map(([k, v]) => `${k}="${v}"`).join(',')}}` : '');
+  const m = (match?: Match) =>
+    match ? `{${Object.entries(match).map(([k, v]) => (Array.isArray(v) ? `${k}=~"${v.join('|')}"` : `${k}="${v}"`)).join(',')}}` : '';
   switch (e.op) {
     case 'rate':
       return `${e.agg && e.agg !== 'sum' ? `${e.agg} ` : ''}rate(${e.metric}${m(e.match)})`;

@@ -8,11 +8,16 @@
  *   (github.com/scylladb/scylla-monitoring @8338154e: prometheus/prom_rules/prometheus.latency.rules.yml,
  *   grafana/scylla-overview.template.json, scylla-detailed.template.json); latency histograms are in microseconds.
  * - node: prometheus-node-exporter's standard collectors (node_cpu_seconds_total, node_disk_*), checked on 1.5.0.
+ * - mcac and mgmtapi (DataStax MCAC, the k8ssandra Management API's /metrics on :9000): metric-names.ts.
+ * Per-table signals (`table` set) group by node and table; names and labels checked on real pages
+ * (tests/fixtures/metrics/PROVENANCE.md): the JMX exporter's example rules give `cassandra_table_*{keyspace,table}`,
+ * ScyllaDB `scylla_column_family_*{ks,cf}` (only with enable_keyspace_column_family_metrics).
  */
 import type { ScrapeExpr } from './scrape-eval.js';
+import { MCAC_SIGNALS, MGMTAPI_SIGNALS } from './metric-names.js';
 
 /** `prometheus` is the server's own view of each target (`up`), present whatever the exporters. */
-export type Exporter = 'jmx' | 'scylla' | 'node' | 'prometheus';
+export type Exporter = 'jmx' | 'scylla' | 'mcac' | 'mgmtapi' | 'node' | 'prometheus';
 
 export type SignalId =
   | 'scrape_up'
@@ -33,14 +38,22 @@ export type SignalId =
   | 'cql_requests'
   | 'foreground_reads'
   | 'foreground_writes'
-  | 'cache_hit_ratio';
+  | 'cache_hit_ratio'
+  | 'cl_all_share'
+  | 'table_reads'
+  | 'table_writes'
+  | 'table_read_p99'
+  | 'table_write_p99'
+  | 'table_sstables_per_read'
+  | 'table_tombstones'
+  | 'table_pending_compactions';
 
 export interface SignalSpec {
   id: SignalId;
   exporter: Exporter;
   title: string;
   /** Unit of the values after `scale` ('s' latencies are shown in ms). */
-  unit: 'ops/s' | 's' | 'tasks' | 'requests' | 'B/s' | '/s' | 's/s' | 'ratio' | 'cores';
+  unit: 'ops/s' | 's' | 'tasks' | 'requests' | 'B/s' | '/s' | 's/s' | 'ratio' | 'cores' | 'per read';
   /** PromQL; `$W` is replaced by the rate window. */
   query: string;
   /** Multiply the returned values by this (ScyllaDB's µs histograms → s). */
@@ -53,6 +66,8 @@ export interface SignalSpec {
   probe: string;
   /** The same signal from two scrapes of a node's page, without a Prometheus (scrape-eval.ts); absent = not available that way. */
   scrape?: ScrapeExpr;
+  /** A per-table signal: the labels naming the keyspace and the table (the query keeps them, one series per node and table). */
+  table?: { keyspace: string; table: string };
 }
 
 const ONLY_CASSANDRA = 'and on (instance) cassandra_clientrequest_latency_seconds_count{clientrequest="Read"}';
@@ -69,9 +84,46 @@ const jmx = (
 ): SignalSpec => ({ id, exporter: 'jmx', title, unit, query, bad, minAbsolute, probe, scrape });
 
 type Agg = 'sum' | 'avg' | 'max';
-const rate = (metric: string, match?: Record<string, string>, agg?: Agg): ScrapeExpr => ({ op: 'rate', metric, ...(match ? { match } : {}), ...(agg ? { agg } : {}) });
+const rate = (metric: string, match?: Record<string, string | string[]>, agg?: Agg): ScrapeExpr => ({ op: 'rate', metric, ...(match ? { match } : {}), ...(agg ? { agg } : {}) });
 const gauge = (metric: string, agg: Agg, match?: Record<string, string>): ScrapeExpr => ({ op: 'gauge', metric, agg, ...(match ? { match } : {}) });
 const READ = { clientrequest: 'Read' };
+
+type TableKind = 'rate' | 'p99' | 'gauge';
+const JMX_TABLE = { keyspace: 'keyspace', table: 'table' };
+const SCYLLA_TABLE = { keyspace: 'ks', table: 'cf' };
+const JMX_BY = 'instance, keyspace, table';
+
+/** A JMX-exporter per-table signal (the example rules give quantile gauges and `_count` counters). */
+function jmxTable(
+  id: SignalId, title: string, unit: SignalSpec['unit'], kind: TableKind, metric: string, bad: SignalSpec['bad'], minAbsolute: number,
+): SignalSpec {
+  const q = { quantile: '0.99' };
+  const query =
+    kind === 'rate'
+      ? `sum by (${JMX_BY}) (rate(${metric}[$W]))`
+      : kind === 'p99'
+        ? `max by (${JMX_BY}) (${metric}{quantile="0.99"})`
+        : `sum by (${JMX_BY}) (${metric})`;
+  const scrape = kind === 'rate' ? rate(metric) : kind === 'p99' ? gauge(metric, 'max', q) : gauge(metric, 'sum');
+  return { id, exporter: 'jmx', title, unit, query, bad, minAbsolute, probe: metric, scrape, table: JMX_TABLE };
+}
+
+/** A ScyllaDB per-table signal: per-shard series summed per table, histograms in µs. */
+function scyllaTable(
+  id: SignalId, title: string, unit: SignalSpec['unit'], kind: TableKind, metric: string, bad: SignalSpec['bad'], minAbsolute: number,
+): SignalSpec {
+  const by = 'instance, ks, cf';
+  const query =
+    kind === 'rate'
+      ? `sum by (${by}) (rate(${metric}[$W]))`
+      : kind === 'p99'
+        ? `histogram_quantile(0.99, sum by (${by}, le) (rate(${metric}_bucket[$W])))`
+        : `sum by (${by}) (${metric})`;
+  const scrape: ScrapeExpr = kind === 'rate' ? rate(metric) : kind === 'p99' ? { op: 'quantile', q: 0.99, metric } : gauge(metric, 'sum');
+  const probe = kind === 'p99' ? `${metric}_bucket` : metric;
+  const scale = kind === 'p99' ? { scale: 1e-6 } : {};
+  return { id, exporter: 'scylla', title, unit, query, ...scale, bad, minAbsolute, probe, scrape, table: SCYLLA_TABLE };
+}
 const WRITE = { clientrequest: 'Write' };
 
 export const SIGNALS: SignalSpec[] = [
@@ -102,6 +154,20 @@ export const SIGNALS: SignalSpec[] = [
   jmx(
     'write_p99', 'write p99 (coordinator)', 's', 'max by (instance) (cassandra_clientrequest_latency_seconds{clientrequest="Write",quantile="0.99"})', 'up', 0.001, 'cassandra_clientrequest_latency_seconds',
     gauge('cassandra_clientrequest_latency_seconds', 'max', { ...WRITE, quantile: '0.99' })
+  ),
+  // Coordinator requests per consistency level: ClientRequestsMetricsHolder registers scopes "Read-<CL>" / "Write-<CL>"
+  // (cassandra-4.0+, checked in the 4.0.17, 4.1.10 and 5.0.9 jars and on a real 5.0 page). ALL fails a request as soon as
+  // one replica is down or slow, so any steady share of it is an availability risk, whatever the latency says.
+  jmx(
+    'cl_all_share', 'share of requests at CONSISTENCY ALL', 'ratio',
+    'sum by (instance) (rate(cassandra_clientrequest_latency_seconds_count{clientrequest=~"Read-ALL|Write-ALL"}[$W])) / ' +
+      '(sum by (instance) (rate(cassandra_clientrequest_latency_seconds_count{clientrequest=~"Read|Write"}[$W])) > 0)',
+    'up', 0.01, 'cassandra_clientrequest_latency_seconds_count',
+    {
+      op: 'div',
+      left: rate('cassandra_clientrequest_latency_seconds_count', { clientrequest: ['Read-ALL', 'Write-ALL'] }),
+      right: rate('cassandra_clientrequest_latency_seconds_count', { clientrequest: ['Read', 'Write'] }),
+    },
   ),
   jmx(
     'pending_compactions', 'pending compactions', 'tasks', 'sum by (instance) (cassandra_compaction_pendingtasks)', 'up', 5, 'cassandra_compaction_pendingtasks',
@@ -281,6 +347,22 @@ export const SIGNALS: SignalSpec[] = [
     probe: 'scylla_cache_row_hits',
     scrape: { op: 'div', left: rate('scylla_cache_row_hits'), right: { op: 'add', left: rate('scylla_cache_row_hits'), right: rate('scylla_cache_row_misses') } },
   },
+  // Per table (JMX exporter example rules: MBean type=Table → cassandra_table_<name>{keyspace,table}, checked on a real 5.0 page).
+  jmxTable('table_reads', 'table reads', 'ops/s', 'rate', 'cassandra_table_readlatency_seconds_count', 'either', 5),
+  jmxTable('table_writes', 'table writes', 'ops/s', 'rate', 'cassandra_table_writelatency_seconds_count', 'either', 5),
+  jmxTable('table_read_p99', 'table read p99 (local)', 's', 'p99', 'cassandra_table_readlatency_seconds', 'up', 0.001),
+  jmxTable('table_write_p99', 'table write p99 (local)', 's', 'p99', 'cassandra_table_writelatency_seconds', 'up', 0.001),
+  jmxTable('table_sstables_per_read', 'SSTables per read (p99)', 'per read', 'p99', 'cassandra_table_sstablesperreadhistogram', 'up', 1),
+  jmxTable('table_tombstones', 'tombstones scanned per read (p99)', 'per read', 'p99', 'cassandra_table_tombstonescannedhistogram', 'up', 100),
+  jmxTable('table_pending_compactions', 'table pending compactions', 'tasks', 'gauge', 'cassandra_table_pendingcompactions', 'up', 5),
+  // ScyllaDB per table: histograms in µs and a gauge per shard, labels ks/cf (scylladb docs/dev/metrics.md).
+  scyllaTable('table_reads', 'table reads', 'ops/s', 'rate', 'scylla_column_family_read_latency_count', 'either', 5),
+  scyllaTable('table_writes', 'table writes', 'ops/s', 'rate', 'scylla_column_family_write_latency_count', 'either', 5),
+  scyllaTable('table_read_p99', 'table read p99 (local)', 's', 'p99', 'scylla_column_family_read_latency', 'up', 0.001),
+  scyllaTable('table_write_p99', 'table write p99 (local)', 's', 'p99', 'scylla_column_family_write_latency', 'up', 0.001),
+  scyllaTable('table_pending_compactions', 'table pending compactions', 'tasks', 'gauge', 'scylla_column_family_pending_compaction', 'up', 5),
+  ...MCAC_SIGNALS,
+  ...MGMTAPI_SIGNALS,
   {
     id: 'cpu',
     exporter: 'node',
@@ -338,12 +420,29 @@ export const SIGNALS: SignalSpec[] = [
 export const EXPORTER_PROBES: Record<Exclude<Exporter, 'prometheus'>, string> = {
   jmx: 'cassandra_clientrequest_latency_seconds_count',
   scylla: 'scylla_storage_proxy_coordinator_read_latency_count',
+  mcac: 'mcac_client_request_latency_total',
+  mgmtapi: 'org_apache_cassandra_metrics_client_request_latency_count',
   node: 'node_cpu_seconds_total',
+};
+
+/** What each naming is, for messages ("expected … found …"). */
+export const EXPORTER_NAMES: Record<Exclude<Exporter, 'prometheus'>, string> = {
+  jmx: "the Prometheus JMX exporter with its example Cassandra rules",
+  scylla: 'ScyllaDB',
+  mcac: 'DataStax MCAC (through its Prometheus relabel rules)',
+  mgmtapi: "the k8ssandra Management API's /metrics",
+  node: 'node_exporter',
 };
 
 /** The exporters whose identifying metric names are among `names`. */
 export function exportersPresent(names: ReadonlySet<string>): Exclude<Exporter, 'prometheus'>[] {
-  return (['jmx', 'scylla', 'node'] as const).filter((e) => names.has(EXPORTER_PROBES[e]));
+  return (['jmx', 'scylla', 'mcac', 'mgmtapi', 'node'] as const).filter((e) => names.has(EXPORTER_PROBES[e]));
+}
+
+/** "… (probe_name)" for each naming, to say what was expected. */
+export function expectedNamings(): string {
+  const all = Object.keys(EXPORTER_PROBES) as Exclude<Exporter, 'prometheus'>[];
+  return all.map((e) => `${EXPORTER_NAMES[e]} (${EXPORTER_PROBES[e]})`).join(', ');
 }
 
 /** `instance` label → the node it is about: the host part ("10.0.0.3:7070" → "10.0.0.3"). */

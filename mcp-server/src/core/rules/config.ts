@@ -699,7 +699,6 @@ export function cassandraYamlRules(y: CassandraYaml, ctx: ConfigContext = {}): K
 
 /** interpret: a detected config.* text runs these (no host context: RAM/cores/JDK checks say they were skipped). */
 export const CONFIG_KIND_RULES: KindRules = {
-  prefix: 'config.',
   run(kind, value) {
     if (kind === 'config.cassandra-yaml') {
       const y = value as CassandraYaml;

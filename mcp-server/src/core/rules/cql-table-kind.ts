@@ -49,24 +49,23 @@ function run(named: Record<string, TsvTable>): KindRuleOutcome[] {
   return CLUSTER_WIDE_RULES.map((r) => ({ ...r.run({ nodes: [node], origin: 'pasted query result' }), checks: r.checks }));
 }
 
-export const CQL_TABLE_KIND_RULES: KindRules[] = [
-  {
-    prefix: 'cql.table',
-    run(_kind, value) {
-      const named: Record<string, TsvTable> = {};
-      for (const r of (value as CqlshTables).results) {
-        const name = nameTable(r.table, r.from);
-        if (name && !named[name]) named[name] = r.table;
-      }
-      return run(named);
-    },
+/** cqlsh result tables pasted as cqlsh printed them (one or several). */
+export const CQL_TABLE_RULES: KindRules = {
+  run(_kind, value) {
+    const named: Record<string, TsvTable> = {};
+    for (const r of (value as CqlshTables).results) {
+      const name = nameTable(r.table, r.from);
+      if (name && !named[name]) named[name] = r.table;
+    }
+    return run(named);
   },
-  {
-    prefix: 'cql.tsv',
-    run(_kind, value) {
-      const t = value as TsvTable;
-      const name = nameTable(t, null);
-      return name ? run({ [name]: t }) : [];
-    },
+};
+
+/** One table as tab-separated values (cqlsh's COPY TO or a script's output). */
+export const CQL_TSV_RULES: KindRules = {
+  run(_kind, value) {
+    const t = value as TsvTable;
+    const name = nameTable(t, null);
+    return name ? run({ [name]: t }) : [];
   },
-];
+};

@@ -535,7 +535,6 @@ export function runHostRules(f: HostFacts): KindRuleOutcome[] {
 }
 
 export const HOST_KIND_RULES: KindRules = {
-  prefix: 'host.',
   run(kind, value) {
     if (kind === 'host.ttop') return runTtopRules(value as Ttop);
     if (kind === SCYLLA_SETUP_KIND) return scyllaSetupRules(value as ScyllaSetup);

@@ -59,7 +59,6 @@ export function k8sGroupAudit(g: K8sDbGroup, source: string, ctx: ConfigContext 
 
 /** interpret on a pasted `kubectl get -o yaml`: every group's checks. */
 export const K8S_KIND_RULES: KindRules = {
-  prefix: 'k8s.',
   run(kind, value) {
     if (kind !== 'k8s.resources') return [];
     return (value as K8sResourceSet).groups.flatMap((g) => k8sGroupAudit(g, 'pasted resource').outcomes);

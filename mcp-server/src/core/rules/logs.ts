@@ -132,10 +132,27 @@ export const logsRule: Rule = {
         });
       }
       if (l.safepoint.count && l.safepoint.ttspDominated.count) {
-        push(grade(l.safepoint.maxTtspMs, 'jvm.safepoint.time-to-safepoint'), {
+        // Stops while the node was still starting (boot to "Startup complete") say nothing about the running node:
+        // graded from the steady state, and the evidence says how many were set aside.
+        const su = l.safepoint.startup;
+        const maxTtsp = su ? su.steadyMaxTtspMs : l.safepoint.maxTtspMs;
+        const dominated = su ? Math.max(0, l.safepoint.ttspDominated.count - su.ttspDominated) : l.safepoint.ttspDominated.count;
+        const worst = su ? su.steadyWorstTtsp : l.safepoint.worstTtsp;
+        const setAside = su
+          ? `${n.node}: ${su.count} stop(s) while the node was starting (up to ${Math.round(su.maxTtspMs)} ms to reach the safepoint) set aside: ` +
+            'a JVM starting on a busy host is slow to reach safepoints; graded from the stops after "Startup complete"'
+          : null;
+        const steadyGrade = dominated > 0 ? grade(maxTtsp, 'jvm.safepoint.time-to-safepoint') : null;
+        push(su && !steadyGrade ? 'info' : steadyGrade, {
           id: 'log.time-to-safepoint',
-          title: `Reaching the safepoint, not GC, made ${l.safepoint.ttspDominated.count} of ${l.safepoint.count} stops long on ${n.node} (up to ${l.safepoint.maxTtspMs} ms)`,
-          evidence: [`${n.node}: ${Math.round(l.safepoint.ttspShare * 100)} % of ${l.safepoint.totalStoppedMs} ms stopped was spent reaching the safepoint`, ...l.safepoint.worstTtsp.slice(0, 2).map((e) => ex(n.node, e))],
+          title: su
+            ? `Reaching the safepoint made ${dominated} of ${l.safepoint.count - su.count} steady-state stops long on ${n.node} (up to ${Math.round(maxTtsp)} ms; ${su.count} start-up stop(s) set aside)`
+            : `Reaching the safepoint, not GC, made ${dominated} of ${l.safepoint.count} stops long on ${n.node} (up to ${l.safepoint.maxTtspMs} ms)`,
+          evidence: [
+            `${n.node}: ${Math.round(l.safepoint.ttspShare * 100)} % of ${l.safepoint.totalStoppedMs} ms stopped was spent reaching the safepoint`,
+            setAside,
+            ...worst.slice(0, 2).map((e) => ex(n.node, e)),
+          ],
           node: n.node,
           recommendation: 'A thread could not stop: look for page faults on memory-mapped reads (slow or saturated disk, swap), transparent huge page compaction, or long counted loops. Changing the collector will not help.',
           knowledgeIds: ['jvm.safepoint.time-to-safepoint', 'jvm.gc.pause'],

@@ -376,6 +376,5 @@ export function schemaTableRows(input: SchemaRuleInput): SchemaTableRow[] {
 
 /** `interpret` on pasted DESCRIBE output: the schema alone (no sizes, product unknown). */
 export const SCHEMA_KIND_RULES: KindRules = {
-  prefix: 'cql.schema',
   run: (_kind, value) => schemaRules({ schema: value as CqlSchema }),
 };

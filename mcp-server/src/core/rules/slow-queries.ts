@@ -147,6 +147,5 @@ export const slowQueriesRule: Rule = {
 };
 
 export const SLOW_QUERY_KIND_RULES: KindRules = {
-  prefix: 'logs.slow-queries',
   run: (_kind, value): KindRuleOutcome[] => [{ rule: RULE, checks: CHECKS, checked: true, findings: slowQueryFindings(value as SlowQueries) }],
 };

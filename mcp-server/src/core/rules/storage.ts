@@ -574,7 +574,6 @@ export function ioPropertiesRules(p: IoProperties, ctx: IoPropertiesContext): Ki
 
 /** The `interpret` hook for pasted storage outputs (kinds "storage.*"). */
 export const STORAGE_KIND_RULES = {
-  prefix: 'storage.',
   run(kind: string, value: unknown): KindRuleOutcome[] {
     if (kind === 'storage.io-properties') {
       return ioPropertiesRules(value as IoProperties, { origin: 'io_properties', dirs: SCYLLA_DEFAULT_DIRS, assumedDirs: true, mounts: [] });

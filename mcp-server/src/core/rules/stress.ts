@@ -477,7 +477,6 @@ export function runStressRules(f: StressFacts): KindRuleOutcome[] {
 }
 
 export const STRESS_KIND_RULES: KindRules = {
-  prefix: 'stress.',
   run(kind, value) {
     const f = stressFacts(kind, value);
     if (!f) return [{ rule: 'stress', checked: false, skippedBecause: `no stress facts for kind ${kind}`, findings: [], checks: 'stress run' }];

@@ -141,7 +141,7 @@ export function realDiskOps(state: LabState, nodetool: (node: number, args: stri
   const ops: DiskOps = {
     async moveDataToLoop(index, name, opts) {
       const n = nodeOf(index);
-      const argv = await nodeCommandLine(n);
+      const argv = await nodeCommandLine(state, n);
       const dir = recDir(name);
       await mkdir(dir, { recursive: true, mode: 0o700 });
       const rec: LoopRecord = { node: index, image: join(dir, `node${index}.img`), mount: join(n.dir, 'data'), orig: join(n.dir, 'data.cql-tuner-orig'), argv };

@@ -2,13 +2,16 @@
  * Stops and starts ONE lab node (the disk incidents move its data directory while it is down). The command line
  * comes from /proc of the running daemon, checked to be that node's java (the lab's marker flag), so a restart
  * runs exactly what `lab start` ran; the new PID goes into lab.json so `lab stop` and `lab status` follow it.
+ * The marker alone proves nothing (any local process can carry it), so the PID must also be the one lab.json records
+ * for that node, the process must belong to this user and run Cassandra's daemon class: a copied marker is refused.
  */
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { OpError } from '../../core/errors.js';
 import { probeCql } from '../cql-probe.js';
-import { labMarkerFlag } from '../jvm-flags.js';
+import { DAEMON_CLASS, labMarkerFlag } from '../jvm-flags.js';
 import { isAlive, isLabProcess, readCmdline, signalLabProcess } from '../proc.js';
 import { readLabState, writeLabState } from '../state.js';
 import type { LabNode, LabState } from '../types.js';
@@ -18,16 +21,55 @@ const START_TIMEOUT_MS = 240_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** True when argv is this node's daemon as the lab starts it: java, with the node's marker flag. */
+/** True when argv is this node's daemon as the lab starts it: java, with the node's marker flag, running CassandraDaemon. */
 export function isNodeCommandLine(argv: readonly string[], nodeDir: string): boolean {
-  return argv.length > 1 && basename(argv[0] ?? '') === 'java' && argv.includes(labMarkerFlag(nodeDir));
+  return argv.length > 1 && basename(argv[0] ?? '') === 'java' && argv.includes(labMarkerFlag(nodeDir)) && argv.at(-1) === DAEMON_CLASS;
 }
 
-/** The running node's command line, only when /proc shows it is that node's daemon. */
-export async function nodeCommandLine(node: LabNode): Promise<string[]> {
-  const argv = node.pid !== null && (await isLabProcess(node.pid, node.dir)) ? await readCmdline(node.pid) : null;
-  if (!argv || !isNodeCommandLine(argv, node.dir)) {
-    throw new OpError('INCIDENT_NODE_NOT_RUNNING', `node ${node.index} is not running (pid ${String(node.pid)})`, 'Check `cql-tuner lab status`.');
+export interface RestartCheck {
+  argv: readonly string[] | null;
+  nodeDir: string;
+  pid: number | null;
+  /** The PID lab.json records for this node now (null when lab.json is gone or names no such node). */
+  recordedPid: number | null;
+  /** Real UID of the process (/proc/PID/status), and this process's own. */
+  ownerUid: number | null;
+  selfUid: number;
+}
+
+/** Why a running process may not be copied for a restart, or null when it is provably the lab's own node. */
+export function restartRefusal(c: RestartCheck): string | null {
+  if (c.pid === null || c.argv === null) return 'it is not running';
+  if (c.recordedPid !== c.pid) return `pid ${c.pid} is not the pid lab.json records for it (${String(c.recordedPid)})`;
+  if (c.ownerUid !== c.selfUid) return `pid ${c.pid} belongs to uid ${String(c.ownerUid)}, not to this user (${c.selfUid})`;
+  if (!isNodeCommandLine(c.argv, c.nodeDir)) return `pid ${c.pid} is not that node's Cassandra daemon`;
+  return null;
+}
+
+/** Real UID from /proc/PID/status ("Uid:\treal\teffective\t…"), null when unreadable. */
+export async function processUid(pid: number): Promise<number | null> {
+  const text = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => null);
+  const m = text === null ? null : /^Uid:\s+(\d+)/m.exec(text);
+  return m ? Number(m[1]) : null;
+}
+
+/** The running node's command line, only when it is the daemon lab.json records for that node (see restartRefusal). */
+export async function nodeCommandLine(state: Pick<LabState, 'stateDir'>, node: LabNode): Promise<string[]> {
+  const live = node.pid !== null && (await isLabProcess(node.pid, node.dir));
+  const argv = live && node.pid !== null ? await readCmdline(node.pid) : null;
+  // Re-read, not the caller's copy: lab.json is the lab's own record of which PID it started for each node.
+  const onDisk = await readLabState(state.stateDir);
+  const recorded = onDisk?.nodes.find((n) => n.index === node.index && n.dir === node.dir)?.pid ?? null;
+  const why = restartRefusal({
+    argv,
+    nodeDir: node.dir,
+    pid: live ? node.pid : null,
+    recordedPid: recorded,
+    ownerUid: node.pid !== null && live ? await processUid(node.pid) : null,
+    selfUid: process.getuid?.() ?? -1,
+  });
+  if (why !== null || argv === null) {
+    throw new OpError('INCIDENT_NODE_NOT_RUNNING', `node ${node.index} cannot be restarted: ${why ?? 'no command line'}`, 'Check `cql-tuner lab status`.');
   }
   return argv;
 }

@@ -6,6 +6,7 @@ import { configMistake } from './config-mistake.js';
 import { diskNearFull } from './disk-near-full.js';
 import { droppedMutations } from './dropped-mutations.js';
 import { gcPressure } from './gc-pressure.js';
+import { hotPartition } from './hot-partition.js';
 import { nodeDown } from './node-down.js';
 import { schemaDisagreement } from './schema-disagreement.js';
 import { slowDisk } from './slow-disk.js';
@@ -30,6 +31,7 @@ export const INCIDENTS: readonly Incident[] = [
   schemaDisagreement,
   badSchema,
   clientMisuse,
+  hotPartition,
 ];
 
 export function incidentNames(): string[] {

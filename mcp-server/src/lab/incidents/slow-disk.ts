@@ -56,8 +56,9 @@ export const slowDisk: Incident = {
   nodes: 3,
   needs: ['root', 'loop-devices', 'cgroup-v1-blkio', 'latte'],
   // The throttle holds I/O before the block layer counts it: the loop device shows its capped rate at a low await (measured:
-  // 10 r/s, await 0.9 ms, util 0.7 %), so the node's own latency, not iostat, names it.
-  expect: ['latency.local-read-p99', 'latency.local-write-p99', 'cluster.outlier'],
+  // 10 r/s, await 0.9 ms, util 0.7 %), so iostat cannot name it; the cgroup files of node 3's process can (host.io-throttle),
+  // and the node's own latency is the symptom it explains.
+  expect: ['host.io-throttle', 'latency.local-read-p99', 'latency.local-write-p99', 'cluster.outlier'],
   async inject(ctx) {
     const disk = diskOpsOf(ctx);
     await ctx.cql(`CREATE KEYSPACE IF NOT EXISTS ${KS} WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}`);

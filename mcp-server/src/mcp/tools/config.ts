@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { auditConfig, MAX_CONFIG_BYTES, renderAuditConfig } from '../../ops/audit-config.js';
+import { auditConfig, auditConfigInputSchema, renderAuditConfig } from '../../ops/audit-config.js';
 import { DEFAULT_NODE_TIMEOUT_MS, DEFAULT_SWEEP_CONCURRENCY, takeSnapshot } from '../../ops/snapshot.js';
 import { mcpProgress } from '../progress.js';
 import { toolError, toolResult } from '../tool-result.js';
@@ -22,26 +22,7 @@ export function registerConfigTools(server: McpServer): void {
         '`kubectl get -o yaml` of a CassandraDatacenter, K8ssandraCluster or ScyllaCluster (k8sResources, or a file) gets Kubernetes checks per datacenter/rack — CPU limit vs request (CFS throttling), QoS class (Guaranteed for ScyllaDB CPU pinning), ' +
         'one pod per worker, storage class — and its embedded cassandra.yaml and JVM options go through the checks above with the container memory limit as RAM. ' +
         'Give version, jdk, hostRamGiB and cores for the checks that need them. With lab: true or hosts it also compares the yaml with system_views.settings of each node and the nodes with each other (drift). Read-only.',
-      inputSchema: {
-        files: z.array(z.string().min(1).max(4096)).max(16).optional().describe('Paths: cassandra.yaml or scylla.yaml, jvm*.options, cassandra-env.sh, a saved java command line, or a conf directory holding them'),
-        cassandraYaml: z.string().max(MAX_CONFIG_BYTES).optional().describe('cassandra.yaml (or scylla.yaml) text'),
-        jvmOptions: z.array(z.string().max(MAX_CONFIG_BYTES)).max(8).optional().describe('Texts of jvm*.options / cassandra-env.sh files'),
-        javaCommandLine: z.string().max(MAX_CONFIG_BYTES).optional().describe('A java command line (ps output, jvm_args line)'),
-        k8sResources: z
-          .string()
-          .max(MAX_CONFIG_BYTES)
-          .optional()
-          .describe('`kubectl get … -o yaml` (or -o json) of CassandraDatacenter, K8ssandraCluster or ScyllaCluster resources'),
-        version: z.string().regex(/^\d+\.\d+(?:\.\d+)?/).max(40).optional().describe('Cassandra version the files run on or are meant for, e.g. 4.1.10'),
-        jdk: z.number().int().min(6).max(40).optional().describe('Java major version (8, 11, 17, 21)'),
-        hostRamGiB: z.number().positive().max(65536).optional(),
-        cores: z.number().int().min(1).max(4096).optional(),
-        lab: z.boolean().default(false).describe('Compare with the running local lab (system_views.settings)'),
-        hosts: z.array(z.string().max(300)).max(64).optional().describe('Compare with these nodes (contact points, host or host:port)'),
-        cqlPort: z.number().int().min(1).max(65535).optional(),
-        localDataCenter: z.string().max(200).optional(),
-        detail: z.boolean().default(false).describe('Show every info finding in the text'),
-      },
+      inputSchema: auditConfigInputSchema,
       outputSchema: {
         inputs: z.array(z.object({ source: z.string(), kind: z.string().nullable(), ok: z.boolean(), reason: z.string().optional(), detail: z.string().optional(), warnings: z.array(z.string()) })),
         context: z.object({ version: z.string().nullable(), jdk: z.number().nullable(), hostRamBytes: z.number().nullable(), cores: z.number().nullable(), jdkFrom: z.string().optional() }),

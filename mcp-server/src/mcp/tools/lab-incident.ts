@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { incidentNames, listIncidents, runIncident } from '../../lab/incidents/index.js';
+import { listIncidents, runIncident } from '../../lab/incidents/index.js';
+import { labIncidentInputSchema } from '../../ops/lab.js';
 import { mcpProgress } from '../progress.js';
 import { toolError, toolResult } from '../tool-result.js';
 import { annotationsFor } from './annotations.js';
@@ -11,7 +12,6 @@ import { annotationsFor } from './annotations.js';
  * the lab's data and settings.
  */
 export function registerLabIncidentTool(server: McpServer): void {
-  const names = incidentNames() as [string, ...string[]];
   server.registerTool(
     'lab_incident',
     {
@@ -20,12 +20,7 @@ export function registerLabIncidentTool(server: McpServer): void {
         'Practice diagnosis: injects a known incident into the running local lab (loopback only; writes, deletes and settings in ' +
         'the lab only), or undoes it with heal: true. list: true lists the incidents and whether this host can run each ' +
         '(no confirm needed). Injecting or healing needs confirm: true. After injecting, call diagnose with lab: true.',
-      inputSchema: {
-        name: z.enum(names).optional().describe('Incident to inject or heal; omit with list: true'),
-        heal: z.boolean().default(false).describe('Undo the incident instead of injecting it'),
-        list: z.boolean().default(false).describe('Only list the incidents'),
-        confirm: z.boolean().default(false).describe('Must be true to inject or heal: it changes the lab’s data and settings'),
-      },
+      inputSchema: labIncidentInputSchema,
       outputSchema: {
         incidents: z
           .array(

@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { labStatus, startLab, stopLab } from '../../lab/index.js';
 import { renderLabStatus } from '../../render/lab.js';
+import { assertWipeConfirmed, labStartInputSchema, labStatusInputSchema, labStopInputSchema } from '../../ops/lab.js';
 import { mcpProgress } from '../progress.js';
 import { toolError, toolResult } from '../tool-result.js';
 import { annotationsFor } from './annotations.js';
@@ -80,18 +81,7 @@ export function registerLabTools(server: McpServer): void {
         'Takes ~10–60 s per node (first run also downloads ~70 MB). auth / tls / jmxAuth start a production-shaped lab: ' +
         'PasswordAuthenticator with a least-privilege role cql_tuner, client (and internode) TLS with a lab CA made by keytool, ' +
         'JMX password files; the result names the cqlshrc and JMX password file the user must put in the server environment.',
-      inputSchema: {
-        nodes: z.union([z.literal(1), z.literal(3)]).default(1),
-        datacenters: z
-          .union([z.literal(1), z.literal(2)])
-          .default(1)
-          .describe('2 = nodes 1–2 in datacenter1 and node 3 in datacenter2; needs nodes: 3'),
-        version: z.enum(['5.0', '4.1']).default('5.0'),
-        heap: z.string().regex(/^\d+[MG]$/, 'heap like 512M or 1G').default('512M'),
-        auth: z.boolean().default(false).describe('PasswordAuthenticator + CassandraAuthorizer, a set-up superuser and the least-privilege role cql_tuner'),
-        tls: z.boolean().default(false).describe('client TLS (internode too with nodes: 3), CA and node certificates made by keytool in the lab dir'),
-        jmxAuth: z.boolean().default(false).describe('JMX password and access files, as cassandra-env.sh sets them'),
-      },
+      inputSchema: labStartInputSchema,
       outputSchema: labStatusOutput,
       annotations: annotationsFor('lab_start'),
     },
@@ -111,7 +101,7 @@ export function registerLabTools(server: McpServer): void {
     {
       title: 'Local lab status',
       description: 'Shows the local lab nodes: PID, whether the process is alive and whether CQL answers.',
-      inputSchema: {},
+      inputSchema: labStatusInputSchema,
       outputSchema: labStatusOutput,
       annotations: annotationsFor('lab_status'),
     },
@@ -131,18 +121,13 @@ export function registerLabTools(server: McpServer): void {
       title: 'Stop the local lab',
       description:
         'Stops the lab’s Cassandra processes by the PIDs it recorded (never anything else). With wipe: true (needs confirm: true) it also deletes the lab’s data directories and, for a secured lab, its secrets (CA, key stores, passwords; the next start makes new ones at the same paths).',
-      inputSchema: {
-        wipe: z.boolean().default(false),
-        confirm: z.boolean().default(false).describe('Must be true when wipe is true'),
-      },
+      inputSchema: labStopInputSchema,
       outputSchema: { stopped: z.array(z.number()), wiped: z.boolean() },
       annotations: annotationsFor('lab_stop'),
     },
     async (args, extra) => {
       try {
-        if (args.wipe && !args.confirm) {
-          return toolError(Object.assign(new Error('wipe deletes the lab’s data directories and was not confirmed'), { code: 'CONFIRMATION_REQUIRED', fix: 'Call again with confirm: true if the lab data may be deleted, or without wipe.' }));
-        }
+        assertWipeConfirmed(args, { confirm: 'confirm: true', wipe: 'wipe: true' });
         const res = await stopLab({ onProgress: mcpProgress(extra), wipe: args.wipe });
         const report = { stopped: res.stopped, wiped: args.wipe };
         return toolResult(res.stopped.length ? `Stopped PIDs ${res.stopped.join(', ')}${args.wipe ? ' and wiped data' : ''}.` : 'No lab process was running.', report);

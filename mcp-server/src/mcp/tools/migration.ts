@@ -1,24 +1,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { migrationReview, renderMigrationReview } from '../../ops/migration.js';
-import { MAX_TOOL_TEXT_CHARS } from '../limits.js';
+import { migrationReview, migrationReviewInputSchema, renderMigrationReview } from '../../ops/migration.js';
 import { toolError, toolResult } from '../tool-result.js';
 import { annotationsFor } from './annotations.js';
 
 const endpoint = z.object({ product: z.enum(['cassandra', 'scylla', 'postgres']), version: z.string().min(1).max(40) });
-
-const accessPattern = z.object({
-  name: z.string().max(48).optional(),
-  table: z.string().min(1).max(128),
-  where: z.array(z.string().max(128)).max(16).describe('equality columns: the partition key'),
-  range: z.array(z.string().max(128)).max(8).optional(),
-  orderBy: z.array(z.object({ col: z.string().max(128), desc: z.boolean().optional() })).max(8).optional(),
-  limit: z.number().int().positive().optional(),
-  frequency: z.string().max(40).optional(),
-  join: z.array(z.string().max(128)).max(8).optional().describe('related tables joined by foreign key'),
-  rowsPerKeyPerDay: z.number().nonnegative().optional().describe('rows added per partition key per day (most active key): sizes the time bucket'),
-  maxRowsPerKey: z.number().int().positive().optional(),
-});
 
 const proposedColumn = z.object({ name: z.string(), type: z.string(), kind: z.enum(['partition_key', 'clustering', 'regular']), from: z.string() });
 
@@ -78,20 +64,7 @@ export function registerMigrationTools(server: McpServer): void {
         'PostgreSQL → CQL data-model review (from {product: postgres}): give ddlText/ddlFile (pg_dump --schema-only) and accessPatterns (strings like "orders by user_id order by created_at desc limit 20 ~40/day", or objects); ' +
         'returns one query table per pattern (partition key from equality columns, clustering from range/order, parent columns copied along foreign keys, a time bucket sized against the partition ceiling), type mapping, ' +
         'and items for unbounded/hot partitions, denormalisation write amplification, secondary-index temptations, constraints/sequences/transactions CQL lacks (LWT cost), counters, plus the proposed CQL DDL checked by the CQL parser and schema rules. Read-only.',
-      inputSchema: {
-        from: endpoint.describe('Current product and version, e.g. {product: cassandra, version: 3.11.16}'),
-        to: endpoint.describe('Target product and version'),
-        kind: z.enum(['cassandra-upgrade', 'cassandra-to-scylla', 'vnodes-to-tablets', 'postgres-to-cql']).optional().describe('Default: from the products'),
-        configText: z.string().max(MAX_TOOL_TEXT_CHARS).optional(),
-        configFile: z.string().max(4096).optional(),
-        schemaText: z.string().max(MAX_TOOL_TEXT_CHARS).optional(),
-        schemaFile: z.string().max(4096).optional(),
-        bundleDir: z.string().max(4096).optional().describe('Snapshot bundle (cluster_snapshot bundle: true)'),
-        ddlText: z.string().max(MAX_TOOL_TEXT_CHARS).optional().describe('PostgreSQL → CQL: pg_dump --schema-only output'),
-        ddlFile: z.string().max(4096).optional().describe('PostgreSQL → CQL: path of a pg_dump --schema-only file'),
-        accessPatterns: z.array(z.union([z.string().max(500), accessPattern])).max(64).optional().describe('PostgreSQL → CQL: the queries, e.g. "orders by user_id order by created_at desc limit 20 ~40/day"'),
-        keyspace: z.string().max(48).optional().describe('PostgreSQL → CQL: keyspace for the proposed tables (default: the PostgreSQL schema, or app)'),
-      },
+      inputSchema: migrationReviewInputSchema,
       outputSchema: reviewOutput,
       annotations: annotationsFor('migration_review'),
     },

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { estimateScaling, renderScaling } from '../../ops/scaling.js';
+import { estimateScaling, estimateScalingInputSchema, renderScaling } from '../../ops/scaling.js';
 import { toolError, toolResult } from '../tool-result.js';
 import { annotationsFor } from './annotations.js';
 
@@ -40,8 +40,6 @@ const planOutput = {
   knowledgeIds: z.array(z.string()),
 };
 
-const pos = () => z.number().positive().max(1e9);
-
 export function registerScalingTools(server: McpServer): void {
   server.registerTool(
     'estimate_scaling',
@@ -51,22 +49,7 @@ export function registerScalingTools(server: McpServer): void {
         'Plans growing a cluster from `nodes` to a target (given, or ceil(targetThroughput / perNodeThroughput)). Bootstrap time per step uses the empirical model ' +
         'T_k = T0 · (d_k / d0)^0.6 from the ScyllaDB tablets-vs-vNodes benchmark, d_k being the data per existing node when the step starts. ' +
         'T0 comes from lastBootstrap (best), firstStepMinutes, or the stream throughput. Shows serial vNode steps plus cleanup, the parallel tablet alternative for ScyllaDB, disk use during the growth, the formula and every assumption. Pure computation.',
-      inputSchema: {
-        dataGiB: pos().describe('Total on-disk data of the cluster in GiB (sum of node loads, replicas included)'),
-        nodes: z.number().int().min(1).max(10000),
-        targetNodes: z.number().int().min(2).max(10000).optional(),
-        targetThroughput: pos().optional().describe('Wanted throughput (ops/s or any unit, same as perNodeThroughput)'),
-        perNodeThroughput: pos().optional(),
-        nodesPerStep: z.number().int().min(1).max(1000).optional().describe('Nodes added per step (default: the current node count)'),
-        streamMiBs: pos().optional().describe('Per-node stream throughput, MiB/s (Cassandra default from the knowledge base)'),
-        diskGiB: pos().optional().describe('Disk capacity per node, GiB'),
-        compactionMiBs: z.number().min(0).max(1e6).optional().describe('Compaction throughput for the cleanup estimate, MiB/s'),
-        lastBootstrap: z.object({ minutes: pos(), dataPerNodeGiB: pos() }).optional().describe('Your last bootstrap: duration and data per node then'),
-        firstStepMinutes: pos().optional().describe('Measured time of this plan’s first step (benchmark form)'),
-        exponent: z.number().min(0.1).max(1.5).optional(),
-        product: z.enum(['cassandra', 'scylla']).default('cassandra'),
-        tablets: z.boolean().optional().describe('ScyllaDB: keyspaces use tablets (2024.2+)'),
-      },
+      inputSchema: estimateScalingInputSchema,
       outputSchema: planOutput,
       annotations: annotationsFor('estimate_scaling'),
     },

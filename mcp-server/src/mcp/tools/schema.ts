@@ -1,8 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { renderSchemaReview, reviewSchema } from '../../ops/review-schema.js';
+import { renderSchemaReview, reviewSchema, reviewSchemaInputSchema } from '../../ops/review-schema.js';
 import { mcpProgress } from '../progress.js';
-import { MAX_TOOL_TEXT_CHARS } from '../limits.js';
 import { toolError, toolResult } from '../tool-result.js';
 import { checkedSchema, findingSchema } from './shared-schemas.js';
 import { annotationsFor } from './annotations.js';
@@ -40,16 +39,7 @@ export function registerSchemaTools(server: McpServer): void {
         'Parses DESCRIBE SCHEMA output (text or file) or runs server-side DESCRIBE SCHEMA on a live cluster (hosts, or lab: true), and reports per table: compaction, compression chunk length, gc_grace, caching, TTL, speculative retry, ' +
         'plus anti-patterns: STCS on large tables (needs sizes: give bundleDir from cluster_snapshot bundle: true), legacy/SASI secondary indexes, counters mixed with regular columns (invalid), materialized views, gc_grace 0, ' +
         'large/small compression chunks (weighted by the read/write mix when a bundle is given), SimpleStrategy in multi-DC clusters, RF 1. Read-only.',
-      inputSchema: {
-        text: z.string().max(MAX_TOOL_TEXT_CHARS).optional().describe('DESCRIBE SCHEMA / DESCRIBE KEYSPACE output'),
-        file: z.string().max(4096).optional().describe('A file holding that output'),
-        hosts: z.array(z.string().max(300)).max(64).optional().describe('Live cluster contact points (server-side DESCRIBE, Cassandra 4.0+)'),
-        lab: z.boolean().optional().describe('Use the running local lab'),
-        cqlPort: z.number().int().min(1).max(65535).optional(),
-        bundleDir: z.string().max(4096).optional().describe('Snapshot bundle for per-table sizes, tombstones, read/write counts and DCs'),
-        product: z.enum(['cassandra', 'scylla']).optional(),
-        detail: z.boolean().default(false).describe('Show info findings in the text summary too'),
-      },
+      inputSchema: reviewSchemaInputSchema,
       outputSchema: reviewOutput,
       annotations: annotationsFor('review_schema'),
     },

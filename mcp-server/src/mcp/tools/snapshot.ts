@@ -2,11 +2,10 @@ import { join } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { dataHome } from '../../collect/data-home.js';
-import { analyzeBundle, DEFAULT_NODE_TIMEOUT_MS, DEFAULT_SWEEP_CONCURRENCY, RAW_MAX_BYTES_PER_OUTPUT, RAW_MAX_BYTES_TOTAL, takeSnapshot, type ClusterSnapshot } from '../../ops/snapshot.js';
+import { analyzeBundle, analyzeBundleInputSchema, clusterSnapshotInputSchema, takeSnapshot, type ClusterSnapshot } from '../../ops/snapshot.js';
 import { renderRawOutputs, renderSnapshot, snapshotView } from '../../render/snapshot.js';
 import { mcpProgress } from '../progress.js';
 import { toolError, toolResult } from '../tool-result.js';
-import { NODETOOL_VIA_DESCRIPTION } from './target-descriptions.js';
 import { annotationsFor } from './annotations.js';
 
 const nodeSummary = z.object({
@@ -59,14 +58,6 @@ const snapshotOutput = {
     .optional(),
 };
 
-const rawInput = z
-  .object({
-    node: z.string().max(300).optional().describe('Node address, e.g. 10.0.0.1'),
-    source: z.string().max(200).optional().describe('Output name, e.g. "tpstats", "nodetool:gcstats" or "cql:system_views.thread_pools"'),
-  })
-  .optional()
-  .describe(`Return the raw text of the matching outputs inline (at most ${RAW_MAX_BYTES_PER_OUTPUT / 1024} KiB each, ${RAW_MAX_BYTES_TOTAL / 1024} KiB in all); omit for the summary only`);
-
 function result(s: ClusterSnapshot, detail: boolean) {
   const view = snapshotView(s);
   const text = renderSnapshot(view) + (s.raw ? `\n\n${renderRawOutputs(s.raw)}` : '');
@@ -85,22 +76,7 @@ export function registerSnapshotTools(server: McpServer): void {
         'Returns a compact per-node summary; unreachable nodes are marked, never fatal. bundle: true keeps every raw output in the cql-tuner data folder for offline re-analysis; raw: {node, source} returns chosen raw outputs inline (capped). ' +
         'CQL credentials/TLS from CQL_TUNER_CQL_USERNAME/PASSWORD/TLS/CA_FILE in the server environment or the user\'s cqlshrc (CQL_TUNER_CQLSHRC, default ~/.cassandra/cqlshrc), never from arguments; ' +
         'the password goes only to hosts in CQL_TUNER_CREDENTIAL_HOSTS.',
-      inputSchema: {
-        hosts: z.array(z.string().max(300)).max(64).optional().describe('Contact points, host or host:port'),
-        lab: z.boolean().default(false).describe('Use the running local lab instead of hosts'),
-        cqlPort: z.number().int().min(1).max(65535).optional(),
-        localDataCenter: z.string().max(200).optional(),
-        dc: z.string().max(200).optional().describe('Only nodes of this datacenter'),
-        jmxHost: z.string().max(253).optional().describe('"node" (default: each node’s address) or a fixed JMX host'),
-        jmxPort: z.number().int().min(1).max(65535).optional(),
-        nodetoolVia: z.string().max(500).optional().describe(NODETOOL_VIA_DESCRIPTION),
-        nodetool: z.boolean().default(true).describe('Fill heap/GC/dropped messages with nodetool'),
-        concurrency: z.number().int().min(1).max(64).default(DEFAULT_SWEEP_CONCURRENCY),
-        nodeTimeoutMs: z.number().int().min(1000).max(600_000).default(DEFAULT_NODE_TIMEOUT_MS),
-        bundle: z.boolean().default(false).describe('Also save all raw outputs as a bundle in the data folder'),
-        detail: z.boolean().default(false).describe('Return every collected fact (large)'),
-        raw: rawInput,
-      },
+      inputSchema: clusterSnapshotInputSchema,
       outputSchema: snapshotOutput,
       annotations: annotationsFor('cluster_snapshot'),
     },
@@ -121,7 +97,7 @@ export function registerSnapshotTools(server: McpServer): void {
     {
       title: 'Re-analyse a saved snapshot bundle',
       description: 'Reads a bundle folder written by cluster_snapshot (bundle: true) or `cql-tuner snapshot --bundle DIR` and parses it offline with the same parsers.',
-      inputSchema: { path: z.string().min(1).max(4096), detail: z.boolean().default(false), raw: rawInput },
+      inputSchema: analyzeBundleInputSchema,
       outputSchema: snapshotOutput,
       annotations: annotationsFor('analyze_bundle'),
     },

@@ -2,15 +2,25 @@ import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { CONSISTENCY_LEVELS } from '../../core/stress/params.js';
-import { compareStressRuns, latestRunId, pngChartOf, startStress, stressCancel, stressStatus, waitForRun, type RunStressInput } from '../../ops/stress.js';
+import {
+  compareRunsInputSchema,
+  compareStressRuns,
+  latestRunId,
+  pngChartOf,
+  runStressInputSchema,
+  startStress,
+  stressCancel,
+  stressCancelInputSchema,
+  stressStatus,
+  stressStatusInputSchema,
+  waitForRun,
+  type RunStressInput,
+} from '../../ops/stress.js';
 import { OpError } from '../../ops/errors.js';
 import { renderCompare, renderStarted, renderStatus } from '../../render/stress.js';
 import { mcpProgress } from '../progress.js';
 import { toolError } from '../tool-result.js';
 import { annotationsFor } from './annotations.js';
-
-const runId = z.string().regex(/^[A-Za-z0-9_-]{1,80}$/);
 
 /** SVG is not an MCP image type clients render, so the SVG files go back as resource links. */
 function chartLinks(paths: string[], description = 'stress run chart (SVG file in the run folder)') {
@@ -69,31 +79,7 @@ export function registerStressTools(server: McpServer): void {
         'Targets must be loopback or listed in CQL_TUNER_STRESS_ALLOW; non-loopback targets also need confirm: true. One run per target; a duration cap (default 600 s, CQL_TUNER_STRESS_MAX_SECONDS). ' +
         'Credentials and TLS only from the user\'s environment or cqlshrc (CQL_TUNER_CQL_*, CQL_TUNER_CQLSHRC), never arguments; TLS with latte only. The run folder keeps argv, raw output, parsed JSON, server snapshots before/after and charts (SVG files; PNG copies come back as image content when the run ends). ' +
         'Binary: binary path, $CQL_TUNER_LATTE / $CQL_TUNER_CASSANDRA_STRESS / $CQL_TUNER_SCYLLA_BENCH, PATH, then ~/.cache/cql-tuner/latte-0.29.0/bin (latte) or $CASSANDRA_HOME/tools/bin.',
-      inputSchema: {
-        tool: z.enum(['latte', 'cassandra-stress', 'scylla-bench']),
-        workload: z.enum(['write', 'read', 'mixed', 'user']),
-        readRatio: z.number().gt(0).lt(1).optional().describe('mixed: share of reads, e.g. 0.75'),
-        profile: z.string().max(4096).optional().describe('user: cassandra-stress profile YAML or latte .rn script'),
-        ops: z.record(z.string().max(64), z.number().positive()).optional().describe('user: operation → weight'),
-        n: z.number().int().positive().optional().describe('number of operations (or durationS)'),
-        durationS: z.number().int().positive().optional().describe('seconds (or n)'),
-        warmupS: z.number().int().min(0).optional(),
-        threads: z.number().int().min(1).max(100000).optional(),
-        concurrency: z.number().int().min(1).max(100000).optional(),
-        rate: z.number().positive().optional().describe('fixed target op/s (open loop); omit for closed loop'),
-        consistency: z.enum(CONSISTENCY_LEVELS as [string, ...string[]]).optional(),
-        keyspace: z.string().max(48).optional(),
-        replicationFactor: z.number().int().min(1).max(100).optional(),
-        population: z.object({ distribution: z.enum(['uniform', 'gaussian', 'sequential']), size: z.number().int().positive() }).optional(),
-        nodes: z.array(z.string().max(253)).min(1).max(64),
-        port: z.number().int().min(1).max(65535).optional(),
-        scriptParams: z.record(z.string().max(64), z.union([z.string().max(200), z.number()])).optional(),
-        binary: z.string().max(4096).optional(),
-        confirm: z.boolean().optional().describe('required true for non-loopback targets, after asking the user'),
-        maxDurationS: z.number().int().positive().optional(),
-        snapshots: z.enum(['auto', 'lab', 'hosts', 'none']).default('auto'),
-        wait: z.boolean().default(false).describe('block until the run ends (progress notifications when the client sends a token)'),
-      },
+      inputSchema: runStressInputSchema,
       outputSchema: { id: z.string(), dir: z.string(), tool: z.string(), binary: z.string(), steps: z.array(z.object({ name: z.string(), argv: z.array(z.string()) })), plannedS: z.number().nullable(), capS: z.number(), status: z.object(statusShape).optional() },
       annotations: annotationsFor('run_stress'),
     },
@@ -121,7 +107,7 @@ export function registerStressTools(server: McpServer): void {
     {
       title: 'Status of a stress run',
       description: 'State, elapsed/total, the latest interval (op/s, p50/p99, errors) of a running stress run; for a finished one the parsed result, findings, server before/after difference and the charts (PNG images plus links to the SVG files). Without id: the latest run.',
-      inputSchema: { id: runId.optional() },
+      inputSchema: stressStatusInputSchema,
       outputSchema: statusShape,
       annotations: annotationsFor('stress_status'),
     },
@@ -145,7 +131,7 @@ export function registerStressTools(server: McpServer): void {
         'Ends the run\'s whole process tree (SIGTERM, then SIGKILL) and checks in /proc that no process of it is left. ' +
         'It signals only the process the run recorded at its start (same start time and command line); ' +
         'when that process is gone or its pid was reused, nothing is signalled and the run is marked stale.',
-      inputSchema: { id: runId },
+      inputSchema: stressCancelInputSchema,
       outputSchema: {
         id: z.string(),
         state: z.string(),
@@ -180,7 +166,7 @@ export function registerStressTools(server: McpServer): void {
         'Bootstrap 95 % interval of the ratio B/A of the interval medians (throughput and p99); "no significant difference" when the interval contains 1. ' +
         'Also charts both runs overlaid (A blue, B orange; time since each run\'s start): p99 (p50 lighter, dashed) over time, throughput over time, and latency by percentile. ' +
         'The charts come back as PNG image content and are written as SVG + PNG into runs/compare-<a>-<b>/ (paths in charts); a run without interval samples is left out of the time charts with a note.',
-      inputSchema: { a: runId, b: runId },
+      inputSchema: compareRunsInputSchema,
       outputSchema: {
         a: z.string(),
         b: z.string(),

@@ -15,6 +15,7 @@ import { LEVEL_DEBUG, LEVEL_ERROR, LEVEL_INFO, LEVEL_TRACE, LEVEL_WARN, newHeade
 import { SeenLines } from './seen-lines.js';
 import { SlowQueryReader } from './slow-queries.js';
 import { StartupReader } from './startup.js';
+import { isReadyLine, StartupWindows } from './startup-window.js';
 import { BucketCounter, bucketLevelForSpan, BUCKET_SIZES, clip, detach, FirstN, formatLogTime, Quantiles, TopN } from './stats.js';
 import {
   LOG_EVENT_KINDS,
@@ -301,6 +302,7 @@ export class LogAccumulator {
   private readonly spTtsp = new Quantiles();
   private readonly spOps = new Map<string, { count: number; total: number; max: number }>();
   private readonly spWorstTtsp = new TopN<LogExample>(TOP);
+  private readonly spStartup = new StartupWindows();
 
   // dropped
   private readonly droppedBy = new Map<string, { lines: number; internal: number; cross: number; maxLine: number; latInt: number | null; latCross: number | null }>();
@@ -490,7 +492,12 @@ export class LogAccumulator {
     }
     // DEBUG/TRACE lines (debug.log) carry nothing the facts need, and "Still not marking nodes down" is one of them
     if (h.level === LEVEL_DEBUG || h.level === LEVEL_TRACE) return;
-    if (fam === FAMILY_CASSANDRA && h.level === LEVEL_INFO && this.startup.offer(s, h.msgStart, this.total, this.isNewLine)) return;
+    if (fam === FAMILY_CASSANDRA && h.level === LEVEL_INFO) {
+      // boot and ready lines bound the start-up window whose safepoint stops are set aside (startup-window.ts)
+      if (isReadyLine(s, h.msgStart)) this.spStartup.ready(this.entryTime());
+      else if (s.startsWith('JVM Arguments:', h.msgStart)) this.spStartup.boot(this.entryTime());
+      if (this.startup.offer(s, h.msgStart, this.total, this.isNewLine)) return;
+    }
     const mode: ClassifyMode = fam === FAMILY_CASSANDRA ? 'cassandra' : fam === FAMILY_GC ? 'gc' : fam === FAMILY_SCYLLA ? 'scylla' : 'any';
     // a refused cassandra.yaml is logged at ERROR, the only level worth the extra look
     const hit = classify(s, h.msgStart, mode) ?? (h.level === LEVEL_ERROR && mode === 'cassandra' ? configError(s, h.msgStart) : null);
@@ -863,6 +870,7 @@ export class LogAccumulator {
           return d;
         };
         if (this.spWorstTtsp.wants(hit.ttspMs)) this.spWorstTtsp.offer(this.example(t, line, hit.ttspMs, detail()));
+        this.spStartup.stop(t, line, hit.ttspMs, hit.stoppedMs, () => this.example(t, line, hit.ttspMs, detail()));
         this.count(k, t, hit.stoppedMs, () => this.example(t, line, hit.stoppedMs, detail()));
         return;
       }
@@ -1160,6 +1168,7 @@ export class LogAccumulator {
         ttspDominated: { count: sp.domCount, totalStoppedMs: round3(sp.domStopped), maxStoppedMs: round3(sp.domMax) },
         byOperation: [...this.spOps.entries()].map(([operation, o]) => ({ operation, count: o.count, totalMs: round3(o.total), maxMs: round3(o.max) })).sort((a, b) => b.totalMs - a.totalMs),
         worstTtsp: this.spWorstTtsp.items,
+        ...spStartupPart(this.spStartup.result()),
       },
       dropped: {
         total: droppedBy.reduce((a, d) => a + d.internal + d.crossNode, 0),
@@ -1206,4 +1215,9 @@ export class LogAccumulator {
 
 function round3(x: number): number {
   return Math.round(x * 1000) / 1000;
+}
+
+/** Present only when some stops fell in a start-up window, so facts read without one are unchanged. */
+function spStartupPart(r: ReturnType<StartupWindows['result']>): { startup?: NonNullable<ReturnType<StartupWindows['result']>> } {
+  return r ? { startup: r } : {};
 }

@@ -4,6 +4,7 @@
  * nothing matched) so a rule can tell "checked, none seen" from "not collected".
  */
 import type { SlowQueries } from './slow-queries.js';
+import type { StartupStops } from './startup-window.js';
 
 /** What the text mostly is. */
 export type LogSourceKind = 'cassandra.system' | 'cassandra.debug' | 'gc.log' | 'scylla.journal' | 'scylla.log' | 'unknown';
@@ -158,6 +159,8 @@ export interface SafepointFacts {
   byOperation: { operation: string; count: number; totalMs: number; maxMs: number }[];
   /** Top 5 by time to safepoint. */
   worstTtsp: LogExample[];
+  /** Stops while the node was still starting (boot to ready line), set aside from grading; absent when none. */
+  startup?: StartupStops;
 }
 
 export interface DroppedFacts {

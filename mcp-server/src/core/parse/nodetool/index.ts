@@ -15,6 +15,7 @@ import { parseStatus } from './status.js';
 import { parseStatusbinary } from './statusbinary.js';
 import { parseTablehistograms } from './tablehistograms.js';
 import { parseTablestats } from './tablestats.js';
+import { parseToppartitions } from './toppartitions.js';
 import { parseTpstats } from './tpstats.js';
 import { parseVersion } from './version.js';
 
@@ -42,6 +43,8 @@ export const NODETOOL_PARSERS: Partial<Record<string, NodetoolParser>> = {
   getcompactionthroughput: parseGetcompactionthroughput,
   getstreamthroughput: parseGetstreamthroughput,
   compactionhistory: parseCompactionhistory,
+  // Run by diagnose during its window only (ops/window-profileload.ts); the same text as toppartitions.
+  profileload: parseToppartitions,
 } satisfies Record<NodetoolSubcommand, NodetoolParser>;
 
 export {
