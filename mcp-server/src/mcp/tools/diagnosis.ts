@@ -1,3 +1,5 @@
+import { SUPPORTED_KINDS } from '../../core/detect.js';
+import { kindsSentence } from '../../core/kind-titles.js';
 import { join } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
@@ -111,7 +113,8 @@ export function registerDiagnosisTools(server: McpServer): void {
     {
       title: 'Interpret pasted output',
       description:
-        'Detects the kind of a pasted output (every nodetool output; more kinds as they are added), parses it and runs the rules on it. ' +
+        `Detects the kind of a pasted output (${kindsSentence(SUPPORTED_KINDS)}), parses it and runs the rules on it; a paste of several ` +
+        'outputs is split and each part read. ' +
         'Give the text, or the path of a file on the machine the server runs on. Unknown text is said to be unknown, with the list of supported kinds.',
       inputSchema: {
         text: z.string().max(MAX_TOOL_TEXT_CHARS).optional(),
