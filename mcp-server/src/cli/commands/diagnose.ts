@@ -1,6 +1,8 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_WINDOW_SECONDS, MAX_WINDOW_SECONDS } from '../../ops/diagnose-window.js';
-import { diagnose, diagnoseBundle } from '../../ops/diagnose.js';
+import { diagnose, diagnoseBundle, type DiagnoseInput } from '../../ops/diagnose.js';
+import { diagnoseCliInputSchema, DIAGNOSE_FLAG_NAMES } from '../../ops/diagnose-input.js';
+import { parseFlags } from '../validate-flags.js';
 import { checkReportPath, writeDiagnosisReport } from '../../ops/diagnose-report.js';
 import { k8sSnapshotInput } from '../../ops/k8s-diagnose.js';
 import { parseK8sRef } from '../../collect/k8s-discovery.js';
@@ -59,10 +61,7 @@ export function diagnoseCommand(): Command {
           : o.bundle
           ? await diagnoseBundle(o.bundle, { logFiles: logFilesFrom(o.log ?? []), onProgress: progress, signal: abort.signal, ...(policy ? { policy } : {}) })
           : await withCommandLineHosts(commandLineHostsOf(o), () =>
-              diagnose(
-                { ...snapshotInputFrom(o), bundleDir: o.save, logFiles: logFilesFrom(o.log ?? []), windowSeconds: o.window ?? DEFAULT_WINDOW_SECONDS, sinceSeconds: o.since },
-                { onProgress: progress, signal: abort.signal, ...(policy ? { policy } : {}) },
-              ),
+              diagnose(checkedDiagnoseInput(o), { onProgress: progress, signal: abort.signal, ...(policy ? { policy } : {}) }),
             );
         progress.done();
         const report = o.report !== undefined ? await writeDiagnosisReport(r, o.report) : undefined;
@@ -78,6 +77,18 @@ export function diagnoseCommand(): Command {
     });
 }
 
+/** The live diagnosis the flags ask for, checked against the schema the MCP tool registers (widened for the user's own flags). */
+function checkedDiagnoseInput(o: DiagnoseFlags): DiagnoseInput {
+  const { targetOrigin, ...fields } = snapshotInputFrom(o);
+  const input = parseFlags(
+    'diagnose',
+    diagnoseCliInputSchema,
+    { ...fields, bundleDir: o.save, logFiles: logFilesFrom(o.log ?? []), windowSeconds: o.window, sinceSeconds: o.since },
+    DIAGNOSE_FLAG_NAMES,
+  );
+  return { ...input, targetOrigin };
+}
+
 type DiagnoseFlags = ClusterFlags & { bundle?: string; save?: string; log?: string[]; window?: number; since?: number; mgmtApi?: MgmtApiFlag };
 
 /** --since 2h / 02:13 / ISO → seconds back from now (the tool's clock and zone). */
@@ -91,7 +102,7 @@ export function sinceArg(v: string): number {
 async function diagnoseK8s(ref: string, o: DiagnoseFlags, deps: { onProgress: (p: { message: string }) => void; signal: AbortSignal; policy?: RulePolicy }) {
   const clash = [o.bundle && '--bundle', o.lab && '--lab', o.hosts?.length && '--hosts', o.nodetoolVia && '--nodetool-via'].filter(Boolean);
   if (clash.length) throw new OpError('BAD_ARGUMENT', `--k8s finds the nodes itself; ${clash.join(', ')} cannot be given with it`, 'Drop the other flag, or drop --k8s.');
-  const { hosts: _h, lab: _l, nodetoolVia: _v, ...base } = snapshotInputFrom(o);
+  const { hosts: _h, lab: _l, nodetoolVia: _v, ...base } = checkedDiagnoseInput(o);
   deps.onProgress({ message: `finding the pods of ${ref}` });
   const { input, discovery } = await k8sSnapshotInput(ref, base, { signal: deps.signal });
   const parsed = parseK8sRef(ref);
@@ -102,11 +113,7 @@ async function diagnoseK8s(ref: string, o: DiagnoseFlags, deps: { onProgress: (p
     throw new OpError('BAD_ARGUMENT', '--k8s reads each pod through the API server; --mgmt-api takes no URL with it', fix);
   }
   if (o.mgmtApi === true) return k8sViaMgmtApi(namespace, discovery, deps);
-  const run = () =>
-    diagnose(
-      { ...input, bundleDir: o.save, logFiles: logFilesFrom(o.log ?? []), windowSeconds: o.window ?? DEFAULT_WINDOW_SECONDS, sinceSeconds: o.since },
-      { onProgress: deps.onProgress, signal: deps.signal, ...(deps.policy ? { policy: deps.policy } : {}) },
-    );
+  const run = () => diagnose({ ...base, ...input }, { onProgress: deps.onProgress, signal: deps.signal, ...(deps.policy ? { policy: deps.policy } : {}) });
   return withMgmtApiFallback(run, namespace, discovery, deps);
 }
 

@@ -1,26 +1,23 @@
 import { SUPPORTED_KINDS } from '../../core/detect.js';
+import { diagnoseInputSchema } from '../../ops/diagnose-input.js';
 import { kindsSentence } from '../../core/kind-titles.js';
 import { join } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { dataHome } from '../../collect/data-home.js';
 import { diagnose, diagnoseBundle, type DiagnosisReport } from '../../ops/diagnose.js';
-import { MAX_SINCE_SECONDS } from '../../ops/diagnose-since.js';
 import { OpError } from '../../ops/errors.js';
 import { interpretOffThread } from '../../ops/interpret.js';
 import { analyzeLogFiles } from '../../ops/analyze-logs.js';
 import { readSavedOutput } from '../../ops/saved-output.js';
 import { MAX_TOOL_TEXT_CHARS } from '../limits.js';
 import { renderChecked, renderFinding, summariseParsed } from '../../render/interpret.js';
-import { DEFAULT_NODE_TIMEOUT_MS, DEFAULT_SWEEP_CONCURRENCY } from '../../ops/snapshot.js';
 import { renderDiagnosis } from '../../render/diagnosis.js';
 import { renderInterpret } from '../../render/interpret.js';
 import { mcpProgress } from '../progress.js';
 import { toolError, toolResult } from '../tool-result.js';
 import { checkedSchema, findingSchema } from './shared-schemas.js';
-import { NODETOOL_VIA_DESCRIPTION } from './target-descriptions.js';
 import { annotationsFor } from './annotations.js';
-import { DEFAULT_WINDOW_SECONDS, MAX_WINDOW_SECONDS } from '../../ops/diagnose-window.js';
 import { loadRulePolicy } from '../../ops/rule-policy.js';
 
 const diagnosisOutput = {
@@ -61,34 +58,7 @@ export function registerDiagnosisTools(server: McpServer): void {
         'Returns findings worst first, each with evidence (numbers, node, source), a fix and the knowledge ids behind its thresholds, plus the list of what was checked or could not be. ' +
         'A live diagnosis sweeps twice windowSeconds apart: counters become rates (ops/s per node and table, dropped/s, GC ms/s) and host disk/CPU figures are sampled where a target reaches the hosts. ' +
         'One problem seen by several sources is one finding listing the sources; a likely cause on a node leads the symptoms it explains; counters since start say so.',
-      inputSchema: {
-        hosts: z.array(z.string().max(300)).max(64).optional(),
-        lab: z.boolean().default(false),
-        bundle: z.string().max(4096).optional().describe('Re-diagnose a saved bundle folder instead of collecting'),
-        cqlPort: z.number().int().min(1).max(65535).optional(),
-        localDataCenter: z.string().max(200).optional(),
-        dc: z.string().max(200).optional(),
-        jmxHost: z.string().max(253).optional(),
-        jmxPort: z.number().int().min(1).max(65535).optional(),
-        nodetoolVia: z.string().max(500).optional().describe(NODETOOL_VIA_DESCRIPTION),
-        concurrency: z.number().int().min(1).max(64).default(DEFAULT_SWEEP_CONCURRENCY),
-        nodeTimeoutMs: z.number().int().min(1000).max(600_000).default(DEFAULT_NODE_TIMEOUT_MS),
-        logFiles: z.record(z.string().max(300), z.array(z.string().max(4096)).max(8)).optional().describe('Log files to read per node address, e.g. {"10.0.0.1": ["/var/log/cassandra/system.log"]} (the lab’s logs are read automatically)'),
-        save: z.boolean().default(false).describe('Also keep every raw output as a bundle in the cql-tuner data folder (re-diagnose later with bundle)'),
-        detail: z.boolean().default(false).describe('Every finding, info included, with all evidence'),
-        windowSeconds: z
-          .number()
-          .min(0)
-          .max(MAX_WINDOW_SECONDS)
-          .default(DEFAULT_WINDOW_SECONDS)
-          .describe('Seconds between two sweeps: counters become rates (ops/s, dropped/s, GC ms/s) and host disk/CPU figures are sampled; 0 = one instant sweep (bundles are always instant)'),
-        sinceSeconds: z
-          .number()
-          .min(60)
-          .max(MAX_SINCE_SECONDS)
-          .optional()
-          .describe("The incident period, seconds back from now: the nodes' logs are read from then on, and the user's Prometheus (if configured) adds its change points and findings for it"),
-      },
+      inputSchema: diagnoseInputSchema,
       outputSchema: diagnosisOutput,
       annotations: annotationsFor('diagnose'),
     },
