@@ -20,7 +20,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 // Deterministic PRNG so every run writes the same file.
 function rng(seed) {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 const pad = (n, w = 2) => String(n).padStart(w, '0');
@@ -33,13 +33,24 @@ const HEAD = /^(INFO|WARN|ERROR|DEBUG) +\[[^\]]+\] \d{4}-\d\d-\d\d \d\d:\d\d:\d\
 
 /** Real lines from the corpus, split into templates: [kind, text]. */
 function templates() {
-  const read = (f) => readFileSync(join(CORPUS, f), 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const read = (f) =>
+    readFileSync(join(CORPUS, f), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
   const g1 = read('systemlog_g1_young_gc_200_729ms_solr_dse677.txt');
   const tomb = read('systemlog_tombstones_large_partition_chunkcache_montecristo.txt');
   const status = readFileSync(join(CORPUS, 'statuslogger_dse6_dropped_rangeslice_write_remote_pending.txt'), 'utf8').replace(/\n+$/, '').split('\n');
   const all = [...g1, ...tomb];
   const kindOf = (l) =>
-    l.includes(' GC in ') ? 'gc' : l.includes('tombstone cells') ? 'tomb' : l.includes('large partition') ? 'large' : l.includes('Maximum memory usage') ? 'chunk' : 'boring';
+    l.includes(' GC in ')
+      ? 'gc'
+      : l.includes('tombstone cells')
+        ? 'tomb'
+        : l.includes('large partition')
+          ? 'large'
+          : l.includes('Maximum memory usage')
+            ? 'chunk'
+            : 'boring';
   return {
     boring: all.filter((l) => kindOf(l) === 'boring'),
     gc: all.filter((l) => kindOf(l) === 'gc'),
@@ -190,7 +201,7 @@ export async function benchLogs() {
       name: 'Log analysis: streaming LogFacts vs a plain createReadStream line count',
       lines: [
         `synthetic system.log: ${mib.toFixed(1)} MiB, ${wrote.lines} lines (${wrote.gc} GC, ${wrote.tomb} tombstone, ${wrote.large} large-partition, ${wrote.chunk} chunk-cache, ${wrote.dropped} dropped+StatusLogger blocks; the rest ordinary) written in ${(genMs / 1000).toFixed(1)} s`,
-        `LogFacts (readLogFile): median ${pMs.toFixed(0)} ms over ${RUNS} runs → ${mbs.toFixed(0)} MB/s = ${pRate.toFixed(0)} MiB/s (${((wrote.lines / pMs) * 1000 / 1e6).toFixed(2)} M lines/s); best run ${Math.min(...parse).toFixed(0)} ms; process CPU median ${median(cpu).toFixed(0)} ms (all threads; wall above CPU means the machine was busy)`,
+        `LogFacts (readLogFile): median ${pMs.toFixed(0)} ms over ${RUNS} runs → ${mbs.toFixed(0)} MB/s = ${pRate.toFixed(0)} MiB/s (${(((wrote.lines / pMs) * 1000) / 1e6).toFixed(2)} M lines/s); best run ${Math.min(...parse).toFixed(0)} ms; process CPU median ${median(cpu).toFixed(0)} ms (all threads; wall above CPU means the machine was busy)`,
         `createReadStream newline count: median ${bMs.toFixed(0)} ms → ${bRate.toFixed(0)} MiB/s; LogFacts runs at ${(pRate / bRate).toFixed(2)}× its throughput (${(pMs / bMs).toFixed(1)}× its time)`,
         `peak RSS during the runs: ${(peakRss / 2 ** 20).toFixed(0)} MiB (start ${(rss0 / 2 ** 20).toFixed(0)} MiB) for a ${mib.toFixed(0)} MiB file`,
         `facts: gc p99 ${facts.gc.p99PauseMs} ms, max ${facts.gc.maxPauseMs} ms; ${facts.tombstones.byTable.length} tombstone table(s); bucket ${facts.time.bucketMs / 60000} min over ${(facts.time.spanMs / 3600000).toFixed(1)} h`,

@@ -42,7 +42,10 @@ async function writeSeries(file, end) {
   const families = [];
   for (let n = 1; n <= NODES; n++) {
     families.push({ name: 'up', labels: inst(n), v: () => 1 });
-    for (const [req, rate] of [['Read', 800], ['Write', 1200]]) {
+    for (const [req, rate] of [
+      ['Read', 800],
+      ['Write', 1200],
+    ]) {
       families.push({ name: 'cassandra_clientrequest_latency_seconds_count', labels: `${inst(n)},clientrequest="${req}"`, counter: rate });
       families.push({
         name: 'cassandra_clientrequest_latency_seconds',
@@ -92,7 +95,13 @@ async function waitReady(url, child, ms = 120_000) {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     if (child.exitCode !== null) throw new Error(`prometheus exited (${child.exitCode})`);
-    if (await fetch(`${url}/-/ready`).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(`${url}/-/ready`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error('prometheus did not become ready');
@@ -115,12 +124,11 @@ export async function benchMetrics() {
     const prepS = (performance.now() - t0) / 1000;
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    child = spawn(PROMETHEUS, [
-      `--config.file=/dev/null`,
-      `--storage.tsdb.path=${join(dir, 'data')}`,
-      `--web.listen-address=127.0.0.1:${port}`,
-      '--storage.tsdb.retention.time=30d',
-    ], { stdio: 'ignore' });
+    child = spawn(
+      PROMETHEUS,
+      [`--config.file=/dev/null`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--storage.tsdb.retention.time=30d'],
+      { stdio: 'ignore' },
+    );
     await waitReady(url, child);
     const env = { ...process.env, CQL_TUNER_PROMETHEUS_URL: url, TZ: 'UTC' };
     const args = ['metrics', '--from', String(end - DAY_S), '--to', String(end), '--json'];
@@ -158,8 +166,7 @@ export async function benchMetrics() {
         `report: ${(Buffer.byteLength(med.text) / 1024).toFixed(1)} KiB JSON = ${(ratio * 100).toFixed(3)} % of the raw series (goal ≤ 2 %) ${okSize ? 'met' : 'NOT met'}; ` +
           `${((Buffer.byteLength(med.text) / readBytes) * 100).toFixed(2)} % of the ${(readBytes / 1e6).toFixed(1)} MB the signals read`,
         `injected change (node 10.0.0.2 read p99 0.25 s for 10 min): ${found ? 'found' : 'NOT found'}`,
-        `injected table change (app.t17 on 10.0.0.3, local read p99 0.2 s for 28 min): ` +
-          (foundTable ? `found: ${tableFinding.title}` : 'NOT found'),
+        `injected table change (app.t17 on 10.0.0.3, local read p99 0.2 s for 28 min): ` + (foundTable ? `found: ${tableFinding.title}` : 'NOT found'),
         `per-table: ${tableViews.length} signals × ${tableViews[0]?.series ?? 0} series summarised, ` +
           `${listed} listed, ${leftOut} left out (counted, not listed)`,
       ],

@@ -30,7 +30,11 @@ async function labRun(extraArgs) {
     const st = JSON.parse(run(['lab', 'status', '--json'], base));
     const sec = st.security;
     const env = sec
-      ? { ...base, CQL_TUNER_CQLSHRC: sec.cqlshrc, ...(sec.jmxPasswordFile ? { CQL_TUNER_JMX_USERNAME: sec.jmxUser, CQL_TUNER_JMX_PASSWORD_FILE: sec.jmxPasswordFile } : {}) }
+      ? {
+          ...base,
+          CQL_TUNER_CQLSHRC: sec.cqlshrc,
+          ...(sec.jmxPasswordFile ? { CQL_TUNER_JMX_USERNAME: sec.jmxUser, CQL_TUNER_JMX_PASSWORD_FILE: sec.jmxPasswordFile } : {}),
+        }
       : base;
     return snapshots(env);
   } finally {

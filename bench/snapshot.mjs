@@ -27,7 +27,12 @@ function dirBytes(dir) {
 export async function benchSnapshot() {
   const home = mkdtempSync(join(tmpdir(), 'cql-tuner-bench-'));
   const connect = async (extraEnv = {}) => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [bundle, 'mcp'], env: { ...process.env, CQL_TUNER_HOME: home, ...extraEnv }, stderr: 'ignore' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [bundle, 'mcp'],
+      env: { ...process.env, CQL_TUNER_HOME: home, ...extraEnv },
+      stderr: 'ignore',
+    });
     const c = new Client({ name: 'bench', version: '0' });
     await c.connect(transport);
     return c;
@@ -67,7 +72,8 @@ export async function benchSnapshot() {
     const bestBatched = Math.min(...diagBatched);
     const bestSingle = Math.min(...diagSingle);
     let sweepMs = 0;
-    for (const n of nodes) for (const sub of NODETOOL_EQUIVALENT) sweepMs += (await call('nodetool', { subcommand: sub, host: '127.0.0.1', port: n.jmxPort })).ms;
+    for (const n of nodes)
+      for (const sub of NODETOOL_EQUIVALENT) sweepMs += (await call('nodetool', { subcommand: sub, host: '127.0.0.1', port: n.jmxPort })).ms;
     const warm = [...cqlRuns].sort((a, b) => a - b)[Math.floor(cqlRuns.length / 2)];
     return {
       name: 'Cluster snapshot (3-node lab): CQL virtual tables vs sequential nodetool',

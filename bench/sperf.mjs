@@ -99,8 +99,9 @@ function feature(name, a, b, figures, tol = 0) {
   const fig = figures.map(([k, x, y]) => `${k} ${x}${x === y || (typeof x === 'number' && Math.abs(x - y) <= tol) ? '' : ` ≠ sperf ${y}`}`).join(', ');
   return {
     ok,
-    line: `${name}: cql-tuner ${a.ms.toFixed(0)} ms, sperf ${b.ms.toFixed(0)} ms (cql-tuner takes ${(a.ms / b.ms).toFixed(2)}× sperf's time); `
-      + `${agree.length}/${figures.length} figures agree: ${fig}`,
+    line:
+      `${name}: cql-tuner ${a.ms.toFixed(0)} ms, sperf ${b.ms.toFixed(0)} ms (cql-tuner takes ${(a.ms / b.ms).toFixed(2)}× sperf's time); ` +
+      `${agree.length}/${figures.length} figures agree: ${fig}`,
   };
 }
 
@@ -112,10 +113,12 @@ function smallFeatures(host) {
     const a = ours(['logs', '--json', f]);
     const b = theirs(['core', 'gc', '-r', 'nodes', '-f', f]);
     const j = json(a);
-    out.push(feature('gc (10.101.35.71 system.log)', a, b, [
-      ['pauses', j?.facts.gc.pauses ?? null, num(/\* G1 Young: (\d+)/, b.out)],
-      ['worst ms', j?.facts.gc.maxPauseMs ?? null, sperfGcMax(b.out)],
-    ]));
+    out.push(
+      feature('gc (10.101.35.71 system.log)', a, b, [
+        ['pauses', j?.facts.gc.pauses ?? null, num(/\* G1 Young: (\d+)/, b.out)],
+        ['worst ms', j?.facts.gc.maxPauseMs ?? null, sperfGcMax(b.out)],
+      ]),
+    );
   }
   // StatusLogger: GC events, worst pause, busiest pending stage.
   {
@@ -126,11 +129,13 @@ function smallFeatures(host) {
     const pools = j?.facts.threadPools.pools ?? [];
     const top = pools.reduce((m, p) => ((p.maxPending ?? 0) > (m?.maxPending ?? 0) ? p : m), null);
     const sp = /busiest stages in PENDING\s*\n-+\n[^\n]*\n\s*([^:]+):\s*(\d+)/.exec(b.out);
-    out.push(feature('statuslogger (10.101.35.102 system.log)', a, b, [
-      ['GC events', j?.facts.gc.pauses ?? null, num(/total GC events: ([\d,]+)/, b.out)],
-      ['worst GC ms', j?.facts.gc.maxPauseMs ?? null, sperfGcMax(b.out)],
-      ['most pending stage', top ? `${top.pool}=${top.maxPending}` : null, sp ? `${sp[1].trim()}=${sp[2]}` : null],
-    ]));
+    out.push(
+      feature('statuslogger (10.101.35.102 system.log)', a, b, [
+        ['GC events', j?.facts.gc.pauses ?? null, num(/total GC events: ([\d,]+)/, b.out)],
+        ['worst GC ms', j?.facts.gc.maxPauseMs ?? null, sperfGcMax(b.out)],
+        ['most pending stage', top ? `${top.pool}=${top.maxPending}` : null, sp ? `${sp[1].trim()}=${sp[2]}` : null],
+      ]),
+    );
   }
   // Slow queries (MonitoringTask) in debug.log: sperf core slowquery (tests/core/test_slowquery.py).
   {
@@ -139,12 +144,14 @@ function smallFeatures(host) {
     const b = theirs(['core', 'slowquery', '-f', f]);
     const t = json(a)?.facts.slowQueries;
     const m = /(\d+) total, (\d+) cross-node, (\d+) timeouts/.exec(b.out);
-    out.push(feature('slowquery (10.101.35.102 debug.log)', a, b, [
-      ['slow', t ? t.totals.slow + t.totals.timedOut : null, m ? Number(m[1]) : null],
-      ['cross-node', t?.totals.crossNode ?? null, m ? Number(m[2]) : null],
-      ['timed out', t?.totals.timedOut ?? null, m ? Number(m[3]) : null],
-      ['worst ms', t?.operations[0]?.maxMs ?? null, num(/^(\d+)ms: /m, b.out)],
-    ]));
+    out.push(
+      feature('slowquery (10.101.35.102 debug.log)', a, b, [
+        ['slow', t ? t.totals.slow + t.totals.timedOut : null, m ? Number(m[1]) : null],
+        ['cross-node', t?.totals.crossNode ?? null, m ? Number(m[2]) : null],
+        ['timed out', t?.totals.timedOut ?? null, m ? Number(m[3]) : null],
+        ['worst ms', t?.operations[0]?.maxMs ?? null, num(/^(\d+)ms: /m, b.out)],
+      ]),
+    );
   }
   // iostat -x: sperf sysbottle's per-device maxima (tests/commands/test_sysbottle.py reads testdata/iostat).
   for (const file of ['iostat', 'busy-iostat']) {
@@ -157,8 +164,11 @@ function smallFeatures(host) {
     for (const m of b.out.matchAll(/^(\S+)\n- r_await:\s+([\d.]+).*\n- w_await:\s+([\d.]+).*\n- aqu-sz:\s+([\d.]+)/gm)) {
       const devs = reports.flatMap((r) => r.devices.filter((d) => d.device === m[1]));
       const max = (k) => (devs.length ? Number(Math.max(...devs.map((d) => d[k] ?? 0)).toFixed(2)) : null);
-      figs.push([`${m[1]} max r_await`, max('readAwaitMs'), Number(m[2])], [`max w_await`, max('writeAwaitMs'), Number(m[3])],
-        [`max aqu-sz`, max('queueSize'), Number(m[4])]);
+      figs.push(
+        [`${m[1]} max r_await`, max('readAwaitMs'), Number(m[2])],
+        [`max w_await`, max('writeAwaitMs'), Number(m[3])],
+        [`max aqu-sz`, max('queueSize'), Number(m[4])],
+      );
     }
     out.push(feature(`iostat → sysbottle (${file})`, a, b, figs, 0.005));
   }
@@ -175,10 +185,12 @@ function smallFeatures(host) {
       return `${name} ${cpu.toFixed(2)}`;
     });
     const sperfTop = [...b.out.matchAll(/={20,}\n(.+?)\s{2,}\d+\s+([\d.]+)/g)].map((m) => `${m[1].trim()} ${Number(m[2]).toFixed(2)}`);
-    out.push(feature('ttop (ttop-cpu.out)', a, b, [
-      ['samples', samples.length, sperfTop.length],
-      ...oursTop.map((o, i) => [`sample ${i + 1} top group`, o, sperfTop[i] ?? null]),
-    ]));
+    out.push(
+      feature('ttop (ttop-cpu.out)', a, b, [
+        ['samples', samples.length, sperfTop.length],
+        ...oursTop.map((o, i) => [`sample ${i + 1} top group`, o, sperfTop[i] ?? null]),
+      ]),
+    );
   }
   // Schema: counts from the diag's driver/schema (sperf core schema, tests/core/test_schema.py).
   {
@@ -187,12 +199,14 @@ function smallFeatures(host) {
     const b = theirs(['core', 'schema', '-f', f]);
     const c = json(a)?.counts;
     const idx = (num(/2i Count\s*:\s*(\d+)/, b.out) ?? 0) + (num(/Solr Index Count:\s*(\d+)/, b.out) ?? 0);
-    out.push(feature('schema (driver/schema)', a, b, [
-      ['keyspaces', c?.keyspaces ?? null, num(/Keyspace Count\s*:\s*(\d+)/, b.out)],
-      ['tables', c?.tables ?? null, num(/Table Count\s*:\s*(\d+)/, b.out)],
-      ['indexes (2i + Solr)', c?.indexes ?? null, idx],
-      ['types', c?.types ?? null, num(/UDT Count\s*:\s*(\d+)/, b.out)],
-    ]));
+    out.push(
+      feature('schema (driver/schema)', a, b, [
+        ['keyspaces', c?.keyspaces ?? null, num(/Keyspace Count\s*:\s*(\d+)/, b.out)],
+        ['tables', c?.tables ?? null, num(/Table Count\s*:\s*(\d+)/, b.out)],
+        ['indexes (2i + Solr)', c?.indexes ?? null, idx],
+        ['types', c?.types ?? null, num(/UDT Count\s*:\s*(\d+)/, b.out)],
+      ]),
+    );
   }
   return out;
 }
@@ -225,19 +239,21 @@ async function bigFeatures(dir) {
     `  cql-tuner logs: ${a.ms.toFixed(0)} ms = ${rate(a)}, peak RSS ${rss(a)}`,
     `  sperf core gc: ${g.ms.toFixed(0)} ms = ${rate(g)}, peak RSS ${rss(g)} → cql-tuner is ${(g.ms / a.ms).toFixed(1)}× faster`,
     `  sperf core statuslogger: ${s.ms.toFixed(0)} ms = ${rate(s)}, peak RSS ${rss(s)} → cql-tuner is ${(s.ms / a.ms).toFixed(1)}× faster`,
-    `  GC events: cql-tuner ${gcOurs}, sperf gc ${gcSperf}, sperf statuslogger ${gcStatus}, written ${wrote.gc}; `
-      + `worst ms cql-tuner ${maxOurs}, sperf ${sperfGcMax(g.out)}`
-      + ` → ${counts ? 'agree' : 'DISAGREE'}`,
+    `  GC events: cql-tuner ${gcOurs}, sperf gc ${gcSperf}, sperf statuslogger ${gcStatus}, written ${wrote.gc}; ` +
+      `worst ms cql-tuner ${maxOurs}, sperf ${sperfGcMax(g.out)}` +
+      ` → ${counts ? 'agree' : 'DISAGREE'}`,
   ];
   const speedup = Math.min(g.ms, s.ms) / a.ms;
   const rssOk = a.rssKiB && g.rssKiB && s.rssKiB ? a.rssKiB <= 2 * Math.max(g.rssKiB, s.rssKiB) : null;
-  lines.push(`  goals: ≥ 10× sperf ${speedup >= 10 ? 'met' : 'NOT met'} (${speedup.toFixed(1)}×); peak RSS ≤ 2× sperf's `
-    + `${rssOk === null ? 'not measured (no GNU time)' : rssOk ? 'met' : 'NOT met'}; same counts ${counts ? 'met' : 'NOT met'}`);
+  lines.push(
+    `  goals: ≥ 10× sperf ${speedup >= 10 ? 'met' : 'NOT met'} (${speedup.toFixed(1)}×); peak RSS ≤ 2× sperf's ` +
+      `${rssOk === null ? 'not measured (no GNU time)' : rssOk ? 'met' : 'NOT met'}; same counts ${counts ? 'met' : 'NOT met'}`,
+  );
   return { ok: counts, goals: speedup >= 10 && rssOk !== false, lines };
 }
 
 export async function benchSperf() {
-  const name = 'cql-tuner beside sperf on sperf\'s own test data (same run)';
+  const name = "cql-tuner beside sperf on sperf's own test data (same run)";
   if (!existsSync(SPERF) || !existsSync(DATA)) {
     return { name, lines: [`skipped: sperf is not set up (${SPERF} or ${DATA} is absent); run scripts/setup-sperf.sh`], ok: true };
   }

@@ -31,9 +31,19 @@ function cpuSeconds(pid) {
 export async function benchStressOverhead() {
   const name = `Stress runner overhead: latte direct vs run_stress (1-node lab, ${ROUNDS} × ${SECONDS} s each, alternated)`;
   const latte = process.env.CQL_TUNER_LATTE ?? join(homedir(), '.cache', 'cql-tuner', 'latte-0.29.0', 'bin', 'latte');
-  if (!existsSync(latte)) return { name, lines: [`skipped: latte not found at ${latte} (install: cargo install latte-cli --version 0.29.0 --locked --root ~/.cache/cql-tuner/latte-0.29.0)`], ok: true };
+  if (!existsSync(latte))
+    return {
+      name,
+      lines: [`skipped: latte not found at ${latte} (install: cargo install latte-cli --version 0.29.0 --locked --root ~/.cache/cql-tuner/latte-0.29.0)`],
+      ok: true,
+    };
   const home = mkdtempSync(join(tmpdir(), 'cql-tuner-bench-stress-'));
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bundle, 'mcp'], env: { ...process.env, CQL_TUNER_HOME: home, CQL_TUNER_LATTE: latte }, stderr: 'ignore' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bundle, 'mcp'],
+    env: { ...process.env, CQL_TUNER_HOME: home, CQL_TUNER_LATTE: latte },
+    stderr: 'ignore',
+  });
   const client = new Client({ name: 'bench', version: '0' });
   await client.connect(transport);
   const call = async (tool, args) => {
@@ -41,7 +51,16 @@ export async function benchStressOverhead() {
     if (res.isError) throw new Error(`${tool} failed: ${JSON.stringify(res.content)}`);
     return res.structuredContent;
   };
-  const params = { tool: 'latte', workload: 'write', nodes: ['127.0.0.1'], durationS: SECONDS, threads: 1, concurrency: 32, population: { distribution: 'uniform', size: 100000 }, snapshots: 'none' };
+  const params = {
+    tool: 'latte',
+    workload: 'write',
+    nodes: ['127.0.0.1'],
+    durationS: SECONDS,
+    threads: 1,
+    concurrency: 32,
+    population: { distribution: 'uniform', size: 100000 },
+    snapshots: 'none',
+  };
   try {
     process.stderr.write('bench: starting a 1-node lab…\n');
     await call('lab_start', { nodes: 1, version: '5.0' });

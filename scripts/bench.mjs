@@ -9,7 +9,15 @@ import { benchStressOverhead } from '../bench/stress-overhead.mjs';
 
 // BENCH_ONLY=startup (or logs, snapshot, secured, stress, metrics, sperf) runs one benchmark (the snapshot bench starts a 3-node Cassandra lab, ≈ 1 min;
 // sperf needs scripts/setup-sperf.sh once, else it says so and skips).
-const all = { startup: benchStartup, logs: benchLogs, snapshot: benchSnapshot, secured: benchSecured, stress: benchStressOverhead, metrics: benchMetrics, sperf: benchSperf };
+const all = {
+  startup: benchStartup,
+  logs: benchLogs,
+  snapshot: benchSnapshot,
+  secured: benchSecured,
+  stress: benchStressOverhead,
+  metrics: benchMetrics,
+  sperf: benchSperf,
+};
 const only = process.env.BENCH_ONLY;
 const benches = only ? [all[only]].filter(Boolean) : Object.values(all);
 let failed = 0;

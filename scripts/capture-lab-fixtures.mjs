@@ -74,7 +74,14 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** Env for the CLI: our temp lab home, and no external nodetool, so nodetool runs from the lab's own jars. */
 function cliEnv(home) {
   const env = { ...process.env, CQL_TUNER_HOME: home };
-  for (const k of ['CASSANDRA_HOME', 'CQL_TUNER_NODETOOL', 'CQL_TUNER_JMX_USERNAME', 'CQL_TUNER_JMX_PASSWORD', 'CQL_TUNER_JMX_PASSWORD_FILE', 'CQL_TUNER_JMX_SSL']) {
+  for (const k of [
+    'CASSANDRA_HOME',
+    'CQL_TUNER_NODETOOL',
+    'CQL_TUNER_JMX_USERNAME',
+    'CQL_TUNER_JMX_PASSWORD',
+    'CQL_TUNER_JMX_PASSWORD_FILE',
+    'CQL_TUNER_JMX_SSL',
+  ]) {
     delete env[k];
   }
   return env;
@@ -428,7 +435,8 @@ async function loadPhase1(hosts, replication) {
     const rows = [];
     const base = Date.UTC(2026, 0, 1);
     for (let s = 0; s < SENSORS; s++) {
-      for (let q = 0; q < ROWS_PER_SENSOR; q++) rows.push([s, q, new Date(base + (s * ROWS_PER_SENSOR + q) * 1000), (s * 7 + q) % 1000 / 10, payloadFor(s, q)]);
+      for (let q = 0; q < ROWS_PER_SENSOR; q++)
+        rows.push([s, q, new Date(base + (s * ROWS_PER_SENSOR + q) * 1000), ((s * 7 + q) % 1000) / 10, payloadFor(s, q)]);
     }
     let t = Date.now();
     await inChunks(rows, 200, (p) => client.execute(insert, p, { prepare: true }));
@@ -444,9 +452,7 @@ async function loadPhase1(hosts, replication) {
     // Range tombstones: a slice of sensors 20..39.
     const rangeDeletes = [];
     for (let s = 20; s < 40; s++) rangeDeletes.push([s, 40, 60]);
-    await inChunks(rangeDeletes, 50, (p) =>
-      client.execute(`DELETE FROM ${KS}.${TABLE} WHERE sensor_id = ? AND seq >= ? AND seq < ?`, p, { prepare: true }),
-    );
+    await inChunks(rangeDeletes, 50, (p) => client.execute(`DELETE FROM ${KS}.${TABLE} WHERE sensor_id = ? AND seq >= ? AND seq < ?`, p, { prepare: true }));
     // Cell tombstones: payload set to null on sensors 40..49.
     const cellDeletes = [];
     for (let s = 40; s < 50; s++) for (let q = 0; q < ROWS_PER_SENSOR; q += 2) cellDeletes.push([s, q]);
@@ -506,7 +512,14 @@ async function loadPhase2(hosts) {
         consistency: cassandra.types.consistencies.serial,
       }),
     );
-    stats.reads = { partitionLimit50: reads.length, slices: slices.length, fullPartitions: full.length, rangeScanRows: scanned, lwtInserts: lwt.length, serialReads: lwt.length };
+    stats.reads = {
+      partitionLimit50: reads.length,
+      slices: slices.length,
+      fullPartitions: full.length,
+      rangeScanRows: scanned,
+      lwtInserts: lwt.length,
+      serialReads: lwt.length,
+    };
     stats.ms = Date.now() - t;
     log(`  phase 2: ${rows.length} more rows, reads ${JSON.stringify(stats.reads)} in ${stats.ms} ms`);
   } finally {
@@ -597,7 +610,15 @@ async function captureCqlTables(out, node) {
       try {
         const r = await tableAsTsv(client, ks, t);
         const ms = Date.now() - started;
-        await out.write(nodeName, name, r.text, { kind, query, host: node.host, exitCode: 0, durationMs: ms, rows: r.rows, ...(r.stoppedAt ? { stoppedAt: r.stoppedAt } : {}) });
+        await out.write(nodeName, name, r.text, {
+          kind,
+          query,
+          host: node.host,
+          exitCode: 0,
+          durationMs: ms,
+          rows: r.rows,
+          ...(r.stoppedAt ? { stoppedAt: r.stoppedAt } : {}),
+        });
       } catch (e) {
         const ms = Date.now() - started;
         const msg = e instanceof Error ? e.message : String(e);
@@ -778,7 +799,9 @@ async function writeReadme() {
   const failures = manifests.flatMap((m) => m.failures.map((f) => `- \`${m.scenario}\` ${f.node}: ${f.what} — ${f.error.split('\n')[0].slice(0, 200)}`));
   const notes = manifests.flatMap((m) => (m.notes ?? []).map((n) => `- \`${m.scenario}\` ${n}`));
   const truncated = manifests.flatMap((m) =>
-    m.files.filter((f) => f.truncated || f.stoppedAt).map((f) => `- \`${m.scenario}/${f.file}\`: ${f.truncated ? `kept ${f.bytes} of ${f.originalBytes} bytes` : f.stoppedAt}`),
+    m.files
+      .filter((f) => f.truncated || f.stoppedAt)
+      .map((f) => `- \`${m.scenario}/${f.file}\`: ${f.truncated ? `kept ${f.bytes} of ${f.originalBytes} bytes` : f.stoppedAt}`),
   );
   const text = `# Lab fixtures: the project's own captures
 
@@ -872,7 +895,11 @@ async function main() {
   await writeReadme();
 
   const leftovers = cassandraProcesses();
-  log(leftovers.length ? `CassandraDaemon processes still running (not started by this run unless listed above): ${leftovers.map((l) => l.split(' ')[0]).join(', ')}` : 'no CassandraDaemon process left');
+  log(
+    leftovers.length
+      ? `CassandraDaemon processes still running (not started by this run unless listed above): ${leftovers.map((l) => l.split(' ')[0]).join(', ')}`
+      : 'no CassandraDaemon process left',
+  );
   const size = await dirBytes(OUT);
   log(`fixtures: ${size.files} files, ${(size.total / 1024).toFixed(0)} KiB in ${relative(ROOT, OUT)}`);
   if (size.total > MAX_TOTAL_BYTES) log(`WARNING: fixtures exceed ${MAX_TOTAL_BYTES / 2 ** 20} MiB`);

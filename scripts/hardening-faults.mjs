@@ -18,7 +18,15 @@ const jsonFile = join(work, 'vitest.json');
 const started = Date.now();
 const run = spawnSync(
   process.execPath,
-  [join(root, 'node_modules/vitest/vitest.mjs'), 'run', 'tests/faults', '--reporter=dot', '--reporter=json', `--outputFile.json=${jsonFile}`, ...process.argv.slice(2)],
+  [
+    join(root, 'node_modules/vitest/vitest.mjs'),
+    'run',
+    'tests/faults',
+    '--reporter=dot',
+    '--reporter=json',
+    `--outputFile.json=${jsonFile}`,
+    ...process.argv.slice(2),
+  ],
   { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] },
 );
 const seconds = ((Date.now() - started) / 1000).toFixed(0);
@@ -35,7 +43,10 @@ const failed = tests.filter((t) => t.status === 'failed');
 const skipped = tests.filter((t) => t.status !== 'passed' && t.status !== 'failed');
 console.log('');
 console.log('FAULT SCENARIOS (each ends within its timeout, keeps what was collected, leaves no process)');
-for (const t of tests) console.log(`  ${t.status === 'passed' ? 'ok  ' : t.status === 'failed' ? 'FAIL' : 'skip'}  ${t.fullName}${t.duration ? ` (${Math.round(t.duration / 100) / 10} s)` : ''}`);
+for (const t of tests)
+  console.log(
+    `  ${t.status === 'passed' ? 'ok  ' : t.status === 'failed' ? 'FAIL' : 'skip'}  ${t.fullName}${t.duration ? ` (${Math.round(t.duration / 100) / 10} s)` : ''}`,
+  );
 for (const t of failed) console.log(`\n  ${t.fullName}:\n    ${(t.failureMessages ?? []).join('\n').split('\n').slice(0, 6).join('\n    ')}`);
 console.log('');
 console.log(`fault scenarios passed: ${passed.length}/${passed.length + failed.length}${skipped.length ? ` (${skipped.length} skipped)` : ''} in ${seconds} s`);

@@ -21,11 +21,15 @@ const jsonFile = join(work, 'vitest.json');
 const files = process.argv.slice(2).length ? process.argv.slice(2) : ['tests/hardening'];
 
 const started = Date.now();
-const run = spawnSync(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', ...files, '--reporter=dot', '--reporter=json', `--outputFile.json=${jsonFile}`], {
-  cwd: root,
-  stdio: ['ignore', 'inherit', 'inherit'],
-  env: { ...process.env, HARDENING_STATS: statsFile },
-});
+const run = spawnSync(
+  process.execPath,
+  [join(root, 'node_modules/vitest/vitest.mjs'), 'run', ...files, '--reporter=dot', '--reporter=json', `--outputFile.json=${jsonFile}`],
+  {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, HARDENING_STATS: statsFile },
+  },
+);
 const seconds = ((Date.now() - started) / 1000).toFixed(0);
 
 const stats = existsSync(statsFile)
@@ -78,7 +82,10 @@ if (fuzz.length) {
 const caps = stats.filter((s) => s.section === 'cap');
 if (caps.length) {
   out.push('', 'OUTPUT CAPS (real processes)');
-  for (const c of caps) out.push(`${pad(c.what, 48)} cap ${(c.limitBytes / 1048576).toFixed(0)} MiB, kept ${(c.keptBytes / 1048576).toFixed(1)} MiB, truncated flag ${c.truncated}, RSS growth ${c.rssGrowthMiB} MiB`);
+  for (const c of caps)
+    out.push(
+      `${pad(c.what, 48)} cap ${(c.limitBytes / 1048576).toFixed(0)} MiB, kept ${(c.keptBytes / 1048576).toFixed(1)} MiB, truncated flag ${c.truncated}, RSS growth ${c.rssGrowthMiB} MiB`,
+    );
 }
 
 // Secrets

@@ -27,7 +27,9 @@ if (!existsSync(cli)) {
 
 /** SOURCES.tsv rows as objects keyed by the header (file, url, product, kind, conclusion, expected, split). */
 function readSources() {
-  const lines = readFileSync(join(corpusDir, 'SOURCES.tsv'), 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const lines = readFileSync(join(corpusDir, 'SOURCES.tsv'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   const header = lines[0].split('\t');
   return lines.slice(1).map((line) => Object.fromEntries(line.split('\t').map((cell, i) => [header[i], cell])));
 }
@@ -116,7 +118,14 @@ if (asJson) {
   }
   const causes = new Map();
   for (const m of misses) causes.set(m.cause, (causes.get(m.cause) ?? 0) + 1);
-  console.log(`\nmiss causes: ${[...causes].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(', ') || 'none'}`);
+  console.log(
+    `\nmiss causes: ${
+      [...causes]
+        .sort((a, b) => b[1] - a[1])
+        .map(([c, n]) => `${c} ${n}`)
+        .join(', ') || 'none'
+    }`,
+  );
   console.log(`\nmisses (${misses.length}):`);
   const w = Math.max(4, ...misses.map((m) => m.file.length));
   console.log(`${'file'.padEnd(w)}  split    ${'expected'.padEnd(40)}  got`);

@@ -62,11 +62,14 @@ function run() {
   const dir = off ? null : privateCacheDir();
   if (off) debug("off (CQL_TUNER_CODE_CACHE=0)");
   const st = statSync(bundle);
-  const key = `${"cdc4a21b7399bae454a1db3b54c4ecbbb186a85e6b872f6c985a39d743e558b5".slice(0, 16)}-${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}`;
+  const key = `${"aff17c52292d2d9109f66842244d33bdc374fb0e4360b0527dc2117a6602c82c".slice(0, 16)}-${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}`;
   const file = dir ? join(dir, `${key}.bin`) : null;
   const cachedData = file ? readPrivate(file) : void 0;
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}
-})`, { filename: bundle, ...cachedData ? { cachedData } : {} });
+})`, {
+    filename: bundle,
+    ...cachedData ? { cachedData } : {}
+  });
   const hit = cachedData !== void 0 && !script.cachedDataRejected;
   if (file) debug(hit ? `hit ${file}` : cachedData ? `rejected ${file}` : `miss ${file}`);
   if (file && !hit) {

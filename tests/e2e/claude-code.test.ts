@@ -92,7 +92,10 @@ describe('claude plugin validate', () => {
     'passes on the repository root (the marketplace manifest), with and without --strict',
     async () => {
       const h = await newHome();
-      for (const args of [['plugin', 'validate', '.'], ['plugin', 'validate', '--strict', '.']]) {
+      for (const args of [
+        ['plugin', 'validate', '.'],
+        ['plugin', 'validate', '--strict', '.'],
+      ]) {
         const r = await runClaude(args, { env: h.env, cwd: REPO_ROOT });
         expect(r.exitCode, r.all).toBe(0);
         expect(r.stdout).toContain('Validating marketplace manifest');

@@ -38,15 +38,34 @@ async function throughSlowPipe(args: string[], waitMs: number, out: string): Pro
 function fixtureBundle(dir: string): Promise<string> {
   const base = join(FIXTURES_DIR, 'lab', 'cassandra-5.0-3node');
   const nodes: NodeRaw[] = ['node1', 'node2', 'node3'].map((n, i) => ({
-    node: { address: `127.0.0.${i + 1}`, cqlPort: 9042, jmxHost: '127.0.0.1', jmxPort: 7199, datacenter: 'datacenter1', rack: 'rack1', hostId: null, upPerDriver: true },
+    node: {
+      address: `127.0.0.${i + 1}`,
+      cqlPort: 9042,
+      jmxHost: '127.0.0.1',
+      jmxPort: 7199,
+      datacenter: 'datacenter1',
+      rack: 'rack1',
+      hostId: null,
+      upPerDriver: true,
+    },
     ms: 10,
     cqlReachable: false,
     virtualTables: [],
     sources: readdirSync(join(base, n))
       .filter((f) => f.startsWith('nodetool-') && f.endsWith('.txt'))
-      .map((f) => ({ name: `nodetool:${f.slice('nodetool-'.length, -'.txt'.length)}`, via: 'nodetool' as const, ok: true, ms: 1, text: readFileSync(join(base, n, f), 'utf8') })),
+      .map((f) => ({
+        name: `nodetool:${f.slice('nodetool-'.length, -'.txt'.length)}`,
+        via: 'nodetool' as const,
+        ok: true,
+        ms: 1,
+        text: readFileSync(join(base, n, f), 'utf8'),
+      })),
   }));
-  return writeBundle(dir, { tool: { name: 'cql-tuner', version: 'test' }, collectedAt: new Date(0).toISOString(), durationMs: 30, contactPoints: ['127.0.0.1'] }, nodes);
+  return writeBundle(
+    dir,
+    { tool: { name: 'cql-tuner', version: 'test' }, collectedAt: new Date(0).toISOString(), durationMs: 30, contactPoints: ['127.0.0.1'] },
+    nodes,
+  );
 }
 
 beforeAll(async () => {
@@ -80,17 +99,21 @@ describe('CLI output through a slow pipe equals the file output, byte for byte',
     ['analyze --raw (text)', () => ['analyze', join(work, 'bundle'), '--raw']],
   ];
   for (const [name, args] of cases) {
-    it(name, async () => {
-      const file = join(work, `${name.replace(/\W+/g, '_')}.out`);
-      const fileCode = await toFile(args(), file);
-      const expected = readFileSync(file);
-      // Only an output larger than the pipe buffer can be cut: make sure the case tests something.
-      expect(expected.length).toBeGreaterThan(128 * 1024);
-      const piped = await throughSlowPipe(args(), 700, `${file}.piped`);
-      expect(piped.code).toBe(fileCode);
-      expect(piped.out.length).toBe(expected.length);
-      expect(piped.out.equals(expected)).toBe(true);
-    }, 60_000);
+    it(
+      name,
+      async () => {
+        const file = join(work, `${name.replace(/\W+/g, '_')}.out`);
+        const fileCode = await toFile(args(), file);
+        const expected = readFileSync(file);
+        // Only an output larger than the pipe buffer can be cut: make sure the case tests something.
+        expect(expected.length).toBeGreaterThan(128 * 1024);
+        const piped = await throughSlowPipe(args(), 700, `${file}.piped`);
+        expect(piped.code).toBe(fileCode);
+        expect(piped.out.length).toBe(expected.length);
+        expect(piped.out.equals(expected)).toBe(true);
+      },
+      60_000,
+    );
   }
 
   it('a reader that goes away early ends the CLI quietly (exit 141, no stack trace)', async () => {

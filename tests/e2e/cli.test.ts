@@ -35,7 +35,7 @@ describe('cql-tuner CLI (built bundle)', () => {
     expect(leaves.map((l) => l.join(' '))).toEqual(expect.arrayContaining(['lab start', 'stress compare', 'plan-mkfs', 'analyze']));
   });
 
-  it('every verb\'s --help says what its exit codes mean (interpret exits 1 on a critical finding)', async () => {
+  it("every verb's --help says what its exit codes mean (interpret exits 1 on a critical finding)", async () => {
     const r = await cli(['interpret', '--help']);
     expect(r.stdout).toMatch(/^Exit codes:$/m);
     expect(r.stdout).toMatch(/^ {2}1 {4}a critical finding/m);
@@ -116,7 +116,11 @@ describe('logs verb', () => {
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
     const dir = mkdtempSync(join(tmpdir(), 'cql-tuner-logs-'));
-    const lines = Array.from({ length: 5 }, (_, i) => `INFO  [Service Thread] 2026-11-21 10:0${i}:00,000 GCInspector.java:294 - G1 Young Generation GC in ${300 + i * 100}ms.  G1 Eden Space: 100 -> 0`);
+    const lines = Array.from(
+      { length: 5 },
+      (_, i) =>
+        `INFO  [Service Thread] 2026-11-21 10:0${i}:00,000 GCInspector.java:294 - G1 Young Generation GC in ${300 + i * 100}ms.  G1 Eden Space: 100 -> 0`,
+    );
     writeFileSync(join(dir, 'system.log.gz'), gzipSync(`${lines.join('\n')}\n`));
     const r = await cli(['logs', join(dir, 'system.log.gz'), '--node', '10.9.9.9', '--json']);
     expect(r.exitCode).toBe(0);

@@ -16,8 +16,19 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const VERSION = execFileSync(process.execPath, [BUNDLE, '--version'], { env: { ...process.env, CQL_TUNER_CODE_CACHE: '0' } }).toString();
 
 function start(dir: string, extra: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [BUNDLE, '--version'], { env: { ...process.env, CQL_TUNER_CODE_CACHE_DIR: dir, CQL_TUNER_CODE_CACHE_DEBUG: '1', ...extra }, timeout: 30_000 });
-  return { code: r.status, stdout: r.stdout.toString(), said: r.stderr.toString().trim().split('\n').filter((l) => l.startsWith('cql-tuner code cache:')) };
+  const r = spawnSync(process.execPath, [BUNDLE, '--version'], {
+    env: { ...process.env, CQL_TUNER_CODE_CACHE_DIR: dir, CQL_TUNER_CODE_CACHE_DEBUG: '1', ...extra },
+    timeout: 30_000,
+  });
+  return {
+    code: r.status,
+    stdout: r.stdout.toString(),
+    said: r.stderr
+      .toString()
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('cql-tuner code cache:')),
+  };
 }
 const bins = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.bin')) : []);
 

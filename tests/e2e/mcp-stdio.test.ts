@@ -24,20 +24,49 @@ describe('MCP server over stdio (built bundle)', () => {
     const { tools } = await conn.client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(Object.keys(byName).sort()).toEqual([
-      'analyze_bundle', 'analyze_logs', 'audit_config', 'audit_os', 'cluster_snapshot', 'compare_runs', 'diagnose', 'estimate_scaling',
-      'inspect_storage', 'interpret', 'lab_incident', 'lab_start', 'lab_status', 'lab_stop', 'metrics_window', 'migration_review', 'nodetool', 'plan_mkfs', 'plan_queue_depth',
-      'review_schema', 'run_stress', 'stress_cancel', 'stress_status',
+      'analyze_bundle',
+      'analyze_logs',
+      'audit_config',
+      'audit_os',
+      'cluster_snapshot',
+      'compare_runs',
+      'diagnose',
+      'estimate_scaling',
+      'inspect_storage',
+      'interpret',
+      'lab_incident',
+      'lab_start',
+      'lab_status',
+      'lab_stop',
+      'metrics_window',
+      'migration_review',
+      'nodetool',
+      'plan_mkfs',
+      'plan_queue_depth',
+      'review_schema',
+      'run_stress',
+      'stress_cancel',
+      'stress_status',
     ]);
     // Destructive: starting the lab (it wipes an earlier lab of another version or shape), stopping it (wipe),
     // putting load on a cluster and ending a stress run's processes. Not read-only besides them: bundles written
     // by cluster_snapshot/diagnose (which also reset gcstats' interval) and compare_runs' charts. The table and
     // its reasons: mcp-server/src/mcp/tools/annotations.ts (tests/hardening/security-11-annotations.test.ts).
     const all = Object.values(byName);
-    expect(all.filter((t) => t.annotations?.destructiveHint).map((t) => t.name).sort()).toEqual(['lab_incident', 'lab_start', 'lab_stop', 'run_stress', 'stress_cancel']);
-    expect(all.filter((t) => !t.annotations?.readOnlyHint).map((t) => t.name).sort()).toEqual([
-      'cluster_snapshot', 'compare_runs', 'diagnose', 'lab_incident', 'lab_start', 'lab_stop', 'run_stress', 'stress_cancel',
-    ]);
-    for (const t of all) expect(Object.keys(t.annotations ?? {}).sort(), t.name).toEqual(['destructiveHint', 'idempotentHint', 'openWorldHint', 'readOnlyHint']);
+    expect(
+      all
+        .filter((t) => t.annotations?.destructiveHint)
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(['lab_incident', 'lab_start', 'lab_stop', 'run_stress', 'stress_cancel']);
+    expect(
+      all
+        .filter((t) => !t.annotations?.readOnlyHint)
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(['cluster_snapshot', 'compare_runs', 'diagnose', 'lab_incident', 'lab_start', 'lab_stop', 'run_stress', 'stress_cancel']);
+    for (const t of all)
+      expect(Object.keys(t.annotations ?? {}).sort(), t.name).toEqual(['destructiveHint', 'idempotentHint', 'openWorldHint', 'readOnlyHint']);
     for (const t of tools) expect(t.annotations, t.name).toBeDefined();
     expect(byName['cluster_snapshot']!.annotations?.readOnlyHint).toBe(false);
     expect(byName['nodetool']!.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
@@ -95,7 +124,12 @@ describe('MCP server over stdio (built bundle)', () => {
       ['nodetool', { subcommand: 'status', port: 1 }], // no nodetool anywhere: an error result
       ['nodetool', { subcommand: 'repair' }], // refused
       ['cluster_snapshot', { hosts: ['127.0.0.1'], cqlPort: 1 }], // driver error path
-      ['interpret', { text: 'Datacenter: dc1\n=======\nStatus=Up/Down\n|/ State=Normal/Leaving/Joining/Moving\n--  Address    Load       Tokens  Owns (effective)  Host ID                               Rack\nDN  10.0.0.1   1.2 GiB    16      100.0%            11111111-1111-1111-1111-111111111111  rack1\n' }],
+      [
+        'interpret',
+        {
+          text: 'Datacenter: dc1\n=======\nStatus=Up/Down\n|/ State=Normal/Leaving/Joining/Moving\n--  Address    Load       Tokens  Owns (effective)  Host ID                               Rack\nDN  10.0.0.1   1.2 GiB    16      100.0%            11111111-1111-1111-1111-111111111111  rack1\n',
+        },
+      ],
       ['analyze_logs', { paths: ['/nonexistent/system.log'] }],
       ['lab_status', {}],
     ];

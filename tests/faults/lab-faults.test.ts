@@ -147,7 +147,19 @@ describe.skipIf(skip)('faults on a real 3-node lab', () => {
   it('the runs folder fills up during the run: the run fails cleanly saying the disk is full, no process left', async () => {
     emptyFull();
     const env = { ...process.env, CQL_TUNER_HOME: join(full, 'home') };
-    const s = await startStress({ tool: 'latte', workload: 'write', nodes: ['127.0.0.1'], durationS: 5, concurrency: 4, replicationFactor: 1, keyspace: 'faults_full', snapshots: 'none' }, { env });
+    const s = await startStress(
+      {
+        tool: 'latte',
+        workload: 'write',
+        nodes: ['127.0.0.1'],
+        durationS: 5,
+        concurrency: 4,
+        replicationFactor: 1,
+        keyspace: 'faults_full',
+        snapshots: 'none',
+      },
+      { env },
+    );
     fill();
     const t0 = Date.now();
     const r = await waitForRun(s.id);
@@ -234,7 +246,9 @@ describe.skipIf(skip)('faults on a real 3-node lab', () => {
     expect(before.nodes.map((n) => n.status)).toEqual(['complete', 'complete', 'complete']);
     expect(after.nodes.find((n) => n.address === '127.0.0.3')).toMatchObject({ status: 'unreachable', reachable: false });
     expect(after.nodes.filter((n) => n.address !== '127.0.0.3').every((n) => n.reachable)).toBe(true);
-    process.stdout.write(`node kill: state ${r.state}, errors ${errors}, retries ${retries}, op/s per interval ${rates.map((x) => Math.round(x)).join(' ')}, error ${st.error}\n`);
+    process.stdout.write(
+      `node kill: state ${r.state}, errors ${errors}, retries ${retries}, op/s per interval ${rates.map((x) => Math.round(x)).join(' ')}, error ${st.error}\n`,
+    );
     expect(await settled(() => liveMatching(s.dir))).toEqual([]);
     expect(await settled(leftovers)).toEqual([]);
   }, 180_000);

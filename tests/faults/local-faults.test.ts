@@ -87,7 +87,9 @@ describe.skipIf(!javaNodetool)('a JMX port that accepts and never answers', () =
     const pool = new NodetoolBatchPool(labPaths().cacheDir);
     const subs = ['info', 'gcstats', 'tpstats'];
     const t0 = Date.now();
-    const reports = await Promise.all(subs.map((subcommand) => runNodetool({ subcommand, host: '127.0.0.1', port: silentPort, timeoutMs: 6000 }, { batch: pool })));
+    const reports = await Promise.all(
+      subs.map((subcommand) => runNodetool({ subcommand, host: '127.0.0.1', port: silentPort, timeoutMs: 6000 }, { batch: pool })),
+    );
     const elapsed = Date.now() - t0;
     expect(elapsed).toBeLessThan(6000 + 4000);
     // The pool really batched (the runner class exists), so this is the one-JVM path.
@@ -144,7 +146,10 @@ describe('an ssh target that is down', () => {
       (e: Error) => ({ ok: false as const, text: e.message }),
     );
     expect(storage.text).toMatch(/Connection refused/);
-    await expect(auditOs({ target: spec(), timeoutMs: 10_000 })).rejects.toMatchObject({ code: 'TARGET_UNREACHABLE', message: expect.stringMatching(/Connection refused/) });
+    await expect(auditOs({ target: spec(), timeoutMs: 10_000 })).rejects.toMatchObject({
+      code: 'TARGET_UNREACHABLE',
+      message: expect.stringMatching(/Connection refused/),
+    });
     expect(Date.now() - t0).toBeLessThan(20_000);
     expect(await settled(() => liveDescendants())).toEqual([]);
   }, 30_000);

@@ -37,7 +37,9 @@ interface Golden {
 }
 
 function sources(): { file: string; split: Split }[] {
-  const lines = readFileSync(join(CORPUS, 'SOURCES.tsv'), 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const lines = readFileSync(join(CORPUS, 'SOURCES.tsv'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   const header = lines[0]!.split('\t');
   const at = (name: string) => header.indexOf(name);
   return lines.slice(1).map((l) => {
@@ -60,7 +62,15 @@ function conclude(file: string): Golden {
 
 /** Sorted keys, one sample per line block: a refreshed file diffs sample by sample. */
 const serialise = (m: Record<string, Golden>) =>
-  `${JSON.stringify(Object.fromEntries(Object.keys(m).sort().map((k) => [k, m[k]])), null, 2)}\n`;
+  `${JSON.stringify(
+    Object.fromEntries(
+      Object.keys(m)
+        .sort()
+        .map((k) => [k, m[k]]),
+    ),
+    null,
+    2,
+  )}\n`;
 
 /** What differs between two snapshots, one line per sample, so a failure reads as a review list. */
 function differences(before: Record<string, Golden>, now: Record<string, Golden>): string[] {

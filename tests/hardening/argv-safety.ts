@@ -4,10 +4,37 @@
  */
 import { basename } from 'node:path';
 import { NODETOOL_ALLOW_LIST, isAllowedSubcommand } from '../../mcp-server/src/core/nodetool-commands.js';
-import { checkDockerContainer, checkDockerUser, checkK8sName, checkKubeContext, checkLocalPath, checkSshHost, checkSshUser } from '../../mcp-server/src/core/remote-argv.js';
+import {
+  checkDockerContainer,
+  checkDockerUser,
+  checkK8sName,
+  checkKubeContext,
+  checkLocalPath,
+  checkSshHost,
+  checkSshUser,
+} from '../../mcp-server/src/core/remote-argv.js';
 import { checkHost } from '../../mcp-server/src/core/validate.js';
 
-const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'csh', 'tcsh', 'fish', 'busybox', 'env', 'xargs', 'perl', 'python', 'python3', 'ruby', 'node', 'eval', 'exec']);
+const SHELLS = new Set([
+  'sh',
+  'bash',
+  'dash',
+  'zsh',
+  'ksh',
+  'csh',
+  'tcsh',
+  'fish',
+  'busybox',
+  'env',
+  'xargs',
+  'perl',
+  'python',
+  'python3',
+  'ruby',
+  'node',
+  'eval',
+  'exec',
+]);
 
 /** nodetool [-h H -p P] [--ssl] [-u U] [-pwf F] <allowed sub> [-H|-d] [ks [table] | ks.table]. */
 export function nodetoolArgvProblem(argv: readonly string[]): string | null {
@@ -84,8 +111,14 @@ export function splitShQuoted(line: string): string[] | null {
 const READ_ONLY_HOST: Record<string, { flags: RegExp; valueFlags?: RegExp; forbidden?: RegExp; operands?: RegExp }> = {
   cat: { flags: /^$/ },
   grep: { flags: /^-[sHhEFiqc]+$/ },
-  find: { flags: /^(-L|-H|-P|-o|-a|-not|-prune|-print|-print0|-mindepth|-maxdepth|-name|-iname|-type|-path|-xtype)$/, forbidden: /^-(delete|exec|execdir|ok|okdir|fprint0?|fprintf|fls|printf)$/ },
-  lsblk: { flags: /^(--json|-J|--bytes|-b|-d|--nodeps|-n|--noheadings|-P|--pairs|-a|--all|-o|--output|-O|--output-all|-e|--exclude)$/, valueFlags: /^(-o|--output|-e|--exclude)$/ },
+  find: {
+    flags: /^(-L|-H|-P|-o|-a|-not|-prune|-print|-print0|-mindepth|-maxdepth|-name|-iname|-type|-path|-xtype)$/,
+    forbidden: /^-(delete|exec|execdir|ok|okdir|fprint0?|fprintf|fls|printf)$/,
+  },
+  lsblk: {
+    flags: /^(--json|-J|--bytes|-b|-d|--nodeps|-n|--noheadings|-P|--pairs|-a|--all|-o|--output|-O|--output-all|-e|--exclude)$/,
+    valueFlags: /^(-o|--output|-e|--exclude)$/,
+  },
   readlink: { flags: /^(-f|-e|-m|-n)$/ },
   realpath: { flags: /^(-e|-m|-s)$/ },
   stat: { flags: /^(-L|-f|-c|--format|-t)$/, valueFlags: /^(-c|--format)$/ },
@@ -135,7 +168,14 @@ function innerProblem(inner: readonly string[]): string | null {
 
 const STRESS_TOOLS = new Set(['latte', 'cassandra-stress', 'scylla-bench']);
 
-const SSH_OPTS = new Set(['BatchMode=yes', 'LogLevel=ERROR', 'ClearAllForwardings=yes', 'IdentitiesOnly=yes', 'StrictHostKeyChecking=accept-new', 'StrictHostKeyChecking=yes']);
+const SSH_OPTS = new Set([
+  'BatchMode=yes',
+  'LogLevel=ERROR',
+  'ClearAllForwardings=yes',
+  'IdentitiesOnly=yes',
+  'StrictHostKeyChecking=accept-new',
+  'StrictHostKeyChecking=yes',
+]);
 
 /** ssh -T -o … -- HOST 'quoted' 'argv': fixed options, validated values, "--" before the host. */
 export function clientArgvProblem(argv: readonly string[]): string | null {

@@ -54,7 +54,8 @@ function interpretProblem(r: InterpretReport): string | null {
   if (r.ok && (typeof r.kind !== 'string' || r.kind === '')) return 'ok:true without a kind';
   if (!Array.isArray(r.findings) || !Array.isArray(r.checked) || !Array.isArray(r.warnings)) return 'findings/checked/warnings not arrays';
   for (const f of r.findings) {
-    if (typeof f.id !== 'string' || !f.id || !['critical', 'warning', 'info'].includes(f.severity) || !Array.isArray(f.evidence)) return `malformed finding ${JSON.stringify(f).slice(0, 200)}`;
+    if (typeof f.id !== 'string' || !f.id || !['critical', 'warning', 'info'].includes(f.severity) || !Array.isArray(f.evidence))
+      return `malformed finding ${JSON.stringify(f).slice(0, 200)}`;
   }
   JSON.stringify(r);
   const md = renderInterpret(r);
@@ -67,7 +68,10 @@ describe('fuzzing every parser', () => {
     // The registries must be found: an empty list would make every property vacuous.
     expect(parsers.length).toBeGreaterThanOrEqual(20);
     for (const registry of ['NODETOOL_PARSERS', 'STORAGE_PARSERS', 'STRESS_PARSERS', 'CONFIG_PARSERS', 'KINDS']) {
-      expect(parsers.some((p) => p.name.startsWith(`${registry}.`)), registry).toBe(true);
+      expect(
+        parsers.some((p) => p.name.startsWith(`${registry}.`)),
+        registry,
+      ).toBe(true);
     }
   });
 
@@ -127,7 +131,13 @@ describe('truncation of every real sample at every line', () => {
         }
       }
       total += cases;
-      record({ section: 'fuzz', target: `truncations, samples ${g * 40 + 1}–${g * 40 + group.length} (own parser + detect + interpret)`, cases, failures: problems.length, maxMs: Math.round(maxMs) });
+      record({
+        section: 'fuzz',
+        target: `truncations, samples ${g * 40 + 1}–${g * 40 + group.length} (own parser + detect + interpret)`,
+        cases,
+        failures: problems.length,
+        maxMs: Math.round(maxMs),
+      });
       expect(problems).toEqual([]);
     }, 600_000);
   });

@@ -75,16 +75,21 @@ beforeAll(async () => {
     });
   });
   // In-process tools resolve every command through PATH: only recorders are there.
-  for (const k of ['CASSANDRA_HOME', 'CQL_TUNER_JMX_USERNAME', 'CQL_TUNER_JMX_PASSWORD', 'CQL_TUNER_CQL_USERNAME', 'CQL_TUNER_CQL_PASSWORD']) delete process.env[k];
+  for (const k of ['CASSANDRA_HOME', 'CQL_TUNER_JMX_USERNAME', 'CQL_TUNER_JMX_PASSWORD', 'CQL_TUNER_CQL_USERNAME', 'CQL_TUNER_CQL_PASSWORD'])
+    delete process.env[k];
   Object.assign(process.env, rec.env);
 });
 
 afterAll(() => {
   process.env = savedEnv;
   rec?.cleanup();
-  const lines = [...tallies].map(([k, t]) => `${k.padEnd(34)} tried ${String(t.tried).padStart(5)}  refused ${String(t.refused).padStart(5)}  literal ${String(t.literal).padStart(5)}  executed ${String(t.executed).padStart(5)}  unsafe ${t.unsafe.length}`);
+  const lines = [...tallies].map(
+    ([k, t]) =>
+      `${k.padEnd(34)} tried ${String(t.tried).padStart(5)}  refused ${String(t.refused).padStart(5)}  literal ${String(t.literal).padStart(5)}  executed ${String(t.executed).padStart(5)}  unsafe ${t.unsafe.length}`,
+  );
   process.stderr.write(`\nhostile inputs:\n${lines.join('\n')}\n`);
-  for (const [k, t] of tallies) record({ section: 'hostile', kind: k, tried: t.tried, refused: t.refused, literal: t.literal, executed: t.executed, unsafe: t.unsafe.length });
+  for (const [k, t] of tallies)
+    record({ section: 'hostile', kind: k, tried: t.tried, refused: t.refused, literal: t.literal, executed: t.executed, unsafe: t.unsafe.length });
 });
 
 function expectClean(kind: string) {
@@ -95,7 +100,13 @@ function expectClean(kind: string) {
 }
 
 /** Runs one nodetool request against a RecordingTarget and classifies the outcome. */
-async function nodetoolCase(kind: string, value: unknown, input: Parameters<typeof runNodetool>[0], target: Target & { calls: { argv: string[] }[] }, literalIn?: (argv: string[]) => boolean) {
+async function nodetoolCase(
+  kind: string,
+  value: unknown,
+  input: Parameters<typeof runNodetool>[0],
+  target: Target & { calls: { argv: string[] }[] },
+  literalIn?: (argv: string[]) => boolean,
+) {
   const t = tally(kind);
   t.tried++;
   const before = target.calls.length;
@@ -128,7 +139,13 @@ describe('A. ops layer and argv builders with a recording target', () => {
   it('hosts: nodetool -h, CQL contact points and ssh hosts', async () => {
     const target = new RecordingTarget(() => ({ exitCode: 1 }));
     for (const h of HOSTILE.host as string[]) {
-      await nodetoolCase('host → nodetool -h', h, { subcommand: 'status', host: h, nodetoolPath: fakeNodetool() }, target, (argv) => argv[argv.indexOf('-h') + 1] === h);
+      await nodetoolCase(
+        'host → nodetool -h',
+        h,
+        { subcommand: 'status', host: h, nodetoolPath: fakeNodetool() },
+        target,
+        (argv) => argv[argv.indexOf('-h') + 1] === h,
+      );
       // CQL: a refused host never reaches the driver; an accepted one is only dialled when it is loopback.
       const t = tally('host → CQL contact point');
       t.tried++;
@@ -157,7 +174,10 @@ describe('A. ops layer and argv builders with a recording target', () => {
         if (!spec.error.includes('Accepted forms')) s.unclear.push(`${show(h)}: ${spec.error}`);
       } else {
         s.literal++;
-        const built = (createTarget(spec.spec) as unknown as { commandFor: (a: string[], o: object) => { argv: string[] } }).commandFor(['nodetool', 'status'], { timeoutMs: 10_000 });
+        const built = (createTarget(spec.spec) as unknown as { commandFor: (a: string[], o: object) => { argv: string[] } }).commandFor(
+          ['nodetool', 'status'],
+          { timeoutMs: 10_000 },
+        );
         const p = clientArgvProblem(built.argv);
         if (p) s.unsafe.push(`${show(h)}: ${p}`);
       }
@@ -170,8 +190,20 @@ describe('A. ops layer and argv builders with a recording target', () => {
     const plain = (v: string) => (argv: string[]) => argv.some((a) => a === v || a.split('.').includes(v));
     for (const v of HOSTILE.identifier as string[]) {
       await nodetoolCase('identifier → keyspace', v, { subcommand: 'tablestats', keyspace: v, nodetoolPath: fakeNodetool() }, target, v ? plain(v) : undefined);
-      await nodetoolCase('identifier → table', v, { subcommand: 'tablehistograms', keyspace: 'ks', table: v, nodetoolPath: fakeNodetool() }, target, v ? plain(v) : undefined);
-      await nodetoolCase('identifier → status keyspace', v, { subcommand: 'status', keyspace: v, nodetoolPath: fakeNodetool() }, target, v ? plain(v) : undefined);
+      await nodetoolCase(
+        'identifier → table',
+        v,
+        { subcommand: 'tablehistograms', keyspace: 'ks', table: v, nodetoolPath: fakeNodetool() },
+        target,
+        v ? plain(v) : undefined,
+      );
+      await nodetoolCase(
+        'identifier → status keyspace',
+        v,
+        { subcommand: 'status', keyspace: v, nodetoolPath: fakeNodetool() },
+        target,
+        v ? plain(v) : undefined,
+      );
     }
     for (const k of ['identifier → keyspace', 'identifier → table', 'identifier → status keyspace']) expectClean(k);
   }, 120_000);
@@ -195,7 +227,8 @@ describe('A. ops layer and argv builders with a recording target', () => {
       try {
         const r = remoteNodetool(v);
         t.literal++;
-        if (r.argvPrefix.length !== 1 || (v ? r.argvPrefix[0] !== v || !/\/nodetool(\.sh)?$/.test(v) : r.argvPrefix[0] !== 'nodetool')) t.unsafe.push(`${show(v)}: remote prefix ${JSON.stringify(r.argvPrefix)}`);
+        if (r.argvPrefix.length !== 1 || (v ? r.argvPrefix[0] !== v || !/\/nodetool(\.sh)?$/.test(v) : r.argvPrefix[0] !== 'nodetool'))
+          t.unsafe.push(`${show(v)}: remote prefix ${JSON.stringify(r.argvPrefix)}`);
       } catch (e) {
         t.refused++;
         const c = clearRefusal(e);
@@ -278,7 +311,14 @@ describe('A. ops layer and argv builders with a recording target', () => {
 
 // ───────────────────────────── B. every MCP tool, in process ─────────────────────────────
 
-type JsonSchema = { enum?: unknown[]; type?: string | string[]; items?: JsonSchema; additionalProperties?: JsonSchema | boolean; properties?: Record<string, JsonSchema>; required?: string[] };
+type JsonSchema = {
+  enum?: unknown[];
+  type?: string | string[];
+  items?: JsonSchema;
+  additionalProperties?: JsonSchema | boolean;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+};
 interface ToolInfo {
   name: string;
   inputSchema: JsonSchema;
@@ -329,7 +369,8 @@ function baseValue(name: string, schema: JsonSchema, plainFile: string): unknown
 }
 
 /** A line of tool output that shows a command for the user to run. */
-const SUGGESTED_COMMAND = /(^|\d\.\s|:\s|`)(sudo\s+)?(mdadm|mkfs(\.\w+)?|nodetool|blockdev|sysctl|cqlsh|cassandra-stress|latte|scylla-bench|mount|fstrim|xfs_\w+)\s/;
+const SUGGESTED_COMMAND =
+  /(^|\d\.\s|:\s|`)(sudo\s+)?(mdadm|mkfs(\.\w+)?|nodetool|blockdev|sysctl|cqlsh|cassandra-stress|latte|scylla-bench|mount|fstrim|xfs_\w+)\s/;
 
 /** "-L -N": a value that starts with "-" right after an option taking an argument is that option's value (getopt). */
 function optionValue(line: string, v: string): boolean {
@@ -356,7 +397,15 @@ describe('B. every registered MCP tool with hostile arguments (in process, PATH 
     files = mkdtempSync(join(tmpdir(), 'cql-tuner-hostile-files-'));
     mkdirSync(join(files, 'dir'));
     writeFileSync(join(files, 'plain.log'), 'INFO  [main] 2024-01-01 00:00:00,000 Cassandra.java:1 - hello\n');
-    for (const [name, to] of [['to-zero', '/dev/zero'], ['to-shadow', '/etc/shadow'], ['to-environ', '/proc/self/environ'], ['to-dir', '/'], ['loop-a', join(files, 'loop-b')], ['loop-b', join(files, 'loop-a')], ['dangling', join(files, 'nothing')]] as const) {
+    for (const [name, to] of [
+      ['to-zero', '/dev/zero'],
+      ['to-shadow', '/etc/shadow'],
+      ['to-environ', '/proc/self/environ'],
+      ['to-dir', '/'],
+      ['loop-a', join(files, 'loop-b')],
+      ['loop-b', join(files, 'loop-a')],
+      ['dangling', join(files, 'nothing')],
+    ] as const) {
       symlinkSync(to, join(files, name));
     }
   });
@@ -415,7 +464,8 @@ describe('B. every registered MCP tool with hostile arguments (in process, PATH 
           const text = res.content?.map((c) => c.text ?? '').join('\n') ?? '';
           if (res.isError) {
             t.refused++;
-            if (!/^\[[A-Z_]+\] \S/.test(text) && !/validation|invalid/i.test(text)) t.unclear.push(`${show(v)}: error text ${JSON.stringify(text.slice(0, 200))}`);
+            if (!/^\[[A-Z_]+\] \S/.test(text) && !/validation|invalid/i.test(text))
+              t.unclear.push(`${show(v)}: error text ${JSON.stringify(text.slice(0, 200))}`);
             if (/\[INTERNAL\]/.test(text) || /\n\s+at \S+ \(/.test(text)) t.unclear.push(`${show(v)}: internal error ${JSON.stringify(text.slice(0, 300))}`);
           } else {
             t.literal++;
@@ -454,7 +504,15 @@ describe('C. built bundle: CLI verbs and the stdio MCP server with hostile value
       ...spread(HOSTILE.host as string[], CLI_SAMPLE).map((v) => ['nodetool', 'status', '--host', v]),
       ...spread(HOSTILE.identifier as string[], CLI_SAMPLE).map((v) => ['nodetool', 'tablestats', v]),
       ...spread(HOSTILE.nodetoolPath as string[], CLI_SAMPLE).map((v) => ['nodetool', 'version', `--nodetool=${v}`]),
-      ...spread(HOSTILE.target as string[], CLI_SAMPLE).map((v) => ['snapshot', '--hosts', '127.0.0.1', '--cql-port', String(closedPort), `--nodetool-via=${v}`, '--json']),
+      ...spread(HOSTILE.target as string[], CLI_SAMPLE).map((v) => [
+        'snapshot',
+        '--hosts',
+        '127.0.0.1',
+        '--cql-port',
+        String(closedPort),
+        `--nodetool-via=${v}`,
+        '--json',
+      ]),
       ...spread(HOSTILE.path as string[], CLI_SAMPLE).map((v) => ['analyze', v]),
       ...spread(HOSTILE.number.map(String), CLI_SAMPLE).map((v) => ['nodetool', 'status', `--port=${v}`]),
     ];
@@ -471,7 +529,8 @@ describe('C. built bundle: CLI verbs and the stdio MCP server with hostile value
         t.refused++;
         if (!/error|invalid|must|not|missing|unknown|too|refus/i.test(out)) t.unclear.push(`${JSON.stringify(args)}: exit ${r.exitCode} without a message`);
       } else t.unclear.push(`${JSON.stringify(args)}: exit ${r.exitCode} signal ${r.signal ?? ''}`);
-      if (/\n\s+at \S+ \(|TypeError|ReferenceError|RangeError/.test(out)) t.unclear.push(`${JSON.stringify(args)}: stack trace or JS error: ${out.slice(0, 300)}`);
+      if (/\n\s+at \S+ \(|TypeError|ReferenceError|RangeError/.test(out))
+        t.unclear.push(`${JSON.stringify(args)}: stack trace or JS error: ${out.slice(0, 300)}`);
     }
     for (const e of rec.read().slice(before)) {
       t.executed++;
@@ -490,7 +549,10 @@ describe('C. built bundle: CLI verbs and the stdio MCP server with hostile value
         ...spread(HOSTILE.subcommand as string[], CLI_SAMPLE).map((v) => ({ name: 'nodetool', arguments: { subcommand: v } })),
         ...spread(HOSTILE.host as string[], CLI_SAMPLE).map((v) => ({ name: 'nodetool', arguments: { subcommand: 'status', host: v } })),
         ...spread(HOSTILE.nodetoolPath as string[], CLI_SAMPLE).map((v) => ({ name: 'nodetool', arguments: { subcommand: 'version', nodetoolPath: v } })),
-        ...spread(HOSTILE.target as string[], CLI_SAMPLE).map((v) => ({ name: 'cluster_snapshot', arguments: { hosts: ['127.0.0.1'], cqlPort: closedPort, nodetoolVia: v } })),
+        ...spread(HOSTILE.target as string[], CLI_SAMPLE).map((v) => ({
+          name: 'cluster_snapshot',
+          arguments: { hosts: ['127.0.0.1'], cqlPort: closedPort, nodetoolVia: v },
+        })),
         ...spread(HOSTILE.path as string[], CLI_SAMPLE).map((v) => ({ name: 'analyze_bundle', arguments: { path: v } })),
         ...spread(HOSTILE.number, CLI_SAMPLE).map((v) => ({ name: 'nodetool', arguments: { subcommand: 'info', port: v } })),
       ];

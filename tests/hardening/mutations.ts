@@ -3,9 +3,38 @@ import fc from 'fast-check';
 
 /** Numbers a parser should survive: huge, negative, non-finite, localised, exotic digits. */
 export const HOSTILE_NUMBERS = [
-  'NaN', 'nan', 'Infinity', '-Infinity', 'inf', '∞', '-1', '-0', '-999999999999', '1e308', '1e309', '-1e309', '1e-400',
-  '179769313486231570000000000000000000000000000', '9007199254740993', '0.0000000001', '1,5', '3,14159', '1.234.567,89',
-  '1 234 567', '0x7fffffff', '+5', '.5', '5.', '1_000', '١٢٣', '１２３', '', '-', 'n/a', 'NaN ms', '99999999999999999999%',
+  'NaN',
+  'nan',
+  'Infinity',
+  '-Infinity',
+  'inf',
+  '∞',
+  '-1',
+  '-0',
+  '-999999999999',
+  '1e308',
+  '1e309',
+  '-1e309',
+  '1e-400',
+  '179769313486231570000000000000000000000000000',
+  '9007199254740993',
+  '0.0000000001',
+  '1,5',
+  '3,14159',
+  '1.234.567,89',
+  '1 234 567',
+  '0x7fffffff',
+  '+5',
+  '.5',
+  '5.',
+  '1_000',
+  '١٢٣',
+  '１２３',
+  '',
+  '-',
+  'n/a',
+  'NaN ms',
+  '99999999999999999999%',
 ] as const;
 
 export type Mutation =
@@ -111,7 +140,9 @@ export function fuzzInputArb(samples: readonly string[]): fc.Arbitrary<FuzzInput
     fc.uint8Array({ maxLength: 1500 }).map((b) => Buffer.from(b).toString('utf8')),
     fc.uint8Array({ maxLength: 1500 }).map((b) => Buffer.from(b).toString('latin1')),
   );
-  const token = tokens.length ? fc.oneof(fc.constantFrom(...tokens), fc.constantFrom(...HOSTILE_NUMBERS), fc.string({ maxLength: 12 })) : fc.string({ maxLength: 12 });
+  const token = tokens.length
+    ? fc.oneof(fc.constantFrom(...tokens), fc.constantFrom(...HOSTILE_NUMBERS), fc.string({ maxLength: 12 }))
+    : fc.string({ maxLength: 12 });
   const soup = fc
     .array(fc.tuple(token, fc.constantFrom(' ', '  ', '\t', '\n', ': ', ' | ', ',', '\r\n')), { maxLength: 120 })
     .map((xs) => xs.map(([t, sep]) => t + sep).join(''));

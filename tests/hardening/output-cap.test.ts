@@ -59,7 +59,14 @@ describe('output caps with real processes', () => {
     expect(DEFAULT_MAX_BYTES).toBe(16 * MIB);
     const t0 = Date.now();
     const { value: r, growthMiB } = await withPeakRss(() => new LocalTarget().run([process.execPath, '-e', flood(FLOOD_MIB)], { timeoutMs: 60_000 }));
-    record({ section: 'cap', what: `LocalTarget stdout ${FLOOD_MIB} MiB`, limitBytes: DEFAULT_MAX_BYTES, keptBytes: r.stdout.length, truncated: r.truncated, rssGrowthMiB: Math.round(growthMiB) });
+    record({
+      section: 'cap',
+      what: `LocalTarget stdout ${FLOOD_MIB} MiB`,
+      limitBytes: DEFAULT_MAX_BYTES,
+      keptBytes: r.stdout.length,
+      truncated: r.truncated,
+      rssGrowthMiB: Math.round(growthMiB),
+    });
     expect(r.truncated).toBe(true);
     expect(r.stdout.length).toBeLessThanOrEqual(DEFAULT_MAX_BYTES);
     expect(r.stdout.length).toBeGreaterThan(DEFAULT_MAX_BYTES / 2);
@@ -72,7 +79,14 @@ describe('output caps with real processes', () => {
 
   it('LocalTarget: an explicit 1 MiB cap on stderr', async () => {
     const r = await new LocalTarget().run([process.execPath, '-e', flood(FLOOD_MIB, 'stderr')], { timeoutMs: 60_000, maxBytes: MIB });
-    record({ section: 'cap', what: `LocalTarget stderr ${FLOOD_MIB} MiB, maxBytes 1 MiB`, limitBytes: MIB, keptBytes: r.stderr.length, truncated: r.truncated, rssGrowthMiB: 0 });
+    record({
+      section: 'cap',
+      what: `LocalTarget stderr ${FLOOD_MIB} MiB, maxBytes 1 MiB`,
+      limitBytes: MIB,
+      keptBytes: r.stderr.length,
+      truncated: r.truncated,
+      rssGrowthMiB: 0,
+    });
     expect(r.truncated).toBe(true);
     expect(r.stderr.length).toBeLessThanOrEqual(MIB);
   }, 90_000);
@@ -81,7 +95,14 @@ describe('output caps with real processes', () => {
     const ssh = fakeTool('ssh', flood(FLOOD_MIB));
     const target = new SshTarget({ host: 'db1' }, { clientEnv: { PATH: ssh.dir } });
     const { value: r, growthMiB } = await withPeakRss(() => target.run(['nodetool', 'status'], { timeoutMs: 60_000 }));
-    record({ section: 'cap', what: `SshTarget stdout ${FLOOD_MIB} MiB`, limitBytes: DEFAULT_MAX_BYTES, keptBytes: r.stdout.length, truncated: r.truncated, rssGrowthMiB: Math.round(growthMiB) });
+    record({
+      section: 'cap',
+      what: `SshTarget stdout ${FLOOD_MIB} MiB`,
+      limitBytes: DEFAULT_MAX_BYTES,
+      keptBytes: r.stdout.length,
+      truncated: r.truncated,
+      rssGrowthMiB: Math.round(growthMiB),
+    });
     expect(r.truncated).toBe(true);
     expect(r.stdout.length).toBeLessThanOrEqual(DEFAULT_MAX_BYTES);
     expect(growthMiB).toBeLessThan(150);

@@ -9,8 +9,35 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export const RECORDED_COMMANDS = [
-  'nodetool', 'ssh', 'kubectl', 'docker', 'java', 'cassandra-stress', 'latte', 'scylla-bench', 'mkfs', 'mkfs.xfs', 'mkfs.ext4', 'blockdev',
-  'lsblk', 'xfs_info', 'mdadm', 'sysctl', 'cqlsh', 'sh', 'bash', 'dash', 'sudo', 'rm', 'dd', 'curl', 'wget', 'nc', 'python3', 'perl', 'tar',
+  'nodetool',
+  'ssh',
+  'kubectl',
+  'docker',
+  'java',
+  'cassandra-stress',
+  'latte',
+  'scylla-bench',
+  'mkfs',
+  'mkfs.xfs',
+  'mkfs.ext4',
+  'blockdev',
+  'lsblk',
+  'xfs_info',
+  'mdadm',
+  'sysctl',
+  'cqlsh',
+  'sh',
+  'bash',
+  'dash',
+  'sudo',
+  'rm',
+  'dd',
+  'curl',
+  'wget',
+  'nc',
+  'python3',
+  'perl',
+  'tar',
 ] as const;
 
 export interface ExecRecord {

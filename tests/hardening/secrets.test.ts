@@ -94,7 +94,12 @@ afterAll(() => {
   process.env = savedEnv;
   rec?.cleanup();
   const found = leaks();
-  record({ section: 'secrets', what: 'JMX/CQL passwords in results, errors, bundles, run folders, logs, argv', artefacts: artefacts.length, leaks: found.length });
+  record({
+    section: 'secrets',
+    what: 'JMX/CQL passwords in results, errors, bundles, run folders, logs, argv',
+    artefacts: artefacts.length,
+    leaks: found.length,
+  });
 });
 
 describe('sentinel credentials never leak', () => {

@@ -158,7 +158,7 @@ describe('class 10: a target that refuses the login is an error, not an empty re
     }
   }
 
-  it('inspect_storage and plan_mkfs over ssh with a refused key say AUTH_FAILED with ssh\'s line and a fix', async () => {
+  it("inspect_storage and plan_mkfs over ssh with a refused key say AUTH_FAILED with ssh's line and a fix", async () => {
     const auth = fakeSsh('ops@db1.example: Permission denied (publickey,password).');
     const unsafe: string[] = [];
     const attempts: [string, () => Promise<unknown>][] = [

@@ -46,7 +46,7 @@ const TRUTH: Partial<Record<ToolName, [boolean, boolean, boolean]>> = {
 };
 
 describe('class 11: annotations are read from one table and are true', () => {
-  it('every listed tool has exactly the table\'s four hints, and every tool is in the table', () => {
+  it("every listed tool has exactly the table's four hints, and every tool is in the table", () => {
     const mismatches: string[] = [];
     for (const t of tools) {
       if (!(t.name in TOOL_ANNOTATIONS)) {

@@ -136,7 +136,7 @@ describe('class 2: bundle files are regular files inside the bundle, never links
     // The other bundle readers (diagnose, review_schema with a bundle) take the same path.
     for (const [name, args] of [
       ['diagnose', { bundle: dir, detail: true }],
-      ['review_schema', { text: 'CREATE KEYSPACE k WITH replication = {\'class\': \'SimpleStrategy\', \'replication_factor\': 1};', bundleDir: dir }],
+      ['review_schema', { text: "CREATE KEYSPACE k WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};", bundleDir: dir }],
     ] as const) {
       tried++;
       const other = await call(name, args as Record<string, unknown>);

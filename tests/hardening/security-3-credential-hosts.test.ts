@@ -58,7 +58,12 @@ process.stdout.write('ReleaseVersion: 5.0.2\\n');
 }
 
 const nodetoolCalls = (): { argv: string[]; pwf: string | null; pwfHasPassword: boolean }[] =>
-  existsSync(nodetoolLog) ? readFileSync(nodetoolLog, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+  existsSync(nodetoolLog)
+    ? readFileSync(nodetoolLog, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
 
 async function mcpClient(): Promise<Client> {
   const server = createServer();
@@ -192,7 +197,9 @@ describe('CQL password: only to CQL_TUNER_CREDENTIAL_HOSTS (MCP tools in-process
   });
 
   it('a password that crosses the network without TLS is a warning in the tool result', async () => {
-    const ip = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+    const ip = Object.values(networkInterfaces())
+      .flat()
+      .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
     if (!ip) return; // no non-loopback interface on this machine
     const remote = await startFakeCqlServer({ host: ip });
     const client = await mcpClient();
@@ -267,7 +274,12 @@ describe('JMX credentials: -u/-pwf only for an allowed JMX host', () => {
   it('nodetool on a remote target: JMX on 127.0.0.1 there is the node, and the node must be allowed (sweep and ops)', async () => {
     const env = { CQL_TUNER_JMX_USERNAME: 'monitor', CQL_TUNER_JMX_PASSWORD_FILE: '/etc/cassandra/jmx.pw' };
     const answer = () => ({ stdout: 'ReleaseVersion: 5.0.2\n' });
-    for (const [allow, expectCreds] of [['', false], ['10.0.0.0/24', false], ['127.0.0.1', false], ['10.7.7.7', true]] as const) {
+    for (const [allow, expectCreds] of [
+      ['', false],
+      ['10.0.0.0/24', false],
+      ['127.0.0.1', false],
+      ['10.7.7.7', true],
+    ] as const) {
       const t = new RecordingTarget(answer, 'ssh');
       const deps = { target: t, credentialHost: '10.7.7.7', env: { ...env, CQL_TUNER_CREDENTIAL_HOSTS: allow } };
       await runNodetool({ subcommand: 'version', host: '127.0.0.1' }, deps);
@@ -277,7 +289,10 @@ describe('JMX credentials: -u/-pwf only for an allowed JMX host', () => {
       expect(got, `allow-list "${allow}"`).toBe(expectCreds);
     }
     // The sweep passes each node's address as the host the credentials are for.
-    for (const [allow, expectCreds] of [['', false], ['10.7.7.7', true]] as const) {
+    for (const [allow, expectCreds] of [
+      ['', false],
+      ['10.7.7.7', true],
+    ] as const) {
       process.env['CQL_TUNER_CREDENTIAL_HOSTS'] = allow;
       process.env['CQL_TUNER_JMX_PASSWORD_FILE'] = '/etc/cassandra/jmx.pw';
       delete process.env['CQL_TUNER_JMX_PASSWORD'];

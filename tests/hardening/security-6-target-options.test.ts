@@ -131,7 +131,10 @@ describe('class 6: file and context options in a tool argument target', () => {
     const saved = process.exitCode;
     await storageCommand().parseAsync(['--target', 'ssh://ops@db1?config=/etc/cql-tuner/ssh_config', '--json'], { from: 'user' });
     process.exitCode = saved;
-    const ssh = rec.read().slice(before).filter((e) => e.cmd === 'ssh');
+    const ssh = rec
+      .read()
+      .slice(before)
+      .filter((e) => e.cmd === 'ssh');
     expect(ssh.length).toBeGreaterThan(0);
     expect(ssh[0]!.argv.slice(ssh[0]!.argv.indexOf('-F'), ssh[0]!.argv.indexOf('-F') + 2)).toEqual(['-F', '/etc/cql-tuner/ssh_config']);
   }, 60_000);
@@ -153,13 +156,45 @@ describe('class 6: file and context options in a tool argument target', () => {
         return t.commandFor(['nodetool', 'status'], { timeoutMs: 60_000 }).argv;
       };
       expect(argvOf('ssh://ops@db1')).toEqual([
-        'ssh', '-T', '-o', 'BatchMode=yes', '-o', 'ConnectTimeout=10', '-o', 'LogLevel=ERROR', '-o', 'ClearAllForwardings=yes',
-        '-o', 'StrictHostKeyChecking=yes', '-o', 'UserKnownHostsFile=/etc/cql-tuner/known_hosts', '-F', '/etc/cql-tuner/ssh_config',
-        '-i', '/home/ops/.ssh/id_ed25519', '-o', 'IdentitiesOnly=yes', '-l', 'ops', '--', 'db1', "'nodetool' 'status'",
+        'ssh',
+        '-T',
+        '-o',
+        'BatchMode=yes',
+        '-o',
+        'ConnectTimeout=10',
+        '-o',
+        'LogLevel=ERROR',
+        '-o',
+        'ClearAllForwardings=yes',
+        '-o',
+        'StrictHostKeyChecking=yes',
+        '-o',
+        'UserKnownHostsFile=/etc/cql-tuner/known_hosts',
+        '-F',
+        '/etc/cql-tuner/ssh_config',
+        '-i',
+        '/home/ops/.ssh/id_ed25519',
+        '-o',
+        'IdentitiesOnly=yes',
+        '-l',
+        'ops',
+        '--',
+        'db1',
+        "'nodetool' 'status'",
       ]);
       expect(argvOf('k8s://db/cass-0')).toEqual([
-        'kubectl', '--kubeconfig', '/etc/cql-tuner/kubeconfig', '--context', 'arn:aws:eks:eu-west-1:1:cluster/prod',
-        '-n', 'db', 'exec', 'cass-0', '--', 'nodetool', 'status',
+        'kubectl',
+        '--kubeconfig',
+        '/etc/cql-tuner/kubeconfig',
+        '--context',
+        'arn:aws:eks:eu-west-1:1:cluster/prod',
+        '-n',
+        'db',
+        'exec',
+        'cass-0',
+        '--',
+        'nodetool',
+        'status',
       ]);
       // Through the MCP server: audit_os over ssh starts ssh with the environment's settings.
       const client = await connect();
@@ -169,7 +204,10 @@ describe('class 6: file and context options in a tool argument target', () => {
       } finally {
         await client.close();
       }
-      const ssh = rec.read().slice(before).filter((e) => e.cmd === 'ssh');
+      const ssh = rec
+        .read()
+        .slice(before)
+        .filter((e) => e.cmd === 'ssh');
       expect(ssh.length).toBeGreaterThan(0);
       for (const e of ssh) expect(e.argv.join(' ')).toContain('-F /etc/cql-tuner/ssh_config -i /home/ops/.ssh/id_ed25519');
       // A bad value is an error naming the variable, never silently skipped.

@@ -34,7 +34,13 @@ process.stdout.write('Results:\\nOp rate                   :    1,000 op/s  [WRI
   return { bin, log };
 }
 const calls = (log: string): string[][] =>
-  existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as string[]) : [];
+  existsSync(log)
+    ? readFileSync(log, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as string[])
+    : [];
 
 const home = join(tmp, 'home');
 const env = { CQL_TUNER_HOME: home, PATH: '' };

@@ -79,7 +79,7 @@ function leftRun(patch: Partial<RunStatusFile>): string {
 }
 const statusOf = (id: string) => JSON.parse(readFileSync(join(runDir(id, env), 'status.json'), 'utf8')) as RunStatusFile;
 
-describe('class 8: stress_cancel signals only the run\'s own process', () => {
+describe("class 8: stress_cancel signals only the run's own process", () => {
   it('a stored pid now held by an unrelated process is not signalled; the run is reported stale', async () => {
     const cases: { what: string; patch: (pid: number) => Partial<RunStatusFile> }[] = [
       {

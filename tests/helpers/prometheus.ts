@@ -12,7 +12,8 @@ import { join } from 'node:path';
 
 export const PROMETHEUS_BIN = ['/usr/bin/prometheus', '/usr/local/bin/prometheus'].find((p) => existsSync(p)) ?? null;
 export const NODE_EXPORTER_BIN = ['/usr/bin/prometheus-node-exporter', '/usr/local/bin/node_exporter'].find((p) => existsSync(p)) ?? null;
-export const PROMETHEUS_MISSING = 'prometheus / prometheus-node-exporter not installed (apt-get install prometheus prometheus-node-exporter): metrics tests are skipped';
+export const PROMETHEUS_MISSING =
+  'prometheus / prometheus-node-exporter not installed (apt-get install prometheus prometheus-node-exporter): metrics tests are skipped';
 
 export const freePort = freeLoopbackPort;
 
@@ -20,7 +21,10 @@ async function waitHttp(url: string, timeoutMs: number, child: ChildProcess, log
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (child.exitCode !== null) throw new Error(`${url}: the process exited (${child.exitCode}): ${log().slice(-2000)}`);
-    const ok = await fetch(url).then((r) => r.ok, () => false);
+    const ok = await fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -62,7 +66,9 @@ export async function startNodeExporter(opts: { textfileDir?: string } = {}): Pr
     `--web.listen-address=127.0.0.1:${port}`,
     '--collector.disable-defaults',
     // with a textfile dir the exporter poses as a node with only the test's values (no host metrics)
-    ...(opts.textfileDir ? ['--collector.textfile', `--collector.textfile.directory=${opts.textfileDir}`] : ['--collector.cpu', '--collector.diskstats', '--collector.loadavg']),
+    ...(opts.textfileDir
+      ? ['--collector.textfile', `--collector.textfile.directory=${opts.textfileDir}`]
+      : ['--collector.cpu', '--collector.diskstats', '--collector.loadavg']),
   ]);
   const url = `http://127.0.0.1:${port}`;
   await waitHttp(`${url}/metrics`, 20_000, child, log);

@@ -14,7 +14,10 @@ const SSHD_CANDIDATES = ['/usr/sbin/sshd', '/usr/local/sbin/sshd', '/usr/bin/ssh
 
 /** Absolute path of sshd (sshd refuses to run from a relative path), or null. */
 export function findSshd(): string | null {
-  const fromPath = (process.env['PATH'] ?? '').split(delimiter).filter(Boolean).map((d) => join(d, 'sshd'));
+  const fromPath = (process.env['PATH'] ?? '')
+    .split(delimiter)
+    .filter(Boolean)
+    .map((d) => join(d, 'sshd'));
   for (const p of [...SSHD_CANDIDATES, ...fromPath]) if (p.startsWith('/') && existsSync(p)) return p;
   return null;
 }
@@ -48,7 +51,6 @@ export interface TestSshd {
   log(): string;
   stop(): Promise<void>;
 }
-
 
 function keygen(bin: string, file: string, comment: string): void {
   execFileSync(bin, ['-q', '-t', 'ed25519', '-N', '', '-C', comment, '-f', file], { stdio: ['ignore', 'ignore', 'pipe'] });

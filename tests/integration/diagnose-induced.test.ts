@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import cassandra from 'cassandra-driver';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,7 +46,9 @@ beforeAll(async () => {
   await client.execute("CREATE TABLE induced.leveled (k int PRIMARY KEY, v text) WITH compaction = {'class': 'LeveledCompactionStrategy'}");
   await nodetoolAdmin('disableautocompaction', 'induced', 'leveled');
   for (let f = 0; f < 36; f++) {
-    await Promise.all(Array.from({ length: 20 }, (_, i) => client.execute('INSERT INTO induced.leveled (k, v) VALUES (?, ?)', [f * 20 + i, 'v'], { prepare: true })));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => client.execute('INSERT INTO induced.leveled (k, v) VALUES (?, ?)', [f * 20 + i, 'v'], { prepare: true })),
+    );
     await nodetoolAdmin('flush', 'induced', 'leveled');
   }
 

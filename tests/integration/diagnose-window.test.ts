@@ -75,7 +75,11 @@ afterAll(async () => {
 }, 120_000);
 
 /** The raw lines of one file in a `grep -H ''` output. */
-const linesOf = (out: string, file: string) => out.split('\n').filter((l) => l.startsWith(`${file}:`)).map((l) => l.slice(file.length + 1));
+const linesOf = (out: string, file: string) =>
+  out
+    .split('\n')
+    .filter((l) => l.startsWith(`${file}:`))
+    .map((l) => l.slice(file.length + 1));
 
 describe.skipIf(skip)('diagnose --window on a real lab', () => {
   it('measures the window it was asked for, with progress', () => {
@@ -112,7 +116,13 @@ describe.skipIf(skip)('diagnose --window on a real lab', () => {
     const secs = up(b) - up(a);
     expect(h.window!.seconds).toBeCloseTo(secs, 6);
     // CPU: the aggregate line's first eight fields are user nice system idle iowait irq softirq steal.
-    const cpu = (o: string) => linesOf(o, '/proc/stat').find((l) => l.startsWith('cpu '))!.trim().split(/\s+/).slice(1, 9).map(Number);
+    const cpu = (o: string) =>
+      linesOf(o, '/proc/stat')
+        .find((l) => l.startsWith('cpu '))!
+        .trim()
+        .split(/\s+/)
+        .slice(1, 9)
+        .map(Number);
     const [ca, cb] = [cpu(a), cpu(b)];
     const d = cb.map((x, i) => x - ca[i]!);
     const all = d.reduce((s, x) => s + x, 0);
@@ -124,7 +134,12 @@ describe.skipIf(skip)('diagnose --window on a real lab', () => {
     // Cassandra under load used some CPU in the window.
     expect(c.userPct + c.systemPct).toBeGreaterThan(1);
     // Disk: reads/s, writes/s and utilisation of each device from its diskstats line.
-    const disk = (o: string) => new Map(linesOf(o, '/proc/diskstats').map((l) => l.trim().split(/\s+/)).map((f) => [f[2]!, f.slice(3).map(Number)]));
+    const disk = (o: string) =>
+      new Map(
+        linesOf(o, '/proc/diskstats')
+          .map((l) => l.trim().split(/\s+/))
+          .map((f) => [f[2]!, f.slice(3).map(Number)]),
+      );
     const [da, db] = [disk(a), disk(b)];
     expect(h.window!.disks.length).toBeGreaterThan(0);
     for (const w of h.window!.disks) {

@@ -41,7 +41,6 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-
 describe.skipIf(skip)('a lab node that dies during start-up', () => {
   it('fails with NODE_DIED quoting the node’s last output lines and a fix, and leaves no process or running lab', async () => {
     process.env.JAVA_HOME = jdk;

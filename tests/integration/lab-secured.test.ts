@@ -161,7 +161,9 @@ describe.skipIf(skip)(`secured 1-node Cassandra 5.0 on ${NET}.1: auth + TLS + JM
     const s = r.structuredContent as { nodes: NodeView[]; warnings?: string[] };
     expect(s.nodes).toHaveLength(1);
     expect(s.nodes[0]!.errors).toEqual([]);
-    expect(s.nodes[0]!.collected).toEqual(expect.arrayContaining(['cql:system_views.settings', 'cql:system_views.thread_pools', 'nodetool:info', 'nodetool:gcstats']));
+    expect(s.nodes[0]!.collected).toEqual(
+      expect.arrayContaining(['cql:system_views.settings', 'cql:system_views.thread_pools', 'nodetool:info', 'nodetool:gcstats']),
+    );
     expect(s.warnings ?? []).toEqual([]);
   }, 120_000);
 
@@ -249,7 +251,10 @@ describe.skipIf(skip)(`secured 1-node Cassandra 5.0 on ${NET}.1: auth + TLS + JM
     await asAdmin(state, ['REVOKE SELECT ON KEYSPACE system_views FROM cql_tuner']);
     try {
       // Cassandra caches permissions (permissions_validity, 2 s by default, refreshed in the background).
-      const s = await untilSettled(() => takeSnapshot({ lab: true }), (x) => x.nodes[0]!.sources.some((y) => y.error?.code === 'CQL_UNAUTHORIZED'));
+      const s = await untilSettled(
+        () => takeSnapshot({ lab: true }),
+        (x) => x.nodes[0]!.sources.some((y) => y.error?.code === 'CQL_UNAUTHORIZED'),
+      );
       const refused = s.nodes[0]!.sources.filter((x) => x.error?.code === 'CQL_UNAUTHORIZED');
       expect(refused.length).toBeGreaterThan(5);
       expect(refused.every((x) => x.name.startsWith('cql:system_views.'))).toBe(true);
@@ -258,7 +263,10 @@ describe.skipIf(skip)(`secured 1-node Cassandra 5.0 on ${NET}.1: auth + TLS + JM
       expect(s.nodes[0]!.sources.filter((x) => x.ok).map((x) => x.name)).toEqual(expect.arrayContaining(['cql:system.local', 'nodetool:info']));
     } finally {
       await asAdmin(state, ['GRANT SELECT ON KEYSPACE system_views TO cql_tuner']);
-      await untilSettled(() => takeSnapshot({ lab: true, nodetool: false }), (x) => x.nodes[0]!.sources.every((y) => y.ok));
+      await untilSettled(
+        () => takeSnapshot({ lab: true, nodetool: false }),
+        (x) => x.nodes[0]!.sources.every((y) => y.ok),
+      );
     }
   }, 120_000);
 

@@ -40,7 +40,11 @@ describe.skipIf(skip)('a real 2-DC lab (5.0, 2 + 1 nodes)', () => {
     expect(r.parsed?.ok).toBe(true);
     const st = r.parsed!.value as NodetoolStatus;
     expect(st.datacenters).toEqual(['datacenter1', 'datacenter2']);
-    const byDc = (dc: string) => st.nodes.filter((n) => n.datacenter === dc).map((n) => n.address).sort();
+    const byDc = (dc: string) =>
+      st.nodes
+        .filter((n) => n.datacenter === dc)
+        .map((n) => n.address)
+        .sort();
     expect(byDc('datacenter1')).toEqual(['127.0.0.1', '127.0.0.2']);
     expect(byDc('datacenter2')).toEqual(['127.0.0.3']);
     expect(st.nodes.map((n) => n.code)).toEqual(['UN', 'UN', 'UN']);
@@ -50,7 +54,10 @@ describe.skipIf(skip)('a real 2-DC lab (5.0, 2 + 1 nodes)', () => {
   it('a snapshot with localDataCenter datacenter1 collects all 3 nodes, node 3 through CQL too', async () => {
     const s = await takeSnapshot({ lab: true, localDataCenter: 'datacenter1' });
     const failed = s.nodes.flatMap((n) => n.sources.filter((x) => !x.ok).map((x) => `${n.address} ${x.name}: ${x.error?.code} ${x.error?.message}`));
-    expect(s.nodes.map((n) => [n.address, n.datacenter, n.status]), failed.join('\n')).toEqual([
+    expect(
+      s.nodes.map((n) => [n.address, n.datacenter, n.status]),
+      failed.join('\n'),
+    ).toEqual([
       ['127.0.0.1', 'datacenter1', 'complete'],
       ['127.0.0.2', 'datacenter1', 'complete'],
       ['127.0.0.3', 'datacenter2', 'complete'],
@@ -69,8 +76,14 @@ describe.skipIf(skip)('a real 2-DC lab (5.0, 2 + 1 nodes)', () => {
   it('diagnose with the local DC runs with every node reachable and no collection failure', async () => {
     const r = await diagnose({ lab: true, localDataCenter: 'datacenter1' });
     const ids = r.findings.map((f) => `${f.severity} ${f.id} ${f.node ?? ''}`);
-    expect(r.findings.filter((f) => /unreachable|node-down|collect|partial/.test(f.id)), ids.join('\n')).toEqual([]);
-    expect(r.findings.filter((f) => f.severity === 'critical'), ids.join('\n')).toEqual([]);
+    expect(
+      r.findings.filter((f) => /unreachable|node-down|collect|partial/.test(f.id)),
+      ids.join('\n'),
+    ).toEqual([]);
+    expect(
+      r.findings.filter((f) => f.severity === 'critical'),
+      ids.join('\n'),
+    ).toEqual([]);
     expect(r.checked.filter((c) => !c.checked).map((c) => c.rule)).toEqual([]);
   }, 180_000);
 });

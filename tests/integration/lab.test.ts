@@ -6,15 +6,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseLogs } from '../../mcp-server/src/core/parse/logs/index.js';
 import type { ProgressEvent } from '../../mcp-server/src/ops/progress.js';
-import {
-  LabError,
-  SUPPORTED_LAB_VERSIONS,
-  labNodetoolArgv,
-  labPaths,
-  labStatus,
-  startLab,
-  stopLab,
-} from '../../mcp-server/src/lab/index.js';
+import { LabError, SUPPORTED_LAB_VERSIONS, labNodetoolArgv, labPaths, labStatus, startLab, stopLab } from '../../mcp-server/src/lab/index.js';
 
 // Real Cassandra from Maven Central jars on 127.0.0.1. The state dir is a temp dir; the jar cache is the
 // default one, so the jars are resolved once per machine. Set CQL_TUNER_SKIP_LAB=1 where no Java/Maven exists.

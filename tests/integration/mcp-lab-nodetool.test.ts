@@ -68,7 +68,9 @@ describe('real 1-node Cassandra 5.0 through the MCP server', () => {
 
   it('nodetool status parses the node as UN owning 100%', async () => {
     const res = await conn.client.callTool({ name: 'nodetool', arguments: { subcommand: 'status' } });
-    const r = structured<{ ok: boolean; parsed: { ok: boolean; value: { nodes: { code: string; address: string; ownsPercent: number; tokens: number }[] } } }>(res);
+    const r = structured<{ ok: boolean; parsed: { ok: boolean; value: { nodes: { code: string; address: string; ownsPercent: number; tokens: number }[] } } }>(
+      res,
+    );
     expect(r.ok).toBe(true);
     expect(r.parsed.value.nodes).toEqual([expect.objectContaining({ code: 'UN', address: '127.0.0.1', ownsPercent: 100, tokens: 16 })]);
     const text = (res.content as { text: string }[])[0]!.text;

@@ -32,7 +32,13 @@ beforeAll(async () => {
 afterAll(async () => {
   if (skip) return;
   // never leave a node stopped: SIGCONT before the lab is stopped
-  for (const n of state?.nodes ?? []) if (n.pid) try { process.kill(n.pid, 'SIGCONT'); } catch { /* gone */ }
+  for (const n of state?.nodes ?? [])
+    if (n.pid)
+      try {
+        process.kill(n.pid, 'SIGCONT');
+      } catch {
+        /* gone */
+      }
   await prom?.stop();
   await lab.stop();
 }, 180_000);

@@ -112,14 +112,22 @@ describe.skipIf(skip)('cluster snapshot on a real 3-node lab', () => {
       expect(sc.raw).toBeUndefined();
       const plainText = (plain.content as { text?: string }[]).map((c) => c.text ?? '').join('\n');
       expect(plainText).not.toContain('Pool Name');
-      const withRaw = await conn.client.callTool({ name: 'cluster_snapshot', arguments: { lab: true, raw: { node: '127.0.0.2', source: 'tpstats' } } }, undefined, { timeout: 120_000 });
+      const withRaw = await conn.client.callTool(
+        { name: 'cluster_snapshot', arguments: { lab: true, raw: { node: '127.0.0.2', source: 'tpstats' } } },
+        undefined,
+        { timeout: 120_000 },
+      );
       const raw = (withRaw.structuredContent as { raw: { outputs: { node: string; source: string; text: string }[] } }).raw;
       expect(raw.outputs.map((o) => [o.node, o.source])).toEqual([['127.0.0.2', 'nodetool:tpstats']]);
       expect(raw.outputs[0]!.text).toMatch(/^Pool Name\s+Active/m);
     } finally {
       await conn.close();
     }
-    const cli = await execa(process.execPath, [BUNDLE, 'snapshot', '--lab', '--json'], { env: { ...process.env, CQL_TUNER_HOME: home }, reject: false, timeout: 120_000 });
+    const cli = await execa(process.execPath, [BUNDLE, 'snapshot', '--lab', '--json'], {
+      env: { ...process.env, CQL_TUNER_HOME: home },
+      reject: false,
+      timeout: 120_000,
+    });
     expect(cli.exitCode, cli.stderr.slice(-1000)).toBe(0);
     const view = JSON.parse(cli.stdout) as { nodeCount: number; reachableCount: number; versions: string[] };
     expect([view.nodeCount, view.reachableCount]).toEqual([3, 3]);

@@ -159,7 +159,11 @@ describe.skipIf(!SSHD || !HAVE_SSH)('SshTarget against a real sshd on 127.0.0.1'
     const opts = { timeoutMs: 20_000, env, cwd: '/tmp', stdin: 'rest of stdin\n' };
     expect(t.commandFor(argv, opts).argv.join('\n')).not.toContain('spaced');
     const r = await t.run(argv, opts);
-    expect({ stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode }).toEqual({ stdout: ` spaced $(id) \\ 'q' end ||/tmp|rest of stdin\n`, stderr: '', exitCode: 0 });
+    expect({ stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode }).toEqual({
+      stdout: ` spaced $(id) \\ 'q' end ||/tmp|rest of stdin\n`,
+      stderr: '',
+      exitCode: 0,
+    });
     const badDir = await t.run(['true'], { timeoutMs: 20_000, cwd: '/nonexistent-cql-tuner' });
     expect(badDir.exitCode).toBe(125);
     expect(badDir.stderr).toContain('/nonexistent-cql-tuner');
@@ -257,7 +261,9 @@ describe('KubectlTarget for real', () => {
     const t = new KubectlTarget({ namespace: 'ns', pod: 'pod' }, { clientEnv: { PATH: emptyDir } });
     const r = await t.run(['nodetool', 'status'], { timeoutMs: 5_000 });
     expect(r.exitCode).toBeNull();
-    expect(r.spawnError).toMatch(/^kubectl not found: the kubectl target runs `kubectl exec` on this machine; install kubectl \(https:\/\/kubernetes\.io\/docs\/tasks\/tools\//);
+    expect(r.spawnError).toMatch(
+      /^kubectl not found: the kubectl target runs `kubectl exec` on this machine; install kubectl \(https:\/\/kubernetes\.io\/docs\/tasks\/tools\//,
+    );
   });
 
   describe.skipIf(!HAVE_KUBECTL)('with the kubectl client', () => {
@@ -267,7 +273,22 @@ describe('KubectlTarget for real', () => {
       const file = join(scratch, name);
       await writeFile(
         file,
-        ['apiVersion: v1', 'kind: Config', 'clusters:', '- name: c', '  cluster:', `    server: ${server}`, 'contexts:', '- name: test', '  context: {cluster: c, user: u}', 'current-context: test', 'users:', '- name: u', '  user: {}', ''].join('\n'),
+        [
+          'apiVersion: v1',
+          'kind: Config',
+          'clusters:',
+          '- name: c',
+          '  cluster:',
+          `    server: ${server}`,
+          'contexts:',
+          '- name: test',
+          '  context: {cluster: c, user: u}',
+          'current-context: test',
+          'users:',
+          '- name: u',
+          '  user: {}',
+          '',
+        ].join('\n'),
       );
       return file;
     };
@@ -277,12 +298,16 @@ describe('KubectlTarget for real', () => {
       const kubeconfig = await kubeconfigFor('kubeconfig-closed', `http://127.0.0.1:${port}`);
       const r = await new KubectlTarget({ namespace: 'ns', pod: 'pod', kubeconfig }, { clientEnv: clientEnv() }).run(['true'], { timeoutMs: 30_000 });
       expect(r.exitCode).toBe(1);
-      expect(r.spawnError).toBe(`kubectl exec on ns/pod failed: The connection to the server 127.0.0.1:${port} was refused - did you specify the right host or port?`);
+      expect(r.spawnError).toBe(
+        `kubectl exec on ns/pod failed: The connection to the server 127.0.0.1:${port} was refused - did you specify the right host or port?`,
+      );
     });
 
     it('reports an unknown context precisely', async () => {
       const kubeconfig = await kubeconfigFor('kubeconfig-ctx', 'http://127.0.0.1:1');
-      const r = await new KubectlTarget({ namespace: 'ns', pod: 'pod', kubeconfig, context: 'nope' }, { clientEnv: clientEnv() }).run(['true'], { timeoutMs: 30_000 });
+      const r = await new KubectlTarget({ namespace: 'ns', pod: 'pod', kubeconfig, context: 'nope' }, { clientEnv: clientEnv() }).run(['true'], {
+        timeoutMs: 30_000,
+      });
       expect(r.spawnError).toBe('kubectl exec on ns/pod (context nope) failed: error: context "nope" does not exist');
     });
 
@@ -404,7 +429,8 @@ describe('DockerTarget for real', () => {
               res.end('OK');
               return;
             }
-            if (/\/containers\/cass1\/json$/.test(path)) return json(200, { Id: 'c0ffee', Name: '/cass1', State: { Running: true, Status: 'running' }, Config: { Tty: false } });
+            if (/\/containers\/cass1\/json$/.test(path))
+              return json(200, { Id: 'c0ffee', Name: '/cass1', State: { Running: true, Status: 'running' }, Config: { Tty: false } });
             if (/\/containers\/cass1\/exec$/.test(path)) creates.push({ url: path, body: JSON.parse(body) as (typeof creates)[number]['body'] });
             json(409, { message: 'fake engine: exec refused' });
           });
@@ -424,7 +450,13 @@ describe('DockerTarget for real', () => {
         const r = await t.run(argv, opts);
         expect(r.spawnError).toBe('docker exec on cass1 (user cassandra) failed: Error response from daemon: fake engine: exec refused');
         expect(creates).toHaveLength(1);
-        expect(creates[0]?.body).toMatchObject({ Cmd: argv, Env: ['JMX_PASSWORD=hunter2 $(id)'], User: 'cassandra', WorkingDir: '/var/lib/cassandra', AttachStdin: false });
+        expect(creates[0]?.body).toMatchObject({
+          Cmd: argv,
+          Env: ['JMX_PASSWORD=hunter2 $(id)'],
+          User: 'cassandra',
+          WorkingDir: '/var/lib/cassandra',
+          AttachStdin: false,
+        });
       });
     });
   });

@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createServer } from '../../mcp-server/src/mcp/server.js';
-import { compareStressRuns, processesInGroup, startStress, stressCancel, stressStatus, waitForRun, type RunStressInput } from '../../mcp-server/src/ops/stress.js';
+import {
+  compareStressRuns,
+  processesInGroup,
+  startStress,
+  stressCancel,
+  stressStatus,
+  waitForRun,
+  type RunStressInput,
+} from '../../mcp-server/src/ops/stress.js';
 import { tempLabHome } from '../helpers/lab-home.js';
 import { latteOrSkipNote } from '../helpers/stress-tool.js';
 
@@ -15,7 +23,16 @@ const skipLab = process.env.CQL_TUNER_SKIP_LAB === '1';
 const lattePath = await latteOrSkipNote('stress-latte integration test');
 const skip = skipLab || lattePath === null;
 
-const base: RunStressInput = { tool: 'latte', workload: 'write', nodes: ['127.0.0.1'], durationS: 8, threads: 1, concurrency: 16, population: { distribution: 'uniform', size: 5000 }, snapshots: 'lab' };
+const base: RunStressInput = {
+  tool: 'latte',
+  workload: 'write',
+  nodes: ['127.0.0.1'],
+  durationS: 8,
+  threads: 1,
+  concurrency: 16,
+  population: { distribution: 'uniform', size: 5000 },
+  snapshots: 'lab',
+};
 
 beforeAll(async () => {
   if (skip) return;
@@ -111,7 +128,19 @@ describe.skipIf(skip)('latte stress runs on a real 1-node lab', () => {
     try {
       const progress: string[] = [];
       const r = await client.callTool(
-        { name: 'run_stress', arguments: { tool: 'latte', workload: 'write', nodes: ['127.0.0.1'], durationS: 6, concurrency: 16, population: { distribution: 'uniform', size: 5000 }, snapshots: 'none', wait: true } },
+        {
+          name: 'run_stress',
+          arguments: {
+            tool: 'latte',
+            workload: 'write',
+            nodes: ['127.0.0.1'],
+            durationS: 6,
+            concurrency: 16,
+            population: { distribution: 'uniform', size: 5000 },
+            snapshots: 'none',
+            wait: true,
+          },
+        },
         undefined,
         { onprogress: (p) => progress.push(String(p.message)), timeout: 90_000 },
       );

@@ -54,7 +54,10 @@ describe.skipIf(!have)('change order across nodes through a real Prometheus', ()
         void publish(i);
       }
     }, 250);
-    prom = await startPrometheus([{ name: 'cassandra', targets: exporters.map((e, i) => ({ target: `127.0.0.1:${e.port}`, instance: `${NODES[i]}:7070` })) }], 1);
+    prom = await startPrometheus(
+      [{ name: 'cassandra', targets: exporters.map((e, i) => ({ target: `127.0.0.1:${e.port}`, instance: `${NODES[i]}:7070` })) }],
+      1,
+    );
   }, 120_000);
 
   afterAll(async () => {

@@ -91,7 +91,13 @@ describe.skipIf(!PROMETHEUS_BIN)('MCAC and Management API namings through a real
     const raw = await serve(() => collectdPage(secs()));
     prom = await startPrometheus(
       [
-        { name: 'mgmt', targets: [{ target: `127.0.0.1:${mgmt1}`, instance: '10.1.0.1:9000' }, { target: `127.0.0.1:${mgmt2}`, instance: '10.1.0.2:9000' }] },
+        {
+          name: 'mgmt',
+          targets: [
+            { target: `127.0.0.1:${mgmt1}`, instance: '10.1.0.1:9000' },
+            { target: `127.0.0.1:${mgmt2}`, instance: '10.1.0.2:9000' },
+          ],
+        },
         { name: 'mcac', targets: [{ target: `127.0.0.1:${mcac}`, instance: '10.2.0.1:9103' }] },
         { name: 'raw', targets: [{ target: `127.0.0.1:${raw}`, instance: '10.3.0.1:9103' }] },
       ],

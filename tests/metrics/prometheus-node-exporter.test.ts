@@ -15,11 +15,16 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Two busy threads for `ms` (this machine has 2 cores): host CPU goes from near idle to near 100 %. */
 async function burnCpu(ms: number): Promise<void> {
   const code = `const end = Date.now() + ${ms}; let x = 0; while (Date.now() < end) { x += Math.sqrt(x + 1); }`;
-  await Promise.all([0, 1].map(() => new Promise<void>((resolve, reject) => {
-    const w = new Worker(code, { eval: true });
-    w.once('exit', () => resolve());
-    w.once('error', reject);
-  })));
+  await Promise.all(
+    [0, 1].map(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const w = new Worker(code, { eval: true });
+          w.once('exit', () => resolve());
+          w.once('error', reject);
+        }),
+    ),
+  );
 }
 
 /** Host CPU busy fraction over `ms`, from /proc/stat. */
@@ -81,14 +86,20 @@ describe.skipIf(!have)('metrics window on a real Prometheus + node exporter', ()
   it('says which naming it expected when the server has none of it', async () => {
     const empty = await startPrometheus([], 1);
     try {
-      await expect(metricsWindow({ last: '5m' }, { prometheus: { url: empty.url } })).rejects.toMatchObject({ code: 'UNKNOWN_METRIC_NAMES', message: expect.stringMatching(/JMX exporter.*node_exporter/) });
+      await expect(metricsWindow({ last: '5m' }, { prometheus: { url: empty.url } })).rejects.toMatchObject({
+        code: 'UNKNOWN_METRIC_NAMES',
+        message: expect.stringMatching(/JMX exporter.*node_exporter/),
+      });
     } finally {
       await empty.stop();
     }
   }, 90_000);
 
   it('an unreachable server and a missing configuration are clear errors', async () => {
-    await expect(metricsWindow({ last: '5m' }, { prometheus: { url: 'http://127.0.0.1:1' } })).rejects.toMatchObject({ code: 'PROMETHEUS_UNREACHABLE', fix: expect.stringMatching(/CQL_TUNER_PROMETHEUS_URL/) });
+    await expect(metricsWindow({ last: '5m' }, { prometheus: { url: 'http://127.0.0.1:1' } })).rejects.toMatchObject({
+      code: 'PROMETHEUS_UNREACHABLE',
+      fix: expect.stringMatching(/CQL_TUNER_PROMETHEUS_URL/),
+    });
     await expect(metricsWindow({ last: '5m' }, { prometheus: null })).rejects.toMatchObject({ code: 'NO_METRICS_SOURCE' });
   });
 });

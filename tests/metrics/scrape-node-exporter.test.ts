@@ -19,7 +19,10 @@ describe.skipIf(!NODE_EXPORTER_BIN)('direct scrape of a real node exporter', () 
   });
 
   it('host CPU busy, iowait and disk utilisation from three scrapes, as fractions', async () => {
-    const r = await metricsWindow({ scrape: true, scrapeFor: '2s', scrapeEvery: '1s' }, { scrapeEndpoints: [parseScrapeEndpoint(`127.0.0.1:${exporter.port}`)] });
+    const r = await metricsWindow(
+      { scrape: true, scrapeFor: '2s', scrapeEvery: '1s' },
+      { scrapeEndpoints: [parseScrapeEndpoint(`127.0.0.1:${exporter.port}`)] },
+    );
     expect(r.exporters).toEqual(['node']);
     const sig = (id: string) => r.nodes[0]!.signals.find((s) => s.signal === id && s.exporter === 'node');
     for (const id of ['cpu', 'iowait']) {

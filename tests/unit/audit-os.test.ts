@@ -15,8 +15,18 @@ describe('audit_os on recorded trees', () => {
     const r = await auditOs({ root: tree('os-cassandra-untuned'), product: 'cassandra' });
     const by = Object.fromEntries(r.findings.map((f) => [f.id, f]));
     expect(Object.keys(by).sort()).toEqual([
-      'os.clock-unsynced', 'os.clocksource-slow', 'os.cpu-governor', 'os.heap-vs-ram', 'os.max-map-count-low', 'os.numa-multi-node', 'os.process-limits', 'os.swap-enabled',
-      'os.tcp-buffers-small', 'os.tcp-keepalive', 'os.thp-defrag', 'os.zone-reclaim',
+      'os.clock-unsynced',
+      'os.clocksource-slow',
+      'os.cpu-governor',
+      'os.heap-vs-ram',
+      'os.max-map-count-low',
+      'os.numa-multi-node',
+      'os.process-limits',
+      'os.swap-enabled',
+      'os.tcp-buffers-small',
+      'os.tcp-keepalive',
+      'os.thp-defrag',
+      'os.zone-reclaim',
     ]);
     expect(by['os.swap-enabled']!.title).toMatch(/4096 MiB/);
     expect(by['os.max-map-count-low']!.title).toMatch(/65530 is below 1048575/);
@@ -25,9 +35,13 @@ describe('audit_os on recorded trees', () => {
     expect(by['os.heap-vs-ram']!.severity).toBe('critical'); // 24 GiB of 31.3 GiB = 77 %
     expect(r.facts.governors).toEqual({ powersave: 8 });
     // Kernel defaults for keepalive (7200/75/9) and buffers (208 KiB, 6 MiB / 4 MiB autotuning ceilings).
-    expect(by['os.tcp-keepalive']!.title).toMatch(/tcp_keepalive_time 7200 s > 60 s, tcp_keepalive_intvl 75 s > 10 s, tcp_keepalive_probes 9 > 3 \(a dead peer is noticed after 7875 s instead of 90 s\)/);
+    expect(by['os.tcp-keepalive']!.title).toMatch(
+      /tcp_keepalive_time 7200 s > 60 s, tcp_keepalive_intvl 75 s > 10 s, tcp_keepalive_probes 9 > 3 \(a dead peer is noticed after 7875 s instead of 90 s\)/,
+    );
     expect(by['os.tcp-keepalive']!.knowledgeIds).toEqual(['os.tcp-keepalive', 'os.tcp-keepalive-intvl', 'os.tcp-keepalive-probes']);
-    expect(by['os.tcp-buffers-small']!.title).toMatch(/net.core.rmem_max 212992 \(208 KiB\) < 16777216, net.core.wmem_max 212992 .*tcp_rmem max 6291456 \(6 MiB\) < 16777216, net.ipv4.tcp_wmem max 4194304 \(4 MiB\) < 16777216/);
+    expect(by['os.tcp-buffers-small']!.title).toMatch(
+      /net.core.rmem_max 212992 \(208 KiB\) < 16777216, net.core.wmem_max 212992 .*tcp_rmem max 6291456 \(6 MiB\) < 16777216, net.ipv4.tcp_wmem max 4194304 \(4 MiB\) < 16777216/,
+    );
     expect(r.facts.tcpRmem).toEqual([4096, 131072, 6291456]);
     // somaxconn/tcp_max_syn_backlog have a ScyllaDB source only: skipped for Cassandra, with the reason.
     expect(r.checked.find((c) => c.rule === 'os:listen-backlog')).toMatchObject({ checked: false, skippedBecause: expect.stringMatching(/only ScyllaDB/) });

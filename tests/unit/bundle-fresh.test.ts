@@ -7,7 +7,11 @@ import { buildAll, root } from '../../scripts/build-options.mjs';
 // Claude Code installs the plugin without building it, so the committed files are what users run.
 it('the committed bundle and entry match the sources (run `npm run build` and commit when this fails)', async () => {
   const files = (await buildAll()) as { path: string; text: string }[];
-  expect(files.map((f) => f.path)).toEqual(['mcp-server/dist/cql-tuner-main.cjs', 'mcp-server/dist/cql-tuner.js', 'mcp-server/dist/cql-tuner-parse-worker.cjs']);
+  expect(files.map((f) => f.path)).toEqual([
+    'mcp-server/dist/cql-tuner-main.cjs',
+    'mcp-server/dist/cql-tuner.js',
+    'mcp-server/dist/cql-tuner-parse-worker.cjs',
+  ]);
   for (const f of files) {
     const committed = readFileSync(join(root as string, f.path), 'utf8');
     expect(committed.length, f.path).toBe(f.text.length);

@@ -12,7 +12,12 @@ describe.skipIf(!HAVE_SYSFS)('readHostStorage on this machine', () => {
   it('lists every /sys/block device with its real sector sizes, read-ahead and rotational flag', async () => {
     const { facts } = await readHostStorage(new LocalTarget(), { dirs: [{ role: 'data', path: '/tmp' }] });
     const names = readdirSync('/sys/block').sort();
-    expect(facts.devices.filter((d) => d.type !== 'part').map((d) => d.name).sort()).toEqual(names);
+    expect(
+      facts.devices
+        .filter((d) => d.type !== 'part')
+        .map((d) => d.name)
+        .sort(),
+    ).toEqual(names);
     for (const n of names) {
       const d = facts.devices.find((x) => x.name === n)!;
       const read = (f: string) => (existsSync(`/sys/block/${n}/queue/${f}`) ? Number(readFileSync(`/sys/block/${n}/queue/${f}`, 'utf8').trim()) : null);
@@ -26,7 +31,9 @@ describe.skipIf(!HAVE_SYSFS)('readHostStorage on this machine', () => {
 
   it('resolves /tmp to the mount and device that /proc/self/mountinfo names', async () => {
     const { facts } = await readHostStorage(new LocalTarget(), { dirs: [{ role: 'data', path: '/tmp' }] });
-    const mi = readFileSync('/proc/self/mountinfo', 'utf8').split('\n').filter((l) => l.includes(' - '));
+    const mi = readFileSync('/proc/self/mountinfo', 'utf8')
+      .split('\n')
+      .filter((l) => l.includes(' - '));
     // The longest mount target that prefixes /tmp, independently.
     const targets = mi.map((l) => l.split(' ')[4]!).filter((t) => t === '/' || '/tmp' === t || '/tmp'.startsWith(`${t}/`));
     const expected = targets.sort((a, b) => b.length - a.length)[0];

@@ -15,7 +15,15 @@ if (!SSHD) process.stderr.write(`note: ${SSHD_MISSING_MESSAGE}\n`);
 // every read is an argv that survives the remote shell's quoting (paths with spaces included).
 describe.skipIf(!SSHD)('storage and OS readers over a real SSH target', () => {
   let sshd: TestSshd;
-  const ssh = () => new SshTarget({ host: '127.0.0.1', port: sshd.port, user: sshd.user, identityFile: sshd.clientKey, knownHostsFile: sshd.knownHosts, configFile: '/dev/null' });
+  const ssh = () =>
+    new SshTarget({
+      host: '127.0.0.1',
+      port: sshd.port,
+      user: sshd.user,
+      identityFile: sshd.clientKey,
+      knownHostsFile: sshd.knownHosts,
+      configFile: '/dev/null',
+    });
 
   beforeAll(async () => {
     sshd = await startSshd(SSHD as string);
@@ -25,13 +33,21 @@ describe.skipIf(!SSHD)('storage and OS readers over a real SSH target', () => {
   });
 
   it('a recorded tree read over ssh gives the same facts and findings as read locally', async () => {
-    const opts = { root: join(FIXTURES_DIR, 'storage', 'raid0-1m'), product: 'scylla' as const, dirs: [{ role: 'data' as const, path: '/var/lib/scylla/data' }] };
+    const opts = {
+      root: join(FIXTURES_DIR, 'storage', 'raid0-1m'),
+      product: 'scylla' as const,
+      dirs: [{ role: 'data' as const, path: '/var/lib/scylla/data' }],
+    };
     const local = await readHostStorage(new LocalTarget(), opts);
     const remote = await readHostStorage(ssh(), opts);
     const strip = (f: typeof local.facts) => ({ ...f, origin: '' });
     expect(strip(remote.facts)).toEqual(strip(local.facts));
     expect(remote.facts.xfs).toHaveLength(1);
-    expect(storageRules(remote.facts).flatMap((o) => o.findings).map((f) => f.id)).toContain('storage.xfs-stripe-aligned');
+    expect(
+      storageRules(remote.facts)
+        .flatMap((o) => o.findings)
+        .map((f) => f.id),
+    ).toContain('storage.xfs-stripe-aligned');
   }, 60_000);
 
   it('this machine over ssh: same devices and sector sizes as local; OS facts identical', async () => {

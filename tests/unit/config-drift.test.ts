@@ -30,7 +30,22 @@ function settingsFrom(rel: string): Record<string, string | null> {
 }
 
 const node = (address: string, settings: Record<string, string | null>): NodeSnapshot =>
-  ({ address, datacenter: 'dc1', rack: 'r1', hostId: null, releaseVersion: '5.0.9', product: 'cassandra', upPerDriver: true, reachable: true, status: 'complete', ms: 1, sources: [], facts: { settings }, nodetool: {}, unparsed: [] }) as NodeSnapshot;
+  ({
+    address,
+    datacenter: 'dc1',
+    rack: 'r1',
+    hostId: null,
+    releaseVersion: '5.0.9',
+    product: 'cassandra',
+    upPerDriver: true,
+    reachable: true,
+    status: 'complete',
+    ms: 1,
+    sources: [],
+    facts: { settings },
+    nodetool: {},
+    unparsed: [],
+  }) as NodeSnapshot;
 const snap = (nodes: NodeSnapshot[]): ClusterSnapshot => ({ collectedAt: '2026-11-22T00:00:00Z', durationMs: 1, contactPoints: ['127.0.0.1'], nodes });
 
 describe('configDrift — file vs node', () => {
@@ -64,9 +79,20 @@ describe('configDrift — file vs node', () => {
   });
 
   it('4.1 names with units vs a node that reports old names: 64MiB/s = 64, 5s = 5000', () => {
-    const y = yaml('cluster_name: c\ncompaction_throughput: 64MiB/s\nread_request_timeout: 5s\nstream_throughput_outbound: 24MiB/s\nkey_cache_save_period: 4h\n');
+    const y = yaml(
+      'cluster_name: c\ncompaction_throughput: 64MiB/s\nread_request_timeout: 5s\nstream_throughput_outbound: 24MiB/s\nkey_cache_save_period: 4h\n',
+    );
     const d = configDrift(y, 'f', [
-      { node: 'a', settings: { compaction_throughput_mb_per_sec: '64', read_request_timeout_in_ms: '5000', stream_throughput_outbound: '24MiB/s', key_cache_save_period: '14400', cluster_name: 'c' } },
+      {
+        node: 'a',
+        settings: {
+          compaction_throughput_mb_per_sec: '64',
+          read_request_timeout_in_ms: '5000',
+          stream_throughput_outbound: '24MiB/s',
+          key_cache_save_period: '14400',
+          cluster_name: 'c',
+        },
+      },
     ]);
     expect(d.fileVsNode).toEqual([]);
     expect(d.keysCompared).toBe(5);
@@ -104,14 +130,29 @@ describe('configDrift — between nodes', () => {
 
   it('a snapshot without settings says the drift check was skipped', () => {
     const r = auditConfigTexts([{ source: 'x.yaml', text: 'cluster_name: x\nnum_tokens: 16\n' }], {}, snap([node('10.0.0.1', {})]));
-    expect(r.checked.find((c) => c.rule === 'config.drift')).toMatchObject({ checked: false, skippedBecause: expect.stringContaining('system_views.settings') });
+    expect(r.checked.find((c) => c.rule === 'config.drift')).toMatchObject({
+      checked: false,
+      skippedBecause: expect.stringContaining('system_views.settings'),
+    });
   });
 });
 
 describe('configDrift — ScyllaDB system.config values', () => {
   it('JSON-quoted strings compare equal to the yaml text', () => {
-    const y = yaml('# Scylla storage config YAML\ncluster_name: shop\nendpoint_snitch: GossipingPropertyFileSnitch\napi_port: 10000\nread_request_timeout_in_ms: 5000\n');
-    const d = configDrift(y, 'scylla.yaml', [{ node: 'a', settings: { cluster_name: '"shop"', endpoint_snitch: '"org.apache.cassandra.locator.GossipingPropertyFileSnitch"', api_port: '10000', read_request_timeout_in_ms: '12000' } }]);
+    const y = yaml(
+      '# Scylla storage config YAML\ncluster_name: shop\nendpoint_snitch: GossipingPropertyFileSnitch\napi_port: 10000\nread_request_timeout_in_ms: 5000\n',
+    );
+    const d = configDrift(y, 'scylla.yaml', [
+      {
+        node: 'a',
+        settings: {
+          cluster_name: '"shop"',
+          endpoint_snitch: '"org.apache.cassandra.locator.GossipingPropertyFileSnitch"',
+          api_port: '10000',
+          read_request_timeout_in_ms: '12000',
+        },
+      },
+    ]);
     expect(d.fileVsNode.map((x) => [x.key, x.liveValue])).toEqual([['read_request_timeout_in_ms', '12000']]);
     expect(d.keysCompared).toBe(4);
   });

@@ -1,14 +1,6 @@
 /** The cassandra.yaml rename map (knowledge/config-renames.yaml) and its pure look-ups. */
 import { describe, expect, it } from 'vitest';
-import {
-  allKeyChanges,
-  keyChangesFor,
-  keyStatus,
-  newNames,
-  oldNamesOf,
-  renameOf,
-  renamesFor,
-} from '../../mcp-server/src/core/config/renames.js';
+import { allKeyChanges, keyChangesFor, keyStatus, newNames, oldNamesOf, renameOf, renamesFor } from '../../mcp-server/src/core/config/renames.js';
 import { allKnowledge } from '../../mcp-server/src/core/knowledge/index.js';
 import { ConfigKeyChangeSchema } from '../../mcp-server/src/core/knowledge/schema.js';
 

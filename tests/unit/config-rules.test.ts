@@ -182,7 +182,11 @@ describe('JVM rules — options file and the lab’s command line', () => {
       jammJar: null,
     });
     const o = jvmAudit(`java ${flags.join(' ')} -cp /x org.apache.cassandra.service.CassandraDaemon`, { jdk: 17 });
-    expect(findings(o).filter((f) => f.severity !== 'info').map((f) => f.id)).toEqual(['config.jvm.heap-small']);
+    expect(
+      findings(o)
+        .filter((f) => f.severity !== 'info')
+        .map((f) => f.id),
+    ).toEqual(['config.jvm.heap-small']);
     expect(o.find((x) => x.rule === 'config.jvm-ram')?.skippedBecause).toBe('host RAM not given');
   });
 
@@ -200,10 +204,15 @@ describe('scylla.yaml rules', () => {
     expect(y.scyllaKeys).toEqual(['api_port', 'api_address', 'developer_mode']);
     const o = cassandraYamlRules(y, { version: '5.0' });
     expect(byId(o, 'config.scylla.developer-mode')?.severity).toBe('critical');
-    expect(byId(o, 'config.scylla.ignored-keys')?.evidence.map((e) => e.split(': ')[1])).toEqual(['concurrent_reads', 'concurrent_writes', 'memtable_flush_writers']);
+    expect(byId(o, 'config.scylla.ignored-keys')?.evidence.map((e) => e.split(': ')[1])).toEqual([
+      'concurrent_reads',
+      'concurrent_writes',
+      'memtable_flush_writers',
+    ]);
     expect(byId(o, 'config.yaml.request-timeout-raised')?.evidence).toEqual(['scylla.yaml: read_request_timeout_in_ms: 12000 = 2.4× the default 5000 ms']);
     // Not Cassandra findings: rpc_port is no removed key for ScyllaDB, compaction 0 is its controller's default, 256 tokens its default.
-    for (const id of ['config.yaml.removed-key', 'config.yaml.compaction-unthrottled', 'config.yaml.num-tokens-legacy', 'config.yaml.naming']) expect(byId(o, id)).toBeUndefined();
+    for (const id of ['config.yaml.removed-key', 'config.yaml.compaction-unthrottled', 'config.yaml.num-tokens-legacy', 'config.yaml.naming'])
+      expect(byId(o, id)).toBeUndefined();
   });
 
   it('a plain Cassandra file is not taken for ScyllaDB', () => {
@@ -252,8 +261,13 @@ describe('removed keys without a version', () => {
   it('a pre-4.1 file with Thrift settings and no version: upgrade notes, not criticals', () => {
     const o = yamlAudit('cluster_name: c\nstart_rpc: false\nrpc_port: 9160\nread_request_timeout_in_ms: 5000\n');
     expect(byId(o, 'config.yaml.removed-key')).toBeUndefined();
-    expect(byId(o, 'config.yaml.removed-on-upgrade')?.evidence).toEqual(['cassandra.yaml: start_rpc (removed in 4.0)', 'cassandra.yaml: rpc_port (removed in 4.0)']);
-    expect(byId(o, 'config.yaml.naming')?.evidence).toEqual(['cassandra.yaml: read_request_timeout_in_ms → read_request_timeout (a bare number meant ms; write the unit)']);
+    expect(byId(o, 'config.yaml.removed-on-upgrade')?.evidence).toEqual([
+      'cassandra.yaml: start_rpc (removed in 4.0)',
+      'cassandra.yaml: rpc_port (removed in 4.0)',
+    ]);
+    expect(byId(o, 'config.yaml.naming')?.evidence).toEqual([
+      'cassandra.yaml: read_request_timeout_in_ms → read_request_timeout (a bare number meant ms; write the unit)',
+    ]);
     // The same file declared for 4.0: the Thrift keys stop the node.
     expect(byId(yamlAudit('cluster_name: c\nstart_rpc: false\n', { version: '4.0.11' }), 'config.yaml.removed-key')?.severity).toBe('critical');
   });

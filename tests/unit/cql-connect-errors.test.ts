@@ -2,18 +2,36 @@ import { describe, expect, it } from 'vitest';
 import { diagnoseCqlConnect, grantForUnauthorized, missingGrantWarnings, type CqlConnectFailure } from '../../mcp-server/src/core/cql-connect-errors.js';
 import { classifyNodetoolFailure } from '../../mcp-server/src/core/nodetool-errors.js';
 
-const base: CqlConnectFailure = { points: ['10.0.0.1'], port: 9042, message: 'All host(s) tried for query failed', detail: '', errorCodes: [], tls: true, credentialSource: null, caSource: null };
+const base: CqlConnectFailure = {
+  points: ['10.0.0.1'],
+  port: 9042,
+  message: 'All host(s) tried for query failed',
+  detail: '',
+  errorCodes: [],
+  tls: true,
+  credentialSource: null,
+  caSource: null,
+};
 
 // Messages as Node's TLS and cassandra-driver 4.10 word them (seen against the secured lab of tests/integration).
 describe('CQL connect failures → code and fix', () => {
   it('host name mismatch', () => {
-    const d = diagnoseCqlConnect({ ...base, detail: "10.0.0.1:9042: Hostname/IP does not match certificate's altnames: IP: 10.0.0.1 is not in the cert's list: 10.0.0.9", errorCodes: ['ERR_TLS_CERT_ALTNAME_INVALID'] });
+    const d = diagnoseCqlConnect({
+      ...base,
+      detail: "10.0.0.1:9042: Hostname/IP does not match certificate's altnames: IP: 10.0.0.1 is not in the cert's list: 10.0.0.9",
+      errorCodes: ['ERR_TLS_CERT_ALTNAME_INVALID'],
+    });
     expect(d.code).toBe('CQL_TLS_HOSTNAME');
     expect(d.fix).toMatch(/subjectAltName/);
   });
 
   it('unknown CA, naming where the trusted CA came from', () => {
-    const d = diagnoseCqlConnect({ ...base, detail: '10.0.0.1:9042: self-signed certificate in certificate chain', errorCodes: ['SELF_SIGNED_CERT_IN_CHAIN'], caSource: 'CQL_TUNER_CQL_CA_FILE /x/other.pem' });
+    const d = diagnoseCqlConnect({
+      ...base,
+      detail: '10.0.0.1:9042: self-signed certificate in certificate chain',
+      errorCodes: ['SELF_SIGNED_CERT_IN_CHAIN'],
+      caSource: 'CQL_TUNER_CQL_CA_FILE /x/other.pem',
+    });
     expect(d.code).toBe('CQL_TLS_UNKNOWN_CA');
     expect(d.message).toContain('/x/other.pem');
     expect(d.fix).toMatch(/certfile/);
@@ -31,7 +49,11 @@ describe('CQL connect failures → code and fix', () => {
   });
 
   it('TLS on here, plain text there', () => {
-    const d = diagnoseCqlConnect({ ...base, detail: 'write EPROTO 0080:error:0A00010B:SSL routines:ssl3_get_record:wrong version number', errorCodes: ['EPROTO'] });
+    const d = diagnoseCqlConnect({
+      ...base,
+      detail: 'write EPROTO 0080:error:0A00010B:SSL routines:ssl3_get_record:wrong version number',
+      errorCodes: ['EPROTO'],
+    });
     expect(d.code).toBe('CQL_TLS_NOT_ON_SERVER');
   });
 
@@ -47,7 +69,11 @@ describe('CQL connect failures → code and fix', () => {
     const need = diagnoseCqlConnect({ ...base, detail: 'Host 10.0.0.1:9042 requires authentication, but no authenticator found in the options' });
     expect(need.code).toBe('CQL_AUTH_REQUIRED');
     expect(need.fix).toContain('CQL_TUNER_CQLSHRC');
-    const bad = diagnoseCqlConnect({ ...base, detail: 'Provided username reader and/or password are incorrect', credentialSource: 'cqlshrc /home/u/.cassandra/cqlshrc' });
+    const bad = diagnoseCqlConnect({
+      ...base,
+      detail: 'Provided username reader and/or password are incorrect',
+      credentialSource: 'cqlshrc /home/u/.cassandra/cqlshrc',
+    });
     expect(bad.code).toBe('CQL_AUTH');
     expect(bad.message).toContain('cqlshrc /home/u/.cassandra/cqlshrc');
   });
@@ -66,7 +92,9 @@ describe('missing grants', () => {
     expect(grantForUnauthorized('User r has no SELECT permission on <table system_distributed.parent_repair_history> or any of its parents')?.grant).toBe(
       'GRANT SELECT ON TABLE system_distributed.parent_repair_history TO r',
     );
-    expect(grantForUnauthorized('User r has no DESCRIBE permission on <all keyspaces> or any of its parents')?.grant).toBe('GRANT DESCRIBE ON ALL KEYSPACES TO r');
+    expect(grantForUnauthorized('User r has no DESCRIBE permission on <all keyspaces> or any of its parents')?.grant).toBe(
+      'GRANT DESCRIBE ON ALL KEYSPACES TO r',
+    );
     expect(grantForUnauthorized('Read timeout')).toBeNull();
   });
 
@@ -86,13 +114,28 @@ describe('missing grants', () => {
 
 describe('nodetool JMX authentication failures (texts from nodetool 5.0.9 against the secured lab)', () => {
   it('no login, a wrong password and a read-only user are three different fixes', () => {
-    const none = classifyNodetoolFailure('info', '127.0.0.1', 7199, 'error: Authentication failed! Credentials required\n-- StackTrace --\njava.lang.SecurityException: Authentication failed! Credentials required');
+    const none = classifyNodetoolFailure(
+      'info',
+      '127.0.0.1',
+      7199,
+      'error: Authentication failed! Credentials required\n-- StackTrace --\njava.lang.SecurityException: Authentication failed! Credentials required',
+    );
     expect(none.code).toBe('JMX_AUTH');
     expect(none.message).toMatch(/requires a login/);
-    const wrong = classifyNodetoolFailure('info', '127.0.0.1', 7199, 'error: Invalid username or password\n-- StackTrace --\njavax.security.auth.login.FailedLoginException: Invalid username or password');
+    const wrong = classifyNodetoolFailure(
+      'info',
+      '127.0.0.1',
+      7199,
+      'error: Invalid username or password\n-- StackTrace --\njavax.security.auth.login.FailedLoginException: Invalid username or password',
+    );
     expect(wrong.code).toBe('JMX_AUTH');
     expect(wrong.message).toMatch(/refused the user name or password/);
-    const ro = classifyNodetoolFailure('status', '127.0.0.1', 7199, 'error: Access denied! Invalid access level for requested MBeanServer operation.\njava.lang.SecurityException: Access denied!');
+    const ro = classifyNodetoolFailure(
+      'status',
+      '127.0.0.1',
+      7199,
+      'error: Access denied! Invalid access level for requested MBeanServer operation.\njava.lang.SecurityException: Access denied!',
+    );
     expect(ro.code).toBe('JMX_ACCESS_DENIED');
     expect(ro.fix).toMatch(/readwrite/);
   });
@@ -100,6 +143,8 @@ describe('nodetool JMX authentication failures (texts from nodetool 5.0.9 agains
   it('a plain client meeting JMX over SSL is JMX_SSL, not an unreachable port', () => {
     const t = "nodetool: Failed to connect to '127.0.0.1:7199' - ConnectIOException: 'non-JRMP server at remote endpoint'.";
     expect(classifyNodetoolFailure('info', '127.0.0.1', 7199, t).code).toBe('JMX_SSL');
-    expect(classifyNodetoolFailure('info', '127.0.0.1', 7199, "nodetool: Failed to connect to '127.0.0.1:7199' - ConnectException: 'Connection refused'.").code).toBe('JMX_UNREACHABLE');
+    expect(
+      classifyNodetoolFailure('info', '127.0.0.1', 7199, "nodetool: Failed to connect to '127.0.0.1:7199' - ConnectException: 'Connection refused'.").code,
+    ).toBe('JMX_UNREACHABLE');
   });
 });

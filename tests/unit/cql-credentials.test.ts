@@ -20,7 +20,10 @@ function rc(name: string, text: string): string {
 }
 
 async function refused(p: Promise<unknown>): Promise<OpError> {
-  const e = await p.then(() => null, (x: unknown) => x);
+  const e = await p.then(
+    () => null,
+    (x: unknown) => x,
+  );
   expect(e).toBeInstanceOf(OpError);
   return e as OpError;
 }
@@ -33,7 +36,10 @@ describe('CQL credentials and TLS from the environment and cqlshrc', () => {
   });
 
   it('reads ~/.cassandra/cqlshrc by default, with ~ and relative paths expanded', async () => {
-    writeFileSync(join(home, '.cassandra', 'cqlshrc'), '[authentication]\nusername = reader\npassword = pw1\n[connection]\nssl = true\n[ssl]\ncertfile = ~/keys/ca.pem\nuserkey = ../keys/k.pem\nusercert = ../keys/c.pem\n');
+    writeFileSync(
+      join(home, '.cassandra', 'cqlshrc'),
+      '[authentication]\nusername = reader\npassword = pw1\n[connection]\nssl = true\n[ssl]\ncertfile = ~/keys/ca.pem\nuserkey = ../keys/k.pem\nusercert = ../keys/c.pem\n',
+    );
     const c = await cqlCredentialsFromEnv({}, home);
     expect(c.username).toBe('reader');
     expect(c.password).toBe('pw1');
@@ -48,7 +54,10 @@ describe('CQL credentials and TLS from the environment and cqlshrc', () => {
 
   it('the environment wins key by key over cqlshrc', async () => {
     const path = rc('a.cqlshrc', '[authentication]\nusername = fromrc\npassword = rcpw\n[connection]\nssl = true\n[ssl]\nvalidate = false\n');
-    const c = await cqlCredentialsFromEnv({ CQL_TUNER_CQLSHRC: path, CQL_TUNER_CQL_USERNAME: 'envuser', CQL_TUNER_CQL_PASSWORD: 'envpw', CQL_TUNER_CQL_TLS: '0' }, home);
+    const c = await cqlCredentialsFromEnv(
+      { CQL_TUNER_CQLSHRC: path, CQL_TUNER_CQL_USERNAME: 'envuser', CQL_TUNER_CQL_PASSWORD: 'envpw', CQL_TUNER_CQL_TLS: '0' },
+      home,
+    );
     expect(c).toMatchObject({ username: 'envuser', password: 'envpw', tls: false, credentialSource: 'CQL_TUNER_CQL_USERNAME' });
     const insecure = await cqlCredentialsFromEnv({ CQL_TUNER_CQLSHRC: path }, home);
     expect(insecure.sslOptions?.rejectUnauthorized).toBe(false); // validate = false

@@ -32,8 +32,18 @@ describe('parseCredentialHosts', () => {
     );
     expect(errors).toEqual([]);
     expect(entries.map((e) => [e.kind, e.port])).toEqual([
-      ['cidr', null], ['cidr', 9042], ['cidr', null], ['cidr', 9042], ['cidr', null], ['cidr', 7199],
-      ['cidr', null], ['cidr', 9042], ['name', null], ['name', 9042], ['pattern', null], ['pattern', 9142],
+      ['cidr', null],
+      ['cidr', 9042],
+      ['cidr', null],
+      ['cidr', 9042],
+      ['cidr', null],
+      ['cidr', 7199],
+      ['cidr', null],
+      ['cidr', 9042],
+      ['name', null],
+      ['name', 9042],
+      ['pattern', null],
+      ['pattern', 9142],
     ]);
   });
   it('reports bad entries and lets none of them widen into "everything"', () => {

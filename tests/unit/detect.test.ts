@@ -33,7 +33,9 @@ describe('detect', () => {
   it('names the kind of every nodetool capture of the project’s own lab', () => {
     const root = join(FIXTURES_DIR, 'lab');
     let n = 0;
-    for (const scenario of readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)) {
+    for (const scenario of readdirSync(root, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)) {
       for (const node of readdirSync(join(root, scenario)).filter((d) => d.startsWith('node'))) {
         for (const file of readdirSync(join(root, scenario, node)).filter((f) => f.startsWith('nodetool-'))) {
           const text = readFileSync(join(root, scenario, node, file), 'utf8');

@@ -71,8 +71,16 @@ describe('since arguments and metrics', () => {
     expect(r.note).toMatch(/^metrics not read: \[PROMETHEUS_UNREACHABLE\]/);
   });
 
-  it('the period\'s metrics findings join the report, worst first, counted again', () => {
-    const f = (id: string, severity: Finding['severity']): Finding => ({ id, severity, title: id, evidence: [], recommendation: '', knowledgeIds: [], confidence: 'high' });
+  it("the period's metrics findings join the report, worst first, counted again", () => {
+    const f = (id: string, severity: Finding['severity']): Finding => ({
+      id,
+      severity,
+      title: id,
+      evidence: [],
+      recommendation: '',
+      knowledgeIds: [],
+      confidence: 'high',
+    });
     const report = { findings: [f('a', 'warning')], counts: { critical: 0, warning: 1, info: 0 } };
     const period = { from: '2026-11-24T01:00:00.000Z', seconds: 7200, logs: 'restricted to the period', metrics: 'x' } as const;
     const r = withSince(report, period, [f('metrics.change.read_p99', 'critical')]);

@@ -37,9 +37,11 @@ describe('--window', () => {
     await expect(waitWindow(Date.now() + 60_000, 60, undefined, ac.signal)).rejects.toMatchObject({ code: 'CANCELLED' });
     expect(Date.now() - t0).toBeLessThan(2000);
   });
-  it('hosts are sampled on the lab\'s machine or through each node\'s nodetoolVia target, never guessed', () => {
+  it("hosts are sampled on the lab's machine or through each node's nodetoolVia target, never guessed", () => {
     const local = () => new LocalTarget();
-    expect(hostGroups({ lab: true }, ['127.0.0.1', '127.0.0.2'], local).groups.map((g) => [g.target.describe(), g.nodes])).toEqual([['local', ['127.0.0.1', '127.0.0.2']]]);
+    expect(hostGroups({ lab: true }, ['127.0.0.1', '127.0.0.2'], local).groups.map((g) => [g.target.describe(), g.nodes])).toEqual([
+      ['local', ['127.0.0.1', '127.0.0.2']],
+    ]);
     const none = hostGroups({}, ['10.0.0.1'], local);
     expect(none.groups).toEqual([]);
     expect(none.note).toMatch(/give nodetoolVia/);
@@ -50,22 +52,69 @@ describe('--window', () => {
 });
 
 describe('the window in the text report', () => {
-  it('shows per-node rates, per-host CPU and the busiest device as iostat would, and a chain\'s effects', () => {
+  it("shows per-node rates, per-host CPU and the busiest device as iostat would, and a chain's effects", () => {
     const report: DiagnosisReport = {
-      origin: 'local lab', collectedAt: '2026-11-24T00:00:00Z', durationMs: 12_000,
-      nodes: [{ address: '127.0.0.1', datacenter: 'dc1', releaseVersion: '4.1.5', status: 'complete' }], versions: ['4.1.5'],
+      origin: 'local lab',
+      collectedAt: '2026-11-24T00:00:00Z',
+      durationMs: 12_000,
+      nodes: [{ address: '127.0.0.1', datacenter: 'dc1', releaseVersion: '4.1.5', status: 'complete' }],
+      versions: ['4.1.5'],
       counts: { critical: 1, warning: 0, info: 0 },
-      findings: [{
-        id: 'jvm.gc.pause', severity: 'critical', node: '127.0.0.1', title: 'GC paused 127.0.0.1 for up to 900 ms — likely cause of: 42 messages dropped',
-        evidence: ['127.0.0.1: nodetool gcstats over 10000 ms: max 900 ms', '→ 42 messages dropped: 127.0.0.1: MUTATION dropped 42'], recommendation: 'r', knowledgeIds: ['jvm.gc.pause'],
-        confidence: 'high', sources: ['nodetool gcstats', 'log'], when: 'window',
-        chain: { reason: 'same node', effects: [{ id: 'dropped.messages', severity: 'critical', title: '42 messages dropped', evidence: ['127.0.0.1: MUTATION dropped 42'], recommendation: 'r', knowledgeIds: [], confidence: 'high' }] },
-      }],
+      findings: [
+        {
+          id: 'jvm.gc.pause',
+          severity: 'critical',
+          node: '127.0.0.1',
+          title: 'GC paused 127.0.0.1 for up to 900 ms — likely cause of: 42 messages dropped',
+          evidence: ['127.0.0.1: nodetool gcstats over 10000 ms: max 900 ms', '→ 42 messages dropped: 127.0.0.1: MUTATION dropped 42'],
+          recommendation: 'r',
+          knowledgeIds: ['jvm.gc.pause'],
+          confidence: 'high',
+          sources: ['nodetool gcstats', 'log'],
+          when: 'window',
+          chain: {
+            reason: 'same node',
+            effects: [
+              {
+                id: 'dropped.messages',
+                severity: 'critical',
+                title: '42 messages dropped',
+                evidence: ['127.0.0.1: MUTATION dropped 42'],
+                recommendation: 'r',
+                knowledgeIds: [],
+                confidence: 'high',
+              },
+            ],
+          },
+        },
+      ],
       checked: [],
       window: {
-        requestedSeconds: 10, seconds: 10.2, firstSweepSeconds: 3, latency: 'recent p99 only', notes: [],
-        nodes: [{ node: '127.0.0.1', seconds: 10.2, localReadsPerS: 50, localWritesPerS: 200, coordinatorReadsPerS: 30, coordinatorWritesPerS: 70, tables: [{ table: 'ks.t', readsPerS: 50, writesPerS: 200, source: 'x' }],
-          droppedInWindow: { MUTATION: 42 }, droppedPerS: 4.1, blockedInWindow: {}, blockedPerS: 0, gcMsPerS: 40, gcMaxPauseMs: 900, compactedBytesPerS: 5 * 1024 * 1024, compactedSource: 'x', notes: [] }],
+        requestedSeconds: 10,
+        seconds: 10.2,
+        firstSweepSeconds: 3,
+        latency: 'recent p99 only',
+        notes: [],
+        nodes: [
+          {
+            node: '127.0.0.1',
+            seconds: 10.2,
+            localReadsPerS: 50,
+            localWritesPerS: 200,
+            coordinatorReadsPerS: 30,
+            coordinatorWritesPerS: 70,
+            tables: [{ table: 'ks.t', readsPerS: 50, writesPerS: 200, source: 'x' }],
+            droppedInWindow: { MUTATION: 42 },
+            droppedPerS: 4.1,
+            blockedInWindow: {},
+            blockedPerS: 0,
+            gcMsPerS: 40,
+            gcMaxPauseMs: 900,
+            compactedBytesPerS: 5 * 1024 * 1024,
+            compactedSource: 'x',
+            notes: [],
+          },
+        ],
         hosts: [{ target: 'local', nodes: ['127.0.0.1'], window: hostWindow(sample('before.txt'), sample('after.txt')) }],
       },
     };
@@ -74,7 +123,9 @@ describe('the window in the text report', () => {
     expect(text).toMatch(/→ likely effect \[critical\] 42 messages dropped: 127\.0\.0\.1: MUTATION dropped 42/);
     expect(text.match(/42 messages dropped: 127/g)).toHaveLength(1);
     expect(text).toMatch(/Window: 10\.2 s between two sweeps \(asked 10 s\)/);
-    expect(text).toMatch(/127\.0\.0\.1: coordinator 30\.0 reads\/s \+ 70\.0 writes\/s · local 50\.0 reads\/s \+ 200 writes\/s · dropped 4\.1\/s · blocked 0\.0\/s · GC 40\.0 ms\/s/);
+    expect(text).toMatch(
+      /127\.0\.0\.1: coordinator 30\.0 reads\/s \+ 70\.0 writes\/s · local 50\.0 reads\/s \+ 200 writes\/s · dropped 4\.1\/s · blocked 0\.0\/s · GC 40\.0 ms\/s/,
+    );
     expect(text).toMatch(/host local \(127\.0\.0\.1\): CPU user 2\d\.\d % sys 2\d\.\d % iowait 2\d\.\d %/);
     // vda led the recorded window: about 14,150 IOPS (iostat: 12,853 r/s + 1,286 w/s + 10 d/s) at 73 % util.
     expect(text).toMatch(/- vda: 14\d{3} IOPS, 2\d\d MB\/s, 20\.\d kB\/request, .* aqu-sz 0\.7\d \(Little.s law 0\.7\d\), util 7\d\.\d %/);
@@ -91,7 +142,9 @@ describe('MCP diagnose', () => {
     try {
       const tool = (await client.listTools()).tools.find((t) => t.name === 'diagnose')!;
       expect((tool.inputSchema.properties as Record<string, unknown>)['windowSeconds']).toMatchObject({ default: 10, minimum: 0, maximum: 600 });
-      const r = await client.callTool({ name: 'diagnose', arguments: { hosts: ['192.0.2.1'], windowSeconds: 601 } }).catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
+      const r = await client
+        .callTool({ name: 'diagnose', arguments: { hosts: ['192.0.2.1'], windowSeconds: 601 } })
+        .catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
       expect(r.isError).toBe(true);
       expect(JSON.stringify(r.content)).toMatch(/windowSeconds|600/);
     } finally {

@@ -12,19 +12,42 @@ import type { NodeFacts } from '../../mcp-server/src/core/facts/node-facts.js';
 const base = { recommendation: 'fix it', knowledgeIds: ['table.tombstones-per-read'], confidence: 'high' as const };
 // Shaped as core/rules/tables.ts and logs.ts write them.
 const fromVtable = (node: string, table: string): Finding => ({
-  ...base, id: 'table.tombstones-per-read', severity: 'warning', node, table, title: `Reads of ${table} scanned up to 5000 tombstones`,
+  ...base,
+  id: 'table.tombstones-per-read',
+  severity: 'warning',
+  node,
+  table,
+  title: `Reads of ${table} scanned up to 5000 tombstones`,
   evidence: [`${node}: system_views.tombstones_per_read ${table}: p50 10, p99 4000, max 5000 over 300 reads`],
 });
 const fromTablestats = (node: string, table: string): Finding => ({
-  ...base, id: 'table.tombstones-per-read', severity: 'warning', node, table, title: `Reads of ${table} scanned up to 4100 tombstones per slice`,
+  ...base,
+  id: 'table.tombstones-per-read',
+  severity: 'warning',
+  node,
+  table,
+  title: `Reads of ${table} scanned up to 4100 tombstones per slice`,
   evidence: [`${node}: nodetool tablestats ${table}: tombstones per slice avg 900, max 4100`],
 });
 const fromLog = (node: string, table?: string): Finding => ({
-  ...base, id: 'log.tombstones', severity: 'critical', node, ...(table ? { table } : {}), title: `3 reads aborted on tombstones on ${node}`,
+  ...base,
+  id: 'log.tombstones',
+  severity: 'critical',
+  node,
+  ...(table ? { table } : {}),
+  title: `3 reads aborted on tombstones on ${node}`,
   evidence: [`${node}: ${table ?? 'ks.events'}: 12 warning(s), 3 abort(s), up to 100001 tombstones per read`],
 });
 const f = (id: string, severity: Finding['severity'], node: string, extra: Partial<Finding> = {}): Finding => ({
-  id, severity, node, title: `${id} on ${node}`, evidence: [`${node}: ${id} evidence`], recommendation: 'r', knowledgeIds: [id], confidence: 'high', ...extra,
+  id,
+  severity,
+  node,
+  title: `${id} on ${node}`,
+  evidence: [`${node}: ${id} evidence`],
+  recommendation: 'r',
+  knowledgeIds: [id],
+  confidence: 'high',
+  ...extra,
 });
 
 describe('one problem, one finding', () => {
@@ -39,8 +62,13 @@ describe('one problem, one finding', () => {
     expect(m.evidence).toHaveLength(3);
     expect(m.table).toBe('ks.events');
   });
-  it('keeps other nodes and other tables apart, and a log count without a table joins its node\'s only table', () => {
-    const out = mergeFindings([fromVtable('10.0.0.1', 'ks.events'), fromVtable('10.0.0.2', 'ks.events'), fromVtable('10.0.0.1', 'ks.other'), fromLog('10.0.0.2')]);
+  it("keeps other nodes and other tables apart, and a log count without a table joins its node's only table", () => {
+    const out = mergeFindings([
+      fromVtable('10.0.0.1', 'ks.events'),
+      fromVtable('10.0.0.2', 'ks.events'),
+      fromVtable('10.0.0.1', 'ks.other'),
+      fromLog('10.0.0.2'),
+    ]);
     expect(out.map((x) => `${x.node} ${x.table} ${x.sources?.join('+')}`)).toEqual([
       '10.0.0.1 ks.events system_views.tombstones_per_read',
       '10.0.0.2 ks.events log+system_views.tombstones_per_read',
@@ -57,7 +85,10 @@ describe('one problem, one finding', () => {
   it('GC from gcstats and from the log are one family; a suspended VM is not GC although it cites the same knowledge', () => {
     expect(familyOf({ id: 'log.gc-pause' })).toBe(familyOf({ id: 'jvm.gc.pause' }));
     expect(familyOf({ id: 'log.suspended-not-gc' })).not.toBe(familyOf({ id: 'jvm.gc.pause' }));
-    const out = mergeFindings([f('jvm.gc.pause', 'warning', 'n1', { evidence: ['n1: nodetool gcstats over 10000 ms: max 900 ms'] }), f('log.gc-pause', 'warning', 'n1')]);
+    const out = mergeFindings([
+      f('jvm.gc.pause', 'warning', 'n1', { evidence: ['n1: nodetool gcstats over 10000 ms: max 900 ms'] }),
+      f('log.gc-pause', 'warning', 'n1'),
+    ]);
     expect(out).toHaveLength(1);
     expect(out[0]!.sources).toEqual(['nodetool gcstats', 'log']);
   });
@@ -80,16 +111,28 @@ describe('root cause over symptoms', () => {
     expect(head.chain!.effects.map((e) => e.id)).toEqual(['dropped.messages', 'latency.local-read-p99']);
     expect(head.title).toMatch(/likely cause of/);
   });
-  it('does not link the past to the present, nor an info-level cause, nor another table\'s cause', () => {
-    expect(chainFindings([f('jvm.gc.pause', 'warning', 'n1', { when: 'window' }), f('dropped.messages', 'warning', 'n1', { when: 'since start, 3.0 days ago' })])).toHaveLength(2);
-    expect(chainFindings([f('log.gc-pause', 'info', 'n1', { when: 'in the logs' }), f('log.dropped', 'warning', 'n1', { when: 'in the logs' })])).toHaveLength(2);
-    expect(chainFindings([f('table.sstables-per-read', 'warning', 'n1', { table: 'ks.a' }), f('latency.local-read-p99', 'warning', 'n1', { table: 'ks.b' })])).toHaveLength(2);
+  it("does not link the past to the present, nor an info-level cause, nor another table's cause", () => {
+    expect(
+      chainFindings([f('jvm.gc.pause', 'warning', 'n1', { when: 'window' }), f('dropped.messages', 'warning', 'n1', { when: 'since start, 3.0 days ago' })]),
+    ).toHaveLength(2);
+    expect(chainFindings([f('log.gc-pause', 'info', 'n1', { when: 'in the logs' }), f('log.dropped', 'warning', 'n1', { when: 'in the logs' })])).toHaveLength(
+      2,
+    );
+    expect(
+      chainFindings([f('table.sstables-per-read', 'warning', 'n1', { table: 'ks.a' }), f('latency.local-read-p99', 'warning', 'n1', { table: 'ks.b' })]),
+    ).toHaveLength(2);
     // Totals over a whole log or a node's life may be days apart: not one incident on that alone.
-    expect(chainFindings([f('log.gc-pause', 'warning', 'n1', { when: 'in the logs' }), f('log.dropped', 'warning', 'n1', { when: 'in the logs' })])).toHaveLength(2);
+    expect(
+      chainFindings([f('log.gc-pause', 'warning', 'n1', { when: 'in the logs' }), f('log.dropped', 'warning', 'n1', { when: 'in the logs' })]),
+    ).toHaveLength(2);
     expect(chainFindings([f('jvm.gc.pause', 'warning', 'n1', { when: 'now' }), f('threadpool.pending', 'warning', 'n1', { when: 'now' })])).toHaveLength(1);
   });
   it('a suspended VM explains more than GC: it leads when both are there', () => {
-    const out = chainFindings([f('jvm.gc.pause', 'warning', 'n1', { when: 'now' }), f('log.suspended-not-gc', 'warning', 'n1', { when: 'now' }), f('threadpool.blocked', 'warning', 'n1', { when: 'now' })]);
+    const out = chainFindings([
+      f('jvm.gc.pause', 'warning', 'n1', { when: 'now' }),
+      f('log.suspended-not-gc', 'warning', 'n1', { when: 'now' }),
+      f('threadpool.blocked', 'warning', 'n1', { when: 'now' }),
+    ]);
     expect(out.find((x) => x.chain)!.id).toBe('log.suspended-not-gc');
   });
   it('findings of an outlier node lead others of the same severity', () => {
@@ -129,8 +172,16 @@ describe('since-start counters are never the present', () => {
   });
   it('correlate runs all steps: merged, labelled, chained, ordered', () => {
     const out = correlate(
-      [f('dropped.messages', 'warning', 'n1'), f('log.dropped', 'warning', 'n1'), f('jvm.gc.pause', 'warning', 'n1', { evidence: ['n1: nodetool gcstats over 10000 ms'] })],
-      { clocks: { n1: { uptimeSeconds: 86_400, gcIntervalMs: 10_000 } }, rates: { n1: { droppedInWindow: { MUTATION: 5 }, blockedInWindow: {} } } as never, windowSeconds: 10 },
+      [
+        f('dropped.messages', 'warning', 'n1'),
+        f('log.dropped', 'warning', 'n1'),
+        f('jvm.gc.pause', 'warning', 'n1', { evidence: ['n1: nodetool gcstats over 10000 ms'] }),
+      ],
+      {
+        clocks: { n1: { uptimeSeconds: 86_400, gcIntervalMs: 10_000 } },
+        rates: { n1: { droppedInWindow: { MUTATION: 5 }, blockedInWindow: {} } } as never,
+        windowSeconds: 10,
+      },
     );
     expect(out).toHaveLength(1);
     expect(out[0]!.id).toBe('jvm.gc.pause');
@@ -142,17 +193,45 @@ describe('counters → rates over the window', () => {
   const reading = (k: number): CounterReading => {
     const facts: NodeFacts = {
       tables: [
-        { keyspace: 'ks', table: 't', localRead: { count: 1000 + 500 * k, p50Ms: 1, p99Ms: 2, maxMs: 3, perSecond: null }, localWrite: { count: 2000 + 2000 * k, p50Ms: 1, p99Ms: 2, maxMs: 3, perSecond: null },
-          coordinatorRead: { count: 10 + 300 * k, p50Ms: 1, p99Ms: 2, maxMs: 3, perSecond: null }, coordinatorWrite: { count: 20 + 700 * k, p50Ms: 1, p99Ms: 2, maxMs: 3, perSecond: null } },
+        {
+          keyspace: 'ks',
+          table: 't',
+          localRead: { count: 1000 + 500 * k, p50Ms: 1, p99Ms: 2, maxMs: 3, perSecond: null },
+          localWrite: { count: 2000 + 2000 * k, p50Ms: 1, p99Ms: 2, maxMs: 3, perSecond: null },
+          coordinatorRead: { count: 10 + 300 * k, p50Ms: 1, p99Ms: 2, maxMs: 3, perSecond: null },
+          coordinatorWrite: { count: 20 + 700 * k, p50Ms: 1, p99Ms: 2, maxMs: 3, perSecond: null },
+        },
         { keyspace: 'system', table: 'local', localRead: { count: 5 + 1000 * k, p50Ms: 1, p99Ms: 1, maxMs: 1, perSecond: null } },
       ],
       droppedMessages: { MUTATION: 100 + 30 * k, READ: 7 },
       threadPools: [{ name: 'MutationStage', active: 1, activeLimit: 32, pending: 0, blocked: 0, blockedAllTime: 4 + 10 * k, completed: 0 }],
       gc: { intervalMs: k ? 10_000 : 900_000, maxPauseMs: 250, totalPauseMs: k ? 400 : 99_000, collections: 3, reclaimedBytes: null },
     };
-    const nodetool = { compactionstats: { layout: '5.0', product: 'cassandra', pendingTasks: 0, pendingTasksReliable: true, pendingByTable: [], compactions: [], remainingTimeSeconds: null, notes: [],
-      summary: { concurrentCompactors: 2, compactionsCompleted: 1, dataCompactedBytes: 1_000_000 + 50 * 1024 * 1024 * k, compressedDataCompactedBytes: null, compactionsAborted: 0, compactionsReduced: 0,
-        sstablesDroppedFromCompaction: 0, fifteenMinuteRatePerMinute: null, meanRatePerHour: null, throughputMiBPerSec: 64, throttlingDisabled: false } } } as never;
+    const nodetool = {
+      compactionstats: {
+        layout: '5.0',
+        product: 'cassandra',
+        pendingTasks: 0,
+        pendingTasksReliable: true,
+        pendingByTable: [],
+        compactions: [],
+        remainingTimeSeconds: null,
+        notes: [],
+        summary: {
+          concurrentCompactors: 2,
+          compactionsCompleted: 1,
+          dataCompactedBytes: 1_000_000 + 50 * 1024 * 1024 * k,
+          compressedDataCompactedBytes: null,
+          compactionsAborted: 0,
+          compactionsReduced: 0,
+          sstablesDroppedFromCompaction: 0,
+          fifteenMinuteRatePerMinute: null,
+          meanRatePerHour: null,
+          throughputMiBPerSec: 64,
+          throttlingDisabled: false,
+        },
+      },
+    } as never;
     return { facts, nodetool };
   };
   it('gives ops/s per table and node, dropped/s, blocked/s, GC ms/s and compacted bytes/s', () => {
@@ -173,7 +252,11 @@ describe('counters → rates over the window', () => {
     expect(r.notes.join(' ')).toMatch(/no ops\/s.*no GC time per second/);
   });
   it('falls back to tablestats counts when no virtual table counts are there', () => {
-    const ts = (k: number) => ({ facts: {}, nodetool: { tablestats: { tables: [{ keyspace: 'ks', name: 't', isIndex: false, localReadCount: 100 * k, localWriteCount: 1000 * k }] } } }) as never;
+    const ts = (k: number) =>
+      ({
+        facts: {},
+        nodetool: { tablestats: { tables: [{ keyspace: 'ks', name: 't', isIndex: false, localReadCount: 100 * k, localWriteCount: 1000 * k }] } },
+      }) as never;
     const r = nodeWindowRates('n1', ts(1), ts(3), 20);
     expect(r.tables[0]).toMatchObject({ table: 'ks.t', readsPerS: 10, writesPerS: 100, source: 'nodetool tablestats local read/write count' });
   });

@@ -15,7 +15,12 @@ const f = (id: string, severity: Finding['severity'], sources?: string[]): Findi
 
 describe('finding order at equal severity', () => {
   it('a measurement of now leads a log line; a log finding confirmed by another source does not drop', () => {
-    const order = orderFindings([f('log.time-to-safepoint', 'warning'), f('table.tombstones', 'warning'), f('log.tombstones', 'warning', ['log', 'system_views']), f('log.oom', 'critical')]);
+    const order = orderFindings([
+      f('log.time-to-safepoint', 'warning'),
+      f('table.tombstones', 'warning'),
+      f('log.tombstones', 'warning', ['log', 'system_views']),
+      f('log.oom', 'critical'),
+    ]);
     expect(order.map((x) => x.id)).toEqual(['log.oom', 'log.tombstones', 'table.tombstones', 'log.time-to-safepoint']);
   });
 });

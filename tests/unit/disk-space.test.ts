@@ -63,7 +63,9 @@ describe('disk-space rule', () => {
   it('85 % is a warning, 17 % (the commit log on the root filesystem) is nothing', () => {
     const at85 = NEAR_FULL.replace('933888     49152      95%', '835584    147456      85%');
     expect(diskSpaceOutcome(host(at85), dirs).findings.map((f) => f.severity)).toEqual(['warning']);
-    const healthy = NEAR_FULL.split('\n').filter((l) => !l.includes('loop0')).join('\n');
+    const healthy = NEAR_FULL.split('\n')
+      .filter((l) => !l.includes('loop0'))
+      .join('\n');
     const o = diskSpaceOutcome(host(healthy), dirs);
     expect(o.checked).toBe(true);
     expect(o.findings).toEqual([]);

@@ -171,7 +171,9 @@ describe('host fixtures provenance', () => {
       expect(new URL(r[1]!).protocol).toBe('https:');
       expect(r[2]!.length).toBeGreaterThan(20);
     }
-    const files = readdirSync(dir).filter((f) => f.endsWith('.txt')).sort();
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.txt'))
+      .sort();
     expect(rows.map((r) => r[0]).sort()).toEqual(files);
   });
 });

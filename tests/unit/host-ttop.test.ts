@@ -63,7 +63,9 @@ describe('sjk ttop', () => {
     ].join('\n');
     const d = detect(sample);
     if (!d.ok) throw new Error(d.reason);
-    const ids = kindRulesFor(d.kind)!.run(d.kind, d.parsed.value).flatMap((o) => o.findings);
+    const ids = kindRulesFor(d.kind)!
+      .run(d.kind, d.parsed.value)
+      .flatMap((o) => o.findings);
     const c = ids.find((f) => f.id === 'host.ttop.compaction-cpu')!;
     expect(c.title).toMatch(/^Compaction takes 80.56 % of the JVM's CPU \(CompactionExecutor \(2 threads\) 145 % of 180 %\)/);
     expect(c.severity).toBe('critical');

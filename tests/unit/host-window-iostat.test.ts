@@ -34,13 +34,47 @@ function iostatReports(text: string) {
 const [sinceBoot, interval] = iostatReports(readFileSync(join(dir, 'iostat-x.txt'), 'utf8'));
 
 const ZERO: DiskCounters = {
-  major: 0, minor: 0, name: '', readIos: 0, readMerges: 0, readSectors: 0, readTicksMs: 0, writeIos: 0, writeMerges: 0, writeSectors: 0, writeTicksMs: 0,
-  inFlight: 0, ioTicksMs: 0, timeInQueueMs: 0, discardIos: 0, discardMerges: 0, discardSectors: 0, discardTicksMs: 0, flushIos: 0, flushTicksMs: 0,
+  major: 0,
+  minor: 0,
+  name: '',
+  readIos: 0,
+  readMerges: 0,
+  readSectors: 0,
+  readTicksMs: 0,
+  writeIos: 0,
+  writeMerges: 0,
+  writeSectors: 0,
+  writeTicksMs: 0,
+  inFlight: 0,
+  ioTicksMs: 0,
+  timeInQueueMs: 0,
+  discardIos: 0,
+  discardMerges: 0,
+  discardSectors: 0,
+  discardTicksMs: 0,
+  flushIos: 0,
+  flushTicksMs: 0,
 };
 const COLUMNS: [string, keyof ReturnType<typeof diskWindow>][] = [
-  ['r/s', 'rPerS'], ['rkB/s', 'rkBPerS'], ['rrqm/s', 'rrqmPerS'], ['%rrqm', 'rrqmPct'], ['r_await', 'rAwaitMs'], ['rareq-sz', 'rareqSzKB'],
-  ['w/s', 'wPerS'], ['wkB/s', 'wkBPerS'], ['wrqm/s', 'wrqmPerS'], ['%wrqm', 'wrqmPct'], ['w_await', 'wAwaitMs'], ['wareq-sz', 'wareqSzKB'],
-  ['d/s', 'dPerS'], ['dkB/s', 'dkBPerS'], ['d_await', 'dAwaitMs'], ['f/s', 'fPerS'], ['f_await', 'fAwaitMs'], ['aqu-sz', 'aquSz'], ['%util', 'utilPct'],
+  ['r/s', 'rPerS'],
+  ['rkB/s', 'rkBPerS'],
+  ['rrqm/s', 'rrqmPerS'],
+  ['%rrqm', 'rrqmPct'],
+  ['r_await', 'rAwaitMs'],
+  ['rareq-sz', 'rareqSzKB'],
+  ['w/s', 'wPerS'],
+  ['wkB/s', 'wkBPerS'],
+  ['wrqm/s', 'wrqmPerS'],
+  ['%wrqm', 'wrqmPct'],
+  ['w_await', 'wAwaitMs'],
+  ['wareq-sz', 'wareqSzKB'],
+  ['d/s', 'dPerS'],
+  ['dkB/s', 'dkBPerS'],
+  ['d_await', 'dAwaitMs'],
+  ['f/s', 'fPerS'],
+  ['f_await', 'fAwaitMs'],
+  ['aqu-sz', 'aquSz'],
+  ['%util', 'utilPct'],
 ];
 
 describe('/proc parsers', () => {
@@ -65,7 +99,7 @@ describe('/proc parsers', () => {
 });
 
 describe('diskstats → iostat -x, against iostat on the same machine', () => {
-  it('since boot: the formulas on one sample against zero give iostat\'s first report', () => {
+  it("since boot: the formulas on one sample against zero give iostat's first report", () => {
     for (const dev of ['vda', 'loop0']) {
       const d = before.disks!.find((x) => x.name === dev)!;
       const w = diskWindow({ ...ZERO, name: dev }, d, before.uptimeSeconds!);
@@ -74,12 +108,19 @@ describe('diskstats → iostat -x, against iostat on the same machine', () => {
       for (const [col, key] of COLUMNS) expect(w[key], `${dev} ${col}`).toBeCloseTo(want[col]!, 1);
     }
   });
-  it('over the window: rates within 3 % of iostat\'s interval report (the pair brackets it by a few ms)', () => {
+  it("over the window: rates within 3 % of iostat's interval report (the pair brackets it by a few ms)", () => {
     const h = hostWindow(before, after);
     expect(h.seconds).toBeCloseTo(2.01, 2);
     const vda = h.disks.find((d) => d.device === 'vda')!;
     const want = interval!.devices['vda']!;
-    for (const [col, key] of [['r/s', 'rPerS'], ['rkB/s', 'rkBPerS'], ['w/s', 'wPerS'], ['wkB/s', 'wkBPerS'], ['rareq-sz', 'rareqSzKB'], ['wareq-sz', 'wareqSzKB']] as const) {
+    for (const [col, key] of [
+      ['r/s', 'rPerS'],
+      ['rkB/s', 'rkBPerS'],
+      ['w/s', 'wPerS'],
+      ['wkB/s', 'wkBPerS'],
+      ['rareq-sz', 'rareqSzKB'],
+      ['wareq-sz', 'wareqSzKB'],
+    ] as const) {
       expect(Math.abs(vda[key] - want[col]!) / want[col]!, `${col}: ${vda[key]} vs ${want[col]}`).toBeLessThan(0.03);
     }
     expect(vda.utilPct).toBeGreaterThan(want['%util']! - 5);
@@ -90,7 +131,7 @@ describe('diskstats → iostat -x, against iostat on the same machine', () => {
     expect(vda.littlesLawQueue).toBeCloseTo(vda.aquSz, 0);
     expect(vda.iops).toBeCloseTo(vda.rPerS + vda.wPerS + vda.dPerS, 6);
   });
-  it('CPU: the since-boot and window shares match iostat\'s avg-cpu lines', () => {
+  it("CPU: the since-boot and window shares match iostat's avg-cpu lines", () => {
     const boot = cpuWindow({ user: 0, nice: 0, system: 0, idle: 0, iowait: 0, irq: 0, softirq: 0, steal: 0, guest: 0, guestNice: 0 }, before.stat!.cpu, 2)!;
     expect(boot.userPct).toBeCloseTo(sinceBoot!.cpu['%user']!, 1);
     expect(boot.systemPct).toBeCloseTo(sinceBoot!.cpu['%system']!, 1);
@@ -98,7 +139,12 @@ describe('diskstats → iostat -x, against iostat on the same machine', () => {
     expect(boot.stealPct).toBeCloseTo(sinceBoot!.cpu['%steal']!, 1);
     expect(boot.idlePct).toBeCloseTo(sinceBoot!.cpu['%idle']!, 1);
     const w = hostWindow(before, after).cpu!;
-    for (const [k, col] of [['userPct', '%user'], ['systemPct', '%system'], ['iowaitPct', '%iowait'], ['idlePct', '%idle']] as const) {
+    for (const [k, col] of [
+      ['userPct', '%user'],
+      ['systemPct', '%system'],
+      ['iowaitPct', '%iowait'],
+      ['idlePct', '%idle'],
+    ] as const) {
       expect(Math.abs(w[k] - interval!.cpu[col]!), `${col}: ${w[k]} vs ${interval!.cpu[col]}`).toBeLessThan(4);
     }
   });

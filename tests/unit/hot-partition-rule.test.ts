@@ -20,7 +20,7 @@ const samplersOf = (text: string): TopPartitions['samplers'] => {
 const NODE = '127.0.36.1';
 
 describe('table.hot-partition on the recorded 5.0.9 outputs (90 % of a latte load on key 42)', () => {
-  it('fires on h3hot.kv key 42, with its share of the table\'s window rate, counts and node', () => {
+  it("fires on h3hot.kv key 42, with its share of the table's window rate, counts and node", () => {
     const input: HotPartitionInput = {
       durationMs: 5000,
       nodes: [{ node: NODE, durationMs: 5000, samplers: samplersOf(fx('5.0-profileload-hot-key.txt')) }],
@@ -40,7 +40,7 @@ describe('table.hot-partition on the recorded 5.0.9 outputs (90 % of a latte loa
     expect(f.knowledgeIds).toEqual(['table.hot-partition', 'table.hot-partition.times-next']);
   });
 
-  it('without the table\'s window rate, grades the share of the printed keys with medium confidence', () => {
+  it("without the table's window rate, grades the share of the printed keys with medium confidence", () => {
     const samplers = samplersOf(fx('5.0-toppartitions-hot-key.txt'));
     const o = hotPartitionOutcome({ durationMs: 10_000, nodes: [{ node: NODE, durationMs: 10_000, samplers }] });
     expect(o.findings.map((f) => [f.table, f.confidence])).toEqual([['h3hot.kv', 'medium']]);
@@ -58,7 +58,7 @@ describe('table.hot-partition on the recorded 5.0.9 outputs (90 % of a latte loa
     expect(o).toMatchObject({ checked: true, findings: [] });
   });
 
-  it('does not fire when the key is far above the next but only a small share of the table\'s window rate', () => {
+  it("does not fire when the key is far above the next but only a small share of the table's window rate", () => {
     const samplers = samplersOf('Frequency of reads by partition:\n  Table Partition Count +/-\n  ks.t 7 1000 0\n  ks.t 8 20 0\n');
     const base = { durationMs: 5000, nodes: [{ node: NODE, durationMs: 5000, samplers }] };
     // 200/s of a table doing 2000 reads/s is 10 %: skewed, not hot.
@@ -85,7 +85,7 @@ describe('table.hot-partition: not checked, never a false "no hot partition"', (
     expect(failed).toMatchObject({ checked: false, skippedBecause: `partition sample not read on ${NODE}: JMX_UNREACHABLE: connection refused` });
   });
 
-  it('keeps a failed node\'s reason next to another node\'s finding', () => {
+  it("keeps a failed node's reason next to another node's finding", () => {
     const o = hotPartitionOutcome({
       durationMs: 5000,
       nodes: [
@@ -153,7 +153,7 @@ describe('profileload: fixed argv, run by diagnose only', () => {
     expect(s!.samplers?.reads?.[0]).toEqual({ table: 'h3hot.kv', partition: '42', count: 2458, error: 0 });
   });
 
-  it('a failing or empty sampler becomes the node\'s reason', async () => {
+  it("a failing or empty sampler becomes the node's reason", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cql-tuner-hot-'));
     const fake = join(dir, 'nodetool');
     writeFileSync(fake, '#!/bin/sh\nexit 99\n', { mode: 0o755 });
@@ -168,7 +168,7 @@ describe('profileload: fixed argv, run by diagnose only', () => {
       7000,
       { nodetoolPath: fake },
     );
-    expect(out[0]).toMatchObject({ node: '10.0.0.5', error: "nodetool profileload output not read: empty output" });
+    expect(out[0]).toMatchObject({ node: '10.0.0.5', error: 'nodetool profileload output not read: empty output' });
     expect(out[1]).toMatchObject({ node: '10.0.0.6', error: expect.stringMatching(/^JMX_UNREACHABLE/) });
     expect(out.every((o) => o.samplers === undefined)).toBe(true);
   });

@@ -78,7 +78,9 @@ describe('import layers', () => {
   });
 
   it('every layer folder is classified', () => {
-    const layers = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const layers = readdirSync(SRC, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
     expect(layers.filter((l) => !(l in ALLOWED))).toEqual([]);
   });
 });

@@ -47,8 +47,26 @@ describe.runIf(linux)('nodeCommandLine on real processes', () => {
   }
 
   async function labWith(pid: number | null, nodeDir: string): Promise<LabState> {
-    const node: LabNode = { index: 1, host: '127.0.0.1', cqlPort: 9042, jmxPort: 7199, pid, dir: nodeDir, logFile: join(nodeDir, 'logs/system.log'), datacenter: 'datacenter1', rack: 'rack1' };
-    const state: LabState = { version: '5.0', fullVersion: '5.0.2', nodes: [node], heap: '512M', datacenters: 1, startedAt: new Date(0).toISOString(), stateDir: dir };
+    const node: LabNode = {
+      index: 1,
+      host: '127.0.0.1',
+      cqlPort: 9042,
+      jmxPort: 7199,
+      pid,
+      dir: nodeDir,
+      logFile: join(nodeDir, 'logs/system.log'),
+      datacenter: 'datacenter1',
+      rack: 'rack1',
+    };
+    const state: LabState = {
+      version: '5.0',
+      fullVersion: '5.0.2',
+      nodes: [node],
+      heap: '512M',
+      datacenters: 1,
+      startedAt: new Date(0).toISOString(),
+      stateDir: dir,
+    };
     await writeLabState(state);
     return state;
   }

@@ -66,8 +66,15 @@ const state = (n: number): LabState => ({
   startedAt: '2026-01-01T00:00:00Z',
   stateDir: '/lab',
   nodes: Array.from({ length: n }, (_, i) => ({
-    index: i + 1, host: `127.0.7.${i + 1}`, cqlPort: 9042 as const, jmxPort: 20071 + i, pid: 100 + i, dir: `/lab/node${i + 1}`,
-    logFile: `/lab/node${i + 1}/logs/system.log`, datacenter: 'datacenter1', rack: 'rack1',
+    index: i + 1,
+    host: `127.0.7.${i + 1}`,
+    cqlPort: 9042 as const,
+    jmxPort: 20071 + i,
+    pid: 100 + i,
+    dir: `/lab/node${i + 1}`,
+    logFile: `/lab/node${i + 1}/logs/system.log`,
+    datacenter: 'datacenter1',
+    rack: 'rack1',
   })),
 });
 

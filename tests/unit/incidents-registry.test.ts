@@ -41,14 +41,16 @@ function recorder(n: number) {
     sleep: async (ms) => void calls.push(`sleep ${ms}`),
     progress: () => {},
     disk: {
-      moveDataToLoop: async (i, name) => (calls.push(`disk move@${i}: ${name}`), { device: '/dev/loop9', majMin: '7:9', fsType: 'xfs', mount: `/lab/node${i}/data` }),
+      moveDataToLoop: async (i, name) => (
+        calls.push(`disk move@${i}: ${name}`),
+        { device: '/dev/loop9', majMin: '7:9', fsType: 'xfs', mount: `/lab/node${i}/data` }
+      ),
       fill: async (i, name, pct) => (calls.push(`disk fill@${i}: ${name} ${pct}`), { usedPct: pct }),
       restoreData: async (i, name) => void calls.push(`disk restore@${i}: ${name}`),
     },
   };
   return { ctx, calls, lattes };
 }
-
 
 describe('incident registry', () => {
   it('names are unique CLI words; every incident says what diagnose should find and what it needs', () => {
@@ -81,19 +83,38 @@ describe('incident registry', () => {
       await i.heal(r.ctx);
       const healed = r.calls;
       for (const c of injected.filter((x) => x.startsWith('load start '))) expect(healed, i.name).toContain(`load stop ${c.slice(11).split(':')[0]}`);
-      if (injected.some((c) => c.includes('SIGSTOP'))) expect(healed.some((c) => c.includes('SIGCONT')), i.name).toBe(true);
-      if (injected.some((c) => c.startsWith('cgroup ') && !c.startsWith('cgroup rm'))) expect(healed.some((c) => c.startsWith('cgroup rm')), i.name).toBe(true);
+      if (injected.some((c) => c.includes('SIGSTOP')))
+        expect(
+          healed.some((c) => c.includes('SIGCONT')),
+          i.name,
+        ).toBe(true);
+      if (injected.some((c) => c.startsWith('cgroup ') && !c.startsWith('cgroup rm')))
+        expect(
+          healed.some((c) => c.startsWith('cgroup rm')),
+          i.name,
+        ).toBe(true);
       if (injected.some((c) => c.includes('disableautocompaction'))) {
         expect(healed.some((c) => c.includes('enableautocompaction')) || healed.some((c) => /DROP TABLE/.test(c)), i.name).toBe(true);
       }
-      if (injected.some((c) => c.includes('settimeout'))) expect(healed.some((c) => /settimeout write 2000/.test(c)), i.name).toBe(true);
+      if (injected.some((c) => c.includes('settimeout')))
+        expect(
+          healed.some((c) => /settimeout write 2000/.test(c)),
+          i.name,
+        ).toBe(true);
       if (injected.some((c) => c.includes('setcompactionthroughput'))) {
-        expect(healed.some((c) => /setcompactionthroughput 64/.test(c)), i.name).toBe(true);
+        expect(
+          healed.some((c) => /setcompactionthroughput 64/.test(c)),
+          i.name,
+        ).toBe(true);
       }
       // Everything written lives in the incident keyspace: the user's own keyspaces are never touched.
       const dataStatements = [...injected, ...healed].filter((x) => /^cql/.test(x) && /INSERT|DELETE|DROP|CREATE TABLE|SELECT/.test(x));
       for (const c of dataStatements) expect(c, i.name).toMatch(new RegExp(`\\b${INCIDENT_KEYSPACE}(_[a-z0-9]+)?\\b`));
-      if (injected.some((c) => c.startsWith('disk move'))) expect(healed.some((c) => c.startsWith('disk restore')), i.name).toBe(true);
+      if (injected.some((c) => c.startsWith('disk move')))
+        expect(
+          healed.some((c) => c.startsWith('disk restore')),
+          i.name,
+        ).toBe(true);
     }
   });
 
@@ -127,7 +148,24 @@ describe('argv and paths of what an incident runs', () => {
   it('latte run: workload, function, duration, rate, concurrency, parameters, then every lab node', () => {
     const run = { workload: '', fn: 'write', seconds: 30, rate: 500, concurrency: 64, params: { rows: 1000 } };
     expect(latteArgv('/bin/latte', '/tmp/w.rn', run, ['127.0.0.1', '127.0.0.2'])).toEqual([
-      '/bin/latte', 'run', '/tmp/w.rn', '-f', 'write', '-d', '30s', '-w', '1', '-q', '-r', '500', '-p', '64', '-P', 'rows=1000', '127.0.0.1', '127.0.0.2',
+      '/bin/latte',
+      'run',
+      '/tmp/w.rn',
+      '-f',
+      'write',
+      '-d',
+      '30s',
+      '-w',
+      '1',
+      '-q',
+      '-r',
+      '500',
+      '-p',
+      '64',
+      '-P',
+      'rows=1000',
+      '127.0.0.1',
+      '127.0.0.2',
     ]);
   });
 

@@ -11,7 +11,17 @@ const state: LabState = {
   version: '4.1',
   fullVersion: '4.1.10',
   nodes: [
-    { index: 1, host: '127.0.0.1', cqlPort: 9042, jmxPort: 7199, pid: 1001, dir: '/lab/node1', logFile: '/lab/node1/logs/system.log', datacenter: 'dc1', rack: 'r1' },
+    {
+      index: 1,
+      host: '127.0.0.1',
+      cqlPort: 9042,
+      jmxPort: 7199,
+      pid: 1001,
+      dir: '/lab/node1',
+      logFile: '/lab/node1/logs/system.log',
+      datacenter: 'dc1',
+      rack: 'r1',
+    },
   ],
   heap: '1G',
   datacenters: 1,

@@ -10,7 +10,9 @@ describe('pasted nodetool failures are explained, not "not recognised"', () => {
   it('4.1 idle-node proxyhistograms → info trap with its knowledge id', () => {
     const r = interpretText(lab('cassandra-4.1-1node/node1/nodetool-proxyhistograms-before-reads.txt'));
     expect(r).toMatchObject({ ok: true, kind: 'nodetool.error' });
-    expect(r.findings).toEqual([expect.objectContaining({ id: 'trap.nodetool.proxyhistograms-idle-node', severity: 'info', knowledgeIds: ['trap.nodetool.proxyhistograms-idle-node'] })]);
+    expect(r.findings).toEqual([
+      expect.objectContaining({ id: 'trap.nodetool.proxyhistograms-idle-node', severity: 'info', knowledgeIds: ['trap.nodetool.proxyhistograms-idle-node'] }),
+    ]);
     expect(r.summary).not.toMatch(/the node:0/);
   });
 

@@ -7,7 +7,11 @@ import type { Finding } from '../../mcp-server/src/core/findings.js';
 import { effectiveLimits, parseProcCgroup, parseThrottleGrep, throttleFiles } from '../../mcp-server/src/core/parse/host/io-throttle.js';
 import { ioThrottleOutcome } from '../../mcp-server/src/core/rules/io-throttle.js';
 
-interface Recorded { argv: string[]; exitCode: number | null; stdout: string }
+interface Recorded {
+  argv: string[];
+  exitCode: number | null;
+  stdout: string;
+}
 const LAB = JSON.parse(readFileSync(new URL('../fixtures/io-throttle/lab-slow-disk.json', import.meta.url), 'utf8')) as { runs: Recorded[] };
 
 /** Answers each argv with what the real host answered when the fixture was recorded; anything else fails loudly. */
@@ -81,8 +85,12 @@ describe('cgroup I/O caps on the real lab (recorded)', () => {
     const o = ioThrottleOutcome([r]);
     expect(o.checked).toBe(true);
     expect(o.findings.map((f) => [f.id, f.node, f.severity])).toEqual([['host.io-throttle', '127.0.31.3', 'warning']]);
-    expect(o.findings[0]!.title).toBe('127.0.31.3: reads at 256 KiB/s, reads at 10 IOPS, writes at 256 KiB/s, writes at 10 IOPS on its data disk, capped by a cgroup I/O limit');
-    expect(o.findings[0]!.evidence.join('\n')).toMatch(/blkio\.throttle\.read_iops_device: 7:0 reads at 10 IOPS[\s\S]*device 7:0 holds \/tmp\/h3home\/lab\/node3\/data/);
+    expect(o.findings[0]!.title).toBe(
+      '127.0.31.3: reads at 256 KiB/s, reads at 10 IOPS, writes at 256 KiB/s, writes at 10 IOPS on its data disk, capped by a cgroup I/O limit',
+    );
+    expect(o.findings[0]!.evidence.join('\n')).toMatch(
+      /blkio\.throttle\.read_iops_device: 7:0 reads at 10 IOPS[\s\S]*device 7:0 holds \/tmp\/h3home\/lab\/node3\/data/,
+    );
   });
 
   it('a host without a Cassandra daemon is a skipped check with the reason, not a clean bill', async () => {
@@ -95,7 +103,15 @@ describe('cgroup I/O caps on the real lab (recorded)', () => {
 
 describe('the chain: a capped disk leads the symptoms on its node', () => {
   const f = (id: string, severity: Finding['severity'], node: string, when: string): Finding => ({
-    id, severity, node, when, title: id, evidence: [`${id} evidence`], recommendation: '', knowledgeIds: [], confidence: 'high',
+    id,
+    severity,
+    node,
+    when,
+    title: id,
+    evidence: [`${id} evidence`],
+    recommendation: '',
+    knowledgeIds: [],
+    confidence: 'high',
   });
 
   it('latency (same time) and the log symptoms of a slow disk on that node follow host.io-throttle; other nodes do not', () => {
@@ -108,7 +124,10 @@ describe('the chain: a capped disk leads the symptoms on its node', () => {
       f('log.local-pause', 'warning', '127.0.31.1', 'in the logs'),
     ];
     const out = orderFindings(chainFindings(input));
-    expect(out.map((x) => [x.id, x.severity])).toEqual([['host.io-throttle', 'critical'], ['log.local-pause', 'warning']]);
+    expect(out.map((x) => [x.id, x.severity])).toEqual([
+      ['host.io-throttle', 'critical'],
+      ['log.local-pause', 'warning'],
+    ]);
     expect(out[0]!.chain?.effects.map((e) => e.id).sort()).toEqual(['latency.local-read-p99', 'log.dropped', 'log.time-to-safepoint']);
     expect(out[0]!.chain?.reason).toMatch(/compare their times/);
   });

@@ -27,7 +27,9 @@ const parsed = (text: string): TopThreads => {
 const findings = (text: string) => {
   const d = detect(text);
   if (!d.ok) throw new Error('not detected');
-  return kindRulesFor(d.kind)!.run(d.kind, d.parsed.value).flatMap((o) => o.findings);
+  return kindRulesFor(d.kind)!
+    .run(d.kind, d.parsed.value)
+    .flatMap((o) => o.findings);
 };
 
 describe('top -H parser', () => {
@@ -40,8 +42,11 @@ describe('top -H parser', () => {
     expect(s.threadsTotal).toBe(7123);
     expect(s.hostCpu).toEqual({ user: 28.3, system: 16, idle: 54.8, iowait: 0, steal: 0 });
     expect(s.threads.map((t) => [t.tid, t.cpuPct, t.name])).toEqual([
-      [5660, 47, 'pool-5-thread-3'], [4804, 49.6, 'pool-5-thread-1'], [2695, 49.9, 'pool-5-thread-5'],
-      [2392, 48, 'pool-5-thread-9'], [2284, 3.2, 'pool-5-thread-2'],
+      [5660, 47, 'pool-5-thread-3'],
+      [4804, 49.6, 'pool-5-thread-1'],
+      [2695, 49.9, 'pool-5-thread-5'],
+      [2392, 48, 'pool-5-thread-9'],
+      [2284, 3.2, 'pool-5-thread-2'],
     ]);
     expect(s.threads[0]!.cpuTimeS).toBeCloseTo(128 * 60 + 42.34, 2);
     expect(s.threads[0]!.state).toBe('S');
@@ -63,12 +68,25 @@ describe('top -H parser', () => {
   });
 
   it('groups 15-character names into pools and families', () => {
-    expect(['CompactionExecu', 'ReadStage-12', 'GC Thread#3', 'MutationStage:1', 'G1 Conc#0', 'Native-Transpor'].map(topThreadGroup))
-      .toEqual(['CompactionExecu', 'ReadStage', 'GC Thread', 'MutationStage', 'G1 Conc', 'Native-Transpor']);
-    const names = ['CompactionExecu', 'GC task thread#', 'C1 CompilerThre', 'Native-Transpor', 'epollEventLoopG', 'MemtableFlushWr', 'Stream-Deseria',
-      'pool-5-thread-3'];
-    expect(names
-      .map(threadFamily)).toEqual(['compaction', 'gc', 'jit', 'requests', 'network', 'flush', 'streaming', 'other']);
+    expect(['CompactionExecu', 'ReadStage-12', 'GC Thread#3', 'MutationStage:1', 'G1 Conc#0', 'Native-Transpor'].map(topThreadGroup)).toEqual([
+      'CompactionExecu',
+      'ReadStage',
+      'GC Thread',
+      'MutationStage',
+      'G1 Conc',
+      'Native-Transpor',
+    ]);
+    const names = [
+      'CompactionExecu',
+      'GC task thread#',
+      'C1 CompilerThre',
+      'Native-Transpor',
+      'epollEventLoopG',
+      'MemtableFlushWr',
+      'Stream-Deseria',
+      'pool-5-thread-3',
+    ];
+    expect(names.map(threadFamily)).toEqual(['compaction', 'gc', 'jit', 'requests', 'network', 'flush', 'streaming', 'other']);
   });
 
   it('refuses text without a task table (never throws)', () => {
@@ -97,14 +115,29 @@ describe('top -H of a real Cassandra 5.0.9 under latte writes (local lab, tests/
 
   it('names cut by a narrow batch layout ("C2 Compil+") still find their family', () => {
     const names = new Map(parsed(narrow).samples[1]!.threads.map((t) => [t.name, threadFamily(t.name)]));
-    expect(['C2 Compil+', 'Native-Tr+', 'MutationS+', 'epollEven+', 'PerDiskMe+', 'GC Thread+', 'MemtableF+'].map((n) => names.get(n)))
-      .toEqual(['jit', 'requests', 'requests', 'network', 'flush', 'gc', 'flush']);
+    expect(['C2 Compil+', 'Native-Tr+', 'MutationS+', 'epollEven+', 'PerDiskMe+', 'GC Thread+', 'MemtableF+'].map((n) => names.get(n))).toEqual([
+      'jit',
+      'requests',
+      'requests',
+      'network',
+      'flush',
+      'gc',
+      'flush',
+    ]);
   });
 
   it('the wide capture reads full 15-character names; JIT and compaction lead at one minute of uptime', () => {
     const s = parsed(wide).samples[0]!;
-    expect(s.threads.slice(1, 3).map((t) => [t.name, t.cpuPct])).toEqual([['C2 CompilerThre', 70.6], ['CompactionExecu', 70.6]]);
-    expect(familiesOf(s).slice(0, 2).map((f) => f.family).sort()).toEqual(['compaction', 'jit']);
+    expect(s.threads.slice(1, 3).map((t) => [t.name, t.cpuPct])).toEqual([
+      ['C2 CompilerThre', 70.6],
+      ['CompactionExecu', 70.6],
+    ]);
+    expect(
+      familiesOf(s)
+        .slice(0, 2)
+        .map((f) => f.family)
+        .sort(),
+    ).toEqual(['compaction', 'jit']);
   });
 });
 
@@ -117,8 +150,16 @@ describe('top -H detection and rules', () => {
   });
 
   it('compaction threads taking most of a busy JVM: family share, critical at ≥ 80 %', () => {
-    const text = HEAD + [row(201, 92.3, 'CompactionExecu'), row(202, 88, 'CompactionExecu'), row(203, 85.5, 'CompactionExecu'),
-      row(204, 12, 'Native-Transpor', 'S'), row(205, 4, 'GC Thread#0', 'S')].join('\n') + '\n';
+    const text =
+      HEAD +
+      [
+        row(201, 92.3, 'CompactionExecu'),
+        row(202, 88, 'CompactionExecu'),
+        row(203, 85.5, 'CompactionExecu'),
+        row(204, 12, 'Native-Transpor', 'S'),
+        row(205, 4, 'GC Thread#0', 'S'),
+      ].join('\n') +
+      '\n';
     const fs = findings(text);
     const share = fs.find((f) => f.id === 'jvm.top-threads.family-share')!;
     expect(share.severity).toBe('critical');
@@ -131,8 +172,8 @@ describe('top -H detection and rules', () => {
   });
 
   it('GC threads dominating point at the GC log; a share under the threshold stays quiet', () => {
-    const gc = HEAD + [row(301, 60, 'GC Thread#0'), row(302, 58, 'GC Thread#1'), row(303, 20, 'Native-Transpor'), row(304, 10, 'ReadStage-1')]
-      .join('\n') + '\n';
+    const gc =
+      HEAD + [row(301, 60, 'GC Thread#0'), row(302, 58, 'GC Thread#1'), row(303, 20, 'Native-Transpor'), row(304, 10, 'ReadStage-1')].join('\n') + '\n';
     const f = findings(gc).find((x) => x.id === 'jvm.top-threads.family-share')!;
     expect(f.severity).toBe('warning');
     expect(f.title).toMatch(/^gc threads take/);

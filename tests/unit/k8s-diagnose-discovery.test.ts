@@ -68,16 +68,17 @@ const SCYLLA_PODS: PodSpec[] = [
     containers: ['scylla', 'scylladb-api-status-probe', 'scylla-manager-agent'],
   },
 ];
-const statusFor = (a: string, b: string) => [
-  'Datacenter: dc1',
-  '===============',
-  'Status=Up/Down',
-  '|/ State=Normal/Leaving/Joining/Moving',
-  '--  Address     Load       Tokens  Owns    Host ID                               Rack',
-  `UN  ${a}  1.2 MiB    16      ?       4bd9a6a1-1d07-4d0c-9f5c-1b2a3c4d5e6f  r1`,
-  `UN  ${b}  1.1 MiB    16      ?       5cd9a6a1-1d07-4d0c-9f5c-1b2a3c4d5e70  r2`,
-  '',
-].join('\n');
+const statusFor = (a: string, b: string) =>
+  [
+    'Datacenter: dc1',
+    '===============',
+    'Status=Up/Down',
+    '|/ State=Normal/Leaving/Joining/Moving',
+    '--  Address     Load       Tokens  Owns    Host ID                               Rack',
+    `UN  ${a}  1.2 MiB    16      ?       4bd9a6a1-1d07-4d0c-9f5c-1b2a3c4d5e6f  r1`,
+    `UN  ${b}  1.1 MiB    16      ?       5cd9a6a1-1d07-4d0c-9f5c-1b2a3c4d5e70  r2`,
+    '',
+  ].join('\n');
 
 const savedPath = process.env.PATH;
 const savedCtx = process.env.CQL_TUNER_KUBE_CONTEXT;

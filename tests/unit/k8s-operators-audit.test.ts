@@ -24,7 +24,11 @@ const text = (p: string) => readFileSync(p, 'utf8');
 const GIB = 1024 ** 3;
 const MIB = 1024 ** 2;
 
-const k8sIds = (r: AuditConfigReport) => r.findings.filter((f) => f.id.startsWith('k8s.')).map((f) => f.id).sort();
+const k8sIds = (r: AuditConfigReport) =>
+  r.findings
+    .filter((f) => f.id.startsWith('k8s.'))
+    .map((f) => f.id)
+    .sort();
 const allIds = (r: AuditConfigReport) => r.findings.map((f) => f.id).sort();
 
 describe('quantities', () => {

@@ -9,15 +9,7 @@ import { ENTRIES } from '../../mcp-server/src/core/knowledge/entries.generated.j
 import { appliesTo, hasKnowledge, rangesOverlap } from '../../mcp-server/src/core/knowledge/index.js';
 import type { KnowledgeEntry } from '../../mcp-server/src/core/knowledge/types.js';
 // The coverage script is plain JS so it runs with bare node; its pure parts are tested here.
-import {
-  BEGIN,
-  END,
-  README,
-  loadTopics,
-  readmeTable,
-  renderCoverage,
-  replaceReadmeTable,
-} from '../../scripts/knowledge-coverage.mjs';
+import { BEGIN, END, README, loadTopics, readmeTable, renderCoverage, replaceReadmeTable } from '../../scripts/knowledge-coverage.mjs';
 
 /** One entry's claim about a setting: its value, or a threshold that equals the setting's default. */
 interface Claim {
@@ -94,7 +86,12 @@ describe('settings do not contradict each other', () => {
 
   it('fires when two entries give one setting different values for overlapping versions', () => {
     const a = entry('x.new', { value: 64, unit: 'MiB/s', tags: ['setting:compaction_throughput'], appliesTo: [{ product: 'cassandra', versions: '>=4.0' }] });
-    const b = entry('x.old', { value: 16, unit: 'MiB/s', tags: ['setting:compaction_throughput'], appliesTo: [{ product: 'cassandra', versions: '>=3.0 <4.1' }] });
+    const b = entry('x.old', {
+      value: 16,
+      unit: 'MiB/s',
+      tags: ['setting:compaction_throughput'],
+      appliesTo: [{ product: 'cassandra', versions: '>=3.0 <4.1' }],
+    });
     const problems = settingConflicts([a, b]);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain('setting compaction_throughput: x.new says 64');
@@ -103,7 +100,12 @@ describe('settings do not contradict each other', () => {
 
   it('fires when a real entry is contradicted by a made-up one', () => {
     const real = ENTRIES.find((e) => e.id === 'datamodel.gc-grace-seconds.default')!;
-    const rogue = entry('x.gc-grace', { value: 86400, unit: 's', tags: ['setting:gc_grace_seconds'], appliesTo: [{ product: 'scylla', versions: '>=2025.1' }] });
+    const rogue = entry('x.gc-grace', {
+      value: 86400,
+      unit: 's',
+      tags: ['setting:gc_grace_seconds'],
+      appliesTo: [{ product: 'scylla', versions: '>=2025.1' }],
+    });
     expect(settingConflicts([real, rogue])).toHaveLength(1);
   });
 
@@ -196,7 +198,12 @@ describe('knowledge/README.md coverage table', () => {
     const table = renderCoverage(loadTopics(), appliesTo);
     const row = table.split('\n').find((l) => l.startsWith('| `cassandra-latest` |'));
     // cassandra_latest.yaml exists only from 5.0, and only for Cassandra.
-    expect(row?.split('|').map((c) => c.trim()).slice(2, 8)).toEqual(['—', '—', '—', '5', '—', '—']);
+    expect(
+      row
+        ?.split('|')
+        .map((c) => c.trim())
+        .slice(2, 8),
+    ).toEqual(['—', '—', '—', '5', '—', '—']);
   });
 
   it('goes stale when an entry is added, and the markers are required', () => {

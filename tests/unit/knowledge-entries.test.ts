@@ -26,7 +26,9 @@ interface Loaded {
 
 function loadYaml(): Loaded[] {
   const out: Loaded[] = [];
-  for (const f of readdirSync(KNOWLEDGE_DIR).filter((x) => x.endsWith('.yaml')).sort()) {
+  for (const f of readdirSync(KNOWLEDGE_DIR)
+    .filter((x) => x.endsWith('.yaml'))
+    .sort()) {
     const list: unknown = YAML.parse(readFileSync(join(KNOWLEDGE_DIR, f), 'utf8'));
     expect(Array.isArray(list), `knowledge/${f} must be a YAML list`).toBe(true);
     (list as unknown[]).forEach((raw, index) => out.push({ file: `knowledge/${f}`, index, raw }));
@@ -164,7 +166,10 @@ console.log(JSON.stringify({ errors: r.errors, count: r.entries.length, unverifi
   it('refuses a verified source that names no release tag or doc section', () => {
     for (const src of ['conf/cassandra.yaml', 'https://cassandra.apache.org/doc/latest/page.html', 'Config.java@trunk']) {
       const { errors } = runOn({ 'v.yaml': good + verified.replace('src/java/org/apache/cassandra/config/Config.java@cassandra-5.0.9', src) });
-      expect(errors.some((e) => e.includes('field "verified.source"') && e.includes('names no tag or section')), src).toBe(true);
+      expect(
+        errors.some((e) => e.includes('field "verified.source"') && e.includes('names no tag or section')),
+        src,
+      ).toBe(true);
     }
     for (const src of ['db/config.cc@scylla-2026.1.0', 'https://docs.example.org/page.html#section-1']) {
       expect(runOn({ 'v.yaml': good + verified.replace('src/java/org/apache/cassandra/config/Config.java@cassandra-5.0.9', src) }).errors).toEqual([]);

@@ -106,7 +106,13 @@ describe('jvm.heap.default-size', () => {
     expect(e.rationale).not.toMatch(/24 GB/);
     expect(grade(24 / 32, 'config.jvm.heap-ram-ratio')).toBe('critical');
     // The heaps the rationale now names: 8–12 GiB on 32 GiB, 16–31 GiB from 64 GiB; none reaches the ratio's critical.
-    for (const [heap, ram] of [[8, 32], [12, 32], [16, 64], [31, 64]] as const) expect(grade(heap / ram, 'config.jvm.heap-ram-ratio')).not.toBe('critical');
+    for (const [heap, ram] of [
+      [8, 32],
+      [12, 32],
+      [16, 64],
+      [31, 64],
+    ] as const)
+      expect(grade(heap / ram, 'config.jvm.heap-ram-ratio')).not.toBe('critical');
     expect(e.rationale).toMatch(/8–12 GiB on a 32 GiB host and 16–31 GiB for G1 from 64 GiB/);
     const f = byId(jvm('-Xms24G\n-Xmx24G\n-XX:+UseG1GC\n', { hostRamBytes: 32 * GIB }), 'config.jvm.heap-ram-ratio');
     expect(f?.severity).toBe('critical');
@@ -216,7 +222,8 @@ describe('config.removed.cassandra-4.0', () => {
 });
 
 describe('config.removed.cassandra-5.0', () => {
-  const FOUR_X = 'cluster_name: c\ncommitlog_sync: batch\ncommitlog_sync_batch_window_in_ms: 2\nconcurrent_replicates: 32\n' +
+  const FOUR_X =
+    'cluster_name: c\ncommitlog_sync: batch\ncommitlog_sync_batch_window_in_ms: 2\nconcurrent_replicates: 32\n' +
     'native_transport_max_negotiable_protocol_version: 4\ncommitlog_periodic_queue_size: 1024\n';
 
   it('a 4.x file carrying the four keys does not start on 5.0: critical, citing the 5.0 entry', () => {
@@ -237,7 +244,12 @@ describe('config.removed.cassandra-5.0', () => {
   });
 
   it('the 4.1 → 5.0 migration review lists them among the removed keys', () => {
-    expect(keyChangesFor('4.1.10', '5.0.9').filter((c) => c.change === 'removed').map((c) => c.key).sort()).toEqual([
+    expect(
+      keyChangesFor('4.1.10', '5.0.9')
+        .filter((c) => c.change === 'removed')
+        .map((c) => c.key)
+        .sort(),
+    ).toEqual([
       'commitlog_periodic_queue_size',
       'commitlog_sync_batch_window_in_ms',
       'concurrent_replicates',
@@ -385,10 +397,33 @@ describe('skills: versions and production warnings', () => {
 /** OS facts of a Cassandra host with swap on and nothing else read. */
 function osFactsWithSwap(): OsFacts {
   return {
-    origin: 'test host', product: 'cassandra', swapTotalKiB: 4 * 1024 * 1024, swapDevices: ['/swapfile'], swappiness: 60,
-    thpEnabled: null, thpDefrag: null, zoneReclaimMode: null, maxMapCount: null, aioMaxNr: null, governors: null, clocksource: null,
-    availableClocksources: [], numaNodes: null, tcpKeepaliveTime: null, tcpKeepaliveIntvl: null, tcpKeepaliveProbes: null, rmemMax: null,
-    wmemMax: null, tcpRmem: null, tcpWmem: null, somaxconn: null, tcpMaxSynBacklog: null, timeSynced: null, cpus: null, memTotalKiB: null,
-    process: null, unread: [],
+    origin: 'test host',
+    product: 'cassandra',
+    swapTotalKiB: 4 * 1024 * 1024,
+    swapDevices: ['/swapfile'],
+    swappiness: 60,
+    thpEnabled: null,
+    thpDefrag: null,
+    zoneReclaimMode: null,
+    maxMapCount: null,
+    aioMaxNr: null,
+    governors: null,
+    clocksource: null,
+    availableClocksources: [],
+    numaNodes: null,
+    tcpKeepaliveTime: null,
+    tcpKeepaliveIntvl: null,
+    tcpKeepaliveProbes: null,
+    rmemMax: null,
+    wmemMax: null,
+    tcpRmem: null,
+    tcpWmem: null,
+    somaxconn: null,
+    tcpMaxSynBacklog: null,
+    timeSynced: null,
+    cpus: null,
+    memTotalKiB: null,
+    process: null,
+    unread: [],
   };
 }

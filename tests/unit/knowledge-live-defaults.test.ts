@@ -255,8 +255,16 @@ describe.skipIf(noJava)(`JVM-flag entries on the installed JDK${noJava ? ' (skip
 
   it('config.jvm.jdk8-gc-log-flags-removed: JDK 8 GC-log flags stop the JVM from JDK 9; PrintGCDetails and -Xloggc are aliases', () => {
     expect(jdkMajor!).toBeGreaterThanOrEqual(numberOf('config.jvm.jdk8-gc-log-flags-removed'));
-    for (const f of ['-XX:+PrintGCDateStamps', '-XX:+PrintGCTimeStamps', '-XX:+PrintGCApplicationStoppedTime', '-XX:+PrintHeapAtGC',
-      '-XX:+PrintTenuringDistribution', '-XX:+UseGCLogFileRotation', '-XX:NumberOfGCLogFiles=5', '-XX:GCLogFileSize=10M']) {
+    for (const f of [
+      '-XX:+PrintGCDateStamps',
+      '-XX:+PrintGCTimeStamps',
+      '-XX:+PrintGCApplicationStoppedTime',
+      '-XX:+PrintHeapAtGC',
+      '-XX:+PrintTenuringDistribution',
+      '-XX:+UseGCLogFileRotation',
+      '-XX:NumberOfGCLogFiles=5',
+      '-XX:GCLogFileSize=10M',
+    ]) {
       const r = run([f]);
       expect(r.code, f).not.toBe(0);
       expect(r.out, f).toMatch(/Unrecognized VM option/);

@@ -59,7 +59,7 @@ describe('entries the primary source contradicted, now fixed', () => {
     expect(knowledge('migration.scylla.unsupported-features').statement).toMatch(/vector_index, from 2025\.4/);
   });
 
-  it('benchmarking.significance-level: 0.05 is this project\'s convention; latte itself marks p ≤ 0.01', () => {
+  it("benchmarking.significance-level: 0.05 is this project's convention; latte itself marks p ≤ 0.01", () => {
     const e = knowledge('benchmarking.significance-level');
     expect(e.tags).toContain('convention');
     expect(e.rationale).toMatch(/p ≤ 0\.01/);

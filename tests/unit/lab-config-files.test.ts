@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import {
-  renderCassandraYaml,
-  renderClientLogbackXml,
-  renderNodeLogbackXml,
-  renderResolvePom,
-} from '../../mcp-server/src/lab/config-files.js';
+import { renderCassandraYaml, renderClientLogbackXml, renderNodeLogbackXml, renderResolvePom } from '../../mcp-server/src/lab/config-files.js';
 
 describe('lab cassandra.yaml', () => {
   const text = renderCassandraYaml({ version: '5.0', host: '127.0.0.2', nodeDir: '/lab/node2' });
@@ -41,9 +36,7 @@ describe('lab cassandra.yaml', () => {
   });
 
   it('seeds from node 1', () => {
-    expect(y.seed_provider).toEqual([
-      { class_name: 'org.apache.cassandra.locator.SimpleSeedProvider', parameters: [{ seeds: '127.0.0.1:7000' }] },
-    ]);
+    expect(y.seed_provider).toEqual([{ class_name: 'org.apache.cassandra.locator.SimpleSeedProvider', parameters: [{ seeds: '127.0.0.1:7000' }] }]);
   });
 
   it('quotes odd paths safely', () => {

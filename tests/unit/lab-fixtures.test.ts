@@ -152,7 +152,11 @@ describe('lab fixtures', () => {
       for (const n of [1, 2, 3]) {
         const st = parse<NodetoolStatus>('status', `node${n}/nodetool-status.txt`);
         expect(st.datacenters).toEqual(['datacenter1', 'datacenter2']);
-        const inDc = (dc: string) => st.nodes.filter((x) => x.datacenter === dc).map((x) => x.address).sort();
+        const inDc = (dc: string) =>
+          st.nodes
+            .filter((x) => x.datacenter === dc)
+            .map((x) => x.address)
+            .sort();
         expect(inDc('datacenter1')).toEqual(['127.0.0.1', '127.0.0.2']);
         expect(inDc('datacenter2')).toEqual(['127.0.0.3']);
         expect(st.nodes.map((x) => x.code)).toEqual(['UN', 'UN', 'UN']);

@@ -17,9 +17,10 @@ describe('lab paths', () => {
   });
 
   it('lets CQL_TUNER_HOME / CQL_TUNER_CACHE win', () => {
-    expect(
-      labPaths({ CQL_TUNER_HOME: '/t/home', CQL_TUNER_CACHE: '/t/cache', XDG_DATA_HOME: '/x', XDG_CACHE_HOME: '/y' }, '/h'),
-    ).toEqual({ stateDir: '/t/home/lab', cacheDir: '/t/cache' });
+    expect(labPaths({ CQL_TUNER_HOME: '/t/home', CQL_TUNER_CACHE: '/t/cache', XDG_DATA_HOME: '/x', XDG_CACHE_HOME: '/y' }, '/h')).toEqual({
+      stateDir: '/t/home/lab',
+      cacheDir: '/t/cache',
+    });
   });
 
   it('ignores empty variables', () => {

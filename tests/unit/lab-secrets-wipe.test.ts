@@ -85,5 +85,4 @@ describe('lab secrets and stop --wipe', () => {
     expect(s.passwords.admin).not.toBe('stale');
     expect(await wipeLabSecrets(join(tmp, 'no-such-lab'))).toBe(false);
   });
-
 });

@@ -70,7 +70,13 @@ describe('secured lab config', () => {
   it('requires TLS on the native port (optional: false) and turns on mutual internode TLS', () => {
     const y = securityYaml('5.0', { auth: false, tls });
     expect(y.authenticator).toBeUndefined();
-    expect(y.client_encryption_options).toMatchObject({ enabled: true, optional: false, require_client_auth: true, keystore: '/s/node1.p12', store_type: 'PKCS12' });
+    expect(y.client_encryption_options).toMatchObject({
+      enabled: true,
+      optional: false,
+      require_client_auth: true,
+      keystore: '/s/node1.p12',
+      store_type: 'PKCS12',
+    });
     expect(y.server_encryption_options).toMatchObject({ internode_encryption: 'all', require_client_auth: true, require_endpoint_verification: false });
     expect(securityYaml('5.0', { auth: false, tls: { ...tls, internode: false } }).server_encryption_options).toBeUndefined();
   });
@@ -87,7 +93,17 @@ describe('secured lab config', () => {
     expect(f).toContain('-Dcom.sun.management.jmxremote.password.file=/s/jmxremote.password');
     expect(f).toContain('-Dcom.sun.management.jmxremote.access.file=/s/jmxremote.access');
     expect(f).toContain('--add-exports=java.management/com.sun.jmx.remote.security=ALL-UNNAMED');
-    const base = { version: '5.0' as const, heap: '512M', nodeDir: '/n', logDir: '/n/logs', configUrl: 'file:///n/c.yaml', logbackPath: '/n/l.xml', jmxPort: 20021, index: 1, jammJar: null };
+    const base = {
+      version: '5.0' as const,
+      heap: '512M',
+      nodeDir: '/n',
+      logDir: '/n/logs',
+      configUrl: 'file:///n/c.yaml',
+      logbackPath: '/n/l.xml',
+      jmxPort: 20021,
+      index: 1,
+      jammJar: null,
+    };
     const flags = serverJvmFlags({ ...base, jmxAuth: { passwordFile: '/p', accessFile: '/a' }, superuserSetupDelayMs: 0 });
     expect(flags).not.toContain('-Dcom.sun.management.jmxremote.authenticate=false');
     expect(flags).toContain('-Dcassandra.superuser_setup_delay_ms=0');

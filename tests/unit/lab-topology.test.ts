@@ -107,7 +107,12 @@ describe('lab status rendering', () => {
   });
 
   it('shows each node’s DC and rack, and says when the lab spans 2 datacenters', () => {
-    const view: LabStatusView = { running: true, version: '5.0.9', datacenters: 2, nodes: [node(1, 'datacenter1'), node(2, 'datacenter1'), node(3, 'datacenter2')] };
+    const view: LabStatusView = {
+      running: true,
+      version: '5.0.9',
+      datacenters: 2,
+      nodes: [node(1, 'datacenter1'), node(2, 'datacenter1'), node(3, 'datacenter2')],
+    };
     expect(labRows(view)[2]).toEqual(['node3', '127.0.0.3', 'datacenter2', 'rack1', 9042, 7399, 103, 'up']);
     const text = renderLabStatus(view);
     expect(text).toMatch(/^Lab: Cassandra 5\.0\.9, 3 node\(s\) in 2 datacenters, 3 answering CQL/);

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LabError } from '../../mcp-server/src/lab/errors.js';
-import {
-  SUPPORTED_LAB_VERSIONS,
-  compareVersions,
-  isLabVersion,
-  labVersionsNewestFirst,
-  normalizeLabVersion,
-} from '../../mcp-server/src/lab/versions.js';
+import { SUPPORTED_LAB_VERSIONS, compareVersions, isLabVersion, labVersionsNewestFirst, normalizeLabVersion } from '../../mcp-server/src/lab/versions.js';
 
 describe('lab versions', () => {
   it('maps short versions to the exact Maven releases', () => {

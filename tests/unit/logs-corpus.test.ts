@@ -24,7 +24,10 @@ describe.skipIf(!HAVE_CORPUS)('log analysis on the corpus samples', () => {
       const v = r.value;
       expect(v.lines.headed, f).toBeGreaterThan(0);
       expect(v.lines.unrecognised, f).toBeLessThanOrEqual(1);
-      expect(LOG_EVENT_KINDS.reduce((a, k) => a + v.events[k].count, 0), f).toBeGreaterThan(0);
+      expect(
+        LOG_EVENT_KINDS.reduce((a, k) => a + v.events[k].count, 0),
+        f,
+      ).toBeGreaterThan(0);
       for (const k of LOG_EVENT_KINDS) expect(v.events[k].worst.length, `${f} ${k}`).toBeLessThanOrEqual(5);
     }
   });
@@ -46,7 +49,13 @@ describe.skipIf(!HAVE_CORPUS)('log analysis on the corpus samples', () => {
     expect(span).toBe(70_905);
     expect(span / 22).toBeGreaterThan(1000);
     expect(span / 22).toBeLessThan(5000);
-    expect(v.events.gcPause.timeline).toEqual({ bucketMs: 60_000, buckets: [{ t: Date.UTC(2020, 0, 10, 17, 13), n: 8 }, { t: Date.UTC(2020, 0, 10, 17, 14), n: 15 }] });
+    expect(v.events.gcPause.timeline).toEqual({
+      bucketMs: 60_000,
+      buckets: [
+        { t: Date.UTC(2020, 0, 10, 17, 13), n: 8 },
+        { t: Date.UTC(2020, 0, 10, 17, 14), n: 15 },
+      ],
+    });
     const old = v.gc.poolAfterBytes.find((p) => p.pool === 'G1 Old Gen')!;
     expect(old.samples).toBe(23);
     expect(old.min).toBe(770630232);
@@ -89,12 +98,22 @@ describe.skipIf(!HAVE_CORPUS)('log analysis on the corpus samples', () => {
     expect(v.source.kind).toBe('cassandra.system');
     expect(v.tombstones.warnings).toBe(7);
     expect(v.tombstones.aborts).toBe(0);
-    expect(v.tombstones.byTable).toEqual([{ table: 'testks.reports', warnings: 7, aborts: 0, maxTombstones: 5715, maxLiveRows: 1000, totalTombstones: 5441 * 2 + 4106 + 5715 * 2 + 5676 * 2 }]);
+    expect(v.tombstones.byTable).toEqual([
+      { table: 'testks.reports', warnings: 7, aborts: 0, maxTombstones: 5715, maxLiveRows: 1000, totalTombstones: 5441 * 2 + 4106 + 5715 * 2 + 5676 * 2 },
+    ]);
     // ~4–5.7 tombstones per live row
     const w = v.events.tombstoneWarn.worst[0]!;
     expect(w).toMatchObject({ magnitude: 5715, detail: { table: 'testks.reports', liveRows: 1000, phase: 'read' } });
     expect(v.largeData.partitions).toBe(1);
-    expect(v.largeData.byTable).toEqual([{ table: 'pingid.activation_codes_by_user', what: 'partition', count: 1, maxBytes: Math.round(895.549 * 1024 * 1024), maxKey: 'b9d49563-6d0c-4f6e-9253-fc876f6c66e1' }]);
+    expect(v.largeData.byTable).toEqual([
+      {
+        table: 'pingid.activation_codes_by_user',
+        what: 'partition',
+        count: 1,
+        maxBytes: Math.round(895.549 * 1024 * 1024),
+        maxKey: 'b9d49563-6d0c-4f6e-9253-fc876f6c66e1',
+      },
+    ]);
     expect(v.events.largePartition.worst[0]).toMatchObject({ time: '2018-02-09T16:29:32.623Z', detail: { via: 'write' } });
     expect(v.bufferPool).toEqual({ count: 7, byPool: [{ pool: 'buffer pool', limitBytes: 1024 ** 3, count: 7 }] });
     // every 15 minutes from 15:13 to 16:43
@@ -109,18 +128,35 @@ describe.skipIf(!HAVE_CORPUS)('log analysis on the corpus samples', () => {
     expect(v.source).toMatchObject({ kind: 'cassandra.system', product: 'dse' });
     expect(v.lines).toMatchObject({ total: 155, headed: 2, continuation: 150, blank: 3, unrecognised: 0 });
     expect(v.dropped).toMatchObject({ total: 1, internal: 1, crossNode: 0, byTable: [{ table: 'keyspace1.standard1', messages: 1 }] });
-    expect(v.dropped.byType).toEqual([{ type: 'RANGE_SLICE', lines: 1, internal: 1, crossNode: 0, maxPerLine: 1, maxMeanInternalLatencyMs: 9126, maxMeanCrossNodeLatencyMs: 0 }]);
+    expect(v.dropped.byType).toEqual([
+      { type: 'RANGE_SLICE', lines: 1, internal: 1, crossNode: 0, maxPerLine: 1, maxMeanInternalLatencyMs: 9126, maxMeanCrossNodeLatencyMs: 0 },
+    ]);
     expect(v.threadPools.snapshots).toBe(1);
     const [first, second] = v.threadPools.pools;
-    expect(first).toMatchObject({ pool: 'TPC/all/WRITE_REMOTE', maxPending: 13094, snapshotsWithPending: 1, maxActive: 0, maxBlocked: null, maxAllTimeBlocked: 0 });
+    expect(first).toMatchObject({
+      pool: 'TPC/all/WRITE_REMOTE',
+      maxPending: 13094,
+      snapshotsWithPending: 1,
+      maxActive: 0,
+      maxBlocked: null,
+      maxAllTimeBlocked: 0,
+    });
     expect(second).toMatchObject({ pool: 'CompactionExecutor', maxActive: 2, maxPending: 52, lastCompleted: 1386, maxBlocked: 0 });
     const pools = new Map(v.threadPools.pools.map((p) => [p.pool, p]));
     expect(pools.get('TPC/all/TIMED_TIMEOUT')).toMatchObject({ lastCompleted: 19928, maxPending: null });
     expect(pools.get('CompactionManager')).toMatchObject({ maxActive: 2, maxPending: 3 });
     expect(pools.size).toBe(81);
     // pools with something pending, as a rule would list them
-    expect(v.threadPools.pools.filter((p) => (p.maxPending ?? 0) > 0).map((p) => p.pool)).toEqual(['TPC/all/WRITE_REMOTE', 'CompactionExecutor', 'CompactionManager']);
-    expect(v.events.threadPools.worst[0]).toMatchObject({ magnitude: 13094 + 52 + 3, time: '2020-01-09T16:40:01.048Z', detail: { pool: 'TPC/all/WRITE_REMOTE', pending: 13094, pools: 81 } });
+    expect(v.threadPools.pools.filter((p) => (p.maxPending ?? 0) > 0).map((p) => p.pool)).toEqual([
+      'TPC/all/WRITE_REMOTE',
+      'CompactionExecutor',
+      'CompactionManager',
+    ]);
+    expect(v.events.threadPools.worst[0]).toMatchObject({
+      magnitude: 13094 + 52 + 3,
+      time: '2020-01-09T16:40:01.048Z',
+      detail: { pool: 'TPC/all/WRITE_REMOTE', pending: 13094, pools: 81 },
+    });
     expect(v.events.threadPools.worst[0]!.line).toMatch(/^TPC\/all\/WRITE_REMOTE\s+0\s+13094/);
   });
 });

@@ -50,7 +50,8 @@ describe('line prefixes', () => {
     expect(sd.slice(h.msgStart)).toBe('y');
     expect(readHeader('WARN  22:20:27 Not marking nodes down due to local pause of 11051514701 > 5000000000', h, st)).toBe(true);
     expect(h).toMatchObject({ format: 'cassandra', basis: 'none' });
-    for (const bad of ['', 'hello world', '[not a decorator', '2024-13-01 10:00:00 x', 'INFO  [main', 'Mayday 01 10:00:00 x', '12:00 noon']) expect(readHeader(bad, h, st), bad).toBe(false);
+    for (const bad of ['', 'hello world', '[not a decorator', '2024-13-01 10:00:00 x', 'INFO  [main', 'Mayday 01 10:00:00 x', '12:00 noon'])
+      expect(readHeader(bad, h, st), bad).toBe(false);
   });
 });
 
@@ -58,11 +59,29 @@ describe('GC pauses', () => {
   // GCInspector.java handleNotification: "<MXBean name> GC in <ms>ms.  <pool>: <before> -> <after>; …", INFO above
   // 200 ms, WARN above gc_warn_threshold. 1.2/2.0: "GC for <collector>: <ms> ms for <n> collections, …".
   const sys = [
-    c('WARN', 'GCInspector:1', '2024-05-01 10:00:01,000', 'GCInspector.java:292', 'ConcurrentMarkSweep GC in 5231ms.  CMS Old Gen: 8012345678 -> 7912345678; Par Eden Space: 1073741824 -> 0; Par Survivor Space: 107374182 -> 0'),
-    c('INFO', 'Service Thread', '2024-05-01 10:00:02,000', 'GCInspector.java:284', 'ParNew GC in 212ms.  CMS Old Gen: 7912345678 -> 7950000000; Par Eden Space: 1073741824 -> 0'),
+    c(
+      'WARN',
+      'GCInspector:1',
+      '2024-05-01 10:00:01,000',
+      'GCInspector.java:292',
+      'ConcurrentMarkSweep GC in 5231ms.  CMS Old Gen: 8012345678 -> 7912345678; Par Eden Space: 1073741824 -> 0; Par Survivor Space: 107374182 -> 0',
+    ),
+    c(
+      'INFO',
+      'Service Thread',
+      '2024-05-01 10:00:02,000',
+      'GCInspector.java:284',
+      'ParNew GC in 212ms.  CMS Old Gen: 7912345678 -> 7950000000; Par Eden Space: 1073741824 -> 0',
+    ),
     c('INFO', 'GCInspector:1', '2024-05-01 10:00:03,000', 'GCInspector.java:294', 'ZGC Cycles GC in 850ms.  ZHeap: 6442450944 -> 2147483648'),
     c('INFO', 'GCInspector:1', '2024-05-01 10:00:04,000', 'GCInspector.java:294', 'Shenandoah Pauses GC in 250ms.'),
-    c('INFO', 'ScheduledTasks:1', '2014-03-01 10:00:05,000', 'GCInspector.java:119', 'GC for ParNew: 245 ms for 1 collections, 1234567 used; max is 8589934592'),
+    c(
+      'INFO',
+      'ScheduledTasks:1',
+      '2014-03-01 10:00:05,000',
+      'GCInspector.java:119',
+      'GC for ParNew: 245 ms for 1 collections, 1234567 used; max is 8589934592',
+    ),
   ].join('\n');
 
   it('GCInspector: collectors, pause stats, concurrent cycles kept apart, pool occupancy after GC', () => {
@@ -130,7 +149,12 @@ describe('GC pauses', () => {
   it('JDK 8 gc.log: ParNew, CMS initial mark, Full GC and G1 young pauses; concurrent phases are not pauses', () => {
     const v = read(jdk8);
     expect(v.source).toMatchObject({ kind: 'gc.log', gcLogFormat: 'jdk8' });
-    expect(Object.fromEntries(v.gc.byCollector.map((b) => [b.collector, b.maxMs]))).toEqual({ 'Full GC': 5432.1, ParNew: 124, 'CMS Initial Mark': 45.6, 'G1 young': 29.13 });
+    expect(Object.fromEntries(v.gc.byCollector.map((b) => [b.collector, b.maxMs]))).toEqual({
+      'Full GC': 5432.1,
+      ParNew: 124,
+      'CMS Initial Mark': 45.6,
+      'G1 young': 29.13,
+    });
     expect(v.safepoint).toMatchObject({ count: 1, maxStoppedMs: 30.123 });
     expect(v.safepoint.maxTtspMs).toBeCloseTo(0.0345, 2);
     expect(v.lines).toMatchObject({ headed: 7, continuation: 1, unrecognised: 0 }); // the G1 detail line belongs to its pause
@@ -161,10 +185,34 @@ describe('dropped messages and StatusLogger', () => {
   // last 5000 ms: <n> internal and <m> cross node. Mean internal dropped latency: <a> ms and Mean cross-node …";
   // 2.x: "… <n> for internal timeout and <m> for cross node timeout".
   const dropped = [
-    c('INFO', 'ScheduledTasks:1', '2024-05-01 10:00:05,000', 'MessagingMetrics.java:206', 'MUTATION_REQ messages were dropped in last 5000 ms: 120 internal and 3 cross node. Mean internal dropped latency: 2730 ms and Mean cross-node dropped latency: 4211 ms'),
-    c('INFO', 'ScheduledTasks:1', '2024-05-01 10:00:10,000', 'MessagingMetrics.java:206', 'MUTATION_REQ messages were dropped in last 5000 ms: 7 internal and 0 cross node. Mean internal dropped latency: 2100 ms and Mean cross-node dropped latency: 0 ms'),
-    c('INFO', 'ScheduledTasks:1', '2024-05-01 10:00:10,000', 'MessagingMetrics.java:206', 'READ_REQ messages were dropped in last 5000 ms: 0 internal and 1500 cross node. Mean internal dropped latency: 0 ms and Mean cross-node dropped latency: 5012 ms'),
-    c('INFO', 'ScheduledTasks:1', '2015-05-01 10:00:15,000', 'MessagingService.java:888', 'READ messages were dropped in last 5000 ms: 2 for internal timeout and 4 for cross node timeout'),
+    c(
+      'INFO',
+      'ScheduledTasks:1',
+      '2024-05-01 10:00:05,000',
+      'MessagingMetrics.java:206',
+      'MUTATION_REQ messages were dropped in last 5000 ms: 120 internal and 3 cross node. Mean internal dropped latency: 2730 ms and Mean cross-node dropped latency: 4211 ms',
+    ),
+    c(
+      'INFO',
+      'ScheduledTasks:1',
+      '2024-05-01 10:00:10,000',
+      'MessagingMetrics.java:206',
+      'MUTATION_REQ messages were dropped in last 5000 ms: 7 internal and 0 cross node. Mean internal dropped latency: 2100 ms and Mean cross-node dropped latency: 0 ms',
+    ),
+    c(
+      'INFO',
+      'ScheduledTasks:1',
+      '2024-05-01 10:00:10,000',
+      'MessagingMetrics.java:206',
+      'READ_REQ messages were dropped in last 5000 ms: 0 internal and 1500 cross node. Mean internal dropped latency: 0 ms and Mean cross-node dropped latency: 5012 ms',
+    ),
+    c(
+      'INFO',
+      'ScheduledTasks:1',
+      '2015-05-01 10:00:15,000',
+      'MessagingService.java:888',
+      'READ messages were dropped in last 5000 ms: 2 for internal timeout and 4 for cross node timeout',
+    ),
   ].join('\n');
 
   it('by message type, internal vs cross-node, mean latencies', () => {
@@ -180,7 +228,12 @@ describe('dropped messages and StatusLogger', () => {
   // StatusLogger.java (2.1-5.0): one log call per row, "%-25s%10s%10s%15s%10s%18s" Pool Name / Active / Pending /
   // Completed / Blocked / All Time Blocked (4.x appends %n, hence blank lines), then CompactionManager, MessagingService,
   // caches and per-table memtables. 2.0 printed only Active / Pending / Blocked.
-  const row = (n: string, ...v: (string | number)[]) => n.padEnd(25) + [10, 10, 15, 10, 18].slice(0, v.length).map((w, i) => String(v[i]).padStart(w)).join('');
+  const row = (n: string, ...v: (string | number)[]) =>
+    n.padEnd(25) +
+    [10, 10, 15, 10, 18]
+      .slice(0, v.length)
+      .map((w, i) => String(v[i]).padStart(w))
+      .join('');
   const sl = (ms: number, msg: string) => c('INFO', 'ScheduledTasks:1', `2024-05-01 10:00:${String(ms).padStart(2, '0')},000`, 'StatusLogger.java:65', msg);
   const status = [
     sl(20, row('Pool Name', 'Active', 'Pending', 'Completed', 'Blocked', 'All Time Blocked')),
@@ -208,7 +261,16 @@ describe('dropped messages and StatusLogger', () => {
     const v = read(status);
     expect(v.threadPools.snapshots).toBe(3);
     const by = new Map(v.threadPools.pools.map((p) => [p.pool, p]));
-    expect(v.threadPools.pools[0]).toMatchObject({ pool: 'MutationStage', snapshots: 2, snapshotsWithPending: 2, maxActive: 32, maxPending: 4123, lastPending: 12, lastCompleted: 98766000, maxPendingT: Date.UTC(2024, 4, 1, 10, 0, 20) });
+    expect(v.threadPools.pools[0]).toMatchObject({
+      pool: 'MutationStage',
+      snapshots: 2,
+      snapshotsWithPending: 2,
+      maxActive: 32,
+      maxPending: 4123,
+      lastPending: 12,
+      lastCompleted: 98766000,
+      maxPendingT: Date.UTC(2024, 4, 1, 10, 0, 20),
+    });
     expect(by.get('MemtableFlushWriter')).toMatchObject({ maxBlocked: 3, maxAllTimeBlocked: 121, maxPending: 7 });
     expect(by.get('CompactionManager')).toMatchObject({ maxActive: 2, maxPending: 37, maxBlocked: null });
     expect(by.get('FlushWriter')).toMatchObject({ maxActive: 1, maxPending: 5, maxBlocked: 2, maxAllTimeBlocked: null });
@@ -222,24 +284,78 @@ describe('dropped messages and StatusLogger', () => {
 describe('tombstones and large partitions', () => {
   const text = [
     // ReadCommand.java (4.x adds "; token <t>"): warn threshold
-    c('WARN', 'ReadStage-2', '2024-05-01 10:00:00,000', 'ReadCommand.java:600', 'Read 12 live rows and 25001 tombstone cells for query SELECT * FROM shop."Carts" WHERE user = 42 LIMIT 100; token 4242 (see tombstone_warn_threshold)'),
+    c(
+      'WARN',
+      'ReadStage-2',
+      '2024-05-01 10:00:00,000',
+      'ReadCommand.java:600',
+      'Read 12 live rows and 25001 tombstone cells for query SELECT * FROM shop."Carts" WHERE user = 42 LIMIT 100; token 4242 (see tombstone_warn_threshold)',
+    ),
     // SliceQueryFilter.java (2.x)
-    c('WARN', 'ReadStage:5', '2015-05-01 10:00:00,000', 'SliceQueryFilter.java:319', 'Read 0 live and 1500 tombstone cells in ks.queue for key: 6b6579 (see tombstone_warn_threshold). 5000 columns were requested, slices=[-]'),
+    c(
+      'WARN',
+      'ReadStage:5',
+      '2015-05-01 10:00:00,000',
+      'SliceQueryFilter.java:319',
+      'Read 0 live and 1500 tombstone cells in ks.queue for key: 6b6579 (see tombstone_warn_threshold). 5000 columns were requested, slices=[-]',
+    ),
     // StorageProxy / ReadCommand failure threshold, then the exception under the same entry: one abort
-    c('ERROR', 'ReadStage-3', '2024-05-01 10:01:00,000', 'StorageProxy.java:2248', "Scanned over 100001 tombstones during query 'SELECT * FROM shop.\"Carts\" WHERE user = 7 LIMIT 5000' (last scanned row token was -123 and partion key was ((7))); query aborted"),
+    c(
+      'ERROR',
+      'ReadStage-3',
+      '2024-05-01 10:01:00,000',
+      'StorageProxy.java:2248',
+      'Scanned over 100001 tombstones during query \'SELECT * FROM shop."Carts" WHERE user = 7 LIMIT 5000\' (last scanned row token was -123 and partion key was ((7))); query aborted',
+    ),
     'org.apache.cassandra.db.filter.TombstoneOverwhelmingException: null',
     '\tat org.apache.cassandra.db.ReadCommand$1MetricRecording.onRow(ReadCommand.java:500)',
     // 2.x failure
-    c('ERROR', 'ReadStage:9', '2015-05-01 10:01:30,000', 'SliceQueryFilter.java:206', 'Scanned over 100000 tombstones in ks.queue; query aborted (see tombstone_failure_threshold)'),
+    c(
+      'ERROR',
+      'ReadStage:9',
+      '2015-05-01 10:01:30,000',
+      'SliceQueryFilter.java:206',
+      'Scanned over 100000 tombstones in ks.queue; query aborted (see tombstone_failure_threshold)',
+    ),
     // BigTableWriter.java (4.0): tombstones written by compaction
-    c('WARN', 'CompactionExecutor:2', '2024-05-01 10:02:00,000', 'BigTableWriter.java:276', 'Writing 250000 tombstones to ks/queue:k1 in sstable /var/lib/cassandra/data/ks/queue-1/nb-12-big-Data.db'),
+    c(
+      'WARN',
+      'CompactionExecutor:2',
+      '2024-05-01 10:02:00,000',
+      'BigTableWriter.java:276',
+      'Writing 250000 tombstones to ks/queue:k1 in sstable /var/lib/cassandra/data/ks/queue-1/nb-12-big-Data.db',
+    ),
     // BigTableWriter.java (3.x/4.x): large partition
-    c('WARN', 'CompactionExecutor:4', '2024-05-01 10:03:00,000', 'BigTableWriter.java:274', 'Writing large partition shop/events:user42 (1.234GiB) to sstable /var/lib/cassandra/data/shop/events-1/nb-7-big-Data.db'),
-    c('WARN', 'CompactionExecutor:4', '2024-05-01 10:03:30,000', 'BigTableWriter.java:274', 'Writing large partition shop/events:user7 (150.000MiB) to sstable /var/lib/cassandra/data/shop/events-1/nb-8-big-Data.db'),
+    c(
+      'WARN',
+      'CompactionExecutor:4',
+      '2024-05-01 10:03:00,000',
+      'BigTableWriter.java:274',
+      'Writing large partition shop/events:user42 (1.234GiB) to sstable /var/lib/cassandra/data/shop/events-1/nb-7-big-Data.db',
+    ),
+    c(
+      'WARN',
+      'CompactionExecutor:4',
+      '2024-05-01 10:03:30,000',
+      'BigTableWriter.java:274',
+      'Writing large partition shop/events:user7 (150.000MiB) to sstable /var/lib/cassandra/data/shop/events-1/nb-8-big-Data.db',
+    ),
     // CompactionController.java (2.x)
-    c('INFO', 'CompactionExecutor:7', '2015-01-01 10:00:00,000', 'CompactionController.java:196', 'Compacting large partition ks/wide:key9 (93368360 bytes) incrementally'),
+    c(
+      'INFO',
+      'CompactionExecutor:7',
+      '2015-01-01 10:00:00,000',
+      'CompactionController.java:196',
+      'Compacting large partition ks/wide:key9 (93368360 bytes) incrementally',
+    ),
     // 5.0 partition_size guardrail (Guardrails.partitionSize, "<key> in <ks.table>")
-    c('WARN', 'CompactionExecutor:2', '2024-05-01 10:04:00,000', 'NoSpamLogger.java:104', "Guardrail partition_size violated: Partition 'user99' in shop.events has size 2147483648, this exceeds the warning threshold of 1073741824."),
+    c(
+      'WARN',
+      'CompactionExecutor:2',
+      '2024-05-01 10:04:00,000',
+      'NoSpamLogger.java:104',
+      "Guardrail partition_size violated: Partition 'user99' in shop.events has size 2147483648, this exceeds the warning threshold of 1073741824.",
+    ),
   ].join('\n');
 
   it('tombstones by table (read warnings, aborts counted once per entry, compaction writes), large partitions by table', () => {
@@ -268,36 +384,109 @@ describe('other Cassandra events', () => {
     c('ERROR', 'MutationStage-3', '2024-05-01 10:00:30,000', 'CassandraDaemon.java:581', 'Exception in thread Thread[MutationStage-3,5,main]'),
     'java.lang.OutOfMemoryError: Direct buffer memory',
     // JVM flags and the config dump name OutOfMemory / hints / repair without any event
-    c('INFO', 'main', '2024-05-01 09:00:00,000', 'CassandraDaemon.java:619', 'JVM Arguments: [-Xms8G, -XX:+ExitOnOutOfMemoryError, -XX:OnOutOfMemoryError=kill -9 %p]'),
-    c('INFO', 'main', '2024-05-01 09:00:00,000', 'Config.java:1371', `Node configuration:[hinted_handoff_enabled=true; max_hints_file_size=128MiB; repair_session_space=null; ${'x'.repeat(1200)}]`),
+    c(
+      'INFO',
+      'main',
+      '2024-05-01 09:00:00,000',
+      'CassandraDaemon.java:619',
+      'JVM Arguments: [-Xms8G, -XX:+ExitOnOutOfMemoryError, -XX:OnOutOfMemoryError=kill -9 %p]',
+    ),
+    c(
+      'INFO',
+      'main',
+      '2024-05-01 09:00:00,000',
+      'Config.java:1371',
+      `Node configuration:[hinted_handoff_enabled=true; max_hints_file_size=128MiB; repair_session_space=null; ${'x'.repeat(1200)}]`,
+    ),
     // FailureDetector.java: 3.x prints bare numbers, 4.1+ "ns"; DEBUG "Still not marking…" is no event
     c('WARN', 'GossipTasks:1', '2024-05-01 10:01:00,000', 'FailureDetector.java:278', 'Not marking nodes down due to local pause of 81905048065 > 5000000000'),
-    c('WARN', 'GossipTasks:1', '2024-05-01 10:02:00,000', 'FailureDetector.java:347', 'Not marking nodes down due to local pause of 11664393846ns > 5000000000ns'),
+    c(
+      'WARN',
+      'GossipTasks:1',
+      '2024-05-01 10:02:00,000',
+      'FailureDetector.java:347',
+      'Not marking nodes down due to local pause of 11664393846ns > 5000000000ns',
+    ),
     c('DEBUG', 'GossipTasks:1', '2024-05-01 10:02:01,000', 'FailureDetector.java:353', 'Still not marking nodes down due to local pause'),
     // HintsDispatchExecutor.java: success, and a partial dispatch; 2.x HintedHandOffManager timeout
-    c('INFO', 'HintsDispatcher:4', '2024-05-01 10:03:00,000', 'HintsDispatchExecutor.java:300', 'Finished hinted handoff of file 9be2f946-76f4-4511-a682-60190a45f9d9-1714557780000-2.hints to endpoint /10.0.0.12:7000: 9be2f946-76f4-4511-a682-60190a45f9d9'),
-    c('INFO', 'HintsDispatcher:4', '2024-05-01 10:03:10,000', 'HintsDispatchExecutor.java:311', 'Finished hinted handoff of file 9be2f946-76f4-4511-a682-60190a45f9d9-1714557790000-2.hints to endpoint /10.0.0.12:7000: 9be2f946-76f4-4511-a682-60190a45f9d9, partially'),
-    c('INFO', 'HintedHandoff:2', '2015-05-01 10:03:20,000', 'HintedHandOffManager.java:486', 'Timed out replaying hints to /10.0.0.13; aborting (1234 delivered)'),
+    c(
+      'INFO',
+      'HintsDispatcher:4',
+      '2024-05-01 10:03:00,000',
+      'HintsDispatchExecutor.java:300',
+      'Finished hinted handoff of file 9be2f946-76f4-4511-a682-60190a45f9d9-1714557780000-2.hints to endpoint /10.0.0.12:7000: 9be2f946-76f4-4511-a682-60190a45f9d9',
+    ),
+    c(
+      'INFO',
+      'HintsDispatcher:4',
+      '2024-05-01 10:03:10,000',
+      'HintsDispatchExecutor.java:311',
+      'Finished hinted handoff of file 9be2f946-76f4-4511-a682-60190a45f9d9-1714557790000-2.hints to endpoint /10.0.0.12:7000: 9be2f946-76f4-4511-a682-60190a45f9d9, partially',
+    ),
+    c(
+      'INFO',
+      'HintedHandoff:2',
+      '2015-05-01 10:03:20,000',
+      'HintedHandOffManager.java:486',
+      'Timed out replaying hints to /10.0.0.13; aborting (1234 delivered)',
+    ),
     // RepairRunnable.java / RepairSession.java: two failed sessions, each with its exception under it
     c('ERROR', 'Repair#3:1', '2024-05-01 10:04:00,000', 'RepairRunnable.java:178', 'Repair 7b1f5c60-07b7-11ef-9c7b-3b1f1f0f0f0f failed:'),
     'org.apache.cassandra.repair.RepairException: [repair #7b1f5c60-07b7-11ef-9c7b-3b1f1f0f0f0f on ks/tbl] Validation failed in /10.0.0.12:7000',
-    c('ERROR', 'AntiEntropyStage:1', '2024-05-01 10:05:00,000', 'RepairSession.java:312', '[repair #0e7c0a40-07b8-11ef-9c7b-3b1f1f0f0f0f] Session completed with the following error'),
+    c(
+      'ERROR',
+      'AntiEntropyStage:1',
+      '2024-05-01 10:05:00,000',
+      'RepairSession.java:312',
+      '[repair #0e7c0a40-07b8-11ef-9c7b-3b1f1f0f0f0f] Session completed with the following error',
+    ),
     c('INFO', 'Repair#4:1', '2024-05-01 10:06:00,000', 'RepairRunnable.java:200', 'Repair command #4 finished in 1 minute 2 seconds'),
     // BufferPool.java (4.0+ names the pool)
-    c('INFO', 'ReadStage-2', '2024-05-01 10:07:00,000', 'NoSpamLogger.java:105', 'Maximum memory usage reached (512MiB) for chunk-cache buffer pool, cannot allocate chunk of 8MiB'),
+    c(
+      'INFO',
+      'ReadStage-2',
+      '2024-05-01 10:07:00,000',
+      'NoSpamLogger.java:105',
+      'Maximum memory usage reached (512MiB) for chunk-cache buffer pool, cannot allocate chunk of 8MiB',
+    ),
     // AbstractCommitLogService.java (decimal comma from a non-English locale in the second)
-    c('WARN', 'PERIODIC-COMMIT-LOG-SYNCER', '2024-05-01 10:08:00,000', 'NoSpamLogger.java:94', 'Out of 41 commit log syncs over the past 60.12s with average duration of 312.50ms, 3 have exceeded the configured commit interval by an average of 1450.25ms'),
-    c('WARN', 'PERIODIC-COMMIT-LOG-SYNCER', '2024-05-01 10:13:00,000', 'NoSpamLogger.java:94', 'Out of 28 commit log syncs over the past 142,06s with average duration of 47,92ms, 1 have exceeded the configured commit interval by an average of 393,31ms'),
+    c(
+      'WARN',
+      'PERIODIC-COMMIT-LOG-SYNCER',
+      '2024-05-01 10:08:00,000',
+      'NoSpamLogger.java:94',
+      'Out of 41 commit log syncs over the past 60.12s with average duration of 312.50ms, 3 have exceeded the configured commit interval by an average of 1450.25ms',
+    ),
+    c(
+      'WARN',
+      'PERIODIC-COMMIT-LOG-SYNCER',
+      '2024-05-01 10:13:00,000',
+      'NoSpamLogger.java:94',
+      'Out of 28 commit log syncs over the past 142,06s with average duration of 47,92ms, 1 have exceeded the configured commit interval by an average of 393,31ms',
+    ),
     // flush stall (heuristic: a "Timed out waiting" about a flush / memtable / commit log)
     c('ERROR', 'MigrationStage:1', '2024-05-01 10:09:00,000', 'ColumnFamilyStore.java:900', 'Timed out waiting for memtable flush of ks.tbl to complete'),
   ].join('\n');
 
   it('OOM by kind (one per entry, no JVM-flag false positive), local pauses, hint and repair failures, buffer pool, commitlog, flush', () => {
     const v = read(text);
-    expect(v.oom).toEqual({ count: 2, byKind: [{ kind: 'Java heap space', count: 1 }, { kind: 'Direct buffer memory', count: 1 }] });
+    expect(v.oom).toEqual({
+      count: 2,
+      byKind: [
+        { kind: 'Java heap space', count: 1 },
+        { kind: 'Direct buffer memory', count: 1 },
+      ],
+    });
     expect(v.localPauses).toEqual({ count: 2, totalMs: 93569.442, maxMs: 81905.048 });
     expect(v.events.localPause.worst[0]).toMatchObject({ magnitude: 81905.048, detail: { thresholdMs: 5000 } });
-    expect(v.hints).toEqual({ failures: 2, partial: 1, byEndpoint: [{ endpoint: '10.0.0.12', count: 1 }, { endpoint: '10.0.0.13', count: 1 }] });
+    expect(v.hints).toEqual({
+      failures: 2,
+      partial: 1,
+      byEndpoint: [
+        { endpoint: '10.0.0.12', count: 1 },
+        { endpoint: '10.0.0.13', count: 1 },
+      ],
+    });
     expect(v.repair).toEqual({ failures: 2, distinctSessions: 2 });
     expect(v.bufferPool).toEqual({ count: 1, byPool: [{ pool: 'chunk-cache', limitBytes: 512 * 1024 ** 2, count: 1 }] });
     expect(v.commitlogSync).toEqual({ warnings: 2, laggingSyncs: 4, maxAverageSyncMs: 312.5, maxExceededByMs: 1450.25 });
@@ -365,7 +554,9 @@ describe('ScyllaDB', () => {
   });
 
   it("Scylla's own log format (not journald)", () => {
-    const v = read('WARN  2024-05-01 10:00:10,075 [shard 1] large_data - Writing large partition ks/tbl: pk1 (1234567890 bytes) to me-1-big-Data.db\nWARN  2024-05-01 10:00:11,000 [shard 0:main] seastar - Reactor stalled for 34 ms on shard 0. Backtrace: 0x1');
+    const v = read(
+      'WARN  2024-05-01 10:00:10,075 [shard 1] large_data - Writing large partition ks/tbl: pk1 (1234567890 bytes) to me-1-big-Data.db\nWARN  2024-05-01 10:00:11,000 [shard 0:main] seastar - Reactor stalled for 34 ms on shard 0. Backtrace: 0x1',
+    );
     expect(v.source).toMatchObject({ kind: 'scylla.log', product: 'scylla' });
     expect(v.time.basis).toBe('absolute');
     expect(v.reactorStalls.byShard).toEqual([{ shard: 0, count: 1, totalMs: 34, maxMs: 34 }]);
@@ -373,10 +564,20 @@ describe('ScyllaDB', () => {
 });
 
 describe('robustness', () => {
-  const GC_LINE = c('INFO', 'GCInspector:1', '2020-01-10 17:13:39,102', 'GCInspector.java:313', 'G1 Young Generation GC in 729ms.  G1 Old Gen: 1206429760 -> 1254765136; G1 Eden Space: 2168455168 -> 0');
+  const GC_LINE = c(
+    'INFO',
+    'GCInspector:1',
+    '2020-01-10 17:13:39,102',
+    'GCInspector.java:313',
+    'G1 Young Generation GC in 729ms.  G1 Old Gen: 1206429760 -> 1254765136; G1 Eden Space: 2168455168 -> 0',
+  );
 
   it('truncated lines: no event from a cut number, an unreadable prefix is counted as unrecognised', () => {
-    const cut = [GC_LINE.slice(0, GC_LINE.indexOf('729') + 2), GC_LINE.slice(0, 14), c('WARN', 'ReadStage-2', '2024-05-01 10:00:00,000', 'ReadCommand.java:600', 'Read 12 live rows and 25')].join('\n');
+    const cut = [
+      GC_LINE.slice(0, GC_LINE.indexOf('729') + 2),
+      GC_LINE.slice(0, 14),
+      c('WARN', 'ReadStage-2', '2024-05-01 10:00:00,000', 'ReadCommand.java:600', 'Read 12 live rows and 25'),
+    ].join('\n');
     const v = read(cut);
     expect(v.gc.pauses).toBe(0);
     expect(v.tombstones.warnings).toBe(0);
@@ -431,17 +632,38 @@ describe('robustness', () => {
   });
 
   it('bucket size follows the span: 1 min up to 3 h, 5 min up to a day, 1 h beyond', () => {
-    const at = (d: Date) => c('WARN', 'GossipTasks:1', d.toISOString().replace('T', ' ').replace('.', ',').slice(0, 23), 'FailureDetector.java:278', 'Not marking nodes down due to local pause of 6000000000 > 5000000000');
+    const at = (d: Date) =>
+      c(
+        'WARN',
+        'GossipTasks:1',
+        d.toISOString().replace('T', ' ').replace('.', ',').slice(0, 23),
+        'FailureDetector.java:278',
+        'Not marking nodes down due to local pause of 6000000000 > 5000000000',
+      );
     const span = (ms: number) => read([at(new Date(Date.UTC(2024, 0, 1))), at(new Date(Date.UTC(2024, 0, 1) + ms))].join('\n'));
     expect(span(2 * 3600_000).time.bucketMs).toBe(60_000);
     expect(span(20 * 3600_000).time.bucketMs).toBe(300_000);
     const long = span(3 * 24 * 3600_000);
     expect(long.time.bucketMs).toBe(3_600_000);
-    expect(long.events.localPause.timeline).toEqual({ bucketMs: 3_600_000, buckets: [{ t: Date.UTC(2024, 0, 1), n: 1 }, { t: Date.UTC(2024, 0, 4), n: 1 }] });
+    expect(long.events.localPause.timeline).toEqual({
+      bucketMs: 3_600_000,
+      buckets: [
+        { t: Date.UTC(2024, 0, 1), n: 1 },
+        { t: Date.UTC(2024, 0, 4), n: 1 },
+      ],
+    });
   });
 
   it('worst examples: the 5 largest, ties keep the earlier line, lines cut to 300 characters', () => {
-    const lines = [5, 9, 1, 9, 7, 3, 8, 2].map((n, i) => c('INFO', 'GCInspector:1', `2024-05-01 10:00:0${i},000`, 'GCInspector.java:313', `G1 Young Generation GC in ${n}00ms.  ${'G1 Old Gen: 1 -> 2; '.repeat(30)}`));
+    const lines = [5, 9, 1, 9, 7, 3, 8, 2].map((n, i) =>
+      c(
+        'INFO',
+        'GCInspector:1',
+        `2024-05-01 10:00:0${i},000`,
+        'GCInspector.java:313',
+        `G1 Young Generation GC in ${n}00ms.  ${'G1 Old Gen: 1 -> 2; '.repeat(30)}`,
+      ),
+    );
     const v = read(lines.join('\n'));
     expect(v.events.gcPause.worst.map((w) => [w.magnitude, w.lineNo])).toEqual([
       [900, 2],
@@ -455,7 +677,16 @@ describe('robustness', () => {
 
   it('bounded breakdowns: past 500 tables, the rest folds into "(other)"', () => {
     const lines: string[] = [];
-    for (let i = 0; i < 700; i++) lines.push(c('WARN', 'ReadStage-1', '2024-05-01 10:00:00,000', 'ReadCommand.java:600', `Read 1 live rows and ${1000 + i} tombstone cells for query SELECT * FROM ks.t${i} WHERE k = 1`));
+    for (let i = 0; i < 700; i++)
+      lines.push(
+        c(
+          'WARN',
+          'ReadStage-1',
+          '2024-05-01 10:00:00,000',
+          'ReadCommand.java:600',
+          `Read 1 live rows and ${1000 + i} tombstone cells for query SELECT * FROM ks.t${i} WHERE k = 1`,
+        ),
+      );
     const v = read(lines.join('\n'));
     expect(v.tombstones.byTable).toHaveLength(501);
     expect(v.tombstones.byTable.find((t) => t.table === '(other)')).toMatchObject({ warnings: 200, maxTombstones: 1699 });
@@ -469,6 +700,11 @@ describe('classify (line classifiers)', () => {
     expect(classify('Enqueuing flush of ks.tbl, Reason: MEMTABLE_LIMIT, Usage: 1.2GiB (12%) on-heap', 0, 'cassandra')).toBeNull();
     expect(classify('Reactor stalled for 30 ms on shard 1.', 0, 'cassandra')).toBeNull(); // a Scylla pattern on a Cassandra line
     expect(classify('Reactor stalled for 30 ms on shard 1.', 0, 'scylla')).toEqual({ kind: 'reactorStall', ms: 30, shard: 1 });
-    expect(classify('G1 Old Generation GC in 3012ms.  G1 Old Gen: 5 -> 4', 0, 'cassandra')).toMatchObject({ kind: 'gcPause', ms: 3012, collector: 'G1 Old Generation', concurrent: false });
+    expect(classify('G1 Old Generation GC in 3012ms.  G1 Old Gen: 5 -> 4', 0, 'cassandra')).toMatchObject({
+      kind: 'gcPause',
+      ms: 3012,
+      collector: 'G1 Old Generation',
+      concurrent: false,
+    });
   });
 });

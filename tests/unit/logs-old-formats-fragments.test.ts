@@ -59,15 +59,18 @@ describe('Cassandra 0.6-2.2 layouts', () => {
   });
 
   it('a "[LEVEL]" prefix that lost its first bracket keeps its level, date and file', () => {
-    const f = read('ERROR] [ValidationExecutor:4] 2024-03-13 10:02:47,558 ValidationManager.java:173 - Validation failed.\n'
-      + 'java.lang.RuntimeException: Parent repair session with id = c0bb8b90-e14a-11ee-b320-bdc4e5fd08de has failed.');
+    const f = read(
+      'ERROR] [ValidationExecutor:4] 2024-03-13 10:02:47,558 ValidationManager.java:173 - Validation failed.\n' +
+        'java.lang.RuntimeException: Parent repair session with id = c0bb8b90-e14a-11ee-b320-bdc4e5fd08de has failed.',
+    );
     expect(f.levels.error).toBe(1);
     expect(f.source.formats.cassandra).toBe(1);
     expect(f.repair.failures).toBe(1);
   });
 
   it('a line pasted as markdown inline code is read without its backticks', () => {
-    const line = '`INFO  [Messaging-EventLoop-3-1] 2023-02-01 09:00:47,673 NoSpamLogger.java:105 - Maximum memory usage reached (1.000MiB) for networking, cannot allocate chunk of 8.000MiB`';
+    const line =
+      '`INFO  [Messaging-EventLoop-3-1] 2023-02-01 09:00:47,673 NoSpamLogger.java:105 - Maximum memory usage reached (1.000MiB) for networking, cannot allocate chunk of 8.000MiB`';
     expect(kindOf(line)).toBe('logs');
     const f = read(line);
     expect(f.source.formats.cassandra).toBe(1);
@@ -91,7 +94,9 @@ describe('bare lines and Scylla fragments', () => {
   });
 
   it('"[shard N] logger - msg" without timestamp is a Scylla line (its shard kept)', () => {
-    const f = read('[shard 17] sstable - writer failed to close file: std::bad_alloc (std::bad_alloc)\n[shard 17] compaction_manager - compaction failed: std::bad_alloc (std::bad_alloc): retrying');
+    const f = read(
+      '[shard 17] sstable - writer failed to close file: std::bad_alloc (std::bad_alloc)\n[shard 17] compaction_manager - compaction failed: std::bad_alloc (std::bad_alloc): retrying',
+    );
     expect(f.source.product).toBe('scylla');
     expect(f.source.formats.scylla).toBe(2);
     expect(f.oom.count).toBe(2);
@@ -99,12 +104,15 @@ describe('bare lines and Scylla fragments', () => {
 
   it('Scylla 6.x querier dead-cells warning counts as a tombstone warning for the table it names', () => {
     // scylladb/scylladb#18997 example line
-    const f = read('WARN  2024-05-30 07:56:44,979 [shard 0:stmt] querier - Read 98 live cells and 126 dead cells/tombstones for system_schema.scylla_tables <partition-range-scan> (-inf, +inf) (see tombstone_warn_threshold) ');
+    const f = read(
+      'WARN  2024-05-30 07:56:44,979 [shard 0:stmt] querier - Read 98 live cells and 126 dead cells/tombstones for system_schema.scylla_tables <partition-range-scan> (-inf, +inf) (see tombstone_warn_threshold) ',
+    );
     expect(f.tombstones.byTable[0]).toMatchObject({ table: 'system_schema.scylla_tables', warnings: 1, maxTombstones: 126, maxLiveRows: 98 });
   });
 
   it('a syslog line of the product inside another prefix is detected as a log', () => {
-    const line = '2016-07-12 01:59:07,880 remote           L0192 DEBUG| [107.21.154.34] [stdout] Jul 11 22:59:07 ip-172-30-0-76 scylla[2471]:  [shard 0] stream_session - [Stream #419403c1-47b9-11e6-b83a-000000000000] Stream failed, peers={172.30.0.77}';
+    const line =
+      '2016-07-12 01:59:07,880 remote           L0192 DEBUG| [107.21.154.34] [stdout] Jul 11 22:59:07 ip-172-30-0-76 scylla[2471]:  [shard 0] stream_session - [Stream #419403c1-47b9-11e6-b83a-000000000000] Stream failed, peers={172.30.0.77}';
     expect(kindOf(line)).toBe('logs');
   });
 });
@@ -140,20 +148,26 @@ describe('startup ConfigurationException', () => {
   });
 
   it('reads the exception from its stack line, and the 4.1 old-and-new-keys and snakeyaml property forms', () => {
-    const stack = 'ERROR [main] 2014-12-03 16:29:36,574 DatabaseDescriptor.java (line 116) Fatal configuration error\n'
-      + 'org.apache.cassandra.exceptions.ConfigurationException: Invalid yaml. Please remove properties [native_transport_min_threads] from your cassandra.yaml\n'
-      + '    at org.apache.cassandra.config.YamlConfigurationLoader$MissingPropertiesChecker.check(YamlConfigurationLoader.java:132)';
+    const stack =
+      'ERROR [main] 2014-12-03 16:29:36,574 DatabaseDescriptor.java (line 116) Fatal configuration error\n' +
+      'org.apache.cassandra.exceptions.ConfigurationException: Invalid yaml. Please remove properties [native_transport_min_threads] from your cassandra.yaml\n' +
+      '    at org.apache.cassandra.config.YamlConfigurationLoader$MissingPropertiesChecker.check(YamlConfigurationLoader.java:132)';
     expect(read(stack).configErrors.settings).toEqual(['native_transport_min_threads']);
     // YamlConfigurationLoader (4.1+) wording
-    const both = 'ERROR [main] 2023-01-01 10:00:00,000 CassandraDaemon.java:900 - Exception encountered during startup: Config contains both old and new keys for the same configuration parameters, migrate old -> new: [read_request_timeout_in_ms -> read_request_timeout]';
+    const both =
+      'ERROR [main] 2023-01-01 10:00:00,000 CassandraDaemon.java:900 - Exception encountered during startup: Config contains both old and new keys for the same configuration parameters, migrate old -> new: [read_request_timeout_in_ms -> read_request_timeout]';
     const b = read(both).configErrors;
     expect(b.byType[0]!.type).toBe('old-and-new-keys');
     expect(b.settings).toEqual(['read_request_timeout_in_ms', 'read_request_timeout']);
     expect(interpretText(both).findings.find((x) => x.id === 'log.config-error')!.knowledgeIds).toContain('config.old-and-new-key');
-    const yaml = 'Caused by: org.yaml.snakeyaml.error.YAMLException: Cannot create property=server_encryption_options for JavaBean=org.apache.cassandra.config.Config@4f83df68; '
-      + "Cannot create property=internode_encryption for JavaBean=x; Unable to find enum value '/none'";
+    const yaml =
+      'Caused by: org.yaml.snakeyaml.error.YAMLException: Cannot create property=server_encryption_options for JavaBean=org.apache.cassandra.config.Config@4f83df68; ' +
+      "Cannot create property=internode_encryption for JavaBean=x; Unable to find enum value '/none'";
     expect(kindOf(yaml)).toBe('logs');
-    expect(read(yaml).configErrors).toMatchObject({ byType: [{ type: 'invalid-value', count: 1 }], settings: ['server_encryption_options', 'internode_encryption'] });
+    expect(read(yaml).configErrors).toMatchObject({
+      byType: [{ type: 'invalid-value', count: 1 }],
+      settings: ['server_encryption_options', 'internode_encryption'],
+    });
   });
 
   it('an ERROR line that is not a configuration error adds nothing', () => {
@@ -167,7 +181,9 @@ describe('cost', () => {
     // found by tests/hardening/fuzz-parsers.test.ts: a leading "(\\w+) messages …" regex is quadratic in the run length
     const line = `INFO  [ScheduledTasks:1] 2020-01-09 16:00:00,861 DroppedMessages.java:156 - ${'a'.repeat(60_000)} messages were dropped in the last 5 s: x`;
     const c0 = process.cpuUsage();
-    const f = read(`${line}\nINFO  [ScheduledTasks:1] 2020-01-09 16:00:05,861 DroppedMessages.java:156 - MUTATION messages were dropped in last 5000 ms: 5 for internal timeout and 2 for cross node timeout`);
+    const f = read(
+      `${line}\nINFO  [ScheduledTasks:1] 2020-01-09 16:00:05,861 DroppedMessages.java:156 - MUTATION messages were dropped in last 5000 ms: 5 for internal timeout and 2 for cross node timeout`,
+    );
     const c = process.cpuUsage(c0);
     expect((c.user + c.system) / 1000).toBeLessThan(1000);
     expect(f.dropped.byType).toMatchObject([{ type: 'MUTATION', internal: 5, crossNode: 2 }]);

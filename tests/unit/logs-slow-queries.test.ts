@@ -39,7 +39,7 @@ describe('slow-query reports in a whole debug.log (sperf DSE_CLUSTER parity)', (
     expect(all[0]!.droppedFromReports).toBe(111);
   });
 
-  it('a log without any report carries no slowQueries (checked, none seen is the rule\'s skip)', () => {
+  it("a log without any report carries no slowQueries (checked, none seen is the rule's skip)", () => {
     const p = parseLogs(sperfLog('10.101.35.71'));
     expect(p.ok && p.value.slowQueries).toBe(undefined);
   });
@@ -105,10 +105,17 @@ describe('pasted reports', () => {
     ].join('\n');
     const v = readSlowQueries(text)!;
     expect(v.totals).toEqual({ slow: 3, timedOut: 4, crossNode: 5, local: 2, lines: 3 });
-    expect(v.operations.map((o) => [o.table, o.maxMs, o.times])).toEqual([['ks.b', 5018, 2], ['ks.a', 5005, 2], ['Ks.Tbl', 1022, 3]]);
+    expect(v.operations.map((o) => [o.table, o.maxMs, o.times])).toEqual([
+      ['ks.b', 5018, 2],
+      ['ks.a', 5005, 2],
+      ['Ks.Tbl', 1022, 3],
+    ]);
     expect(v.operations[2]!.reportTime).toBe('2024-03-01 10:00:05,001');
     const ids = slowQueryFindings(v).map((f) => [f.id, f.severity]);
-    expect(ids).toEqual([['log.slow-queries', 'warning'], ['log.timed-out-queries', 'warning']]);
+    expect(ids).toEqual([
+      ['log.slow-queries', 'warning'],
+      ['log.timed-out-queries', 'warning'],
+    ]);
   });
 
   it('a header without its operation lines is reported as incomplete, never as healthy', () => {

@@ -17,7 +17,10 @@ const SPERF = join(import.meta.dirname, '..', 'fixtures', 'sperf');
 const NODES = ['10.101.33.205', '10.101.35.102', '10.101.35.71'];
 
 async function node(n: string, files: string[] = ['system.log', 'debug.log']): Promise<LogFacts> {
-  const r = await readNodeLogs(n, files.map((f) => join(SPERF, `dse677-${n}-${f}.gz`)));
+  const r = await readNodeLogs(
+    n,
+    files.map((f) => join(SPERF, `dse677-${n}-${f}.gz`)),
+  );
   if (!r.logs) throw new Error(r.error);
   return r.logs;
 }

@@ -13,9 +13,22 @@ const c = (level: string, thread: string, date: string, file: string, msg: strin
 // Synthetic lines with multi-byte text (a CQL key with accents and an emoji) and CRLF endings, so that chunk
 // boundaries land inside UTF-8 sequences, surrogate pairs and "\r\n".
 const SYNTH = [
-  c('WARN', 'ReadStage-2', '2024-05-01 10:00:00,000', 'ReadCommand.java:600', "Read 3 live rows and 4242 tombstone cells for query SELECT * FROM café.menü WHERE k = 'crème brûlée 🍮' LIMIT 100 (see tombstone_warn_threshold)"),
-  c('WARN', 'CompactionExecutor:4', '2024-05-01 10:00:01,000', 'BigTableWriter.java:274', 'Writing large partition café/menü:🍮 (300.000MiB) to sstable /x/nb-1-big-Data.db') + '\r',
-  c('INFO', 'GCInspector:1', '2024-05-01 10:00:02,000', 'GCInspector.java:313', 'G1 Young Generation GC in 333ms.  G1 Old Gen: 1 -> 2; G1 Eden Space: 3 -> 0') + '\r',
+  c(
+    'WARN',
+    'ReadStage-2',
+    '2024-05-01 10:00:00,000',
+    'ReadCommand.java:600',
+    "Read 3 live rows and 4242 tombstone cells for query SELECT * FROM café.menü WHERE k = 'crème brûlée 🍮' LIMIT 100 (see tombstone_warn_threshold)",
+  ),
+  c(
+    'WARN',
+    'CompactionExecutor:4',
+    '2024-05-01 10:00:01,000',
+    'BigTableWriter.java:274',
+    'Writing large partition café/menü:🍮 (300.000MiB) to sstable /x/nb-1-big-Data.db',
+  ) + '\r',
+  c('INFO', 'GCInspector:1', '2024-05-01 10:00:02,000', 'GCInspector.java:313', 'G1 Young Generation GC in 333ms.  G1 Old Gen: 1 -> 2; G1 Eden Space: 3 -> 0') +
+    '\r',
   c('ERROR', 'ReadStage-1', '2024-05-01 10:00:03,000', 'JVMStabilityInspector.java:196', 'OutOfMemory error letting the JVM handle the error:'),
   'java.lang.OutOfMemoryError: Java heap space',
   '\tat java.base/java.nio.HeapByteBuffer.<init>(HeapByteBuffer.java:64)',

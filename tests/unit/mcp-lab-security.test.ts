@@ -31,7 +31,8 @@ type Result = { isError?: boolean; structuredContent?: Record<string, unknown>; 
 describe('lab tools and a secured lab', () => {
   it('lab_start takes auth / tls / jmxAuth as booleans only: a string is refused before any lab is touched', async () => {
     const tools = await client.listTools();
-    const props = (tools.tools.find((t) => t.name === 'lab_start')!.inputSchema as { properties: Record<string, { type?: string; default?: unknown }> }).properties;
+    const props = (tools.tools.find((t) => t.name === 'lab_start')!.inputSchema as { properties: Record<string, { type?: string; default?: unknown }> })
+      .properties;
     for (const k of ['auth', 'tls', 'jmxAuth']) expect(props[k], k).toMatchObject({ type: 'boolean', default: false });
     const r = (await client.callTool({ name: 'lab_start', arguments: { auth: '/etc/passwd' } })) as Result;
     expect(r.isError).toBe(true);
@@ -44,7 +45,19 @@ describe('lab tools and a secured lab', () => {
     await writeLabState({
       version: '5.0',
       fullVersion: '5.0.9',
-      nodes: [{ index: 1, host: '127.0.5.1', cqlPort: 9042, jmxPort: 7199, pid: null, dir: nodeDirFor(stateDir, 1), logFile: 'x', datacenter: 'datacenter1', rack: 'rack1' }],
+      nodes: [
+        {
+          index: 1,
+          host: '127.0.5.1',
+          cqlPort: 9042,
+          jmxPort: 7199,
+          pid: null,
+          dir: nodeDirFor(stateDir, 1),
+          logFile: 'x',
+          datacenter: 'datacenter1',
+          rack: 'rack1',
+        },
+      ],
       heap: '512M',
       datacenters: 1,
       startedAt: '2026-11-24T00:00:00Z',

@@ -9,7 +9,7 @@ const NOW = Date.UTC(2026, 10, 24, 16, 0, 0) / 1000; // 2026-11-24T16:00:00Z
 
 /** A series of n points every `step` s with a level per point, plus deterministic noise of ±noise. */
 function series(levels: number[], step = 15, noise = 0): [number, number][] {
-  return levels.map((v, i) => [NOW - (levels.length - i) * step, v + noise * Math.sin(i * 12.9898) ]);
+  return levels.map((v, i) => [NOW - (levels.length - i) * step, v + noise * Math.sin(i * 12.9898)]);
 }
 
 describe('metrics window', () => {
@@ -20,7 +20,7 @@ describe('metrics window', () => {
     for (const bad of ['', '2', 'h', '2 hours', '-5m', '0s']) expect(parseDuration(bad)).toBeNull();
   });
 
-  it('a clock time is its latest occurrence at or before now, in the user\'s local time', () => {
+  it("a clock time is its latest occurrence at or before now, in the user's local time", () => {
     expect(parseInstant('02:13', NOW, 0)).toBe(Date.UTC(2026, 10, 24, 2, 13) / 1000);
     // 17:00 UTC is in the future at 16:00Z: yesterday's
     expect(parseInstant('17:00', NOW, 0)).toBe(Date.UTC(2026, 10, 23, 17, 0) / 1000);
@@ -77,21 +77,32 @@ describe('change points', () => {
 
   it('property: a clean step of at least 5 points anywhere is found at its first point', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 5, max: 60 }), fc.integer({ min: 5, max: 60 }), fc.integer({ min: 0, max: 60 }), fc.double({ min: 2, max: 1000, noNaN: true }), (before, len, after, factor) => {
-        const levels = [...Array(before).fill(10), ...Array(len).fill(10 * factor), ...Array(after).fill(10)];
-        const pts = series(levels);
-        const c = findChange(pts);
-        if (before + after < 3) return;
-        expect(c).not.toBeNull();
-        expect(c!.start).toBe(pts[before]![0]);
-        expect(c!.end).toBe(after > 0 ? pts[before + len]![0] : null);
-      }),
+      fc.property(
+        fc.integer({ min: 5, max: 60 }),
+        fc.integer({ min: 5, max: 60 }),
+        fc.integer({ min: 0, max: 60 }),
+        fc.double({ min: 2, max: 1000, noNaN: true }),
+        (before, len, after, factor) => {
+          const levels = [...Array(before).fill(10), ...Array(len).fill(10 * factor), ...Array(after).fill(10)];
+          const pts = series(levels);
+          const c = findChange(pts);
+          if (before + after < 3) return;
+          expect(c).not.toBeNull();
+          expect(c!.start).toBe(pts[before]![0]);
+          expect(c!.end).toBe(after > 0 ? pts[before + len]![0] : null);
+        },
+      ),
       { numRuns: 200 },
     );
   });
 
   it('summaries count gaps and never carry the points', () => {
-    const pts: [number, number][] = [[0, 1], [15, 2], [60, 3], [75, 10]];
+    const pts: [number, number][] = [
+      [0, 1],
+      [15, 2],
+      [60, 3],
+      [75, 10],
+    ];
     expect(summarise(pts, 15)).toEqual({ min: 1, median: 2.5, p99: expect.closeTo(9.79, 1), max: 10, last: 10, points: 4, gaps: 2 });
     expect(summarise([], 15)).toBeNull();
   });

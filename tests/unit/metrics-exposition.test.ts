@@ -26,7 +26,9 @@ describe('parseExposition', () => {
       ['2', 0.172964],
       ['3', 0.171145],
     ]);
-    const inf = p.samples.find((s) => s.name === 'scylla_storage_proxy_coordinator_write_latency_bucket' && s.labels.le === '+Inf' && s.labels.scheduling_group_name === 'main');
+    const inf = p.samples.find(
+      (s) => s.name === 'scylla_storage_proxy_coordinator_write_latency_bucket' && s.labels.le === '+Inf' && s.labels.scheduling_group_name === 'main',
+    );
     expect(inf?.value).toBe(74);
     expect(p.names.has('scylla_storage_proxy_coordinator_read_latency_count')).toBe(true);
     // ScyllaDB 5 leaves zero counters out: no timeouts family on this page
@@ -89,15 +91,27 @@ describe('scrape evaluator', () => {
 
   it("quantile: histogram_quantile's interpolation over bucket increases, series summed by le", () => {
     // 900 observations ≤ 1 ms, 100 between 16 and 20 ms: p99 = 16384 + 4096 × (990 − 900) / 100 µs
-    expect(bucketQuantile(0.99, [
-      { le: 1024, count: 900 },
-      { le: 16384, count: 900 },
-      { le: 20480, count: 1000 },
-      { le: Infinity, count: 1000 },
-    ])).toBeCloseTo(20070.4, 6);
+    expect(
+      bucketQuantile(0.99, [
+        { le: 1024, count: 900 },
+        { le: 16384, count: 900 },
+        { le: 20480, count: 1000 },
+        { le: Infinity, count: 1000 },
+      ]),
+    ).toBeCloseTo(20070.4, 6);
     // rank in the +Inf bucket: the largest finite bound, as Prometheus answers
-    expect(bucketQuantile(0.99, [{ le: 10, count: 1 }, { le: Infinity, count: 100 }])).toBe(10);
-    expect(bucketQuantile(0.99, [{ le: 10, count: 0 }, { le: Infinity, count: 0 }])).toBeNull();
+    expect(
+      bucketQuantile(0.99, [
+        { le: 10, count: 1 },
+        { le: Infinity, count: 100 },
+      ]),
+    ).toBe(10);
+    expect(
+      bucketQuantile(0.99, [
+        { le: 10, count: 0 },
+        { le: Infinity, count: 0 },
+      ]),
+    ).toBeNull();
     const a = page(0, ['h_bucket{le="10",g="a"} 5', 'h_bucket{le="+Inf",g="a"} 5', 'h_bucket{le="10",g="b"} 0', 'h_bucket{le="+Inf",g="b"} 0']);
     const b = page(5, ['h_bucket{le="10",g="a"} 5', 'h_bucket{le="+Inf",g="a"} 105', 'h_bucket{le="10",g="b"} 100', 'h_bucket{le="+Inf",g="b"} 100']);
     // increases: le=10 → 100, +Inf → 200; rank 198 falls in +Inf → 10
@@ -108,12 +122,19 @@ describe('scrape evaluator', () => {
 
   it('series: counters give one point per interval at the later scrape, gauges one per scrape', () => {
     const scrapes = [page(0, ['c 0', 'g 1']), page(10, ['c 50', 'g 2']), page(20, ['c 150', 'g 3'])];
-    expect(scrapeSeries({ op: 'rate', metric: 'c' }, scrapes)).toEqual([[10, 5], [20, 10]]);
-    expect(scrapeSeries({ op: 'gauge', metric: 'g', agg: 'sum' }, scrapes)).toEqual([[0, 1], [10, 2], [20, 3]]);
+    expect(scrapeSeries({ op: 'rate', metric: 'c' }, scrapes)).toEqual([
+      [10, 5],
+      [20, 10],
+    ]);
+    expect(scrapeSeries({ op: 'gauge', metric: 'g', agg: 'sum' }, scrapes)).toEqual([
+      [0, 1],
+      [10, 2],
+      [20, 3],
+    ]);
     expect(scrapeSeries({ op: 'up' }, [...scrapes, { at: 30, samples: null }]).map((p) => p[1])).toEqual([1, 1, 1, 0]);
   });
 
-  it('every signal but MCAC\'s has a scrape form, and its metric names match its PromQL', () => {
+  it("every signal but MCAC's has a scrape form, and its metric names match its PromQL", () => {
     for (const s of SIGNALS) {
       // MCAC's mcac_* names exist only after Prometheus relabelling: a raw page has collectd_mcac_* (metric-names.ts)
       if (s.exporter === 'mcac') {

@@ -13,7 +13,6 @@ import { connectInProcess } from '../helpers/mcp-client.js';
 import { servePages, type PageNode } from '../helpers/metrics-page-server.js';
 import { parseScrapeEndpoint, scrapePage } from '../../mcp-server/src/collect/metrics/scrape.js';
 import { metricsWindow, type MetricsReport } from '../../mcp-server/src/ops/metrics.js';
-import { createServer } from '../../mcp-server/src/mcp/server.js';
 
 const RECORDED = readFileSync(new URL('../fixtures/scylla/metrics/scylla5_metrics_excerpt.txt', import.meta.url), 'utf8');
 
@@ -59,13 +58,18 @@ let odd: PageNode;
 const held: import('node:http').ServerResponse[] = [];
 
 beforeAll(async () => {
-  busy = await serve('127.0.0.1', (n) => (n === 1 ? RECORDED : advance(RECORDED)), (url, res) => {
-    if (url === '/big') return res.writeHead(200).end('x'.repeat(200 * 1024)), true;
-    if (url === '/slow') return held.push(res), true;
-    if (url === '/elsewhere') return res.writeHead(302, { location: `http://127.0.0.2:${(idle.server.address() as AddressInfo).port}/metrics` }).end(), true;
-    if (url === '/moved') return res.writeHead(301, { location: '/metrics' }).end(), true;
-    return false;
-  });
+  busy = await serve(
+    '127.0.0.1',
+    (n) => (n === 1 ? RECORDED : advance(RECORDED)),
+    (url, res) => {
+      if (url === '/big') return (res.writeHead(200).end('x'.repeat(200 * 1024)), true);
+      if (url === '/slow') return (held.push(res), true);
+      if (url === '/elsewhere')
+        return (res.writeHead(302, { location: `http://127.0.0.2:${(idle.server.address() as AddressInfo).port}/metrics` }).end(), true);
+      if (url === '/moved') return (res.writeHead(301, { location: '/metrics' }).end(), true);
+      return false;
+    },
+  );
   idle = await serve('127.0.0.2', () => RECORDED);
   odd = await serve('127.0.0.3', () => '# TYPE go_goroutines gauge\ngo_goroutines 12\n');
 });
@@ -122,7 +126,10 @@ describe('direct scrape of recorded ScyllaDB pages', () => {
     const client = await connectInProcess('metrics-scrape');
     try {
       const before = idle.hits;
-      const ok = await client.callTool({ name: 'metrics_window', arguments: { scrape: true, scrapeFor: '1s', url: `http://${busy.endpoint.instance}/metrics` } });
+      const ok = await client.callTool({
+        name: 'metrics_window',
+        arguments: { scrape: true, scrapeFor: '1s', url: `http://${busy.endpoint.instance}/metrics` },
+      });
       expect(ok.isError).toBeFalsy();
       expect(idle.hits - before).toBe(2);
       const text = JSON.stringify(ok.content);
@@ -142,8 +149,14 @@ describe('direct scrape of recorded ScyllaDB pages', () => {
 
   it('says so when no endpoint answers, or when the pages are not a known exporter', async () => {
     const dead = parseScrapeEndpoint('127.0.0.1:1');
-    await expect(metricsWindow({ scrape: true, scrapeFor: '1s' }, { scrapeEndpoints: [dead] })).rejects.toMatchObject({ code: 'SCRAPE_FAILED', message: expect.stringMatching(/127\.0\.0\.1:1 \(unreachable/) });
-    await expect(metricsWindow({ scrape: true, scrapeFor: '1s' }, { scrapeEndpoints: [odd.endpoint] })).rejects.toMatchObject({ code: 'UNKNOWN_METRIC_NAMES', message: expect.stringContaining('prefixes: go') });
+    await expect(metricsWindow({ scrape: true, scrapeFor: '1s' }, { scrapeEndpoints: [dead] })).rejects.toMatchObject({
+      code: 'SCRAPE_FAILED',
+      message: expect.stringMatching(/127\.0\.0\.1:1 \(unreachable/),
+    });
+    await expect(metricsWindow({ scrape: true, scrapeFor: '1s' }, { scrapeEndpoints: [odd.endpoint] })).rejects.toMatchObject({
+      code: 'UNKNOWN_METRIC_NAMES',
+      message: expect.stringContaining('prefixes: go'),
+    });
     // one node down among others: reported, not fatal
     const r = await metricsWindow({ scrape: true, scrapeFor: '1s' }, { scrapeEndpoints: [idle.endpoint, dead] });
     expect(r.scrapeFailures).toEqual([{ instance: '127.0.0.1:1', failed: 2, of: 2, error: expect.stringMatching(/^unreachable/) }]);
@@ -158,7 +171,10 @@ describe('scrape limits', () => {
     expect(await scrapePage(at('/big'), { maxBytes: 64 * 1024 })).toEqual({ ok: false, error: 'the page exceeded 64 KiB' });
     expect(await scrapePage(at('/slow'), { timeoutMs: 300 })).toEqual({ ok: false, error: 'no answer within 0.3 s' });
     const away = await scrapePage(at('/elsewhere'));
-    expect(away).toMatchObject({ ok: false, error: expect.stringMatching(/redirected to http:\/\/127\.0\.0\.2:\d+; only redirects within http:\/\/127\.0\.0\.1:\d+/) });
+    expect(away).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/redirected to http:\/\/127\.0\.0\.2:\d+; only redirects within http:\/\/127\.0\.0\.1:\d+/),
+    });
     const moved = await scrapePage(at('/moved'));
     expect(moved.ok && moved.text.startsWith('# HELP scylla_cache_row_hits')).toBe(true);
     expect(await scrapePage(at('/nothing'))).toEqual({ ok: false, error: 'HTTP 404' });

@@ -44,10 +44,17 @@ describe('metrics source', () => {
   });
 
   it('the configuration refuses credentials in the URL and non-HTTP schemes; takes them from the environment', () => {
-    expect(() => prometheusFromEnv({ CQL_TUNER_PROMETHEUS_URL: 'http://u:secret@prom:9090' })).toThrow(expect.objectContaining({ code: 'BAD_PROMETHEUS_URL', message: expect.not.stringContaining('secret') }));
+    expect(() => prometheusFromEnv({ CQL_TUNER_PROMETHEUS_URL: 'http://u:secret@prom:9090' })).toThrow(
+      expect.objectContaining({ code: 'BAD_PROMETHEUS_URL', message: expect.not.stringContaining('secret') }),
+    );
     expect(() => prometheusFromEnv({ CQL_TUNER_PROMETHEUS_URL: 'file:///etc/passwd' })).toThrow(/http or https/);
     expect(prometheusFromEnv({})).toBeNull();
-    expect(prometheusFromEnv({ CQL_TUNER_PROMETHEUS_URL: 'https://prom:9090/', CQL_TUNER_PROMETHEUS_TOKEN: 't' })).toEqual({ url: 'https://prom:9090', token: 't', user: undefined, password: undefined });
+    expect(prometheusFromEnv({ CQL_TUNER_PROMETHEUS_URL: 'https://prom:9090/', CQL_TUNER_PROMETHEUS_TOKEN: 't' })).toEqual({
+      url: 'https://prom:9090',
+      token: 't',
+      user: undefined,
+      password: undefined,
+    });
     // the CLI flag (trusted) wins over the environment
     expect(prometheusFromEnv({ CQL_TUNER_PROMETHEUS_URL: 'http://a:1' }, 'http://b:2')!.url).toBe('http://b:2');
   });

@@ -70,15 +70,25 @@ describe('per-table signals on two real scrapes of Cassandra 5.0 (JMX exporter e
     expect(tomb[0]).toMatchObject({ table: 'app.orders', why: 'worst' });
     expect(tomb[0]!.summary.max).toBe(310);
     // writes: 300 deletes on app.orders, 100 inserts on app.users
-    expect(view('table_writes').top.slice(0, 2).map((t) => t.table)).toEqual(['app.orders', 'app.users']);
+    expect(
+      view('table_writes')
+        .top.slice(0, 2)
+        .map((t) => t.table),
+    ).toEqual(['app.orders', 'app.users']);
     for (const v of r.tables) {
       expect(v.top.length).toBeLessThanOrEqual(TOP_TABLES);
       expect(v.leftOut).toBe(v.series - v.top.length);
     }
     // every per-table signal the example rules have is read
-    expect(r.tables.map((t) => t.signal).sort()).toEqual(
-      ['table_pending_compactions', 'table_read_p99', 'table_reads', 'table_sstables_per_read', 'table_tombstones', 'table_write_p99', 'table_writes'],
-    );
+    expect(r.tables.map((t) => t.signal).sort()).toEqual([
+      'table_pending_compactions',
+      'table_read_p99',
+      'table_reads',
+      'table_sstables_per_read',
+      'table_tombstones',
+      'table_write_p99',
+      'table_writes',
+    ]);
     const text = renderMetrics(r);
     expect(text).toContain('Per table');
     // a gauge gives one point per scrape: 20 then 310
@@ -89,7 +99,11 @@ describe('per-table signals on two real scrapes of Cassandra 5.0 (JMX exporter e
   });
 
   it('the lab-style rules without table MBeans: the per-table signals say why they are missing, once', async () => {
-    const noTables = (p: string) => p.split('\n').filter((l) => !l.includes('cassandra_table_')).join('\n');
+    const noTables = (p: string) =>
+      p
+        .split('\n')
+        .filter((l) => !l.includes('cassandra_table_'))
+        .join('\n');
     const n = await serve((i) => noTables(i === 1 ? JMX1 : JMX2));
     try {
       const r = await metricsWindow({ scrape: true, scrapeFor: '1s' }, { scrapeEndpoints: [n.endpoint] });

@@ -157,7 +157,7 @@ describe('parsers on recorded answers', () => {
   });
 
   it('odd shapes never throw: not JSON, wrong types, deep nesting, 10k-deep arrays', () => {
-    for (const text of ['', 'null', '<html>', '{"entity":"x"}', '{"entity":[1,"a",null]}', '[' .repeat(100_000), '{"a":'.repeat(50) + '1' + '}'.repeat(50)]) {
+    for (const text of ['', 'null', '<html>', '{"entity":"x"}', '{"entity":[1,"a",null]}', '['.repeat(100_000), '{"a":'.repeat(50) + '1' + '}'.repeat(50)]) {
       expect(parseMgmtEndpoints(text).ok).toBe(false);
       // '{"entity":[1,"a",null]}' is a valid version → endpoints map for the schema reader: only "a" is kept.
       if (!text.includes('entity')) expect(parseMgmtSchemaVersions(text).ok).toBe(false);
@@ -185,10 +185,15 @@ describe('parsers on recorded answers', () => {
 describe('pod proxy through kubectl get --raw', () => {
   const ep: MgmtApiEndpoint = { kind: 'pod', namespace: 'db', pod: 'demo-dc1-r1-sts-0', port: 8080, address: '10.233.90.45' };
 
-  it('the exact argv, with the user\'s kube context, for every allow-listed GET', async () => {
+  it("the exact argv, with the user's kube context, for every allow-listed GET", async () => {
     process.env.CQL_TUNER_KUBE_CONTEXT = 'kind-k8ssandra-0';
     expect(podProxyArgv(ep, 'endpoints')).toEqual([
-      'kubectl', '--context', 'kind-k8ssandra-0', 'get', '--raw', '/api/v1/namespaces/db/pods/demo-dc1-r1-sts-0:8080/proxy/api/v0/metadata/endpoints',
+      'kubectl',
+      '--context',
+      'kind-k8ssandra-0',
+      'get',
+      '--raw',
+      '/api/v1/namespaces/db/pods/demo-dc1-r1-sts-0:8080/proxy/api/v0/metadata/endpoints',
     ]);
     const raw = await collectMgmtApi(ep);
     expect(Object.values(raw.answers).every((a) => a?.ok)).toBe(true);
@@ -208,7 +213,10 @@ describe('pod proxy through kubectl get --raw', () => {
     const r = await runCli(['diagnose', '--k8s', 'db/dc1', '--mgmt-api', '--json']);
     const report = JSON.parse(r.out) as { origin: string; findings: { id: string; node?: string }[]; nodes: { address: string; releaseVersion: string }[] };
     expect(report.findings).toContainEqual(expect.objectContaining({ id: 'topology.node-down', node: '10.233.92.102' }));
-    expect(report.nodes.map((n) => [n.address, n.releaseVersion])).toEqual([['10.233.90.45', '3.11.6'], ['10.233.92.102', '3.11.6']]);
+    expect(report.nodes.map((n) => [n.address, n.releaseVersion])).toEqual([
+      ['10.233.90.45', '3.11.6'],
+      ['10.233.92.102', '3.11.6'],
+    ]);
     expect(r.exitCode).toBe(1);
     const seen = calls();
     expect(seen.filter((c) => c.includes('exec'))).toEqual([]);
@@ -267,21 +275,23 @@ describe('URL mode (--mgmt-api URL, CQL_TUNER_MGMT_API_URLS)', () => {
     [MGMT_API_GETS.compactions]: '[]',
   });
 
-  it('base URLs are the user\'s own: credentials, queries and other schemes are refused', () => {
+  it("base URLs are the user's own: credentials, queries and other schemes are refused", () => {
     expect(parseMgmtApiUrl('https://u:p@10.0.0.1:8080')).toMatchObject({ ok: false });
     expect(parseMgmtApiUrl('https://10.0.0.1:8080/?x=1')).toMatchObject({ ok: false });
     expect(parseMgmtApiUrl('file:///etc/passwd')).toMatchObject({ ok: false });
     const fromEnv = mgmtApiUrlsFrom([], { CQL_TUNER_MGMT_API_URLS: 'https://10.0.0.1:8080, http://10.0.0.2:8080/' });
-    expect(fromEnv.map((e) => e.kind === 'url' && e.base.href)).toEqual([
-      'https://10.0.0.1:8080/',
-      'http://10.0.0.2:8080/',
-    ]);
+    expect(fromEnv.map((e) => e.kind === 'url' && e.base.href)).toEqual(['https://10.0.0.1:8080/', 'http://10.0.0.2:8080/']);
   });
 
   it('https with mTLS: the CA and client certificate from the environment; only allow-listed GETs are sent', async () => {
     const s = await startFakeMgmtApi(answers(), { key: certs.key, cert: certs.cert, ca: certs.caCert, requestCert: true });
     servers.push(s);
-    for (const [k, f] of [['CA', 'ca.pem'], ['CERT', 'client.pem'], ['KEY', 'client.key']]) process.env[`CQL_TUNER_MGMT_API_${k}`] = join(tlsDir, f!);
+    for (const [k, f] of [
+      ['CA', 'ca.pem'],
+      ['CERT', 'client.pem'],
+      ['KEY', 'client.key'],
+    ])
+      process.env[`CQL_TUNER_MGMT_API_${k}`] = join(tlsDir, f!);
     const r = await diagnoseViaMgmtApi(mgmtApiUrlsFrom([s.url]));
     // The recorded 4.0 agent sends no IS_LOCAL and the URL host is not its ENDPOINT_IP: the node's own DC is not guessed.
     expect(r.nodes).toEqual([{ address: '127.0.0.1', datacenter: null, releaseVersion: '4.0.1', status: 'complete' }]);
@@ -315,7 +325,7 @@ describe('URL mode (--mgmt-api URL, CQL_TUNER_MGMT_API_URLS)', () => {
       [MGMT_API_GETS.endpoints]: JSON.stringify({ entity: [{ ENDPOINT_IP: '127.0.0.1', IS_ALIVE: 'true', RPC_ADDRESS: 'http://127.0.0.1:1/x', DC: 'dc1' }] }),
       [MGMT_API_GETS.release]: { status: 302, body: '' },
       [MGMT_API_GETS.schemaVersions]: big,
-      [MGMT_API_GETS.compactions]: '[' .repeat(10_000),
+      [MGMT_API_GETS.compactions]: '['.repeat(10_000),
     });
     servers.push(s);
     const r = await collectMgmtApi(mgmtApiUrlsFrom([s.url])[0]!, { maxBytes: 1024 * 1024 });

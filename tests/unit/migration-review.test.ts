@@ -96,7 +96,12 @@ describe('Cassandra upgrade checklist', () => {
 
   it('mixed versions and schema disagreement in a snapshot are blockers; protocol v3 clients are an action', () => {
     const facts = clusterFactsFromSnapshot(labSnapshot('cassandra-5.0-3node'));
-    const mixed = { ...facts, releaseVersions: ['4.1.10', '5.0.9'], schemaVersions: ['a', 'b'], clients: facts.clients.map((c) => ({ ...c, protocolVersion: 3 })) };
+    const mixed = {
+      ...facts,
+      releaseVersions: ['4.1.10', '5.0.9'],
+      schemaVersions: ['a', 'b'],
+      clients: facts.clients.map((c) => ({ ...c, protocolVersion: 3 })),
+    };
     const r = reviewMigration({ from: C('4.1.10'), to: C('5.0.9'), cluster: mixed });
     expect(item(r, 'cluster.versions').status).toBe('blocker');
     expect(item(r, 'cluster.schema-agreement').status).toBe('blocker');
@@ -121,7 +126,11 @@ describe('Cassandra → ScyllaDB', () => {
   });
 
   it.skipIf(!HAVE_CORPUS)('config mapping lists what carries over and what has no effect', () => {
-    const r = reviewMigration({ from: C('3.11.16'), to: S('2025.1.4'), configText: `cluster_name: prod\nnum_tokens: 256\nconcurrent_reads: 64\n${corpus(PRE41_YAML)}` });
+    const r = reviewMigration({
+      from: C('3.11.16'),
+      to: S('2025.1.4'),
+      configText: `cluster_name: prod\nnum_tokens: 256\nconcurrent_reads: 64\n${corpus(PRE41_YAML)}`,
+    });
     const m = item(r, 'config.mapping');
     expect(m.evidence[0]).toMatch(/carry over: cluster_name, num_tokens/);
     expect(m.evidence[1]).toMatch(/no effect on ScyllaDB: .*concurrent_reads/);
@@ -136,7 +145,7 @@ describe('ScyllaDB vnodes → tablets', () => {
     expect(item(old, 'path.in-place').status).toBe('blocker');
     const r = reviewMigration({ from: S('2026.4.0'), to: S('2026.4.0'), schema: s });
     expect(item(r, 'path.in-place').status).toBe('ok');
-    expect(item(r, 'schema.keyspaces').evidence).toEqual(["legacy: tablets = {'enabled': false}, RF {\"eu-west\":3} (schema)"]);
+    expect(item(r, 'schema.keyspaces').evidence).toEqual(['legacy: tablets = {\'enabled\': false}, RF {"eu-west":3} (schema)']);
     expect(item(r, 'schema.counters').status).toBe('ok');
     const exp = reviewMigration({ from: S('2026.3.1'), to: S('2026.3.1'), schema: s });
     expect(item(exp, 'path.in-place').status).toBe('action');

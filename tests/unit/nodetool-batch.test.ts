@@ -8,7 +8,8 @@ import { labNodetoolArgv } from '../../mcp-server/src/lab/index.js';
 import { runNodetool } from '../../mcp-server/src/ops/nodetool.js';
 
 const M = '@@m1';
-const section = (i: number, out: string, err: string, status: number, ms: number) => `${M} out ${i}\n${out}\n${M} err ${i}\n${err}\n${M} end ${i} ${status} ${ms}\n`;
+const section = (i: number, out: string, err: string, status: number, ms: number) =>
+  `${M} out ${i}\n${out}\n${M} err ${i}\n${err}\n${M} end ${i} ${status} ${ms}\n`;
 
 describe('splitBatchOutput', () => {
   it('gives each command exactly its own stdout, stderr and status', () => {
@@ -40,7 +41,11 @@ describe('splitBatchOutput', () => {
 
 describe('splitJavaNodetoolArgv', () => {
   it('recognises `java <flags> -cp <cp> …NodeTool` and nothing else', () => {
-    expect(splitJavaNodetoolArgv(['/usr/bin/java', '-Xmx256m', '-cp', 'a.jar:b.jar', 'org.apache.cassandra.tools.NodeTool'])).toEqual({ java: '/usr/bin/java', flags: ['-Xmx256m'], classpath: 'a.jar:b.jar' });
+    expect(splitJavaNodetoolArgv(['/usr/bin/java', '-Xmx256m', '-cp', 'a.jar:b.jar', 'org.apache.cassandra.tools.NodeTool'])).toEqual({
+      java: '/usr/bin/java',
+      flags: ['-Xmx256m'],
+      classpath: 'a.jar:b.jar',
+    });
     expect(splitJavaNodetoolArgv(['/opt/cassandra/bin/nodetool'])).toBeNull();
     expect(splitJavaNodetoolArgv(['java', '-cp', 'x', 'Other'])).toBeNull();
   });
@@ -53,24 +58,28 @@ afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
 
 describe('one JVM for several nodetool commands (real javac, real NodeTool)', async () => {
   const prefix = await labNodetoolArgv().catch(() => null);
-  it.skipIf(!prefix)('compiles once and returns a separate, classified result per command', async () => {
-    const pool = new NodetoolBatchPool(cacheDir);
-    const batcher = await pool.batcherFor(prefix!);
-    expect(batcher).not.toBeNull();
-    expect(existsSync(join(cacheDir, 'nodetool-batch'))).toBe(true);
-    const t0 = performance.now();
-    const [a, b] = await Promise.all(
-      ['tpstats', 'info'].map((subcommand) => runNodetool({ subcommand, host: '127.0.0.1', port: 1, timeoutMs: 60_000, raw: true }, { batch: pool })),
-    );
-    const both = performance.now() - t0;
-    for (const r of [a!, b!]) {
-      expect(r.ok).toBe(false);
-      expect(r.error?.code).toBe('JMX_UNREACHABLE');
-      expect(r.error?.message).toContain('127.0.0.1:1');
-    }
-    expect(a!.subcommand).toBe('tpstats');
-    expect(b!.subcommand).toBe('info');
-    // Sanity, not a timing assertion: both answers came back from one batch within the timeout.
-    expect(both).toBeLessThan(60_000);
-  }, 120_000);
+  it.skipIf(!prefix)(
+    'compiles once and returns a separate, classified result per command',
+    async () => {
+      const pool = new NodetoolBatchPool(cacheDir);
+      const batcher = await pool.batcherFor(prefix!);
+      expect(batcher).not.toBeNull();
+      expect(existsSync(join(cacheDir, 'nodetool-batch'))).toBe(true);
+      const t0 = performance.now();
+      const [a, b] = await Promise.all(
+        ['tpstats', 'info'].map((subcommand) => runNodetool({ subcommand, host: '127.0.0.1', port: 1, timeoutMs: 60_000, raw: true }, { batch: pool })),
+      );
+      const both = performance.now() - t0;
+      for (const r of [a!, b!]) {
+        expect(r.ok).toBe(false);
+        expect(r.error?.code).toBe('JMX_UNREACHABLE');
+        expect(r.error?.message).toContain('127.0.0.1:1');
+      }
+      expect(a!.subcommand).toBe('tpstats');
+      expect(b!.subcommand).toBe('info');
+      // Sanity, not a timing assertion: both answers came back from one batch within the timeout.
+      expect(both).toBeLessThan(60_000);
+    },
+    120_000,
+  );
 });

@@ -7,12 +7,45 @@ const base = { host: '127.0.0.1', port: 7199 };
 describe('nodetool allow-list', () => {
   it('holds exactly the read-only subcommands of the foundation', () => {
     expect([...NODETOOL_SUBCOMMANDS].sort()).toEqual(
-      ['compactionhistory', 'compactionstats', 'describecluster', 'gcstats', 'getcompactionthroughput', 'getstreamthroughput', 'gossipinfo', 'info', 'netstats', 'profileload', 'proxyhistograms', 'ring', 'status', 'statusbinary', 'tablehistograms', 'tablestats', 'tpstats', 'version'].sort(),
+      [
+        'compactionhistory',
+        'compactionstats',
+        'describecluster',
+        'gcstats',
+        'getcompactionthroughput',
+        'getstreamthroughput',
+        'gossipinfo',
+        'info',
+        'netstats',
+        'profileload',
+        'proxyhistograms',
+        'ring',
+        'status',
+        'statusbinary',
+        'tablehistograms',
+        'tablestats',
+        'tpstats',
+        'version',
+      ].sort(),
     );
   });
 
   it('refuses commands that change the cluster, naming the list', () => {
-    for (const sub of ['repair', 'cleanup', 'drain', 'decommission', 'setcompactionthroughput', 'stopdaemon', 'flush', 'compact', 'truncatehints', 'status; rm -rf /', '-h', '--', '']) {
+    for (const sub of [
+      'repair',
+      'cleanup',
+      'drain',
+      'decommission',
+      'setcompactionthroughput',
+      'stopdaemon',
+      'flush',
+      'compact',
+      'truncatehints',
+      'status; rm -rf /',
+      '-h',
+      '--',
+      '',
+    ]) {
       const r = buildNodetoolArgs({ ...base, subcommand: sub });
       expect(r.ok, sub).toBe(false);
       if (!r.ok) {

@@ -36,7 +36,7 @@ describe('nodetool status', () => {
       '  UJ  10.0.0.7    ?          256     ?       null                                  r1',
       '  UL  10.0.0.8    1.5 TB     256     12,5%   0b9c7a1e-0000-4000-8000-000000000001  r 2',
       '  DL  10.0.0.9    512 bytes  256     ?       ?                                     r1',
-      '  Note: Non-system keyspaces don\'t have the same replication settings, effective ownership information is meaningless',
+      "  Note: Non-system keyspaces don't have the same replication settings, effective ownership information is meaningless",
     ].join('\r\n');
     const r = parseStatus(text);
     expect(r.ok).toBe(true);
@@ -78,7 +78,14 @@ describe('nodetool info', () => {
       percentRepaired: 100,
       bootstrapState: 'COMPLETED',
     });
-    expect(r.value.keyCache).toEqual({ entries: 30, sizeBytes: Math.round(2.54 * 1024), capacityBytes: 51 * 1024 ** 2, hits: 146, requests: 171, recentHitRate: 0.854 });
+    expect(r.value.keyCache).toEqual({
+      entries: 30,
+      sizeBytes: Math.round(2.54 * 1024),
+      capacityBytes: 51 * 1024 ** 2,
+      hits: 146,
+      requests: 171,
+      recentHitRate: 0.854,
+    });
     // NaN hit rate (no requests yet) is "unknown", not a number.
     expect(r.value.rowCache?.recentHitRate).toBeNull();
   });

@@ -20,7 +20,10 @@ describe('nodetool toppartitions / profileload (Cassandra 5.0.9 lab, 90 % of ope
     const p = parseToppartitions(fx('5.0-toppartitions-hot-key.txt'));
     if (!p.ok) throw new Error(p.reason);
     const hot = hotPartitions(p.value, 10_000);
-    expect(hot.map((h) => [h.sampler, h.table, h.partition])).toEqual([['reads', 'h3hot.kv', '42'], ['writes', 'h3hot.kv', '42']]);
+    expect(hot.map((h) => [h.sampler, h.table, h.partition])).toEqual([
+      ['reads', 'h3hot.kv', '42'],
+      ['writes', 'h3hot.kv', '42'],
+    ]);
     expect(hot[0]!.perSecond).toBeCloseTo(480.6, 1);
     expect(hot[0]!.timesNext).toBeNull();
     expect(hot[1]!.timesNext).toBeCloseTo(768.8, 1);

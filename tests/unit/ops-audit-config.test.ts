@@ -27,7 +27,15 @@ describe('auditConfig', () => {
       ['cassandra-yaml', true],
       ['jvm-options', true],
     ]);
-    expect(ids(r)).toEqual(expect.arrayContaining(['config.yaml.compaction-unthrottled', 'config.yaml.request-timeout-raised', 'config.yaml.dynamic-snitch-off', 'config.jvm.heap-unset', 'config.jvm.g1-pause-target']));
+    expect(ids(r)).toEqual(
+      expect.arrayContaining([
+        'config.yaml.compaction-unthrottled',
+        'config.yaml.request-timeout-raised',
+        'config.yaml.dynamic-snitch-off',
+        'config.jvm.heap-unset',
+        'config.jvm.g1-pause-target',
+      ]),
+    );
     expect(r.counts.critical).toBe(0);
     // Worst first.
     expect(r.findings[0]!.severity).toBe('warning');
@@ -74,12 +82,21 @@ describe('audit_config MCP tool', () => {
     expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
     const r = await client.callTool({
       name: 'audit_config',
-      arguments: { cassandraYaml: fixture('config/cassandra-4.1-old-new-conflict.yaml'), jvmOptions: [fixture('config/jvm17-g1-34g.options')], version: '4.1.10', jdk: 17, hostRamGiB: 64, cores: 8 },
+      arguments: {
+        cassandraYaml: fixture('config/cassandra-4.1-old-new-conflict.yaml'),
+        jvmOptions: [fixture('config/jvm17-g1-34g.options')],
+        version: '4.1.10',
+        jdk: 17,
+        hostRamGiB: 64,
+        cores: 8,
+      },
     });
     expect(r.isError).toBeFalsy();
     const s = r.structuredContent as AuditConfigReport;
     expect(s.context).toMatchObject({ version: '4.1.10', jdk: 17, hostRamBytes: 64 * GIB, cores: 8 });
-    expect(s.findings.map((f) => f.id)).toEqual(expect.arrayContaining(['config.yaml.old-and-new-key', 'config.jvm.heap-oops-dead-zone', 'config.jvm.heap-ram-ratio']));
+    expect(s.findings.map((f) => f.id)).toEqual(
+      expect.arrayContaining(['config.yaml.old-and-new-key', 'config.jvm.heap-oops-dead-zone', 'config.jvm.heap-ram-ratio']),
+    );
     const text = (r.content as { text: string }[])[0]!.text;
     // 4, not 3: -Xmn4G with -XX:+UseG1GC on 4.1 stops cassandra-env.sh at startup (kb:config.jvm.g1-no-xmn), no longer a warning.
     expect(text).toMatch(/^Config audit: 4 critical/);

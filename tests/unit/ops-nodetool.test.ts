@@ -26,8 +26,14 @@ describe('runNodetool', () => {
 
   it('passes the JMX password through a 0600 file, never argv, and scrubs it from output', async () => {
     const secret = 'S3ntinel-Pa55';
-    const t = new RecordingTarget(() => ({ exitCode: 1, stderr: `nodetool: Failed to connect to '127.0.0.1:7199' - ConnectException: 'Connection refused (Connection refused)'. debug: ${secret}\n` }));
-    const r = await runNodetool({ subcommand: 'info', nodetoolPath: fakeNodetool, raw: true }, { target: t, env: { ...env, CQL_TUNER_JMX_USERNAME: 'ops', CQL_TUNER_JMX_PASSWORD: secret, CQL_TUNER_CREDENTIAL_HOSTS: '127.0.0.1' } });
+    const t = new RecordingTarget(() => ({
+      exitCode: 1,
+      stderr: `nodetool: Failed to connect to '127.0.0.1:7199' - ConnectException: 'Connection refused (Connection refused)'. debug: ${secret}\n`,
+    }));
+    const r = await runNodetool(
+      { subcommand: 'info', nodetoolPath: fakeNodetool, raw: true },
+      { target: t, env: { ...env, CQL_TUNER_JMX_USERNAME: 'ops', CQL_TUNER_JMX_PASSWORD: secret, CQL_TUNER_CREDENTIAL_HOSTS: '127.0.0.1' } },
+    );
     const call = t.calls[0]!;
     expect(call.argv.join(' ')).not.toContain(secret);
     const pwf = call.argv[call.argv.indexOf('-pwf') + 1]!;
@@ -42,7 +48,8 @@ describe('runNodetool', () => {
   it('explains the 4.1 proxyhistograms InstanceNotFoundException on an idle node', async () => {
     const t = new RecordingTarget(() => ({
       exitCode: 1,
-      stderr: "error: org.apache.cassandra.metrics:type=ClientRequest,scope=Read,name=Latency\n-- StackTrace --\njavax.management.InstanceNotFoundException: org.apache.cassandra.metrics:type=ClientRequest,scope=Read,name=Latency\n",
+      stderr:
+        'error: org.apache.cassandra.metrics:type=ClientRequest,scope=Read,name=Latency\n-- StackTrace --\njavax.management.InstanceNotFoundException: org.apache.cassandra.metrics:type=ClientRequest,scope=Read,name=Latency\n',
     }));
     const r = await runNodetool({ subcommand: 'proxyhistograms', nodetoolPath: fakeNodetool }, { target: t, env });
     expect(r.error?.code).toBe('NO_METRIC_YET');
@@ -118,7 +125,12 @@ describe('nodetool on a remote target', () => {
   it('uses the remote host’s nodetool, never a local path, and no local password file', async () => {
     const t = new RecordingTarget(() => ({ stdout: 'ReleaseVersion: 5.0.9\n' }), 'ssh');
     // JMX on 127.0.0.1 of the remote node: the node's address is what the credentials are bound to.
-    const env = { PATH: '/nonexistent', CQL_TUNER_JMX_USERNAME: 'ops', CQL_TUNER_JMX_PASSWORD_FILE: '/etc/cassandra/jmx.pw', CQL_TUNER_CREDENTIAL_HOSTS: '10.0.0.5' };
+    const env = {
+      PATH: '/nonexistent',
+      CQL_TUNER_JMX_USERNAME: 'ops',
+      CQL_TUNER_JMX_PASSWORD_FILE: '/etc/cassandra/jmx.pw',
+      CQL_TUNER_CREDENTIAL_HOSTS: '10.0.0.5',
+    };
     const r = await runNodetool({ subcommand: 'version' }, { target: t, credentialHost: '10.0.0.5', env });
     expect(t.calls[0]!.argv).toEqual(['nodetool', '-h', '127.0.0.1', '-p', '7199', '-u', 'ops', '-pwf', '/etc/cassandra/jmx.pw', 'version']);
     expect(r.nodetool).toEqual({ source: 'remote', path: 'nodetool' });

@@ -18,7 +18,12 @@ describe('inspectStorage', () => {
       ['commitlog', '/var/lib/cassandra/commitlog', 'sdb', '/etc/cassandra/cassandra.yaml commitlog_directory'],
       ['hints', '/var/lib/cassandra/hints', 'sdb', '/etc/cassandra/cassandra.yaml hints_directory'],
     ]);
-    expect(r.findings.filter((f) => f.severity === 'warning').map((f) => f.id).sort()).toEqual(['storage.rotational-virtual', 'storage.xfs-block-below-sector']);
+    expect(
+      r.findings
+        .filter((f) => f.severity === 'warning')
+        .map((f) => f.id)
+        .sort(),
+    ).toEqual(['storage.rotational-virtual', 'storage.xfs-block-below-sector']);
     const text = renderStorageReport(r);
     expect(text).toMatch(/data \/var\/lib\/cassandra\/data → \/var\/lib\/cassandra \(xfs\) on sdb → sdb/);
     expect(text).toMatch(/xfs: \/var\/lib\/cassandra bsize 1024 sectsz 512/);
@@ -34,7 +39,10 @@ describe('inspectStorage', () => {
   it('refuses bad directory arguments and bad targets with a fix', async () => {
     expect(() => parseDirArgs(['relative/path'])).toThrow(/absolute/);
     expect(() => parseDirArgs(['wal=/x'])).toThrow(/unknown directory role/);
-    expect(parseDirArgs(['/d', 'commitlog=/c'])).toEqual([{ role: 'data', path: '/d' }, { role: 'commitlog', path: '/c' }]);
+    expect(parseDirArgs(['/d', 'commitlog=/c'])).toEqual([
+      { role: 'data', path: '/d' },
+      { role: 'commitlog', path: '/c' },
+    ]);
     await expect(inspectStorage({ target: 'ftp://x' })).rejects.toMatchObject({ code: 'BAD_TARGET' });
   });
 
@@ -78,7 +86,10 @@ describe('plan_mkfs and plan_queue_depth MCP tools', () => {
     const tools = (await client.listTools()).tools;
     expect(tools.find((t) => t.name === 'plan_mkfs')!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
     expect(tools.find((t) => t.name === 'plan_mkfs')!.description).toMatch(/NEVER formats/);
-    const r = await client.callTool({ name: 'plan_mkfs', arguments: { root: tree('raid0-1m'), product: 'scylla', devices: ['nvme0n1', 'nvme1n1'], mdDevice: '/dev/md7' } });
+    const r = await client.callTool({
+      name: 'plan_mkfs',
+      arguments: { root: tree('raid0-1m'), product: 'scylla', devices: ['nvme0n1', 'nvme1n1'], mdDevice: '/dev/md7' },
+    });
     expect(r.isError).toBeFalsy();
     const plan = (r.structuredContent as { plan: { mkfsArgv: string[]; dryRunArgv: string[] } }).plan;
     // 4 KiB, not 1 KiB: scylla_raid_setup keeps the XFS default on kernels >= 5.12 since 2025.4 (kb:storage.xfs.block-size).

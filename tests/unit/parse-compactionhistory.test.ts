@@ -91,7 +91,11 @@ describe('nodetool compactionhistory', () => {
     expect(parseCompactionhistory('Compaction History: \nThere is no compaction history')).toMatchObject({ ok: true, value: { entries: [] } });
     const r = parseCompactionhistory(`$ nodetool compactionhistory\r\n${C4.replace(/\n/g, '\r\n')}`);
     expect(r.ok && r.value.entries).toHaveLength(2);
-    const logged = parseCompactionhistory(C5.split('\n').map((l) => `2026-01-02T03:04:05Z ${l}`).join('\n'));
+    const logged = parseCompactionhistory(
+      C5.split('\n')
+        .map((l) => `2026-01-02T03:04:05Z ${l}`)
+        .join('\n'),
+    );
     expect(logged.ok && logged.value.entries[0]!.compactionProperties).toEqual({ compaction_type: 'Compaction' });
     for (const bad of ['', 'pending tasks: 0', 'Compaction History: ']) {
       const b = parseCompactionhistory(bad);

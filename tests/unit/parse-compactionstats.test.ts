@@ -91,7 +91,16 @@ describe('nodetool compactionstats', () => {
     expect(r.value).toMatchObject({ layout: 'classic', product: 'cassandra', pendingTasks: 2, pendingTasksReliable: true, remainingTimeSeconds: 4 });
     expect(r.value.pendingByTable).toEqual([{ keyspace: 'keyspace', table: 'table', pending: 2 }]);
     expect(r.value.compactions).toEqual([
-      { id: '2062b290-7f3a-11e8-9358-cd941b956e60', type: 'Compaction', keyspace: 'keyspace', table: 'table', completed: 21848273, total: 97867583, unit: 'bytes', progressPercent: 22.32 },
+      {
+        id: '2062b290-7f3a-11e8-9358-cd941b956e60',
+        type: 'Compaction',
+        keyspace: 'keyspace',
+        table: 'table',
+        completed: 21848273,
+        total: 97867583,
+        unit: 'bytes',
+        progressPercent: 22.32,
+      },
     ]);
     expect(r.warnings).toEqual([]);
   });
@@ -128,7 +137,12 @@ describe('nodetool compactionstats', () => {
       { keyspace: 'ks1', table: 'events', pending: 12 },
       { keyspace: 'system', table: 'local', pending: 2 },
     ]);
-    expect(r.value.compactions[0]).toMatchObject({ id: UUID1, completed: Math.round(20.84 * 1024 ** 2), total: Math.round(93.33 * 1024 ** 2), progressPercent: 22.33 });
+    expect(r.value.compactions[0]).toMatchObject({
+      id: UUID1,
+      completed: Math.round(20.84 * 1024 ** 2),
+      total: Math.round(93.33 * 1024 ** 2),
+      progressPercent: 22.33,
+    });
     expect(r.value.compactions[1]).toMatchObject({ type: 'Validation', total: 3 * 1024 ** 3 });
     expect(r.value.compactions[2]).toMatchObject({ type: 'Index summary redistribution', keyspace: '', table: '', progressPercent: null });
     expect(r.value.remainingTimeSeconds).toBe(72);
@@ -139,7 +153,16 @@ describe('nodetool compactionstats', () => {
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.value.compactions).toHaveLength(2);
-    expect(r.value.compactions[0]).toEqual({ id: null, type: 'Compaction', keyspace: 'Keyspace1', table: 'Standard1', completed: 282310680, total: 302170540, unit: 'bytes', progressPercent: 93.43 });
+    expect(r.value.compactions[0]).toEqual({
+      id: null,
+      type: 'Compaction',
+      keyspace: 'Keyspace1',
+      table: 'Standard1',
+      completed: 282310680,
+      total: 302170540,
+      unit: 'bytes',
+      progressPercent: 93.43,
+    });
     expect(r.value.remainingTimeSeconds).toBe(16);
   });
 
@@ -162,8 +185,16 @@ describe('nodetool compactionstats', () => {
       { keyspace: 'ks1', table: 'events', pending: 5 },
       { keyspace: 'ks1', table: 'users', pending: 2 },
     ]);
-    expect(r.value.summary).toMatchObject({ concurrentCompactors: 4, dataCompactedBytes: Math.round(1.5 * 1024 ** 3), throttlingDisabled: true, throughputMiBPerSec: null, fifteenMinuteRatePerMinute: 3.25 });
-    expect(r.value.compactions).toEqual([{ id: UUID1, type: 'Compaction', keyspace: 'ks1', table: 'events', completed: 1048576, total: 4194304, unit: 'bytes', progressPercent: 25 }]);
+    expect(r.value.summary).toMatchObject({
+      concurrentCompactors: 4,
+      dataCompactedBytes: Math.round(1.5 * 1024 ** 3),
+      throttlingDisabled: true,
+      throughputMiBPerSec: null,
+      fifteenMinuteRatePerMinute: 3.25,
+    });
+    expect(r.value.compactions).toEqual([
+      { id: UUID1, type: 'Compaction', keyspace: 'ks1', table: 'events', completed: 1048576, total: 4194304, unit: 'bytes', progressPercent: 25 },
+    ]);
     expect(r.value.remainingTimeSeconds).toBeNull();
     expect(r.value.notes.join(' ')).toMatch(/unthrottled/);
     expect(r.warnings).toEqual([]);
@@ -173,7 +204,11 @@ describe('nodetool compactionstats', () => {
     const pasted = ['$ ccm node1 nodetool compactionstats -H', ...C40_H.split('\n').map((l) => `    ${l}`)].join('\r\n');
     const r = parseCompactionstats(pasted);
     expect(r.ok && r.value.compactions.length).toBe(3);
-    const logged = parseCompactionstats(C50_RUNNING.split('\n').map((l) => `May 01 10:00:00 db1 nodetool[77]: ${l}`).join('\n'));
+    const logged = parseCompactionstats(
+      C50_RUNNING.split('\n')
+        .map((l) => `May 01 10:00:00 db1 nodetool[77]: ${l}`)
+        .join('\n'),
+    );
     expect(logged.ok && logged.value.compactions[0]!.total).toBe(4194304);
     for (const bad of ['', 'Total number of tables: 4', 'some words\nmore words']) {
       const b = parseCompactionstats(bad);

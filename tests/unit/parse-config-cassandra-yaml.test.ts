@@ -173,9 +173,7 @@ describe('parseCassandraYaml', () => {
       interDcStreamThroughputOutboundMiBPerSec: 12,
     });
     expect(v.auditSources.readRequestTimeoutMs).toBe('read_request_timeout');
-    expect(v.settings['seed_provider']).toEqual([
-      { class_name: 'org.apache.cassandra.locator.SimpleSeedProvider', parameters: [{ seeds: '127.0.0.1:7000' }] },
-    ]);
+    expect(v.settings['seed_provider']).toEqual([{ class_name: 'org.apache.cassandra.locator.SimpleSeedProvider', parameters: [{ seeds: '127.0.0.1:7000' }] }]);
     expect(r.ok && r.warnings).toEqual([]);
   });
 
@@ -242,11 +240,7 @@ describe('parseCassandraYaml', () => {
     expect(parseCassandraYaml(corpus('config/dse67_jvm_options_heap_unset_g1_pause500.txt')).ok).toBe(false);
   });
 
-  const texts = (): [string, string][] => [
-    ['5.0', YAML_50],
-    ['mixed', YAML_MIXED],
-    ...(HAVE_CORPUS ? ([['pre41', corpus(PRE41)]] as [string, string][]) : []),
-  ];
+  const texts = (): [string, string][] => [['5.0', YAML_50], ['mixed', YAML_MIXED], ...(HAVE_CORPUS ? ([['pre41', corpus(PRE41)]] as [string, string][]) : [])];
 
   it('truncation at every line (and mid-line) never throws: ok with warnings or ok:false with a reason', () => {
     for (const [name, text] of texts()) {

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CONFIG_PARSERS,
-  JVM_OPTIONS_KIND,
-  configSignature,
-  parseJvmOptions,
-  type JvmOptions,
-} from '../../mcp-server/src/core/parse/config/index.js';
+import { CONFIG_PARSERS, JVM_OPTIONS_KIND, configSignature, parseJvmOptions, type JvmOptions } from '../../mcp-server/src/core/parse/config/index.js';
 import type { Parsed } from '../../mcp-server/src/core/parsed.js';
 import { HAVE_CORPUS, corpus } from '../helpers/corpus.js';
 
@@ -85,7 +79,9 @@ describe('parseJvmOptions', () => {
     expect(v.gc.cmsInitiatingOccupancyFraction).toBeNull();
     expect(v.gc.initiatingHeapOccupancyPercent).toBeNull();
     expect(v.gc.parallelGCThreads).toBeNull();
-    expect(v.commentedFlags.map((f) => f.raw)).toEqual(expect.arrayContaining(['-XX:+UseConcMarkSweepGC', '-XX:InitiatingHeapOccupancyPercent=70', '-Xloggc:/var/log/cassandra/gc.log']));
+    expect(v.commentedFlags.map((f) => f.raw)).toEqual(
+      expect.arrayContaining(['-XX:+UseConcMarkSweepGC', '-XX:InitiatingHeapOccupancyPercent=70', '-Xloggc:/var/log/cassandra/gc.log']),
+    );
     expect(v.gcLogging.enabled).toBe(true);
     expect(v.gcLogging.xloggc).toBeNull(); // "A default location is set in cassandra-env.sh"
     expect(v.gcLogging.flags).toEqual(expect.arrayContaining(['PrintGCDetails', 'UseGCLogFileRotation', 'NumberOfGCLogFiles', 'GCLogFileSize']));
@@ -215,7 +211,12 @@ describe('parseJvmOptions', () => {
     ['jvm17', JVM17],
     ['env', ENV_SH],
     ['ps', PS],
-    ...(HAVE_CORPUS ? ([['dse', corpus(DSE)], ['cmdline', corpus(CMDLINE)]] as [string, string][]) : []),
+    ...(HAVE_CORPUS
+      ? ([
+          ['dse', corpus(DSE)],
+          ['cmdline', corpus(CMDLINE)],
+        ] as [string, string][])
+      : []),
   ];
 
   it('truncation at every line (and mid-line) never throws', () => {

@@ -70,12 +70,24 @@ describe('nodetool describecluster', () => {
     const r = parseDescribecluster(corpus(C50));
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.value).toMatchObject({ name: 'feas3', snitch: 'org.apache.cassandra.locator.SimpleSnitch', dynamicSnitch: true, partitioner: 'org.apache.cassandra.dht.Murmur3Partitioner', schemaAgreement: true, unreachable: [] });
+    expect(r.value).toMatchObject({
+      name: 'feas3',
+      snitch: 'org.apache.cassandra.locator.SimpleSnitch',
+      dynamicSnitch: true,
+      partitioner: 'org.apache.cassandra.dht.Murmur3Partitioner',
+      schemaAgreement: true,
+      unreachable: [],
+    });
     expect(r.value.schemaVersions).toEqual([{ version: '7ae779d6-fcf7-3d32-955c-6500cce16fb1', endpoints: ['127.0.0.1', '127.0.0.2', '127.0.0.3'] }]);
     expect(r.value.stats).toEqual({ live: 3, joining: 0, moving: 0, leaving: 0, unreachable: 0 });
     expect(r.value.datacenters).toEqual([{ name: 'datacenter1', nodes: 3, down: 0 }]);
     expect(r.value.databaseVersions).toEqual([{ version: '5.0.9', endpoints: ['127.0.0.1:7000', '127.0.0.2:7000', '127.0.0.3:7000'] }]);
-    expect(r.value.keyspaces.find((k) => k.name === 'keyspace1')).toEqual({ name: 'keyspace1', strategy: 'SimpleStrategy', options: { replication_factor: '3' }, replicationFactors: { replication_factor: 3 } });
+    expect(r.value.keyspaces.find((k) => k.name === 'keyspace1')).toEqual({
+      name: 'keyspace1',
+      strategy: 'SimpleStrategy',
+      options: { replication_factor: '3' },
+      replicationFactors: { replication_factor: 3 },
+    });
     expect(r.value.keyspaces.find((k) => k.name === 'system')!.strategy).toBe('LocalStrategy');
     expect(r.warnings).toEqual([]);
   });
@@ -99,11 +111,24 @@ describe('nodetool describecluster', () => {
       { name: 'us-east', nodes: 2, down: 1 },
     ]);
     expect(r.value.databaseVersions.map((v) => v.version)).toEqual(['4.0.11', '4.0.13']);
-    expect(r.value.keyspaces[0]).toEqual({ name: 'shop', strategy: 'NetworkTopologyStrategy', options: { 'eu-west': '3', 'us-east': '2' }, replicationFactors: { 'eu-west': 3, 'us-east': 2 } });
+    expect(r.value.keyspaces[0]).toEqual({
+      name: 'shop',
+      strategy: 'NetworkTopologyStrategy',
+      options: { 'eu-west': '3', 'us-east': '2' },
+      replicationFactors: { 'eu-west': 3, 'us-east': 2 },
+    });
   });
 
   it('3.x: the dynamic snitch shows as the snitch class, no 4.x sections', () => {
-    const text = ['Cluster Information:', '\tName: old', '\tSnitch: org.apache.cassandra.locator.DynamicEndpointSnitch', '\tPartitioner: org.apache.cassandra.dht.Murmur3Partitioner', '\tSchema versions:', '\t\t4444dddd-0000-3000-8000-000000000004: [10.2.0.1]', ''].join('\n');
+    const text = [
+      'Cluster Information:',
+      '\tName: old',
+      '\tSnitch: org.apache.cassandra.locator.DynamicEndpointSnitch',
+      '\tPartitioner: org.apache.cassandra.dht.Murmur3Partitioner',
+      '\tSchema versions:',
+      '\t\t4444dddd-0000-3000-8000-000000000004: [10.2.0.1]',
+      '',
+    ].join('\n');
     const r = parseDescribecluster(text);
     expect(r.ok && r.value).toMatchObject({ dynamicSnitch: true, schemaAgreement: true, stats: null });
     expect(r.ok && r.warnings).toEqual([]);

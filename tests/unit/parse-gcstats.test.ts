@@ -6,7 +6,15 @@ const BUSY = 'local-runs/cassandra-5.0.9-cluster3/nodetool/nodetool_node2_gcstat
 const IDLE = 'local-runs/cassandra-4.1.10-single/nodetool_n41_gcstats.txt';
 
 // GcStats.java (3.x–5.0): "%20s%20s%20s%20s%20s%20s%25s" header and "%20.0f…%25d" values.
-const hdr = ['Interval (ms)', 'Max GC Elapsed (ms)', 'Total GC Elapsed (ms)', 'Stdev GC Elapsed (ms)', 'GC Reclaimed (MB)', 'Collections', 'Direct Memory Bytes'];
+const hdr = [
+  'Interval (ms)',
+  'Max GC Elapsed (ms)',
+  'Total GC Elapsed (ms)',
+  'Stdev GC Elapsed (ms)',
+  'GC Reclaimed (MB)',
+  'Collections',
+  'Direct Memory Bytes',
+];
 const line = (cells: string[]) => cells.map((c, i) => c.padStart(i === 6 ? 25 : 20)).join('');
 const CLASSIC = [line(hdr), line(['3600012', '812', '20544', '97', '98765432100', '1480', '268435456'])].join('\n');
 // Trunk -H: one "label value" row per statistic through a TableBuilder (doubles printed by String.valueOf).
@@ -30,7 +38,15 @@ describe('nodetool gcstats', () => {
     const r = parseGcstats(corpus(BUSY));
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.value).toMatchObject({ intervalMs: 180074, maxGcElapsedMs: 296, totalGcElapsedMs: 714, stdevGcElapsedMs: 95, reclaimedBytes: 1084660880, collections: 4, directMemoryBytes: null });
+    expect(r.value).toMatchObject({
+      intervalMs: 180074,
+      maxGcElapsedMs: 296,
+      totalGcElapsedMs: 714,
+      stdevGcElapsedMs: 95,
+      reclaimedBytes: 1084660880,
+      collections: 4,
+      directMemoryBytes: null,
+    });
     expect(r.value.notes.join(' ')).toMatch(/bytes/);
     expect(r.value.notes.join(' ')).toMatch(/-1/);
   });
@@ -42,15 +58,33 @@ describe('nodetool gcstats', () => {
 
   it('classic layout with direct memory, and the trunk -H layout', () => {
     const c = parseGcstats(CLASSIC);
-    expect(c.ok && c.value).toMatchObject({ intervalMs: 3600012, maxGcElapsedMs: 812, reclaimedBytes: 98765432100, collections: 1480, directMemoryBytes: 268435456 });
+    expect(c.ok && c.value).toMatchObject({
+      intervalMs: 3600012,
+      maxGcElapsedMs: 812,
+      reclaimedBytes: 98765432100,
+      collections: 1480,
+      directMemoryBytes: 268435456,
+    });
     const h = parseGcstats(HUMAN);
     expect(h.ok).toBe(true);
     if (!h.ok) return;
-    expect(h.value).toMatchObject({ intervalMs: 60000, maxGcElapsedMs: 250, reclaimedBytes: 4294967296, collections: 6, directMemoryBytes: 1048576, maxDirectMemoryBytes: 2147483648, reservedDirectMemoryBytes: 1048576 });
+    expect(h.value).toMatchObject({
+      intervalMs: 60000,
+      maxGcElapsedMs: 250,
+      reclaimedBytes: 4294967296,
+      collections: 6,
+      directMemoryBytes: 1048576,
+      maxDirectMemoryBytes: 2147483648,
+      reservedDirectMemoryBytes: 1048576,
+    });
   });
 
   it('prompt, CRLF, indentation; ok:false on unrelated, empty, error and header-only text', () => {
-    const r = parseGcstats(`root@n1:~# nodetool gcstats\r\n${CLASSIC.split('\n').map((l) => `  ${l}`).join('\r\n')}\r\n`);
+    const r = parseGcstats(
+      `root@n1:~# nodetool gcstats\r\n${CLASSIC.split('\n')
+        .map((l) => `  ${l}`)
+        .join('\r\n')}\r\n`,
+    );
     expect(r.ok && r.value.collections).toBe(1480);
     for (const bad of ['', 'running', 'Pool Name Active Pending']) expect(parseGcstats(bad).ok).toBe(false);
     const headerOnly = parseGcstats(line(hdr));

@@ -33,8 +33,14 @@ describe('nodetool getcompactionthroughput', () => {
   });
 
   it('0 means unthrottled; -d prints MiB/s with decimals; trunk adds measured rates', () => {
-    expect(parseGetcompactionthroughput('Current compaction throughput: 0 MB/s')).toMatchObject({ ok: true, value: { cap: { value: 0, unlimited: true, mebibytesPerSecond: null } } });
-    expect(parseGetcompactionthroughput('Current compaction throughput: 15.5 MiB/s')).toMatchObject({ ok: true, value: { cap: { value: 15.5, unit: 'MiB/s', mebibytesPerSecond: 15.5 } } });
+    expect(parseGetcompactionthroughput('Current compaction throughput: 0 MB/s')).toMatchObject({
+      ok: true,
+      value: { cap: { value: 0, unlimited: true, mebibytesPerSecond: null } },
+    });
+    expect(parseGetcompactionthroughput('Current compaction throughput: 15.5 MiB/s')).toMatchObject({
+      ok: true,
+      value: { cap: { value: 15.5, unit: 'MiB/s', mebibytesPerSecond: 15.5 } },
+    });
     const t = parseGetcompactionthroughput(TRUNK);
     expect(t.ok && t.value.measuredMiBPerSec).toEqual([
       { window: '1 minute', value: 12.5 },
@@ -44,8 +50,12 @@ describe('nodetool getcompactionthroughput', () => {
   });
 
   it('prompt and CRLF; ok:false on unrelated, empty and the 4.1 "-d" error', () => {
-    expect(parseGetcompactionthroughput('$ nodetool getcompactionthroughput\r\nCurrent compaction throughput: 128 MB/s\r\n')).toMatchObject({ ok: true, value: { cap: { value: 128 } } });
-    for (const bad of ['', 'Current stream throughput: 200 Mb/s', 'running', 'Current compaction throughput: fast']) expect(parseGetcompactionthroughput(bad).ok).toBe(false);
+    expect(parseGetcompactionthroughput('$ nodetool getcompactionthroughput\r\nCurrent compaction throughput: 128 MB/s\r\n')).toMatchObject({
+      ok: true,
+      value: { cap: { value: 128 } },
+    });
+    for (const bad of ['', 'Current stream throughput: 200 Mb/s', 'running', 'Current compaction throughput: fast'])
+      expect(parseGetcompactionthroughput(bad).ok).toBe(false);
     const e = parseGetcompactionthroughput('error: Use the -d flag to quiet this error and get the exact throughput in MiB/s');
     expect(e.ok === false && e.reason).toMatch(/-d flag/);
   });

@@ -19,20 +19,38 @@ describe('nodetool getstreamthroughput', () => {
       ok: true,
       value: { cap: { value: 200, unit: 'Mb/s', unlimited: false, megabitsPerSecond: 200, mebibytesPerSecond: null } },
     });
-    expect(parseGetstreamthroughput('Current stream throughput: 24.0 MiB/s')).toMatchObject({ ok: true, value: { cap: { mebibytesPerSecond: 24, megabitsPerSecond: null } } });
-    expect(parseGetstreamthroughput('Current stream throughput: unlimited')).toMatchObject({ ok: true, value: { cap: { value: null, unit: null, unlimited: true } } });
-    expect(parseGetstreamthroughput('Current stream throughput: 0 Mb/s')).toMatchObject({ ok: true, value: { cap: { unlimited: true, megabitsPerSecond: null } } });
-    expect(parseGetstreamthroughput('Current stream throughput: 200 megabits per second')).toMatchObject({ ok: true, value: { cap: { megabitsPerSecond: 200 } } });
+    expect(parseGetstreamthroughput('Current stream throughput: 24.0 MiB/s')).toMatchObject({
+      ok: true,
+      value: { cap: { mebibytesPerSecond: 24, megabitsPerSecond: null } },
+    });
+    expect(parseGetstreamthroughput('Current stream throughput: unlimited')).toMatchObject({
+      ok: true,
+      value: { cap: { value: null, unit: null, unlimited: true } },
+    });
+    expect(parseGetstreamthroughput('Current stream throughput: 0 Mb/s')).toMatchObject({
+      ok: true,
+      value: { cap: { unlimited: true, megabitsPerSecond: null } },
+    });
+    expect(parseGetstreamthroughput('Current stream throughput: 200 megabits per second')).toMatchObject({
+      ok: true,
+      value: { cap: { megabitsPerSecond: 200 } },
+    });
   });
 
   it('entire-SSTable streaming (-e) and the DSE connections-per-host line', () => {
-    expect(parseGetstreamthroughput('Current entire SSTable stream throughput: 24 Mb/s')).toMatchObject({ ok: true, value: { cap: null, entireSstableCap: { megabitsPerSecond: 24 } } });
+    expect(parseGetstreamthroughput('Current entire SSTable stream throughput: 24 Mb/s')).toMatchObject({
+      ok: true,
+      value: { cap: null, entireSstableCap: { megabitsPerSecond: 24 } },
+    });
     const dse = parseGetstreamthroughput('Current stream throughput: 200 Mb/s\nCurrent streaming connections per host: 1');
     expect(dse.ok && dse.value.streamingConnectionsPerHost).toBe(1);
   });
 
   it('prompt and CRLF; ok:false on unrelated, empty and error text', () => {
-    expect(parseGetstreamthroughput('$ nodetool getstreamthroughput\r\n  Current stream throughput: 400 Mb/s\r\n')).toMatchObject({ ok: true, value: { cap: { value: 400 } } });
+    expect(parseGetstreamthroughput('$ nodetool getstreamthroughput\r\n  Current stream throughput: 400 Mb/s\r\n')).toMatchObject({
+      ok: true,
+      value: { cap: { value: 400 } },
+    });
     for (const bad of ['', 'Current compaction throughput: 64 MB/s', 'running', 'Current stream throughput: lots']) {
       const r = parseGetstreamthroughput(bad);
       expect(r.ok).toBe(false);

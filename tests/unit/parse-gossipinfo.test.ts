@@ -51,7 +51,17 @@ describe('nodetool gossipinfo', () => {
     expect(r.value.versionedStates).toBe(true);
     expect(r.value.endpoints.map((e) => e.address)).toEqual(['127.0.0.1', '127.0.0.2', '127.0.0.3']);
     const n1 = r.value.endpoints[0]!;
-    expect(n1).toMatchObject({ generation: 1795295448, heartbeat: 236, status: 'NORMAL', datacenter: 'datacenter1', rack: 'rack1', releaseVersion: '5.0.9', hostId: 'c474c29e-f16d-49e0-a4fd-b8989fe524a4', loadBytes: 121362, rpcReady: true });
+    expect(n1).toMatchObject({
+      generation: 1795295448,
+      heartbeat: 236,
+      status: 'NORMAL',
+      datacenter: 'datacenter1',
+      rack: 'rack1',
+      releaseVersion: '5.0.9',
+      hostId: 'c474c29e-f16d-49e0-a4fd-b8989fe524a4',
+      loadBytes: 121362,
+      rpcReady: true,
+    });
     expect(n1.states['NATIVE_ADDRESS_AND_PORT']).toEqual({ version: 3, value: '127.0.0.1:9042' });
     expect(n1.states['STATUS']).toBeUndefined(); // only STATUS_WITH_PORT on this node
     expect(r.value.endpoints[1]!.states['STATUS']).toEqual({ version: 37, value: 'NORMAL,-2227116313782123537' });

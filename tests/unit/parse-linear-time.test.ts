@@ -15,12 +15,18 @@ describe('parsers of cluster-side text stay linear on long hostile lines', () =>
     let r: ReturnType<typeof parseExposition> | undefined;
     expect(timed(() => (r = parseExposition(page)))).toBeLessThan(250);
     const values = r!.samples.map((s) => [s.name, s.value]);
-    expect(values).toEqual([['cassandra_y', 1500], ['cassandra_z', 2]]);
+    expect(values).toEqual([
+      ['cassandra_y', 1500],
+      ['cassandra_z', 2],
+    ]);
   });
   it('a df row whose mount point holds a 200,000-space run is read quickly', () => {
     const text = `Filesystem 1024-blocks Used Available Capacity Mounted on\n/dev/x 100 50 50 50% /a${' '.repeat(200_000)}b\n/dev/y 100 95 5 95% /data\n`;
     let r: ReturnType<typeof parseDf> | undefined;
     expect(timed(() => (r = parseDf(text)))).toBeLessThan(250);
-    expect(r!.ok && r!.value.map((x) => [x.mount.slice(0, 2), x.usedPct])).toEqual([['/a', 50], ['/d', 95]]);
+    expect(r!.ok && r!.value.map((x) => [x.mount.slice(0, 2), x.usedPct])).toEqual([
+      ['/a', 50],
+      ['/d', 95],
+    ]);
   });
 });

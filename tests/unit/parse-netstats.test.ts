@@ -26,7 +26,17 @@ const STREAMING = [
   pool('Gossip messages', 'n/a', 0, 45678, 0),
 ].join('\n');
 // 2.x pool table: Commands/Responses, no Dropped column.
-const OLD = ['Mode: NORMAL', 'Not sending any streams.', 'Read Repair Statistics:', 'Attempted: 1', 'Mismatch (Blocking): 0', 'Mismatch (Background): 0', 'Pool Name                    Active   Pending      Completed', pool('Commands', 'n/a', 0, 123), pool('Responses', 'n/a', 2, 456)].join('\n');
+const OLD = [
+  'Mode: NORMAL',
+  'Not sending any streams.',
+  'Read Repair Statistics:',
+  'Attempted: 1',
+  'Mismatch (Blocking): 0',
+  'Mismatch (Background): 0',
+  'Pool Name                    Active   Pending      Completed',
+  pool('Commands', 'n/a', 0, 123),
+  pool('Responses', 'n/a', 2, 456),
+].join('\n');
 
 function expectTotalOnEveryTruncation(text: string) {
   const lines = text.split('\n');

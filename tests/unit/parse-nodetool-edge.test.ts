@@ -33,7 +33,10 @@ describe('pasted collector prefixes (core/text.ts)', () => {
   });
 
   it('pdsh "host: " prefixes (same host on every line) are removed; one "Label: value" line is kept', () => {
-    const pdsh = plain.split('\n').map((l) => (l.trim() ? `n1: ${l}` : l)).join('\n');
+    const pdsh = plain
+      .split('\n')
+      .map((l) => (l.trim() ? `n1: ${l}` : l))
+      .join('\n');
     const r = parseStatus(pdsh);
     expect(r.ok).toBe(true);
     expect(r).toEqual(parseStatus(plain));
@@ -42,7 +45,9 @@ describe('pasted collector prefixes (core/text.ts)', () => {
     const two = ['n1: a', 'n2: b', 'n1: c'];
     expect(stripCollectorPrefix(two)).toEqual(two);
     // A log4j header with the file:line part.
-    expect(stripCollectorPrefix(['INFO  [main] 2024-05-01 10:00:00,123 StorageService.java:12 - x', 'WARN  [main] 2024-05-01 10:00:01,000 Foo.java:3 - y'])).toEqual(['x', 'y']);
+    expect(
+      stripCollectorPrefix(['INFO  [main] 2024-05-01 10:00:00,123 StorageService.java:12 - x', 'WARN  [main] 2024-05-01 10:00:01,000 Foo.java:3 - y']),
+    ).toEqual(['x', 'y']);
   });
 
   it('detect() sees the kubectl and compose pastes as nodetool status', () => {
@@ -157,13 +162,35 @@ describe('tpstats cut before its dropped-messages table', () => {
   it('the snapshot report says "not collected" for a cut tpstats and 0 for a complete one', () => {
     const node = (text: string): NodeSnapshot => {
       const r = nodeFactsFromRaw([{ name: 'nodetool:tpstats', text }]);
-      return { address: '10.0.0.1', datacenter: 'dc1', rack: 'r1', hostId: null, releaseVersion: '4.1.10', product: 'cassandra', upPerDriver: true, reachable: true, status: 'complete', ms: 1, sources: [], ...r };
+      return {
+        address: '10.0.0.1',
+        datacenter: 'dc1',
+        rack: 'r1',
+        hostId: null,
+        releaseVersion: '4.1.10',
+        product: 'cassandra',
+        upPerDriver: true,
+        reachable: true,
+        status: 'complete',
+        ms: 1,
+        sources: [],
+        ...r,
+      };
     };
     const cut = summariseNode(node(edge('tpstats-truncated.txt')));
     const full = summariseNode(node(fixture(`${LAB41}/nodetool-tpstats.txt`)));
     expect(cut.droppedMessages).toBeNull();
     expect(full.droppedMessages).toBe(0);
-    const view = (n: typeof cut): SnapshotView => ({ collectedAt: 'now', durationMs: 1, contactPoints: [], nodeCount: 1, reachableCount: 1, versions: [], queries: { cql: 0, nodetool: 1, failed: 0 }, nodes: [n] });
+    const view = (n: typeof cut): SnapshotView => ({
+      collectedAt: 'now',
+      durationMs: 1,
+      contactPoints: [],
+      nodeCount: 1,
+      reachableCount: 1,
+      versions: [],
+      queries: { cql: 0, nodetool: 1, failed: 0 },
+      nodes: [n],
+    });
     expect(renderSnapshot(view(cut))).toMatch(/\| not collected \|/);
     expect(renderSnapshot(view(full))).not.toMatch(/not collected/);
   });

@@ -54,7 +54,8 @@ describe('tablestats / cfstats', () => {
   });
 
   it('partition sizes printed with units (-H, ScyllaDB 2.x) are read as bytes and graded', () => {
-    const text = '\t\tTable: detections\n\t\tCompacted partition minimum bytes: 0 bytes\n\t\tCompacted partition maximum bytes: 49.49 GB\n\t\tCompacted partition mean bytes: 82.7 MB\n';
+    const text =
+      '\t\tTable: detections\n\t\tCompacted partition minimum bytes: 0 bytes\n\t\tCompacted partition maximum bytes: 49.49 GB\n\t\tCompacted partition mean bytes: 82.7 MB\n';
     const v = ok(parseTablestats(text));
     expect(v.tables[0]!.partitionMaxBytes).toBe(Math.round(49.49 * 1024 ** 3));
     expect(v.tables[0]!.partitionMeanBytes).toBe(Math.round(82.7 * 1024 ** 2));
@@ -73,7 +74,17 @@ describe('tpstats: DSE 6.8 layout', () => {
     expect(kindOf(text)).toBe('nodetool.tpstats');
     const v = ok(parseTpstats(text));
     expect(v.format).toBe('dse');
-    expect(v.pools[1]).toMatchObject({ name: 'TPC/all/READ_LOCAL', active: 0, pending: 3, pendingBackpressure: null, shared: 4967, stolen: 4967, completed: 7364, blocked: null, allTimeBlocked: 0 });
+    expect(v.pools[1]).toMatchObject({
+      name: 'TPC/all/READ_LOCAL',
+      active: 0,
+      pending: 3,
+      pendingBackpressure: null,
+      shared: 4967,
+      stolen: 4967,
+      completed: 7364,
+      blocked: null,
+      allTimeBlocked: 0,
+    });
   });
 });
 
@@ -106,7 +117,16 @@ describe('cassandra-stress fragments and the 2.0 layout', () => {
     ].join('\n');
     expect(kindOf(text)).toBe('stress.cassandra-stress');
     const v = ok(parseCassandraStress(text));
-    expect(v.runs[0]!.intervals[1]).toMatchObject({ type: 'total', totalOps: 23810, opRate: 1241, meanMs: 164.8, medianMs: 149.7, p99Ms: 390.1, maxMs: 502.5, timeS: 21 });
+    expect(v.runs[0]!.intervals[1]).toMatchObject({
+      type: 'total',
+      totalOps: 23810,
+      opRate: 1241,
+      meanMs: 164.8,
+      medianMs: 149.7,
+      p99Ms: 390.1,
+      maxMs: 502.5,
+      timeS: 21,
+    });
     expect(parseCassandraStress('total, 12, 3').ok).toBe(false);
   });
 

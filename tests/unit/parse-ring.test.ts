@@ -25,7 +25,7 @@ const TWO_DC = [
   '',
   fmt('10.1.0.1', 'r1', '?', 'Joining', '?', '?', '100'),
   '',
-  '  Note: Non-system keyspaces don\'t have the same replication settings, effective ownership information is meaningless',
+  "  Note: Non-system keyspaces don't have the same replication settings, effective ownership information is meaningless",
 ].join('\n');
 
 function expectTotalOnEveryTruncation(text: string) {
@@ -60,7 +60,18 @@ describe('nodetool ring', () => {
 
   it.skipIf(!HAVE_CORPUS)('4.1.10 single node', () => {
     const r = parseRing(corpus(C41));
-    expect(r.ok && r.value.nodes).toEqual([{ datacenter: 'datacenter1', address: '127.0.0.1', rack: 'rack1', status: 'up', state: 'normal', loadBytes: Math.round(104.36 * 1024), ownsPercent: 100, tokens: 16 }]);
+    expect(r.ok && r.value.nodes).toEqual([
+      {
+        datacenter: 'datacenter1',
+        address: '127.0.0.1',
+        rack: 'rack1',
+        status: 'up',
+        state: 'normal',
+        loadBytes: Math.round(104.36 * 1024),
+        ownsPercent: 100,
+        tokens: 16,
+      },
+    ]);
   });
 
   it('two DCs, Down/Leaving/Joining nodes, "?" load and ownership, the Note', () => {

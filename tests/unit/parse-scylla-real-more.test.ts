@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { detect } from '../../mcp-server/src/core/detect.js';
-import {
-  parseInfo,
-  parseNetstats,
-  parseProxyhistograms,
-  parseStatus,
-  parseTablehistograms,
-} from '../../mcp-server/src/core/parse/nodetool/index.js';
+import { parseInfo, parseNetstats, parseProxyhistograms, parseStatus, parseTablehistograms } from '../../mcp-server/src/core/parse/nodetool/index.js';
 import type { Parsed } from '../../mcp-server/src/core/parsed.js';
 import { interpretText } from '../../mcp-server/src/ops/interpret.js';
 import { fixture } from '../helpers/corpus.js';
@@ -47,7 +41,15 @@ describe('more real ScyllaDB samples: detection and provenance', () => {
   });
 
   it('each new sample has its SOURCES.tsv row naming the public issue it was copied from', () => {
-    const rows = new Map(fixture('scylla/SOURCES.tsv').trim().split('\n').map((l) => { const c = l.split('\t'); return [c[0]!, c] as const; }));
+    const rows = new Map(
+      fixture('scylla/SOURCES.tsv')
+        .trim()
+        .split('\n')
+        .map((l) => {
+          const c = l.split('\t');
+          return [c[0]!, c] as const;
+        }),
+    );
     for (const [name] of NEW_SAMPLES) {
       const row = rows.get(name);
       const issue = /(?:issue|sct)(\d+)\.txt$/.exec(name)![1]!;
@@ -62,9 +64,18 @@ describe('multi-datacenter nodetool status (ScyllaDB)', () => {
     expect(s.datacenters).toEqual(['us-west-2', 'us-east', 'us-west']);
     const perDc = Object.fromEntries(s.datacenters.map((dc) => [dc, s.nodes.filter((n) => n.datacenter === dc).map((n) => [n.address, n.code, n.rack])]));
     expect(perDc).toEqual({
-      'us-west-2': [['54.201.206.206', 'UN', '2b'], ['54.191.208.128', 'UN', '2b']],
-      'us-east': [['52.87.239.229', 'UN', '1b'], ['52.87.247.79', 'UN', '1b']],
-      'us-west': [['52.53.255.236', 'UN', '1a'], ['52.53.226.233', 'UN', '1a']],
+      'us-west-2': [
+        ['54.201.206.206', 'UN', '2b'],
+        ['54.191.208.128', 'UN', '2b'],
+      ],
+      'us-east': [
+        ['52.87.239.229', 'UN', '1b'],
+        ['52.87.247.79', 'UN', '1b'],
+      ],
+      'us-west': [
+        ['52.53.255.236', 'UN', '1a'],
+        ['52.53.226.233', 'UN', '1a'],
+      ],
     });
     expect(s.nodes.map((n) => n.loadBytes)).toEqual([71.77, 72.27, 72.27, 72.27, 72.02, 72.02].map((k) => Math.round(k * KiB)));
     expect(s.nodes.every((n) => n.ownsPercent === null && n.tokens === 256 && n.up)).toBe(true);
@@ -88,7 +99,10 @@ describe('multi-datacenter nodetool status (ScyllaDB)', () => {
   it('the multi-DC clusters raise no down-node or imbalance finding (all UN, sub-MB loads)', () => {
     for (const name of ['status_scylla017-3dc-ec2_issue893.txt', 'status_scylla170-2dc-multiregion_issue2460.txt']) {
       const ids = interpretText(sample(name)).findings.map((f) => f.id);
-      expect(ids.filter((id) => /^topology\.(node-down|node-transition|node-unknown|load-imbalance|token-count-mismatch)$/.test(id)), name).toEqual([]);
+      expect(
+        ids.filter((id) => /^topology\.(node-down|node-transition|node-unknown|load-imbalance|token-count-mismatch)$/.test(id)),
+        name,
+      ).toEqual([]);
     }
   });
 });
@@ -98,9 +112,17 @@ describe('native nodetool status with IPv6 addresses and a DN node (2025)', () =
     const { value: s, warnings } = ok(parseStatus(sample('status_native-ipv6-DN_sct10727.txt')));
     expect(s.datacenters).toEqual(['eu-west-2scylla_node_west']);
     expect(s.nodes).toHaveLength(6);
-    expect(s.nodes.filter((n) => !n.up).map((n) => [n.code, n.address, n.loadBytes])).toEqual([['DN', '2a05:d01c:964:7d02:eff2:6989:7b97:cab', Math.round(18.47 * GiB)]]);
+    expect(s.nodes.filter((n) => !n.up).map((n) => [n.code, n.address, n.loadBytes])).toEqual([
+      ['DN', '2a05:d01c:964:7d02:eff2:6989:7b97:cab', Math.round(18.47 * GiB)],
+    ]);
     expect(s.nodes.map((n) => n.loadText)).toEqual(['18.61 GB', '18.49 GB', '18.60 GB', '18.44 GB', '18.52 GB', '18.47 GB']);
-    expect(s.nodes[0]).toMatchObject({ address: '2a05:d01c:964:7d02:44d8:fd94:6565:742', tokens: 256, ownsPercent: null, hostId: '9a6f532f-4c6a-47f8-84f6-f091edd77207', rack: '2c' });
+    expect(s.nodes[0]).toMatchObject({
+      address: '2a05:d01c:964:7d02:44d8:fd94:6565:742',
+      tokens: 256,
+      ownsPercent: null,
+      hostId: '9a6f532f-4c6a-47f8-84f6-f091edd77207',
+      rack: '2c',
+    });
     // Trailing blanks after the rack (as printed) are not part of the rack name.
     expect(new Set(s.nodes.map((n) => n.rack))).toEqual(new Set(['2c']));
     expect([s.rowsNotParsed, warnings]).toEqual([[], []]);
@@ -199,11 +221,16 @@ describe('nodetool netstats with streams (ScyllaDB 2016)', () => {
       {
         operation: 'Unbootstrap',
         planId: 'eae51470-dc64-11e5-a25d-000000000000',
-        sessions: [{ peer: '/127.0.0.3', connecting: null, receiving: { totalFiles: 1, totalBytes: 0, doneFiles: 0, doneBytes: 0 }, sending: null, fileLines: 0 }],
+        sessions: [
+          { peer: '/127.0.0.3', connecting: null, receiving: { totalFiles: 1, totalBytes: 0, doneFiles: 0, doneBytes: 0 }, sending: null, fileLines: 0 },
+        ],
       },
     ]);
     expect(n.readRepair).toEqual({ attempted: 10, mismatchBlocking: 0, mismatchBackground: 0 });
-    expect(n.pools.map((p) => [p.name, p.pending, p.completed])).toEqual([['Commands', 0, 94], ['Responses', 0, 1]]);
+    expect(n.pools.map((p) => [p.name, p.pending, p.completed])).toEqual([
+      ['Commands', 0, 94],
+      ['Responses', 0, 1],
+    ]);
     expect(warnings).toEqual([]);
   });
 });
@@ -221,13 +248,22 @@ describe('nodetool info (ScyllaDB 2015-2016)', () => {
 
   it('output cut by "error: Index: 0, Size: 0" and a stack trace: fields before it kept, the failure is a warning', () => {
     const { value: i, warnings } = ok(parseInfo(sample('info_scylla2016-ami-datacenter-error_issue1041.txt')));
-    expect([i.hostId, i.gossipActive, i.nativeTransportActive, i.generation, i.uptimeSeconds, i.offHeapMb]).toEqual(['b4f4ce96-6864-47f2-b171-97d1d525a51c', true, true, 1457994079, 562, 1.75]);
+    expect([i.hostId, i.gossipActive, i.nativeTransportActive, i.generation, i.uptimeSeconds, i.offHeapMb]).toEqual([
+      'b4f4ce96-6864-47f2-b171-97d1d525a51c',
+      true,
+      true,
+      1457994079,
+      562,
+      1.75,
+    ]);
     expect(i.loadBytes).toBe(Math.round(16.84 * KiB));
     expect([i.heapUsedMb, i.heapMaxMb]).toEqual([134.79, 247.5]);
     expect([i.datacenter, i.rack, i.keyCache, i.rowCache]).toEqual([null, null, null, null]);
     // The error line is not a field called "error", and the stack trace adds nothing.
     expect(Object.keys(i.fields)).not.toContain('error');
     expect(Object.keys(i.fields)).toHaveLength(9);
-    expect(warnings).toEqual([expect.stringMatching(/^nodetool stopped with an error after 9 field\(s\): error: Index: 0, Size: 0; the fields after it are missing$/)]);
+    expect(warnings).toEqual([
+      expect.stringMatching(/^nodetool stopped with an error after 9 field\(s\): error: Index: 0, Size: 0; the fields after it are missing$/),
+    ]);
   });
 });

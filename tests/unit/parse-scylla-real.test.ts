@@ -44,13 +44,20 @@ const KIND_BY_PREFIX: Record<string, string> = {
 };
 
 describe('real ScyllaDB samples: provenance and detection', () => {
-  const files = readdirSync(DIR).filter((f) => f.endsWith('.txt')).sort();
-  const sources = fixture('scylla/SOURCES.tsv').trim().split('\n').map((l) => l.split('\t'));
+  const files = readdirSync(DIR)
+    .filter((f) => f.endsWith('.txt'))
+    .sort();
+  const sources = fixture('scylla/SOURCES.tsv')
+    .trim()
+    .split('\n')
+    .map((l) => l.split('\t'));
 
   it('every sample has a SOURCES.tsv row with an origin and an expert reading, and vice versa', () => {
     const [header, ...rows] = sources;
     expect(header).toEqual(['file', 'repository', 'path_or_url', 'commit', 'scylladb_version', 'expert_reading']);
-    expect(rows.every((r) => r.length === 6 && r[1]!.startsWith('scylladb/') && /^https:\/\/github\.com\/scylladb\//.test(r[2]!) && r[5]!.length > 40)).toBe(true);
+    expect(rows.every((r) => r.length === 6 && r[1]!.startsWith('scylladb/') && /^https:\/\/github\.com\/scylladb\//.test(r[2]!) && r[5]!.length > 40)).toBe(
+      true,
+    );
     expect(rows.map((r) => r[0]).sort()).toEqual(files);
     expect(files.length).toBeGreaterThanOrEqual(20);
     expect(new Set(files.map((f) => f.split('_')[0])).size).toBeGreaterThanOrEqual(6);
@@ -147,7 +154,9 @@ describe('nodetool status (ScyllaDB)', () => {
   it('SCT RemoteCmdRunner prefix, header without the DC banner: the leaving node is seen', () => {
     const { value: s } = ok(parseStatus(sample('status_sct-prefix-UL_issue7007.txt')));
     expect(s.nodes).toHaveLength(5);
-    expect(s.nodes.filter((n) => n.code !== 'UN').map((n) => [n.address, n.code, n.state, n.loadBytes])).toEqual([['10.0.2.55', 'UL', 'leaving', Math.round(2.7 * GiB)]]);
+    expect(s.nodes.filter((n) => n.code !== 'UN').map((n) => [n.address, n.code, n.state, n.loadBytes])).toEqual([
+      ['10.0.2.55', 'UL', 'leaving', Math.round(2.7 * GiB)],
+    ]);
     expect(s.nodes.every((n) => n.rack === '1a')).toBe(true);
   });
 });
@@ -172,7 +181,18 @@ describe('nodetool compactionstats (ScyllaDB)', () => {
     const { value: c } = ok(parseCompactionstats(sample('compactionstats_scylla302_issue4228.txt')));
     expect(c.pendingTasks).toBe(154961134);
     expect(c.pendingByTable).toEqual([{ keyspace: 'example_ks', table: 'example_cf', pending: 154961134 }]);
-    expect(c.compactions).toEqual([{ id: null, type: 'COMPACTION', keyspace: 'example_ks', table: 'example_cf', completed: 183842990, total: 338803328, unit: 'keys', progressPercent: 54.26 }]);
+    expect(c.compactions).toEqual([
+      {
+        id: null,
+        type: 'COMPACTION',
+        keyspace: 'example_ks',
+        table: 'example_cf',
+        completed: 183842990,
+        total: 338803328,
+        unit: 'keys',
+        progressPercent: 54.26,
+      },
+    ]);
   });
 
   it('4.1.7 -H ignored: counts stay in keys; the paste without the remaining-time line is called truncated', () => {
@@ -191,7 +211,9 @@ describe('nodetool compactionstats (ScyllaDB)', () => {
   it('dtest log prefix on the first line only; right-aligned Java columns', () => {
     const { value: c, warnings } = ok(parseCompactionstats(sample('compactionstats_dtest-prefix_stj30.txt')));
     expect(c.pendingTasks).toBe(0);
-    expect(c.compactions).toEqual([{ id: null, type: 'COMPACTION', keyspace: 'keyspace1', table: 'standard1', completed: 2615, total: 31104, unit: 'keys', progressPercent: 8.41 }]);
+    expect(c.compactions).toEqual([
+      { id: null, type: 'COMPACTION', keyspace: 'keyspace1', table: 'standard1', completed: 2615, total: 31104, unit: 'keys', progressPercent: 8.41 },
+    ]);
     expect(c.product).toBe('scylla');
     expect(warnings).toEqual([]);
   });
@@ -205,7 +227,14 @@ describe('nodetool cfstats (ScyllaDB 2015)', () => {
     expect(t.keyspaces.map((k) => [k.name, k.writeCount, k.readCount, k.pendingFlushes])).toEqual([['keyspace1', 2751529, 0, 0]]);
     expect(t.tables).toHaveLength(1);
     const tb = t.tables[0]!;
-    expect([tb.keyspace, tb.name, tb.sstableCount, tb.spaceUsedLiveBytes, tb.spaceUsedTotalBytes, tb.partitionsEstimate]).toEqual(['keyspace1', 'standard1', 36, -1990334556, 521651737, 3201540]);
+    expect([tb.keyspace, tb.name, tb.sstableCount, tb.spaceUsedLiveBytes, tb.spaceUsedTotalBytes, tb.partitionsEstimate]).toEqual([
+      'keyspace1',
+      'standard1',
+      36,
+      -1990334556,
+      521651737,
+      3201540,
+    ]);
     expect(t.notes.some((n) => /keyspace1\.standard1: negative "Space used".*#682/.test(n))).toBe(true);
   });
 });
@@ -213,7 +242,14 @@ describe('nodetool cfstats (ScyllaDB 2015)', () => {
 describe('nodetool info (ScyllaDB)', () => {
   it('0.13.2 negative load: kept, noted; heap is the JMX proxy JVM', () => {
     const { value: i } = ok(parseInfo(sample('info_scylla0132-negative-load_issue688.txt')));
-    expect([i.hostId, i.gossipActive, i.nativeTransportActive, i.uptimeSeconds, i.heapUsedMb, i.heapMaxMb]).toEqual(['37b3d89b-fca2-42b7-a15c-d3237a3f2bcc', true, true, 529, 466.32, 1710.5]);
+    expect([i.hostId, i.gossipActive, i.nativeTransportActive, i.uptimeSeconds, i.heapUsedMb, i.heapMaxMb]).toEqual([
+      '37b3d89b-fca2-42b7-a15c-d3237a3f2bcc',
+      true,
+      true,
+      529,
+      466.32,
+      1710.5,
+    ]);
     expect(i.loadBytes).toBe(-1990250115);
     expect(i.rowCache).toMatchObject({ entries: 10, hits: 57, requests: 95, recentHitRate: 0.604 });
     expect(i.notes).toEqual([expect.stringMatching(/^Load is negative \(-1990250115 bytes\): a counter bug/)]);
@@ -222,7 +258,14 @@ describe('nodetool info (ScyllaDB)', () => {
   it('1.3 negative row-cache capacity is read as negative and noted, load 360.1 MB', () => {
     const { value: i } = ok(parseInfo(sample('info_scylla13-negative-rowcache-capacity_issue1801.txt')));
     expect(i.loadBytes).toBe(Math.round(360.1 * 1024 ** 2));
-    expect(i.rowCache).toEqual({ entries: 812536, sizeBytes: Math.round(793.49 * 1024), capacityBytes: -434297404, hits: 115, requests: 140, recentHitRate: 0.821 });
+    expect(i.rowCache).toEqual({
+      entries: 812536,
+      sizeBytes: Math.round(793.49 * 1024),
+      capacityBytes: -434297404,
+      hits: 115,
+      requests: 140,
+      recentHitRate: 0.821,
+    });
     expect(i.keyCache?.capacityBytes).toBe(0);
     expect(i.notes).toEqual([expect.stringMatching(/^rowCache has a negative size or capacity/)]);
   });
@@ -267,7 +310,15 @@ describe('nodetool gossipinfo (ScyllaDB)', () => {
   it('4.x ScyllaDB-only states X1..X8 kept verbatim; DC "unknown" read as printed', () => {
     const { value: g, warnings } = ok(parseGossipinfo(sample('gossipinfo_scylla4x-X-states-dc-unknown_issue7274.txt')));
     const e = g.endpoints[0]!;
-    expect([g.endpoints.length, e.address, e.status, e.datacenter, e.rack, e.loadBytes, e.releaseVersion]).toEqual([1, '100.96.185.100', 'NORMAL', 'unknown', 'apvrd78868.uhc.com', 655705, '3.0.8']);
+    expect([g.endpoints.length, e.address, e.status, e.datacenter, e.rack, e.loadBytes, e.releaseVersion]).toEqual([
+      1,
+      '100.96.185.100',
+      'NORMAL',
+      'unknown',
+      'apvrd78868.uhc.com',
+      655705,
+      '3.0.8',
+    ]);
     expect(e.states['X5']?.value).toBe('0:18446744073709551615:1600963286679');
     expect(e.states['X8']?.value).toBe('');
     expect(e.states['X1']?.value.split(',')).toHaveLength(26);
@@ -279,7 +330,11 @@ describe('nodetool gossipinfo (ScyllaDB)', () => {
 describe('nodetool describecluster (ScyllaDB 2015)', () => {
   it('"endpoint: [schema]" lines are regrouped by schema version, with a note', () => {
     const { value: d, warnings } = ok(parseDescribecluster(sample('describecluster_scylla2015-ip-to-schema_issue684.txt')));
-    expect([d.name, d.snitch, d.partitioner]).toEqual(['CassandraCluster', 'org.apache.cassandra.locator.EC2Snitch', 'org.apache.cassandra.dht.Murmur3Partitioner']);
+    expect([d.name, d.snitch, d.partitioner]).toEqual([
+      'CassandraCluster',
+      'org.apache.cassandra.locator.EC2Snitch',
+      'org.apache.cassandra.dht.Murmur3Partitioner',
+    ]);
     expect(d.schemaVersions).toEqual([{ version: '2bf601ed-840e-3981-b862-f4bd5484920a', endpoints: ['172.31.44.214'] }]);
     expect(d.schemaAgreement).toBe(true);
     expect(d.notes).toEqual([expect.stringMatching(/endpoint: \[version\].*#684/)]);

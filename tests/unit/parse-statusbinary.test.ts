@@ -31,7 +31,15 @@ describe('nodetool statusbinary', () => {
   });
 
   it('drops shell prompt lines of the usual styles (nothing else is left over)', () => {
-    for (const prompt of ['$ nodetool statusbinary', '[root@db1 ~]# nodetool statusbinary', '(venv) ops@db1:~$ /opt/cassandra/bin/nodetool -h db1 -p 7199 statusbinary', 'PS C:\\> C:\\cassandra\\bin\\nodetool.bat statusbinary', 'sudo nodetool -u cassandra statusbinary', 'kubectl exec -n db cass-0 -- nodetool statusbinary', 'nodetool statusbinary']) {
+    for (const prompt of [
+      '$ nodetool statusbinary',
+      '[root@db1 ~]# nodetool statusbinary',
+      '(venv) ops@db1:~$ /opt/cassandra/bin/nodetool -h db1 -p 7199 statusbinary',
+      'PS C:\\> C:\\cassandra\\bin\\nodetool.bat statusbinary',
+      'sudo nodetool -u cassandra statusbinary',
+      'kubectl exec -n db cass-0 -- nodetool statusbinary',
+      'nodetool statusbinary',
+    ]) {
       expect(parseStatusbinary(`${prompt}\nrunning`), prompt).toMatchObject({ ok: true, value: { running: true }, warnings: [] });
     }
   });

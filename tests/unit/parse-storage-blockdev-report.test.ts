@@ -30,7 +30,16 @@ describe('blockdev --report', () => {
       expect(row.sectorSize).toBe(512);
       expect(row.readOnly).toBe(false);
     }
-    expect(rows[0]).toEqual({ readOnly: false, readAheadSectors: 8192, readAheadKiB: 4096, sectorSize: 512, blockSize: 4096, startSector: 0, sizeBytes: 343597383680, device: '/dev/sda' });
+    expect(rows[0]).toEqual({
+      readOnly: false,
+      readAheadSectors: 8192,
+      readAheadKiB: 4096,
+      sectorSize: 512,
+      blockSize: 4096,
+      startSector: 0,
+      sizeBytes: 343597383680,
+      device: '/dev/sda',
+    });
     expect(rows[2]!.startSector).toBe(2099200);
     expect(rows.find((x) => x.device === '/dev/sr0')).toMatchObject({ readAheadSectors: 256, readAheadKiB: 128, sectorSize: 2048 });
     expect(storageSignature['storage.blockdev-report'].test(text)).toBe(true);
@@ -49,7 +58,11 @@ blockdev: cannot open /dev/fd0: No such device or address
   });
 
   it('says why on empty, header-only and unrelated text', () => {
-    for (const bad of ['', 'RO    RA   SSZ   BSZ   StartSec            Size   Device', 'Filesystem 1K-blocks Used Available Use% Mounted on\n/dev/sda1 100 50 50 50% /']) {
+    for (const bad of [
+      '',
+      'RO    RA   SSZ   BSZ   StartSec            Size   Device',
+      'Filesystem 1K-blocks Used Available Use% Mounted on\n/dev/sda1 100 50 50 50% /',
+    ]) {
       const r = parseBlockdevReport(bad);
       expect(r.ok, bad).toBe(false);
       if (!r.ok) expect(r.reason).not.toMatch(/^parser error/);

@@ -60,9 +60,21 @@ describe('mdadm --detail', () => {
     const r = parseMdadmDetail(MDADM);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.value).toMatchObject({ device: '/dev/md0', level: 'raid10', chunkBytes: 512 * 1024, raidDevices: 4, failedDevices: 1, layout: 'near=2', sizeBytes: 3750483968 * 1024 });
+    expect(r.value).toMatchObject({
+      device: '/dev/md0',
+      level: 'raid10',
+      chunkBytes: 512 * 1024,
+      raidDevices: 4,
+      failedDevices: 1,
+      layout: 'near=2',
+      sizeBytes: 3750483968 * 1024,
+    });
     expect(r.value.members.map((m) => [m.device, m.state])).toEqual([
-      ['/dev/nvme0n1', 'active sync set-A'], ['/dev/nvme1n1', 'active sync set-B'], [null, 'removed'], ['/dev/nvme3n1', 'active sync set-B'], ['/dev/nvme2n1', 'faulty'],
+      ['/dev/nvme0n1', 'active sync set-A'],
+      ['/dev/nvme1n1', 'active sync set-B'],
+      [null, 'removed'],
+      ['/dev/nvme3n1', 'active sync set-B'],
+      ['/dev/nvme2n1', 'faulty'],
     ]);
     const f = storageFactsFromParsed('storage.mdadm-detail', r.value)!;
     expect(f.md[0]!.members).toEqual(['nvme0n1', 'nvme1n1', 'nvme3n1']);
@@ -83,7 +95,19 @@ describe('mdadm --detail', () => {
 describe('ScyllaDB io_properties.yaml and iotune output', () => {
   it('reads both shapes with bandwidth in bytes/s (iotune prints bytes / 2^20 as "MB/s")', () => {
     const y = parseIoProperties(IO_YAML);
-    expect(y.ok && y.value).toEqual({ format: 'yaml', disks: [{ mountpoint: '/var/lib/scylla', mountpoints: ['/var/lib/scylla'], readIops: 1108217, readBandwidth: 8138108928, writeIops: 733072, writeBandwidth: 4151361536 }] });
+    expect(y.ok && y.value).toEqual({
+      format: 'yaml',
+      disks: [
+        {
+          mountpoint: '/var/lib/scylla',
+          mountpoints: ['/var/lib/scylla'],
+          readIops: 1108217,
+          readBandwidth: 8138108928,
+          writeIops: 733072,
+          writeBandwidth: 4151361536,
+        },
+      ],
+    });
     const t = parseIoProperties(IOTUNE);
     expect(t.ok && t.value.disks[0]).toMatchObject({ readBandwidth: 7772 * 1024 ** 2, writeBandwidth: 4008 * 1024 ** 2, readIops: 1108217, writeIops: 733072 });
     for (const text of [IO_YAML, IOTUNE]) {

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  parseLsblk,
-  parseMkfsXfs,
-  STORAGE_PARSERS,
-  storageSignature,
-  type StorageKind,
-} from '../../mcp-server/src/core/parse/storage/index.js';
+import { parseLsblk, parseMkfsXfs, STORAGE_PARSERS, storageSignature, type StorageKind } from '../../mcp-server/src/core/parse/storage/index.js';
 import { corpus, HAVE_CORPUS } from '../helpers/corpus.js';
 
 const SAMPLES: Record<StorageKind, string> = {
@@ -21,8 +15,10 @@ const SAMPLES: Record<StorageKind, string> = {
 
 // Inline samples for kinds with no corpus file (shapes from mdadm Detail.c, io_properties.yaml, findmnt --json).
 const INLINE: Partial<Record<StorageKind, string>> = {
-  'storage.mdadm-detail': '/dev/md0:\n        Raid Level : raid0\n        Array Size : 2000000 (1.91 GiB 2.05 GB)\n      Raid Devices : 2\n        Chunk Size : 512K\n\n    Number   Major   Minor   RaidDevice State\n       0       8       16        0      active sync   /dev/sdb\n       1       8       32        1      active sync   /dev/sdc\n',
-  'storage.io-properties': 'disks:\n  - mountpoint: /var/lib/scylla\n    read_iops: 1108217\n    read_bandwidth: 8138108928\n    write_iops: 733072\n    write_bandwidth: 4151361536\n',
+  'storage.mdadm-detail':
+    '/dev/md0:\n        Raid Level : raid0\n        Array Size : 2000000 (1.91 GiB 2.05 GB)\n      Raid Devices : 2\n        Chunk Size : 512K\n\n    Number   Major   Minor   RaidDevice State\n       0       8       16        0      active sync   /dev/sdb\n       1       8       32        1      active sync   /dev/sdc\n',
+  'storage.io-properties':
+    'disks:\n  - mountpoint: /var/lib/scylla\n    read_iops: 1108217\n    read_bandwidth: 8138108928\n    write_iops: 733072\n    write_bandwidth: 4151361536\n',
   'storage.findmnt': '{"filesystems": [{"target": "/var/lib/cassandra", "source": "/dev/sdb", "fstype": "xfs", "options": "rw,noatime"}]}',
 };
 
@@ -36,7 +32,16 @@ const KINDS = Object.keys(STORAGE_PARSERS) as StorageKind[];
 
 describe('storage parser registry and signatures', () => {
   it('registers eight kinds, each parser reporting its own kind', () => {
-    expect(KINDS.sort()).toEqual(['storage.blockdev-report', 'storage.findmnt', 'storage.io-properties', 'storage.lsblk', 'storage.mdadm-detail', 'storage.mdstat', 'storage.mkfs-xfs', 'storage.sys-block-queue']);
+    expect(KINDS.sort()).toEqual([
+      'storage.blockdev-report',
+      'storage.findmnt',
+      'storage.io-properties',
+      'storage.lsblk',
+      'storage.mdadm-detail',
+      'storage.mdstat',
+      'storage.mkfs-xfs',
+      'storage.sys-block-queue',
+    ]);
     for (const k of KINDS) expect(STORAGE_PARSERS[k]('').kind).toBe(k);
   });
 
@@ -63,12 +68,22 @@ describe('storage parser registry and signatures', () => {
   });
 
   it('reads lsblk -P pairs (PKNAME gives the parent) and tables with columns newer than the known list', () => {
-    const pairs = 'NAME="nvme0n1" KNAME="nvme0n1" PKNAME="" RA="128" ROTA="0" MOUNTPOINT=""\nNAME="nvme0n1p1" KNAME="nvme0n1p1" PKNAME="nvme0n1" RA="128" ROTA="0" MOUNTPOINT="/var/lib\\x20data"\n';
-    expect(parseLsblk(pairs)).toMatchObject({ ok: true, value: { format: 'pairs', devices: [
-      { name: 'nvme0n1', parent: null, depth: 0, rotational: false, mountpoints: [] },
-      { name: 'nvme0n1p1', parent: 'nvme0n1', depth: 1, readAheadKiB: 128, mountpoints: ['/var/lib data'] },
-    ] } });
-    expect(parseLsblk('NAME    RA ROTA NEWCOL\nsda    128    0 x\n')).toMatchObject({ ok: true, value: { devices: [{ name: 'sda', readAheadKiB: 128, rotational: false }] } });
+    const pairs =
+      'NAME="nvme0n1" KNAME="nvme0n1" PKNAME="" RA="128" ROTA="0" MOUNTPOINT=""\nNAME="nvme0n1p1" KNAME="nvme0n1p1" PKNAME="nvme0n1" RA="128" ROTA="0" MOUNTPOINT="/var/lib\\x20data"\n';
+    expect(parseLsblk(pairs)).toMatchObject({
+      ok: true,
+      value: {
+        format: 'pairs',
+        devices: [
+          { name: 'nvme0n1', parent: null, depth: 0, rotational: false, mountpoints: [] },
+          { name: 'nvme0n1p1', parent: 'nvme0n1', depth: 1, readAheadKiB: 128, mountpoints: ['/var/lib data'] },
+        ],
+      },
+    });
+    expect(parseLsblk('NAME    RA ROTA NEWCOL\nsda    128    0 x\n')).toMatchObject({
+      ok: true,
+      value: { devices: [{ name: 'sda', readAheadKiB: 128, rotational: false }] },
+    });
   });
 
   it('keeps xfsprogs 6.x extra keys and the realtime continuation line in raw', () => {
@@ -85,6 +100,10 @@ log      =internal log           bsize=4096   blocks=16384, version=2
 realtime =none                   extsz=4096   blocks=0, rtextents=0
          =                       rgcount=0    rgsize=0 extents
 Discarding blocks...Done.`);
-    expect(r).toMatchObject({ ok: true, warnings: [], value: { device: '/dev/sdb', metaData: { rmapbt: 1 }, raw: { 'meta-data': { exchange: '0', metadir: '0' }, realtime: { rgcount: '0' } } } });
+    expect(r).toMatchObject({
+      ok: true,
+      warnings: [],
+      value: { device: '/dev/sdb', metaData: { rmapbt: 1 }, raw: { 'meta-data': { exchange: '0', metadir: '0' }, realtime: { rgcount: '0' } } },
+    });
   });
 });

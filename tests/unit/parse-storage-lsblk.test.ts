@@ -69,7 +69,13 @@ describe('lsblk', () => {
       expect(d.rotational, d.name).toBe(true);
       expect(d.fstype, d.name).toBeNull();
     }
-    expect(devs.find((d) => d.name === 'vda2')).toMatchObject({ kname: 'vda2', parent: 'vda', depth: 1, mountpoints: ['/var/lib/dsefs'], sizeBytes: 40 * 1024 ** 3 });
+    expect(devs.find((d) => d.name === 'vda2')).toMatchObject({
+      kname: 'vda2',
+      parent: 'vda',
+      depth: 1,
+      mountpoints: ['/var/lib/dsefs'],
+      sizeBytes: 40 * 1024 ** 3,
+    });
     expect(devs.find((d) => d.name === 'vda1')).toMatchObject({ parent: 'vda', sizeText: '8M', mountpoints: [] });
     expect(devs.find((d) => d.name === 'vdb')).toMatchObject({ parent: null, depth: 0, mountpoints: [], sizeText: '40G' });
     expect(devs.find((d) => d.name === 'loop1')!.sizeBytes).toBe(Math.round(96.5 * 1024 ** 2));
@@ -84,25 +90,54 @@ describe('lsblk', () => {
     expect(r.value.format).toBe('json');
     expect(r.value.columnNames).toContain('log-sec');
     expect(r.value.devices.map((d) => `${d.parent ?? '-'}>${d.name}`)).toEqual(['->nvme0n1', 'nvme0n1>md0', '->nvme1n1', 'nvme1n1>md0']);
-    expect(r.value.devices[0]).toMatchObject({ type: 'disk', rotational: false, readAheadKiB: 128, logicalSectorSize: 512, physicalSectorSize: 512, scheduler: 'none', mountpoints: [], fstype: 'linux_raid_member' });
-    expect(r.value.devices[1]).toMatchObject({ type: 'raid0', depth: 1, minIo: 524288, optIo: 1048576, scheduler: null, mountpoints: ['/var/lib/scylla'], readAheadKiB: 1024 });
+    expect(r.value.devices[0]).toMatchObject({
+      type: 'disk',
+      rotational: false,
+      readAheadKiB: 128,
+      logicalSectorSize: 512,
+      physicalSectorSize: 512,
+      scheduler: 'none',
+      mountpoints: [],
+      fstype: 'linux_raid_member',
+    });
+    expect(r.value.devices[1]).toMatchObject({
+      type: 'raid0',
+      depth: 1,
+      minIo: 524288,
+      optIo: 1048576,
+      scheduler: null,
+      mountpoints: ['/var/lib/scylla'],
+      readAheadKiB: 1024,
+    });
     expect(storageSignature['storage.lsblk'].test(JSON_NEW)).toBe(true);
     expectTotalOnEveryTruncation(JSON_NEW);
   });
 
   it('reads lsblk --json (old all-strings style, -b sizes)', () => {
     const r = parseLsblk(JSON_OLD);
-    expect(r).toMatchObject({ ok: true, value: { devices: [
-      { name: 'sda', sizeBytes: 107374182400, rotational: true, readAheadKiB: 4096, mountpoints: [] },
-      { name: 'sda1', parent: 'sda', mountpoints: ['/data'] },
-    ] } });
+    expect(r).toMatchObject({
+      ok: true,
+      value: {
+        devices: [
+          { name: 'sda', sizeBytes: 107374182400, rotational: true, readAheadKiB: 4096, mountpoints: [] },
+          { name: 'sda1', parent: 'sda', mountpoints: ['/data'] },
+        ],
+      },
+    });
   });
 
   it('reads a plain table with nested tree glyphs and a different column subset', () => {
     const r = parseLsblk(TABLE);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.value.devices.map((d) => `${d.depth}:${d.parent ?? '-'}>${d.name}`)).toEqual(['0:->sdb', '1:sdb>sdb1', '2:sdb1>md127', '0:->sdc', '1:sdc>sdc1', '2:sdc1>md127']);
+    expect(r.value.devices.map((d) => `${d.depth}:${d.parent ?? '-'}>${d.name}`)).toEqual([
+      '0:->sdb',
+      '1:sdb>sdb1',
+      '2:sdb1>md127',
+      '0:->sdc',
+      '1:sdc>sdc1',
+      '2:sdc1>md127',
+    ]);
     expect(r.value.devices[2]).toMatchObject({ type: 'raid0', mountpoints: ['/var/lib/cassandra'], sizeText: '7.3T', rotational: null });
     expect(r.value.devices[2]!.columns['maj:min']).toBe('9:127');
     expectTotalOnEveryTruncation(TABLE);

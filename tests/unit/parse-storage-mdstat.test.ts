@@ -47,12 +47,34 @@ describe('/proc/mdstat', () => {
     expect(v.unusedDevices).toEqual([]);
     expect(v.arrays.map((a) => `${a.name}:${a.level}`)).toEqual(['md0:raid0', 'md1:raid1', 'md2:raid10', 'md3:raid5', 'md4:null']);
     const [md0, md1, md2, md3, md4] = v.arrays;
-    expect(md0).toMatchObject({ state: 'active', chunkBytes: 1024 * 1024, blocks: 3750606848, sizeBytes: 3750606848 * 1024, superblock: '1.2', degraded: false, sync: null });
+    expect(md0).toMatchObject({
+      state: 'active',
+      chunkBytes: 1024 * 1024,
+      blocks: 3750606848,
+      sizeBytes: 3750606848 * 1024,
+      superblock: '1.2',
+      degraded: false,
+      sync: null,
+    });
     expect(md0!.members.map((m) => `${m.device}[${m.slot}]`)).toEqual(['nvme1n1[1]', 'nvme0n1[0]']);
-    expect(md1).toMatchObject({ chunkBytes: null, raidDisks: 2, workingDisks: 2, memberStatus: 'UU', degraded: false, bitmap: '1/1 pages [4KB], 65536KB chunk' });
+    expect(md1).toMatchObject({
+      chunkBytes: null,
+      raidDisks: 2,
+      workingDisks: 2,
+      memberStatus: 'UU',
+      degraded: false,
+      bitmap: '1/1 pages [4KB], 65536KB chunk',
+    });
     expect(md1!.sync).toEqual({ action: 'resync', percent: 21.7, doneBlocks: 454656, totalBlocks: 2095104, finishMinutes: 1.2, speedKiBps: 22732 });
     expect(md2).toMatchObject({ chunkBytes: 512 * 1024, layout: '2 near-copies', memberStatus: 'UUUU' });
-    expect(md3).toMatchObject({ chunkBytes: 256 * 1024, algorithm: 2, raidDisks: 3, workingDisks: 2, degraded: true, sync: { action: 'recovery', percent: 2.5 } });
+    expect(md3).toMatchObject({
+      chunkBytes: 256 * 1024,
+      algorithm: 2,
+      raidDisks: 3,
+      workingDisks: 2,
+      degraded: true,
+      sync: { action: 'recovery', percent: 2.5 },
+    });
     expect(md3!.members.find((m) => m.device === 'sdj')).toMatchObject({ spare: true, faulty: false });
     expect(md3!.members.find((m) => m.device === 'sdh')).toMatchObject({ faulty: true });
     expect(md4).toMatchObject({ state: 'inactive', level: null, members: [{ device: 'sdk', spare: true }] });
@@ -62,8 +84,13 @@ describe('/proc/mdstat', () => {
 
   it('reads no arrays, read-only arrays, delayed resync and unused devices', () => {
     expect(parseMdstat('Personalities : \nunused devices: <none>\n')).toMatchObject({ ok: true, value: { arrays: [], personalities: [] }, warnings: [] });
-    const r = parseMdstat('Personalities : [raid1]\nmd9 : active (auto-read-only) raid1 sdb1[1] sda1[0]\n      1046528 blocks super 1.2 [2/2] [UU]\n        resync=DELAYED\n\nunused devices: sdz1 sdy1\n');
-    expect(r).toMatchObject({ ok: true, value: { arrays: [{ name: 'md9', readOnly: true, level: 'raid1', sync: { action: 'resync delayed', percent: null } }], unusedDevices: ['sdz1', 'sdy1'] } });
+    const r = parseMdstat(
+      'Personalities : [raid1]\nmd9 : active (auto-read-only) raid1 sdb1[1] sda1[0]\n      1046528 blocks super 1.2 [2/2] [UU]\n        resync=DELAYED\n\nunused devices: sdz1 sdy1\n',
+    );
+    expect(r).toMatchObject({
+      ok: true,
+      value: { arrays: [{ name: 'md9', readOnly: true, level: 'raid1', sync: { action: 'resync delayed', percent: null } }], unusedDevices: ['sdz1', 'sdy1'] },
+    });
   });
 
   it('says why on empty and unrelated text', () => {

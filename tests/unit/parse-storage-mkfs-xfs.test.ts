@@ -79,7 +79,11 @@ describe('mkfs.xfs / xfs_info geometry', () => {
 
   it('reads a mkfs.xfs -N dry run without a device name', () => {
     const r = parseMkfsXfs(MKFS_N);
-    expect(r).toMatchObject({ ok: true, warnings: [], value: { device: null, metaData: { agcount: 4, rmapbt: 1 }, data: { sunit: 0, swidth: 0, sunitBytes: 0 } } });
+    expect(r).toMatchObject({
+      ok: true,
+      warnings: [],
+      value: { device: null, metaData: { agcount: 4, rmapbt: 1 }, data: { sunit: 0, swidth: 0, sunitBytes: 0 } },
+    });
     expect(STORAGE_PARSERS['storage.mkfs-xfs'](MKFS_N).ok).toBe(true);
     expectTotalOnEveryTruncation(MKFS_N);
   });

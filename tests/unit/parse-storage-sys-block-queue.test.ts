@@ -67,7 +67,14 @@ describe('/sys/block/*/queue dumps', () => {
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.value.devices.map((d) => d.device)).toEqual(['nvme0n1', 'sdb']);
-    expect(r.value.devices[0]).toMatchObject({ rotational: false, readAheadKiB: 8, scheduler: 'none', schedulersAvailable: ['none', 'mq-deadline', 'kyber'], nrRequests: 1023, writeBack: false });
+    expect(r.value.devices[0]).toMatchObject({
+      rotational: false,
+      readAheadKiB: 8,
+      scheduler: 'none',
+      schedulersAvailable: ['none', 'mq-deadline', 'kyber'],
+      nrRequests: 1023,
+      writeBack: false,
+    });
     expect(r.value.devices[1]).toMatchObject({ rotational: true, readAheadKiB: 4096, scheduler: 'bfq', writeCache: 'write back', optimalIoSize: 1048576 });
     expect(r.value.devices[1]!.raw['iosched/fifo_batch']).toBe('16');
     expect(storageSignature['storage.sys-block-queue'].test(GREP)).toBe(true);

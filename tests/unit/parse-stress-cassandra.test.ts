@@ -195,7 +195,15 @@ describe('cassandra-stress', () => {
     expect(v.runs[0]).toMatchObject({ threadCount: 16, operation: 'READ' });
     expect(v.series.opRate).toEqual([3246, 3302, 3023, 3683, 4003, 4054]);
     expect(v.series.p99Ms).toEqual([12.4, 12.6, 13.1, 11.6, 13.5, 11.1]);
-    expect(v.results).toMatchObject({ opRate: 3523, latencyMeanMs: 4.5, latencyP99Ms: 12.4, latencyMaxMs: 23.6, totalPartitions: 20000, gcMemoryBytes: 0, operationTimeS: 5 });
+    expect(v.results).toMatchObject({
+      opRate: 3523,
+      latencyMeanMs: 4.5,
+      latencyP99Ms: 12.4,
+      latencyMaxMs: 23.6,
+      totalPartitions: 20000,
+      gcMemoryBytes: 0,
+      operationTimeS: 5,
+    });
     expect(r.warnings).toEqual([]);
   });
 
@@ -235,7 +243,15 @@ describe('cassandra-stress', () => {
     expect(r.value.format).toBe('legacy');
     expect(r.value.runs[0]).toMatchObject({ threadCount: 50, operation: 'WRITE' });
     expect(r.value.series.opRate).toEqual([25365, 36081, 37217]);
-    expect(r.value.runs[0]!.intervals[2]).toMatchObject({ type: 'total', totalOps: 1000000, partitionRate: 37217, p999Ms: 57, maxMs: 178.9, timeS: 27.6, gcCount: null });
+    expect(r.value.runs[0]!.intervals[2]).toMatchObject({
+      type: 'total',
+      totalOps: 1000000,
+      partitionRate: 37217,
+      p999Ms: 57,
+      maxMs: 178.9,
+      timeS: 27.6,
+      gcCount: null,
+    });
     expect(r.value.results).toMatchObject({ opRate: 36262, partitionRate: 36262, latencyP99Ms: 5.5, latencyMaxMs: 178.9, operationTimeS: 27 });
   });
 
@@ -270,7 +286,9 @@ describe('cassandra-stress', () => {
   });
 
   it('a settings block not followed by a blank line does not swallow the run', () => {
-    const text = ['******************** Stress Settings ********************', 'Command:', '  Type: write', 'Rate:', '  Thread Count: 4', AUTORATE_LOG].join('\n');
+    const text = ['******************** Stress Settings ********************', 'Command:', '  Type: write', 'Rate:', '  Thread Count: 4', AUTORATE_LOG].join(
+      '\n',
+    );
     const r = parseCassandraStress(text);
     expect(r.ok).toBe(true);
     if (!r.ok) return;

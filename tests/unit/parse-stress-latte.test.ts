@@ -19,9 +19,20 @@ function expectTotalOnEveryTruncation(parse: (t: string) => { ok: boolean }, tex
 describe('latte stat cells', () => {
   it('this ± err, other ± err, change, significance, p-value', () => {
     expect(parseLatteStat('133849 ± 6084               137884 ± 2342               -2.9%  (   ) 0.0540')).toEqual({
-      value: 133849, err: 6084, baseline: 137884, baselineErr: 2342, changePercent: -2.9, significance: '', pValue: 0.054,
+      value: 133849,
+      err: 6084,
+      baseline: 137884,
+      baselineErr: 2342,
+      changePercent: -2.9,
+      significance: '',
+      pValue: 0.054,
     });
-    expect(parseLatteStat('54.574          ( 18.2%)    53.283          ( 18.4%)    +2.4%')).toMatchObject({ value: 54.574, baseline: 53.283, changePercent: 2.4, pValue: null });
+    expect(parseLatteStat('54.574          ( 18.2%)    53.283          ( 18.4%)    +2.4%')).toMatchObject({
+      value: 54.574,
+      baseline: 53.283,
+      changePercent: 2.4,
+      pValue: null,
+    });
     expect(parseLatteStat('1.0 ± 0.1   2.0 ± 0.1   +100.0%  ( ** ) 0.0012')).toMatchObject({ significance: '**', pValue: 0.0012 });
     expect(parseLatteStat('1736 ± 453')).toMatchObject({ value: 1736, err: 453, baseline: null, changePercent: null });
     expect(parseLatteStat('Tue, 13 Oct 2020')).toBeNull();

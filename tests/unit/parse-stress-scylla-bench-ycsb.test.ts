@@ -26,7 +26,19 @@ describe('scylla-bench parser', () => {
     if (!r.ok) return;
     expect(r.value).toMatchObject({ mode: 'read', workload: 'uniform', concurrency: 7, maxRate: 32000, rateKnown: true, opRate: null });
     expect(r.value.intervals).toHaveLength(6);
-    expect(r.value.intervals[1]).toEqual({ timeS: 2, opRate: 6347, rowRate: 0, errors: 0, maxMs: 1600, p999Ms: 1600, p99Ms: 1600, p95Ms: 1600, p90Ms: 1500, medianMs: 1200, meanMs: 1200 });
+    expect(r.value.intervals[1]).toEqual({
+      timeS: 2,
+      opRate: 6347,
+      rowRate: 0,
+      errors: 0,
+      maxMs: 1600,
+      p999Ms: 1600,
+      p99Ms: 1600,
+      p95Ms: 1600,
+      p90Ms: 1500,
+      medianMs: 1200,
+      meanMs: 1200,
+    });
     expect(r.warnings[0]).toMatch(/no Results block/);
   });
 
@@ -71,7 +83,9 @@ describe('YCSB parser', () => {
     const r = interpretText(ycsbText);
     expect(ids(r)).toContain('stress.closed-loop');
     const w = r.findings.find((f) => f.id === 'stress.warm-up-in-window');
-    expect(w?.title).toMatch(/^Warm-up inside the measured window: the first 5 interval\(s\) ran at 37 op\/s, 68 op\/s, 187 op\/s, 554 op\/s, 1,434 op\/s vs a steady/);
+    expect(w?.title).toMatch(
+      /^Warm-up inside the measured window: the first 5 interval\(s\) ran at 37 op\/s, 68 op\/s, 187 op\/s, 554 op\/s, 1,434 op\/s vs a steady/,
+    );
     const e = r.findings.find((f) => f.id === 'stress.errors');
     expect(e?.severity).toBe('info');
     expect(e?.title).toMatch(/^120 errors/);

@@ -6,7 +6,13 @@ const DOCS = 'nodetool/tablehistograms_cassandra_docs.txt';
 const C41 = 'local-runs/cassandra-4.1.10-single/nodetool_n41_tablehistograms_system_local.txt';
 
 // 3.x/4.0 column order, printed "%-10s%10s%18s%18s%18s%18s" (TableHistograms.java, cassandra-3.11/4.0).
-const row = (label: string, ...v: string[]) => label.padEnd(10) + v[0]!.padStart(10) + v.slice(1).map((x) => x.padStart(18)).join('');
+const row = (label: string, ...v: string[]) =>
+  label.padEnd(10) +
+  v[0]!.padStart(10) +
+  v
+    .slice(1)
+    .map((x) => x.padStart(18))
+    .join('');
 const block = (title: string, values: string[][], pre: string[] = []) => [
   ...pre,
   title,

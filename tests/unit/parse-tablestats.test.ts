@@ -138,7 +138,13 @@ describe('nodetool tablestats / cfstats', () => {
     if (!r41.ok) return;
     expect(r41.value.totalTables).toBe(44);
     expect(r41.value.tables).toHaveLength(44);
-    expect(r41.value.tables[0]).toMatchObject({ keyspace: 'system_auth', name: 'network_permissions', compressionRatio: null, bytesRepaired: 0, droppableTombstoneRatio: 0 });
+    expect(r41.value.tables[0]).toMatchObject({
+      keyspace: 'system_auth',
+      name: 'network_permissions',
+      compressionRatio: null,
+      bytesRepaired: 0,
+      droppableTombstoneRatio: 0,
+    });
     const paxos41 = r41.value.tables.find((t) => t.keyspace === 'system' && t.name === 'paxos')!;
     expect(paxos41.sstablesInEachLevel).toEqual(Array.from({ length: 9 }, () => ({ count: 0, max: null })));
     expect(r41.warnings).toEqual([]);
@@ -182,7 +188,11 @@ describe('nodetool tablestats / cfstats', () => {
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     const t = r.value.tables[0]!;
-    expect(t.sstablesInEachLevel!.slice(0, 3)).toEqual([{ count: 910, max: 4 }, { count: 10, max: null }, { count: 0, max: null }]);
+    expect(t.sstablesInEachLevel!.slice(0, 3)).toEqual([
+      { count: 910, max: 4 },
+      { count: 10, max: null },
+      { count: 0, max: null },
+    ]);
     expect(t.sstableBytesInEachLevel![0]).toBe(Math.round(1.2 * GiB));
     expect(t.spaceUsedLiveBytes).toBe(Math.round(2.7 * GiB));
     expect(t.maxSstableSizeBytes).toBe(160 * MiB);
@@ -205,7 +215,17 @@ describe('nodetool tablestats / cfstats', () => {
   });
 
   it('3.x index tables: the printer doubled the name ("Table (index): t.idxt.idx")', () => {
-    const text = ['Total number of tables: 2', '----------------', 'Keyspace : ks', '\t\tTable (index): users.by_mailusers.by_mail', '\t\tSSTable count: 1', '\t\tconstructor: 5', '\t\tMaximum tombstones per slice (last five minutes): 0', '', '----------------'].join('\n');
+    const text = [
+      'Total number of tables: 2',
+      '----------------',
+      'Keyspace : ks',
+      '\t\tTable (index): users.by_mailusers.by_mail',
+      '\t\tSSTable count: 1',
+      '\t\tconstructor: 5',
+      '\t\tMaximum tombstones per slice (last five minutes): 0',
+      '',
+      '----------------',
+    ].join('\n');
     const r = parseTablestats(text);
     expect(r.ok && r.value.tables[0]).toMatchObject({ name: 'users.by_mail', isIndex: true, sstableCount: 1 });
     expect(r.ok && r.value.tables[0]!.fields['constructor']).toBe('5');
@@ -272,7 +292,11 @@ describe('nodetool tablestats / cfstats', () => {
     expect(r.ok).toBe(true);
     if (r.ok) expect(r.value.tables[0]!.sstablesInEachLevel![0]).toEqual({ count: 910, max: 4 });
     // An ISO timestamp prefix swallows the indentation too; the top-partition rows must survive that.
-    const iso = parseTablestats(LCS_H.split('\n').map((l) => `2026-01-02T03:04:05.678Z ${l}`).join('\n'));
+    const iso = parseTablestats(
+      LCS_H.split('\n')
+        .map((l) => `2026-01-02T03:04:05.678Z ${l}`)
+        .join('\n'),
+    );
     expect(iso.ok && iso.value.tables[0]!.topPartitionsBySize.map((p) => p.key)).toEqual(['cust:42', 'cust:7']);
     expect(iso.ok && iso.value.tables[0]!.droppableTombstoneRatio).toBe(0.35);
     for (const bad of ['', 'pending tasks: 0', 'hello world']) expect(parseTablestats(bad).ok).toBe(false);

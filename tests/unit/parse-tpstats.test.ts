@@ -51,7 +51,14 @@ describe('nodetool tpstats', () => {
     const pools = Object.fromEntries(r.value.pools.map((p) => [p.name, p]));
     expect(pools['ReadRepairStage']!.completed).toBe(71161);
     // "0 (N/A)": pending 0, backpressure not reported; TPC pools print N/A for Blocked.
-    expect(pools['TPC/all/WRITE_REMOTE']).toMatchObject({ pending: 0, pendingBackpressure: null, delayed: null, completed: 2882151, blocked: null, allTimeBlocked: 0 });
+    expect(pools['TPC/all/WRITE_REMOTE']).toMatchObject({
+      pending: 0,
+      pendingBackpressure: null,
+      delayed: null,
+      completed: 2882151,
+      blocked: null,
+      allTimeBlocked: 0,
+    });
     expect(pools['TPC/all/EVENTLOOP_SELECT_CALLS']!.active).toBe(7);
     expect(r.value.totals.dropped).toBe(1096);
     expect(r.warnings).toEqual([]);
@@ -129,7 +136,13 @@ describe('nodetool tpstats', () => {
   });
 
   it('drops the usual shell prompt styles', () => {
-    for (const prompt of ['$ nodetool tpstats', '[root@db1 ~]# nodetool tpstats', '(venv) ops@db1:~$ /opt/cassandra/bin/nodetool -h db1 tpstats', 'PS C:\\> C:\\cassandra\\bin\\nodetool.bat tpstats', 'sudo nodetool -u cassandra tpstats']) {
+    for (const prompt of [
+      '$ nodetool tpstats',
+      '[root@db1 ~]# nodetool tpstats',
+      '(venv) ops@db1:~$ /opt/cassandra/bin/nodetool -h db1 tpstats',
+      'PS C:\\> C:\\cassandra\\bin\\nodetool.bat tpstats',
+      'sudo nodetool -u cassandra tpstats',
+    ]) {
       const r = parseTpstats(`${prompt}\n${SYNTH_311}`);
       expect(r.ok && r.value.pools.map((p) => p.name)[0], prompt).toBe('MutationStage');
       expect(r.ok && r.warnings, prompt).toEqual([]);

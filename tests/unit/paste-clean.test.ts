@@ -56,8 +56,7 @@ describe('cleanPaste: wrappers are stripped', () => {
   });
 
   it('the SCT harness prefix (a real scylla-cluster-tests line)', () => {
-    const line =
-      '< t:2022-05-22 18:51:57,373 f:base.py         l:228  c:RemoteLibSSH2CmdRunner p:DEBUG > Total ops:       433555346';
+    const line = '< t:2022-05-22 18:51:57,373 f:base.py         l:228  c:RemoteLibSSH2CmdRunner p:DEBUG > Total ops:       433555346';
     const c = cleanPaste([line, line.replace('Total ops:       433555346', 'Total errors:    7202')].join('\n'));
     expect(c.text).toBe('Total ops:       433555346\nTotal errors:    7202');
     expect(c.applied).toEqual(['sct-prefix']);

@@ -79,7 +79,14 @@ describe('splitPaste', () => {
   });
 
   it('does not cut one output: a log, a YAML whose comments name nodetool, a status with its command echo', () => {
-    const yaml = ['# Cassandra storage config', '# nodetool drain before stopping', 'cluster_name: x', '# Tokens per node', '# nodetool status', 'num_tokens: 16'];
+    const yaml = [
+      '# Cassandra storage config',
+      '# nodetool drain before stopping',
+      'cluster_name: x',
+      '# Tokens per node',
+      '# nodetool status',
+      'num_tokens: 16',
+    ];
     const log = [
       'INFO  [main] 2024-05-01 10:00:00,123 StorageService.java:123 - Node is ready',
       'WARN  [ReadStage-2] 2024-05-01 10:00:01,000 ReadCommand.java:569 - Read 10 live rows and 1001 tombstone cells',

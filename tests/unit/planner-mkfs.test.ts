@@ -8,7 +8,12 @@ import { assertDryRun, planMkfs } from '../../mcp-server/src/core/planners/mkfs.
 import { planMkfsOnHost, renderPlanMkfs } from '../../mcp-server/src/ops/plan-mkfs.js';
 import { FIXTURES_DIR } from '../helpers/corpus.js';
 
-const dev = (name: string, phys: number | null, logical: number | null = 512) => ({ name, physicalSectorSize: phys, logicalSectorSize: logical, sizeBytes: null });
+const dev = (name: string, phys: number | null, logical: number | null = 512) => ({
+  name,
+  physicalSectorSize: phys,
+  logicalSectorSize: logical,
+  sizeBytes: null,
+});
 
 describe('planMkfs (pure)', () => {
   it('RAID0 of two 512e SSDs for Cassandra: 4 KiB blocks and sectors, su=1024k,sw=2, mdadm argv, noatime', () => {
@@ -29,8 +34,13 @@ describe('planMkfs (pure)', () => {
   });
 
   it('RAID10 of 4 halves the stripe width; RAID6 of 6 has 4 data disks; unknown sectors assume 4096 with a warning', () => {
-    expect(planMkfs({ product: 'cassandra', devices: ['a', 'b', 'c', 'd'].map((n) => dev(`sd${n}`, 4096)), raidLevel: 'raid10', chunkKiB: 512 }).stripe).toEqual({ suKiB: 512, sw: 2 });
-    expect(planMkfs({ product: 'cassandra', devices: ['a', 'b', 'c', 'd', 'e', 'f'].map((n) => dev(`sd${n}`, 512)), raidLevel: 'raid6' }).stripe).toEqual({ suKiB: 1024, sw: 4 });
+    expect(
+      planMkfs({ product: 'cassandra', devices: ['a', 'b', 'c', 'd'].map((n) => dev(`sd${n}`, 4096)), raidLevel: 'raid10', chunkKiB: 512 }).stripe,
+    ).toEqual({ suKiB: 512, sw: 2 });
+    expect(planMkfs({ product: 'cassandra', devices: ['a', 'b', 'c', 'd', 'e', 'f'].map((n) => dev(`sd${n}`, 512)), raidLevel: 'raid6' }).stripe).toEqual({
+      suKiB: 1024,
+      sw: 4,
+    });
     const u = planMkfs({ product: 'cassandra', devices: [dev('sdx', null, null)] });
     expect(u.sectorSize).toBe(4096);
     expect(u.warnings[0]).toMatch(/assumed 4096/);
@@ -48,11 +58,17 @@ describe('planMkfs (pure)', () => {
 describe('planMkfsOnHost on recorded trees', () => {
   const tree = join(FIXTURES_DIR, 'storage', 'raid0-1m');
   it('reads an existing md0 (members, level, chunk) and refuses the dry run because it is mounted', async () => {
-    await expect(planMkfsOnHost({ root: tree, product: 'scylla', devices: ['md0'] })).rejects.toMatchObject({ code: 'DEVICE_MOUNTED', message: expect.stringMatching(/md0 on \/var\/lib\/scylla/) });
+    await expect(planMkfsOnHost({ root: tree, product: 'scylla', devices: ['md0'] })).rejects.toMatchObject({
+      code: 'DEVICE_MOUNTED',
+      message: expect.stringMatching(/md0 on \/var\/lib\/scylla/),
+    });
     const r = await planMkfsOnHost({ root: tree, product: 'scylla', devices: ['md0'], dryRun: false });
     expect(r.plan.stripe).toEqual({ suKiB: 1024, sw: 2 });
     expect(r.plan.device).toBe('/dev/md0');
-    expect(r.devices.map((d) => [d.name, d.physicalSectorSize, d.source]).sort()).toEqual([['nvme0n1', 512, 'sysfs'], ['nvme1n1', 512, 'sysfs']]);
+    expect(r.devices.map((d) => [d.name, d.physicalSectorSize, d.source]).sort()).toEqual([
+      ['nvme0n1', 512, 'sysfs'],
+      ['nvme1n1', 512, 'sysfs'],
+    ]);
   });
 
   it('refuses an md member', async () => {
@@ -71,7 +87,9 @@ const HAVE_TOOLS = ['/usr/sbin/mkfs.xfs', '/sbin/mkfs.xfs'].some(existsSync) && 
 
 describe('planMkfsOnHost on this machine', () => {
   it.skipIf(!existsSync('/proc/self/mountinfo'))('refuses the device that holds / (mounted), for real', async () => {
-    const mi = readFileSync('/proc/self/mountinfo', 'utf8').split('\n').find((l) => l.split(' ')[4] === '/')!;
+    const mi = readFileSync('/proc/self/mountinfo', 'utf8')
+      .split('\n')
+      .find((l) => l.split(' ')[4] === '/')!;
     const src = mi.split(' - ')[1]!.split(' ')[1]!;
     if (!src.startsWith('/dev/')) return; // overlay root (container): nothing to refuse
     await expect(planMkfsOnHost({ product: 'cassandra', devices: [src] })).rejects.toMatchObject({ code: 'DEVICE_MOUNTED' });
@@ -112,11 +130,20 @@ describe('plan_mkfs never formats', () => {
   it('every mkfs.xfs it executes carries -N, including the -f retry over an existing file system', async () => {
     const { RecordingTarget } = await import('../helpers/recording-target.js');
     const t = new RecordingTarget((argv) => {
-      if (argv[0] === 'grep') return { stdout: argv.filter((a) => a.startsWith('/sys/')).map((a) => `${a}:${/dev$/.test(a) ? '8:16' : /size$/.test(a) && !/block_size/.test(a) ? '2097152' : '4096'}`).join('\n') };
+      if (argv[0] === 'grep')
+        return {
+          stdout: argv
+            .filter((a) => a.startsWith('/sys/'))
+            .map((a) => `${a}:${/dev$/.test(a) ? '8:16' : /size$/.test(a) && !/block_size/.test(a) ? '2097152' : '4096'}`)
+            .join('\n'),
+        };
       if (argv[0] === 'find') return { stdout: '/sys/block/sdb\n' };
       if (argv[0] === 'cat') return { stdout: '22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n' };
       if (argv[0] === 'mkfs.xfs' && !argv.includes('-f')) return { exitCode: 1, stderr: 'mkfs.xfs: /dev/sdb appears to contain an existing filesystem (xfs).' };
-      if (argv[0] === 'mkfs.xfs') return { stdout: 'meta-data=/dev/sdb isize=512 agcount=4, agsize=1 blks\n         =   sectsz=4096 attr=2\ndata     =   bsize=4096 blocks=262144, imaxpct=25\n' };
+      if (argv[0] === 'mkfs.xfs')
+        return {
+          stdout: 'meta-data=/dev/sdb isize=512 agcount=4, agsize=1 blks\n         =   sectsz=4096 attr=2\ndata     =   bsize=4096 blocks=262144, imaxpct=25\n',
+        };
       return { exitCode: 1 };
     });
     const r = await planMkfsOnHost({ product: 'cassandra', devices: ['sdb'] }, { target: t });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseBandwidth, parseBytes, planQueueDepth } from '../../mcp-server/src/core/planners/queue-depth.js';
 
-describe('plan_queue_depth (Little\'s law)', () => {
+describe("plan_queue_depth (Little's law)", () => {
   it('14.5 GB/s of 128 kB requests at 1 ms needs ≈ 113 in flight (SI units, as in the issue)', () => {
     const p = planQueueDepth({ bandwidth: '14.5 GB/s', requestSize: '128 kB', latencyMs: 1 });
     expect(p.outstanding).toBeCloseTo(113.28, 2);

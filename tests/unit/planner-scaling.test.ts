@@ -74,7 +74,7 @@ describe('planScaling — targets, T0, cleanup, disk, tablets', () => {
 
   it('cleanup reads each original node’s data at the compaction throughput (64 MiB/s default)', () => {
     const p = planScaling(BENCH);
-    expect(p.vnodes.cleanupMinutes).toBeCloseTo((2048 / 3) * 1024 / 64 / 60, 1);
+    expect(p.vnodes.cleanupMinutes).toBeCloseTo(((2048 / 3) * 1024) / 64 / 60, 1);
     expect(p.vnodes.totalMinutes).toBeCloseTo(p.vnodes.bootstrapMinutes + p.vnodes.cleanupMinutes!, 0);
   });
 
@@ -99,7 +99,7 @@ describe('planScaling — targets, T0, cleanup, disk, tablets', () => {
     expect(p.knowledgeIds).toEqual(expect.arrayContaining(['scylla.tablets.scaling', 'scaling.tablets.disk-usable']));
     // ScyllaDB has no MiB/s compaction default to assume: cleanup is not estimated unless a rate is given.
     expect(p.vnodes.cleanupMinutes).toBeNull();
-    expect(planScaling({ ...BENCH, product: 'scylla', compactionMiBs: 128 }).vnodes.cleanupMinutes).toBeCloseTo((2048 / 3) * 1024 / 128 / 60, 1);
+    expect(planScaling({ ...BENCH, product: 'scylla', compactionMiBs: 128 }).vnodes.cleanupMinutes).toBeCloseTo(((2048 / 3) * 1024) / 128 / 60, 1);
     const vn = planScaling({ ...BENCH, product: 'scylla', tablets: false });
     expect(vn.tablets?.minutes).toBeNull();
     expect(vn.disk.limitPct).toBe(50);

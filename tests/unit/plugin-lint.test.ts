@@ -48,7 +48,9 @@ function readDoc(path: string): Doc {
 
 function listDirs(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((n) => statSync(join(dir, n)).isDirectory()).sort();
+  return readdirSync(dir)
+    .filter((n) => statSync(join(dir, n)).isDirectory())
+    .sort();
 }
 
 function walk(dir: string, keep: (p: string) => boolean): string[] {
@@ -76,14 +78,27 @@ function localLinks(markdown: string): string[] {
 function allowedTools(fm: Record<string, unknown>): string[] {
   const v = fm['allowed-tools'];
   if (typeof v === 'string') return v.split(/[\s,]+/).filter(Boolean);
-  if (Array.isArray(v)) return v.filter((x): x is string => typeof x === 'string').map((s) => s.trim()).filter(Boolean);
+  if (Array.isArray(v))
+    return v
+      .filter((x): x is string => typeof x === 'string')
+      .map((s) => s.trim())
+      .filter(Boolean);
   return [];
 }
 
 const skillNames = listDirs(SKILLS);
-const skillDocs = skillNames.map((name) => ({ name, dir: join(SKILLS, name), doc: existsSync(join(SKILLS, name, 'SKILL.md')) ? readDoc(join(SKILLS, name, 'SKILL.md')) : null }));
+const skillDocs = skillNames.map((name) => ({
+  name,
+  dir: join(SKILLS, name),
+  doc: existsSync(join(SKILLS, name, 'SKILL.md')) ? readDoc(join(SKILLS, name, 'SKILL.md')) : null,
+}));
 const referenceFiles = walk(SKILLS, (p) => p.endsWith('.md') && basename(p) !== 'SKILL.md');
-const commandFiles = existsSync(COMMANDS) ? readdirSync(COMMANDS).filter((f) => f.endsWith('.md')).sort().map((f) => join(COMMANDS, f)) : [];
+const commandFiles = existsSync(COMMANDS)
+  ? readdirSync(COMMANDS)
+      .filter((f) => f.endsWith('.md'))
+      .sort()
+      .map((f) => join(COMMANDS, f))
+  : [];
 const commandDocs = commandFiles.map(readDoc);
 const allMarkdown = [...walk(SKILLS, (p) => p.endsWith('.md')), ...commandFiles];
 
@@ -260,14 +275,17 @@ describe('references from skills and commands', () => {
   it('a skill or command named as "`<name>` skill" exists', () => {
     const problems: string[] = [];
     for (const p of allMarkdown) {
-      for (const m of readFileSync(p, 'utf8').matchAll(/`([a-z0-9-]+)` skill/g)) if (!skillNames.includes(m[1]!)) problems.push(`${relative(ROOT, p)}: no skill ${m[1]}`);
+      for (const m of readFileSync(p, 'utf8').matchAll(/`([a-z0-9-]+)` skill/g))
+        if (!skillNames.includes(m[1]!)) problems.push(`${relative(ROOT, p)}: no skill ${m[1]}`);
     }
     expect(problems).toEqual([]);
   });
 
   it('the number-with-unit pattern catches thresholds and leaves ports, versions and ids alone', () => {
-    for (const s of ['above 200 ms', 'heap at 75%', 'over 100 MiB', 'a 1.5x ratio', 'pauses of 1000ms', 'cap of 64 MiB/s', '3× the median']) expect(NUMBER_WITH_UNIT.test(s), s).toBe(true);
-    for (const s of ['JMX 7199/7299/7399', 'Cassandra 5.0 or 4.1', '1 or 3 nodes', 'the 3 a.m. path', 'p99 of reads', '2^20 bytes', '0x1f', '3 sockets']) expect(NUMBER_WITH_UNIT.test(s), s).toBe(false);
+    for (const s of ['above 200 ms', 'heap at 75%', 'over 100 MiB', 'a 1.5x ratio', 'pauses of 1000ms', 'cap of 64 MiB/s', '3× the median'])
+      expect(NUMBER_WITH_UNIT.test(s), s).toBe(true);
+    for (const s of ['JMX 7199/7299/7399', 'Cassandra 5.0 or 4.1', '1 or 3 nodes', 'the 3 a.m. path', 'p99 of reads', '2^20 bytes', '0x1f', '3 sockets'])
+      expect(NUMBER_WITH_UNIT.test(s), s).toBe(false);
   });
 
   it('no line states a number with a unit unless it cites the kb:<id> that holds it', () => {

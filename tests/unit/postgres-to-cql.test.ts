@@ -27,11 +27,13 @@ const pat = (s: string): AccessPattern => {
 };
 const PG = { product: 'postgres' as const, version: '16' };
 const C50 = { product: 'cassandra' as const, version: '5.0' };
-const review = (schema: PgSchema, patterns: string[], to: { product: 'cassandra' | 'scylla'; version: string } = C50) => reviewMigration({ from: PG, to, postgres: { schema, patterns: patterns.map(pat) } });
+const review = (schema: PgSchema, patterns: string[], to: { product: 'cassandra' | 'scylla'; version: string } = C50) =>
+  reviewMigration({ from: PG, to, postgres: { schema, patterns: patterns.map(pat) } });
 const items = (r: MigrationReview, id: string, subject?: string) => r.items.filter((i) => i.id === id && (subject === undefined || i.subject === subject));
 const one = (r: MigrationReview, id: string, subject?: string) => {
   const found = items(r, id, subject);
-  if (found.length !== 1) throw new Error(`${found.length} items ${id}${subject ? ` for ${subject}` : ''} in ${r.items.map((i) => `${i.id}:${i.subject ?? ''}`).join(', ')}`);
+  if (found.length !== 1)
+    throw new Error(`${found.length} items ${id}${subject ? ` for ${subject}` : ''} in ${r.items.map((i) => `${i.id}:${i.subject ?? ''}`).join(', ')}`);
   return found[0]!;
 };
 const table = (r: MigrationReview, name: string) => {
@@ -66,7 +68,10 @@ describe('PostgreSQL DDL parser', () => {
     expect(s.enums).toEqual([{ schema: 'public', name: 'order_status', values: ['pending', 'paid', 'shipped', 'cancelled'] }]);
     expect(s.sequences).toEqual(['users_id_seq', 'orders_id_seq']);
     const idx = Object.fromEntries(s.indexes.map((i) => [i.name, i]));
-    expect(idx['orders_user_id_created_at_idx']!.columns).toEqual([{ name: 'user_id', desc: false }, { name: 'created_at', desc: true }]);
+    expect(idx['orders_user_id_created_at_idx']!.columns).toEqual([
+      { name: 'user_id', desc: false },
+      { name: 'created_at', desc: true },
+    ]);
     expect(idx['orders_pending_idx']!.where).toBe("(status = 'pending'::public.order_status)");
     expect(idx['users_lower_display_name_idx']).toMatchObject({ unique: true, columns: [], expressions: ['lower((display_name)::text)'] });
     expect(idx['products_tags_idx']!.method).toBe('gin');
@@ -123,14 +128,26 @@ describe('PostgreSQL DDL parser', () => {
 
 describe('access patterns and type mapping', () => {
   it('reads the text form', () => {
-    expect(pat('orders by user_id order by created_at desc limit 20 ~40/day')).toEqual({ table: 'orders', where: ['user_id'], orderBy: [{ col: 'created_at', desc: true }], limit: 20, rowsPerKeyPerDay: 40 });
+    expect(pat('orders by user_id order by created_at desc limit 20 ~40/day')).toEqual({
+      table: 'orders',
+      where: ['user_id'],
+      orderBy: [{ col: 'created_at', desc: true }],
+      limit: 20,
+      rowsPerKeyPerDay: 40,
+    });
     expect(pat('order_items with products by order_id max 200')).toEqual({ table: 'order_items', where: ['order_id'], join: ['products'], maxRowsPerKey: 200 });
-    expect(pat('readings by series_id and ts_day range ts freq 500/s')).toEqual({ table: 'readings', where: ['series_id', 'ts_day'], range: ['ts'], frequency: '500/s' });
+    expect(pat('readings by series_id and ts_day range ts freq 500/s')).toEqual({
+      table: 'readings',
+      where: ['series_id', 'ts_day'],
+      range: ['ts'],
+      frequency: '500/s',
+    });
     expect(parseAccessPattern('by user_id')).toHaveProperty('error');
   });
 
   it('maps types with the documented caveats', () => {
-    const m = (baseType: string, typeArgs: number[] = [], arrayDims = 0, generated: 'serial' | null = null) => mapPgType({ baseType, typeArgs, arrayDims, generated });
+    const m = (baseType: string, typeArgs: number[] = [], arrayDims = 0, generated: 'serial' | null = null) =>
+      mapPgType({ baseType, typeArgs, arrayDims, generated });
     expect(m('numeric', [12, 2]).cql).toBe('decimal');
     expect(m('numeric', [20]).cql).toBe('varint');
     expect(m('timestamp with time zone')).toEqual({ cql: 'timestamp', note: expect.stringMatching(/milliseconds/) });
@@ -153,11 +170,16 @@ describe('PostgreSQL → CQL review', () => {
     const ceiling = numberOf('migration.postgres.partition-values');
     // 6 regular columns per row: 40 rows/day × 365 days × 6 = 87,600 values fits a year; 400/day would not.
     expect(t.partitionKey).toEqual(['user_id', 'created_at_year']);
-    expect(t.clustering).toEqual([{ name: 'created_at', order: 'DESC' }, { name: 'id', order: 'ASC' }]);
+    expect(t.clustering).toEqual([
+      { name: 'created_at', order: 'DESC' },
+      { name: 'id', order: 'ASC' },
+    ]);
     expect(40 * 365 * 6).toBeLessThanOrEqual(ceiling);
     const size = one(r, 'model.partition-size', 'orders_by_user_id');
     expect(size.status).toBe('action');
-    expect(size.evidence[1]).toBe(`~40 rows/day per key (given) × 6 values per row: a year bucket holds ~87600 values; ceiling ${ceiling} values, ${numberOf('datamodel.partition-size.target')} MB`);
+    expect(size.evidence[1]).toBe(
+      `~40 rows/day per key (given) × 6 values per row: a year bucket holds ~87600 values; ceiling ${ceiling} values, ${numberOf('datamodel.partition-size.target')} MB`,
+    );
     expect(size.knowledgeIds).toEqual(expect.arrayContaining(['migration.postgres.partition-values', 'datamodel.partition-size.target']));
     const busier = review(shop, ['orders by user_id order by created_at desc ~400/day']);
     expect(table(busier, 'orders_by_user_id').bucket).toEqual({ column: 'created_at_month', period: 'month', of: 'created_at' });
@@ -197,12 +219,16 @@ describe('PostgreSQL → CQL review', () => {
     const t = table(r, 'matches_by_season');
     expect(t.columns.filter((c) => c.from === 'teams.name').map((c) => c.name)).toEqual(['home_name', 'away_name']);
     expect(t.columns.find((c) => c.name === 'home_goals')!.type).toBe('smallint');
-    expect(one(r, 'model.type-mapping').evidence.join('\n')).toMatch(/matches\.home_goals public\.score → smallint: domain public\.score over smallint: its CHECK is not enforced/);
+    expect(one(r, 'model.type-mapping').evidence.join('\n')).toMatch(
+      /matches\.home_goals public\.score → smallint: domain public\.score over smallint: its CHECK is not enforced/,
+    );
   });
 
   it('flags what CQL lacks: sequences, constraints with LWT cost, unserved indexes, counters, hot partitions, multi-table writes', () => {
     const r = review(shop, ['orders by user_id order by created_at desc ~40/day', 'orders by id', 'orders by status range created_at']);
-    expect(one(r, 'model.ids').evidence).toEqual(expect.arrayContaining(['products.id (identity)', "users.id (default nextval('public.users_id_seq'::regclass))"]));
+    expect(one(r, 'model.ids').evidence).toEqual(
+      expect.arrayContaining(['products.id (identity)', "users.id (default nextval('public.users_id_seq'::regclass))"]),
+    );
     const cons = one(r, 'model.constraints');
     expect(cons.evidence).toEqual(expect.arrayContaining(['FOREIGN KEY order_items(order_id) → orders ON DELETE CASCADE', 'UNIQUE users(email)']));
     expect(cons.evidence.join(' ')).toContain(`costs ${numberOf('migration.postgres.lwt-cost')} round trips`);
@@ -236,7 +262,17 @@ describe('PostgreSQL → CQL review', () => {
 
   it('the proposed DDL parses with the CQL schema parser and raises no warning from the schema rules (both fixtures, both products)', () => {
     const cases: [PgSchema, string[]][] = [
-      [shop, ['orders by user_id order by created_at desc ~40/day', 'order_items with products by order_id', 'orders with order_items by id', 'users by email', 'order_items by user_id', 'orders by status range created_at']],
+      [
+        shop,
+        [
+          'orders by user_id order by created_at desc ~40/day',
+          'order_items with products by order_id',
+          'orders with order_items by id',
+          'users by email',
+          'order_items by user_id',
+          'orders by status range created_at',
+        ],
+      ],
       [ddl(METRICS), ['readings by series_id range ts order by ts desc ~8640/day', 'series by metric', 'daily_rollups by series_id order by day desc']],
       [shop, []],
     ];
@@ -265,7 +301,16 @@ describe('PostgreSQL → CQL review', () => {
 
 describe('migration_review over MCP and the CLI, from postgres', () => {
   it('ops reads the DDL file, parses string patterns, renders the DDL; bad input is refused with a fix', async () => {
-    const r = await migrationReview({ from: { product: 'postgres', version: 'unknown' }, to: C50, ddlFile: METRICS, accessPatterns: ['series by "hostName"', { table: 'readings', where: ['series_id'], range: ['ts'], orderBy: [{ col: 'ts', desc: true }], rowsPerKeyPerDay: 8640 }], keyspace: 'tsdb' });
+    const r = await migrationReview({
+      from: { product: 'postgres', version: 'unknown' },
+      to: C50,
+      ddlFile: METRICS,
+      accessPatterns: [
+        'series by "hostName"',
+        { table: 'readings', where: ['series_id'], range: ['ts'], orderBy: [{ col: 'ts', desc: true }], rowsPerKeyPerDay: 8640 },
+      ],
+      keyspace: 'tsdb',
+    });
     expect(r.proposal!.keyspace).toBe('tsdb');
     expect(r.warnings[0]).toMatch(/^DDL: skipped 4 statement/);
     const text = renderMigrationReview(r);
@@ -283,7 +328,15 @@ describe('migration_review over MCP and the CLI, from postgres', () => {
     await server.connect(a);
     const client = new Client({ name: 't', version: '0' });
     await client.connect(b);
-    const res = await client.callTool({ name: 'migration_review', arguments: { from: PG, to: { product: 'scylla', version: '2025.1' }, ddlFile: SHOP, accessPatterns: ['orders by user_id order by created_at desc ~40/day'] } });
+    const res = await client.callTool({
+      name: 'migration_review',
+      arguments: {
+        from: PG,
+        to: { product: 'scylla', version: '2025.1' },
+        ddlFile: SHOP,
+        accessPatterns: ['orders by user_id order by created_at desc ~40/day'],
+      },
+    });
     expect(res.isError).toBeFalsy();
     const sc = res.structuredContent as MigrationReview;
     expect(sc.kind).toBe('postgres-to-cql');

@@ -32,7 +32,9 @@ describe('the process table, from /proc and from ps (what macOS has)', () => {
     const sub = processTable('ps').find((r) => r.ppid === root && viaProc.includes(r.pid) && descendantsOf(r.pid, processTable('ps')).length);
     expect(sub, 'the subshell has a child').toBeDefined();
     expect(viaPs.indexOf(descendantsOf(sub!.pid, processTable('ps'))[0]!)).toBeLessThan(viaPs.indexOf(sub!.pid));
-    const group = processTable('ps').filter((r) => r.pgid === root).map((r) => r.pid);
+    const group = processTable('ps')
+      .filter((r) => r.pgid === root)
+      .map((r) => r.pid);
     expect(new Set(group)).toEqual(new Set([root, ...viaProc]));
   });
 

@@ -16,7 +16,9 @@ const FINDING_ID = /^[a-z]+(?:\.[a-z0-9]+(?:-[a-z0-9]+)*)+$/;
 type Row = Record<(typeof HEADER)[number], string>;
 
 function readRows(): { header: string[]; rows: Row[] } {
-  const lines = readFileSync(join(DIR, 'SOURCES.tsv'), 'utf8').split('\n').filter((l) => l !== '');
+  const lines = readFileSync(join(DIR, 'SOURCES.tsv'), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
   const header = lines[0]!.split('\t');
   const rows = lines.slice(1).map((line) => {
     const cells = line.split('\t');
@@ -31,7 +33,9 @@ const splitOf = (file: string) => (createHash('sha1').update(file).digest()[0]! 
 
 describe('real-world corpus (tests/fixtures/real-world)', () => {
   const { header, rows } = readRows();
-  const samples = readdirSync(DIR).filter((f) => !NOT_SAMPLES.has(f)).sort();
+  const samples = readdirSync(DIR)
+    .filter((f) => !NOT_SAMPLES.has(f))
+    .sort();
 
   it('has the documented header and a sensible number of samples', () => {
     expect(header).toEqual([...HEADER]);

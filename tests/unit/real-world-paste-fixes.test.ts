@@ -50,7 +50,13 @@ describe('scylla-bench Results block pasted without its title (scylla-bench#95, 
     const r = interpretText(rw('scyllabench_sct-results-inf-rate-errors_sb95.txt'));
     expect(r.kind).toBe('stress.scylla-bench');
     expect(r.findings.map((f) => f.id)).toContain('stress.errors');
-    const block = ['Time (avg):      2h49m59.979177235s', 'Total ops:       433555346', 'Total errors:    7202', 'Operations/s:    +Inf', 'Rows/s:          +Inf'];
+    const block = [
+      'Time (avg):      2h49m59.979177235s',
+      'Total ops:       433555346',
+      'Total errors:    7202',
+      'Operations/s:    +Inf',
+      'Rows/s:          +Inf',
+    ];
     const p = parseScyllaBench(block.join('\n'));
     expect(p.ok).toBe(true);
     if (!p.ok) return;

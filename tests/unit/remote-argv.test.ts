@@ -22,7 +22,20 @@ import {
 } from '../../mcp-server/src/core/remote-argv.js';
 import { HOSTILE_VALUES } from '../helpers/sshd.js';
 
-const SSH_PREFIX = ['ssh', '-T', '-o', 'BatchMode=yes', '-o', 'ConnectTimeout=10', '-o', 'LogLevel=ERROR', '-o', 'ClearAllForwardings=yes', '-o', 'StrictHostKeyChecking=accept-new'];
+const SSH_PREFIX = [
+  'ssh',
+  '-T',
+  '-o',
+  'BatchMode=yes',
+  '-o',
+  'ConnectTimeout=10',
+  '-o',
+  'LogLevel=ERROR',
+  '-o',
+  'ClearAllForwardings=yes',
+  '-o',
+  'StrictHostKeyChecking=accept-new',
+];
 
 /** The expected quoting, written independently of shQuote: character by character. */
 function quoteByHand(v: string): string {
@@ -142,7 +155,8 @@ describe('validators refuse every hostile value where a name is expected', () =>
     for (const u of ['cassandra', '999', '999:999', 'cassandra:cassandra']) expect(checkDockerUser(u).ok, u).toBe(true);
     for (const n of ['default', 'cassandra', 'k8ssandra-operator']) expect(checkK8sName('namespace', n).ok, n).toBe(true);
     for (const p of ['cass-0', 'dc1-rack1-sts-0', 'a.b.c']) expect(checkK8sName('pod', p).ok, p).toBe(true);
-    for (const c of ['prod', 'arn:aws:eks:us-east-1:123456789012:cluster/prod', 'gke_proj_europe-west1_prod', 'admin@kind-kind']) expect(checkKubeContext(c).ok, c).toBe(true);
+    for (const c of ['prod', 'arn:aws:eks:us-east-1:123456789012:cluster/prod', 'gke_proj_europe-west1_prod', 'admin@kind-kind'])
+      expect(checkKubeContext(c).ok, c).toBe(true);
     // Kubernetes names are lower case: the API server refuses others, so we do too.
     expect(checkK8sName('pod', 'Cass-0').ok).toBe(false);
     expect(checkK8sName('namespace', 'a.b').ok).toBe(false);
@@ -159,21 +173,67 @@ describe('buildSshCommand', () => {
   it('places every option before "--" and the host after it', () => {
     const argv = argvOf(
       buildSshCommand(
-        { host: 'db1.example.com', user: 'ops', port: 2222, identityFile: '/home/ops/.ssh/id_ed25519', configFile: '/etc/cql-tuner/ssh_config', knownHostsFile: '/tmp/kh', hostKeyCheck: 'yes' },
+        {
+          host: 'db1.example.com',
+          user: 'ops',
+          port: 2222,
+          identityFile: '/home/ops/.ssh/id_ed25519',
+          configFile: '/etc/cql-tuner/ssh_config',
+          knownHostsFile: '/tmp/kh',
+          hostKeyCheck: 'yes',
+        },
         { argv: ['nodetool', 'info'] },
         7,
       ),
     );
     expect(argv).toEqual([
-      'ssh', '-T', '-o', 'BatchMode=yes', '-o', 'ConnectTimeout=7', '-o', 'LogLevel=ERROR', '-o', 'ClearAllForwardings=yes',
-      '-o', 'StrictHostKeyChecking=yes', '-o', 'UserKnownHostsFile=/tmp/kh', '-F', '/etc/cql-tuner/ssh_config', '-p', '2222',
-      '-i', '/home/ops/.ssh/id_ed25519', '-o', 'IdentitiesOnly=yes', '-l', 'ops', '--', 'db1.example.com', "'nodetool' 'info'",
+      'ssh',
+      '-T',
+      '-o',
+      'BatchMode=yes',
+      '-o',
+      'ConnectTimeout=7',
+      '-o',
+      'LogLevel=ERROR',
+      '-o',
+      'ClearAllForwardings=yes',
+      '-o',
+      'StrictHostKeyChecking=yes',
+      '-o',
+      'UserKnownHostsFile=/tmp/kh',
+      '-F',
+      '/etc/cql-tuner/ssh_config',
+      '-p',
+      '2222',
+      '-i',
+      '/home/ops/.ssh/id_ed25519',
+      '-o',
+      'IdentitiesOnly=yes',
+      '-l',
+      'ops',
+      '--',
+      'db1.example.com',
+      "'nodetool' 'info'",
     ]);
   });
 
   it('leaves host key checking to ssh_config when asked, and takes IPv6 literals', () => {
     const argv = argvOf(buildSshCommand({ host: '::1', hostKeyCheck: 'config' }, { argv: ['true'] }, 10));
-    expect(argv).toEqual(['ssh', '-T', '-o', 'BatchMode=yes', '-o', 'ConnectTimeout=10', '-o', 'LogLevel=ERROR', '-o', 'ClearAllForwardings=yes', '--', '::1', "'true'"]);
+    expect(argv).toEqual([
+      'ssh',
+      '-T',
+      '-o',
+      'BatchMode=yes',
+      '-o',
+      'ConnectTimeout=10',
+      '-o',
+      'LogLevel=ERROR',
+      '-o',
+      'ClearAllForwardings=yes',
+      '--',
+      '::1',
+      "'true'",
+    ]);
   });
 
   it('quotes each hostile argument literally as one word of the remote command', () => {
@@ -205,7 +265,9 @@ describe('buildSshCommand', () => {
     const ten = 'x'.repeat(10_240);
     expect(argvOf(buildSshCommand({ host: 'db1' }, { argv: ['echo', ten] }, 10)).at(-1)).toBe(`'echo' '${ten}'`);
     const big = 'y'.repeat(MAX_REMOTE_COMMAND_BYTES);
-    expect(reasonOf(buildSshCommand({ host: 'db1' }, { argv: ['echo', big] }, 10))).toMatch(/^the remote command is 131080 bytes once quoted; one exec argument holds at most 131071 bytes/);
+    expect(reasonOf(buildSshCommand({ host: 'db1' }, { argv: ['echo', big] }, 10))).toMatch(
+      /^the remote command is 131080 bytes once quoted; one exec argument holds at most 131071 bytes/,
+    );
     // Bytes, not UTF-16 units: 3-byte characters count three times.
     expect(buildSshCommand({ host: 'db1' }, { argv: ['日'.repeat(44_000)] }, 10).ok).toBe(false);
   });
@@ -213,7 +275,12 @@ describe('buildSshCommand', () => {
   it('sends env values on stdin to an sh wrapper, never in argv', () => {
     const b = buildSshCommand({ host: 'db1' }, { argv: ['nodetool', 'status'], env: { JMX_PASS: 's3cr3t $(id)', B: '' } }, 10);
     if (!b.ok) throw new Error(b.reason);
-    expect(b.argv).toEqual([...SSH_PREFIX, '--', 'db1', shJoin(['sh', '-c', ENV_WRAPPER_SCRIPT, 'cql-tuner', '', 'JMX_PASS', 'B', '--', 'nodetool', 'status'])]);
+    expect(b.argv).toEqual([
+      ...SSH_PREFIX,
+      '--',
+      'db1',
+      shJoin(['sh', '-c', ENV_WRAPPER_SCRIPT, 'cql-tuner', '', 'JMX_PASS', 'B', '--', 'nodetool', 'status']),
+    ]);
     expect(b.argv.join(' ')).not.toContain('s3cr3t');
     expect(b.stdinPrefix).toBe('s3cr3t $(id)\n\n');
     expect(b.clientEnv).toEqual({});
@@ -223,7 +290,12 @@ describe('buildSshCommand', () => {
     expect(argvOf(buildSshCommand({ host: 'db1' }, { argv: ['ls'], cwd: '/var/lib/cassandra' }, 10)).at(-1)).toBe(
       shJoin(['sh', '-c', ENV_WRAPPER_SCRIPT, 'cql-tuner', '/var/lib/cassandra', '--', 'ls']),
     );
-    expect(buildSshCommand({ host: 'db1' }, { argv: ['ls'], env: {} }, 10)).toEqual({ ok: true, argv: [...SSH_PREFIX, '--', 'db1', "'ls'"], stdinPrefix: '', clientEnv: {} });
+    expect(buildSshCommand({ host: 'db1' }, { argv: ['ls'], env: {} }, 10)).toEqual({
+      ok: true,
+      argv: [...SSH_PREFIX, '--', 'db1', "'ls'"],
+      stdinPrefix: '',
+      clientEnv: {},
+    });
   });
 
   it('refuses env it cannot carry safely', () => {
@@ -249,7 +321,15 @@ describe('buildKubectlCommand', () => {
   it('passes argv after "--" untouched, no shell', () => {
     for (const v of HOSTILE_VALUES) {
       expect(argvOf(buildKubectlCommand({ namespace: 'cassandra', pod: 'cass-0' }, { argv: ['printf', '%s', v] }))).toEqual([
-        'kubectl', '-n', 'cassandra', 'exec', 'cass-0', '--', 'printf', '%s', v,
+        'kubectl',
+        '-n',
+        'cassandra',
+        'exec',
+        'cass-0',
+        '--',
+        'printf',
+        '%s',
+        v,
       ]);
     }
   });
@@ -263,15 +343,45 @@ describe('buildKubectlCommand', () => {
         ),
       ),
     ).toEqual([
-      'kubectl', '--kubeconfig', '/etc/kube/config', '--context', 'arn:aws:eks:eu-west-1:1:cluster/prod', '-n', 'cassandra',
-      'exec', '-i', 'cass-0', '-c', 'cassandra', '--', 'nodetool', 'status',
+      'kubectl',
+      '--kubeconfig',
+      '/etc/kube/config',
+      '--context',
+      'arn:aws:eks:eu-west-1:1:cluster/prod',
+      '-n',
+      'cassandra',
+      'exec',
+      '-i',
+      'cass-0',
+      '-c',
+      'cassandra',
+      '--',
+      'nodetool',
+      'status',
     ]);
   });
 
   it('carries env through an sh wrapper and stdin', () => {
     const b = buildKubectlCommand({ namespace: 'ns', pod: 'p' }, { argv: ['nodetool', 'info'], env: { PW: 'hunter2' }, cwd: '/opt' });
     if (!b.ok) throw new Error(b.reason);
-    expect(b.argv).toEqual(['kubectl', '-n', 'ns', 'exec', '-i', 'p', '--', 'sh', '-c', ENV_WRAPPER_SCRIPT, 'cql-tuner', '/opt', 'PW', '--', 'nodetool', 'info']);
+    expect(b.argv).toEqual([
+      'kubectl',
+      '-n',
+      'ns',
+      'exec',
+      '-i',
+      'p',
+      '--',
+      'sh',
+      '-c',
+      ENV_WRAPPER_SCRIPT,
+      'cql-tuner',
+      '/opt',
+      'PW',
+      '--',
+      'nodetool',
+      'info',
+    ]);
     expect(b.argv).not.toContain('hunter2');
     expect(b.stdinPrefix).toBe('hunter2\n');
   });
@@ -297,7 +407,10 @@ describe('buildDockerCommand', () => {
   });
 
   it('maps user, cwd, stdin and env names; env values go to the client environment', () => {
-    const b = buildDockerCommand({ container: 'cass1', user: 'cassandra' }, { argv: ['nodetool', 'status'], env: { PW: 'hunter2', B: 'x\ny' }, cwd: '/opt', hasStdin: true });
+    const b = buildDockerCommand(
+      { container: 'cass1', user: 'cassandra' },
+      { argv: ['nodetool', 'status'], env: { PW: 'hunter2', B: 'x\ny' }, cwd: '/opt', hasStdin: true },
+    );
     expect(b).toEqual({
       ok: true,
       argv: ['docker', 'exec', '-i', '-u', 'cassandra', '-w', '/opt', '-e', 'PW', '-e', 'B', '--', 'cass1', 'nodetool', 'status'],
@@ -347,7 +460,10 @@ describe('explainClientFailure', () => {
 
   it('recognises the docker client’s own errors only', () => {
     expect(
-      explainClientFailure('docker', 'cass1', { ...base, stderr: 'Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?\n' }),
+      explainClientFailure('docker', 'cass1', {
+        ...base,
+        stderr: 'Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?\n',
+      }),
     ).toBe('docker exec on cass1 failed: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?');
     expect(explainClientFailure('docker', 'cass1', { ...base, stderr: 'Error response from daemon: No such container: cass1\n' })).toBe(
       'docker exec on cass1 failed: Error response from daemon: No such container: cass1',

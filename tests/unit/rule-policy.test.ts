@@ -14,7 +14,10 @@ import { OpError } from '../../mcp-server/src/ops/errors.js';
 
 // A real cluster shape: an RF 3 keyspace never repaired, and a table read through 40 SSTables per read.
 const outputs = [
-  { name: 'cql:system_schema.keyspaces', text: 'keyspace_name\treplication\nshop\t{"class":"org.apache.cassandra.locator.SimpleStrategy","replication_factor":"3"}\n' },
+  {
+    name: 'cql:system_schema.keyspaces',
+    text: 'keyspace_name\treplication\nshop\t{"class":"org.apache.cassandra.locator.SimpleStrategy","replication_factor":"3"}\n',
+  },
   { name: 'cql:system_schema.tables#options', text: 'keyspace_name\ttable_name\tgc_grace_seconds\textensions\nshop\torders\t864000\t{}\n' },
   { name: 'cql:system.local#clock', text: 'now\n2026-03-20T12:00:00.000Z\n' },
   { name: 'cql:system_distributed.parent_repair_history', text: 'keyspace_name\tcolumnfamily_names\tstarted_at\tfinished_at\texception_message\toptions\n' },
@@ -40,7 +43,11 @@ describe('rule policy: switch a rule or a finding off, override a threshold, and
   it('a threshold override is in force only while the rules run', () => {
     const base = threshold('table.tombstones-per-read');
     let seen: number | undefined;
-    const probe = { id: 'probe', checks: 'reads a threshold', run: () => ((seen = threshold('table.tombstones-per-read').warning), { rule: 'probe', checked: true, findings: [] }) };
+    const probe = {
+      id: 'probe',
+      checks: 'reads a threshold',
+      run: () => ((seen = threshold('table.tombstones-per-read').warning), { rule: 'probe', checked: true, findings: [] }),
+    };
     const r = runRules(input(), [probe], { source: 'p.yaml', off: [], thresholds: { 'table.tombstones-per-read': { warning: 7 } } });
     expect(seen).toBe(7);
     expect(threshold('table.tombstones-per-read')).toEqual(base);
@@ -52,7 +59,11 @@ describe('rule policy: switch a rule or a finding off, override a threshold, and
       ok: true,
       policy: { source: 'f', off: ['repair'], thresholds: { 'table.tombstones-per-read': { warning: 2000, critical: 20000 } } },
     });
-    const bad = parseRulePolicy('of: [x]\noff: [Bad Id]\nthresholds:\n  no.such: {warning: 1}\n  table.x: {warning: "high", low: 1}\n', 'f', (id) => id === 'table.x');
+    const bad = parseRulePolicy(
+      'of: [x]\noff: [Bad Id]\nthresholds:\n  no.such: {warning: 1}\n  table.x: {warning: "high", low: 1}\n',
+      'f',
+      (id) => id === 'table.x',
+    );
     expect(bad.ok).toBe(false);
     expect(!bad.ok && bad.problems).toEqual([
       'unknown key "of" (allowed: off, thresholds)',
@@ -76,7 +87,10 @@ describe('rule policy: switch a rule or a finding off, override a threshold, and
     await expect(loadRulePolicy('/dev/zero', {})).rejects.toThrow(OpError);
     await expect(loadRulePolicy(dir, {})).rejects.toMatchObject({ code: 'BAD_RULE_POLICY', fix: expect.stringMatching(/regular YAML file/) });
     await writeFile(join(dir, 'bad.yaml'), 'thresholds:\n  table.tombstones-per-read: { warning: lots }\n');
-    await expect(loadRulePolicy(join(dir, 'bad.yaml'), {})).rejects.toMatchObject({ code: 'BAD_RULE_POLICY', message: expect.stringMatching(/warning must be a number/) });
+    await expect(loadRulePolicy(join(dir, 'bad.yaml'), {})).rejects.toMatchObject({
+      code: 'BAD_RULE_POLICY',
+      message: expect.stringMatching(/warning must be a number/),
+    });
   });
 });
 

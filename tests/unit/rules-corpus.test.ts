@@ -3,7 +3,6 @@ import { interpretText } from '../../mcp-server/src/ops/interpret.js';
 import { corpus, HAVE_CORPUS } from '../helpers/corpus.js';
 
 // One test per public nodetool sample, asserting what SOURCES.tsv says an expert concludes.
-const ids = (r: ReturnType<typeof interpretText>) => r.findings.map((f) => `${f.severity}:${f.id}`);
 
 describe.skipIf(!HAVE_CORPUS)('interpret on the labelled corpus', () => {
   it('status with a DN node in dc2: the down node is critical and named', () => {
@@ -111,7 +110,8 @@ describe.skipIf(!HAVE_CORPUS)('interpret on the labelled log samples', () => {
 
 describe('log GC pauses need a pattern', () => {
   it('one 289 ms pause is info; five pauses over 200 ms are a warning', () => {
-    const line = (ms: number, s: number) => `INFO  [Service Thread] 2026-11-21 10:00:${String(s).padStart(2, '0')},000 GCInspector.java:294 - G1 Young Generation GC in ${ms}ms.  G1 Eden Space: 100 -> 0`;
+    const line = (ms: number, s: number) =>
+      `INFO  [Service Thread] 2026-11-21 10:00:${String(s).padStart(2, '0')},000 GCInspector.java:294 - G1 Young Generation GC in ${ms}ms.  G1 Eden Space: 100 -> 0`;
     const one = interpretText([line(289, 1), line(120, 2)].join('\n'));
     expect(one.findings.map((f) => `${f.severity}:${f.id}`)).toEqual(['info:log.gc-pause']);
     const many = interpretText([250, 260, 270, 280, 290].map((ms, i) => line(ms, i)).join('\n'));

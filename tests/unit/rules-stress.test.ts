@@ -126,7 +126,10 @@ describe('stress rules on synthetic edge cases', () => {
   });
 
   it('errors above 1 % are critical', () => {
-    const txt = corpus('stress/cassandra_stress_write_bimodal_p99_wca_docstring.txt').replace('Total errors              :          0 [WRITE: 0]', 'Total errors              :     20,000 [WRITE: 20,000]');
+    const txt = corpus('stress/cassandra_stress_write_bimodal_p99_wca_docstring.txt').replace(
+      'Total errors              :          0 [WRITE: 0]',
+      'Total errors              :     20,000 [WRITE: 20,000]',
+    );
     const r = interpretText(txt);
     const e = byId(r, 'stress.errors');
     expect(e[0]?.severity).toBe('critical');
@@ -148,7 +151,14 @@ describe('stall and retries (latte JSON shape)', () => {
         error_count: 0,
         request_retry_count: retries,
         cycle_throughput: { value: 1000 },
-        log: rates.map((r, i) => ({ time_s: i, duration_s: 1, cycle_throughput: r, cycle_count: r, cycle_error_count: 0, cycle_latency: { mean: { value: 2 }, percentiles: [1, 5, 9] } })),
+        log: rates.map((r, i) => ({
+          time_s: i,
+          duration_s: 1,
+          cycle_throughput: r,
+          cycle_count: r,
+          cycle_error_count: 0,
+          cycle_latency: { mean: { value: 2 }, percentiles: [1, 5, 9] },
+        })),
       },
     });
 

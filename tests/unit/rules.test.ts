@@ -4,7 +4,8 @@ import { nodeFactsFromRaw } from '../../mcp-server/src/core/facts/from-raw.js';
 import type { NodeFacts } from '../../mcp-server/src/core/facts/node-facts.js';
 import { runRules } from '../../mcp-server/src/core/rules/index.js';
 
-const node = (name: string, facts: NodeFacts, nodetool: Record<string, unknown> = {}, reachable = true): NodeEvidence => nodeEvidence(name, reachable, { facts, nodetool });
+const node = (name: string, facts: NodeFacts, nodetool: Record<string, unknown> = {}, reachable = true): NodeEvidence =>
+  nodeEvidence(name, reachable, { facts, nodetool });
 const run = (nodes: NodeEvidence[]) => runRules({ origin: 'test', nodes } satisfies DiagnosisInput);
 const fromText = (name: string, outputs: Record<string, string>) => {
   const r = nodeFactsFromRaw(Object.entries(outputs).map(([k, text]) => ({ name: `nodetool:${k}`, text })));
@@ -12,7 +13,14 @@ const fromText = (name: string, outputs: Record<string, string>) => {
 };
 
 const STATUS = (rows: string[]) =>
-  ['Datacenter: dc1', '===============', 'Status=Up/Down', '|/ State=Normal/Leaving/Joining/Moving', '--  Address    Load        Tokens  Owns (effective)  Host ID                               Rack', ...rows].join('\n');
+  [
+    'Datacenter: dc1',
+    '===============',
+    'Status=Up/Down',
+    '|/ State=Normal/Leaving/Joining/Moving',
+    '--  Address    Load        Tokens  Owns (effective)  Host ID                               Rack',
+    ...rows,
+  ].join('\n');
 const hid = (i: number) => `0b9c7a1e-0000-4000-8000-00000000000${i}`;
 
 describe('rules on synthetic evidence', () => {
@@ -43,7 +51,9 @@ describe('rules on synthetic evidence', () => {
   it('topology: schema disagreement across nodes; unreachable nodes are critical', () => {
     const a = node('10.0.0.1', { schemaVersion: 'aaaa' });
     const b = node('10.0.0.2', { schemaVersion: 'bbbb' });
-    const dead = nodeEvidence('10.0.0.3', false, { facts: {}, nodetool: {} }, [{ source: 'cql:system.local', code: 'CQL_UNREACHABLE', message: 'connection refused' }]);
+    const dead = nodeEvidence('10.0.0.3', false, { facts: {}, nodetool: {} }, [
+      { source: 'cql:system.local', code: 'CQL_UNREACHABLE', message: 'connection refused' },
+    ]);
     const r = run([a, b, dead]);
     expect(r.findings.find((f) => f.id === 'topology.schema-disagreement')?.evidence).toEqual(['schema aaaa: 10.0.0.1', 'schema bbbb: 10.0.0.2']);
     expect(r.findings.find((f) => f.id === 'topology.unreachable')).toMatchObject({ severity: 'critical', node: '10.0.0.3' });
@@ -63,7 +73,9 @@ describe('rules on synthetic evidence', () => {
   });
 
   it('JVM: a 5 s GC pause is critical, a quiet heap is not reported', () => {
-    const r = run([node('n1', { heap: { usedMb: 300, maxMb: 8192 }, gc: { intervalMs: 60000, maxPauseMs: 5000, totalPauseMs: 9000, collections: 12, reclaimedBytes: 1 } })]);
+    const r = run([
+      node('n1', { heap: { usedMb: 300, maxMb: 8192 }, gc: { intervalMs: 60000, maxPauseMs: 5000, totalPauseMs: 9000, collections: 12, reclaimedBytes: 1 } }),
+    ]);
     expect(r.findings.map((f) => `${f.severity}:${f.id}`)).toEqual(['critical:jvm.gc.pause']);
   });
 
@@ -99,10 +111,31 @@ describe('rules on synthetic evidence', () => {
   });
 
   it('traps: ScyllaDB pending estimates and the idle-node proxyhistograms error are info, not faults', () => {
-    const scylla = node('s1', {}, { compactionstats: { layout: 'classic', product: 'scylla', pendingTasks: 1500, pendingTasksReliable: false, pendingByTable: [], compactions: [], remainingTimeSeconds: null, summary: null, notes: [] } });
-    const idle = nodeEvidence('c1', true, { facts: {}, nodetool: {} }, [{ source: 'nodetool:proxyhistograms', code: 'NO_METRIC_YET', message: 'InstanceNotFoundException' }]);
+    const scylla = node(
+      's1',
+      {},
+      {
+        compactionstats: {
+          layout: 'classic',
+          product: 'scylla',
+          pendingTasks: 1500,
+          pendingTasksReliable: false,
+          pendingByTable: [],
+          compactions: [],
+          remainingTimeSeconds: null,
+          summary: null,
+          notes: [],
+        },
+      },
+    );
+    const idle = nodeEvidence('c1', true, { facts: {}, nodetool: {} }, [
+      { source: 'nodetool:proxyhistograms', code: 'NO_METRIC_YET', message: 'InstanceNotFoundException' },
+    ]);
     const r = run([scylla, idle]);
-    expect(r.findings.map((f) => `${f.severity}:${f.id}`).sort()).toEqual(['info:trap.nodetool.proxyhistograms-idle-node', 'info:trap.scylla.compactionstats-pending']);
+    expect(r.findings.map((f) => `${f.severity}:${f.id}`).sort()).toEqual([
+      'info:trap.nodetool.proxyhistograms-idle-node',
+      'info:trap.scylla.compactionstats-pending',
+    ]);
   });
 });
 
@@ -122,16 +155,23 @@ describe('STCS on a table holding most of the data', () => {
   it('the compaction class comes out of the schema row as its short name', async () => {
     const { nodeFactsFromRaw } = await import('../../mcp-server/src/core/facts/from-raw.js');
     const { toTsv } = await import('../../mcp-server/src/core/parse/tsv.js');
-    const text = toTsv(['keyspace_name', 'table_name', 'compaction'], [['shop', 'orders', '{"class":"org.apache.cassandra.db.compaction.SizeTieredCompactionStrategy","max_threshold":"32"}']]);
+    const text = toTsv(
+      ['keyspace_name', 'table_name', 'compaction'],
+      [['shop', 'orders', '{"class":"org.apache.cassandra.db.compaction.SizeTieredCompactionStrategy","max_threshold":"32"}']],
+    );
     expect(nodeFactsFromRaw([{ name: 'cql:system_schema.tables', text }]).facts.tableSchemas).toEqual([schema('SizeTieredCompactionStrategy')]);
   });
 });
 
 describe('heap readings need GC pressure to alarm', () => {
   it('82 % used with short pauses is info; with a 1.5 s pause it is a warning', () => {
-    const quiet = run([node('n1', { heap: { usedMb: 421, maxMb: 512 }, gc: { intervalMs: 1000, maxPauseMs: 20, totalPauseMs: 20, collections: 1, reclaimedBytes: 1 } })]);
+    const quiet = run([
+      node('n1', { heap: { usedMb: 421, maxMb: 512 }, gc: { intervalMs: 1000, maxPauseMs: 20, totalPauseMs: 20, collections: 1, reclaimedBytes: 1 } }),
+    ]);
     expect(quiet.findings.find((f) => f.id === 'jvm.heap.used-ratio')?.severity).toBe('info');
-    const busy = run([node('n1', { heap: { usedMb: 421, maxMb: 512 }, gc: { intervalMs: 1000, maxPauseMs: 1500, totalPauseMs: 1500, collections: 1, reclaimedBytes: 1 } })]);
+    const busy = run([
+      node('n1', { heap: { usedMb: 421, maxMb: 512 }, gc: { intervalMs: 1000, maxPauseMs: 1500, totalPauseMs: 1500, collections: 1, reclaimedBytes: 1 } }),
+    ]);
     expect(busy.findings.find((f) => f.id === 'jvm.heap.used-ratio')?.severity).toBe('warning');
   });
 });
@@ -146,7 +186,9 @@ describe('jvm rule: why it could not check', () => {
       { source: 'nodetool:info', code: 'TIMEOUT', message: 'did not finish' },
     ]);
     expect(o.checked).toBe(false);
-    expect(o.skippedBecause).toBe('no heap or GC data: 10.0.0.1 nodetool:gcstats output not readable (no gcstats header); 10.0.0.1 nodetool:info failed [TIMEOUT]');
+    expect(o.skippedBecause).toBe(
+      'no heap or GC data: 10.0.0.1 nodetool:gcstats output not readable (no gcstats header); 10.0.0.1 nodetool:info failed [TIMEOUT]',
+    );
   });
 
   it('without any nodetool attempt, says JMX is what it needs', () => {

@@ -44,7 +44,12 @@ describe('parseCqlSchema on DESCRIBE output', () => {
     expect(orders.columns.find((c) => c.name === 'items')?.type).toBe('list<frozen<line_item>>');
     expect(orders.options.compaction).toEqual({ class: 'SizeTieredCompactionStrategy', options: { max_threshold: '32', min_threshold: '4' } });
     expect(orders.options.compression).toEqual({ class: 'LZ4Compressor', enabled: true, chunkLengthKb: 16 });
-    expect(orders.options).toMatchObject({ gcGraceSeconds: 864000, defaultTtl: 0, speculativeRetry: '99p', caching: { keys: 'ALL', rowsPerPartition: 'NONE' } });
+    expect(orders.options).toMatchObject({
+      gcGraceSeconds: 864000,
+      defaultTtl: 0,
+      speculativeRetry: '99p',
+      caching: { keys: 'ALL', rowsPerPartition: 'NONE' },
+    });
     const events = s.tables.find((t) => t.name === 'events')!;
     expect(events.partitionKey).toEqual(['day', 'bucket']);
     expect(events.clustering.map((c) => `${c.name} ${c.order}`)).toEqual(['ts DESC', 'id ASC']);
@@ -55,7 +60,17 @@ describe('parseCqlSchema on DESCRIBE output', () => {
       { keyspace: 'shop', table: 'orders', name: 'orders_total_sai', target: 'total', custom: true, using: 'StorageAttachedIndex' },
     ]);
     expect(s.views).toMatchObject([{ keyspace: 'shop', name: 'orders_by_status', baseKeyspace: 'shop', baseTable: 'orders', partitionKey: ['status'] }]);
-    expect(s.types).toEqual([{ keyspace: 'shop', name: 'line_item', fields: [{ name: 'sku', type: 'text' }, { name: 'qty', type: 'int' }, { name: 'price', type: 'decimal' }] }]);
+    expect(s.types).toEqual([
+      {
+        keyspace: 'shop',
+        name: 'line_item',
+        fields: [
+          { name: 'sku', type: 'text' },
+          { name: 'qty', type: 'int' },
+          { name: 'price', type: 'decimal' },
+        ],
+      },
+    ]);
   });
 
   it('reads 3.11 output: COMPACT STORAGE, counters, SASI with OPTIONS, 99PERCENTILE', () => {
@@ -179,7 +194,9 @@ describe('schema + the real lab capture (Cassandra 5.0.9, 3 nodes)', () => {
     expect(input.product).toBe('cassandra');
     expect(input.datacenters).toEqual(['datacenter1']);
     const rows = schemaTableRows(input);
-    expect(rows).toEqual([expect.objectContaining({ table: 'fixture_ks.readings', compaction: 'SizeTieredCompactionStrategy', chunkKb: 16, diskMiBMaxNode: 1, tombstonesMax: 86 })]);
+    expect(rows).toEqual([
+      expect.objectContaining({ table: 'fixture_ks.readings', compaction: 'SizeTieredCompactionStrategy', chunkKb: 16, diskMiBMaxNode: 1, tombstonesMax: 86 }),
+    ]);
     // 1 MiB per node is far below the STCS floor: checked, nothing to say; RF 3 NTS: no replication finding.
     const out = schemaRules(input);
     expect(out.find((o) => o.rule === 'schema.stcs-large-table')).toMatchObject({ checked: true, findings: [] });

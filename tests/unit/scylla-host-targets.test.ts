@@ -64,7 +64,13 @@ afterAll(() => {
 });
 beforeEach(() => rmSync(log, { force: true }));
 
-const calls = (): string[][] => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]) : []);
+const calls = (): string[][] =>
+  existsSync(log)
+    ? readFileSync(log, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as string[])
+    : [];
 
 describe.each([
   { spec: 'k8s://db/scylla-0/scylla', prefix: ['kubectl', '--context', 'x', '-n', 'db', 'exec', 'scylla-0', '-c', 'scylla', '--'] },

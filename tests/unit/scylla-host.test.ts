@@ -8,7 +8,14 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { detect } from '../../mcp-server/src/core/detect.js';
 import {
-  parseCpuList, parseHexMask, parseInterrupts, parsePerftuneYaml, parseScyllaArgs, parseScyllaSetup, parseSeastarAio, splitArgs,
+  parseCpuList,
+  parseHexMask,
+  parseInterrupts,
+  parsePerftuneYaml,
+  parseScyllaArgs,
+  parseScyllaSetup,
+  parseSeastarAio,
+  splitArgs,
 } from '../../mcp-server/src/core/parse/host/scylla-setup.js';
 import { aioNeed, scyllaHostRules } from '../../mcp-server/src/core/rules/scylla-host.js';
 import { interpretText } from '../../mcp-server/src/ops/interpret.js';
@@ -141,21 +148,32 @@ function scyllaTree(edit: (w: (p: string, text: string) => void) => void): strin
   w('etc/scylla.d/cpuset.conf', 'CPUSET="--cpuset 1 "\n');
   w('etc/scylla.d/perftune.yaml', "cpu_mask: '0x3'\nirq_cpu_mask: '0x1'\nnic:\n- ens4\ntune:\n- net\n");
   w('etc/scylla.d/io.conf', 'SEASTAR_IO="--io-properties-file=/etc/scylla.d/io_properties.yaml"\n');
-  w('etc/scylla.d/io_properties.yaml', [
-    'disks:', '  - mountpoint: /var/lib/scylla', '    read_iops: 100000', '    read_bandwidth: 1000000000',
-    '    write_iops: 80000', '    write_bandwidth: 800000000', '',
-  ].join('\n'));
+  w(
+    'etc/scylla.d/io_properties.yaml',
+    [
+      'disks:',
+      '  - mountpoint: /var/lib/scylla',
+      '    read_iops: 100000',
+      '    read_bandwidth: 1000000000',
+      '    write_iops: 80000',
+      '    write_bandwidth: 800000000',
+      '',
+    ].join('\n'),
+  );
   w('etc/default/scylla-server', 'SET_NIC_AND_DISKS=yes\nIFNAME=ens4\nSET_CLOCKSOURCE=no\n');
   const io = '--io-properties-file=/etc/scylla.d/io_properties.yaml';
   const argv = ['/usr/bin/scylla', '--log-to-syslog', '1', '--network-stack', 'posix', io, '--cpuset', '1'];
   w('proc/1717/cmdline', [...argv, ''].join('\0'));
-  w('proc/interrupts', [
-    '           CPU0       CPU1       ',
-    ' 24:    8812345          0   PCI-MSI 81920-edge      ens4-Tx-Rx-0',
-    ' 25:    7712001          0   PCI-MSI 81921-edge      ens4-Tx-Rx-1',
-    'NMI:          0          0   Non-maskable interrupts',
-    '',
-  ].join('\n'));
+  w(
+    'proc/interrupts',
+    [
+      '           CPU0       CPU1       ',
+      ' 24:    8812345          0   PCI-MSI 81920-edge      ens4-Tx-Rx-0',
+      ' 25:    7712001          0   PCI-MSI 81921-edge      ens4-Tx-Rx-1',
+      'NMI:          0          0   Non-maskable interrupts',
+      '',
+    ].join('\n'),
+  );
   w('proc/irq/24/smp_affinity_list', '0\n');
   w('proc/irq/25/smp_affinity_list', '0\n');
   w('.commands/df -B1 --output=size,target _var_lib_scylla.txt', '     1B-blocks Mounted on\n3840755982336 /var/lib/scylla\n');
@@ -165,7 +183,9 @@ function scyllaTree(edit: (w: (p: string, text: string) => void) => void): strin
 
 describe('audit_os with product scylla on recorded host trees', () => {
   const roots: string[] = [];
-  afterEach(() => { for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true }); });
+  afterEach(() => {
+    for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
+  });
   const audit = async (edit: (w: (p: string, text: string) => void) => void) => {
     const root = scyllaTree(edit);
     roots.push(root);
@@ -177,8 +197,14 @@ describe('audit_os with product scylla on recorded host trees', () => {
     expect(r.findings.filter((f) => f.id.startsWith('scylla-host.'))).toEqual([]);
     const sh = r.checked.filter((c) => c.rule.startsWith('scylla-host:'));
     expect(sh.map((c) => [c.rule, c.checked])).toEqual([
-      ['scylla-host:aio', true], ['scylla-host:shards', true], ['scylla-host:cpuset-masks', true], ['scylla-host:irq-affinity', true],
-      ['scylla-host:perftune', true], ['scylla-host:nofile', true], ['scylla-host:disk-ram', true], ['scylla-host:io-setup', true],
+      ['scylla-host:aio', true],
+      ['scylla-host:shards', true],
+      ['scylla-host:cpuset-masks', true],
+      ['scylla-host:irq-affinity', true],
+      ['scylla-host:perftune', true],
+      ['scylla-host:nofile', true],
+      ['scylla-host:disk-ram', true],
+      ['scylla-host:io-setup', true],
       ['scylla-host:developer-mode', false],
     ]);
     expect(r.scyllaHost).toMatchObject({ onlineCpus: [0, 1], affinity: { 24: [0], 25: [0] }, dataFsBytes: 3840755982336, process: { pid: 1717 } });
@@ -196,8 +222,13 @@ describe('audit_os with product scylla on recorded host trees', () => {
     });
     const by = Object.fromEntries(r.findings.filter((f) => f.id.startsWith('scylla-host.')).map((f) => [f.id, f]));
     expect(Object.keys(by).sort()).toEqual([
-      'scylla-host.aio-max-nr-below-need', 'scylla-host.cpuset-conf-drift', 'scylla-host.cpuset-perftune-mismatch', 'scylla-host.developer-mode',
-      'scylla-host.disk-ram-ratio', 'scylla-host.irq-affinity-drift', 'scylla-host.perftune-net-despite-switch',
+      'scylla-host.aio-max-nr-below-need',
+      'scylla-host.cpuset-conf-drift',
+      'scylla-host.cpuset-perftune-mismatch',
+      'scylla-host.developer-mode',
+      'scylla-host.disk-ram-ratio',
+      'scylla-host.irq-affinity-drift',
+      'scylla-host.perftune-net-despite-switch',
     ]);
     // The running command line has no --developer-mode: dev-mode.conf takes effect at the next start.
     expect(by['scylla-host.developer-mode']!.title).toBe('dev-mode.conf puts ScyllaDB in developer mode (DEV_MODE=--developer-mode=1) from its next start');
@@ -224,19 +255,38 @@ describe('audit_os with product scylla on recorded host trees', () => {
 
   it('rules are pure over facts: a developer-mode process and a 9000-descriptor limit', () => {
     const out = scyllaHostRules({
-      origin: 'test', onlineCpus: [0, 1, 2, 3], memTotalKiB: null, aioMaxNr: null, aioNr: null, nrOpen: 1048576, fileMax: null,
+      origin: 'test',
+      onlineCpus: [0, 1, 2, 3],
+      memTotalKiB: null,
+      aioMaxNr: null,
+      aioNr: null,
+      nrOpen: 1048576,
+      fileMax: null,
       process: { pid: 7, args: parseScyllaArgs(['--developer-mode', '1']), nofileSoft: 9000, nofileHard: 2000000 },
-      env: {}, perftune: null, perftunePresent: false, ioPropertiesPresent: false, interrupts: null, affinity: {}, dataFsBytes: null, dataDir: null, unread: [],
+      env: {},
+      perftune: null,
+      perftunePresent: false,
+      ioPropertiesPresent: false,
+      interrupts: null,
+      affinity: {},
+      dataFsBytes: null,
+      dataDir: null,
+      unread: [],
     });
     const f = out.flatMap((o) => o.findings);
-    expect(f.map((x) => [x.id, x.severity])).toEqual([['scylla-host.nofile-low', 'critical'], ['scylla-host.developer-mode', 'warning']]);
+    expect(f.map((x) => [x.id, x.severity])).toEqual([
+      ['scylla-host.nofile-low', 'critical'],
+      ['scylla-host.developer-mode', 'warning'],
+    ]);
     expect(f[0]!.title).toBe('scylla (pid 7) open files: soft limit 9000 < 800000; hard limit 2000000 above fs.nr_open 1048576');
   });
 });
 
 describe('diagnose: the ScyllaDB host check joins the report', () => {
   const roots: string[] = [];
-  afterEach(() => { for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true }); });
+  afterEach(() => {
+    for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
+  });
   it('a Cassandra cluster is not touched; a ScyllaDB host read adds its findings, outcomes and counts', async () => {
     const { analyzeBundle } = await import('../../mcp-server/src/ops/snapshot.js');
     const { diagnoseBundle } = await import('../../mcp-server/src/ops/diagnose.js');
@@ -248,14 +298,21 @@ describe('diagnose: the ScyllaDB host check joins the report', () => {
     const bundle = join(mkdtempSync(join(tmpdir(), 'scylla-host-bundle-')), 'b');
     roots.push(dirname(bundle));
     const meta = { tool: { name: 'cql-tuner' as const, version: 'test' }, collectedAt: '2026-11-24T00:00:00.000Z', durationMs: 1, contactPoints: ['10.0.0.1'] };
-    await writeBundle(bundle, meta, [{
-      node: { address: '10.0.0.1', cqlPort: 9042, jmxHost: '10.0.0.1', jmxPort: 7199, datacenter: 'dc1', rack: 'r1', hostId: null, upPerDriver: true },
-      ms: 10, cqlReachable: false, virtualTables: [],
-      sources: ['tpstats', 'info', 'version'].map((sub) => ({
-        name: `nodetool:${sub}`, via: 'nodetool' as const, ok: true, ms: 5,
-        text: readFileSync(join(FIXTURES_DIR, `lab/cassandra-5.0-3node/node1/nodetool-${sub}.txt`), 'utf8'),
-      })),
-    }]);
+    await writeBundle(bundle, meta, [
+      {
+        node: { address: '10.0.0.1', cqlPort: 9042, jmxHost: '10.0.0.1', jmxPort: 7199, datacenter: 'dc1', rack: 'r1', hostId: null, upPerDriver: true },
+        ms: 10,
+        cqlReachable: false,
+        virtualTables: [],
+        sources: ['tpstats', 'info', 'version'].map((sub) => ({
+          name: `nodetool:${sub}`,
+          via: 'nodetool' as const,
+          ok: true,
+          ms: 5,
+          text: readFileSync(join(FIXTURES_DIR, `lab/cassandra-5.0-3node/node1/nodetool-${sub}.txt`), 'utf8'),
+        })),
+      },
+    ]);
     const s = await analyzeBundle(bundle);
     expect(s.nodes[0]!.facts.product).not.toBe('scylla');
     expect(await checkScyllaHost({ nodetoolVia: 'ssh://ops@{host}' }, s, () => new LocalTarget())).toBeUndefined();

@@ -36,7 +36,9 @@ describe('text the assistant reads names every tool the server registers', () =>
   it('commands and skills name only tools that exist', () => {
     const files = [
       ...readdirSync(join(ROOT, 'commands')).map((f) => join(ROOT, 'commands', f)),
-      ...readdirSync(join(ROOT, 'skills'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => join(ROOT, 'skills', f)),
+      ...readdirSync(join(ROOT, 'skills'), { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => join(ROOT, 'skills', f)),
     ];
     const unknown: string[] = [];
     for (const f of files) {

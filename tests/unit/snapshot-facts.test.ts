@@ -36,9 +36,19 @@ describe('virtual tables → node facts (real 5.0.9 captures)', () => {
   const raw = (names: string[]) => names.map((n) => ({ name: `cql:system_views.${n}`, text: corpus(`${NODE2}/cql_node2/vt_${n}.txt`) }));
 
   it.skipIf(!HAVE_CORPUS)('types thread pools, caches, settings and per-table latency', () => {
-    const { facts, unparsed } = nodeFactsFromRaw(raw(['thread_pools', 'caches', 'settings', 'local_read_latency', 'disk_usage', 'max_partition_size', 'tombstones_per_read', 'clients', 'gossip_info']));
+    const { facts, unparsed } = nodeFactsFromRaw(
+      raw(['thread_pools', 'caches', 'settings', 'local_read_latency', 'disk_usage', 'max_partition_size', 'tombstones_per_read', 'clients', 'gossip_info']),
+    );
     expect(unparsed).toEqual([]);
-    expect(facts.threadPools?.find((p) => p.name === 'CompactionExecutor')).toEqual({ name: 'CompactionExecutor', active: 0, activeLimit: 2, pending: 0, blocked: 0, blockedAllTime: 0, completed: 62 });
+    expect(facts.threadPools?.find((p) => p.name === 'CompactionExecutor')).toEqual({
+      name: 'CompactionExecutor',
+      active: 0,
+      activeLimit: 2,
+      pending: 0,
+      blocked: 0,
+      blockedAllTime: 0,
+      completed: 62,
+    });
     const keys = facts.caches?.find((c) => c.name === 'keys');
     expect(keys).toMatchObject({ capacityBytes: 53477376, entries: 30, hits: 148, requests: 173 });
     expect(keys?.hitRatio).toBeCloseTo(0.855, 3);
@@ -86,7 +96,14 @@ function fakeRaw(address: string, ok: boolean): NodeRaw {
     sources: ok
       ? [
           { name: 'cql:system.local', via: 'cql', ok: true, ms: 1, text: toTsv(['release_version', 'data_center'], [['5.0.9', 'dc1']]), rows: 1 },
-          { name: 'cql:system_views.thread_pools', via: 'cql', ok: true, ms: 1, text: toTsv(['name', 'pending_tasks', 'blocked_tasks', 'blocked_tasks_all_time'], [['MutationStage', '12', '0', '3']]), rows: 1 },
+          {
+            name: 'cql:system_views.thread_pools',
+            via: 'cql',
+            ok: true,
+            ms: 1,
+            text: toTsv(['name', 'pending_tasks', 'blocked_tasks', 'blocked_tasks_all_time'], [['MutationStage', '12', '0', '3']]),
+            rows: 1,
+          },
         ]
       : [{ name: 'cql:system.local', via: 'cql', ok: false, ms: 1, error: { code: 'CQL_UNREACHABLE', message: 'connection refused' } }],
   };
@@ -113,7 +130,9 @@ describe('bundles', () => {
     const dir = join(parent, 'taken');
     mkdirSync(dir);
     writeFileSync(join(dir, 'keep.txt'), 'precious');
-    await expect(writeBundle(dir, { tool: { name: 'cql-tuner', version: 't' }, collectedAt: '', durationMs: 0, contactPoints: [] }, [fakeRaw('a', true)])).rejects.toMatchObject({ code: 'BUNDLE_EXISTS' });
+    await expect(
+      writeBundle(dir, { tool: { name: 'cql-tuner', version: 't' }, collectedAt: '', durationMs: 0, contactPoints: [] }, [fakeRaw('a', true)]),
+    ).rejects.toMatchObject({ code: 'BUNDLE_EXISTS' });
     expect(readdirSync(parent)).toEqual(['taken']);
     expect(readdirSync(dir)).toEqual(['keep.txt']);
   });
@@ -122,7 +141,22 @@ describe('bundles', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cql-tuner-bundle-'));
     writeFileSync(
       join(dir, 'manifest.json'),
-      JSON.stringify({ format: 'cql-tuner-bundle/1', collectedAt: '', durationMs: 0, contactPoints: [], nodes: [{ node: fakeRaw('a', true).node, dir: 'a', ms: 0, cqlReachable: true, virtualTables: [], sources: [{ name: 'cql:x.y', via: 'cql', ok: true, ms: 0, file: '../../../etc/passwd' }] }] }),
+      JSON.stringify({
+        format: 'cql-tuner-bundle/1',
+        collectedAt: '',
+        durationMs: 0,
+        contactPoints: [],
+        nodes: [
+          {
+            node: fakeRaw('a', true).node,
+            dir: 'a',
+            ms: 0,
+            cqlReachable: true,
+            virtualTables: [],
+            sources: [{ name: 'cql:x.y', via: 'cql', ok: true, ms: 0, file: '../../../etc/passwd' }],
+          },
+        ],
+      }),
     );
     await expect(readBundle(dir)).rejects.toMatchObject({ code: 'NOT_A_BUNDLE' });
   });

@@ -4,7 +4,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readBundle, writeBundle } from '../../mcp-server/src/collect/bundle-store.js';
 import type { CqlSession } from '../../mcp-server/src/collect/cql-session.js';
-import { asAbsenceFact, collectNode, NODETOOL_WITHOUT_VTABLES, SCYLLA_LISTING_SOURCE, VIRTUAL_SCHEMA_PROBE, type NodeRaw, type RawSourceResult, type SweepNode } from '../../mcp-server/src/collect/sweep.js';
+import {
+  asAbsenceFact,
+  collectNode,
+  NODETOOL_WITHOUT_VTABLES,
+  SCYLLA_LISTING_SOURCE,
+  VIRTUAL_SCHEMA_PROBE,
+  type NodeRaw,
+  type RawSourceResult,
+  type SweepNode,
+} from '../../mcp-server/src/collect/sweep.js';
 import { nodeFactsFromRaw } from '../../mcp-server/src/core/facts/from-raw.js';
 import { SCYLLA_TABLES, scyllaTablesToRead } from '../../mcp-server/src/core/facts/from-scylla.js';
 import { VTABLES_FOR_FACTS } from '../../mcp-server/src/core/facts/from-vtables.js';
@@ -18,7 +27,16 @@ import { corpus, fixture, HAVE_CORPUS } from '../helpers/corpus.js';
 const C41 = 'lab/cassandra-4.1-1node/node1';
 const C50 = 'lab/cassandra-5.0-1node/node1';
 const C50N1 = 'lab/cassandra-5.0-3node/node1';
-const NODE: SweepNode = { address: '10.0.0.1', cqlPort: 9042, jmxHost: '10.0.0.1', jmxPort: 7199, datacenter: 'dc1', rack: 'r1', hostId: null, upPerDriver: true };
+const NODE: SweepNode = {
+  address: '10.0.0.1',
+  cqlPort: 9042,
+  jmxHost: '10.0.0.1',
+  jmxPort: 7199,
+  datacenter: 'dc1',
+  rack: 'r1',
+  hostId: null,
+  upPerDriver: true,
+};
 
 const table = (text: string): TsvTable => {
   const t = parseTsv(text);
@@ -51,7 +69,10 @@ function fakeSession(answers: Record<string, string | Error>) {
 const sweepOpts = { nodetool: [], batchNodetool: false, nodeTimeoutMs: 20_000 } as const;
 
 const NO_VSCHEMA = invalid('Keyspace system_virtual_schema does not exist');
-const local311 = toTsv(['key', 'release_version', 'data_center', 'rack', 'host_id'], [['local', '3.11.17', 'dc1', 'r1', '6a1b0e6e-0000-4000-8000-000000000001']]);
+const local311 = toTsv(
+  ['key', 'release_version', 'data_center', 'rack', 'host_id'],
+  [['local', '3.11.17', 'dc1', 'r1', '6a1b0e6e-0000-4000-8000-000000000001']],
+);
 
 describe('1. no system_virtual_schema is a fact, not an error', () => {
   it('a 3.11 node (keyspace missing, system.local answers) comes out complete, the absence recorded', async () => {
@@ -84,17 +105,31 @@ describe('1. no system_virtual_schema is a fact, not an error', () => {
   });
 
   it('real failures still count: a probe that times out, or a virtual table that fails on a node that has it', async () => {
-    const timeout: RawSourceResult = { name: VIRTUAL_SCHEMA_PROBE, via: 'cql', ok: false, ms: 10_000, error: { code: 'INTERNAL', message: 'Operation timed out - received only 0 responses' } };
+    const timeout: RawSourceResult = {
+      name: VIRTUAL_SCHEMA_PROBE,
+      via: 'cql',
+      ok: false,
+      ms: 10_000,
+      error: { code: 'INTERNAL', message: 'Operation timed out - received only 0 responses' },
+    };
     expect(asAbsenceFact(timeout)).toBe(timeout);
     // The same words on another source are not the probe's answer.
-    const other: RawSourceResult = { name: 'cql:system_views.thread_pools', via: 'cql', ok: false, ms: 1, error: { code: 'INTERNAL', message: 'Keyspace system_virtual_schema does not exist' } };
+    const other: RawSourceResult = {
+      name: 'cql:system_views.thread_pools',
+      via: 'cql',
+      ok: false,
+      ms: 1,
+      error: { code: 'INTERNAL', message: 'Keyspace system_virtual_schema does not exist' },
+    };
     expect(asAbsenceFact(other)).toBe(other);
 
     const { session } = fakeSession({
       'system_virtual_schema.tables': fixture(`${C50}/vt-system_virtual_schema.tables.tsv`),
       'system.local': fixture(`${C50}/table-system.local.tsv`),
       'system_views.thread_pools': invalid('unconfigured table thread_pools'),
-      ...Object.fromEntries(VTABLES_FOR_FACTS.filter((t) => t !== 'thread_pools').map((t) => [`system_views.${t}`, fixture(`${C50}/vt-system_views.${t}.tsv`)])),
+      ...Object.fromEntries(
+        VTABLES_FOR_FACTS.filter((t) => t !== 'thread_pools').map((t) => [`system_views.${t}`, fixture(`${C50}/vt-system_views.${t}.tsv`)]),
+      ),
     });
     const raw = await collectNode(session, NODE, sweepOpts);
     const snap = snapshotFromRaw([raw], { collectedAt: '', durationMs: 0, contactPoints: [] });
@@ -156,7 +191,9 @@ describe('2. nodetool-only path: tablestats → tables, nodetool version → ver
       { name: 'cql:system_views.disk_usage', text: fixture(`${C50}/vt-system_views.disk_usage.tsv`) },
       { name: 'nodetool:tablestats', text: fixture(`${C50}/nodetool-tablestats.txt`) },
     ]);
-    const diskUsage = table(fixture(`${C50}/vt-system_views.disk_usage.tsv`)).rows.find((x) => x['keyspace_name'] === 'fixture_ks' && x['table_name'] === 'readings');
+    const diskUsage = table(fixture(`${C50}/vt-system_views.disk_usage.tsv`)).rows.find(
+      (x) => x['keyspace_name'] === 'fixture_ks' && x['table_name'] === 'readings',
+    );
     expect(r.facts.tables?.find((t) => t.keyspace === 'fixture_ks' && t.table === 'readings')?.diskMiB).toBe(Number(diskUsage?.['mebibytes']));
   });
 });
@@ -165,14 +202,23 @@ describe('3. virtual tables: discovered, read where present, streaming interpret
   it('the sweep reads exactly the listed tables it can interpret, streaming included', async () => {
     const listing = table(fixture(`${C50N1}/vt-system_virtual_schema.tables.tsv`));
     const listed = listing.rows.filter((r) => r['keyspace_name'] === 'system_views').map((r) => r['table_name']!);
-    const answers: Record<string, string> = { 'system_virtual_schema.tables': fixture(`${C50N1}/vt-system_virtual_schema.tables.tsv`), 'system.local': fixture(`${C50N1}/table-system.local.tsv`) };
+    const answers: Record<string, string> = {
+      'system_virtual_schema.tables': fixture(`${C50N1}/vt-system_virtual_schema.tables.tsv`),
+      'system.local': fixture(`${C50N1}/table-system.local.tsv`),
+    };
     for (const t of listed) answers[`system_views.${t}`] = fixture(`${C50N1}/vt-system_views.${t}.tsv`);
     const { session, asked } = fakeSession(answers);
     const raw = await collectNode(session, NODE, sweepOpts);
-    const read = asked.map((q) => /FROM system_views\.(\w+)/.exec(q)?.[1]).filter(Boolean).sort();
+    const read = asked
+      .map((q) => /FROM system_views\.(\w+)/.exec(q)?.[1])
+      .filter(Boolean)
+      .sort();
     expect(read).toEqual(listed.filter((t) => VTABLES_FOR_FACTS.includes(t)).sort());
     expect(read).toContain('streaming');
-    expect(snapshotFromRaw([raw], { collectedAt: '', durationMs: 0, contactPoints: [] }).nodes[0]).toMatchObject({ status: 'complete', releaseVersion: '5.0.9' });
+    expect(snapshotFromRaw([raw], { collectedAt: '', durationMs: 0, contactPoints: [] }).nodes[0]).toMatchObject({
+      status: 'complete',
+      releaseVersion: '5.0.9',
+    });
   });
 
   it('every table on the list yields a fact from a real 5.0 capture (the list is what we interpret)', () => {
@@ -190,18 +236,38 @@ describe('3. virtual tables: discovered, read where present, streaming interpret
     const cell = (v: string): string | null => {
       if (v === 'None') return null;
       if (v === 'True' || v === 'False') return v.toLowerCase();
-      if (/^\[.*\]$/.test(v)) return JSON.stringify(v.slice(1, -1).split(',').map((x) => x.trim().replace(/^'|'$/g, '')).filter(Boolean));
+      if (/^\[.*\]$/.test(v))
+        return JSON.stringify(
+          v
+            .slice(1, -1)
+            .split(',')
+            .map((x) => x.trim().replace(/^'|'$/g, ''))
+            .filter(Boolean),
+        );
       if (/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+$/.test(v)) return `${v.replace(' ', 'T').slice(0, 23)}Z`;
       return v;
     };
-    return toTsv(head!.split('\t'), lines.map((l) => l.split('\t').map(cell)));
+    return toTsv(
+      head!.split('\t'),
+      lines.map((l) => l.split('\t').map(cell)),
+    );
   };
 
   it.skipIf(!HAVE_CORPUS)('streams from real 5.0.9 system_views.streaming rows (two finished bootstrap streams)', () => {
     const text = driverTsv(corpus('local-runs/cassandra-5.0.9-cluster3/cql_node2/vt_streaming.txt'));
     const { facts } = nodeFactsFromRaw([{ name: 'cql:system_views.streaming', text }]);
     expect(facts.streams).toHaveLength(2);
-    expect(facts.streams?.[0]).toMatchObject({ operation: 'Bootstrap', follower: true, peers: ['/127.0.0.3:7000'], status: 'success', active: false, progressPercent: 100, bytesSent: 5170, bytesToSend: 5170, durationMs: 146 });
+    expect(facts.streams?.[0]).toMatchObject({
+      operation: 'Bootstrap',
+      follower: true,
+      peers: ['/127.0.0.3:7000'],
+      status: 'success',
+      active: false,
+      progressPercent: 100,
+      bytesSent: 5170,
+      bytesToSend: 5170,
+      durationMs: 146,
+    });
     expect(facts.streams?.[1]).toMatchObject({ follower: false, peers: ['localhost/127.0.0.1:7000'], bytesReceived: 5170 });
     // The same row while running: status "start" (StreamingState.Status START, lower-cased) is an active stream.
     const running = text.replace('\tsuccess\t', '\tstart\t');
@@ -214,9 +280,16 @@ describe('3. virtual tables: discovered, read where present, streaming interpret
 });
 
 describe('4. ScyllaDB: known system tables read only where the node lists them; runtime_info used', () => {
-  const scyllaLocal = toTsv(['key', 'release_version', 'data_center', 'rack', 'host_id'], [['local', '3.0.8', 'dc1', 'r1', '11111111-2222-4333-8444-555555555555']]);
+  const scyllaLocal = toTsv(
+    ['key', 'release_version', 'data_center', 'rack', 'host_id'],
+    [['local', '3.0.8', 'dc1', 'r1', '11111111-2222-4333-8444-555555555555']],
+  );
   const versions = toTsv(['key', 'build_id', 'build_mode', 'compatible_version', 'version'], [['local', 'b1', 'release', '3.0.8', '5.2.0']]);
-  const listing = (names: string[]) => toTsv(['table_name'], names.map((n) => [n]));
+  const listing = (names: string[]) =>
+    toTsv(
+      ['table_name'],
+      names.map((n) => [n]),
+    );
   const empty = (cols: string[]) => toTsv(cols, []);
 
   it('an older release without cluster_status/runtime_info is asked only for what it has, and is complete', async () => {
@@ -301,7 +374,21 @@ describe('5. bundle manifest records each node’s version', () => {
     writeFileSync(join(dir, 'local.tsv'), n.sources[0]!.text!);
     writeFileSync(
       join(dir, 'manifest.json'),
-      JSON.stringify({ format: 'cql-tuner-bundle/1', tool: { name: 'cql-tuner', version: '0.1.0' }, ...meta, nodes: [{ node: NODE, dir: '.', ms: 1, cqlReachable: true, virtualTables: [], sources: [{ name: 'cql:system.local', via: 'cql', ok: true, ms: 1, rows: 1, file: 'local.tsv' }] }] }),
+      JSON.stringify({
+        format: 'cql-tuner-bundle/1',
+        tool: { name: 'cql-tuner', version: '0.1.0' },
+        ...meta,
+        nodes: [
+          {
+            node: NODE,
+            dir: '.',
+            ms: 1,
+            cqlReachable: true,
+            virtualTables: [],
+            sources: [{ name: 'cql:system.local', via: 'cql', ok: true, ms: 1, rows: 1, file: 'local.tsv' }],
+          },
+        ],
+      }),
     );
     const back = await readBundle(dir);
     expect(back.nodes[0]?.version).toBeUndefined();

@@ -8,7 +8,16 @@ import { analyzeBundle, RAW_MAX_BYTES_PER_OUTPUT, RAW_MAX_BYTES_TOTAL, selectRaw
 import { renderRawOutputs } from '../../mcp-server/src/render/snapshot.js';
 import { fixture } from '../helpers/corpus.js';
 
-const node = (address: string): SweepNode => ({ address, cqlPort: 9042, jmxHost: address, jmxPort: 7199, datacenter: 'dc1', rack: 'r1', hostId: null, upPerDriver: true });
+const node = (address: string): SweepNode => ({
+  address,
+  cqlPort: 9042,
+  jmxHost: address,
+  jmxPort: 7199,
+  datacenter: 'dc1',
+  rack: 'r1',
+  hostId: null,
+  upPerDriver: true,
+});
 const LAB = 'lab/cassandra-5.0-3node';
 // Real lab captures of two nodes: nodetool outputs as a sweep keeps them.
 const raw = (): NodeRaw[] =>
@@ -17,7 +26,13 @@ const raw = (): NodeRaw[] =>
     ms: 10,
     cqlReachable: false,
     virtualTables: [],
-    sources: ['tpstats', 'gcstats', 'info'].map((sub) => ({ name: `nodetool:${sub}`, via: 'nodetool', ok: true, ms: 5, text: fixture(`${LAB}/${n}/nodetool-${sub}.txt`) })),
+    sources: ['tpstats', 'gcstats', 'info'].map((sub) => ({
+      name: `nodetool:${sub}`,
+      via: 'nodetool',
+      ok: true,
+      ms: 5,
+      text: fixture(`${LAB}/${n}/nodetool-${sub}.txt`),
+    })),
   }));
 
 describe('raw outputs on request', () => {
@@ -65,7 +80,12 @@ describe('raw outputs on request', () => {
   it('are read back from a bundle by analyze, the summary unchanged', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cql-tuner-raw-'));
     try {
-      const meta = { tool: { name: 'cql-tuner' as const, version: 'test' }, collectedAt: '2026-11-22T00:00:00.000Z', durationMs: 1, contactPoints: ['127.0.0.1'] };
+      const meta = {
+        tool: { name: 'cql-tuner' as const, version: 'test' },
+        collectedAt: '2026-11-22T00:00:00.000Z',
+        durationMs: 1,
+        contactPoints: ['127.0.0.1'],
+      };
       await writeBundle(join(dir, 'b'), meta, raw());
       const plain = await analyzeBundle(join(dir, 'b'));
       const withRaw = await analyzeBundle(join(dir, 'b'), { raw: { node: '127.0.0.1', source: 'info' } });

@@ -79,7 +79,13 @@ run(args.slice(i + 2), stdin);
 `;
 
 function calls(): string[][] {
-  return existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as string[]) : [];
+  return existsSync(log)
+    ? readFileSync(log, 'utf8')
+        .trim()
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as string[])
+    : [];
 }
 
 /** The in-container argv of each recorded call (what follows the container / pod). */
@@ -90,7 +96,11 @@ function inner(c: string[]): string[] {
 
 /** A report as JSON with the target's own description replaced by the local one, durations removed. */
 function normal(x: unknown, remote: string, local: string): unknown {
-  return JSON.parse(JSON.stringify(x, (k, v: unknown) => (k === 'durationMs' ? 0 : v)).split(remote).join(local));
+  return JSON.parse(
+    JSON.stringify(x, (k, v: unknown) => (k === 'durationMs' ? 0 : v))
+      .split(remote)
+      .join(local),
+  );
 }
 
 // The kube context comes from the environment (a tool argument may not name one): it must reach the argv.
@@ -151,7 +161,9 @@ describe.each([
     expect(normal(there, remote, local)).toEqual(normal(here, local, local));
     expect(there.findings.map((f) => f.id)).toContain('os.tcp-buffers-small');
     for (const call of calls()) expect(call.slice(0, prefix.length)).toEqual(prefix);
-    const grep = calls().map(inner).find((a) => a[0] === 'grep')!;
+    const grep = calls()
+      .map(inner)
+      .find((a) => a[0] === 'grep')!;
     expect(grep.slice(0, 4)).toEqual(['grep', '-s', '-H', '.']);
     expect(grep).toContain(join(tree('os-cassandra-untuned'), 'proc/sys/net/ipv4/tcp_rmem'));
   });
@@ -159,7 +171,19 @@ describe.each([
   it('this machine (root /): the same OS values through the shim as read locally', async () => {
     const here = await readOs(new LocalTarget(), { product: 'cassandra' });
     const there = await readOs(targetFromString(spec), { product: 'cassandra' });
-    for (const k of ['memTotalKiB', 'maxMapCount', 'swappiness', 'tcpKeepaliveTime', 'tcpRmem', 'tcpWmem', 'rmemMax', 'somaxconn', 'cpus', 'clocksource', 'numaNodes'] as const) {
+    for (const k of [
+      'memTotalKiB',
+      'maxMapCount',
+      'swappiness',
+      'tcpKeepaliveTime',
+      'tcpRmem',
+      'tcpWmem',
+      'rmemMax',
+      'somaxconn',
+      'cpus',
+      'clocksource',
+      'numaNodes',
+    ] as const) {
       expect([k, there[k]]).toEqual([k, here[k]]);
     }
     // pgrep travels as one argv element: the bracketed pattern is not split or expanded by any shell.
@@ -170,7 +194,11 @@ describe.each([
     const sample = join(bin, 'status.txt');
     writeFileSync(sample, corpus('local-runs/cassandra-5.0.9-cluster3/nodetool_status_jmx7199.txt'));
     const nt = join(bin, 'nodetool');
-    writeFileSync(nt, `#!/bin/sh\n[ "$1 $2 $3 $4 $5" = "-h 127.0.0.1 -p 7199 status" ] || { echo "fake nodetool: unexpected args $*" >&2; exit 2; }\nexec cat '${sample}'\n`, { mode: 0o755 });
+    writeFileSync(
+      nt,
+      `#!/bin/sh\n[ "$1 $2 $3 $4 $5" = "-h 127.0.0.1 -p 7199 status" ] || { echo "fake nodetool: unexpected args $*" >&2; exit 2; }\nexec cat '${sample}'\n`,
+      { mode: 0o755 },
+    );
     const env = { PATH: process.env.PATH } as NodeJS.ProcessEnv;
     const here = await runNodetool({ subcommand: 'status', nodetoolPath: nt }, { target: new LocalTarget(), env });
     rmSync(log, { force: true });
@@ -194,8 +222,12 @@ describe('hostile names never reach the client', () => {
 
   it('the shim itself refuses a malformed argv (so the shape checks can fail)', async () => {
     const { execFileSync } = await import('node:child_process');
-    expect(() => execFileSync(join(bin, 'docker'), ['exec', 'cass1', 'cat', '/etc/hostname'], { stdio: 'pipe' })).toThrow(/docker shim: unexpected "cass1" before --/);
-    expect(() => execFileSync(join(bin, 'kubectl'), ['exec', '-n', 'db', 'pod', 'cat'], { stdio: 'pipe' })).toThrow(/kubectl shim: expected -n NAMESPACE before exec/);
+    expect(() => execFileSync(join(bin, 'docker'), ['exec', 'cass1', 'cat', '/etc/hostname'], { stdio: 'pipe' })).toThrow(
+      /docker shim: unexpected "cass1" before --/,
+    );
+    expect(() => execFileSync(join(bin, 'kubectl'), ['exec', '-n', 'db', 'pod', 'cat'], { stdio: 'pipe' })).toThrow(
+      /kubectl shim: expected -n NAMESPACE before exec/,
+    );
     expect(() => execFileSync(join(bin, 'kubectl'), ['-n', 'db', 'exec', 'pod', 'cat'], { stdio: 'pipe' })).toThrow(/expected -- before the command/);
   });
 });

@@ -18,19 +18,47 @@ describe('validateParams', () => {
 
 describe('cassandra-stress argv', () => {
   it('write with a fixed rate, replication and a gaussian population', () => {
-    const cmd = ARGV_BUILDERS['cassandra-stress']('/opt/c/tools/bin/cassandra-stress', { ...base, rate: 2000, replicationFactor: 3, consistency: 'QUORUM', population: { distribution: 'gaussian', size: 1000 }, nodes: ['127.0.0.1', '127.0.0.2'] }, {});
+    const cmd = ARGV_BUILDERS['cassandra-stress'](
+      '/opt/c/tools/bin/cassandra-stress',
+      {
+        ...base,
+        rate: 2000,
+        replicationFactor: 3,
+        consistency: 'QUORUM',
+        population: { distribution: 'gaussian', size: 1000 },
+        nodes: ['127.0.0.1', '127.0.0.2'],
+      },
+      {},
+    );
     expect(cmd.steps).toHaveLength(1);
     expect(cmd.steps[0]!.argv).toEqual([
-      '/opt/c/tools/bin/cassandra-stress', 'write', 'n=20000', 'cl=QUORUM',
-      '-schema', 'keyspace=cql_tuner_stress', 'replication(strategy=SimpleStrategy,factor=3)',
-      '-pop', 'dist=gaussian(1..1000)',
-      '-rate', 'threads=16', 'fixed=2000/s',
-      '-node', '127.0.0.1,127.0.0.2', '-port', 'native=9042', '-log', 'interval=1',
+      '/opt/c/tools/bin/cassandra-stress',
+      'write',
+      'n=20000',
+      'cl=QUORUM',
+      '-schema',
+      'keyspace=cql_tuner_stress',
+      'replication(strategy=SimpleStrategy,factor=3)',
+      '-pop',
+      'dist=gaussian(1..1000)',
+      '-rate',
+      'threads=16',
+      'fixed=2000/s',
+      '-node',
+      '127.0.0.1,127.0.0.2',
+      '-port',
+      'native=9042',
+      '-log',
+      'interval=1',
     ]);
   });
 
   it('mixed 75 % reads for 60 s: a load step writes the population, the run uses ratio(write=1,read=3)', () => {
-    const cmd = ARGV_BUILDERS['cassandra-stress']('cs', { ...base, workload: 'mixed', readRatio: 0.75, n: undefined, durationS: 60, population: { distribution: 'uniform', size: 5000 } }, {});
+    const cmd = ARGV_BUILDERS['cassandra-stress'](
+      'cs',
+      { ...base, workload: 'mixed', readRatio: 0.75, n: undefined, durationS: 60, population: { distribution: 'uniform', size: 5000 } },
+      {},
+    );
     expect(cmd.steps.map((s) => s.name)).toEqual(['load', 'run']);
     expect(cmd.steps[0]!.argv.slice(0, 5)).toEqual(['cs', 'write', 'n=5000', 'cl=LOCAL_ONE', 'no-warmup']);
     expect(cmd.steps[0]!.argv).toContain('seq=1..5000');
@@ -40,7 +68,12 @@ describe('cassandra-stress argv', () => {
   });
 
   it('user profile with ops; credentials are in argv but redacted for argv.json', () => {
-    const cmd = ARGV_BUILDERS['cassandra-stress']('cs', { ...base, workload: 'user', profile: '/p/profile.yaml', ops: { insert: 1, simple1: 3 } }, {}, { username: 'u', password: 's3cret' });
+    const cmd = ARGV_BUILDERS['cassandra-stress'](
+      'cs',
+      { ...base, workload: 'user', profile: '/p/profile.yaml', ops: { insert: 1, simple1: 3 } },
+      {},
+      { username: 'u', password: 's3cret' },
+    );
     const argv = cmd.steps[0]!.argv;
     expect(argv.slice(1, 4)).toEqual(['user', 'profile=/p/profile.yaml', 'ops(insert=1,simple1=3)']);
     expect(argv).toContain('password=s3cret');
@@ -76,13 +109,71 @@ describe('cassandra-stress argv', () => {
 describe('latte argv', () => {
   const files = { workload: '/runs/r1/kv.rn', reportJson: '/runs/r1/latte.json', logDir: '/runs/r1' };
   it('read: schema, load and run steps with the built-in workload, JSON report and log dir', () => {
-    const cmd = ARGV_BUILDERS.latte('/bin/latte', { ...base, tool: 'latte', workload: 'read', n: undefined, durationS: 30, warmupS: 5, threads: 2, concurrency: 64, consistency: 'ONE', population: { distribution: 'uniform', size: 20000 } }, files, { username: 'u', password: 'p' });
+    const cmd = ARGV_BUILDERS.latte(
+      '/bin/latte',
+      {
+        ...base,
+        tool: 'latte',
+        workload: 'read',
+        n: undefined,
+        durationS: 30,
+        warmupS: 5,
+        threads: 2,
+        concurrency: 64,
+        consistency: 'ONE',
+        population: { distribution: 'uniform', size: 20000 },
+      },
+      files,
+      { username: 'u', password: 'p' },
+    );
     expect(cmd.steps.map((s) => s.name)).toEqual(['schema', 'load', 'run']);
-    expect(cmd.steps[0]!.argv).toEqual(['/bin/latte', '--log-dir', '/runs/r1', 'schema', '/runs/r1/kv.rn', '-P', 'keyspace="cql_tuner_stress"', '-P', 'rf=1', '-P', 'rows=20000', '-P', 'sequential=0', '127.0.0.1']);
+    expect(cmd.steps[0]!.argv).toEqual([
+      '/bin/latte',
+      '--log-dir',
+      '/runs/r1',
+      'schema',
+      '/runs/r1/kv.rn',
+      '-P',
+      'keyspace="cql_tuner_stress"',
+      '-P',
+      'rf=1',
+      '-P',
+      'rows=20000',
+      '-P',
+      'sequential=0',
+      '127.0.0.1',
+    ]);
     expect(cmd.steps[2]!.argv).toEqual([
-      '/bin/latte', '--log-dir', '/runs/r1', 'run', '/runs/r1/kv.rn', '-f', 'read', '-d', '30s', '-w', '5s', '-t', '2', '-p', '64',
-      '-s', '1s', '--consistency', 'ONE', '-P', 'keyspace="cql_tuner_stress"', '-P', 'rf=1', '-P', 'rows=20000', '-P', 'sequential=0',
-      '-o', '/runs/r1/latte.json', '127.0.0.1',
+      '/bin/latte',
+      '--log-dir',
+      '/runs/r1',
+      'run',
+      '/runs/r1/kv.rn',
+      '-f',
+      'read',
+      '-d',
+      '30s',
+      '-w',
+      '5s',
+      '-t',
+      '2',
+      '-p',
+      '64',
+      '-s',
+      '1s',
+      '--consistency',
+      'ONE',
+      '-P',
+      'keyspace="cql_tuner_stress"',
+      '-P',
+      'rf=1',
+      '-P',
+      'rows=20000',
+      '-P',
+      'sequential=0',
+      '-o',
+      '/runs/r1/latte.json',
+      '127.0.0.1',
     ]);
     // Credentials only through latte's own environment variables.
     expect(cmd.env).toEqual({ CASSANDRA_USER: 'u', CASSANDRA_PASSWORD: 'p' });
@@ -100,12 +191,41 @@ describe('latte argv', () => {
 
 describe('scylla-bench argv', () => {
   it('uniform write for 60 s at a fixed rate; reads get a sequential load step', () => {
-    const p: StressParams = { ...base, tool: 'scylla-bench', n: undefined, durationS: 60, concurrency: 32, rate: 1000, replicationFactor: 3, population: { distribution: 'uniform', size: 5000 } };
+    const p: StressParams = {
+      ...base,
+      tool: 'scylla-bench',
+      n: undefined,
+      durationS: 60,
+      concurrency: 32,
+      rate: 1000,
+      replicationFactor: 3,
+      population: { distribution: 'uniform', size: 5000 },
+    };
     const w = ARGV_BUILDERS['scylla-bench']('sb', p, {});
     expect(w.steps[0]!.argv).toEqual([
-      'sb', '-mode', 'write', '-workload', 'uniform', '-duration', '60s', '-concurrency', '32', '-max-rate', '1000',
-      '-nodes', '127.0.0.1', '-keyspace', 'cql_tuner_stress', '-replication-factor', '3', '-consistency-level', 'quorum',
-      '-partition-count', '5000', '-clustering-row-count', '1',
+      'sb',
+      '-mode',
+      'write',
+      '-workload',
+      'uniform',
+      '-duration',
+      '60s',
+      '-concurrency',
+      '32',
+      '-max-rate',
+      '1000',
+      '-nodes',
+      '127.0.0.1',
+      '-keyspace',
+      'cql_tuner_stress',
+      '-replication-factor',
+      '3',
+      '-consistency-level',
+      'quorum',
+      '-partition-count',
+      '5000',
+      '-clustering-row-count',
+      '1',
     ]);
     const r = ARGV_BUILDERS['scylla-bench']('sb', { ...p, workload: 'read' }, {});
     expect(r.steps.map((s) => s.name)).toEqual(['load', 'run']);

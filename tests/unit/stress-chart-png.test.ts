@@ -23,7 +23,21 @@ const PURPLE = [0x94, 0x67, 0xbd];
 const WHITE = [255, 255, 255];
 
 const facts = (rates: number[]): StressFacts =>
-  ({ tool: 'latte', intervals: rates.map((r, i) => ({ timeS: i + 1, opRate: r, p50Ms: 1, p95Ms: null, p99Ms: 4, maxMs: null, errors: 0, gcCount: null, gcMaxMs: null, gcSumMs: null })) }) as unknown as StressFacts;
+  ({
+    tool: 'latte',
+    intervals: rates.map((r, i) => ({
+      timeS: i + 1,
+      opRate: r,
+      p50Ms: 1,
+      p95Ms: null,
+      p99Ms: 4,
+      maxMs: null,
+      errors: 0,
+      gcCount: null,
+      gcMaxMs: null,
+      gcSumMs: null,
+    })),
+  }) as unknown as StressFacts;
 
 /** Mean row of the pixels of colour c in column x between rows y0 and y1, or null when there are none. */
 function meanRow(img: Img, x: number, y0: number, y1: number, c: number[]): number | null {
@@ -104,7 +118,23 @@ describe.skipIf(!HAVE_CORPUS)('PNG charts of a recorded latte run, through stres
     const dir = join(home, 'runs', id);
     mkdirSync(dir, { recursive: true });
     const now = new Date().toISOString();
-    const status = { id, tool: 'latte', binary: '/x/latte', target: '127.0.0.1:9042', state, step: state === 'running' ? 'run' : null, pid: null, ownerPid: process.pid, startedAt: now, runStartedAt: now, endedAt: state === 'running' ? null : now, plannedS: 12, capS: 600, exitCode: 0, error: null };
+    const status = {
+      id,
+      tool: 'latte',
+      binary: '/x/latte',
+      target: '127.0.0.1:9042',
+      state,
+      step: state === 'running' ? 'run' : null,
+      pid: null,
+      ownerPid: process.pid,
+      startedAt: now,
+      runStartedAt: now,
+      endedAt: state === 'running' ? null : now,
+      plannedS: 12,
+      capS: 600,
+      exitCode: 0,
+      error: null,
+    };
     writeFileSync(join(dir, 'status.json'), JSON.stringify(status));
     if (state === 'running') return;
     const p = parseLatteJson(corpus('local-runs/cassandra-5.0.9-cluster3/latte/latte_read.json'));

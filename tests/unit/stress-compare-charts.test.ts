@@ -10,7 +10,17 @@ import { parseCassandraStress, parseLatteJson } from '../../mcp-server/src/core/
 import { stressFacts, type StressFacts } from '../../mcp-server/src/core/stress/facts.js';
 import { registerStressTools } from '../../mcp-server/src/mcp/tools/stress.js';
 import { compareStressRuns, latestRunId, pngChartOf } from '../../mcp-server/src/ops/stress.js';
-import { COMPARE_COLORS, comparisonCharts, comparisonSvg, legendOffsets, nines, niceMax, niceTicks, summaryPercentiles, type CompareRun } from '../../mcp-server/src/render/stress-chart.js';
+import {
+  COMPARE_COLORS,
+  comparisonCharts,
+  comparisonSvg,
+  legendOffsets,
+  nines,
+  niceMax,
+  niceTicks,
+  summaryPercentiles,
+  type CompareRun,
+} from '../../mcp-server/src/render/stress-chart.js';
 import { COMPARE_HEADER_H, comparisonPng, PNG_LAYOUT, plotArea, textWidth } from '../../mcp-server/src/render/stress-chart-png.js';
 import { corpus, HAVE_CORPUS } from '../helpers/corpus.js';
 
@@ -51,7 +61,10 @@ function latteRun(key: 'A' | 'B', name: 'read' | 'write'): CompareRun & { json: 
 }
 /** The recorded cassandra-stress read with its interval rows removed: what a pasted summary alone gives. */
 function summaryOnly(): StressFacts {
-  const text = corpus('local-runs/cassandra-4.1.10-single/stress/stress_read.txt').split('\n').filter((l) => !/^total,/.test(l)).join('\n');
+  const text = corpus('local-runs/cassandra-4.1.10-single/stress/stress_read.txt')
+    .split('\n')
+    .filter((l) => !/^total,/.test(l))
+    .join('\n');
   const p = parseCassandraStress(text);
   if (!p.ok) throw new Error(p.reason);
   return stressFacts(p.kind, p.value)!;
@@ -63,14 +76,21 @@ describe.skipIf(!HAVE_CORPUS)('A/B comparison charts of two recorded latte runs 
   const c = HAVE_CORPUS ? comparisonCharts(a, b) : (null as never);
   const area = plotArea(COMPARE_HEADER_H);
 
-  it('latency over time: B\'s p99 line is drawn higher where B\'s p99 is higher, at the height of its value', () => {
+  it("latency over time: B's p99 line is drawn higher where B's p99 is higher, at the height of its value", () => {
     const img = decode(comparisonPng(c, 'latency-over-time', 'A/B latency')!);
     expect([img.width, img.height]).toEqual([PNG_LAYOUT.width, COMPARE_HEADER_H + PNG_LAYOUT.panelH]);
     // Both runs' p99 (strong) and p50 (light) colours are in the plot.
     for (const col of [A, B, A_LIGHT, B_LIGHT]) expect(count(img, col, area)).toBeGreaterThan(50);
     // The interval where B's p99 most exceeds A's (the write run's 83 ms spike at 10 s against 21 ms).
     const bi = b.facts.intervals;
-    const k = bi.reduce((best, _, i) => (bi[i]!.p99Ms! - a.facts.intervals[Math.min(i, a.facts.intervals.length - 1)]!.p99Ms! > bi[best]!.p99Ms! - a.facts.intervals[Math.min(best, a.facts.intervals.length - 1)]!.p99Ms! ? i : best), 0);
+    const k = bi.reduce(
+      (best, _, i) =>
+        bi[i]!.p99Ms! - a.facts.intervals[Math.min(i, a.facts.intervals.length - 1)]!.p99Ms! >
+        bi[best]!.p99Ms! - a.facts.intervals[Math.min(best, a.facts.intervals.length - 1)]!.p99Ms!
+          ? i
+          : best,
+      0,
+    );
     const [tB, pB] = [bi[k]!.timeS!, bi[k]!.p99Ms!];
     const pA = a.facts.intervals[k]!.p99Ms!;
     expect(pB).toBeGreaterThan(3 * pA);
@@ -106,7 +126,7 @@ describe.skipIf(!HAVE_CORPUS)('A/B comparison charts of two recorded latte runs 
     });
   });
 
-  it('throughput over time and the latency distribution carry both runs; B\'s tail is higher at 99.9', () => {
+  it("throughput over time and the latency distribution carry both runs; B's tail is higher at 99.9", () => {
     const t = decode(comparisonPng(c, 'throughput-over-time', 'A/B throughput')!);
     expect(count(t, A, area)).toBeGreaterThan(50);
     expect(count(t, B, area)).toBeGreaterThan(50);
@@ -146,7 +166,10 @@ describe.skipIf(!HAVE_CORPUS)('A/B comparison charts of two recorded latte runs 
     expect(comparisonSvg(cc, 'throughput-over-time', 't')).toContain('has no interval samples: not drawn');
     expect(pathPoints(comparisonSvg(cc, 'latency-distribution', 't')!)).toEqual({ 'A latency': 13, 'B latency': 4 });
     // Neither run with intervals: no time charts at all, the distribution remains.
-    const none = comparisonCharts({ key: 'A', label: 'x', facts: cs, percentiles: summaryPercentiles(cs) }, { key: 'B', label: 'y', facts: cs, percentiles: {} });
+    const none = comparisonCharts(
+      { key: 'A', label: 'x', facts: cs, percentiles: summaryPercentiles(cs) },
+      { key: 'B', label: 'y', facts: cs, percentiles: {} },
+    );
     expect(Object.keys(none.charts)).toEqual(['latency-distribution']);
     expect(none.notes).toHaveLength(2);
   });
@@ -154,9 +177,27 @@ describe.skipIf(!HAVE_CORPUS)('A/B comparison charts of two recorded latte runs 
 
 describe('A/B chart line styles', () => {
   // 60 flat intervals (no point markers from 40 on): p50 10 ms, p99 40 ms; the axis maximum is 50 ms.
-  const flat = { tool: 'latte', kind: 'x', intervals: Array.from({ length: 60 }, (_, i) => ({ timeS: i + 1, opRate: 1000, p50Ms: 10, p95Ms: null, p99Ms: 40, maxMs: null, errors: 0, gcCount: null, gcMaxMs: null, gcSumMs: null })) } as unknown as StressFacts;
+  const flat = {
+    tool: 'latte',
+    kind: 'x',
+    intervals: Array.from({ length: 60 }, (_, i) => ({
+      timeS: i + 1,
+      opRate: 1000,
+      p50Ms: 10,
+      p95Ms: null,
+      p99Ms: 40,
+      maxMs: null,
+      errors: 0,
+      gcCount: null,
+      gcMaxMs: null,
+      gcSumMs: null,
+    })),
+  } as unknown as StressFacts;
   it('p50 is dashed (runs of ink with gaps), p99 solid, both at their values', () => {
-    const c = comparisonCharts({ key: 'A', label: 'a', facts: flat, percentiles: {} }, { key: 'B', label: 'b', facts: { ...flat, intervals: [] }, percentiles: {} });
+    const c = comparisonCharts(
+      { key: 'A', label: 'a', facts: flat, percentiles: {} },
+      { key: 'B', label: 'b', facts: { ...flat, intervals: [] }, percentiles: {} },
+    );
     const img = decode(comparisonPng(c, 'latency-over-time', 't')!);
     const a = plotArea(COMPARE_HEADER_H);
     const row = (v: number) => Math.round(a.y + a.h - (v / 50) * a.h);
@@ -184,7 +225,26 @@ describe.skipIf(!HAVE_CORPUS)('compare_runs writes the charts to runs/compare-<a
     const dir = join(home, 'runs', id);
     mkdirSync(dir, { recursive: true });
     const now = new Date().toISOString();
-    writeFileSync(join(dir, 'status.json'), JSON.stringify({ id, tool, binary: '/x', target: '127.0.0.1_9042', state: 'finished', step: null, pid: null, ownerPid: process.pid, startedAt: now, runStartedAt: now, endedAt: now, plannedS: 12, capS: 600, exitCode: 0, error: null }));
+    writeFileSync(
+      join(dir, 'status.json'),
+      JSON.stringify({
+        id,
+        tool,
+        binary: '/x',
+        target: '127.0.0.1_9042',
+        state: 'finished',
+        step: null,
+        pid: null,
+        ownerPid: process.pid,
+        startedAt: now,
+        runStartedAt: now,
+        endedAt: now,
+        plannedS: 12,
+        capS: 600,
+        exitCode: 0,
+        error: null,
+      }),
+    );
     writeFileSync(join(dir, 'argv.json'), JSON.stringify({ tool, params: { tool, workload, nodes: ['127.0.0.1'] }, steps: [] }));
     writeFileSync(join(dir, 'parsed.json'), JSON.stringify({ kind: facts.kind, warnings: [], facts }));
     if (latteJson) writeFileSync(join(dir, 'latte.json'), latteJson);

@@ -52,7 +52,12 @@ describe('java.util.Properties escaping', () => {
     expect(escapePropertiesValue('\u0000\u007f')).toBe('\\u0000\\u007F');
     expect(escapePropertiesValue('ä€')).toBe('\\u00E4\\u20AC');
     expect(escapePropertiesValue('🔑')).toBe('\\uD83D\\uDD11');
-    expect(propertiesText([['cql.username', 'u'], ['cql.password', 'p w']])).toBe('cql.username=u\ncql.password=p w\n');
+    expect(
+      propertiesText([
+        ['cql.username', 'u'],
+        ['cql.password', 'p w'],
+      ]),
+    ).toBe('cql.username=u\ncql.password=p w\n');
   });
 
   it('every escaped file is one printable-ASCII line per entry and reads back to the same key and value', () => {
@@ -79,15 +84,17 @@ describe('java.util.Properties escaping', () => {
       return false;
     }
   })();
-  it.skipIf(!java)('java.util.Properties.load reads every value back exactly (JDK on PATH)', () => {
-    const dir = join(tmp, 'java');
-    mkdirSync(dir, { recursive: true });
-    const entries = ROUND_TRIP.map(([, v], i) => [`key${i}`, v] as [string, string]);
-    entries.push(['key with spaces=and:seps#!', ' v ']);
-    writeFileSync(join(dir, 'c.properties'), propertiesText(entries));
-    writeFileSync(
-      join(dir, 'Load.java'),
-      `import java.io.*; import java.util.*;
+  it.skipIf(!java)(
+    'java.util.Properties.load reads every value back exactly (JDK on PATH)',
+    () => {
+      const dir = join(tmp, 'java');
+      mkdirSync(dir, { recursive: true });
+      const entries = ROUND_TRIP.map(([, v], i) => [`key${i}`, v] as [string, string]);
+      entries.push(['key with spaces=and:seps#!', ' v ']);
+      writeFileSync(join(dir, 'c.properties'), propertiesText(entries));
+      writeFileSync(
+        join(dir, 'Load.java'),
+        `import java.io.*; import java.util.*;
 public class Load { public static void main(String[] a) throws Exception {
   Properties p = new Properties(); try (InputStream in = new FileInputStream(a[0])) { p.load(in); }
   for (String k : new TreeSet<>(p.stringPropertyNames())) { StringBuilder sb = new StringBuilder();
@@ -95,20 +102,35 @@ public class Load { public static void main(String[] a) throws Exception {
     sb.append("|");
     for (char c : p.getProperty(k).toCharArray()) sb.append(String.format(" %04x", (int) c));
     System.out.println(sb); } } }\n`,
-    );
-    const out = execFileSync('java', [join(dir, 'Load.java'), join(dir, 'c.properties')], { encoding: 'utf8', timeout: 60_000 });
-    const got = out
-      .trim()
-      .split('\n')
-      .map((line) => line.split('|').map((half) => String.fromCharCode(...half.trim().split(' ').filter(Boolean).map((h) => parseInt(h, 16)))) as [string, string]);
-    const want = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    expect(got).toEqual(want);
-  }, 90_000);
+      );
+      const out = execFileSync('java', [join(dir, 'Load.java'), join(dir, 'c.properties')], { encoding: 'utf8', timeout: 60_000 });
+      const got = out
+        .trim()
+        .split('\n')
+        .map(
+          (line) =>
+            line.split('|').map((half) =>
+              String.fromCharCode(
+                ...half
+                  .trim()
+                  .split(' ')
+                  .filter(Boolean)
+                  .map((h) => parseInt(h, 16)),
+              ),
+            ) as [string, string],
+        );
+      const want = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      expect(got).toEqual(want);
+    },
+    90_000,
+  );
 });
 
 describe('-credentials-file probe answer', () => {
-  const usage = "Usage: -credentials-file <file> \nFile is supposed to be a standard property file with 'cql.username', 'cql.password', 'jmx.username', 'jmx.password', 'transport.keystore.password', and 'transport.truststore.password' as keys. The values for these keys will be overriden by their command-line counterparts when specified.\n";
-  const oldHelp = 'Usage:      cassandra-stress <command> [options]\nHelp usage: cassandra-stress help <command>\n\n---Options---\n-mode                 : Thrift or CQL with options\nInvalid command or option provided to command help\n';
+  const usage =
+    "Usage: -credentials-file <file> \nFile is supposed to be a standard property file with 'cql.username', 'cql.password', 'jmx.username', 'jmx.password', 'transport.keystore.password', and 'transport.truststore.password' as keys. The values for these keys will be overriden by their command-line counterparts when specified.\n";
+  const oldHelp =
+    'Usage:      cassandra-stress <command> [options]\nHelp usage: cassandra-stress help <command>\n\n---Options---\n-mode                 : Thrift or CQL with options\nInvalid command or option provided to command help\n';
   it.each([
     ['the option usage line, exit 0', usage, 0, false, true],
     ['the same with JVM noise before it', `Picked up JAVA_TOOL_OPTIONS: -Xmx1g\n${usage}`, 0, false, true],
@@ -190,7 +212,15 @@ const calls = (log: string): Recorded[] =>
 const probeCount = (probes: string) => (existsSync(probes) ? readFileSync(probes, 'utf8').trim().split('\n').filter(Boolean).length : 0);
 
 const env = { CQL_TUNER_HOME: join(tmp, 'home'), PATH: '', CQL_TUNER_CQL_USERNAME: 'stress_user', CQL_TUNER_CQL_PASSWORD: PASSWORD };
-const params = (port: number, n = 100) => ({ tool: 'cassandra-stress' as const, workload: 'read' as const, nodes: ['127.0.0.1'], port, n, population: { distribution: 'uniform' as const, size: 50 }, snapshots: 'none' as const });
+const params = (port: number, n = 100) => ({
+  tool: 'cassandra-stress' as const,
+  workload: 'read' as const,
+  nodes: ['127.0.0.1'],
+  port,
+  n,
+  population: { distribution: 'uniform' as const, size: 50 },
+  snapshots: 'none' as const,
+});
 
 /** Every file of the run folder as text (argv.json, status.json, result.json, step outputs). */
 function runFiles(dir: string): string {

@@ -33,9 +33,15 @@ describe('stress target safety', () => {
 
   it('refuses before touching anything: bad params, foreign target, a run longer than the cap', async () => {
     const env = { CQL_TUNER_HOME: tmp, PATH: '' };
-    await expect(startStress({ tool: 'latte', workload: 'write', nodes: ['127.0.0.1'], durationS: 5, keyspace: 'bad name' }, { env })).rejects.toMatchObject({ code: 'STRESS_BAD_PARAMS' });
-    await expect(startStress({ tool: 'latte', workload: 'write', nodes: ['192.0.2.10'], durationS: 5 }, { env })).rejects.toMatchObject({ code: 'STRESS_TARGET_NOT_ALLOWED' });
-    await expect(startStress({ tool: 'latte', workload: 'write', nodes: ['127.0.0.1'], durationS: 700 }, { env })).rejects.toMatchObject({ code: 'STRESS_TOO_LONG' });
+    await expect(startStress({ tool: 'latte', workload: 'write', nodes: ['127.0.0.1'], durationS: 5, keyspace: 'bad name' }, { env })).rejects.toMatchObject({
+      code: 'STRESS_BAD_PARAMS',
+    });
+    await expect(startStress({ tool: 'latte', workload: 'write', nodes: ['192.0.2.10'], durationS: 5 }, { env })).rejects.toMatchObject({
+      code: 'STRESS_TARGET_NOT_ALLOWED',
+    });
+    await expect(startStress({ tool: 'latte', workload: 'write', nodes: ['127.0.0.1'], durationS: 700 }, { env })).rejects.toMatchObject({
+      code: 'STRESS_TOO_LONG',
+    });
   });
 });
 
@@ -61,7 +67,21 @@ describe('stress tool look-up order', () => {
 });
 
 const facts = (rates: number[], p99: number[]): StressFacts =>
-  ({ tool: 'latte', intervals: rates.map((r, i) => ({ timeS: i + 1, opRate: r, p50Ms: 1, p95Ms: null, p99Ms: p99[i] ?? 5, maxMs: null, errors: 0, gcCount: null, gcMaxMs: null, gcSumMs: null })) }) as unknown as StressFacts;
+  ({
+    tool: 'latte',
+    intervals: rates.map((r, i) => ({
+      timeS: i + 1,
+      opRate: r,
+      p50Ms: 1,
+      p95Ms: null,
+      p99Ms: p99[i] ?? 5,
+      maxMs: null,
+      errors: 0,
+      gcCount: null,
+      gcMaxMs: null,
+      gcSumMs: null,
+    })),
+  }) as unknown as StressFacts;
 
 describe('compare_runs bootstrap', () => {
   it('same distribution → interval contains 1 → no significant difference', () => {
@@ -79,7 +99,10 @@ describe('compare_runs bootstrap', () => {
     const a = facts([100, 102, 98, 101, 99, 100, 103, 97], [5, 5, 6, 5, 5, 6, 5, 5]);
     const b = facts([80, 81, 79, 80, 82, 78, 80, 81], [10, 11, 10, 12, 10, 11, 10, 10]);
     const c = compareRuns(a, b);
-    expect(c.metrics.map((m) => [m.metric, m.verdict])).toEqual([['throughput', 'lower'], ['p99', 'higher']]);
+    expect(c.metrics.map((m) => [m.metric, m.verdict])).toEqual([
+      ['throughput', 'lower'],
+      ['p99', 'higher'],
+    ]);
     expect(c.metrics[0]!.ratio).toBeCloseTo(0.8, 1);
   });
 
@@ -109,8 +132,25 @@ describe.skipIf(!HAVE_CORPUS)('charts from real latte output', () => {
 
 describe('server difference before/after a run', () => {
   it('explains dropped messages, a compaction backlog and GC during the run', () => {
-    const before = [{ address: '127.0.0.1', facts: { droppedMessages: { MUTATION: 3 }, threadPools: [{ name: 'CompactionExecutor', active: 0, activeLimit: 2, pending: 0, blocked: 0, blockedAllTime: 0, completed: 10 }] } }];
-    const after = [{ address: '127.0.0.1', facts: { droppedMessages: { MUTATION: 40 }, gc: { intervalMs: 9000, maxPauseMs: 250, totalPauseMs: 600, collections: 7, reclaimedBytes: null }, threadPools: [{ name: 'CompactionExecutor', active: 2, activeLimit: 2, pending: 14, blocked: 0, blockedAllTime: 0, completed: 12 }] } }];
+    const before = [
+      {
+        address: '127.0.0.1',
+        facts: {
+          droppedMessages: { MUTATION: 3 },
+          threadPools: [{ name: 'CompactionExecutor', active: 0, activeLimit: 2, pending: 0, blocked: 0, blockedAllTime: 0, completed: 10 }],
+        },
+      },
+    ];
+    const after = [
+      {
+        address: '127.0.0.1',
+        facts: {
+          droppedMessages: { MUTATION: 40 },
+          gc: { intervalMs: 9000, maxPauseMs: 250, totalPauseMs: 600, collections: 7, reclaimedBytes: null },
+          threadPools: [{ name: 'CompactionExecutor', active: 2, activeLimit: 2, pending: 14, blocked: 0, blockedAllTime: 0, completed: 12 }],
+        },
+      },
+    ];
     const d = diffSnapshots(before, after);
     expect(d.nodes[0]).toMatchObject({ droppedDelta: { MUTATION: 37 }, pendingCompactionsBefore: 0, pendingCompactionsAfter: 16, gcMaxPauseMs: 250 });
     expect(d.explanation.join('\n')).toMatch(/37 MUTATION dropped/);

@@ -34,7 +34,23 @@ const haveOpenssl = (() => {
 function selfSigned(name: string, ip: string): { key: string; cert: string } {
   const key = join(tmp, `${name}-key.pem`);
   const cert = join(tmp, `${name}-cert.pem`);
-  const args = ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', `/CN=${name}`, '-addext', `subjectAltName=IP:${ip}`];
+  const args = [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    key,
+    '-out',
+    cert,
+    '-days',
+    '2',
+    '-subj',
+    `/CN=${name}`,
+    '-addext',
+    `subjectAltName=IP:${ip}`,
+  ];
   execFileSync('openssl', args, { stdio: 'ignore' });
   return { key, cert };
 }
@@ -59,7 +75,11 @@ process.exit(${exitCode});
 type Call = { argv: string[]; user: string | null; password: string | null };
 const calls = (dir: string): Call[] =>
   existsSync(join(dir, 'calls.jsonl'))
-    ? readFileSync(join(dir, 'calls.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Call)
+    ? readFileSync(join(dir, 'calls.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Call)
     : [];
 
 function cqlshrc(name: string, body: string): string {
@@ -71,7 +91,12 @@ function cqlshrc(name: string, body: string): string {
 const envWith = (rc: string, home: string) => ({ CQL_TUNER_HOME: home, PATH: '', HOME: tmp, CQL_TUNER_CQLSHRC: rc });
 
 describe('latte argv with TLS', () => {
-  const files = { workload: '/runs/r1/kv.rn', reportJson: '/runs/r1/latte.json', logDir: '/runs/r1', tls: { ca: '/etc/ca.pem', cert: '/etc/c.pem', key: '/etc/k.pem' } };
+  const files = {
+    workload: '/runs/r1/kv.rn',
+    reportJson: '/runs/r1/latte.json',
+    logDir: '/runs/r1',
+    tls: { ca: '/etc/ca.pem', cert: '/etc/c.pem', key: '/etc/k.pem' },
+  };
   const base = { tool: 'latte' as const, workload: 'read' as const, nodes: ['127.0.0.1'], durationS: 10 };
 
   it('every step gets --ssl and the PEM paths; the password only in latte’s environment', () => {
@@ -104,7 +129,10 @@ describe('stress credentials from cqlshrc', () => {
     const bin = fakeLatte(dir);
     const rc = cqlshrc('plain', `[authentication]\nusername = cql_tuner_bench\npassword = ${PASSWORD}\n`);
     const env = envWith(rc, join(tmp, 'home-plain'));
-    const started = await startStress({ tool: 'latte', workload: 'write', nodes: ['127.0.0.1'], port: CLOSED_PORT, durationS: 2, binary: bin, snapshots: 'none' }, { env });
+    const started = await startStress(
+      { tool: 'latte', workload: 'write', nodes: ['127.0.0.1'], port: CLOSED_PORT, durationS: 2, binary: bin, snapshots: 'none' },
+      { env },
+    );
     const result = await waitForRun(started.id);
     expect(result.state).toBe('finished');
     const seen = calls(dir);
@@ -123,7 +151,10 @@ describe('stress credentials from cqlshrc', () => {
     const refusal = 'Error: Failed to execute schema: Unauthorized: User cql_tuner has no CREATE permission on <all keyspaces> or any of its parents';
     const bin = fakeLatte(dir, refusal, 1);
     const rc = cqlshrc('tool-role', `[authentication]\nusername = cql_tuner\npassword = ${PASSWORD}\n`);
-    const started = await startStress({ tool: 'latte', workload: 'write', nodes: ['127.0.0.1'], port: CLOSED_PORT, durationS: 2, binary: bin, snapshots: 'none' }, { env: envWith(rc, join(tmp, 'home-unauth')) });
+    const started = await startStress(
+      { tool: 'latte', workload: 'write', nodes: ['127.0.0.1'], port: CLOSED_PORT, durationS: 2, binary: bin, snapshots: 'none' },
+      { env: envWith(rc, join(tmp, 'home-unauth')) },
+    );
     const result = await waitForRun(started.id);
     expect(result.state).toBe('failed');
     const failure = result.warnings.find((w) => w.startsWith('schema step exited with 1'));
@@ -135,16 +166,23 @@ describe('stress credentials from cqlshrc', () => {
     mkdirSync(dir, { recursive: true });
     const bin = join(dir, 'latte');
     // Writes a report with a request error as latte 0.29 does (run exit 0, errors only in the JSON).
-    const error = "Database returned an error: The logged user doesn't have the right to perform the query, Error message: " +
+    const error =
+      "Database returned an error: The logged user doesn't have the right to perform the query, Error message: " +
       'User cql_tuner has no MODIFY permission on <table cql_tuner_stress.kv> or any of its parents';
-    writeFileSync(bin, `#!${process.execPath}
+    writeFileSync(
+      bin,
+      `#!${process.execPath}
 const a = process.argv.slice(2);
 const o = a.indexOf('-o');
 if (o >= 0) require('node:fs').writeFileSync(a[o + 1], JSON.stringify({ result: { request_errors: [${JSON.stringify(error)}] } }));
-`);
+`,
+    );
     chmodSync(bin, 0o755);
     const rc = cqlshrc('refused', `[authentication]\nusername = cql_tuner\npassword = ${PASSWORD}\n`);
-    const started = await startStress({ tool: 'latte', workload: 'write', nodes: ['127.0.0.1'], port: CLOSED_PORT, durationS: 2, binary: bin, snapshots: 'none' }, { env: envWith(rc, join(tmp, 'home-refused')) });
+    const started = await startStress(
+      { tool: 'latte', workload: 'write', nodes: ['127.0.0.1'], port: CLOSED_PORT, durationS: 2, binary: bin, snapshots: 'none' },
+      { env: envWith(rc, join(tmp, 'home-refused')) },
+    );
     const result = await waitForRun(started.id);
     expect(result.warnings).toContain(
       'requests were refused by authorization: the role cql_tuner lacks a permission the run needs; as a superuser run: GRANT MODIFY ON TABLE cql_tuner_stress.kv TO cql_tuner',
@@ -158,7 +196,10 @@ if (o >= 0) require('node:fs').writeFileSync(a[o + 1], JSON.stringify({ result: 
     writeFileSync(bin, `#!/bin/sh\necho ran > ${join(dir, 'ran')}\n`);
     chmodSync(bin, 0o755);
     const rc = cqlshrc('tls-cs', `[authentication]\nusername = u\npassword = ${PASSWORD}\n[connection]\nssl = true\n`);
-    const run = startStress({ tool: 'cassandra-stress', workload: 'write', nodes: ['127.0.0.1'], n: 10, binary: bin, snapshots: 'none' }, { env: envWith(rc, join(tmp, 'home-cs')) });
+    const run = startStress(
+      { tool: 'cassandra-stress', workload: 'write', nodes: ['127.0.0.1'], n: 10, binary: bin, snapshots: 'none' },
+      { env: envWith(rc, join(tmp, 'home-cs')) },
+    );
     await expect(run).rejects.toMatchObject({ code: 'STRESS_TLS_UNSUPPORTED', fix: expect.stringContaining('tool: latte') });
     expect(existsSync(join(dir, 'ran'))).toBe(false);
   });
@@ -208,7 +249,11 @@ describe.skipIf(!haveOpenssl)('stress TLS: each node certificate is checked befo
     const bin = fakeLatte(dir);
     const env = envWith(tlsRc('tls-unknown', good.cert), join(tmp, 'home-tls-ca'));
     const run = startStress({ tool: 'latte', workload: 'write', nodes: ['127.0.0.1'], port, durationS: 2, binary: bin, snapshots: 'none' }, { env });
-    await expect(run).rejects.toMatchObject({ code: 'CQL_TLS_UNKNOWN_CA', fix: expect.stringContaining('certfile'), message: expect.stringContaining('latte itself does not verify') });
+    await expect(run).rejects.toMatchObject({
+      code: 'CQL_TLS_UNKNOWN_CA',
+      fix: expect.stringContaining('certfile'),
+      message: expect.stringContaining('latte itself does not verify'),
+    });
     expect(calls(dir)).toEqual([]);
   });
 

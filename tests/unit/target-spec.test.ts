@@ -3,7 +3,15 @@ import { DockerTarget } from '../../mcp-server/src/collect/docker-target.js';
 import { KubectlTarget } from '../../mcp-server/src/collect/kubectl-target.js';
 import { LocalTarget } from '../../mcp-server/src/collect/local-target.js';
 import { SshTarget } from '../../mcp-server/src/collect/ssh-target.js';
-import { createTarget, formatTargetSpec, parseTargetSpec, targetFromString, TARGET_FORMS, TOOL_TARGET_FORMS, type TargetSpec } from '../../mcp-server/src/collect/target-spec.js';
+import {
+  createTarget,
+  formatTargetSpec,
+  parseTargetSpec,
+  targetFromString,
+  TARGET_FORMS,
+  TOOL_TARGET_FORMS,
+  type TargetSpec,
+} from '../../mcp-server/src/collect/target-spec.js';
 import { RemoteTargetError } from '../../mcp-server/src/core/remote-argv.js';
 import { HOSTILE_VALUES } from '../helpers/sshd.js';
 
@@ -33,7 +41,16 @@ describe('parseTargetSpec: accepted forms', () => {
     ['ssh://prod-cass-1?identity=/home/ops/.ssh/id_ed25519', { kind: 'ssh', host: 'prod-cass-1', identityFile: '/home/ops/.ssh/id_ed25519' }],
     [
       'ssh://ops@db1?identity=%2Fkeys%2Fid&config=/etc/ssh/cfg&knownHosts=/tmp/kh&hostKeyCheck=yes&connectTimeout=5',
-      { kind: 'ssh', host: 'db1', user: 'ops', identityFile: '/keys/id', configFile: '/etc/ssh/cfg', knownHostsFile: '/tmp/kh', hostKeyCheck: 'yes', connectTimeoutSec: 5 },
+      {
+        kind: 'ssh',
+        host: 'db1',
+        user: 'ops',
+        identityFile: '/keys/id',
+        configFile: '/etc/ssh/cfg',
+        knownHostsFile: '/tmp/kh',
+        hostKeyCheck: 'yes',
+        connectTimeoutSec: 5,
+      },
     ],
     ['k8s://cassandra/cass-0', { kind: 'kubectl', namespace: 'cassandra', pod: 'cass-0' }],
     ['k8s://cassandra/cass-0/cassandra', { kind: 'kubectl', namespace: 'cassandra', pod: 'cass-0', container: 'cassandra' }],
@@ -70,7 +87,10 @@ describe('parseTargetSpec: an untrusted spec (the default) names no local file o
   });
 
   it('keeps the harmless options', () => {
-    expect(parseTargetSpec('ssh://ops@db1:22?connectTimeout=5')).toEqual({ ok: true, spec: { kind: 'ssh', host: 'db1', user: 'ops', port: 22, connectTimeoutSec: 5 } });
+    expect(parseTargetSpec('ssh://ops@db1:22?connectTimeout=5')).toEqual({
+      ok: true,
+      spec: { kind: 'ssh', host: 'db1', user: 'ops', port: 22, connectTimeoutSec: 5 },
+    });
     expect(parseTargetSpec('docker://cass1?user=cassandra')).toEqual({ ok: true, spec: { kind: 'docker', container: 'cass1', user: 'cassandra' } });
   });
 });
@@ -203,11 +223,45 @@ describe('createTarget', () => {
   it('gives the exact client argv each target runs', () => {
     const ssh = new SshTarget({ host: 'db1', user: 'ops', port: 22 });
     expect(ssh.commandFor(['nodetool', 'status'], { timeoutMs: 60_000 }).argv).toEqual([
-      'ssh', '-T', '-o', 'BatchMode=yes', '-o', 'ConnectTimeout=10', '-o', 'LogLevel=ERROR', '-o', 'ClearAllForwardings=yes',
-      '-o', 'StrictHostKeyChecking=accept-new', '-p', '22', '-l', 'ops', '--', 'db1', "'nodetool' 'status'",
+      'ssh',
+      '-T',
+      '-o',
+      'BatchMode=yes',
+      '-o',
+      'ConnectTimeout=10',
+      '-o',
+      'LogLevel=ERROR',
+      '-o',
+      'ClearAllForwardings=yes',
+      '-o',
+      'StrictHostKeyChecking=accept-new',
+      '-p',
+      '22',
+      '-l',
+      'ops',
+      '--',
+      'db1',
+      "'nodetool' 'status'",
     ]);
-    expect(new KubectlTarget({ namespace: 'ns', pod: 'p' }).commandFor(['nodetool', 'status'], {}).argv).toEqual(['kubectl', '-n', 'ns', 'exec', 'p', '--', 'nodetool', 'status']);
-    expect(new DockerTarget({ container: 'cass1' }).commandFor(['nodetool', 'status'], { stdin: '' }).argv).toEqual(['docker', 'exec', '-i', '--', 'cass1', 'nodetool', 'status']);
+    expect(new KubectlTarget({ namespace: 'ns', pod: 'p' }).commandFor(['nodetool', 'status'], {}).argv).toEqual([
+      'kubectl',
+      '-n',
+      'ns',
+      'exec',
+      'p',
+      '--',
+      'nodetool',
+      'status',
+    ]);
+    expect(new DockerTarget({ container: 'cass1' }).commandFor(['nodetool', 'status'], { stdin: '' }).argv).toEqual([
+      'docker',
+      'exec',
+      '-i',
+      '--',
+      'cass1',
+      'nodetool',
+      'status',
+    ]);
   });
 
   it('throws a RemoteTargetError naming the target when a command cannot be carried', async () => {

@@ -73,7 +73,13 @@ export async function main(argv: string[]): Promise<void> {
       .exitOverride((err) => {
         if (err.exitCode !== 0 && json) {
           const message = err.message.replace(/^error: /, '');
-          printJson({ error: { code: 'USAGE', message, fix: `Run \`${['cql-tuner', commandPath(c), '--help'].filter(Boolean).join(' ')}\` for the options and values it takes.` } });
+          printJson({
+            error: {
+              code: 'USAGE',
+              message,
+              fix: `Run \`${['cql-tuner', commandPath(c), '--help'].filter(Boolean).join(' ')}\` for the options and values it takes.`,
+            },
+          });
         }
         // Thrown, not exited: main() drains stdout first, so a long --help or usage JSON is never cut.
         throw new UsageExit(err.exitCode === 0 ? 0 : 2);

@@ -33,7 +33,12 @@ export function cliNumber(v: string | number | undefined): string | number | und
 
 /** A comma-separated flag as a list (empty items dropped); undefined stays undefined. */
 export function cliList(v: string | undefined): string[] | undefined {
-  return v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean);
+  return v === undefined
+    ? undefined
+    : v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
@@ -60,9 +65,7 @@ function fixFor(issue: Issue, flag: string, verb: string): string {
         ? `Give ${flag} at most ${String(issue.maximum)} ${issue.origin === 'array' ? 'value(s)' : 'character(s)'}. ${help}`
         : `Give ${flag} a value ${issue.inclusive === false ? 'below' : 'of at most'} ${String(issue.maximum)}. ${help}`;
     case 'invalid_type':
-      return issue.expected === 'number' || issue.expected === 'int'
-        ? `Write ${flag} as a number, in digits. ${help}`
-        : `Check ${flag}. ${help}`;
+      return issue.expected === 'number' || issue.expected === 'int' ? `Write ${flag} as a number, in digits. ${help}` : `Check ${flag}. ${help}`;
     case 'invalid_value':
       return `Use one of: ${issue.values.map(String).join(', ')}.`;
     case 'unrecognized_keys':

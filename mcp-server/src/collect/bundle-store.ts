@@ -29,7 +29,11 @@ export interface BundleManifest {
   }[];
 }
 
-const fileNameFor = (source: string) => source.replace(/^cql:/, 'cql-').replace(/^nodetool:/, 'nodetool-').replace(/[^A-Za-z0-9_.-]/g, '_') + (source.startsWith('cql:') ? '.tsv' : '.txt');
+const fileNameFor = (source: string) =>
+  source
+    .replace(/^cql:/, 'cql-')
+    .replace(/^nodetool:/, 'nodetool-')
+    .replace(/[^A-Za-z0-9_.-]/g, '_') + (source.startsWith('cql:') ? '.tsv' : '.txt');
 
 export async function writeBundle(dir: string, meta: Omit<BundleManifest, 'format' | 'nodes'>, nodes: NodeRaw[]): Promise<string> {
   const finalDir = resolve(dir);
@@ -37,7 +41,10 @@ export async function writeBundle(dir: string, meta: Omit<BundleManifest, 'forma
   if (existing) {
     const entries = existing.isDirectory() ? await readdir(finalDir) : ['(a file)'];
     if (entries.length) {
-      throw Object.assign(new Error(`bundle directory ${finalDir} already exists and is not empty`), { code: 'BUNDLE_EXISTS', fix: 'Choose a new directory name; bundles are never overwritten.' });
+      throw Object.assign(new Error(`bundle directory ${finalDir} already exists and is not empty`), {
+        code: 'BUNDLE_EXISTS',
+        fix: 'Choose a new directory name; bundles are never overwritten.',
+      });
     }
   }
   await mkdir(dirname(finalDir), { recursive: true });
@@ -134,7 +141,15 @@ export async function readBundle(dir: string, opts: { signal?: AbortSignal } = {
       }
     }
     // Older bundles have no version: leave it out rather than claiming it unknown.
-    nodes.push({ node: n.node, sources, ms: n.ms, cqlReachable: n.cqlReachable, virtualTables: n.virtualTables, ...(typeof n.version === 'string' ? { version: n.version } : {}), ...(isProduct(n.product) ? { product: n.product } : {}) });
+    nodes.push({
+      node: n.node,
+      sources,
+      ms: n.ms,
+      cqlReachable: n.cqlReachable,
+      virtualTables: n.virtualTables,
+      ...(typeof n.version === 'string' ? { version: n.version } : {}),
+      ...(isProduct(n.product) ? { product: n.product } : {}),
+    });
   }
   return { manifest, nodes };
 }

@@ -153,7 +153,12 @@ export class CqlSession {
   /** Runs one query on one node (never another node answering for it); all values as text. */
   async query(address: string, cql: string, params: unknown[] = [], timeoutMs?: number): Promise<CqlRows> {
     const host = this.hostFor(address);
-    if (!host) throw new OpError('UNKNOWN_NODE', `${address} is not a node of this cluster as the driver sees it`, 'Check the address against system.peers / nodetool status.');
+    if (!host)
+      throw new OpError(
+        'UNKNOWN_NODE',
+        `${address} is not a node of this cluster as the driver sees it`,
+        'Check the address against system.peers / nodetool status.',
+      );
     const started = performance.now();
     const withheld = this.ledger.withheld.get(entryFor(address, splitHostPort(host.address, this.port).port));
     if (withheld) throw withheldError(withheld.host, withheld.port);
@@ -233,7 +238,13 @@ async function classifyConnectError(
   const scrub = (t: string) => creds.secrets.reduce((acc, sec) => (sec ? acc.split(sec).join('***') : acc), t);
   const msg = scrub(e instanceof Error ? e.message : String(e));
   const inner = (e as { innerErrors?: Record<string, unknown> }).innerErrors;
-  const detail = scrub(inner ? Object.entries(inner).map(([h, err]) => `${h}: ${err instanceof Error ? err.message : String(err)}`).join('; ') : '');
+  const detail = scrub(
+    inner
+      ? Object.entries(inner)
+          .map(([h, err]) => `${h}: ${err instanceof Error ? err.message : String(err)}`)
+          .join('; ')
+      : '',
+  );
   // Every contact point that answered wanted a password it was not given: say which and how to allow it.
   if (ledger.withheld.size && (msg + detail).includes(WITHHELD_MARK)) {
     const first = [...ledger.withheld.values()][0]!;

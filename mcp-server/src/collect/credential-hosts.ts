@@ -49,7 +49,10 @@ async function addressesOf(name: string): Promise<string[]> {
   // getaddrinfo (hosts file) cannot be cancelled: stop waiting for it, it finishes on its own.
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<string[]>((resolve) => (timer = setTimeout(() => resolve([]), DNS_TIMEOUT_MS)));
-  const found = lookup(name, { all: true }).then((r) => r.map((a) => a.address), () => [] as string[]);
+  const found = lookup(name, { all: true }).then(
+    (r) => r.map((a) => a.address),
+    () => [] as string[],
+  );
   return Promise.race([found, deadline]).finally(() => clearTimeout(timer));
 }
 

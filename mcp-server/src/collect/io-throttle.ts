@@ -56,13 +56,18 @@ export async function readIoThrottle(
   nodes: { node: string; dataDirs: string[] }[],
   opts: { timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<IoThrottleRead> {
-  const run = (argv: string[]) => target.run(argv, { timeoutMs: opts.timeoutMs ?? 15_000, maxBytes: 4 * 1024 * 1024, ...(opts.signal ? { signal: opts.signal } : {}) });
+  const run = (argv: string[]) =>
+    target.run(argv, { timeoutMs: opts.timeoutMs ?? 15_000, maxBytes: 4 * 1024 * 1024, ...(opts.signal ? { signal: opts.signal } : {}) });
   const desc = target.describe();
   try {
     const pg = await run(['pgrep', '-f', DAEMON]);
     // pgrep exits 1 when nothing matches: no daemon here is an answer, not a failure.
     if (pg.exitCode !== 0 && pg.exitCode !== 1) return { target: desc, nodes: [], error: `${desc}: pgrep: ${why(pg)}` };
-    const pids = pg.stdout.split('\n').map((l) => l.trim()).filter((l) => /^\d{1,9}$/.test(l)).slice(0, MAX_PIDS);
+    const pids = pg.stdout
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => /^\d{1,9}$/.test(l))
+      .slice(0, MAX_PIDS);
     if (pids.length === 0) return { target: desc, nodes: [], error: `${desc}: no Cassandra daemon process found (pgrep -f ${DAEMON})` };
     const procFiles = pids.flatMap((p) => [`/proc/${p}/cgroup`, `/proc/${p}/cmdline`]);
     const pr = await run(['grep', '-a', '-s', '-H', '', ...procFiles]);
@@ -76,7 +81,13 @@ export async function readIoThrottle(
         daemons.find((x) => x.dirs.some((dir) => n.dataDirs.some((p) => isUnder(p, dir)))) ??
         (daemons.length === 1 && nodes.length === 1 ? daemons[0] : undefined);
       if (!d) {
-        out.push({ node: n.node, pid: null, dataDirs: n.dataDirs.map((path) => ({ path, majMin: null })), limits: [], error: 'no daemon process on the host matched this node' });
+        out.push({
+          node: n.node,
+          pid: null,
+          dataDirs: n.dataDirs.map((path) => ({ path, majMin: null })),
+          limits: [],
+          error: 'no daemon process on the host matched this node',
+        });
         continue;
       }
       const mi = await run(['cat', `/proc/${d.pid}/mountinfo`]);

@@ -19,7 +19,10 @@ export class LocalTarget implements Target {
     // The same argv check as the remote targets: a NUL or lone surrogate (from a hostile value) is refused
     // with a clear error instead of surfacing as an internal spawn failure.
     const checked = checkCommandArgv(argv);
-    if (!checked.ok) throw Object.assign(new RemoteTargetError('BAD_COMMAND', `local: ${checked.reason}`), { fix: 'Remove control characters from the value that went into this command.' });
+    if (!checked.ok)
+      throw Object.assign(new RemoteTargetError('BAD_COMMAND', `local: ${checked.reason}`), {
+        fix: 'Remove control characters from the value that went into this command.',
+      });
     const started = performance.now();
     const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
     // The deadline and the abort are handled here, not by execa: a wrapper script (Cassandra's bin/nodetool

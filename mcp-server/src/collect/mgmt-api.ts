@@ -20,9 +20,7 @@ import type { Target } from './target.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-export type MgmtApiEndpoint =
-  | { kind: 'pod'; namespace: string; pod: string; port: number; address: string }
-  | { kind: 'url'; base: URL; address: string };
+export type MgmtApiEndpoint = { kind: 'pod'; namespace: string; pod: string; port: number; address: string } | { kind: 'url'; base: URL; address: string };
 
 export interface MgmtApiTls {
   ca?: Buffer;
@@ -35,13 +33,7 @@ export interface MgmtApiTls {
 export type MgmtAnswer = { ok: true; text: string; ms: number } | { ok: false; code: MgmtApiErrorCode; message: string; fix: string; ms: number };
 
 export type MgmtApiErrorCode =
-  | 'MGMT_API_UNREACHABLE'
-  | 'MGMT_API_TLS_UNKNOWN_CA'
-  | 'MGMT_API_TLS'
-  | 'MGMT_API_HTTP'
-  | 'MGMT_API_TOO_LARGE'
-  | 'MGMT_API_TIMEOUT'
-  | 'KUBECTL_FAILED';
+  'MGMT_API_UNREACHABLE' | 'MGMT_API_TLS_UNKNOWN_CA' | 'MGMT_API_TLS' | 'MGMT_API_HTTP' | 'MGMT_API_TOO_LARGE' | 'MGMT_API_TIMEOUT' | 'KUBECTL_FAILED';
 
 export class MgmtApiConfigError extends Error {
   constructor(

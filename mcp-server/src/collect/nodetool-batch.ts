@@ -170,7 +170,9 @@ export class NodetoolBatchPool {
     let b = this.batchers.get(key);
     if (!b) {
       const java = splitJavaNodetoolArgv(prefix);
-      b = java ? compileBatchRunner(java.java, java.classpath, this.cacheDir).then((dir) => (dir ? new NodetoolBatcher(java, dir) : null)) : Promise.resolve(null);
+      b = java
+        ? compileBatchRunner(java.java, java.classpath, this.cacheDir).then((dir) => (dir ? new NodetoolBatcher(java, dir) : null))
+        : Promise.resolve(null);
       this.batchers.set(key, b);
     }
     return b;

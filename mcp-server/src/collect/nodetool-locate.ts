@@ -34,9 +34,16 @@ async function isExecutableFile(path: string): Promise<boolean> {
 
 // Only a file called nodetool may be run as one: an explicit path must not become a way to run any binary.
 function checkExplicit(path: string, from: string): void {
-  if (!isAbsolute(path)) throw new NodetoolNotFound(`${from} must be an absolute path, got ${JSON.stringify(path)}`, 'Give the absolute path of the nodetool script, e.g. /opt/cassandra/bin/nodetool.');
+  if (!isAbsolute(path))
+    throw new NodetoolNotFound(
+      `${from} must be an absolute path, got ${JSON.stringify(path)}`,
+      'Give the absolute path of the nodetool script, e.g. /opt/cassandra/bin/nodetool.',
+    );
   if (!/^nodetool(\.sh)?$/.test(basename(path))) {
-    throw new NodetoolNotFound(`${from} must point at a file named nodetool, got ${JSON.stringify(basename(path))}`, 'Point it at <cassandra>/bin/nodetool (or Scylla’s /usr/bin/nodetool).');
+    throw new NodetoolNotFound(
+      `${from} must point at a file named nodetool, got ${JSON.stringify(basename(path))}`,
+      'Point it at <cassandra>/bin/nodetool (or Scylla’s /usr/bin/nodetool).',
+    );
   }
 }
 
@@ -65,7 +72,10 @@ export async function locateNodetool(explicit?: string, env: NodeJS.ProcessEnv =
     if (!path) continue;
     checkExplicit(path, source === 'explicit' ? 'nodetoolPath' : 'CQL_TUNER_NODETOOL');
     if (await isExecutableFile(path)) return { argvPrefix: [path], source, path };
-    throw new NodetoolNotFound(`${source === 'explicit' ? 'nodetoolPath' : 'CQL_TUNER_NODETOOL'} ${path} is not an executable file`, 'Check the path and its permissions.');
+    throw new NodetoolNotFound(
+      `${source === 'explicit' ? 'nodetoolPath' : 'CQL_TUNER_NODETOOL'} ${path} is not an executable file`,
+      'Check the path and its permissions.',
+    );
   }
   const home = env['CASSANDRA_HOME'];
   if (home) {

@@ -24,7 +24,9 @@ export async function sweepStaleOwnedDirs(base: string, prefix: string): Promise
     const st = await lstat(dir).catch(() => null);
     if (!st?.isDirectory() || (uid !== undefined && st.uid !== uid)) continue;
     if (await pidAlive(Number(m[1]))) continue;
-    await rm(dir, { recursive: true, force: true }).then(() => removed.push(dir)).catch(() => {});
+    await rm(dir, { recursive: true, force: true })
+      .then(() => removed.push(dir))
+      .catch(() => {});
   }
   return removed;
 }

@@ -1,11 +1,4 @@
-import {
-  buildSshCommand,
-  checkSshConnection,
-  RemoteTargetError,
-  sshConnectTimeoutSec,
-  type BuiltCommand,
-  type SshConnection,
-} from '../core/remote-argv.js';
+import { buildSshCommand, checkSshConnection, RemoteTargetError, sshConnectTimeoutSec, type BuiltCommand, type SshConnection } from '../core/remote-argv.js';
 import { runViaClient, type RemoteTargetOptions } from './remote-run.js';
 import type { RunOptions, RunResult, Target } from './target.js';
 

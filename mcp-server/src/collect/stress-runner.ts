@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, openSync, readFileSync } from 'node:fs';
-import { access, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, statfs, writeFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, open, readFile, readdir, rename, rm, stat, statfs, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { credentialsFileProbeArgv, credentialsFileSupported, safeCredentialsPath } from '../core/stress/argv-cassandra-stress.js';
@@ -38,17 +38,27 @@ async function executable(path: string): Promise<boolean> {
 }
 
 /** Where each tool may be, in look-up order (the first executable wins). */
-export function stressToolCandidates(tool: StressToolName, explicit: string | undefined, env: Env = process.env, home: string = homedir()): { path: string; from: string }[] {
+export function stressToolCandidates(
+  tool: StressToolName,
+  explicit: string | undefined,
+  env: Env = process.env,
+  home: string = homedir(),
+): { path: string; from: string }[] {
   const out: { path: string; from: string }[] = [];
   if (explicit) out.push({ path: explicit, from: 'explicit path' });
   const fromEnv = env[ENV_VAR[tool]];
   if (fromEnv && fromEnv.trim()) out.push({ path: fromEnv.trim(), from: `$${ENV_VAR[tool]}` });
   for (const dir of (env['PATH'] ?? '').split(delimiter).filter(Boolean)) out.push({ path: join(dir, tool), from: 'PATH' });
   if (tool === 'latte') {
-    const caches = [env['CQL_TUNER_CACHE']?.trim(), env['XDG_CACHE_HOME']?.trim() ? join(env['XDG_CACHE_HOME']!.trim(), 'cql-tuner') : undefined, join(home, '.cache', 'cql-tuner')];
+    const caches = [
+      env['CQL_TUNER_CACHE']?.trim(),
+      env['XDG_CACHE_HOME']?.trim() ? join(env['XDG_CACHE_HOME']!.trim(), 'cql-tuner') : undefined,
+      join(home, '.cache', 'cql-tuner'),
+    ];
     for (const c of caches) if (c) out.push({ path: join(c, `latte-${LATTE_VERSION}`, 'bin', 'latte'), from: 'cql-tuner cache' });
   }
-  if (tool === 'cassandra-stress' && env['CASSANDRA_HOME']) out.push({ path: join(env['CASSANDRA_HOME'], 'tools', 'bin', 'cassandra-stress'), from: '$CASSANDRA_HOME/tools/bin' });
+  if (tool === 'cassandra-stress' && env['CASSANDRA_HOME'])
+    out.push({ path: join(env['CASSANDRA_HOME'], 'tools', 'bin', 'cassandra-stress'), from: '$CASSANDRA_HOME/tools/bin' });
   return out;
 }
 
@@ -57,14 +67,27 @@ export function stressToolCandidates(tool: StressToolName, explicit: string | un
  * $CQL_TUNER_SCYLLA_BENCH, then PATH, then (latte) ~/.cache/cql-tuner/latte-0.29.0/bin/latte or
  * (cassandra-stress) $CASSANDRA_HOME/tools/bin. An explicit path that is not executable is an error, not skipped.
  */
-export async function locateStressTool(tool: StressToolName, explicit?: string, env: Env = process.env, home: string = homedir()): Promise<{ path: string; from: string }> {
+export async function locateStressTool(
+  tool: StressToolName,
+  explicit?: string,
+  env: Env = process.env,
+  home: string = homedir(),
+): Promise<{ path: string; from: string }> {
   // As with nodetoolPath: an explicit binary must be the named tool, so it cannot become a way to run any program.
   if (explicit && !new RegExp(`^${tool}(\\.sh)?$`).test(explicit.split('/').pop() ?? '')) {
-    throw new OpError('STRESS_TOOL_NOT_FOUND', `binary ${JSON.stringify(explicit.slice(0, 200))} is not a file named ${tool}`, `Give the path of the ${tool} executable itself (…/${tool}), or omit binary.`);
+    throw new OpError(
+      'STRESS_TOOL_NOT_FOUND',
+      `binary ${JSON.stringify(explicit.slice(0, 200))} is not a file named ${tool}`,
+      `Give the path of the ${tool} executable itself (…/${tool}), or omit binary.`,
+    );
   }
   const candidates = stressToolCandidates(tool, explicit, env, home);
   if (explicit && !(await executable(explicit))) {
-    throw new OpError('STRESS_TOOL_NOT_FOUND', `${tool} binary ${explicit} is missing or not executable`, `Give the path of an executable ${tool}, or omit it to search $${ENV_VAR[tool]}, PATH and the cache.`);
+    throw new OpError(
+      'STRESS_TOOL_NOT_FOUND',
+      `${tool} binary ${explicit} is missing or not executable`,
+      `Give the path of an executable ${tool}, or omit it to search $${ENV_VAR[tool]}, PATH and the cache.`,
+    );
   }
   for (const c of candidates) if (await executable(c.path)) return c;
   const install =
@@ -73,7 +96,11 @@ export async function locateStressTool(tool: StressToolName, explicit?: string, 
       : tool === 'cassandra-stress'
         ? 'use the cassandra-stress of a Cassandra tarball (set CASSANDRA_HOME, or $CQL_TUNER_CASSANDRA_STRESS)'
         : 'build scylla-bench from source (git clone https://github.com/scylladb/scylla-bench, go build .; its go.mod replaces gocql, so go install @latest does not work) and set $CQL_TUNER_SCYLLA_BENCH';
-  throw new OpError('STRESS_TOOL_NOT_FOUND', `${tool} was not found (looked at: explicit path, $${ENV_VAR[tool]}, PATH${tool === 'latte' ? ', ~/.cache/cql-tuner' : tool === 'cassandra-stress' ? ', $CASSANDRA_HOME/tools/bin' : ''})`, `Install it: ${install}.`);
+  throw new OpError(
+    'STRESS_TOOL_NOT_FOUND',
+    `${tool} was not found (looked at: explicit path, $${ENV_VAR[tool]}, PATH${tool === 'latte' ? ', ~/.cache/cql-tuner' : tool === 'cassandra-stress' ? ', $CASSANDRA_HOME/tools/bin' : ''})`,
+    `Install it: ${install}.`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -116,7 +143,8 @@ export function runsDir(env: Env = process.env): string {
 }
 
 export function runDir(id: string, env: Env = process.env): string {
-  if (!/^[A-Za-z0-9_-]{1,80}$/.test(id)) throw new OpError('STRESS_BAD_RUN_ID', `"${id}" is not a run id`, 'Use an id returned by run_stress or listed by `cql-tuner stress status`.');
+  if (!/^[A-Za-z0-9_-]{1,80}$/.test(id))
+    throw new OpError('STRESS_BAD_RUN_ID', `"${id}" is not a run id`, 'Use an id returned by run_stress or listed by `cql-tuner stress status`.');
   return join(runsDir(env), id);
 }
 
@@ -125,19 +153,44 @@ export function newRunId(tool: StressToolName, now = new Date()): string {
   return `${t}-${tool}-${randomBytes(3).toString('hex')}`;
 }
 
-/** Atomic JSON write (tmp + rename) so a concurrent reader never sees half a file. */
-export async function writeJson(path: string, value: unknown): Promise<void> {
+/**
+ * Atomic JSON write (tmp + rename) so a concurrent reader never sees half a file. `reserveBytes` pads the file with
+ * trailing blanks (still valid JSON) to at least that size, so that a later rewrite on a full disk fits in the
+ * blocks the file already holds.
+ */
+export async function writeJson(path: string, value: unknown, opts: { reserveBytes?: number } = {}): Promise<void> {
   const tmp = `${path}.${process.pid}.${randomBytes(3).toString('hex')}.tmp`;
-  const text = JSON.stringify(value, null, 2) + '\n';
+  const json = JSON.stringify(value, null, 2);
+  const pad = Math.max(0, (opts.reserveBytes ?? 0) - Buffer.byteLength(json) - 1);
+  const text = `${json}${' '.repeat(pad)}\n`;
   try {
     await writeFile(tmp, text);
     await rename(tmp, path);
   } catch (e) {
     await rm(tmp, { force: true }).catch(() => {});
-    // A full disk has no room for a second copy, but rewriting the file in place reuses its own blocks: the
-    // run's status still reaches status.json (a reader may then see it mid-write, and reads it as absent).
-    if ((e as NodeJS.ErrnoException).code !== 'ENOSPC' || !(await access(path).then(() => true, () => false))) throw e;
-    await writeFile(path, text);
+    if ((e as NodeJS.ErrnoException).code !== 'ENOSPC') throw e;
+    await rewriteInPlace(path, json, e);
+  }
+}
+
+/**
+ * A full disk has no room for a second copy. The file's own blocks still take a new text that is no longer than
+ * the file: written over it from the start and padded with blanks to its length, never truncated first (a
+ * truncate frees the blocks, and a longer text would then be cut by ENOSPC half-way: an unreadable file). A text
+ * that does not fit leaves the file as it was, and the write fails.
+ */
+export async function rewriteInPlace(path: string, json: string, cause: unknown): Promise<void> {
+  const size = await stat(path).then(
+    (st) => st.size,
+    () => -1,
+  );
+  const body = Buffer.from(`${json}\n`);
+  if (size < body.length) throw cause;
+  const f = await open(path, 'r+');
+  try {
+    await f.write(Buffer.concat([body.subarray(0, body.length - 1), Buffer.alloc(size - body.length, ' '), Buffer.from('\n')]), 0, size, 0);
+  } finally {
+    await f.close();
   }
 }
 
@@ -295,14 +348,23 @@ function inheritedEnv(): Record<string, string> {
  * Starts one step in its own process group with stdout/stderr going straight to files (no pipe through node,
  * so the runner adds nothing to the tool's own work). onSpawn gets the pid (= pgid) at once.
  */
-export function runStep(argv: string[], opts: { cwd: string; stdoutPath: string; stderrPath: string; env: Record<string, string>; onSpawn(pid: number): void }): Promise<StepResult> {
+export function runStep(
+  argv: string[],
+  opts: { cwd: string; stdoutPath: string; stderrPath: string; env: Record<string, string>; onSpawn(pid: number): void },
+): Promise<StepResult> {
   return new Promise((resolve, reject) => {
     const out = openSync(opts.stdoutPath, 'a');
     const err = openSync(opts.stderrPath, 'a');
     const started = Date.now();
     let child;
     try {
-      child = spawn(argv[0]!, argv.slice(1), { cwd: opts.cwd, detached: true, stdio: ['ignore', out, err], env: { ...inheritedEnv(), ...opts.env }, shell: false });
+      child = spawn(argv[0]!, argv.slice(1), {
+        cwd: opts.cwd,
+        detached: true,
+        stdio: ['ignore', out, err],
+        env: { ...inheritedEnv(), ...opts.env },
+        shell: false,
+      });
     } catch (e) {
       closeSync(out);
       closeSync(err);
@@ -395,13 +457,26 @@ async function runCredentialsProbe(binary: string, timeoutMs: number): Promise<C
     if (pid !== null) void killGroup(pid, 1000);
   }, timeoutMs);
   try {
-    const res = await runStep(credentialsFileProbeArgv(binary), { cwd: dir, stdoutPath: outPath, stderrPath: errPath, env: {}, onSpawn: (p) => (pid = p) }).catch((e: Error) => e);
+    const res = await runStep(credentialsFileProbeArgv(binary), {
+      cwd: dir,
+      stdoutPath: outPath,
+      stderrPath: errPath,
+      env: {},
+      onSpawn: (p) => (pid = p),
+    }).catch((e: Error) => e);
     clearTimeout(timer);
     if (res instanceof Error) return { supported: false, reason: `\`${binary} help -credentials-file\` could not be started (${res.message})` };
     const output = [await readFile(outPath, 'utf8').catch(() => ''), await readFile(errPath, 'utf8').catch(() => '')].join('\n').slice(0, 64 * 1024);
     if (credentialsFileSupported(output, res.exitCode, timedOut)) return { supported: true, reason: 'cassandra-stress has -credentials-file' };
-    const said = output.split('\n').map((l) => l.trim()).filter(Boolean).find((l) => /invalid|unknown|unrecognized/i.test(l)) ?? '';
-    const how = timedOut ? `did not answer within ${Math.round(timeoutMs / 1000)} s` : `exited with ${res.exitCode ?? res.signal}${said ? ` ("${said.slice(0, 120)}")` : ''}`;
+    const said =
+      output
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean)
+        .find((l) => /invalid|unknown|unrecognized/i.test(l)) ?? '';
+    const how = timedOut
+      ? `did not answer within ${Math.round(timeoutMs / 1000)} s`
+      : `exited with ${res.exitCode ?? res.signal}${said ? ` ("${said.slice(0, 120)}")` : ''}`;
     return { supported: false, reason: `this cassandra-stress has no -credentials-file option (\`help -credentials-file\` ${how})` };
   } finally {
     clearTimeout(timer);

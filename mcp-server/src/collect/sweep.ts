@@ -111,7 +111,8 @@ export async function collectNode(session: CqlSession, node: SweepNode, opts: Sw
   const cql = async (keyspace: string, table: string, query?: string, sourceName?: string): Promise<RawSourceResult> => {
     const name = sourceName ?? `cql:${keyspace}.${table}`;
     const t0 = performance.now();
-    if (signal.aborted) return { name, via: 'cql', ok: false, ms: 0, error: { code: 'TIMEOUT', message: `node deadline of ${opts.nodeTimeoutMs} ms passed before this query` } };
+    if (signal.aborted)
+      return { name, via: 'cql', ok: false, ms: 0, error: { code: 'TIMEOUT', message: `node deadline of ${opts.nodeTimeoutMs} ms passed before this query` } };
     try {
       const r = await session.query(node.address, query ?? `SELECT * FROM ${keyspace}.${table}`, [], Math.min(remaining(), 10_000));
       return { name, via: 'cql', ok: true, ms: r.ms, text: toTsv(r.columns, r.rows), rows: r.rows.length };
@@ -133,7 +134,9 @@ export async function collectNode(session: CqlSession, node: SweepNode, opts: Sw
       .filter(Boolean)
       .map((l) => l.split('\t').join('.'));
   }
-  const wanted = virtualTables.filter((t) => opts.allVirtualTables || (t.startsWith('system_views.') && VTABLES_FOR_FACTS.includes(t.slice('system_views.'.length))));
+  const wanted = virtualTables.filter(
+    (t) => opts.allVirtualTables || (t.startsWith('system_views.') && VTABLES_FOR_FACTS.includes(t.slice('system_views.'.length))),
+  );
   // ScyllaDB: no system_views; its node-local views live in `system`. Its system.local says so: the
   // release_version column is the emulated Cassandra 3.0.8 and system.versions exists.
   let scylla = false;
@@ -152,7 +155,8 @@ export async function collectNode(session: CqlSession, node: SweepNode, opts: Sw
   }
   // Without virtual tables nodetool answers the rest; the version only when system.local did not already.
   const withoutVtables = local.ok ? NODETOOL_WITHOUT_VTABLES.filter((s) => s !== 'version') : NODETOOL_WITHOUT_VTABLES;
-  const nodetoolSubs = opts.nodetool.length === 0 ? [] : cqlReachable && virtualTables.length > 0 ? opts.nodetool : [...new Set([...opts.nodetool, ...withoutVtables])];
+  const nodetoolSubs =
+    opts.nodetool.length === 0 ? [] : cqlReachable && virtualTables.length > 0 ? opts.nodetool : [...new Set([...opts.nodetool, ...withoutVtables])];
   // (ScyllaDB's nodetool talks to its REST API on port 10000, not JMX: the caller sets jmxPort.)
 
   for (const q of cqlReachable ? (opts.extraCql ?? []) : []) sources.push(await cql(q.keyspace, q.table, q.query));
@@ -187,12 +191,26 @@ async function nodetoolSources(node: SweepNode, subs: readonly string[], opts: S
     const t0 = performance.now();
     try {
       const r = await runNodetool(
-        { subcommand: sub, host: node.jmxHost, port: node.jmxPort, nodetoolPath: opts.nodetoolPath, timeoutMs: Math.max(1000, Math.min(remaining(), 600_000)), raw: true },
+        {
+          subcommand: sub,
+          host: node.jmxHost,
+          port: node.jmxPort,
+          nodetoolPath: opts.nodetoolPath,
+          timeoutMs: Math.max(1000, Math.min(remaining(), 600_000)),
+          raw: true,
+        },
         // On a remote target JMX is usually 127.0.0.1 there: the node is what JMX credentials are bound to.
         { signal, ...(opts.target ? { target: opts.target, credentialHost: node.address } : {}), ...(batch ? { batch } : {}) },
       );
       if (r.ok) return { name, via: 'nodetool', ok: true, ms: r.durationMs, text: r.output.raw ?? '' };
-      return { name, via: 'nodetool', ok: false, ms: r.durationMs, text: r.output.raw, error: r.error ? { code: r.error.code, message: r.error.message } : { code: 'NODETOOL_FAILED', message: 'failed' } };
+      return {
+        name,
+        via: 'nodetool',
+        ok: false,
+        ms: r.durationMs,
+        text: r.output.raw,
+        error: r.error ? { code: r.error.code, message: r.error.message } : { code: 'NODETOOL_FAILED', message: 'failed' },
+      };
     } catch (e) {
       return { name, via: 'nodetool', ok: false, ms: Math.round(performance.now() - t0), error: sourceError(e) };
     }

@@ -39,10 +39,7 @@ import { SshTarget, type RemoteTargetOptions } from './ssh-target.js';
 import type { Target } from './target.js';
 
 export type TargetSpec =
-  | { kind: 'local' }
-  | ({ kind: 'ssh' } & SshConnection)
-  | ({ kind: 'kubectl' } & KubectlConnection)
-  | ({ kind: 'docker' } & DockerConnection);
+  { kind: 'local' } | ({ kind: 'ssh' } & SshConnection) | ({ kind: 'kubectl' } & KubectlConnection) | ({ kind: 'docker' } & DockerConnection);
 
 export type ParsedTargetSpec = { ok: true; spec: TargetSpec } | { ok: false; error: string };
 

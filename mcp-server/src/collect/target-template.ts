@@ -14,8 +14,7 @@ const PLACEHOLDER = 'cqltuner-node-address-placeholder';
 
 export type TargetTemplate =
   /** "local" (or any target without {host}, where allowed): every node runs in the same place. */
-  | { perNode: false; spec: TargetSpec }
-  | { perNode: true; spec: TargetSpec; field: 'host' | 'pod' | 'container' };
+  { perNode: false; spec: TargetSpec } | { perNode: true; spec: TargetSpec; field: 'host' | 'pod' | 'container' };
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -46,7 +45,10 @@ export function parseTargetTemplate(template: string, origin: TargetOrigin = 'un
     return { ok: true, value: { perNode: false, spec: parsed.spec } };
   }
   if (count > 1) {
-    return { ok: false, error: `${showValue(template)} has {host} ${count} times; it may stand once, for the host (ssh), the pod (k8s) or the container (docker)` };
+    return {
+      ok: false,
+      error: `${showValue(template)} has {host} ${count} times; it may stand once, for the host (ssh), the pod (k8s) or the container (docker)`,
+    };
   }
   const parsed = parseTargetSpec(template.replace('{host}', PLACEHOLDER), origin);
   if (!parsed.ok) return { ok: false, error: parsed.error.split(PLACEHOLDER).join('{host}') };

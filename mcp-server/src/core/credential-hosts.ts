@@ -134,7 +134,10 @@ function parseEntry(raw: string): CredentialHostEntry | string {
 export function parseCredentialHosts(text: string | undefined): ParsedCredentialHosts {
   const entries: CredentialHostEntry[] = [];
   const errors: string[] = [];
-  for (const raw of (text ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const raw of (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const e = parseEntry(raw);
     if (typeof e === 'string') errors.push(`${CREDENTIAL_HOSTS_VAR} entry ${JSON.stringify(raw.slice(0, 80))}: ${e}`);
     else entries.push(e);

@@ -25,15 +25,27 @@ import { K8S_KIND_RULES } from './rules/k8s-config.js';
 import { TOP_THREADS_KIND_RULES } from './rules/jvm-top-threads.js';
 
 const byRules = (rules: KindRules): KindJudge => ({ by: 'kind-rules', rules });
-const stressKinds = (Object.keys(STRESS_PARSERS) as StressKind[]).map(
-  (kind): KindSpec => ({ kind, signature: stressSignature[kind], parse: STRESS_PARSERS[kind], strong: true, judge: byRules(STRESS_KIND_RULES) }),
-);
-const storageKinds = (Object.keys(STORAGE_PARSERS) as StorageKind[]).map(
-  (kind): KindSpec => ({ kind, signature: storageSignature[kind], parse: STORAGE_PARSERS[kind], strong: true, judge: byRules(STORAGE_KIND_RULES) }),
-);
-const hostKinds = (Object.keys(HOST_PARSERS) as HostKind[]).map(
-  (kind): KindSpec => ({ kind, signature: hostSignature[kind], parse: HOST_PARSERS[kind], strong: true, judge: byRules(HOST_KIND_RULES) }),
-);
+const stressKinds = (Object.keys(STRESS_PARSERS) as StressKind[]).map((kind): KindSpec => ({
+  kind,
+  signature: stressSignature[kind],
+  parse: STRESS_PARSERS[kind],
+  strong: true,
+  judge: byRules(STRESS_KIND_RULES),
+}));
+const storageKinds = (Object.keys(STORAGE_PARSERS) as StorageKind[]).map((kind): KindSpec => ({
+  kind,
+  signature: storageSignature[kind],
+  parse: STORAGE_PARSERS[kind],
+  strong: true,
+  judge: byRules(STORAGE_KIND_RULES),
+}));
+const hostKinds = (Object.keys(HOST_PARSERS) as HostKind[]).map((kind): KindSpec => ({
+  kind,
+  signature: hostSignature[kind],
+  parse: HOST_PARSERS[kind],
+  strong: true,
+  judge: byRules(HOST_KIND_RULES),
+}));
 const config = (kind: ConfigKind, strong: boolean): KindSpec => ({
   kind,
   signature: configSignature[kind],

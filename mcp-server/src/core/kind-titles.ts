@@ -68,9 +68,7 @@ export function kindFamilies(kinds: readonly string[]): { family: string; titles
 
 /** One sentence of what interpret reads, by family (nodetool subcommands counted, not listed), for tool text. */
 export function kindsSentence(kinds: readonly string[]): string {
-  const parts = kindFamilies(kinds).map((f) =>
-    f.family === 'nodetool' ? `nodetool (${f.titles.length} subcommands)` : `${f.family}: ${f.titles.join(', ')}`,
-  );
+  const parts = kindFamilies(kinds).map((f) => (f.family === 'nodetool' ? `nodetool (${f.titles.length} subcommands)` : `${f.family}: ${f.titles.join(', ')}`));
   return `${kinds.length} kinds — ${parts.join('; ')}`;
 }
 

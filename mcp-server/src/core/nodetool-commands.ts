@@ -98,7 +98,9 @@ export type NodetoolArgs =
  * the subcommand and its validated arguments. Pure, so the refusal rules are tested without running anything.
  */
 export function buildNodetoolArgs(req: NodetoolRequest): NodetoolArgs {
-  const sub = String(req.subcommand ?? '').trim().toLowerCase();
+  const sub = String(req.subcommand ?? '')
+    .trim()
+    .toLowerCase();
   // cfstats/cfhistograms are the pre-4.0 names of the same commands.
   const canonical = sub === 'cfstats' ? 'tablestats' : sub === 'cfhistograms' ? 'tablehistograms' : sub;
   if (!isAllowedSubcommand(canonical)) {

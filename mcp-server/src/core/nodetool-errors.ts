@@ -1,22 +1,19 @@
 /** Turns nodetool's failure text into a cause an operator can act on. Pure: reads text only. */
 export interface NodetoolFailure {
   code:
-    | 'JMX_UNREACHABLE'
-    | 'JMX_AUTH'
-    | 'JMX_ACCESS_DENIED'
-    | 'JMX_SSL'
-    | 'NO_METRIC_YET'
-    | 'NODE_STARTING'
-    | 'UNKNOWN_TABLE'
-    | 'JAVA_ERROR'
-    | 'NODETOOL_FAILED';
+    'JMX_UNREACHABLE' | 'JMX_AUTH' | 'JMX_ACCESS_DENIED' | 'JMX_SSL' | 'NO_METRIC_YET' | 'NODE_STARTING' | 'UNKNOWN_TABLE' | 'JAVA_ERROR' | 'NODETOOL_FAILED';
   message: string;
   fix: string;
 }
 
 export function classifyNodetoolFailure(subcommand: string, host: string, port: number, output: string): NodetoolFailure {
   const text = output.slice(0, 20000);
-  const firstLine = (re: RegExp) => text.split('\n').find((l) => re.test(l))?.trim().slice(0, 300) ?? '';
+  const firstLine = (re: RegExp) =>
+    text
+      .split('\n')
+      .find((l) => re.test(l))
+      ?.trim()
+      .slice(0, 300) ?? '';
   // nodetool words a plain client meeting an SSL registry as "Failed to connect ... non-JRMP server": SSL, not a dead port.
   const sslFirst = /non-JRMP server|SSLHandshakeException|handshake_failure|PKIX path/i.test(text);
   if (!sslFirst && /Connection refused|ConnectException|NoRouteToHostException|UnknownHostException|Failed to connect to/i.test(text)) {

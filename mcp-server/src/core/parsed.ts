@@ -1,9 +1,7 @@
 import { capLineLength, MAX_LINE_CHARS } from './text.js';
 
 /** Parsers are total: they return this instead of throwing. */
-export type Parsed<T> =
-  | { kind: string; ok: true; value: T; warnings: string[] }
-  | { kind: string; ok: false; reason: string };
+export type Parsed<T> = { kind: string; ok: true; value: T; warnings: string[] } | { kind: string; ok: false; reason: string };
 
 export function parsedOk<T>(kind: string, value: T, warnings: string[] = []): Parsed<T> {
   return { kind, ok: true, value, warnings };

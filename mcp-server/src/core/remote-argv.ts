@@ -296,7 +296,8 @@ export function buildSshCommand(conn: SshConnection, call: RemoteCall, connectTi
   if (!c.ok) return refuse(c.reason);
   const a = checkCommandArgv(call.argv);
   if (!a.ok) return refuse(a.reason);
-  if (!(Number.isInteger(connectTimeoutSec) && connectTimeoutSec >= 1)) return refuse(`ssh ConnectTimeout ${showValue(connectTimeoutSec)} is not a positive whole number`);
+  if (!(Number.isInteger(connectTimeoutSec) && connectTimeoutSec >= 1))
+    return refuse(`ssh ConnectTimeout ${showValue(connectTimeoutSec)} is not a positive whole number`);
   const names = envNames(call.env);
   if (call.env) {
     const e = checkRemoteEnv(call.env, 'stdin');
@@ -411,9 +412,9 @@ export function buildDockerCommand(conn: DockerConnection, call: RemoteCall): Bu
 const INSTALL_HINT: Record<RemoteKind, string> = {
   ssh: 'the ssh target runs the OpenSSH client on this machine; install it (Debian/Ubuntu: apt-get install openssh-client; RHEL/Fedora: dnf install openssh-clients) and make sure `ssh` is on PATH',
   kubectl:
-    'the kubectl target runs `kubectl exec` on this machine; install kubectl (https://kubernetes.io/docs/tasks/tools/ or your distribution\'s kubectl package), put it on PATH and give it a kubeconfig for the cluster',
+    "the kubectl target runs `kubectl exec` on this machine; install kubectl (https://kubernetes.io/docs/tasks/tools/ or your distribution's kubectl package), put it on PATH and give it a kubeconfig for the cluster",
   docker:
-    'the docker target runs `docker exec` on this machine; install the Docker CLI (Debian/Ubuntu: apt-get install docker.io, or docker-ce-cli from Docker\'s repository) and make sure `docker` is on PATH',
+    "the docker target runs `docker exec` on this machine; install the Docker CLI (Debian/Ubuntu: apt-get install docker.io, or docker-ce-cli from Docker's repository) and make sure `docker` is on PATH",
 };
 
 /** klog lines kubectl prints before its real message: "E1121 22:08:00.434424   15669 memcache.go:265] …". */

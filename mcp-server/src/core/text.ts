@@ -5,7 +5,8 @@ const ANSI = /\x1b\[[0-9;]*[A-Za-z]/g;
 
 // A leading log/timestamp prefix as pasted from journald, kubectl logs or a shell transcript:
 // "2024-05-01T10:00:00.000Z ", "May 01 10:00:00 host nodetool[123]: ", "$ " prompts are handled by callers.
-const TIMESTAMP_PREFIX = /^(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\s+|[A-Z][a-z]{2} +\d{1,2} \d{2}:\d{2}:\d{2} \S+ [^:]{1,64}: )/;
+const TIMESTAMP_PREFIX =
+  /^(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\s+|[A-Z][a-z]{2} +\d{1,2} \d{2}:\d{2}:\d{2} \S+ [^:]{1,64}: )/;
 
 // Prefixes a log collector puts on every line of a container's output. Stripped only when every non-empty line
 // carries one, so output whose own lines merely look alike (a "/sys/block/…" listing) is left alone.
@@ -33,7 +34,14 @@ export function stripCollectorPrefix(lines: string[]): string[] {
   for (const { shape, sameWidth, identical, minLines = 1 } of COLLECTOR_PREFIXES) {
     if (filled.length < minLines) continue;
     const seen = new Set<string>();
-    if (!filled.every((l) => { const m = shape.exec(l); if (m) seen.add(m[0].trimEnd()); return m !== null; })) continue;
+    if (
+      !filled.every((l) => {
+        const m = shape.exec(l);
+        if (m) seen.add(m[0].trimEnd());
+        return m !== null;
+      })
+    )
+      continue;
     if (identical && seen.size > 1) continue;
     if (sameWidth && new Set([...seen].map((p) => p.length)).size > 1) continue;
     return lines.map((l) => l.replace(shape, ''));

@@ -40,10 +40,7 @@ export async function probeCql(host: string, timeoutMs = 5000, auth: LabClientAu
     isMetadataSyncEnabled: false,
     pooling: { warmup: false },
     policies: {
-      loadBalancing: new policies.loadBalancing.AllowListPolicy(
-        await localDcFirstPolicy(LAB_DATACENTER),
-        [`${host}:${LAB_CQL_PORT}`],
-      ),
+      loadBalancing: new policies.loadBalancing.AllowListPolicy(await localDcFirstPolicy(LAB_DATACENTER), [`${host}:${LAB_CQL_PORT}`]),
       // Readiness polling does its own retries; the driver must not reconnect in the background.
       reconnection: new policies.reconnection.ConstantReconnectionPolicy(60_000),
     },

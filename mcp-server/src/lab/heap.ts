@@ -11,8 +11,7 @@ const MAX_MB = 32 * 1024;
 export function normalizeHeap(input: string | undefined): string {
   const raw = (input ?? DEFAULT_LAB_HEAP).trim();
   const m = /^(\d+)\s*([mMgG])[bB]?$/.exec(raw);
-  const bad = (why: string): LabError =>
-    new LabError('BAD_HEAP', `Heap '${raw}' is not usable: ${why}.`, 'Give a size like 512M or 1G (256M–32G).');
+  const bad = (why: string): LabError => new LabError('BAD_HEAP', `Heap '${raw}' is not usable: ${why}.`, 'Give a size like 512M or 1G (256M–32G).');
   if (!m || !m[1] || !m[2]) throw bad('expected a number followed by M or G');
   const n = Number.parseInt(m[1], 10);
   const unit = m[2].toUpperCase() as 'M' | 'G';

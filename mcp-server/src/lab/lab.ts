@@ -347,7 +347,19 @@ export async function startLab(opts: StartLabOptions): Promise<LabState> {
   };
   const release = await acquireStartLock(stateDir);
   try {
-    return await startLocked({ version, count: count as 1 | 3, dcs, heap, timeoutMs, stateDir, progress, signal: opts.signal, net, security, metrics: opts.metrics === true });
+    return await startLocked({
+      version,
+      count: count as 1 | 3,
+      dcs,
+      heap,
+      timeoutMs,
+      stateDir,
+      progress,
+      signal: opts.signal,
+      net,
+      security,
+      metrics: opts.metrics === true,
+    });
   } finally {
     await release();
   }
@@ -388,7 +400,9 @@ async function startLocked(p: {
   }
   const memNeedMb = count * (heapToMb(heap) + 500);
   if (memNeedMb > (totalmem() / 1024 / 1024) * 0.8) {
-    progress({ message: `Warning: ${count} node(s) × ${heap} heap need about ${Math.round(memNeedMb / 1024)} GiB; this machine has ${Math.round(totalmem() / 2 ** 30)} GiB` });
+    progress({
+      message: `Warning: ${count} node(s) × ${heap} heap need about ${Math.round(memNeedMb / 1024)} GiB; this machine has ${Math.round(totalmem() / 2 ** 30)} GiB`,
+    });
   }
 
   const nodes = plannedNodes(stateDir, count, dcs, net);
@@ -409,7 +423,12 @@ async function startLocked(p: {
   let secrets: LabSecrets | null = null;
   if (secured) {
     progress({ message: `Preparing ${describeSecurity(security)} (files in ${join(stateDir, 'secrets')})` });
-    secrets = await ensureLabSecrets(stateDir, java.path, nodes.map((n) => n.host), security);
+    secrets = await ensureLabSecrets(
+      stateDir,
+      java.path,
+      nodes.map((n) => n.host),
+      security,
+    );
   }
   const nodeSec: NodeSecurity = { options: security, secrets, count };
   const clientAuth = (): Promise<LabClientAuth> => (secured ? labClientAuth(stateDir, security) : Promise.resolve({}));

@@ -18,7 +18,17 @@ export const LAB_METRICS_PORT = 7070;
 
 /** The agent jar in the local Maven repository, fetched with `mvn dependency:get` when missing. */
 export async function resolveJmxExporterAgent(signal?: AbortSignal): Promise<string> {
-  const jar = join(homedir(), '.m2', 'repository', 'io', 'prometheus', 'jmx', 'jmx_prometheus_javaagent', JMX_EXPORTER_VERSION, `jmx_prometheus_javaagent-${JMX_EXPORTER_VERSION}.jar`);
+  const jar = join(
+    homedir(),
+    '.m2',
+    'repository',
+    'io',
+    'prometheus',
+    'jmx',
+    'jmx_prometheus_javaagent',
+    JMX_EXPORTER_VERSION,
+    `jmx_prometheus_javaagent-${JMX_EXPORTER_VERSION}.jar`,
+  );
   if (existsSync(jar)) return jar;
   const mvn = await findMaven();
   const r = await new LocalTarget().run([mvn, '-q', '-B', 'dependency:get', `-Dartifact=io.prometheus.jmx:jmx_prometheus_javaagent:${JMX_EXPORTER_VERSION}`], {

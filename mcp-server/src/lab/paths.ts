@@ -21,11 +21,7 @@ export function labPaths(env: Env = process.env, home: string = homedir()): { st
   const stateDir = join(dataHome(env, home), 'lab');
   const cqlCache = nonEmpty(env.CQL_TUNER_CACHE);
   const cacheHome = nonEmpty(env.XDG_CACHE_HOME);
-  const cacheDir = cqlCache
-    ? resolve(cqlCache)
-    : cacheHome
-      ? join(resolve(cacheHome), 'cql-tuner')
-      : join(home, '.cache', 'cql-tuner');
+  const cacheDir = cqlCache ? resolve(cqlCache) : cacheHome ? join(resolve(cacheHome), 'cql-tuner') : join(home, '.cache', 'cql-tuner');
   return { stateDir, cacheDir };
 }
 

@@ -142,11 +142,13 @@ export async function checkPortsFree(needs: readonly PortNeed[]): Promise<void> 
       throw new LabError(
         'PORT_IN_USE',
         `${n.host}:${n.port} (${n.what}) is already in use${who}.`,
-        `If it is an earlier lab, run \`cql-tuner lab stop\`; otherwise stop what holds the port${
-          holder?.pid ? ` (pid ${holder.pid})` : ''
-        } and start again.`,
+        `If it is an earlier lab, run \`cql-tuner lab stop\`; otherwise stop what holds the port${holder?.pid ? ` (pid ${holder.pid})` : ''} and start again.`,
       );
     }
-    throw new LabError('LOOPBACK_UNAVAILABLE', `Cannot bind ${n.host}:${n.port} (${n.what}): ${r.error}.`, 'Check the loopback interface and local firewall rules.');
+    throw new LabError(
+      'LOOPBACK_UNAVAILABLE',
+      `Cannot bind ${n.host}:${n.port} (${n.what}): ${r.error}.`,
+      'Check the loopback interface and local firewall rules.',
+    );
   }
 }

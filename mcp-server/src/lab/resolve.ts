@@ -18,8 +18,14 @@ import { type LabVersion, SUPPORTED_LAB_VERSIONS, normalizeLabVersion } from './
 export function mavenFailureFix(mavenOutput: string, timedOut: boolean): string {
   // "No plugin found for prefix 'dependency'" is what Maven says when it cannot download its own plugin.
   if (/JAVA_HOME/.test(mavenOutput)) return 'Maven rejected JAVA_HOME: point it at a JDK 17+ (the folder that holds bin/java) or unset it, then retry.';
-  if (/settings\.xml|Non-parseable settings|Unable to parse/i.test(mavenOutput)) return 'Maven could not read its settings: fix or move ~/.m2/settings.xml (the error above names the line), then retry.';
-  if (/Unknown host|UnknownHost|No plugin found for prefix|Connection (?:refused|reset|timed out)|Could not transfer|Network is unreachable|No route to host|PKIX|proxy/i.test(mavenOutput) || timedOut) {
+  if (/settings\.xml|Non-parseable settings|Unable to parse/i.test(mavenOutput))
+    return 'Maven could not read its settings: fix or move ~/.m2/settings.xml (the error above names the line), then retry.';
+  if (
+    /Unknown host|UnknownHost|No plugin found for prefix|Connection (?:refused|reset|timed out)|Could not transfer|Network is unreachable|No route to host|PKIX|proxy/i.test(
+      mavenOutput,
+    ) ||
+    timedOut
+  ) {
     return 'Check that https://repo.maven.apache.org is reachable from this machine (or that ~/.m2/settings.xml names a mirror/proxy that is), then retry.';
   }
   if (/No space left|Disk quota/i.test(mavenOutput)) return 'Free disk space under ~/.m2 and the cql-tuner cache, then retry.';
@@ -70,10 +76,7 @@ async function sweepStaleTemps(root: string): Promise<void> {
  * mvn writes into a temp dir beside the final one, which is renamed into place only when complete, so an
  * interrupted resolve never leaves a half-filled lib dir that would later be taken for a good one.
  */
-export async function resolveCassandraJars(
-  version: LabVersion,
-  opts: { onProgress?: ProgressFn; signal?: AbortSignal } = {},
-): Promise<ResolvedJars> {
+export async function resolveCassandraJars(version: LabVersion, opts: { onProgress?: ProgressFn; signal?: AbortSignal } = {}): Promise<ResolvedJars> {
   const v = normalizeLabVersion(version);
   const fullVersion = SUPPORTED_LAB_VERSIONS[v];
   const { cacheDir } = labPaths();

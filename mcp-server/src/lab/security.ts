@@ -191,8 +191,31 @@ async function ensureCertificates(java: string, s: LabSecrets, hosts: string[]):
     await removeCertificates(s.dir);
     await run(
       kt,
-      ['-genkeypair', '-alias', 'ca', '-keyalg', 'RSA', '-keysize', '2048', '-validity', '3650', '-dname', 'CN=cql-tuner lab CA, O=cql-tuner lab',
-        '-ext', 'bc:c', '-ext', 'ku:c=keyCertSign,cRLSign', '-keystore', ca, '-storepass', pw, '-keypass', pw, '-storetype', 'PKCS12'],
+      [
+        '-genkeypair',
+        '-alias',
+        'ca',
+        '-keyalg',
+        'RSA',
+        '-keysize',
+        '2048',
+        '-validity',
+        '3650',
+        '-dname',
+        'CN=cql-tuner lab CA, O=cql-tuner lab',
+        '-ext',
+        'bc:c',
+        '-ext',
+        'ku:c=keyCertSign,cRLSign',
+        '-keystore',
+        ca,
+        '-storepass',
+        pw,
+        '-keypass',
+        pw,
+        '-storetype',
+        'PKCS12',
+      ],
       'keytool -genkeypair (lab CA)',
     );
     await run(kt, ['-exportcert', '-rfc', '-alias', 'ca', '-keystore', ca, '-storepass', pw, '-file', s.caPem], 'keytool -exportcert (lab CA)');
@@ -260,8 +283,7 @@ export async function ensureLabSecrets(stateDir: string, java: string, hosts: st
   const haveClientPem = o.tls && (await exists(s.clientKeyPem)) && (await exists(s.clientCertPem));
   const tlsPart = o.tls ? { caPem: s.caPem, ...(haveClientPem ? { userKey: s.clientKeyPem, userCert: s.clientCertPem } : {}) } : {};
   const host = hosts[0];
-  const rcFor = (username: string, password: string) =>
-    renderCqlshrc({ ...(o.auth ? { username, password } : {}), ...tlsPart, ...(host ? { host } : {}) });
+  const rcFor = (username: string, password: string) => renderCqlshrc({ ...(o.auth ? { username, password } : {}), ...tlsPart, ...(host ? { host } : {}) });
   await writeSecret(s.toolCqlshrc, rcFor(LAB_TOOL_ROLE, s.passwords.tool));
   await writeSecret(s.adminCqlshrc, rcFor(LAB_ADMIN_ROLE, s.passwords.admin));
   await writeSecret(s.benchCqlshrc, rcFor(LAB_BENCH_ROLE, s.passwords.bench));

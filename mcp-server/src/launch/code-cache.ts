@@ -85,7 +85,10 @@ function run(): void {
   const key = `${__CQL_TUNER_BUNDLE_SHA256__.slice(0, 16)}-${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}`;
   const file = dir ? join(dir, `${key}.bin`) : null;
   const cachedData = file ? readPrivate(file) : undefined;
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundle, ...(cachedData ? { cachedData } : {}) });
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: bundle,
+    ...(cachedData ? { cachedData } : {}),
+  });
   const hit = cachedData !== undefined && !script.cachedDataRejected;
   if (file) debug(hit ? `hit ${file}` : cachedData ? `rejected ${file}` : `miss ${file}`);
 

@@ -2,7 +2,10 @@ import type { ProgressFn } from '../ops/progress.js';
 
 interface ToolExtra {
   _meta?: { progressToken?: string | number } & Record<string, unknown>;
-  sendNotification: (n: { method: 'notifications/progress'; params: { progressToken: string | number; progress: number; total?: number; message?: string } }) => Promise<void>;
+  sendNotification: (n: {
+    method: 'notifications/progress';
+    params: { progressToken: string | number; progress: number; total?: number; message?: string };
+  }) => Promise<void>;
 }
 
 /**

@@ -24,7 +24,12 @@ export async function analyzeLogFiles(paths: string[], opts: { node?: string; si
   if (!paths.length) throw new OpError('NO_INPUT', 'no log file given', 'Give one or more log files of the same node (system.log, debug.log, gc.log).');
   const node = opts.node ?? 'logs';
   const r = await readNodeLogs(node, paths, opts.signal);
-  if (!r.logs) throw new OpError('LOG_UNREADABLE', r.error ?? 'the logs could not be read', 'Check the paths (absolute or relative to the current directory) and that they are text or .gz.');
+  if (!r.logs)
+    throw new OpError(
+      'LOG_UNREADABLE',
+      r.error ?? 'the logs could not be read',
+      'Check the paths (absolute or relative to the current directory) and that they are text or .gz.',
+    );
   const result = runRules({ origin: `logs ${paths.join(', ')}`, nodes: [{ ...nodeEvidence(node, true, { facts: {}, nodetool: {} }), logs: r.logs }] });
   return { files: paths, facts: r.logs, findings: result.findings, checked: result.outcomes.filter((o) => o.rule === 'logs') };
 }

@@ -38,7 +38,12 @@ export const auditConfigInputSchema = z.object({
     .max(MAX_CONFIG_BYTES)
     .optional()
     .describe('`kubectl get … -o yaml` (or -o json) of CassandraDatacenter, K8ssandraCluster or ScyllaCluster resources'),
-  version: z.string().regex(/^\d+\.\d+(?:\.\d+)?/).max(40).optional().describe('Cassandra version the files run on or are meant for, e.g. 4.1.10'),
+  version: z
+    .string()
+    .regex(/^\d+\.\d+(?:\.\d+)?/)
+    .max(40)
+    .optional()
+    .describe('Cassandra version the files run on or are meant for, e.g. 4.1.10'),
   jdk: z.number().int().min(6).max(40).optional().describe('Java major version (8, 11, 17, 21)'),
   hostRamGiB: z.number().positive().max(65536).optional(),
   cores: z.number().int().min(1).max(4096).optional(),
@@ -139,7 +144,16 @@ export function auditConfigTexts(
       if (r.ok) {
         if (yaml) throw new OpError('TWO_YAMLS', `two cassandra.yaml inputs (${yaml.source}, ${t.source})`, 'Audit one node’s cassandra.yaml per call.');
         yaml = { parsed: r.value, source: t.source };
-        inputs.push({ source: t.source, kind, ok: true, detail: r.value.product === 'scylla' ? `scylla.yaml (ScyllaDB keys: ${r.value.scyllaKeys.slice(0, 3).join(', ') || 'header'}), ${Object.keys(r.value.settings).length} settings` : `naming ${r.value.naming}, ${Object.keys(r.value.settings).length} settings`, warnings: r.warnings });
+        inputs.push({
+          source: t.source,
+          kind,
+          ok: true,
+          detail:
+            r.value.product === 'scylla'
+              ? `scylla.yaml (ScyllaDB keys: ${r.value.scyllaKeys.slice(0, 3).join(', ') || 'header'}), ${Object.keys(r.value.settings).length} settings`
+              : `naming ${r.value.naming}, ${Object.keys(r.value.settings).length} settings`,
+          warnings: r.warnings,
+        });
       } else inputs.push({ source: t.source, kind, ok: false, reason: r.reason, warnings: [] });
     } else if (kind === 'jvm-options') {
       jvmTexts.push(t);
@@ -148,7 +162,13 @@ export function auditConfigTexts(
         jdkFrom = t.source;
       }
     } else {
-      inputs.push({ source: t.source, kind: null, ok: false, reason: 'neither a cassandra.yaml nor JVM options (no known setting or -X/-XX flag found)', warnings: [] });
+      inputs.push({
+        source: t.source,
+        kind: null,
+        ok: false,
+        reason: 'neither a cassandra.yaml nor JVM options (no known setting or -X/-XX flag found)',
+        warnings: [],
+      });
     }
   }
 
@@ -157,7 +177,11 @@ export function auditConfigTexts(
   if (jvmTexts.length) {
     for (const t of jvmTexts) {
       const r = parseJvmOptions(t.text);
-      inputs.push(r.ok ? { source: t.source, kind: 'jvm-options', ok: true, detail: `${r.value.format}, ${r.value.flags.length} flags`, warnings: r.warnings } : { source: t.source, kind: 'jvm-options', ok: false, reason: r.reason, warnings: [] });
+      inputs.push(
+        r.ok
+          ? { source: t.source, kind: 'jvm-options', ok: true, detail: `${r.value.format}, ${r.value.flags.length} flags`, warnings: r.warnings }
+          : { source: t.source, kind: 'jvm-options', ok: false, reason: r.reason, warnings: [] },
+      );
     }
     const ok = jvmTexts.filter((t) => parseJvmOptions(t.text).ok);
     if (ok.length) {
@@ -177,11 +201,25 @@ export function auditConfigTexts(
   if (jvm) outcomes.push(...jvmRules(jvm.parsed, { ...ctx, source: jvm.source }));
   let drift: DriftReport | undefined;
   if (snapshot) {
-    drift = configDrift(yaml?.parsed ?? null, yaml?.source ?? null, snapshot.nodes.map((n) => ({ node: n.address, settings: n.facts.settings ?? null, releaseVersion: n.releaseVersion })));
-    outcomes.push({ rule: 'config.drift', checks: 'cassandra.yaml vs system_views.settings per node, and settings between nodes', checked: drift.nodesCompared > 0, ...(drift.nodesCompared === 0 ? { skippedBecause: 'no node returned system_views.settings (needs Cassandra 4.0+ over CQL)' } : {}), findings: drift.findings });
+    drift = configDrift(
+      yaml?.parsed ?? null,
+      yaml?.source ?? null,
+      snapshot.nodes.map((n) => ({ node: n.address, settings: n.facts.settings ?? null, releaseVersion: n.releaseVersion })),
+    );
+    outcomes.push({
+      rule: 'config.drift',
+      checks: 'cassandra.yaml vs system_views.settings per node, and settings between nodes',
+      checked: drift.nodesCompared > 0,
+      ...(drift.nodesCompared === 0 ? { skippedBecause: 'no node returned system_views.settings (needs Cassandra 4.0+ over CQL)' } : {}),
+      findings: drift.findings,
+    });
   }
   if (!yaml && !jvm && !snapshot && !k8sRead) {
-    throw new OpError('NOTHING_PARSED', `none of the inputs could be read: ${inputs.map((i) => `${i.source}: ${i.reason}`).join('; ')}`, 'Give a cassandra.yaml, jvm*.options, cassandra-env.sh, a java command line, or `kubectl get -o yaml` of a CassandraDatacenter, K8ssandraCluster or ScyllaCluster.');
+    throw new OpError(
+      'NOTHING_PARSED',
+      `none of the inputs could be read: ${inputs.map((i) => `${i.source}: ${i.reason}`).join('; ')}`,
+      'Give a cassandra.yaml, jvm*.options, cassandra-env.sh, a java command line, or `kubectl get -o yaml` of a CassandraDatacenter, K8ssandraCluster or ScyllaCluster.',
+    );
   }
 
   const findings = worstFirst(outcomes.flatMap((o) => o.findings));
@@ -189,10 +227,22 @@ export function auditConfigTexts(
   for (const f of findings) counts[f.severity]++;
   return {
     inputs,
-    context: { version: spec.version ?? null, jdk: jdk ?? null, hostRamBytes: spec.hostRamBytes ?? null, cores: spec.cores ?? null, ...(jdkFrom ? { jdkFrom } : {}) },
+    context: {
+      version: spec.version ?? null,
+      jdk: jdk ?? null,
+      hostRamBytes: spec.hostRamBytes ?? null,
+      cores: spec.cores ?? null,
+      ...(jdkFrom ? { jdkFrom } : {}),
+    },
     counts,
     findings,
-    checked: outcomes.map((o) => ({ rule: o.rule, checks: o.checks, checked: o.checked, ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}), findings: o.findings.length })),
+    checked: outcomes.map((o) => ({
+      rule: o.rule,
+      checks: o.checks,
+      checked: o.checked,
+      ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}),
+      findings: o.findings.length,
+    })),
     ...(drift ? { drift } : {}),
   };
 }
@@ -232,14 +282,21 @@ export async function configTextsOf(spec: AuditConfigSpec): Promise<{ texts: Con
     const dir = await namedDirectory(f);
     if (dir.ok) {
       const { files: inDir, note } = confDirFiles(await readdir(dir.path), spec.jdk);
-      if (!inDir.length) throw new OpError('NO_CONFIG_FILES', `${f} holds no cassandra.yaml, scylla.yaml, cassandra-env.sh or jvm*.options${note ? ` (${note})` : ''}`, 'Give the conf directory of the node (e.g. /etc/cassandra) or the files themselves.');
+      if (!inDir.length)
+        throw new OpError(
+          'NO_CONFIG_FILES',
+          `${f} holds no cassandra.yaml, scylla.yaml, cassandra-env.sh or jvm*.options${note ? ` (${note})` : ''}`,
+          'Give the conf directory of the node (e.g. /etc/cassandra) or the files themselves.',
+        );
       if (note) notes.push(`${f}: ${note}`);
       files.push(...inDir.map((n) => join(f, n)));
     } else files.push(f);
   }
   for (const f of files) texts.push({ source: f, text: await readConfigFile(f) });
   if (spec.cassandraYaml !== undefined) texts.push({ source: 'inline cassandra.yaml', text: spec.cassandraYaml, kind: 'cassandra-yaml' });
-  (spec.jvmOptions ?? []).forEach((t, i) => texts.push({ source: `inline JVM options${(spec.jvmOptions?.length ?? 0) > 1 ? ` #${i + 1}` : ''}`, text: t, kind: 'jvm-options' }));
+  (spec.jvmOptions ?? []).forEach((t, i) =>
+    texts.push({ source: `inline JVM options${(spec.jvmOptions?.length ?? 0) > 1 ? ` #${i + 1}` : ''}`, text: t, kind: 'jvm-options' }),
+  );
   if (spec.javaCommandLine !== undefined) texts.push({ source: 'inline java command line', text: spec.javaCommandLine, kind: 'jvm-options' });
   if (spec.k8sResources !== undefined) texts.push({ source: 'inline kubernetes resources', text: spec.k8sResources, kind: 'k8s-resource' });
   return { texts, notes };
@@ -263,7 +320,10 @@ export function renderAuditConfig(r: AuditConfigReport, opts: { detail?: boolean
     r.context.cores ? `${r.context.cores} cores` : 'cores not given',
   ].join(', ');
   const inputs = [
-    ...r.inputs.map((i) => `- ${i.source}: ${i.ok ? `${i.kind} (${i.detail})` : `not read — ${i.reason}`}${i.warnings.length ? `; parser notes: ${i.warnings.slice(0, 3).join('; ')}` : ''}`),
+    ...r.inputs.map(
+      (i) =>
+        `- ${i.source}: ${i.ok ? `${i.kind} (${i.detail})` : `not read — ${i.reason}`}${i.warnings.length ? `; parser notes: ${i.warnings.slice(0, 3).join('; ')}` : ''}`,
+    ),
     ...(r.notes ?? []).map((n) => `- note: ${n}`),
   ];
   const shown = opts.detail ? r.findings : r.findings.filter((f) => f.severity !== 'info' || f.id === 'config.yaml.naming');

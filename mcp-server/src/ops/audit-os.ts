@@ -53,16 +53,21 @@ export async function auditOs(spec: AuditOsSpec, opts: { signal?: AbortSignal; t
     ...(opts.signal ? { signal: opts.signal } : {}),
   });
   if (facts.memTotalKiB === null && facts.swappiness === null && facts.unread.some((u) => /not installed|timed out|connect/i.test(u.why))) {
-    throw new OpError('TARGET_UNREACHABLE', `could not read /proc on ${target.describe()}: ${facts.unread.map((u) => u.why)[0]}`, 'Check that the target is reachable and is a Linux host.');
+    throw new OpError(
+      'TARGET_UNREACHABLE',
+      `could not read /proc on ${target.describe()}: ${facts.unread.map((u) => u.why)[0]}`,
+      'Check that the target is reachable and is a Linux host.',
+    );
   }
-  const scyllaHost = facts.product === 'scylla'
-    ? await readScyllaHost(target, {
-      ...(spec.root ? { root: spec.root } : {}),
-      ...(facts.process ? { pid: facts.process.pid } : {}),
-      ...(spec.timeoutMs ? { timeoutMs: spec.timeoutMs } : {}),
-      ...(opts.signal ? { signal: opts.signal } : {}),
-    })
-    : undefined;
+  const scyllaHost =
+    facts.product === 'scylla'
+      ? await readScyllaHost(target, {
+          ...(spec.root ? { root: spec.root } : {}),
+          ...(facts.process ? { pid: facts.process.pid } : {}),
+          ...(spec.timeoutMs ? { timeoutMs: spec.timeoutMs } : {}),
+          ...(opts.signal ? { signal: opts.signal } : {}),
+        })
+      : undefined;
   const outcomes = [...osRules(facts), ...(scyllaHost ? scyllaHostRules(scyllaHost) : [])];
   const findings = worstFirst(outcomes.flatMap((o) => o.findings));
   const w = findings.filter((f) => f.severity !== 'info').length;
@@ -72,7 +77,13 @@ export async function auditOs(spec: AuditOsSpec, opts: { signal?: AbortSignal; t
     facts,
     ...(scyllaHost ? { scyllaHost } : {}),
     findings,
-    checked: outcomes.map((o) => ({ rule: o.rule, checks: o.checks, checked: o.checked, ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}), findings: o.findings.length })),
+    checked: outcomes.map((o) => ({
+      rule: o.rule,
+      checks: o.checks,
+      checked: o.checked,
+      ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}),
+      findings: o.findings.length,
+    })),
   };
 }
 
@@ -80,9 +91,18 @@ export function renderAuditOs(r: AuditOsReport): string {
   const out = [r.summary, ''];
   if (r.findings.length) {
     out.push('Findings:');
-    for (const f of r.findings) out.push(`- [${f.severity}] ${f.id}: ${f.title}\n  evidence: ${f.evidence.join('; ')}\n  fix: ${f.recommendation}\n  kb: ${f.knowledgeIds.join(', ')}`);
+    for (const f of r.findings)
+      out.push(`- [${f.severity}] ${f.id}: ${f.title}\n  evidence: ${f.evidence.join('; ')}\n  fix: ${f.recommendation}\n  kb: ${f.knowledgeIds.join(', ')}`);
   } else out.push('No OS findings.');
-  out.push('', `Checked: ${r.checked.filter((c) => c.checked).map((c) => c.rule.replace(/^os:/, '')).join(', ') || 'nothing'}`);
+  out.push(
+    '',
+    `Checked: ${
+      r.checked
+        .filter((c) => c.checked)
+        .map((c) => c.rule.replace(/^os:/, ''))
+        .join(', ') || 'nothing'
+    }`,
+  );
   const skipped = r.checked.filter((c) => !c.checked);
   if (skipped.length) out.push(`Not checked: ${skipped.map((c) => `${c.rule.replace(/^os:/, '')} (${c.skippedBecause})`).join('; ')}`);
   if (r.facts.unread.length) out.push(`Not read: ${r.facts.unread.map((u) => `${u.what}: ${u.why}`).join('; ')}`);

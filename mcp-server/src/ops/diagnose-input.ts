@@ -32,13 +32,17 @@ export const diagnoseInputSchema = z.object({
     .min(0)
     .max(MAX_WINDOW_SECONDS)
     .default(DEFAULT_WINDOW_SECONDS)
-    .describe('Seconds between two sweeps: counters become rates (ops/s, dropped/s, GC ms/s) and host disk/CPU figures are sampled; 0 = one instant sweep (bundles are always instant)'),
+    .describe(
+      'Seconds between two sweeps: counters become rates (ops/s, dropped/s, GC ms/s) and host disk/CPU figures are sampled; 0 = one instant sweep (bundles are always instant)',
+    ),
   sinceSeconds: z
     .number()
     .min(60)
     .max(MAX_SINCE_SECONDS)
     .optional()
-    .describe("The incident period, seconds back from now: the nodes' logs are read from then on, and the user's Prometheus (if configured) adds its change points and findings for it"),
+    .describe(
+      "The incident period, seconds back from now: the nodes' logs are read from then on, and the user's Prometheus (if configured) adds its change points and findings for it",
+    ),
 });
 
 /**

@@ -111,7 +111,7 @@ export function hostGroups(
 ): { groups: HostGroup[]; note?: string } {
   if (input.lab) return { groups: [{ target: local(), nodes }] };
   if (!input.nodetoolVia || input.nodetoolVia.trim().toLowerCase() === 'local') {
-    return { groups: [], note: 'host figures (disk, CPU, memory) need a way onto the nodes\' hosts: give nodetoolVia, e.g. ssh://ops@{host}' };
+    return { groups: [], note: "host figures (disk, CPU, memory) need a way onto the nodes' hosts: give nodetoolVia, e.g. ssh://ops@{host}" };
   }
   const t = parseTargetTemplate(input.nodetoolVia, input.targetOrigin ?? 'untrusted');
   if (!t.ok) return { groups: [], note: `host figures not sampled: nodetoolVia: ${t.error}` };
@@ -186,14 +186,20 @@ export async function runWindow(
           (e: unknown) => ({ durationMs: ms, nodes: [], note: `partition sample failed: ${e instanceof Error ? e.message : String(e)}` }),
         );
   await waitWindow(t1 + seconds * 1000, seconds, deps.onProgress, deps.signal);
-  const profileload = profiled ? await profiled : undefined;
+  // The second sweep starts when the window ends, not when the sampler is done (its nodetool JVM starts slowly on
+  // a busy host): the sample is awaited with the second sweep, so the window stays as long as asked.
   const t2 = Date.now();
   deps.onProgress?.({ message: 'window over: reading counters again' });
   const wait = Math.max(0, h1At - t1 - (Date.now() - t2));
   const lastP = sweep();
   // Host sample B at the same offset into the second sweep as A was into the first.
-  const h2P = sleep(wait, undefined, deps.signal ? { signal: deps.signal } : {}).then(() => sampleAll(groups, deps.signal), () => { throw cancelled(); });
-  const [last, h2] = await Promise.all([lastP, h2P]);
+  const h2P = sleep(wait, undefined, deps.signal ? { signal: deps.signal } : {}).then(
+    () => sampleAll(groups, deps.signal),
+    () => {
+      throw cancelled();
+    },
+  );
+  const [last, h2, profileload] = await Promise.all([lastP, h2P, profiled ?? Promise.resolve(undefined)]);
   const elapsed = (t2 - t1) / 1000;
   const byNode = new Map(first.nodes.map((n) => [n.address, n]));
   const nodes = last.nodes.flatMap((n) => {
@@ -224,7 +230,7 @@ export async function runWindow(
       nodeLatency: last.nodes.filter((n) => n.reachable).map((n) => nodeRecentLatency(n.address, n.facts.tables ?? [])),
       ...(profileload ? { profileload } : {}),
       latency:
-        'p99 latencies are the nodes\' own recent figures from the last sweep: virtual tables and nodetool give percentiles of a decaying reservoir, ' +
+        "p99 latencies are the nodes' own recent figures from the last sweep: virtual tables and nodetool give percentiles of a decaying reservoir, " +
         'not bucket counts, so no exact window histogram can be taken from them',
       notes: [
         ...(firstSweepSeconds > seconds

@@ -53,16 +53,11 @@ export function evidenceFromSnapshot(s: ClusterSnapshot, origin: string, logs: R
   return {
     origin,
     nodes: s.nodes.map((n) => {
-      const e = nodeEvidence(
-        n.address,
-        n.reachable,
-        { facts: n.facts, nodetool: n.nodetool },
-        [
-          ...n.sources.filter((x) => !x.ok).map((x) => ({ source: x.name, code: x.error?.code ?? '?', message: x.error?.message ?? '' })),
-          // An output that arrived but could not be read is a collection problem too, not an absence of data.
-          ...n.unparsed.map((u) => ({ source: u.name, code: 'UNPARSED', message: u.reason })),
-        ],
-      );
+      const e = nodeEvidence(n.address, n.reachable, { facts: n.facts, nodetool: n.nodetool }, [
+        ...n.sources.filter((x) => !x.ok).map((x) => ({ source: x.name, code: x.error?.code ?? '?', message: x.error?.message ?? '' })),
+        // An output that arrived but could not be read is a collection problem too, not an absence of data.
+        ...n.unparsed.map((u) => ({ source: u.name, code: 'UNPARSED', message: u.reason })),
+      ]);
       const l = logs[n.address];
       return l ? { ...e, logs: l } : e;
     }),
@@ -78,7 +73,12 @@ function clocksOf(s: ClusterSnapshot): Record<string, NodeClock> {
 export const DIAGNOSE_RULES: readonly Rule[] = [...RULES, liveSchemaRule, statementsRule];
 
 export function diagnosisFromSnapshot(
-  s: ClusterSnapshot, origin: string, logs: Record<string, LogFacts> = {}, window?: DiagnosisWindow, space?: DiskSpaceCheck, policy?: RulePolicy,
+  s: ClusterSnapshot,
+  origin: string,
+  logs: Record<string, LogFacts> = {},
+  window?: DiagnosisWindow,
+  space?: DiskSpaceCheck,
+  policy?: RulePolicy,
   throttle?: IoThrottleCheck,
 ): DiagnosisReport {
   const checked = withIoThrottle(withDiskSpace(runRules(evidenceFromSnapshot(s, origin, logs), DIAGNOSE_RULES, policy), space), throttle);
@@ -172,7 +172,12 @@ export async function diagnose(
     const run = await runWindow(
       seconds,
       () => takeSnapshot(sweeps++ === 0 ? firstInput : snapshotInput, deps),
-      (first) => hostGroups(input, first.nodes.filter((n) => n.reachable).map((n) => n.address), () => deps.labHost ?? new LocalTarget()),
+      (first) =>
+        hostGroups(
+          input,
+          first.nodes.filter((n) => n.reachable).map((n) => n.address),
+          () => deps.labHost ?? new LocalTarget(),
+        ),
       { ...deps, profile: windowProfiler(snapshotInput) },
     );
     s = run.last;
@@ -186,7 +191,7 @@ export async function diagnose(
     if (r.logs) logs[node] = r.logs;
   }
   const sinceM = since ? await sinceMetrics(input.sinceSeconds!, deps) : undefined;
-  deps.onProgress?.({ message: 'reading free space on the nodes\' hosts (df)' });
+  deps.onProgress?.({ message: "reading free space on the nodes' hosts (df)" });
   const space = await checkDiskSpace(input, s, () => deps.labHost ?? new LocalTarget(), deps.signal);
   // ScyllaDB nodes only: their hosts' set-up (perftune, cpuset, IRQs, AIO need), through the same targets as df.
   const scyllaHost = await checkScyllaHost(input, s, () => deps.labHost ?? new LocalTarget(), deps.signal);
@@ -196,7 +201,12 @@ export async function diagnose(
   const origin = input.lab ? 'local lab' : `cluster via ${s.contactPoints.join(', ')}`;
   const report = withScyllaHost(diagnosisFromSnapshot(s, origin, logs, window, space, deps.policy, throttle), scyllaHost);
   if (!since || !sinceM) return applyPolicyToReport(report, deps.policy);
-  const period = { from: new Date(since.sinceMs).toISOString(), seconds: input.sinceSeconds!, logs: Object.keys(logs).length ? 'restricted to the period' : 'no log read', metrics: sinceM.note } as const;
+  const period = {
+    from: new Date(since.sinceMs).toISOString(),
+    seconds: input.sinceSeconds!,
+    logs: Object.keys(logs).length ? 'restricted to the period' : 'no log read',
+    metrics: sinceM.note,
+  } as const;
   return applyPolicyToReport(withSince(report, period, sinceM.findings), deps.policy);
 }
 

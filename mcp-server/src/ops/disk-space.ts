@@ -17,10 +17,15 @@ export interface DiskSpaceCheck {
 
 export async function checkDiskSpace(input: HostGroupInput, s: ClusterSnapshot, local: () => Target, signal?: AbortSignal): Promise<DiskSpaceCheck> {
   const reachable = s.nodes.filter((n) => n.reachable);
-  const { hosts, note } = await perHost(input, reachable.map((n) => n.address), local, async (target, nodes): Promise<HostDf> => {
-    const r = await readDf(target, signal ? { signal } : {});
-    return r.ok ? { target: target.describe(), nodes, dfText: r.text } : { target: target.describe(), nodes, error: r.error };
-  });
+  const { hosts, note } = await perHost(
+    input,
+    reachable.map((n) => n.address),
+    local,
+    async (target, nodes): Promise<HostDf> => {
+      const r = await readDf(target, signal ? { signal } : {});
+      return r.ok ? { target: target.describe(), nodes, dfText: r.text } : { target: target.describe(), nodes, error: r.error };
+    },
+  );
   const dirs = Object.fromEntries(reachable.map((n) => [n.address, nodeDirsFromSettings(n.facts.settings as Record<string, unknown> | undefined)]));
   return { hosts, dirs, ...(note ? { note } : {}) };
 }

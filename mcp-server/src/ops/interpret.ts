@@ -26,7 +26,13 @@ function explainPastedError(text: string): InterpretReport | null {
       id: 'trap.nodetool.getstreamthroughput-d-flag',
       severity: 'info',
       title: 'getstreamthroughput needs -d on 4.1+ for this cap',
-      evidence: [text.split('\n').find((l) => /-d flag/.test(l))?.trim().slice(0, 200) ?? ''],
+      evidence: [
+        text
+          .split('\n')
+          .find((l) => /-d flag/.test(l))
+          ?.trim()
+          .slice(0, 200) ?? '',
+      ],
       recommendation: 'Not a fault: run `nodetool getstreamthroughput -d` (cql-tuner retries with -d by itself).',
       knowledgeIds: ['trap.nodetool.getstreamthroughput-d-flag'],
       confidence: 'high',
@@ -41,7 +47,13 @@ function explainPastedError(text: string): InterpretReport | null {
     id: trap ? trap.knowledgeId : `nodetool.error.${c.code.toLowerCase().replace(/_/g, '-')}`,
     severity: trap ? 'info' : 'warning',
     title: message.split(': ')[0]!.slice(0, 160),
-    evidence: [text.split('\n').find((l) => /Exception|error|Failed/i.test(l))?.trim().slice(0, 300) ?? ''],
+    evidence: [
+      text
+        .split('\n')
+        .find((l) => /Exception|error|Failed/i.test(l))
+        ?.trim()
+        .slice(0, 300) ?? '',
+    ],
     recommendation: c.fix,
     knowledgeIds: trap ? [trap.knowledgeId] : [],
     confidence: 'high',
@@ -193,7 +205,13 @@ function interpretOne(text: string, lineMap?: readonly number[]): InterpretRepor
   } else if (judge?.by === 'kind-rules') {
     const outcomes = judge.rules.run(d.kind, d.parsed.value);
     findings = worstFirst(outcomes.flatMap((o) => o.findings));
-    checked = outcomes.map((o) => ({ rule: o.rule, checks: o.checks, checked: o.checked, ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}), findings: o.findings.length }));
+    checked = outcomes.map((o) => ({
+      rule: o.rule,
+      checks: o.checks,
+      checked: o.checked,
+      ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}),
+      findings: o.findings.length,
+    }));
   } else if (judge?.by === 'node-rules' && name) {
     const r = nodeFactsFromRaw([{ name, text: readText }]);
     const result = runRules({ origin: `pasted ${d.kind}`, nodes: [nodeEvidence('input', true, r)] });

@@ -26,10 +26,23 @@ export async function checkIoThrottle(
   const nodes = s.nodes.filter((n) => n.reachable && n.facts.product !== 'scylla');
   if (nodes.length === 0) return undefined;
   const dirs = new Map(
-    nodes.map((n) => [n.address, nodeDirsFromSettings(n.facts.settings as Record<string, unknown> | undefined).filter((d) => d.setting === 'data_file_directories').map((d) => d.path)]),
+    nodes.map((n) => [
+      n.address,
+      nodeDirsFromSettings(n.facts.settings as Record<string, unknown> | undefined)
+        .filter((d) => d.setting === 'data_file_directories')
+        .map((d) => d.path),
+    ]),
   );
-  return perHost(input, nodes.map((n) => n.address), local, (target, onHost) =>
-    readIoThrottle(target, onHost.map((node) => ({ node, dataDirs: dirs.get(node) ?? [] })), signal ? { signal } : {}),
+  return perHost(
+    input,
+    nodes.map((n) => n.address),
+    local,
+    (target, onHost) =>
+      readIoThrottle(
+        target,
+        onHost.map((node) => ({ node, dataDirs: dirs.get(node) ?? [] })),
+        signal ? { signal } : {},
+      ),
   );
 }
 

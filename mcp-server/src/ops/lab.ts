@@ -14,7 +14,10 @@ export const labStartInputSchema = z.object({
     .default(1)
     .describe('2 = nodes 1–2 in datacenter1 and node 3 in datacenter2; needs nodes: 3'),
   version: z.enum(['5.0', '4.1']).default('5.0'),
-  heap: z.string().regex(/^\d+[MG]$/, 'heap like 512M or 1G').default('512M'),
+  heap: z
+    .string()
+    .regex(/^\d+[MG]$/, 'heap like 512M or 1G')
+    .default('512M'),
   auth: z.boolean().default(false).describe('PasswordAuthenticator + CassandraAuthorizer, a set-up superuser and the least-privilege role cql_tuner'),
   tls: z.boolean().default(false).describe('client TLS (internode too with nodes: 3), CA and node certificates made by keytool in the lab dir'),
   jmxAuth: z.boolean().default(false).describe('JMX password and access files, as cassandra-env.sh sets them'),

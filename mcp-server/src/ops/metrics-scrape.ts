@@ -155,10 +155,11 @@ export async function runScrape(input: ScrapeInput, deps: ScrapeDeps = {}): Prom
       'UNKNOWN_METRIC_NAMES',
       `The pages have none of the metric names expected from ${expectedNamings()}; ${all.size} names seen` +
         (prefixes.length ? `, prefixes: ${prefixes.join(', ')}` : '') +
-        (mcacRaw ? ' (collectd_mcac_*: a raw DataStax MCAC page, whose names exist only after the relabel rules MCAC ships for Prometheus)' : '') + '.',
+        (mcacRaw ? ' (collectd_mcac_*: a raw DataStax MCAC page, whose names exist only after the relabel rules MCAC ships for Prometheus)' : '') +
+        '.',
       mcacRaw
         ? 'Read MCAC through a Prometheus that applies its metric_relabel_configs (CQL_TUNER_PROMETHEUS_URL), not by a direct scrape.'
-        : 'Point the endpoints at the nodes\' exporter pages, or report the naming so a map can be added.',
+        : "Point the endpoints at the nodes' exporter pages, or report the naming so a map can be added.",
     );
   }
 

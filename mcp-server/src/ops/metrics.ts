@@ -7,7 +7,16 @@ import { OpError } from '../core/errors.js';
 import { analyseMetrics, levelFindings, type MetricsAnalysis, type SignalData } from '../core/metrics/analyse.js';
 import { noTablesReason } from '../core/metrics/tables.js';
 import type { Series } from '../core/metrics/series.js';
-import { EXPORTER_PROBES, SIGNALS, expectedNamings, exportersPresent, nodeOfInstance, queryFor, type SignalId, type SignalSpec } from '../core/metrics/signals.js';
+import {
+  EXPORTER_PROBES,
+  SIGNALS,
+  expectedNamings,
+  exportersPresent,
+  nodeOfInstance,
+  queryFor,
+  type SignalId,
+  type SignalSpec,
+} from '../core/metrics/signals.js';
 import { metricsChartPng, metricsChartSvg } from '../render/metrics-chart.js';
 import { resolveWindow } from '../core/metrics/window.js';
 import { prometheusClient, prometheusFromEnv, type PrometheusClient, type PrometheusConfig } from '../collect/metrics/prometheus.js';
@@ -21,7 +30,9 @@ const timeText = z.string().min(1).max(40);
 /** The one input schema of the operation: the MCP tool registers it, the CLI validates its flags with it. */
 export const metricsInputShape = {
   last: z.string().max(20).optional().describe('How far back from now: 30m, 2h, 1d'),
-  around: timeText.optional().describe('A moment to look around: 02:13 (latest such time, local to the server running the tool unless a zone is given) or 2026-11-24T02:13:00Z'),
+  around: timeText
+    .optional()
+    .describe('A moment to look around: 02:13 (latest such time, local to the server running the tool unless a zone is given) or 2026-11-24T02:13:00Z'),
   margin: z.string().max(20).optional().describe('Half-width of an `around` window (default 15m)'),
   from: timeText.optional().describe('Start: ISO time (2026-11-24T02:00:00Z), HH:MM or unix seconds'),
   to: timeText.optional().describe('End (default now)'),
@@ -36,7 +47,11 @@ export const metricsInputShape = {
     ),
   scrapeFor: z.string().max(20).optional().describe('With scrape: how long to watch, 1s to 10m (default 30s)'),
   scrapeEvery: z.string().max(20).optional().describe('With scrape: time between scrapes, at least 1s (default scrapeFor: two scrapes)'),
-  nodes: z.array(z.string().min(1).max(300)).max(100).optional().describe('With scrape: only these configured endpoints (host, host:port or URL as configured)'),
+  nodes: z
+    .array(z.string().min(1).max(300))
+    .max(100)
+    .optional()
+    .describe('With scrape: only these configured endpoints (host, host:port or URL as configured)'),
 };
 export const metricsInputSchema = z.object(metricsInputShape).strict();
 export type MetricsInput = z.infer<typeof metricsInputSchema>;
@@ -101,7 +116,11 @@ export const OTHER_NAMINGS: [string, string][] = [
 export async function metricsWindow(input: MetricsInput, deps: MetricsDeps = {}): Promise<MetricsReport> {
   if (input.scrape) return metricsScrape(input, deps);
   if (input.scrapeFor !== undefined || input.scrapeEvery !== undefined || input.nodes !== undefined) {
-    throw new OpError('BAD_WINDOW', 'scrapeFor, scrapeEvery and nodes go with scrape.', 'Add --scrape (MCP: scrape: true), or leave them out to read the Prometheus.');
+    throw new OpError(
+      'BAD_WINDOW',
+      'scrapeFor, scrapeEvery and nodes go with scrape.',
+      'Add --scrape (MCP: scrape: true), or leave them out to read the Prometheus.',
+    );
   }
   const progress = deps.onProgress ?? noProgress;
   const cfg = deps.prometheus === undefined ? prometheusFromEnv() : deps.prometheus;
@@ -123,7 +142,9 @@ export async function metricsWindow(input: MetricsInput, deps: MetricsDeps = {})
   const firstProbe = EXPORTER_PROBES[exporters[0]!];
   const scrapeIntervalS = (await client.scrapeInterval(firstProbe, window.end, deps.signal)) ?? 15;
   window = resolveWindow(input, nowS, deps.utcOffsetMinutes ?? 0, scrapeIntervalS);
-  const wanted = SIGNALS.filter((s) => (s.exporter === 'prometheus' || exporters.includes(s.exporter)) && present.has(s.probe) && (!input.signals || input.signals.includes(s.id)));
+  const wanted = SIGNALS.filter(
+    (s) => (s.exporter === 'prometheus' || exporters.includes(s.exporter)) && present.has(s.probe) && (!input.signals || input.signals.includes(s.id)),
+  );
   const tableSpecs = SIGNALS.filter((s) => s.table);
   const noTables = exporters.filter((e) => tableSpecs.some((s) => s.exporter === e) && !tableSpecs.some((s) => s.exporter === e && present.has(s.probe)));
   const data: SignalData[] = [];
@@ -151,7 +172,7 @@ export async function metricsWindow(input: MetricsInput, deps: MetricsDeps = {})
     throw new OpError(
       'EMPTY_WINDOW',
       `${client.origin} has ${exporters.join(', ')} metrics, but no sample in ${window.label} (${new Date(window.start * 1000).toISOString()} to ${new Date(window.end * 1000).toISOString()}).`,
-      'Check the time (the window is read in UTC unless the time says otherwise) and the server\'s retention.',
+      "Check the time (the window is read in UTC unless the time says otherwise) and the server's retention.",
     );
   }
   const analysis = analyseMetrics(window, data, exporters, Math.max(2 * window.step, 4 * scrapeIntervalS + window.step));
@@ -164,7 +185,10 @@ export async function metricsWindow(input: MetricsInput, deps: MetricsDeps = {})
     for (const d of data) {
       const moved = analysis.changes.filter((c) => c.bad && c.signal === d.spec.id && c.exporter === d.spec.exporter);
       if (moved.length === 0) continue;
-      const series = d.series.map((s) => ({ node: nodeOfInstance(s.labels.instance ?? '?'), points: d.spec.scale ? s.points.map(([t, v]): [number, number] => [t, v * d.spec.scale!]) : s.points }));
+      const series = d.series.map((s) => ({
+        node: nodeOfInstance(s.labels.instance ?? '?'),
+        points: d.spec.scale ? s.points.map(([t, v]): [number, number] => [t, v * d.spec.scale!]) : s.points,
+      }));
       const input = { title: d.spec.title, unit: d.spec.unit, window: analysis.window, series, changes: moved };
       report.charts.push({ signal: d.spec.id, exporter: d.spec.exporter, svg: metricsChartSvg(input), png: metricsChartPng(input) });
     }
@@ -202,10 +226,14 @@ async function metricsScrape(input: MetricsInput, deps: MetricsDeps): Promise<Me
   const report: MetricsReport = { ...run.analysis, source: run.source, scrapeIntervalS: run.intervalS };
   if (run.failures.length) report.scrapeFailures = run.failures;
   if (input.raw) {
-    report.raw = run.data.flatMap((d) => d.series.map((s) => ({
-      signal: d.spec.id, exporter: d.spec.exporter, node: s.labels.instance ?? '?',
-      points: s.points,
-    })));
+    report.raw = run.data.flatMap((d) =>
+      d.series.map((s) => ({
+        signal: d.spec.id,
+        exporter: d.spec.exporter,
+        node: s.labels.instance ?? '?',
+        points: s.points,
+      })),
+    );
     report.rawTruncated = false;
   }
   return report;

@@ -1,12 +1,19 @@
 import { readNamedFile } from '../collect/safe-file.js';
-import { parseAccessPattern, reviewMigration, type AccessPattern, type ClusterFacts, type Endpoint, type MigrationKind, type MigrationReview } from '../core/migration/index.js';
+import {
+  parseAccessPattern,
+  reviewMigration,
+  type AccessPattern,
+  type ClusterFacts,
+  type Endpoint,
+  type MigrationKind,
+  type MigrationReview,
+} from '../core/migration/index.js';
 import { OpError } from './errors.js';
 import { parseOffThread } from './off-thread.js';
 import { fileRefusedError } from './saved-output.js';
 import { analyzeBundle, type ClusterSnapshot } from './snapshot.js';
 import { z } from 'zod';
 import { MAX_INPUT_TEXT_CHARS } from './input-schemas.js';
-
 
 const endpointSchema = z.object({ product: z.enum(['cassandra', 'scylla', 'postgres']), version: z.string().min(1).max(40) });
 
@@ -15,7 +22,10 @@ const accessPatternSchema = z.object({
   table: z.string().min(1).max(128),
   where: z.array(z.string().max(128)).max(16).describe('equality columns: the partition key'),
   range: z.array(z.string().max(128)).max(8).optional(),
-  orderBy: z.array(z.object({ col: z.string().max(128), desc: z.boolean().optional() })).max(8).optional(),
+  orderBy: z
+    .array(z.object({ col: z.string().max(128), desc: z.boolean().optional() }))
+    .max(8)
+    .optional(),
   limit: z.number().int().positive().optional(),
   frequency: z.string().max(40).optional(),
   join: z.array(z.string().max(128)).max(8).optional().describe('related tables joined by foreign key'),
@@ -87,11 +97,17 @@ const VERSION = /^\d{1,4}(?:\.\d{1,4}){0,3}(?:-[A-Za-z0-9.]+)?$/;
 
 export async function migrationReview(input: MigrationReviewInput): Promise<MigrationReview> {
   if (input.from.product === 'postgres' || input.to.product === 'postgres') return postgresReview(input);
-  for (const [name, e] of [['from', input.from], ['to', input.to]] as const) {
-    if (!VERSION.test(e.version)) throw new OpError('BAD_ARGUMENT', `${name} version "${e.version}" is not a version`, 'Give versions like 3.11.16, 4.1, 5.0.2 or 2025.1.');
+  for (const [name, e] of [
+    ['from', input.from],
+    ['to', input.to],
+  ] as const) {
+    if (!VERSION.test(e.version))
+      throw new OpError('BAD_ARGUMENT', `${name} version "${e.version}" is not a version`, 'Give versions like 3.11.16, 4.1, 5.0.2 or 2025.1.');
   }
-  if (input.configText !== undefined && input.configFile !== undefined) throw new OpError('BAD_ARGUMENT', 'give configText or configFile, not both', 'Pick one.');
-  if (input.schemaText !== undefined && input.schemaFile !== undefined) throw new OpError('BAD_ARGUMENT', 'give schemaText or schemaFile, not both', 'Pick one.');
+  if (input.configText !== undefined && input.configFile !== undefined)
+    throw new OpError('BAD_ARGUMENT', 'give configText or configFile, not both', 'Pick one.');
+  if (input.schemaText !== undefined && input.schemaFile !== undefined)
+    throw new OpError('BAD_ARGUMENT', 'give schemaText or schemaFile, not both', 'Pick one.');
   const configText = input.configFile ? await readText(input.configFile, 'cassandra.yaml') : input.configText;
   const schemaText = input.schemaFile ? await readText(input.schemaFile, 'schema file') : input.schemaText;
   let schema;
@@ -103,34 +119,65 @@ export async function migrationReview(input: MigrationReviewInput): Promise<Migr
   }
   const cluster = input.bundleDir ? clusterFactsFromSnapshot(await analyzeBundle(input.bundleDir)) : undefined;
   try {
-    return reviewMigration({ from: input.from, to: input.to, ...(input.kind ? { kind: input.kind } : {}), ...(configText !== undefined ? { configText } : {}), ...(schema ? { schema } : {}), ...(cluster ? { cluster } : {}) });
+    return reviewMigration({
+      from: input.from,
+      to: input.to,
+      ...(input.kind ? { kind: input.kind } : {}),
+      ...(configText !== undefined ? { configText } : {}),
+      ...(schema ? { schema } : {}),
+      ...(cluster ? { cluster } : {}),
+    });
   } catch (e) {
-    if (e instanceof RangeError) throw new OpError('BAD_ARGUMENT', e.message, 'Check the products and versions (cassandra → cassandra, cassandra → scylla, scylla vnodes → tablets).');
+    if (e instanceof RangeError)
+      throw new OpError('BAD_ARGUMENT', e.message, 'Check the products and versions (cassandra → cassandra, cassandra → scylla, scylla vnodes → tablets).');
     throw e;
   }
 }
 
 async function postgresReview(input: MigrationReviewInput): Promise<MigrationReview> {
-  if (input.to.product === 'postgres' || input.from.product !== 'postgres') throw new OpError('BAD_ARGUMENT', 'only PostgreSQL → Cassandra/ScyllaDB is reviewed', 'Use from {product: postgres} and to {product: cassandra|scylla}.');
-  if (!VERSION.test(input.to.version)) throw new OpError('BAD_ARGUMENT', `to version "${input.to.version}" is not a version`, 'Give versions like 5.0 or 2025.1.');
+  if (input.to.product === 'postgres' || input.from.product !== 'postgres')
+    throw new OpError('BAD_ARGUMENT', 'only PostgreSQL → Cassandra/ScyllaDB is reviewed', 'Use from {product: postgres} and to {product: cassandra|scylla}.');
+  if (!VERSION.test(input.to.version))
+    throw new OpError('BAD_ARGUMENT', `to version "${input.to.version}" is not a version`, 'Give versions like 5.0 or 2025.1.');
   const fromVersion = input.from.version && input.from.version !== 'unknown' ? input.from.version : 'unknown';
-  if (fromVersion !== 'unknown' && !VERSION.test(fromVersion)) throw new OpError('BAD_ARGUMENT', `from version "${fromVersion}" is not a version`, 'Give the PostgreSQL major, e.g. 16, or leave it out.');
+  if (fromVersion !== 'unknown' && !VERSION.test(fromVersion))
+    throw new OpError('BAD_ARGUMENT', `from version "${fromVersion}" is not a version`, 'Give the PostgreSQL major, e.g. 16, or leave it out.');
   if (input.ddlText !== undefined && input.ddlFile !== undefined) throw new OpError('BAD_ARGUMENT', 'give ddlText or ddlFile, not both', 'Pick one.');
   const ddl = input.ddlFile ? await readText(input.ddlFile, 'PostgreSQL DDL file') : input.ddlText;
-  if (ddl === undefined) throw new OpError('BAD_ARGUMENT', 'a PostgreSQL review needs the DDL', 'Give ddlText or ddlFile: the output of pg_dump --schema-only (no data).');
+  if (ddl === undefined)
+    throw new OpError('BAD_ARGUMENT', 'a PostgreSQL review needs the DDL', 'Give ddlText or ddlFile: the output of pg_dump --schema-only (no data).');
   const parsed = await parseOffThread('postgresDdl', ddl, { what: 'the PostgreSQL DDL', chars: ddl.length });
-  if (!parsed.ok) throw new OpError('NOT_A_SCHEMA', `PostgreSQL DDL: ${parsed.reason}`, 'Give pg_dump --schema-only output (plain SQL) or CREATE TABLE statements ending with ";".');
+  if (!parsed.ok)
+    throw new OpError(
+      'NOT_A_SCHEMA',
+      `PostgreSQL DDL: ${parsed.reason}`,
+      'Give pg_dump --schema-only output (plain SQL) or CREATE TABLE statements ending with ";".',
+    );
   const patterns: AccessPattern[] = [];
   for (const p of input.accessPatterns ?? []) {
     if (typeof p === 'string') {
       const r = parseAccessPattern(p);
-      if ('error' in r) throw new OpError('BAD_ARGUMENT', `access pattern: ${r.error}`, 'Write patterns as "<table> [with <table>] by <col> [and <col>] [range <col>] [order by <col> desc] [limit N] [~N/day] [max N]".');
+      if ('error' in r)
+        throw new OpError(
+          'BAD_ARGUMENT',
+          `access pattern: ${r.error}`,
+          'Write patterns as "<table> [with <table>] by <col> [and <col>] [range <col>] [order by <col> desc] [limit N] [~N/day] [max N]".',
+        );
       patterns.push(r);
     } else patterns.push(p);
   }
   const keyspace = input.keyspace;
-  if (keyspace !== undefined && !/^[A-Za-z][A-Za-z0-9_]{0,47}$/.test(keyspace)) throw new OpError('BAD_ARGUMENT', `keyspace "${keyspace}" is not a CQL keyspace name`, 'Letters, digits and _ (starting with a letter), at most 48 characters.');
-  const r = reviewMigration({ from: { product: 'postgres', version: fromVersion }, to: input.to, postgres: { schema: parsed.value, patterns, ...(keyspace ? { keyspace } : {}) } });
+  if (keyspace !== undefined && !/^[A-Za-z][A-Za-z0-9_]{0,47}$/.test(keyspace))
+    throw new OpError(
+      'BAD_ARGUMENT',
+      `keyspace "${keyspace}" is not a CQL keyspace name`,
+      'Letters, digits and _ (starting with a letter), at most 48 characters.',
+    );
+  const r = reviewMigration({
+    from: { product: 'postgres', version: fromVersion },
+    to: input.to,
+    postgres: { schema: parsed.value, patterns, ...(keyspace ? { keyspace } : {}) },
+  });
   return { ...r, warnings: [...parsed.warnings.map((w) => `DDL: ${w}`), ...r.warnings] };
 }
 

@@ -10,7 +10,11 @@ import { SinceLineFilter, type SinceCut } from '../core/diagnosis/since-filter.j
  * A node's log files read as one stream (system.log, debug.log, gc.log), so one LogFacts describes the node; a
  * marker between files lets the reader count an event that two files both logged (debug.log repeats system.log) once.
  */
-async function* concatFiles(files: { name: string; file: OpenedFile }[], signal?: AbortSignal, since?: SinceCut): AsyncIterable<Uint8Array | string | typeof NEXT_SOURCE> {
+async function* concatFiles(
+  files: { name: string; file: OpenedFile }[],
+  signal?: AbortSignal,
+  since?: SinceCut,
+): AsyncIterable<Uint8Array | string | typeof NEXT_SOURCE> {
   let first = true;
   for (const { name, file } of files) {
     if (!first) yield NEXT_SOURCE;

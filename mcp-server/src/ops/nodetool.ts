@@ -73,9 +73,7 @@ function refusal(input: unknown): string {
 
 /** The nodetool tool's input (untrusted arguments). The CLI widens it (cli/commands/nodetool.ts). */
 export const nodetoolInputSchema = z.object({
-  subcommand: z
-    .enum(NODETOOL_TOOL_SUBCOMMANDS as [string, ...string[]], { error: (iss) => refusal(iss.input) })
-    .describe('Read-only nodetool subcommand'),
+  subcommand: z.enum(NODETOOL_TOOL_SUBCOMMANDS as [string, ...string[]], { error: (iss) => refusal(iss.input) }).describe('Read-only nodetool subcommand'),
   host: z.string().max(253).default('127.0.0.1').describe('Node JMX host (IP or name)'),
   port: z.number().int().min(1).max(65535).default(7199).describe('Node JMX port (Cassandra default 7199; ScyllaDB REST 10000)'),
   keyspace: z.string().max(222).optional().describe('Keyspace for status/ring/tablestats/tablehistograms'),
@@ -142,7 +140,11 @@ export async function runNodetool(input: NodetoolInput, deps: NodetoolDeps = {})
   if (!built.ok) throw new OpError(built.code, built.message, NODETOOL_REFUSAL_FIX[built.code]);
   const timeoutMs = input.timeoutMs ?? DEFAULT_NODETOOL_TIMEOUT_MS;
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1000 || timeoutMs > MAX_NODETOOL_TIMEOUT_MS) {
-    throw new OpError('BAD_TIMEOUT', `timeoutMs ${String(timeoutMs)} is outside 1000–${MAX_NODETOOL_TIMEOUT_MS}`, 'Give a timeout in milliseconds between 1 s and 10 min.');
+    throw new OpError(
+      'BAD_TIMEOUT',
+      `timeoutMs ${String(timeoutMs)} is outside 1000–${MAX_NODETOOL_TIMEOUT_MS}`,
+      'Give a timeout in milliseconds between 1 s and 10 min.',
+    );
   }
   const env = deps.env ?? process.env;
   const target = deps.target ?? new LocalTarget();
@@ -193,7 +195,11 @@ export async function runNodetool(input: NodetoolInput, deps: NodetoolDeps = {})
         fix: 'Narrow the command (a keyspace or table for tablestats/tablehistograms) so its output fits.',
       };
     } else if (res.spawnError) {
-      error = { code: 'SPAWN_FAILED', message: `could not start ${located.path}: ${res.spawnError}`, fix: 'Check that nodetool (and java) are installed and executable.' };
+      error = {
+        code: 'SPAWN_FAILED',
+        message: `could not start ${located.path}: ${res.spawnError}`,
+        fix: 'Check that nodetool (and java) are installed and executable.',
+      };
     } else if (!ok) error = classifyNodetoolFailure(built.subcommand, host, port, combined);
     if (error?.code === 'JMX_AUTH' && auth.withheld) {
       error = {

@@ -68,7 +68,8 @@ export async function planMkfsOnHost(spec: PlanMkfsSpec, opts: { signal?: AbortS
   if (spec.devices.length === 0) throw new OpError('BAD_MKFS_INPUT', 'no devices given', 'Name the disk(s), e.g. nvme0n1 nvme1n1, or an existing md array.');
   // mdDevice lands in the printed mdadm/mkfs.xfs command lines a user pastes into a shell: the same check as devices.
   for (const d of [...spec.devices, ...(spec.mdDevice !== undefined ? [spec.mdDevice] : [])]) {
-    if (!/^(\/dev\/)?[A-Za-z0-9][\w.:-]*$/.test(d) && !/^\/[\w./-]+$/.test(d)) throw new OpError('BAD_DEVICE', `"${d}" is not a device name or path`, 'Use names like sdb, nvme0n1, md0 or /dev/sdb.');
+    if (!/^(\/dev\/)?[A-Za-z0-9][\w.:-]*$/.test(d) && !/^\/[\w./-]+$/.test(d))
+      throw new OpError('BAD_DEVICE', `"${d}" is not a device name or path`, 'Use names like sdb, nvme0n1, md0 or /dev/sdb.');
   }
   const target = new WatchedTarget(opts.target ?? targetOf(spec.target));
   const io = new HostFiles(target, spec.root ?? '/', spec.timeoutMs ?? 20_000, opts.signal);
@@ -103,7 +104,13 @@ export async function planMkfsOnHost(spec: PlanMkfsSpec, opts: { signal?: AbortS
     const phys = num('queue/physical_block_size');
     if (phys !== null) {
       const sectors = num('size');
-      return { name: d, logicalSectorSize: num('queue/logical_block_size'), physicalSectorSize: phys, sizeBytes: sectors === null ? null : sectors * 512, source: 'sysfs' };
+      return {
+        name: d,
+        logicalSectorSize: num('queue/logical_block_size'),
+        physicalSectorSize: phys,
+        sizeBytes: sectors === null ? null : sectors * 512,
+        source: 'sysfs',
+      };
     }
     if (spec.sectorSize) return { name: d, logicalSectorSize: null, physicalSectorSize: spec.sectorSize, sizeBytes: null, source: 'given' };
     return { name: d, logicalSectorSize: null, physicalSectorSize: null, sizeBytes: null, source: 'assumed' };
@@ -133,7 +140,12 @@ async function dryRun(io: HostFiles, plan: MkfsPlan): Promise<PlanMkfsReport['dr
   const dev = name(plan.device);
   const exists = await io.values([`/sys/block/${dev}/dev`]);
   if (exists.values[`/sys/block/${dev}/dev`] === undefined) {
-    return { ran: false, why: plan.mdadmArgv ? `${plan.device} does not exist yet: create the array (mdadm argv above), then plan again on ${dev} to see the dry run` : `${plan.device} is not a block device on ${io.target.describe()}` };
+    return {
+      ran: false,
+      why: plan.mdadmArgv
+        ? `${plan.device} does not exist yet: create the array (mdadm argv above), then plan again on ${dev} to see the dry run`
+        : `${plan.device} is not a block device on ${io.target.describe()}`,
+    };
   }
   // In use: mounted itself, or a partition / holder of it mounted, or a member of an array or LVM.
   const tree = await io.walk(`/sys/block/${dev}`, 3);
@@ -150,13 +162,26 @@ async function dryRun(io: HostFiles, plan: MkfsPlan): Promise<PlanMkfsReport['dr
   const devNums = await io.values([...names].map((n) => (n === dev ? `/sys/block/${dev}/dev` : `/sys/block/${dev}/${n}/dev`)));
   const majMin = new Map(Object.entries(devNums.values).map(([p, mm]) => [mm.trim(), p.split('/').slice(-2)[0]!]));
   const mi = await io.cat('/proc/self/mountinfo');
-  if (!mi.ok) throw new OpError('MOUNTS_UNREADABLE', `cannot read the mount table to check that ${plan.device} is unused: ${mi.why}`, 'Run where /proc/self/mountinfo is readable; cql-tuner will not dry-run mkfs on a device it cannot prove unmounted.');
+  if (!mi.ok)
+    throw new OpError(
+      'MOUNTS_UNREADABLE',
+      `cannot read the mount table to check that ${plan.device} is unused: ${mi.why}`,
+      'Run where /proc/self/mountinfo is readable; cql-tuner will not dry-run mkfs on a device it cannot prove unmounted.',
+    );
   const mounted = parseMountinfo(mi.text).filter((m) => majMin.has(m.majMin) || names.has(m.source.replace(/^\/dev\//, '')));
   if (mounted.length > 0) {
-    throw new OpError('DEVICE_MOUNTED', `${plan.device} is mounted (${mounted.map((m) => `${majMin.get(m.majMin) ?? m.source} on ${m.target}`).join(', ')}): refusing to run mkfs on it, even as a dry run`, 'Pick an unused device. Formatting a mounted device would destroy live data.');
+    throw new OpError(
+      'DEVICE_MOUNTED',
+      `${plan.device} is mounted (${mounted.map((m) => `${majMin.get(m.majMin) ?? m.source} on ${m.target}`).join(', ')}): refusing to run mkfs on it, even as a dry run`,
+      'Pick an unused device. Formatting a mounted device would destroy live data.',
+    );
   }
   if (holders.length > 0) {
-    throw new OpError('DEVICE_IN_USE', `${plan.device} is in use by ${[...new Set(holders)].join(', ')} (md array, LVM or dm): refusing to run mkfs on it`, 'Plan on the array or volume on top instead (e.g. md0), or free the device first.');
+    throw new OpError(
+      'DEVICE_IN_USE',
+      `${plan.device} is in use by ${[...new Set(holders)].join(', ')} (md array, LVM or dm): refusing to run mkfs on it`,
+      'Plan on the array or volume on top instead (e.g. md0), or free the device first.',
+    );
   }
   assertDryRun(plan.dryRunArgv);
   let argv = plan.dryRunArgv;
@@ -175,14 +200,18 @@ async function dryRun(io: HostFiles, plan: MkfsPlan): Promise<PlanMkfsReport['dr
   if (g.ok) {
     if (g.value.data.bsize !== plan.blockSize) mismatches.push(`bsize ${g.value.data.bsize} ≠ planned ${plan.blockSize}`);
     if (g.value.metaData.sectsz !== plan.sectorSize) mismatches.push(`sectsz ${g.value.metaData.sectsz} ≠ planned ${plan.sectorSize}`);
-    if (plan.stripe && g.value.data.sunitBytes !== plan.stripe.suKiB * 1024) mismatches.push(`sunit ${g.value.data.sunitBytes} B ≠ planned ${plan.stripe.suKiB * 1024} B`);
+    if (plan.stripe && g.value.data.sunitBytes !== plan.stripe.suKiB * 1024)
+      mismatches.push(`sunit ${g.value.data.sunitBytes} B ≠ planned ${plan.stripe.suKiB * 1024} B`);
   }
   return { ran: true, argv, output: r.text, geometry: g.ok ? g.value : null, existingFilesystem: existing, mismatches };
 }
 
 export function renderPlanMkfs(r: PlanMkfsReport): string {
   const p = r.plan;
-  const out: string[] = [`mkfs plan for ${p.device} on ${r.target} (${r.devices.map((d) => `${d.name}: ${d.physicalSectorSize ?? '?'} B physical, ${d.source}`).join('; ')})`, ''];
+  const out: string[] = [
+    `mkfs plan for ${p.device} on ${r.target} (${r.devices.map((d) => `${d.name}: ${d.physicalSectorSize ?? '?'} B physical, ${d.source}`).join('; ')})`,
+    '',
+  ];
   if (p.mdadmArgv) out.push(`1. create the array: ${p.mdadmArgv.join(' ')}`);
   out.push(`${p.mdadmArgv ? '2' : '1'}. format: ${p.mkfsArgv.join(' ')}`);
   for (const f of p.flags) out.push(`   ${f.flag}: ${f.why}${f.knowledgeIds.length ? ` [${f.knowledgeIds.join(', ')}]` : ''}`);

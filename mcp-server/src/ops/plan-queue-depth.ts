@@ -4,9 +4,15 @@ import { planQueueDepth, QueueDepthError, type QueueDepthInput, type QueueDepthP
 import { OpError } from './errors.js';
 
 export const planQueueDepthInputSchema = z.object({
-  bandwidth: z.union([z.string().max(64), z.number().positive()]).optional().describe('e.g. "14.5 GB/s", "3200 MiB/s", or bytes per second'),
+  bandwidth: z
+    .union([z.string().max(64), z.number().positive()])
+    .optional()
+    .describe('e.g. "14.5 GB/s", "3200 MiB/s", or bytes per second'),
   iops: z.number().positive().optional(),
-  requestSize: z.union([z.string().max(64), z.number().positive()]).optional().describe('e.g. "128 KiB", "4k", or bytes'),
+  requestSize: z
+    .union([z.string().max(64), z.number().positive()])
+    .optional()
+    .describe('e.g. "128 KiB", "4k", or bytes'),
   latencyMs: z.number().positive().max(100_000).describe('device latency per request in ms (e.g. 1, or 0.1 for 100 µs)'),
 });
 

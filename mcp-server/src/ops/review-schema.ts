@@ -15,7 +15,6 @@ import { analyzeBundle, type ClusterSnapshot } from './snapshot.js';
 import { z } from 'zod';
 import { contactPointsSchema, MAX_INPUT_TEXT_CHARS, portSchema, productSchema } from './input-schemas.js';
 
-
 /**
  * review_schema's input as the MCP tool takes it (detail is the tool's rendering switch, not the operation's).
  * The CLI checks its flags with the same schema.
@@ -57,9 +56,17 @@ export interface SchemaReview {
 
 const MAX_SCHEMA_BYTES = 32 * 1024 * 1024;
 
-export async function loadSchemaText(input: Pick<ReviewSchemaInput, 'text' | 'file' | 'hosts' | 'lab' | 'cqlPort'>, signal?: AbortSignal): Promise<{ text: string; source: string; datacenters: string[]; versions: string[] }> {
+export async function loadSchemaText(
+  input: Pick<ReviewSchemaInput, 'text' | 'file' | 'hosts' | 'lab' | 'cqlPort'>,
+  signal?: AbortSignal,
+): Promise<{ text: string; source: string; datacenters: string[]; versions: string[] }> {
   const given = [input.text !== undefined, input.file !== undefined, !!input.hosts?.length || input.lab === true].filter(Boolean).length;
-  if (given !== 1) throw new OpError('BAD_ARGUMENT', 'give exactly one schema source: text, file, or a live cluster (hosts / lab)', 'Paste DESCRIBE SCHEMA output, give its file, or point at a cluster.');
+  if (given !== 1)
+    throw new OpError(
+      'BAD_ARGUMENT',
+      'give exactly one schema source: text, file, or a live cluster (hosts / lab)',
+      'Paste DESCRIBE SCHEMA output, give its file, or point at a cluster.',
+    );
   if (input.text !== undefined) return { text: input.text, source: 'text', datacenters: [], versions: [] };
   if (input.file !== undefined) {
     // Read through collect/safe-file.ts: the policy every tool shares for named files (no /proc, /sys, /dev, FIFO).
@@ -88,7 +95,12 @@ export async function loadSchemaText(input: Pick<ReviewSchemaInput, 'text' | 'fi
       throw describeFailure(e, node.address);
     }
     const col = rows.columns.indexOf('create_statement');
-    if (col < 0) throw new OpError('DESCRIBE_UNSUPPORTED', `DESCRIBE SCHEMA on ${node.address} returned no create_statement column`, 'Run cqlsh -e "DESCRIBE SCHEMA" > schema.cql and review the file.');
+    if (col < 0)
+      throw new OpError(
+        'DESCRIBE_UNSUPPORTED',
+        `DESCRIBE SCHEMA on ${node.address} returned no create_statement column`,
+        'Run cqlsh -e "DESCRIBE SCHEMA" > schema.cql and review the file.',
+      );
     const text = rows.rows
       .map((r) => (r[col] ?? '').trim())
       .filter(Boolean)
@@ -131,7 +143,9 @@ export function describeFailure(e: unknown, address: string): OpError {
  * refuses a statement (counters in a tablets keyspace before ScyllaDB 2026.1).
  */
 function oldestVersion(versions: string[]): string | undefined {
-  const known = versions.map((v) => ({ v, parsed: parseVersion(v) })).filter((x): x is { v: string; parsed: NonNullable<typeof x.parsed> } => x.parsed !== null);
+  const known = versions
+    .map((v) => ({ v, parsed: parseVersion(v) }))
+    .filter((x): x is { v: string; parsed: NonNullable<typeof x.parsed> } => x.parsed !== null);
   known.sort((a, b) => compareVersions(a.parsed, b.parsed));
   return known[0]?.v;
 }
@@ -143,7 +157,12 @@ export function schemaRuleInput(
   extra: { product?: 'cassandra' | 'scylla'; datacenters?: string[]; versions?: string[] } = {},
 ): SchemaRuleInput {
   const products = new Set(snap?.nodes.map((n) => n.product).filter((p) => p !== 'unknown') ?? []);
-  const product = extra.product ?? (products.size === 1 ? [...products][0]! : undefined) ?? (schema.keyspaces.some((k) => k.tablets) || schema.tables.some((t) => t.options.compaction?.class === 'IncrementalCompactionStrategy') ? 'scylla' : undefined);
+  const product =
+    extra.product ??
+    (products.size === 1 ? [...products][0]! : undefined) ??
+    (schema.keyspaces.some((k) => k.tablets) || schema.tables.some((t) => t.options.compaction?.class === 'IncrementalCompactionStrategy')
+      ? 'scylla'
+      : undefined);
   const dcs = new Set([...(extra.datacenters ?? []), ...(snap?.nodes.map((n) => n.datacenter).filter((d): d is string => !!d) ?? [])]);
   const version = oldestVersion([...(extra.versions ?? []), ...(snap?.nodes.map((n) => n.releaseVersion).filter((v): v is string => !!v) ?? [])]);
   return {
@@ -160,7 +179,12 @@ export async function reviewSchema(input: ReviewSchemaInput, deps: { onProgress?
   const src = await loadSchemaText(input, deps.signal);
   // Off the event loop when large (ops/off-thread.ts): a hostile schema text blocks no other call.
   const parsed = await parseOffThread('cqlSchema', src.text, { what: `schema text from ${src.source}`, chars: src.text.length, signal: deps.signal });
-  if (!parsed.ok) throw new OpError('NOT_A_SCHEMA', `${src.source}: ${parsed.reason}`, 'Give the output of DESCRIBE SCHEMA (or DESCRIBE KEYSPACE …): CREATE KEYSPACE / TABLE statements ending with ";".');
+  if (!parsed.ok)
+    throw new OpError(
+      'NOT_A_SCHEMA',
+      `${src.source}: ${parsed.reason}`,
+      'Give the output of DESCRIBE SCHEMA (or DESCRIBE KEYSPACE …): CREATE KEYSPACE / TABLE statements ending with ";".',
+    );
   let snap: ClusterSnapshot | null = null;
   if (input.bundleDir) {
     deps.onProgress?.({ message: `reading bundle ${input.bundleDir}` });
@@ -175,17 +199,34 @@ export async function reviewSchema(input: ReviewSchemaInput, deps: { onProgress?
   return {
     source: src.source,
     product: ruleInput.product ?? 'unknown',
-    counts: { keyspaces: s.keyspaces.length, tables: s.tables.length, indexes: s.indexes.length, views: s.views.length, types: s.types.length, other: s.other.length },
+    counts: {
+      keyspaces: s.keyspaces.length,
+      tables: s.tables.length,
+      indexes: s.indexes.length,
+      views: s.views.length,
+      types: s.types.length,
+      other: s.other.length,
+    },
     tables: schemaTableRows(ruleInput),
     findings: worstFirst(outcomes.flatMap((o) => o.findings)),
-    checked: outcomes.map((o) => ({ rule: o.rule, checks: o.checks, checked: o.checked, ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}), findings: o.findings.length })),
+    checked: outcomes.map((o) => ({
+      rule: o.rule,
+      checks: o.checks,
+      checked: o.checked,
+      ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}),
+      findings: o.findings.length,
+    })),
     warnings,
   };
 }
 
 export function renderSchemaReview(r: SchemaReview, opts: { detail?: boolean } = {}): string {
   const c = r.counts;
-  const lines = [`## Schema review — ${r.source} (${r.product})`, `${c.keyspaces} keyspaces, ${c.tables} tables, ${c.indexes} indexes, ${c.views} views, ${c.types} types.`, ''];
+  const lines = [
+    `## Schema review — ${r.source} (${r.product})`,
+    `${c.keyspaces} keyspaces, ${c.tables} tables, ${c.indexes} indexes, ${c.views} views, ${c.types} types.`,
+    '',
+  ];
   const shown = opts.detail ? r.findings : r.findings.filter((f) => f.severity !== 'info');
   if (!shown.length) lines.push('No problems found.');
   for (const f of shown) {
@@ -199,7 +240,16 @@ export function renderSchemaReview(r: SchemaReview, opts: { detail?: boolean } =
     '',
     markdownTable(
       ['table', 'compaction', 'chunk KiB', 'gc_grace', 'TTL', 'caching', 'spec. retry', 'MiB/node max'],
-      r.tables.map((t) => [t.kind === 'view' ? `${t.table} (view)` : t.table, t.compaction?.replace(/CompactionStrategy$/, '') ?? 'default', t.chunkKb, t.gcGraceSeconds, t.defaultTtl, t.caching, t.speculativeRetry, t.diskMiBMaxNode]),
+      r.tables.map((t) => [
+        t.kind === 'view' ? `${t.table} (view)` : t.table,
+        t.compaction?.replace(/CompactionStrategy$/, '') ?? 'default',
+        t.chunkKb,
+        t.gcGraceSeconds,
+        t.defaultTtl,
+        t.caching,
+        t.speculativeRetry,
+        t.diskMiBMaxNode,
+      ]),
     ),
   );
   const skipped = r.checked.filter((o) => !o.checked);

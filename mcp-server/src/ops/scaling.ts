@@ -3,7 +3,6 @@ import { markdownTable } from '../render/markdown-table.js';
 import { OpError } from './errors.js';
 import { z } from 'zod';
 
-
 const pos = () => z.number().positive().max(1e9);
 
 /** estimate_scaling's input, registered by the MCP tool and checked by `cql-tuner estimate-scaling`. */
@@ -29,7 +28,8 @@ export function estimateScaling(input: ScalingInput): ScalingPlan {
   try {
     return planScaling(input);
   } catch (e) {
-    if (e instanceof RangeError) throw new OpError('BAD_ARGUMENT', e.message, 'Give dataGiB and nodes, and targetNodes (or targetThroughput with perNodeThroughput); see --help.');
+    if (e instanceof RangeError)
+      throw new OpError('BAD_ARGUMENT', e.message, 'Give dataGiB and nodes, and targetNodes (or targetThroughput with perNodeThroughput); see --help.');
     throw e;
   }
 }
@@ -45,7 +45,15 @@ export function renderScaling(p: ScalingPlan): string {
     '',
     markdownTable(
       ['step', 'nodes', 'data/node GiB (d_k)', 'd_k/d0', 'minutes', 'cumulative', 'peak disk %'],
-      p.vnodes.steps.map((s) => [s.step, `${s.fromNodes}→${s.toNodes}`, f(s.dataPerNodeGiB), f(s.ratio, 3), f(s.minutes), f(s.cumulativeMinutes), f(s.peakDiskUsedPct)]),
+      p.vnodes.steps.map((s) => [
+        s.step,
+        `${s.fromNodes}→${s.toNodes}`,
+        f(s.dataPerNodeGiB),
+        f(s.ratio, 3),
+        f(s.minutes),
+        f(s.cumulativeMinutes),
+        f(s.peakDiskUsedPct),
+      ]),
     ),
     '',
     `vNodes (serial): bootstrap ${f(p.vnodes.bootstrapMinutes)} min + cleanup ${f(p.vnodes.cleanupMinutes)} min = ${f(p.vnodes.totalMinutes)} min (kb:scaling.vnodes.serial-bootstrap).`,

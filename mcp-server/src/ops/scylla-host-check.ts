@@ -66,7 +66,11 @@ export function scyllaHostOutcomes(check: ScyllaHostCheck): { findings: Finding[
     }
   }
   const outcomes = [...byRule.values()].map(({ o, checked, n, why }): Outcome => ({
-    rule: o.rule, checks: o.checks, checked, ...(checked ? {} : { skippedBecause: why.join('; ') }), findings: n,
+    rule: o.rule,
+    checks: o.checks,
+    checked,
+    ...(checked ? {} : { skippedBecause: why.join('; ') }),
+    findings: n,
   }));
   return { findings, outcomes };
 }

@@ -5,7 +5,15 @@ import { checkHost, checkNodeAddress } from '../core/validate.js';
 import { mapBounded } from '../collect/bounded.js';
 import { readBundle, writeBundle } from '../collect/bundle-store.js';
 import { CqlSession } from '../collect/cql-session.js';
-import { asAbsenceFact, collectNode, collectNodeWithNodetoolOnly, NODETOOL_FALLBACKS, NODETOOL_WITHOUT_VTABLES, type NodeRaw, type SweepNode } from '../collect/sweep.js';
+import {
+  asAbsenceFact,
+  collectNode,
+  collectNodeWithNodetoolOnly,
+  NODETOOL_FALLBACKS,
+  NODETOOL_WITHOUT_VTABLES,
+  type NodeRaw,
+  type SweepNode,
+} from '../collect/sweep.js';
 import type { NodetoolStatus } from '../core/parse/nodetool/status.js';
 import { runNodetool } from './nodetool.js';
 import { labStatus } from '../lab/index.js';
@@ -196,7 +204,13 @@ export function selectRaw(raw: NodeRaw[], request: RawRequest): NonNullable<Clus
         omitted++;
         continue;
       }
-      const text = bytes <= room ? src.text : Buffer.from(src.text).subarray(0, room).toString('utf8').replace(/\uFFFD$/, '');
+      const text =
+        bytes <= room
+          ? src.text
+          : Buffer.from(src.text)
+              .subarray(0, room)
+              .toString('utf8')
+              .replace(/\uFFFD$/, '');
       total += Buffer.byteLength(text);
       outputs.push({ node: n.node.address, source: src.name, via: src.via, text, bytes, truncated: bytes > room });
     }
@@ -342,8 +356,10 @@ export async function takeSnapshot(input: SnapshotInput, deps: { onProgress?: Pr
   const via = nodetoolTemplate(input);
   const concurrency = input.concurrency ?? DEFAULT_SWEEP_CONCURRENCY;
   const nodeTimeoutMs = input.nodeTimeoutMs ?? DEFAULT_NODE_TIMEOUT_MS;
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new OpError('BAD_CONCURRENCY', `concurrency ${concurrency} is outside 1–64`, 'Use the default 8, or a value up to 64.');
-  if (!Number.isInteger(nodeTimeoutMs) || nodeTimeoutMs < 1000 || nodeTimeoutMs > 600_000) throw new OpError('BAD_TIMEOUT', `nodeTimeoutMs ${nodeTimeoutMs} is outside 1000–600000`, 'Give a per-node timeout between 1 s and 10 min.');
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
+    throw new OpError('BAD_CONCURRENCY', `concurrency ${concurrency} is outside 1–64`, 'Use the default 8, or a value up to 64.');
+  if (!Number.isInteger(nodeTimeoutMs) || nodeTimeoutMs < 1000 || nodeTimeoutMs > 600_000)
+    throw new OpError('BAD_TIMEOUT', `nodeTimeoutMs ${nodeTimeoutMs} is outside 1000–600000`, 'Give a per-node timeout between 1 s and 10 min.');
   deps.onProgress?.({ message: `connecting to ${hosts.join(', ')}` });
   let session: CqlSession;
   try {
@@ -393,7 +409,13 @@ export async function takeSnapshot(input: SnapshotInput, deps: { onProgress?: Pr
     const raw = settled.map((s, i): NodeRaw =>
       s.status === 'fulfilled'
         ? s.value
-        : { node: nodes[i]!, sources: [{ name: 'sweep', via: 'cql', ok: false, ms: 0, error: { code: 'INTERNAL', message: String(s.reason) } }], ms: 0, cqlReachable: false, virtualTables: [] },
+        : {
+            node: nodes[i]!,
+            sources: [{ name: 'sweep', via: 'cql', ok: false, ms: 0, error: { code: 'INTERNAL', message: String(s.reason) } }],
+            ms: 0,
+            cqlReachable: false,
+            virtualTables: [],
+          },
     );
     const meta = { collectedAt: new Date(started).toISOString(), durationMs: Date.now() - started, contactPoints: hosts };
     if (input.bundleDir) deps.onProgress?.({ message: `writing bundle ${input.bundleDir}` });
@@ -421,7 +443,10 @@ async function nodetoolOnlySnapshot(
   const first = hostOnly(ctx.hosts[0]!);
   const jmxFor = (address: string) => ({ jmxHost: ctx.jmxHost === 'node' ? address : ctx.jmxHost, jmxPort: ctx.jmxPorts[address] ?? input.jmxPort ?? 7199 });
   const target = ctx.via ? nodetoolTargetFor(ctx.via, first) : undefined;
-  const ring = await runNodetool({ subcommand: 'status', host: jmxFor(first).jmxHost, port: jmxFor(first).jmxPort, nodetoolPath: input.nodetoolPath, raw: true }, { ...(target ? { target, credentialHost: first } : {}), ...(deps.signal ? { signal: deps.signal } : {}) }).catch(() => null);
+  const ring = await runNodetool(
+    { subcommand: 'status', host: jmxFor(first).jmxHost, port: jmxFor(first).jmxPort, nodetoolPath: input.nodetoolPath, raw: true },
+    { ...(target ? { target, credentialHost: first } : {}), ...(deps.signal ? { signal: deps.signal } : {}) },
+  ).catch(() => null);
   const status = ring?.ok && ring.parsed?.ok ? (ring.parsed.value as NodetoolStatus) : null;
   if (!status || !status.nodes.length) {
     throw new OpError(
@@ -439,8 +464,15 @@ async function nodetoolOnlySnapshot(
       'Check the nodetool that answered; cql-tuner only contacts nodes by IP address or host name.',
     );
   }
-  const nodes: SweepNode[] = listed.usable
-    .map((n) => ({ address: n.address, cqlPort: input.cqlPort ?? 9042, ...jmxFor(n.address), datacenter: n.datacenter || null, rack: n.rack || null, hostId: n.hostId, upPerDriver: n.up }));
+  const nodes: SweepNode[] = listed.usable.map((n) => ({
+    address: n.address,
+    cqlPort: input.cqlPort ?? 9042,
+    ...jmxFor(n.address),
+    datacenter: n.datacenter || null,
+    rack: n.rack || null,
+    hostId: n.hostId,
+    upPerDriver: n.up,
+  }));
   const subs = [...new Set([...NODETOOL_WITHOUT_VTABLES, ...(input.nodetoolExtra ?? [])])];
   let done = 0;
   const settled = await mapBounded(nodes, ctx.concurrency, async (node, i) => {
@@ -461,7 +493,14 @@ async function nodetoolOnlySnapshot(
     const failed: NodeRaw['sources'][number] = { name: 'sweep', via: 'nodetool', ok: false, ms: 0, error: { code, message } };
     return { node: nodes[i]!, sources: [failed], ms: 0, cqlReachable: false, virtualTables: [] };
   });
-  for (const r of raw) r.sources.unshift({ name: 'cql:system.local', via: 'cql', ok: false, ms: 0, error: { code: ctx.cqlError.code, message: ctx.cqlError.message.slice(0, 300) } });
+  for (const r of raw)
+    r.sources.unshift({
+      name: 'cql:system.local',
+      via: 'cql',
+      ok: false,
+      ms: 0,
+      error: { code: ctx.cqlError.code, message: ctx.cqlError.message.slice(0, 300) },
+    });
   const warnings = refusedWarnings(listed.refused, 'nodetool status');
   const meta = { collectedAt: new Date(ctx.started).toISOString(), durationMs: Date.now() - ctx.started, contactPoints: ctx.hosts };
   return snapshotFromRaw(raw, { ...meta, ...(await saveBundle(input.bundleDir, meta, raw)), ...(warnings.length ? { warnings } : {}) }, input.raw);
@@ -471,7 +510,11 @@ async function nodetoolOnlySnapshot(
  * Writes the bundle when one was asked for. A failure (disk full, permissions) must not lose what was just
  * collected from the cluster: the snapshot is returned with the error instead of being thrown away.
  */
-async function saveBundle(dir: string | undefined, meta: { collectedAt: string; durationMs: number; contactPoints: string[] }, raw: NodeRaw[]): Promise<{ bundleDir?: string; bundleError?: ClusterSnapshot['bundleError'] }> {
+async function saveBundle(
+  dir: string | undefined,
+  meta: { collectedAt: string; durationMs: number; contactPoints: string[] },
+  raw: NodeRaw[],
+): Promise<{ bundleDir?: string; bundleError?: ClusterSnapshot['bundleError'] }> {
   if (!dir) return {};
   try {
     return { bundleDir: await writeBundle(dir, { tool: { name: 'cql-tuner', version: CQL_TUNER_VERSION }, ...meta }, raw) };
@@ -483,5 +526,9 @@ async function saveBundle(dir: string | undefined, meta: { collectedAt: string; 
 /** Re-analyses a bundle offline with the same parsers as a live sweep. */
 export async function analyzeBundle(dir: string, opts: { raw?: RawRequest; signal?: AbortSignal } = {}): Promise<ClusterSnapshot> {
   const { manifest, nodes } = await readBundle(dir, opts.signal ? { signal: opts.signal } : {});
-  return snapshotFromRaw(nodes, { collectedAt: manifest.collectedAt, durationMs: manifest.durationMs, contactPoints: manifest.contactPoints, bundleDir: dir }, opts.raw);
+  return snapshotFromRaw(
+    nodes,
+    { collectedAt: manifest.collectedAt, durationMs: manifest.durationMs, contactPoints: manifest.contactPoints, bundleDir: dir },
+    opts.raw,
+  );
 }

@@ -21,7 +21,11 @@ export const inspectStorageInputSchema = z.object({
   target: z.string().max(1000).default('local').describe(`Where to look: ${TOOL_TARGET_FORMS}`),
   product: productSchema.optional().describe('Database on the host (read-ahead matters for Cassandra only; XFS/RAID0 checks for ScyllaDB)'),
   config: z.string().max(4096).optional().describe('Path of cassandra.yaml or scylla.yaml on the target (default: the packaged location for the product)'),
-  dirs: z.array(z.string().max(4096)).max(64).optional().describe('Explicit directories: "/path" (data) or "role=/path", role data|commitlog|hints|saved_caches'),
+  dirs: z
+    .array(z.string().max(4096))
+    .max(64)
+    .optional()
+    .describe('Explicit directories: "/path" (data) or "role=/path", role data|commitlog|hints|saved_caches'),
   root: rootPrefixSchema.describe('Read a recorded host tree under this prefix instead of "/" (testing, saved captures)'),
   timeoutMs: hostCommandTimeoutSchema().describe('Per-command timeout'),
 });
@@ -67,10 +71,16 @@ export function parseDirArgs(dirs: string[]): { role: DirRole; path: string }[] 
   return dirs.map((d) => {
     const m = /^([a-z_]+)=(.+)$/.exec(d);
     if (!m) {
-      if (!d.startsWith('/')) throw new OpError('BAD_DIR', `directory "${d}" is not an absolute path`, 'Give absolute paths, optionally as role=path (data, commitlog, hints, saved_caches).');
+      if (!d.startsWith('/'))
+        throw new OpError(
+          'BAD_DIR',
+          `directory "${d}" is not an absolute path`,
+          'Give absolute paths, optionally as role=path (data, commitlog, hints, saved_caches).',
+        );
       return { role: 'data', path: d };
     }
-    if (!ROLES.includes(m[1] as DirRole)) throw new OpError('BAD_DIR', `unknown directory role "${m[1]}"`, `Use one of ${ROLES.join(', ')}: e.g. commitlog=/var/lib/cassandra/commitlog.`);
+    if (!ROLES.includes(m[1] as DirRole))
+      throw new OpError('BAD_DIR', `unknown directory role "${m[1]}"`, `Use one of ${ROLES.join(', ')}: e.g. commitlog=/var/lib/cassandra/commitlog.`);
     if (!m[2]!.startsWith('/')) throw new OpError('BAD_DIR', `directory "${m[2]}" is not an absolute path`, 'Give absolute paths.');
     return { role: m[1] as DirRole, path: m[2]! };
   });
@@ -127,14 +137,22 @@ async function chooseDirs(io: HostFiles, spec: InspectStorageSpec, warnings: str
       warnings.push(...d.warnings);
       return d.dirs.map((x) => ({ ...x, from: x.from === 'default' ? `default (${c} does not set it)` : `${c} ${x.from}` }));
     }
-    if (spec.config) throw new OpError('CONFIG_UNREADABLE', `cannot read ${c} on the target: ${r.why}`, 'Check the path (it is read on the target, not locally) or pass the directories with --dir.');
+    if (spec.config)
+      throw new OpError(
+        'CONFIG_UNREADABLE',
+        `cannot read ${c} on the target: ${r.why}`,
+        'Check the path (it is read on the target, not locally) or pass the directories with --dir.',
+      );
   }
   warnings.push(`no ${candidates.join(' or ')} on the target: using ${product} package default directories`);
   return dbDirsFromConfig(null, product).dirs.map((x) => ({ ...x, from: 'package default' }));
 }
 
 /** `opts.target` overrides spec.target: the CLI builds it from its trusted --target flag (tests pass recorders). */
-export async function inspectStorage(spec: InspectStorageSpec, opts: { signal?: AbortSignal; onProgress?: ProgressFn; target?: Target } = {}): Promise<StorageReport> {
+export async function inspectStorage(
+  spec: InspectStorageSpec,
+  opts: { signal?: AbortSignal; onProgress?: ProgressFn; target?: Target } = {},
+): Promise<StorageReport> {
   const target = new WatchedTarget(opts.target ?? targetOf(spec.target));
   const progress = opts.onProgress ?? noProgress;
   const timeoutMs = spec.timeoutMs ?? 20_000;
@@ -156,7 +174,11 @@ export async function inspectStorage(spec: InspectStorageSpec, opts: { signal?: 
   if (facts.devices.length === 0 && facts.unread.some((u) => u.what === '/sys/block')) {
     const why = facts.unread.find((u) => u.what === '/sys/block')!.why;
     if (/not installed|ENOENT|connect|refused|timed out/i.test(why)) {
-      throw new OpError('TARGET_UNREACHABLE', `could not read /sys/block on ${target.describe()}: ${why}`, 'Check that the target is reachable and is a Linux host (ssh login, pod/container name).');
+      throw new OpError(
+        'TARGET_UNREACHABLE',
+        `could not read /sys/block on ${target.describe()}: ${why}`,
+        'Check that the target is reachable and is a Linux host (ssh login, pod/container name).',
+      );
     }
   }
   const outcomes = storageRules(facts);
@@ -173,7 +195,13 @@ export async function inspectStorage(spec: InspectStorageSpec, opts: { signal?: 
     xfs: facts.xfs,
     ...(facts.ioProperties ? { ioProperties: facts.ioProperties } : {}),
     findings,
-    checked: outcomes.map((o) => ({ rule: o.rule, checks: o.checks, checked: o.checked, ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}), findings: o.findings.length })),
+    checked: outcomes.map((o) => ({
+      rule: o.rule,
+      checks: o.checks,
+      checked: o.checked,
+      ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}),
+      findings: o.findings.length,
+    })),
     unread: facts.unread,
     warnings,
   };
@@ -187,31 +215,50 @@ function summarise(r: StorageReport): string {
   return `${r.target}: ${disks.length} block device${disks.length === 1 ? '' : 's'}${r.md.length ? `, ${r.md.length} md array${r.md.length > 1 ? 's' : ''}` : ''}, ${r.dirs.length} database director${r.dirs.length === 1 ? 'y' : 'ies'} resolved; ${r.findings.length} finding${r.findings.length === 1 ? '' : 's'} (${w} warning or worse)${r.unread.length ? `; ${r.unread.length} thing${r.unread.length > 1 ? 's' : ''} not read` : ''}`;
 }
 
-const size = (n: number | null) => (n === null ? '?' : n >= 1024 ** 4 ? `${(n / 1024 ** 4).toFixed(1)}T` : n >= 1024 ** 3 ? `${(n / 1024 ** 3).toFixed(1)}G` : `${Math.round(n / 1024 ** 2)}M`);
+const size = (n: number | null) =>
+  n === null ? '?' : n >= 1024 ** 4 ? `${(n / 1024 ** 4).toFixed(1)}T` : n >= 1024 ** 3 ? `${(n / 1024 ** 3).toFixed(1)}G` : `${Math.round(n / 1024 ** 2)}M`;
 
 /** Compact text: directories → devices, a device table, findings worst first, what was not read. */
 export function renderStorageReport(r: StorageReport): string {
   const out: string[] = [r.summary, ''];
   if (r.dirs.length) {
     out.push('Directories:');
-    for (const d of r.dirs) out.push(`- ${d.role} ${d.path} → ${d.mountpoint ?? '?'} (${d.fstype ?? '?'}) on ${d.device ?? '?'}${d.physical.length ? ` → ${d.physical.join(', ')}` : ''}  [${d.from}]`);
+    for (const d of r.dirs)
+      out.push(
+        `- ${d.role} ${d.path} → ${d.mountpoint ?? '?'} (${d.fstype ?? '?'}) on ${d.device ?? '?'}${d.physical.length ? ` → ${d.physical.join(', ')}` : ''}  [${d.from}]`,
+      );
     out.push('');
   }
   const shown = r.devices.filter((d) => d.type !== 'part' && !/^(loop|ram|zram|sr)/.test(d.name ?? ''));
   if (shown.length) {
     out.push('Devices (log/phys sector, read-ahead KiB, scheduler, rotational, size):');
-    for (const d of shown) out.push(`- ${d.name} ${d.type ?? ''} ${d.logicalSectorSize ?? '?'}/${d.physicalSectorSize ?? '?'} B, ra ${d.readAheadKiB ?? '?'}, ${d.scheduler ?? '-'}, rot ${d.rotational === null ? '?' : d.rotational ? 1 : 0}, ${size(d.sizeBytes)}${d.model ? `, ${d.model}` : ''}${d.mountpoints.length ? `, mounted ${d.mountpoints.join(' ')}` : ''}`);
+    for (const d of shown)
+      out.push(
+        `- ${d.name} ${d.type ?? ''} ${d.logicalSectorSize ?? '?'}/${d.physicalSectorSize ?? '?'} B, ra ${d.readAheadKiB ?? '?'}, ${d.scheduler ?? '-'}, rot ${d.rotational === null ? '?' : d.rotational ? 1 : 0}, ${size(d.sizeBytes)}${d.model ? `, ${d.model}` : ''}${d.mountpoints.length ? `, mounted ${d.mountpoints.join(' ')}` : ''}`,
+      );
     out.push('');
   }
   for (const m of r.md) out.push(`md: ${m.name} ${m.level} chunk ${m.chunkBytes === null ? '?' : `${m.chunkBytes / 1024} KiB`} members ${m.members.join(' ')}`);
-  for (const x of r.xfs) out.push(`xfs: ${x.mountpoint ?? x.device} bsize ${x.bsize} sectsz ${x.sectsz} sunit ${x.sunitBytes ?? 0} B swidth ${x.swidthBytes ?? 0} B agcount ${x.agcount} crc ${x.crc} reflink ${x.reflink}`);
+  for (const x of r.xfs)
+    out.push(
+      `xfs: ${x.mountpoint ?? x.device} bsize ${x.bsize} sectsz ${x.sectsz} sunit ${x.sunitBytes ?? 0} B swidth ${x.swidthBytes ?? 0} B agcount ${x.agcount} crc ${x.crc} reflink ${x.reflink}`,
+    );
   if (r.md.length || r.xfs.length) out.push('');
   if (r.findings.length) {
     out.push('Findings:');
-    for (const f of r.findings) out.push(`- [${f.severity}] ${f.id}: ${f.title}\n  evidence: ${f.evidence.join('; ')}\n  fix: ${f.recommendation}\n  kb: ${f.knowledgeIds.join(', ')}`);
+    for (const f of r.findings)
+      out.push(`- [${f.severity}] ${f.id}: ${f.title}\n  evidence: ${f.evidence.join('; ')}\n  fix: ${f.recommendation}\n  kb: ${f.knowledgeIds.join(', ')}`);
   } else out.push('No storage findings.');
   const skipped = r.checked.filter((c) => !c.checked);
-  out.push('', `Checked: ${r.checked.filter((c) => c.checked).map((c) => c.rule.replace(/^storage:/, '')).join(', ') || 'nothing'}`);
+  out.push(
+    '',
+    `Checked: ${
+      r.checked
+        .filter((c) => c.checked)
+        .map((c) => c.rule.replace(/^storage:/, ''))
+        .join(', ') || 'nothing'
+    }`,
+  );
   if (skipped.length) out.push(`Not checked: ${skipped.map((c) => `${c.rule.replace(/^storage:/, '')} (${c.skippedBecause})`).join('; ')}`);
   if (r.unread.length) out.push(`Not read: ${r.unread.map((u) => `${u.what}: ${u.why}`).join('; ')}`);
   for (const w of r.warnings) out.push(`Note: ${w}`);

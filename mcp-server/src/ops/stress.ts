@@ -58,7 +58,6 @@ import { z } from 'zod';
 import { CONSISTENCY_LEVELS } from '../core/stress/params.js';
 import { runIdSchema } from './input-schemas.js';
 
-
 /** run_stress's input, registered by the MCP tool and checked by `cql-tuner stress run` (wait: the CLI's default, unless --detach). */
 export const runStressInputSchema = z.object({
   tool: z.enum(['latte', 'cassandra-stress', 'scylla-bench']),
@@ -128,7 +127,10 @@ export interface StartedRun {
 const isLoopback = (h: string) => h === 'localhost' || h === '::1' || (isIP(h) === 4 && h.startsWith('127.'));
 
 export function allowList(env: Env = process.env): string[] {
-  return (env['CQL_TUNER_STRESS_ALLOW'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return (env['CQL_TUNER_STRESS_ALLOW'] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** Refuses targets that are neither loopback nor allow-listed, and allow-listed ones without confirm: true. */
@@ -144,7 +146,11 @@ export function checkTarget(nodes: string[], confirm: boolean | undefined, env: 
     );
   }
   if (foreign.length && confirm !== true) {
-    throw new OpError('STRESS_CONFIRM_REQUIRED', `${foreign.join(', ')} is not loopback: a stress run writes load and data into that cluster`, 'Ask the user, then call again with confirm: true (CLI: --yes).');
+    throw new OpError(
+      'STRESS_CONFIRM_REQUIRED',
+      `${foreign.join(', ')} is not loopback: a stress run writes load and data into that cluster`,
+      'Ask the user, then call again with confirm: true (CLI: --yes).',
+    );
   }
 }
 
@@ -227,12 +233,15 @@ export interface RunResult {
   warnings: string[];
 }
 
+/** status.json keeps room for its last rewrite (a failed run's error and output tail) when the disk fills up. */
+const STATUS_RESERVE = { reserveBytes: 32 * 1024 };
+
 async function setStatus(dir: string, patch: Partial<RunStatusFile>): Promise<RunStatusFile> {
   const cur = (await readJson<RunStatusFile>(join(dir, 'status.json')))!;
   const next = { ...cur, ...patch };
   // A cancel from another process wins over a later "finished"/"failed" from the owner.
   if (cur.state === 'cancelled' && patch.state && patch.state !== 'cancelled') next.state = 'cancelled';
-  await writeJson(join(dir, 'status.json'), next);
+  await writeJson(join(dir, 'status.json'), next, STATUS_RESERVE);
   return next;
 }
 
@@ -264,13 +273,18 @@ export async function startStress(input: RunStressInput, deps: { onProgress?: Pr
   const env = deps.env ?? process.env;
   const { binary: explicit, confirm, maxDurationS, snapshots = 'auto', ...params } = input;
   const problems = validateParams(params);
-  if (problems.length) throw new OpError('STRESS_BAD_PARAMS', `invalid stress parameters: ${problems.join('; ')}`, 'Fix the parameters named above and call again.');
+  if (problems.length)
+    throw new OpError('STRESS_BAD_PARAMS', `invalid stress parameters: ${problems.join('; ')}`, 'Fix the parameters named above and call again.');
   if (params.workload === 'user' && params.profile !== undefined) params.profile = await checkedProfile(params.tool, params.profile);
   checkTarget(params.nodes, confirm, env);
   const capS = capSeconds({ ...(maxDurationS !== undefined ? { maxDurationS } : {}) }, env);
   const planned = plannedSeconds(params);
   if (planned !== null && planned > capS) {
-    throw new OpError('STRESS_TOO_LONG', `the run would take ${planned} s, above the ${capS} s cap`, `Shorten durationS, or raise the cap with CQL_TUNER_STRESS_MAX_SECONDS (default ${DEFAULT_CAP_S}).`);
+    throw new OpError(
+      'STRESS_TOO_LONG',
+      `the run would take ${planned} s, above the ${capS} s cap`,
+      `Shorten durationS, or raise the cap with CQL_TUNER_STRESS_MAX_SECONDS (default ${DEFAULT_CAP_S}).`,
+    );
   }
   const tool = await locateStressTool(params.tool, explicit, env);
   // Environment first, then cqlshrc, as every collecting tool (collect/cql-credentials.ts); never an argument.
@@ -287,7 +301,11 @@ export async function startStress(input: RunStressInput, deps: { onProgress?: Pr
     throw storageError(e, runsDir(env), 'the run was not started');
   });
   if (holder) {
-    throw new OpError('STRESS_TARGET_BUSY', `run ${holder} is still loading ${params.nodes.join(', ')}: one run per target at a time`, `Wait for it (stress_status ${holder}) or cancel it (stress_cancel ${holder}).`);
+    throw new OpError(
+      'STRESS_TARGET_BUSY',
+      `run ${holder} is still loading ${params.nodes.join(', ')}: one run per target at a time`,
+      `Wait for it (stress_status ${holder}) or cancel it (stress_cancel ${holder}).`,
+    );
   }
   // Until the job starts, a failure (a full disk) leaves neither a run folder nor a held target behind.
   let secret: PrivateFile | undefined;
@@ -327,7 +345,15 @@ export async function startStress(input: RunStressInput, deps: { onProgress?: Pr
   }
   const now = new Date().toISOString();
   const credentialsMode = cmd.credentials ? { credentials: cmd.credentials } : {};
-  await writeJson(join(dir, 'argv.json'), { tool: params.tool, binary: tool.path, binaryFrom: tool.from, params, steps, env: Object.keys(cmd.env), ...credentialsMode }).catch(abandon);
+  await writeJson(join(dir, 'argv.json'), {
+    tool: params.tool,
+    binary: tool.path,
+    binaryFrom: tool.from,
+    params,
+    steps,
+    env: Object.keys(cmd.env),
+    ...credentialsMode,
+  }).catch(abandon);
   const status: RunStatusFile = {
     id,
     tool: params.tool,
@@ -347,7 +373,7 @@ export async function startStress(input: RunStressInput, deps: { onProgress?: Pr
     error: null,
     ...(warnings.length ? { warnings } : {}),
   };
-  await writeJson(join(dir, 'status.json'), status).catch(abandon);
+  await writeJson(join(dir, 'status.json'), status, STATUS_RESERVE).catch(abandon);
   const secrets = [...(creds ? [creds.password] : []), ...secretValuesOf(env), ...secretValuesOf(cmd.env)];
   const job: Job = {
     id,
@@ -368,7 +394,17 @@ export async function startStress(input: RunStressInput, deps: { onProgress?: Pr
   return { id, dir, tool: params.tool, binary: tool.path, binaryFrom: tool.from, steps, plannedS: planned, capS, target, ...credentialsMode, warnings };
 }
 
-async function execute(job: Job, dir: string, p: StressParams, cmd: StressCommand, capS: number, snapshots: RunStressInput['snapshots'], onProgress: ProgressFn, watched: boolean, env: Env): Promise<RunResult> {
+async function execute(
+  job: Job,
+  dir: string,
+  p: StressParams,
+  cmd: StressCommand,
+  capS: number,
+  snapshots: RunStressInput['snapshots'],
+  onProgress: ProgressFn,
+  watched: boolean,
+  env: Env,
+): Promise<RunResult> {
   const warnings: string[] = [...job.warnings];
   const snapshotErrors: string[] = [];
   let before: ClusterSnapshot | null = null;
@@ -460,10 +496,22 @@ async function execute(job: Job, dir: string, p: StressParams, cmd: StressComman
   } catch (e) {
     // Results could not be written (a full disk): report the run as failed, with what is in memory.
     const message = storageError(e, dir, 'its results were not all written').message;
-    for (const f of ['result.json', 'timeline.svg', 'latency-distribution.svg', 'chart-timeline.png', 'chart-latency-distribution.png']) await rm(join(dir, f), { force: true }).catch(() => {});
+    for (const f of ['result.json', 'timeline.svg', 'latency-distribution.svg', 'chart-timeline.png', 'chart-latency-distribution.png'])
+      await rm(join(dir, f), { force: true }).catch(() => {});
     await setStatus(dir, { state: 'failed', error: failure ?? message, endedAt: new Date().toISOString(), pid: null }).catch(() => {});
     onProgress({ message: 'run failed' });
-    return { id: job.id, state: 'failed', kind: null, facts: null, findings: [], checked: [], charts: [], serverDiff: null, snapshotErrors, warnings: [...warnings, ...(failure ? [failure] : []), message] };
+    return {
+      id: job.id,
+      state: 'failed',
+      kind: null,
+      facts: null,
+      findings: [],
+      checked: [],
+      charts: [],
+      serverDiff: null,
+      snapshotErrors,
+      warnings: [...warnings, ...(failure ? [failure] : []), message],
+    };
   }
 }
 
@@ -535,7 +583,10 @@ async function finish(
   let charts: string[] = [];
   if (facts) {
     await writeJson(join(dir, 'parsed.json'), { kind: parsed!.kind, warnings: parsed!.warnings, facts });
-    const pcts = parsed!.kind === LATTE_JSON_KIND ? (parsed!.value as { latencyPercentilesMs: Record<string, number | null> }).latencyPercentilesMs : summaryPercentiles(facts);
+    const pcts =
+      parsed!.kind === LATTE_JSON_KIND
+        ? (parsed!.value as { latencyPercentilesMs: Record<string, number | null> }).latencyPercentilesMs
+        : summaryPercentiles(facts);
     charts = await writeRunCharts(dir, facts, pcts, `${p.tool} ${p.workload} run ${job.id}`);
   } else warnings.push('no parsable output from the run step');
   if (snapshots !== 'none' && state !== 'cancelled') {
@@ -543,9 +594,26 @@ async function finish(
     after = await snapshotFor(snapshots, p).catch((e: Error) => (snapshotErrors.push(`after: ${e.message}`), null));
     if (after) await writeJson(join(dir, 'snapshot-after.json'), after);
   }
-  const serverDiff = before && after ? diffSnapshots(before.nodes.map((n) => ({ address: n.address, facts: n.facts })), after.nodes.map((n) => ({ address: n.address, facts: n.facts }))) : null;
+  const serverDiff =
+    before && after
+      ? diffSnapshots(
+          before.nodes.map((n) => ({ address: n.address, facts: n.facts })),
+          after.nodes.map((n) => ({ address: n.address, facts: n.facts })),
+        )
+      : null;
   const final = await setStatus(dir, { state, endedAt: new Date().toISOString(), pid: null });
-  const result: RunResult = { id: job.id, state: final.state, kind: parsed?.kind ?? null, facts, findings, checked, charts, serverDiff, snapshotErrors, warnings };
+  const result: RunResult = {
+    id: job.id,
+    state: final.state,
+    kind: parsed?.kind ?? null,
+    facts,
+    findings,
+    checked,
+    charts,
+    serverDiff,
+    snapshotErrors,
+    warnings,
+  };
   await writeJson(join(dir, 'result.json'), result);
   onProgress({ message: `run ${final.state}` });
   return result;
@@ -578,7 +646,14 @@ export function pngChartOf(svgPath: string): string {
 /** The run step's output parsed with the tool's parser (latte: the JSON report when written, else its text). */
 export async function parseRunOutput(dir: string, tool: StressParams['tool']): Promise<{ kind: string; value: unknown; warnings: string[] } | null> {
   const tries: [StressKind | string, string][] =
-    tool === 'latte' ? [[LATTE_JSON_KIND, 'latte.json'], [LATTE_TEXT_KIND, 'run.out.txt']] : tool === 'cassandra-stress' ? [[CASSANDRA_STRESS_KIND, 'run.out.txt']] : [['stress.scylla-bench', 'run.out.txt']];
+    tool === 'latte'
+      ? [
+          [LATTE_JSON_KIND, 'latte.json'],
+          [LATTE_TEXT_KIND, 'run.out.txt'],
+        ]
+      : tool === 'cassandra-stress'
+        ? [[CASSANDRA_STRESS_KIND, 'run.out.txt']]
+        : [['stress.scylla-bench', 'run.out.txt']];
   for (const [kind, file] of tries) {
     const text = await readFile(join(dir, file), 'utf8').catch(() => null);
     if (text === null || !text.trim()) continue;
@@ -659,8 +734,14 @@ async function reportProgress(id: string, dir: string, p: StressParams, onProgre
   const s = await stressStatus(id, env).catch(() => null);
   if (!s) return;
   const l = s.latest;
-  const lat = l ? `${l.opRate !== null ? Math.round(l.opRate) : '?'} op/s, p50 ${l.p50Ms ?? '?'} ms, p99 ${l.p99Ms ?? '?'} ms, errors ${l.errors ?? 0}` : 'waiting for the first interval';
-  onProgress({ message: `${p.tool} ${s.elapsedS}s${s.totalS ? `/${s.totalS}s` : ''}: ${lat}`, progress: Math.floor(s.elapsedS), ...(s.totalS ? { total: s.totalS } : {}) });
+  const lat = l
+    ? `${l.opRate !== null ? Math.round(l.opRate) : '?'} op/s, p50 ${l.p50Ms ?? '?'} ms, p99 ${l.p99Ms ?? '?'} ms, errors ${l.errors ?? 0}`
+    : 'waiting for the first interval';
+  onProgress({
+    message: `${p.tool} ${s.elapsedS}s${s.totalS ? `/${s.totalS}s` : ''}: ${lat}`,
+    progress: Math.floor(s.elapsedS),
+    ...(s.totalS ? { total: s.totalS } : {}),
+  });
   void dir;
 }
 
@@ -829,7 +910,11 @@ function storageError(e: unknown, where: string, consequence: string): Error {
   if (e instanceof OpError) return e;
   const err = e as NodeJS.ErrnoException;
   if (err?.code === 'ENOSPC') {
-    return new OpError('DISK_FULL', `no space left on the device holding ${where} (ENOSPC): ${consequence}`, 'Free space on that file system, or point CQL_TUNER_HOME at one with room, then run again.');
+    return new OpError(
+      'DISK_FULL',
+      `no space left on the device holding ${where} (ENOSPC): ${consequence}`,
+      'Free space on that file system, or point CQL_TUNER_HOME at one with room, then run again.',
+    );
   }
   return e instanceof Error ? e : new Error(String(e));
 }

@@ -49,11 +49,16 @@ export function renderWindow(w: DiagnosisWindow): string[] {
       continue;
     }
     const c = h.window.cpu;
-    const cpu = c ? `CPU user ${r1(c.userPct)} % sys ${r1(c.systemPct)} % iowait ${r1(c.iowaitPct)} % steal ${r1(c.stealPct)} % idle ${r1(c.idlePct)} %` : 'CPU not read';
+    const cpu = c
+      ? `CPU user ${r1(c.userPct)} % sys ${r1(c.systemPct)} % iowait ${r1(c.iowaitPct)} % steal ${r1(c.stealPct)} % idle ${r1(c.idlePct)} %`
+      : 'CPU not read';
     const vm = `major faults ${r1(h.window.majorFaultsPerS ?? 0)}/s, swap in/out ${r1(h.window.swapInPagesPerS ?? 0)}/${r1(h.window.swapOutPagesPerS ?? 0)} pages/s`;
     const load = h.window.load ? `, load ${h.window.load.one}` : '';
     out.push(`- host ${who}: ${cpu}; ${vm}${load}`);
-    const busy = h.window.disks.filter((d) => d.iops > 0).sort((a, b) => b.utilPct - a.utilPct).slice(0, 4);
+    const busy = h.window.disks
+      .filter((d) => d.iops > 0)
+      .sort((a, b) => b.utilPct - a.utilPct)
+      .slice(0, 4);
     for (const d of busy) {
       out.push(
         `  - ${d.device}: ${r1(d.iops)} IOPS, ${r1(d.mbPerS)} MB/s, ${r1(d.avgRequestKB)} kB/request, await r ${r1(d.rAwaitMs)} w ${r1(d.wAwaitMs)} ms, ` +
@@ -74,9 +79,14 @@ export function renderWindow(w: DiagnosisWindow): string[] {
 export function renderDiagnosis(r: DiagnosisReport, opts: { detail?: boolean } = {}): string {
   const out: string[] = [];
   const state = r.nodes.map((n) => `${n.address}${n.status === 'complete' ? '' : ` (${n.status})`}`).join(', ');
-  out.push(`Diagnosis of ${r.origin}: ${r.nodes.length} node(s) [${state}], version(s) ${r.versions.join(', ') || 'unknown'}, collected ${r.collectedAt} in ${(r.durationMs / 1000).toFixed(1)} s`);
-  out.push(`Findings: ${r.counts.critical} critical, ${r.counts.warning} warning, ${r.counts.info} info${r.bundleDir ? ` · raw outputs in ${r.bundleDir}` : ''}`);
-  if (r.bundleError) out.push(`⚠ raw outputs not saved [${r.bundleError.code}]: ${r.bundleError.message} (fix: ${r.bundleError.fix}); the diagnosis is complete`);
+  out.push(
+    `Diagnosis of ${r.origin}: ${r.nodes.length} node(s) [${state}], version(s) ${r.versions.join(', ') || 'unknown'}, collected ${r.collectedAt} in ${(r.durationMs / 1000).toFixed(1)} s`,
+  );
+  out.push(
+    `Findings: ${r.counts.critical} critical, ${r.counts.warning} warning, ${r.counts.info} info${r.bundleDir ? ` · raw outputs in ${r.bundleDir}` : ''}`,
+  );
+  if (r.bundleError)
+    out.push(`⚠ raw outputs not saved [${r.bundleError.code}]: ${r.bundleError.message} (fix: ${r.bundleError.fix}); the diagnosis is complete`);
   for (const w of r.warnings ?? []) out.push(`⚠ ${w}`);
   const shown = opts.detail ? r.findings : r.findings.filter((f) => f.severity !== 'info');
   const folded = r.findings.length - shown.length;
@@ -85,7 +95,10 @@ export function renderDiagnosis(r: DiagnosisReport, opts: { detail?: boolean } =
   const limit = opts.detail ? Infinity : 25;
   out.push(...shown.slice(0, limit).map((f) => renderDiagnosisFinding(f, opts.detail === true)));
   if (shown.length > limit) out.push(`… ${shown.length - limit} more findings (detail: true for all)`);
-  if (folded) out.push(`(${folded} info finding(s) not shown: ${[...new Set(r.findings.filter((f) => f.severity === 'info').map((f) => f.id))].join(', ')}; detail: true shows them)`);
+  if (folded)
+    out.push(
+      `(${folded} info finding(s) not shown: ${[...new Set(r.findings.filter((f) => f.severity === 'info').map((f) => f.id))].join(', ')}; detail: true shows them)`,
+    );
   if (r.since) out.push(`Period since ${r.since.from}: logs ${r.since.logs}; metrics: ${r.since.metrics}`);
   if (r.policy) out.push('', ...describePolicy(r.policy));
   if (r.window) out.push('', ...renderWindow(r.window));

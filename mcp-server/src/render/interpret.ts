@@ -12,12 +12,17 @@ export function summariseParsed(kind: string, value: unknown): string {
     case 'nodetool.status':
       return renderStatus(value as NodetoolStatus).split('\n')[0]!;
     case 'nodetool.info':
-      return renderInfo(value as NodetoolInfo).split('\n').slice(0, 3).join(' · ');
+      return renderInfo(value as NodetoolInfo)
+        .split('\n')
+        .slice(0, 3)
+        .join(' · ');
     case 'nodetool.version':
       return renderVersion(value as NodetoolVersion);
     case 'logs': {
       const l = value as LogFacts;
-      const busy = Object.values(l.events).filter((e) => e.count > 0).map((e) => `${e.kind} ${e.count}`);
+      const busy = Object.values(l.events)
+        .filter((e) => e.count > 0)
+        .map((e) => `${e.kind} ${e.count}`);
       return `${l.source.kind} (${l.source.product}), ${l.lines.total} lines${l.time.firstTime ? ` from ${l.time.firstTime} to ${l.time.lastTime}` : ''}; events: ${busy.join(', ') || 'none'}${l.notes.length ? `. Note: ${l.notes.slice(0, 2).join('; ')}` : ''}`;
     }
     default: {
@@ -65,7 +70,9 @@ export function renderFinding(f: Finding): string {
 }
 
 export function renderChecked(checked: InterpretReport['checked']): string {
-  return checked.map((c) => (c.checked ? `✓ ${c.rule}: ${c.checks}${c.findings ? ` — ${c.findings} finding(s)` : ''}` : `– ${c.rule}: not checked (${c.skippedBecause})`)).join('\n');
+  return checked
+    .map((c) => (c.checked ? `✓ ${c.rule}: ${c.checks}${c.findings ? ` — ${c.findings} finding(s)` : ''}` : `– ${c.rule}: not checked (${c.skippedBecause})`))
+    .join('\n');
 }
 
 export function renderInterpret(r: InterpretReport): string {

@@ -20,7 +20,16 @@ export interface LabStatusView {
 }
 
 export function labRows(s: LabStatusView): (string | number | null)[][] {
-  return s.nodes.map((n) => [`node${n.index}`, n.host, n.datacenter, n.rack, n.cqlPort, n.jmxPort, n.pid, n.pid === null ? 'not started' : n.alive ? (n.cqlUp ? 'up' : 'starting / no CQL yet') : 'DEAD']);
+  return s.nodes.map((n) => [
+    `node${n.index}`,
+    n.host,
+    n.datacenter,
+    n.rack,
+    n.cqlPort,
+    n.jmxPort,
+    n.pid,
+    n.pid === null ? 'not started' : n.alive ? (n.cqlUp ? 'up' : 'starting / no CQL yet') : 'DEAD',
+  ]);
 }
 
 export const LAB_HEADERS = ['Node', 'Host', 'DC', 'Rack', 'CQL', 'JMX', 'PID', 'State'];

@@ -12,7 +12,12 @@ import { singlePanelPng } from './stress-chart-png.js';
 const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf'];
 const clock = (s: number) => new Date(s * 1000).toISOString().slice(11, 19);
 /** Values shown in the unit people read: ms for latencies, % for ratios. */
-const SCALE: Partial<Record<SignalSpec['unit'], [number, string]>> = { s: [1000, 'ms'], ratio: [100, '%'], 'B/s': [1 / 1048576, 'MiB/s'], 's/s': [1000, 'ms/s'] };
+const SCALE: Partial<Record<SignalSpec['unit'], [number, string]>> = {
+  s: [1000, 'ms'],
+  ratio: [100, '%'],
+  'B/s': [1 / 1048576, 'MiB/s'],
+  's/s': [1000, 'ms/s'],
+};
 
 export interface ChartInput {
   title: string;
@@ -30,9 +35,20 @@ export function metricsChartPng(c: ChartInput): Buffer {
   const xTicks = [0, 0.25, 0.5, 0.75, 1].map((f) => ({ at: c.window.start + f * span, label: clock(c.window.start + f * span) }));
   const note = c.changes
     .slice(0, 3)
-    .map((e) => `${e.node} ${e.change.direction} from ${clock(e.change.start)}${e.change.end !== null ? ` to ${clock(e.change.end)}` : ''}: ${formatValue(e.change.during, e.unit)}`)
+    .map(
+      (e) =>
+        `${e.node} ${e.change.direction} from ${clock(e.change.start)}${e.change.end !== null ? ` to ${clock(e.change.end)}` : ''}: ${formatValue(e.change.during, e.unit)}`,
+    )
     .join('; ');
-  return singlePanelPng(`${c.title} (${c.window.label})`, { title: c.title, unit, xLabel: 'UTC', series, xTicks, xRange: [c.window.start, c.window.end], note: note || null });
+  return singlePanelPng(`${c.title} (${c.window.label})`, {
+    title: c.title,
+    unit,
+    xLabel: 'UTC',
+    series,
+    xTicks,
+    xRange: [c.window.start, c.window.end],
+    note: note || null,
+  });
 }
 
 export function metricsChartSvg(c: ChartInput): string {
@@ -47,5 +63,9 @@ export function metricsChartSvg(c: ChartInput): string {
     { at: e.change.start, label: `${e.node} ${e.change.direction === 'up' ? '↑' : '↓'} ${formatValue(e.change.during, e.unit)}` },
     ...(e.change.end !== null ? [{ at: e.change.end, label: 'back' }] : []),
   ]);
-  return lineChartSvg(`${c.title} (${c.window.label})`, unit, 'UTC', series, { xTicks: ticks, xRange: [c.window.start, c.window.end], marks: marks.slice(0, 6) });
+  return lineChartSvg(`${c.title} (${c.window.label})`, unit, 'UTC', series, {
+    xTicks: ticks,
+    xRange: [c.window.start, c.window.end],
+    marks: marks.slice(0, 6),
+  });
 }

@@ -13,13 +13,24 @@ export function renderStatus(s: NodetoolStatus): string {
   const head = `${s.nodes.length} node(s) in ${s.datacenters.length || 1} DC(s): ${s.nodes.filter((n) => n.code === 'UN').length} UN${down.length ? `, ${down.map((n) => `${n.code} ${n.address}`).join(', ')}` : ''}`;
   const table = markdownTable(
     ['DC', 'State', 'Address', 'Load', 'Tokens', s.ownsEffective === false ? 'Owns' : 'Owns (eff.)', 'Rack'],
-    s.nodes.map((n) => [n.datacenter, n.code, n.storagePort === undefined ? n.address : `${n.address}:${n.storagePort}`, size(n.loadBytes), n.tokens, pct(n.ownsPercent), n.rack]),
+    s.nodes.map((n) => [
+      n.datacenter,
+      n.code,
+      n.storagePort === undefined ? n.address : `${n.address}:${n.storagePort}`,
+      size(n.loadBytes),
+      n.tokens,
+      pct(n.ownsPercent),
+      n.rack,
+    ]),
   );
   return `${head}\n\n${table}${s.notes.length ? `\n\n${s.notes.join('\n')}` : ''}`;
 }
 
 export function renderInfo(i: NodetoolInfo): string {
-  const heap = i.heapUsedMb !== null && i.heapMaxMb ? `${i.heapUsedMb.toFixed(0)} / ${i.heapMaxMb.toFixed(0)} MB (${((100 * i.heapUsedMb) / i.heapMaxMb).toFixed(0)}%)` : '?';
+  const heap =
+    i.heapUsedMb !== null && i.heapMaxMb
+      ? `${i.heapUsedMb.toFixed(0)} / ${i.heapMaxMb.toFixed(0)} MB (${((100 * i.heapUsedMb) / i.heapMaxMb).toFixed(0)}%)`
+      : '?';
   const kc = i.keyCache?.recentHitRate;
   return [
     `Host ID ${i.hostId ?? '?'} · DC ${i.datacenter ?? '?'} / rack ${i.rack ?? '?'}`,

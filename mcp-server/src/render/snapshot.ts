@@ -3,7 +3,8 @@ import { formatBytes } from '../core/units.js';
 import type { ClusterSnapshot, NodeSnapshot } from '../ops/snapshot.js';
 import { markdownTable } from './markdown-table.js';
 
-const SYSTEM_KEYSPACES = /^(system|system_auth|system_schema|system_distributed|system_traces|system_views|system_virtual_schema|system_cluster_metadata|system_distributed_everywhere|system_replicated_keys)$/;
+const SYSTEM_KEYSPACES =
+  /^(system|system_auth|system_schema|system_distributed|system_traces|system_views|system_virtual_schema|system_cluster_metadata|system_distributed_everywhere|system_replicated_keys)$/;
 
 export interface NodeSummary {
   address: string;
@@ -25,7 +26,14 @@ export interface NodeSummary {
   userDataMiB: number;
   busyPools: { name: string; active: number | null; pending: number | null; blocked: number | null; blockedAllTime: number | null }[];
   dropped: Record<string, number>;
-  topTables: { table: string; diskMiB: number | null; maxPartitionMiB: number | null; readP99Ms: number | null; writeP99Ms: number | null; tombstonesP99: number | null }[];
+  topTables: {
+    table: string;
+    diskMiB: number | null;
+    maxPartitionMiB: number | null;
+    readP99Ms: number | null;
+    writeP99Ms: number | null;
+    tombstonesP99: number | null;
+  }[];
   clients: number | null;
   runningSstableTasks: number;
   errors: string[];
@@ -107,7 +115,11 @@ export function snapshotView(s: ClusterSnapshot): SnapshotView {
     nodeCount: s.nodes.length,
     reachableCount: s.nodes.filter((n) => n.reachable).length,
     versions: [...new Set(s.nodes.map((n) => n.releaseVersion).filter((v): v is string => !!v))].sort(),
-    queries: { cql: all.filter((x) => x.via === 'cql').length, nodetool: all.filter((x) => x.via === 'nodetool').length, failed: all.filter((x) => !x.ok).length },
+    queries: {
+      cql: all.filter((x) => x.via === 'cql').length,
+      nodetool: all.filter((x) => x.via === 'nodetool').length,
+      failed: all.filter((x) => !x.ok).length,
+    },
     nodes: s.nodes.map((n) => summariseNode(n)),
     ...(s.warnings?.length ? { warnings: s.warnings } : {}),
   };
@@ -120,7 +132,8 @@ export function renderSnapshot(v: SnapshotView): string {
   out.push(
     `Snapshot of ${v.nodeCount} node(s), ${v.reachableCount} reachable; version(s) ${v.versions.join(', ') || 'unknown'}; ${(v.durationMs / 1000).toFixed(1)} s, ${v.queries.cql} CQL queries + ${v.queries.nodetool} nodetool calls (${v.queries.failed} failed)${v.bundleDir ? `; bundle ${v.bundleDir}` : ''}`,
   );
-  if (v.bundleError) out.push(`⚠ bundle not written [${v.bundleError.code}]: ${v.bundleError.message} (fix: ${v.bundleError.fix}); the snapshot below is complete`);
+  if (v.bundleError)
+    out.push(`⚠ bundle not written [${v.bundleError.code}]: ${v.bundleError.message} (fix: ${v.bundleError.fix}); the snapshot below is complete`);
   for (const w of v.warnings ?? []) out.push(`⚠ ${w}`);
   out.push(
     '',
@@ -142,9 +155,20 @@ export function renderSnapshot(v: SnapshotView): string {
   );
   for (const n of v.nodes) {
     const notes: string[] = [];
-    if (n.busyPools.length) notes.push(`busy pools: ${n.busyPools.map((p) => `${p.name} pending ${p.pending ?? '?'} blocked ${p.blocked ?? '?'}/${p.blockedAllTime ?? '?'}`).join('; ')}`);
-    if (Object.keys(n.dropped).length) notes.push(`dropped: ${Object.entries(n.dropped).map(([k, x]) => `${k} ${x}`).join(', ')}`);
-    if (n.topTables.length) notes.push(`top tables: ${n.topTables.map((t) => `${t.table} ${t.diskMiB === null ? '?' : formatBytes(t.diskMiB * 1024 * 1024)}, read p99 ${t.readP99Ms ?? '?'} ms`).join('; ')}`);
+    if (n.busyPools.length)
+      notes.push(
+        `busy pools: ${n.busyPools.map((p) => `${p.name} pending ${p.pending ?? '?'} blocked ${p.blocked ?? '?'}/${p.blockedAllTime ?? '?'}`).join('; ')}`,
+      );
+    if (Object.keys(n.dropped).length)
+      notes.push(
+        `dropped: ${Object.entries(n.dropped)
+          .map(([k, x]) => `${k} ${x}`)
+          .join(', ')}`,
+      );
+    if (n.topTables.length)
+      notes.push(
+        `top tables: ${n.topTables.map((t) => `${t.table} ${t.diskMiB === null ? '?' : formatBytes(t.diskMiB * 1024 * 1024)}, read p99 ${t.readP99Ms ?? '?'} ms`).join('; ')}`,
+      );
     if (n.errors.length) notes.push(`errors: ${n.errors.slice(0, 4).join(' | ')}${n.errors.length > 4 ? ` (+${n.errors.length - 4} more)` : ''}`);
     if (notes.length) out.push('', `${n.address}: ${notes.join('\n  ')}`);
   }
@@ -154,9 +178,15 @@ export function renderSnapshot(v: SnapshotView): string {
 /** Raw outputs asked for by name, each in a fenced block under a node/source heading; cuts are said, not hidden. */
 export function renderRawOutputs(raw: NonNullable<ClusterSnapshot['raw']>): string {
   const what = [raw.request.node, raw.request.source].filter(Boolean).join(' / ') || 'all outputs';
-  if (!raw.outputs.length) return `Raw outputs (${what}): none matched. Source names look like "nodetool:tpstats" or "cql:system_views.thread_pools"; node is an address.`;
+  if (!raw.outputs.length)
+    return `Raw outputs (${what}): none matched. Source names look like "nodetool:tpstats" or "cql:system_views.thread_pools"; node is an address.`;
   const blocks = raw.outputs.map(
-    (o) => `### ${o.node} ${o.source}${o.truncated ? ` (first ${formatBytes(Buffer.byteLength(o.text))} of ${formatBytes(o.bytes)})` : ''}\n\`\`\`\n${o.text.replace(/\n$/, '')}\n\`\`\``,
+    (o) =>
+      `### ${o.node} ${o.source}${o.truncated ? ` (first ${formatBytes(Buffer.byteLength(o.text))} of ${formatBytes(o.bytes)})` : ''}\n\`\`\`\n${o.text.replace(/\n$/, '')}\n\`\`\``,
   );
-  return [`Raw outputs (${what}):`, ...blocks, ...(raw.omitted ? [`${raw.omitted} more matched but were left out (size cap): ask for one node or source, or read the bundle.`] : [])].join('\n\n');
+  return [
+    `Raw outputs (${what}):`,
+    ...blocks,
+    ...(raw.omitted ? [`${raw.omitted} more matched but were left out (size cap): ask for one node or source, or read the bundle.`] : []),
+  ].join('\n\n');
 }

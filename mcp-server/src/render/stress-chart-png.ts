@@ -5,14 +5,24 @@
  */
 import pngjs from 'pngjs';
 import type { StressFacts } from '../core/stress/facts.js';
-import { fmt, legendOffsets, niceMax, niceTicks, percentilePoints, summaryPercentiles, timelineSeries, type CompareChartName, type ComparisonCharts, type Series } from './stress-chart.js';
+import {
+  fmt,
+  legendOffsets,
+  niceMax,
+  niceTicks,
+  percentilePoints,
+  summaryPercentiles,
+  timelineSeries,
+  type CompareChartName,
+  type ComparisonCharts,
+  type Series,
+} from './stress-chart.js';
 import { maxOf, minOf } from '../core/arrays.js';
 
 export { summaryPercentiles };
 
 type Rgb = readonly [number, number, number];
 
-const WHITE: Rgb = [255, 255, 255];
 const INK: Rgb = [34, 34, 34];
 const GRID: Rgb = [221, 221, 221];
 const FRAME: Rgb = [153, 153, 153];
@@ -37,7 +47,10 @@ const FONT_TABLE =
   '[e88888e]e22222e(2488842)8422248+044v440,0000c48=00v0v00?eh12404';
 
 const GLYPHS: ReadonlyMap<string, number[]> = new Map(
-  Array.from({ length: FONT_TABLE.length / 8 }, (_, i) => [FONT_TABLE[i * 8]!, [...FONT_TABLE.slice(i * 8 + 1, i * 8 + 8)].map((d) => parseInt(d, 32))] as const),
+  Array.from(
+    { length: FONT_TABLE.length / 8 },
+    (_, i) => [FONT_TABLE[i * 8]!, [...FONT_TABLE.slice(i * 8 + 1, i * 8 + 8)].map((d) => parseInt(d, 32))] as const,
+  ),
 );
 const BLANK = [0, 0, 0, 0, 0, 0, 0];
 
@@ -168,7 +181,10 @@ function drawPanel(cv: Canvas, y0: number, p: Panel): void {
   }
   cv.text(a.x + a.w - textWidth(p.xLabel), y0 + PNG_LAYOUT.panelH - 10, p.xLabel, INK);
 
-  const legendAt = legendOffsets(p.series.map((s) => s.name), 6);
+  const legendAt = legendOffsets(
+    p.series.map((s) => s.name),
+    6,
+  );
   p.series.forEach((s, i) => {
     const c = rgb(s.color);
     if (p.bars) {
@@ -180,7 +196,11 @@ function drawPanel(cv: Canvas, y0: number, p: Panel): void {
         cv.text(Math.round(X(x) - textWidth(label) / 2), top - 10, label, INK);
       }
     } else {
-      cv.polyline(s.points.map(([x, y]) => [X(x), Y(y)]), c, s.dash);
+      cv.polyline(
+        s.points.map(([x, y]) => [X(x), Y(y)]),
+        c,
+        s.dash,
+      );
       if (s.points.length < 40) for (const q of s.points) cv.rect(Math.round(X(q[0])) - 2, Math.round(Y(q[1])) - 2, 5, 5, c);
     }
     // Legend, right to left in the panel's title band: a swatch and the series name.
@@ -258,6 +278,14 @@ export function comparisonPng(c: ComparisonCharts, name: CompareChartName, title
     cv.rect(x, headerH + 3, 8, 8, rgb(k.color));
     cv.text(x + 12, headerH + 4, fitText(k.text, half - 24), rgb(k.color));
   });
-  drawPanel(cv, COMPARE_HEADER_H, { title: ch.title, unit: ch.unit, xLabel: ch.xLabel, series: ch.series, note: ch.note, ...(ch.xRange ? { xRange: ch.xRange } : {}), ...(ch.xTicks ? { xTicks: ch.xTicks } : {}) });
+  drawPanel(cv, COMPARE_HEADER_H, {
+    title: ch.title,
+    unit: ch.unit,
+    xLabel: ch.xLabel,
+    series: ch.series,
+    note: ch.note,
+    ...(ch.xRange ? { xRange: ch.xRange } : {}),
+    ...(ch.xTicks ? { xTicks: ch.xTicks } : {}),
+  });
   return cv.png();
 }

@@ -27,7 +27,7 @@ export function niceTicks(min: number, max: number, count = 5): { at: number; la
   if (!(max > min) || !Number.isFinite(min) || !Number.isFinite(max)) return [{ at: min, label: fmt(min) }];
   const raw = (max - min) / Math.max(1, count - 1);
   const p = 10 ** Math.floor(Math.log10(raw));
-  const step = ([1, 2, 5, 10].map((m) => m * p).find((x) => x >= raw) ?? 10 * p);
+  const step = [1, 2, 5, 10].map((m) => m * p).find((x) => x >= raw) ?? 10 * p;
   const out: { at: number; label: string }[] = [];
   // Multiples of step computed afresh (no running sum drifting to 0.6000000000000001), and never -0.
   for (let k = Math.ceil(min / step - 1e-9); k * step <= max + 1e-9 * step; k++) {
@@ -103,7 +103,10 @@ function panel(title: string, yLabel: string, xLabel: string, series: Series[], 
   out.push(`<text x="${W - M.r}" y="${y0 + H - 4}" font-size="10" text-anchor="end">${esc(xLabel)}</text>`);
   out.push(`<text x="12" y="${y0 + M.t + ph / 2}" font-size="10" transform="rotate(-90 12 ${y0 + M.t + ph / 2})" text-anchor="middle">${esc(yLabel)}</text>`);
   out.push(`<rect x="${M.l}" y="${y0 + M.t}" width="${pw}" height="${ph}" fill="none" stroke="#999"/>`);
-  const legendAt = legendOffsets(series.map((s) => `■ ${s.name}`), 6.5);
+  const legendAt = legendOffsets(
+    series.map((s) => `■ ${s.name}`),
+    6.5,
+  );
   series.forEach((s, i) => {
     if (s.points.length) {
       const d = s.points.map((p, j) => `${j ? 'L' : 'M'}${X(p[0]).toFixed(1)},${Y(p[1]).toFixed(1)}`).join(' ');
@@ -238,10 +241,22 @@ export function comparisonCharts(a: CompareRun, b: CompareRun): ComparisonCharts
     return note;
   };
   const timed = runs.filter((r) => r.facts.intervals.length > 0);
-  const noIntervals = missing('interval samples', runs.filter((r) => r.facts.intervals.length === 0));
+  const noIntervals = missing(
+    'interval samples',
+    runs.filter((r) => r.facts.intervals.length === 0),
+  );
   const charts: ComparisonCharts['charts'] = {};
   if (timed.length) {
-    const tMax = Math.max(maxOf(timed.flatMap((r) => pairs(r.facts, 'opRate').concat(pairs(r.facts, 'p99Ms')).map((p) => p[0]))), 1);
+    const tMax = Math.max(
+      maxOf(
+        timed.flatMap((r) =>
+          pairs(r.facts, 'opRate')
+            .concat(pairs(r.facts, 'p99Ms'))
+            .map((p) => p[0]),
+        ),
+      ),
+      1,
+    );
     const xRange: [number, number] = [0, tMax];
     charts['latency-over-time'] = {
       title: 'Latency over time',
@@ -265,10 +280,24 @@ export function comparisonCharts(a: CompareRun, b: CompareRun): ComparisonCharts
     };
   }
   const withPct = runs.filter((r) => percentilePoints(r.percentiles).length > 0);
-  const noPct = missing('latency percentiles', runs.filter((r) => !withPct.includes(r)));
+  const noPct = missing(
+    'latency percentiles',
+    runs.filter((r) => !withPct.includes(r)),
+  );
   if (withPct.length) {
-    const series = withPct.map((r) => ({ name: `${r.key} latency`, color: COMPARE_COLORS[r.key].strong, points: percentilePoints(r.percentiles).map(({ percentile, ms }) => [nines(percentile), ms] as [number, number]) }));
-    charts['latency-distribution'] = { title: 'Latency by percentile', unit: 'ms', xLabel: 'percentile', series, xTicks: ninesTicks(series.flatMap((s) => s.points)), note: noPct };
+    const series = withPct.map((r) => ({
+      name: `${r.key} latency`,
+      color: COMPARE_COLORS[r.key].strong,
+      points: percentilePoints(r.percentiles).map(({ percentile, ms }) => [nines(percentile), ms] as [number, number]),
+    }));
+    charts['latency-distribution'] = {
+      title: 'Latency by percentile',
+      unit: 'ms',
+      xLabel: 'percentile',
+      series,
+      xTicks: ninesTicks(series.flatMap((s) => s.points)),
+      note: noPct,
+    };
   }
   return { key: runs.map((r) => ({ text: `${r.key} = ${r.label}`, color: COMPARE_COLORS[r.key].strong })), charts, notes };
 }
@@ -285,6 +314,10 @@ export function comparisonSvg(c: ComparisonCharts, name: CompareChartName, title
     x += Math.ceil((k.text.length + 2) * 7) + 24;
     return t;
   });
-  const body = panel(ch.title, ch.unit, ch.xLabel, ch.series, KEY_H, { ...(ch.xTicks ? { xTicks: ch.xTicks } : {}), ...(ch.xRange ? { xRange: ch.xRange } : {}), ...(ch.note ? { note: ch.note } : {}) });
+  const body = panel(ch.title, ch.unit, ch.xLabel, ch.series, KEY_H, {
+    ...(ch.xTicks ? { xTicks: ch.xTicks } : {}),
+    ...(ch.xRange ? { xRange: ch.xRange } : {}),
+    ...(ch.note ? { note: ch.note } : {}),
+  });
   return svg(KEY_H + H, `${key.join('\n')}\n${body}`, title);
 }

@@ -84,10 +84,7 @@ export interface ClaudeRun {
 }
 
 /** Runs `claude <args>` with an argv array (no shell) and a hard timeout; never throws on exit codes. */
-export async function runClaude(
-  args: readonly string[],
-  opts: { env: Record<string, string>; cwd: string; timeoutMs?: number },
-): Promise<ClaudeRun> {
+export async function runClaude(args: readonly string[], opts: { env: Record<string, string>; cwd: string; timeoutMs?: number }): Promise<ClaudeRun> {
   const started = Date.now();
   const r = await execa(CLAUDE_BIN, [...args], {
     cwd: opts.cwd,

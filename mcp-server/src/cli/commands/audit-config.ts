@@ -12,7 +12,9 @@ const GIB = 1024 ** 3;
 
 export function auditConfigCommand(): Command {
   return addClusterOptions(
-    new Command('audit-config').description('audit cassandra.yaml and JVM options (jvm*.options, cassandra-env.sh, a saved java command line); with --lab/--hosts also drift against the running nodes'),
+    new Command('audit-config').description(
+      'audit cassandra.yaml and JVM options (jvm*.options, cassandra-env.sh, a saved java command line); with --lab/--hosts also drift against the running nodes',
+    ),
   )
     .argument('<files...>', 'cassandra.yaml or scylla.yaml, jvm*.options, cassandra-env.sh, a file holding a java command line, or a conf directory')
     .option('--version <v>', 'Cassandra version the files run on or are meant for, e.g. 4.1.10')

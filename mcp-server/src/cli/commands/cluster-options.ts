@@ -19,27 +19,33 @@ export interface ClusterFlags {
   nodeTimeout: number;
 }
 
-const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (v: string) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export function addClusterOptions(cmd: Command): Command {
-  return cmd
-    .option('--hosts <list>', 'contact points, comma-separated (host or host:port)', list)
-    .option('--lab', 'use the running local lab')
-    .option('--cql-port <port>', 'native transport port', intArg('cql-port'))
-    .option('--local-dc <dc>', 'local datacenter for the driver')
-    .option('--dc <dc>', 'only nodes of this datacenter')
-    .option('--jmx-host <host>', '"node" (each node’s address) or a fixed JMX host', 'node')
-    .option('--jmx-port <port>', 'JMX port', intArg('jmx-port'), 7199)
-    .option('--nodetool-path <path>', 'absolute path of nodetool (on the remote host with --nodetool-via)')
-    .option('--nodetool-via <target>', 'run nodetool on each node, e.g. ssh://ops@{host} ({host} = node address; JMX then 127.0.0.1)')
-    .option('--concurrency <n>', 'nodes collected at once', intArg('concurrency'), DEFAULT_SWEEP_CONCURRENCY)
-    .option('--node-timeout <ms>', 'per-node deadline', intArg('node-timeout'), DEFAULT_NODE_TIMEOUT_MS)
-    .option('--cqlshrc <path>', 'cqlshrc with the CQL login and TLS settings (default $CQL_TUNER_CQLSHRC, else ~/.cassandra/cqlshrc)')
-    // The user's own flag, so trusted like the environment variable it sets for this run (collect/cql-credentials.ts).
-    .hook('preAction', (_cmd, action) => {
-      const rc = (action.opts() as { cqlshrc?: string }).cqlshrc;
-      if (rc) process.env.CQL_TUNER_CQLSHRC = resolve(rc);
-    });
+  return (
+    cmd
+      .option('--hosts <list>', 'contact points, comma-separated (host or host:port)', list)
+      .option('--lab', 'use the running local lab')
+      .option('--cql-port <port>', 'native transport port', intArg('cql-port'))
+      .option('--local-dc <dc>', 'local datacenter for the driver')
+      .option('--dc <dc>', 'only nodes of this datacenter')
+      .option('--jmx-host <host>', '"node" (each node’s address) or a fixed JMX host', 'node')
+      .option('--jmx-port <port>', 'JMX port', intArg('jmx-port'), 7199)
+      .option('--nodetool-path <path>', 'absolute path of nodetool (on the remote host with --nodetool-via)')
+      .option('--nodetool-via <target>', 'run nodetool on each node, e.g. ssh://ops@{host} ({host} = node address; JMX then 127.0.0.1)')
+      .option('--concurrency <n>', 'nodes collected at once', intArg('concurrency'), DEFAULT_SWEEP_CONCURRENCY)
+      .option('--node-timeout <ms>', 'per-node deadline', intArg('node-timeout'), DEFAULT_NODE_TIMEOUT_MS)
+      .option('--cqlshrc <path>', 'cqlshrc with the CQL login and TLS settings (default $CQL_TUNER_CQLSHRC, else ~/.cassandra/cqlshrc)')
+      // The user's own flag, so trusted like the environment variable it sets for this run (collect/cql-credentials.ts).
+      .hook('preAction', (_cmd, action) => {
+        const rc = (action.opts() as { cqlshrc?: string }).cqlshrc;
+        if (rc) process.env.CQL_TUNER_CQLSHRC = resolve(rc);
+      })
+  );
 }
 
 /**

@@ -25,7 +25,9 @@ export function demoCommand(): Command {
         else {
           printText(demo.reports.map(renderNodetoolReport).join('\n\n'));
           if (demo.diagnosis) printText(`\n${renderDiagnosis(demo.diagnosis)}`);
-          printText(demo.stoppedLab ? '\nLab stopped (use --keep to leave it running).' : demo.startedLab ? '\nLab left running: `cql-tuner lab stop` stops it.' : '');
+          printText(
+            demo.stoppedLab ? '\nLab stopped (use --keep to leave it running).' : demo.startedLab ? '\nLab left running: `cql-tuner lab stop` stops it.' : '',
+          );
         }
         if (demo.reports.some((r) => !r.ok)) process.exitCode = 1;
       } catch (e) {

@@ -26,7 +26,9 @@ const LOG_HELP =
   'e.g. --log 10.0.0.1=/var/log/cassandra/system.log';
 
 export function diagnoseCommand(): Command {
-  return addClusterOptions(new Command('diagnose').description('collect a cluster (or the lab, or a bundle) and report findings worst first, with evidence and fixes'))
+  return addClusterOptions(
+    new Command('diagnose').description('collect a cluster (or the lab, or a bundle) and report findings worst first, with evidence and fixes'),
+  )
     .option('--bundle <dir>', 'diagnose a saved bundle instead of collecting')
     .option(
       '--k8s <namespace/name>',
@@ -40,9 +42,16 @@ export function diagnoseCommand(): Command {
       `seconds between two sweeps whose counters become rates, with host disk/CPU figures (30, 30s, 2m; 0 = one instant sweep; default ${DEFAULT_WINDOW_SECONDS}s; not with --bundle)`,
       windowArg,
     )
-    .option('--since <duration|time>', 'the incident period: logs from then on, and your Prometheus\'s metrics of it (2h, 90m, 02:13, 2026-11-24T02:00:00Z)', sinceArg)
-    .option('--report <file>', 'also write the report to hand over: FILE.md (Markdown) or FILE.html (one self-contained page with the window\'s charts)')
-    .option('--rules <file>', `your rule policy: rules or findings switched off, thresholds overridden (YAML; default $${RULE_POLICY_ENV}); the report lists what it changed`)
+    .option(
+      '--since <duration|time>',
+      "the incident period: logs from then on, and your Prometheus's metrics of it (2h, 90m, 02:13, 2026-11-24T02:00:00Z)",
+      sinceArg,
+    )
+    .option('--report <file>', "also write the report to hand over: FILE.md (Markdown) or FILE.html (one self-contained page with the window's charts)")
+    .option(
+      '--rules <file>',
+      `your rule policy: rules or findings switched off, thresholds overridden (YAML; default $${RULE_POLICY_ENV}); the report lists what it changed`,
+    )
     .option('--detail', 'every finding, info included')
     .option('--json', 'print the report as JSON')
     .action(async (o: DiagnoseFlags & { k8s?: string; mgmtApi?: MgmtApiFlag; report?: string; rules?: string; detail?: boolean; json?: boolean }) => {
@@ -52,21 +61,28 @@ export function diagnoseCommand(): Command {
         // A wrong report path is refused before the cluster is collected, not after a whole window.
         if (o.report !== undefined) await checkReportPath(o.report);
         const policy = await loadRulePolicy(o.rules);
-        if (o.since !== undefined && o.bundle) throw new OpError('BAD_ARGUMENT', '--since reads the live logs and metrics of a period; a bundle is one past moment', 'Drop --since or --bundle.');
+        if (o.since !== undefined && o.bundle)
+          throw new OpError('BAD_ARGUMENT', '--since reads the live logs and metrics of a period; a bundle is one past moment', 'Drop --since or --bundle.');
         if (o.mgmtApi !== undefined) refuseWithMgmtApi(o);
         const r = o.k8s
           ? await diagnoseK8s(o.k8s, o, { onProgress: progress, signal: abort.signal, ...(policy ? { policy } : {}) })
           : o.mgmtApi !== undefined
-          ? await diagnoseMgmtApiUrls(o.mgmtApi, { onProgress: progress, signal: abort.signal, ...(policy ? { policy } : {}) })
-          : o.bundle
-          ? await diagnoseBundle(o.bundle, { logFiles: logFilesFrom(o.log ?? []), onProgress: progress, signal: abort.signal, ...(policy ? { policy } : {}) })
-          : await withCommandLineHosts(commandLineHostsOf(o), () =>
-              diagnose(checkedDiagnoseInput(o), { onProgress: progress, signal: abort.signal, ...(policy ? { policy } : {}) }),
-            );
+            ? await diagnoseMgmtApiUrls(o.mgmtApi, { onProgress: progress, signal: abort.signal, ...(policy ? { policy } : {}) })
+            : o.bundle
+              ? await diagnoseBundle(o.bundle, {
+                  logFiles: logFilesFrom(o.log ?? []),
+                  onProgress: progress,
+                  signal: abort.signal,
+                  ...(policy ? { policy } : {}),
+                })
+              : await withCommandLineHosts(commandLineHostsOf(o), () =>
+                  diagnose(checkedDiagnoseInput(o), { onProgress: progress, signal: abort.signal, ...(policy ? { policy } : {}) }),
+                );
         progress.done();
         const report = o.report !== undefined ? await writeDiagnosisReport(r, o.report) : undefined;
         if (o.json) printJson(report ? { ...r, report } : r);
-        else printText(renderDiagnosis(r, { detail: o.detail === true }) + (report ? `\n\nReport (${report.format}, ${report.bytes} bytes): ${report.path}` : ''));
+        else
+          printText(renderDiagnosis(r, { detail: o.detail === true }) + (report ? `\n\nReport (${report.format}, ${report.bytes} bytes): ${report.path}` : ''));
         if (r.counts.critical > 0 || r.bundleError) process.exitCode = 1;
       } catch (e) {
         progress.done();
@@ -94,14 +110,16 @@ type DiagnoseFlags = ClusterFlags & { bundle?: string; save?: string; log?: stri
 /** --since 2h / 02:13 / ISO → seconds back from now (the tool's clock and zone). */
 export function sinceArg(v: string): number {
   const s = sinceSecondsFrom(v, Math.floor(Date.now() / 1000), -new Date().getTimezoneOffset());
-  if (s === null || s <= 0) throw new InvalidArgumentError(`--since ${JSON.stringify(v)}: give a duration back from now (2h, 90m) or a past time (02:13, 2026-11-24T02:00:00Z)`);
+  if (s === null || s <= 0)
+    throw new InvalidArgumentError(`--since ${JSON.stringify(v)}: give a duration back from now (2h, 90m) or a past time (02:13, 2026-11-24T02:00:00Z)`);
   return s;
 }
 
 /** --k8s: the pods replace --hosts/--lab, and each node's nodetool runs in its pod (not with --nodetool-via or --bundle). */
 async function diagnoseK8s(ref: string, o: DiagnoseFlags, deps: { onProgress: (p: { message: string }) => void; signal: AbortSignal; policy?: RulePolicy }) {
   const clash = [o.bundle && '--bundle', o.lab && '--lab', o.hosts?.length && '--hosts', o.nodetoolVia && '--nodetool-via'].filter(Boolean);
-  if (clash.length) throw new OpError('BAD_ARGUMENT', `--k8s finds the nodes itself; ${clash.join(', ')} cannot be given with it`, 'Drop the other flag, or drop --k8s.');
+  if (clash.length)
+    throw new OpError('BAD_ARGUMENT', `--k8s finds the nodes itself; ${clash.join(', ')} cannot be given with it`, 'Drop the other flag, or drop --k8s.');
   const { hosts: _h, lab: _l, nodetoolVia: _v, ...base } = checkedDiagnoseInput(o);
   deps.onProgress({ message: `finding the pods of ${ref}` });
   const { input, discovery } = await k8sSnapshotInput(ref, base, { signal: deps.signal });
@@ -121,7 +139,8 @@ async function diagnoseK8s(ref: string, o: DiagnoseFlags, deps: { onProgress: (p
 export function windowArg(v: string): number {
   const m = /^(\d+(?:\.\d+)?)\s*(s|sec|m|min)?$/i.exec(v.trim());
   const n = m ? Number(m[1]) * (/^m/i.test(m[2] ?? '') ? 60 : 1) : NaN;
-  if (!Number.isFinite(n) || n > MAX_WINDOW_SECONDS) throw new InvalidArgumentError(`--window ${JSON.stringify(v)}: give seconds (30, 30s) or minutes (2m), at most ${MAX_WINDOW_SECONDS} s`);
+  if (!Number.isFinite(n) || n > MAX_WINDOW_SECONDS)
+    throw new InvalidArgumentError(`--window ${JSON.stringify(v)}: give seconds (30, 30s) or minutes (2m), at most ${MAX_WINDOW_SECONDS} s`);
   return n;
 }
 
@@ -129,7 +148,11 @@ function logFilesFrom(specs: string[]): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const s of specs) {
     const i = s.indexOf('=');
-    if (i <= 0) throw Object.assign(new Error(`--log ${JSON.stringify(s)} is not node=path`), { code: 'BAD_ARGUMENT', fix: 'Write it as --log 10.0.0.1=/var/log/cassandra/system.log.' });
+    if (i <= 0)
+      throw Object.assign(new Error(`--log ${JSON.stringify(s)} is not node=path`), {
+        code: 'BAD_ARGUMENT',
+        fix: 'Write it as --log 10.0.0.1=/var/log/cassandra/system.log.',
+      });
     (out[s.slice(0, i)] ??= []).push(s.slice(i + 1));
   }
   return out;

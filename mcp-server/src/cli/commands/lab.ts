@@ -23,7 +23,13 @@ const labStartCliSchema = labStartInputSchema.extend({
 
 async function showStatus(json: boolean | undefined): Promise<void> {
   const s = await labStatus();
-  const view = { running: s.running, version: s.state?.fullVersion ?? null, datacenters: s.state?.datacenters ?? null, nodes: s.nodes, security: s.state?.security ?? null };
+  const view = {
+    running: s.running,
+    version: s.state?.fullVersion ?? null,
+    datacenters: s.state?.datacenters ?? null,
+    nodes: s.nodes,
+    security: s.state?.security ?? null,
+  };
   if (json) return printJson(view);
   if (!s.nodes.length) return printText('No lab is running. Start one with `cql-tuner lab start`.');
   const dcs = view.datacenters === 2 ? ', 2 datacenters' : '';
@@ -42,7 +48,9 @@ async function showStatus(json: boolean | undefined): Promise<void> {
   }
   const m = s.state?.metrics;
   const metrics = m ? `\nMetrics: http://<node address>:${m.port}/metrics (${m.agent})` : '';
-  printText(`Cassandra ${view.version ?? '?'} lab${dcs} (state in ${s.state?.stateDir ?? '?'})\n${terminalTable(LAB_HEADERS, labRows(view))}${secured}${metrics}`);
+  printText(
+    `Cassandra ${view.version ?? '?'} lab${dcs} (state in ${s.state?.stateDir ?? '?'})\n${terminalTable(LAB_HEADERS, labRows(view))}${secured}${metrics}`,
+  );
 }
 
 interface LabStartFlags {
@@ -66,7 +74,9 @@ export function labCommand(): Command {
     .description('resolve Cassandra from Maven Central (cached), start the nodes and wait for CQL')
     .addOption(new Option('--nodes <n>', 'number of nodes').choices(['1', '3']).default('1'))
     .addOption(new Option('--version <v>', 'Cassandra line').choices(['5.0', '4.1']).default('5.0'))
-    .addOption(new Option('--dcs <n>', 'datacenters: 2 puts nodes 1–2 in datacenter1 and node 3 in datacenter2 (needs --nodes 3)').choices(['1', '2']).default('1'))
+    .addOption(
+      new Option('--dcs <n>', 'datacenters: 2 puts nodes 1–2 in datacenter1 and node 3 in datacenter2 (needs --nodes 3)').choices(['1', '2']).default('1'),
+    )
     .option('--heap <size>', 'heap per node, e.g. 512M or 1G', '512M')
     .option('--auth', 'PasswordAuthenticator + CassandraAuthorizer, a set-up superuser and a least-privilege role cql_tuner')
     .option('--tls', 'client TLS (internode too with --nodes 3), CA and node certificates made by keytool in the lab dir')

@@ -17,7 +17,10 @@ export function logsCommand(): Command {
         const input = parseFlags('logs', analyzeLogsInputSchema, { files, node: o.node }, { files: '<files>' });
         const r = await analyzeLogFiles(input.files, { ...(input.node ? { node: input.node } : {}), signal: abort.signal });
         if (o.json) printJson(r);
-        else printText(`${summariseParsed('logs', r.facts)}\n\n${r.findings.length ? r.findings.map(renderFinding).join('\n') : 'No findings in these logs.'}\n\nChecked:\n${renderChecked(r.checked)}`);
+        else
+          printText(
+            `${summariseParsed('logs', r.facts)}\n\n${r.findings.length ? r.findings.map(renderFinding).join('\n') : 'No findings in these logs.'}\n\nChecked:\n${renderChecked(r.checked)}`,
+          );
         if (r.findings.some((f) => f.severity === 'critical')) process.exitCode = 1;
       } catch (e) {
         failWith(e, o);

@@ -35,7 +35,10 @@ async function writeCharts(dir: string, charts: NonNullable<MetricsReport['chart
   await mkdir(dir, { recursive: true });
   const out: string[] = [];
   for (const c of charts) {
-    for (const [ext, body] of [['svg', c.svg], ['png', c.png]] as const) {
+    for (const [ext, body] of [
+      ['svg', c.svg],
+      ['png', c.png],
+    ] as const) {
       const file = join(dir, `metrics-${c.exporter}-${c.signal}.${ext}`);
       await writeFile(`${file}.tmp`, body);
       await rename(`${file}.tmp`, file);

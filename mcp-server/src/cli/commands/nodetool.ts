@@ -40,7 +40,10 @@ export function nodetoolCommand(): Command {
     .option('--timeout <ms>', 'timeout in milliseconds, 1000 to 600000', '60000')
     .option('--raw', 'print the raw nodetool output instead of the summary')
     .option('--json', 'print the full report as JSON')
-    .addHelpText('after', `\nAllowed subcommands:\n${NODETOOL_SUBCOMMANDS.map((s) => `  ${s.padEnd(24)} ${NODETOOL_ALLOW_LIST[s].summary}`).join('\n')}\n\nJMX credentials: CQL_TUNER_JMX_USERNAME, CQL_TUNER_JMX_PASSWORD (or _PASSWORD_FILE), CQL_TUNER_JMX_SSL=1.`)
+    .addHelpText(
+      'after',
+      `\nAllowed subcommands:\n${NODETOOL_SUBCOMMANDS.map((s) => `  ${s.padEnd(24)} ${NODETOOL_ALLOW_LIST[s].summary}`).join('\n')}\n\nJMX credentials: CQL_TUNER_JMX_USERNAME, CQL_TUNER_JMX_PASSWORD (or _PASSWORD_FILE), CQL_TUNER_JMX_SSL=1.`,
+    )
     .action(async (subcommand: string, keyspace: string | undefined, table: string | undefined, o: NodetoolFlags) => {
       const progress = progressLine();
       const abort = abortOnSignal();

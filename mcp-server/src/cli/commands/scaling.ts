@@ -57,7 +57,10 @@ export function estimateScalingCommand(): Command {
     .action((o: ScalingFlags) => {
       try {
         if ((o.lastBootstrapMin === undefined) !== (o.lastBootstrapGib === undefined)) {
-          throw Object.assign(new Error('--last-bootstrap-min and --last-bootstrap-gib go together'), { code: 'BAD_ARGUMENT', fix: 'Give both: how long it took and the data per node at the time.' });
+          throw Object.assign(new Error('--last-bootstrap-min and --last-bootstrap-gib go together'), {
+            code: 'BAD_ARGUMENT',
+            fix: 'Give both: how long it took and the data per node at the time.',
+          });
         }
         const input = parseFlags(
           'estimate-scaling',

@@ -36,7 +36,8 @@ function print(s: ClusterSnapshot, o: { json?: boolean; detail?: boolean }): Ret
 }
 
 export function snapshotCommand(): Command {
-  return addRawOptions(addClusterOptions(new Command('snapshot').description('collect every node of a cluster: CQL virtual tables first, nodetool for heap/GC/dropped messages'))
+  return addRawOptions(
+    addClusterOptions(new Command('snapshot').description('collect every node of a cluster: CQL virtual tables first, nodetool for heap/GC/dropped messages')),
   )
     .option('--no-nodetool', 'CQL only: skip heap/GC/dropped messages')
     .option('--bundle <dir>', 'also write every raw output to DIR (manifest.json + one file per command per node)')

@@ -19,7 +19,7 @@ const rootFlag = (root: string | undefined) => (root === undefined ? undefined :
 
 export function storageCommand(): Command {
   return new Command('storage')
-    .description('inspect a database host\'s disks, RAID, mounts and XFS geometry (read-only) and report storage findings')
+    .description("inspect a database host's disks, RAID, mounts and XFS geometry (read-only) and report storage findings")
     .option('--target <spec>', `where to look: ${TARGET_FORMS}`, 'local')
     .option('--product <name>', 'cassandra or scylla (read-ahead is checked for Cassandra only; XFS/RAID0 for ScyllaDB)')
     .option('--config <path>', 'cassandra.yaml / scylla.yaml on the target (default: the packaged location)')
@@ -152,7 +152,9 @@ export function planQueueDepthCommand(): Command {
 
 export function auditOsCommand(): Command {
   return new Command('audit-os')
-    .description("audit a database host's OS settings (swap, THP, zone reclaim, map count, AIO, process limits, governor, clocksource, NUMA, heap vs RAM, time sync, TCP keepalive, buffers, backlogs)")
+    .description(
+      "audit a database host's OS settings (swap, THP, zone reclaim, map count, AIO, process limits, governor, clocksource, NUMA, heap vs RAM, time sync, TCP keepalive, buffers, backlogs)",
+    )
     .option('--target <spec>', `where to look: ${TARGET_FORMS}`, 'local')
     .option('--product <name>', 'cassandra or scylla')
     .option('--pid <n>', 'PID of the database process (default: found with pgrep)')

@@ -70,7 +70,12 @@ function inputFrom(o: RunFlags): RunStressInput {
   let population: { distribution: string; size: string | number | undefined } | undefined;
   if (o.population) {
     const m = /^(uniform|gaussian|sequential):(.+)$/.exec(o.population);
-    if (!m) throw new OpError('STRESS_BAD_PARAMS', `--population ${o.population} is not DIST:SIZE`, 'Use e.g. --population uniform:100000 (uniform, gaussian or sequential).');
+    if (!m)
+      throw new OpError(
+        'STRESS_BAD_PARAMS',
+        `--population ${o.population} is not DIST:SIZE`,
+        'Use e.g. --population uniform:100000 (uniform, gaussian or sequential).',
+      );
     population = { distribution: m[1]!, size: cliNumber(m[2]) };
   }
   const { wait: _wait, ...input } = parseFlags(
@@ -189,7 +194,12 @@ export function stressCommand(): Command {
         const c = await stressCancel(input.id);
         if (o.json) printJson(c);
         else if (c.stale) printText(`${id} had already ended (stale): ${c.stale}; nothing signalled`);
-        else printText(c.wasRunning ? `cancelled ${id}; ${c.leftover.length ? `still alive: ${c.leftover.join(', ')}` : 'no process left'}` : `${id} was not running (${c.state})`);
+        else
+          printText(
+            c.wasRunning
+              ? `cancelled ${id}; ${c.leftover.length ? `still alive: ${c.leftover.join(', ')}` : 'no process left'}`
+              : `${id} was not running (${c.state})`,
+          );
         if (c.leftover.length) process.exitCode = 1;
       } catch (e) {
         failWith(e, o);

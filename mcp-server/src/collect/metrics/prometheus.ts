@@ -28,13 +28,21 @@ export function prometheusFromEnv(env: NodeJS.ProcessEnv = process.env, urlFlag?
   try {
     parsed = new URL(url);
   } catch {
-    throw new OpError('BAD_PROMETHEUS_URL', `The Prometheus URL ${JSON.stringify(url.slice(0, 200))} is not a URL.`, 'Set CQL_TUNER_PROMETHEUS_URL (or --prometheus) to e.g. http://prometheus:9090.');
+    throw new OpError(
+      'BAD_PROMETHEUS_URL',
+      `The Prometheus URL ${JSON.stringify(url.slice(0, 200))} is not a URL.`,
+      'Set CQL_TUNER_PROMETHEUS_URL (or --prometheus) to e.g. http://prometheus:9090.',
+    );
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new OpError('BAD_PROMETHEUS_URL', `The Prometheus URL must be http or https, not ${parsed.protocol}`, 'Use http://host:9090 or https://….');
   }
   if (parsed.username || parsed.password) {
-    throw new OpError('BAD_PROMETHEUS_URL', 'The Prometheus URL carries a user or password.', 'Put them in CQL_TUNER_PROMETHEUS_USER / CQL_TUNER_PROMETHEUS_PASSWORD (or a token in CQL_TUNER_PROMETHEUS_TOKEN) so they are never printed.');
+    throw new OpError(
+      'BAD_PROMETHEUS_URL',
+      'The Prometheus URL carries a user or password.',
+      'Put them in CQL_TUNER_PROMETHEUS_USER / CQL_TUNER_PROMETHEUS_PASSWORD (or a token in CQL_TUNER_PROMETHEUS_TOKEN) so they are never printed.',
+    );
   }
   const nonEmpty = (v: string | undefined) => (v && v.trim() !== '' ? v : undefined);
   return {
@@ -60,7 +68,12 @@ async function getJson(cfg: PrometheusConfig, path: string, params: [string, str
     res = await fetch(url, { headers, redirect: 'error', signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
   } catch (e) {
     if (signal?.aborted) throw new OpError('CANCELLED', 'The metrics request was cancelled.', 'Run it again when wanted.');
-    if (timeout.aborted) throw new OpError('PROMETHEUS_TIMEOUT', `${where(cfg)} did not answer within ${(cfg.timeoutMs ?? 30_000) / 1000} s.`, 'Ask for a shorter window, or check the Prometheus server load.');
+    if (timeout.aborted)
+      throw new OpError(
+        'PROMETHEUS_TIMEOUT',
+        `${where(cfg)} did not answer within ${(cfg.timeoutMs ?? 30_000) / 1000} s.`,
+        'Ask for a shorter window, or check the Prometheus server load.',
+      );
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
     throw new OpError(
       'PROMETHEUS_UNREACHABLE',
@@ -73,17 +86,27 @@ async function getJson(cfg: PrometheusConfig, path: string, params: [string, str
     throw new OpError(
       'PROMETHEUS_AUTH',
       `Prometheus at ${where(cfg)} refused the request (HTTP ${res.status}).`,
-      cfg.token || cfg.user ? 'Check CQL_TUNER_PROMETHEUS_TOKEN or CQL_TUNER_PROMETHEUS_USER / _PASSWORD.' : 'It needs credentials: set CQL_TUNER_PROMETHEUS_TOKEN, or CQL_TUNER_PROMETHEUS_USER and _PASSWORD.',
+      cfg.token || cfg.user
+        ? 'Check CQL_TUNER_PROMETHEUS_TOKEN or CQL_TUNER_PROMETHEUS_USER / _PASSWORD.'
+        : 'It needs credentials: set CQL_TUNER_PROMETHEUS_TOKEN, or CQL_TUNER_PROMETHEUS_USER and _PASSWORD.',
     );
   }
   let json: { status?: string; data?: unknown; error?: string; errorType?: string };
   try {
     json = JSON.parse(body) as typeof json;
   } catch {
-    throw new OpError('PROMETHEUS_BAD_ANSWER', `${where(cfg)}${path} answered HTTP ${res.status} with something that is not the Prometheus API's JSON.`, 'Check that the URL is the Prometheus server itself (e.g. http://host:9090), not Grafana or a proxy login page.');
+    throw new OpError(
+      'PROMETHEUS_BAD_ANSWER',
+      `${where(cfg)}${path} answered HTTP ${res.status} with something that is not the Prometheus API's JSON.`,
+      'Check that the URL is the Prometheus server itself (e.g. http://host:9090), not Grafana or a proxy login page.',
+    );
   }
   if (json.status !== 'success') {
-    throw new OpError('PROMETHEUS_QUERY', `Prometheus refused the query (${json.errorType ?? `HTTP ${res.status}`}): ${String(json.error ?? '').slice(0, 300)}`, 'This is a bug in cql-tuner\'s query or an incompatible server; report it with the message.');
+    throw new OpError(
+      'PROMETHEUS_QUERY',
+      `Prometheus refused the query (${json.errorType ?? `HTTP ${res.status}`}): ${String(json.error ?? '').slice(0, 300)}`,
+      "This is a bug in cql-tuner's query or an incompatible server; report it with the message.",
+    );
   }
   return json.data;
 }
@@ -116,20 +139,50 @@ export function prometheusClient(cfg: PrometheusConfig): PrometheusClient {
   return {
     origin: where(cfg),
     async queryRange(query, start, end, step, signal) {
-      const data = await getJson(cfg, '/api/v1/query_range', [['query', query], ['start', String(start)], ['end', String(end)], ['step', String(step)]], signal);
+      const data = await getJson(
+        cfg,
+        '/api/v1/query_range',
+        [
+          ['query', query],
+          ['start', String(start)],
+          ['end', String(end)],
+          ['step', String(step)],
+        ],
+        signal,
+      );
       return toSeries(data);
     },
     async presentNames(names, start, end, signal) {
       const escaped = names.map((n) => n.replace(/[^a-zA-Z0-9_:.+]/g, '')).join('|');
-      const data = await getJson(cfg, '/api/v1/label/__name__/values', [['match[]', `{__name__=~"${escaped}"}`], ['start', String(start)], ['end', String(end)]], signal);
+      const data = await getJson(
+        cfg,
+        '/api/v1/label/__name__/values',
+        [
+          ['match[]', `{__name__=~"${escaped}"}`],
+          ['start', String(start)],
+          ['end', String(end)],
+        ],
+        signal,
+      );
       return new Set(Array.isArray(data) ? data.filter((x): x is string => typeof x === 'string') : []);
     },
     async scrapeInterval(metric, at, signal) {
       const name = metric.replace(/[^a-zA-Z0-9_:]/g, '');
-      const data = (await getJson(cfg, '/api/v1/query', [['query', `${name}[10m]`], ['time', String(at)]], signal)) as { result?: { values?: [number, string][] }[] };
+      const data = (await getJson(
+        cfg,
+        '/api/v1/query',
+        [
+          ['query', `${name}[10m]`],
+          ['time', String(at)],
+        ],
+        signal,
+      )) as { result?: { values?: [number, string][] }[] };
       const values = data?.result?.[0]?.values ?? [];
       if (values.length < 2) return null;
-      const gaps = values.slice(1).map((v, i) => v[0] - values[i]![0]).sort((a, b) => a - b);
+      const gaps = values
+        .slice(1)
+        .map((v, i) => v[0] - values[i]![0])
+        .sort((a, b) => a - b);
       return Math.max(1, Math.round(gaps[Math.floor(gaps.length / 2)]!));
     },
   };

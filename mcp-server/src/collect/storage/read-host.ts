@@ -96,7 +96,13 @@ export class HostFiles {
     expr.push(')', '-prune', '-o', '-print');
     const r = await this.run(['find', '-L', this.path(dir), '-mindepth', '1', '-maxdepth', String(depth), ...expr]);
     if (r.spawnError || r.timedOut || r.cancelled || (r.exitCode !== 0 && r.stdout.trim() === '')) return { ok: false, why: failure(r) };
-    return { ok: true, paths: r.stdout.split('\n').filter((l) => l !== '').map((l) => this.unroot(l)) };
+    return {
+      ok: true,
+      paths: r.stdout
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => this.unroot(l)),
+    };
   }
 
   /** A tool's output: run for real on "/", from <root>/.commands/<key>.txt on a recorded tree. */
@@ -163,7 +169,10 @@ export async function readHostStorage(target: Target, opts: ReadHostOptions = {}
   }
 
   step('reading mounts and md arrays');
-  for (const [p, label] of [['/proc/self/mountinfo', 'mounts'], ['/proc/mdstat', 'md arrays']] as const) {
+  for (const [p, label] of [
+    ['/proc/self/mountinfo', 'mounts'],
+    ['/proc/mdstat', 'md arrays'],
+  ] as const) {
     const r = await io.cat(p);
     if (r.ok) snapshot.files[p] = r.text;
     else if (p === '/proc/mdstat' && /No such file/i.test(r.why)) {

@@ -18,13 +18,24 @@ export interface ReadOsOptions {
 }
 
 const VALUES = [
-  '/proc/sys/vm/swappiness', '/proc/sys/vm/zone_reclaim_mode', '/proc/sys/vm/max_map_count', '/proc/sys/fs/aio-max-nr',
-  '/sys/kernel/mm/transparent_hugepage/enabled', '/sys/kernel/mm/transparent_hugepage/defrag',
-  '/sys/devices/system/clocksource/clocksource0/current_clocksource', '/sys/devices/system/clocksource/clocksource0/available_clocksource',
-  '/sys/devices/system/cpu/online', '/proc/sys/net/ipv4/tcp_keepalive_time',
-  '/proc/sys/net/ipv4/tcp_keepalive_intvl', '/proc/sys/net/ipv4/tcp_keepalive_probes',
-  '/proc/sys/net/core/rmem_max', '/proc/sys/net/core/wmem_max', '/proc/sys/net/ipv4/tcp_rmem', '/proc/sys/net/ipv4/tcp_wmem',
-  '/proc/sys/net/core/somaxconn', '/proc/sys/net/ipv4/tcp_max_syn_backlog',
+  '/proc/sys/vm/swappiness',
+  '/proc/sys/vm/zone_reclaim_mode',
+  '/proc/sys/vm/max_map_count',
+  '/proc/sys/fs/aio-max-nr',
+  '/sys/kernel/mm/transparent_hugepage/enabled',
+  '/sys/kernel/mm/transparent_hugepage/defrag',
+  '/sys/devices/system/clocksource/clocksource0/current_clocksource',
+  '/sys/devices/system/clocksource/clocksource0/available_clocksource',
+  '/sys/devices/system/cpu/online',
+  '/proc/sys/net/ipv4/tcp_keepalive_time',
+  '/proc/sys/net/ipv4/tcp_keepalive_intvl',
+  '/proc/sys/net/ipv4/tcp_keepalive_probes',
+  '/proc/sys/net/core/rmem_max',
+  '/proc/sys/net/core/wmem_max',
+  '/proc/sys/net/ipv4/tcp_rmem',
+  '/proc/sys/net/ipv4/tcp_wmem',
+  '/proc/sys/net/core/somaxconn',
+  '/proc/sys/net/ipv4/tcp_max_syn_backlog',
 ];
 
 /** "0-3,8-11" → 8. */
@@ -44,10 +55,32 @@ export async function readOs(target: Target, opts: ReadOsOptions = {}): Promise<
   const facts: OsFacts = {
     origin: `host ${target.describe()}${io.recorded ? ` (recorded tree ${io.root})` : ''}`,
     product: opts.product ?? null,
-    swapTotalKiB: null, swapDevices: [], swappiness: null, thpEnabled: null, thpDefrag: null, zoneReclaimMode: null,
-    maxMapCount: null, aioMaxNr: null, governors: null, clocksource: null, availableClocksources: [], numaNodes: null,
-    tcpKeepaliveTime: null, tcpKeepaliveIntvl: null, tcpKeepaliveProbes: null, rmemMax: null, wmemMax: null, tcpRmem: null, tcpWmem: null,
-    somaxconn: null, tcpMaxSynBacklog: null, timeSynced: null, cpus: null, memTotalKiB: null, process: null, unread: [],
+    swapTotalKiB: null,
+    swapDevices: [],
+    swappiness: null,
+    thpEnabled: null,
+    thpDefrag: null,
+    zoneReclaimMode: null,
+    maxMapCount: null,
+    aioMaxNr: null,
+    governors: null,
+    clocksource: null,
+    availableClocksources: [],
+    numaNodes: null,
+    tcpKeepaliveTime: null,
+    tcpKeepaliveIntvl: null,
+    tcpKeepaliveProbes: null,
+    rmemMax: null,
+    wmemMax: null,
+    tcpRmem: null,
+    tcpWmem: null,
+    somaxconn: null,
+    tcpMaxSynBacklog: null,
+    timeSynced: null,
+    cpus: null,
+    memTotalKiB: null,
+    process: null,
+    unread: [],
   };
   const v = await io.values(VALUES);
   if (v.error) facts.unread.push({ what: '/proc/sys and /sys values', why: v.error });
@@ -59,7 +92,10 @@ export async function readOs(target: Target, opts: ReadOsOptions = {}): Promise<
   facts.thpEnabled = selected(v.values['/sys/kernel/mm/transparent_hugepage/enabled']);
   facts.thpDefrag = selected(v.values['/sys/kernel/mm/transparent_hugepage/defrag']);
   facts.clocksource = v.values['/sys/devices/system/clocksource/clocksource0/current_clocksource']?.trim() ?? null;
-  facts.availableClocksources = (v.values['/sys/devices/system/clocksource/clocksource0/available_clocksource'] ?? '').trim().split(/\s+/).filter((x) => x !== '');
+  facts.availableClocksources = (v.values['/sys/devices/system/clocksource/clocksource0/available_clocksource'] ?? '')
+    .trim()
+    .split(/\s+/)
+    .filter((x) => x !== '');
   facts.cpus = countCpus(v.values['/sys/devices/system/cpu/online']);
   facts.tcpKeepaliveTime = num('/proc/sys/net/ipv4/tcp_keepalive_time');
   facts.tcpKeepaliveIntvl = num('/proc/sys/net/ipv4/tcp_keepalive_intvl');
@@ -82,7 +118,12 @@ export async function readOs(target: Target, opts: ReadOsOptions = {}): Promise<
     facts.swapTotalKiB = kb('SwapTotal');
   } else facts.unread.push({ what: '/proc/meminfo', why: mem.why });
   const swaps = await io.cat('/proc/swaps');
-  if (swaps.ok) facts.swapDevices = swaps.text.split('\n').slice(1).map((l) => l.split(/\s+/)[0]!).filter((x) => x !== '');
+  if (swaps.ok)
+    facts.swapDevices = swaps.text
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(/\s+/)[0]!)
+      .filter((x) => x !== '');
 
   const cpuTree = await io.walk('/sys/devices/system/cpu', 1);
   const cpus = cpuTree.ok ? cpuTree.paths.filter((p) => /\/cpu\d+$/.test(p)) : [];
@@ -97,12 +138,17 @@ export async function readOs(target: Target, opts: ReadOsOptions = {}): Promise<
   else facts.unread.push({ what: '/sys/devices/system/node', why: nodes.why });
 
   const td = await io.tool(['timedatectl', 'show', '-p', 'NTPSynchronized', '--value']);
-  if (td.ok && /^(yes|no)\s*$/.test(td.text.trim())) facts.timeSynced = { synced: td.text.trim() === 'yes', source: `timedatectl NTPSynchronized=${td.text.trim()}` };
+  if (td.ok && /^(yes|no)\s*$/.test(td.text.trim()))
+    facts.timeSynced = { synced: td.text.trim() === 'yes', source: `timedatectl NTPSynchronized=${td.text.trim()}` };
   else {
     const ch = await io.tool(['chronyc', 'tracking']);
     const leap = ch.ok ? /^Leap status\s*:\s*(.+)$/m.exec(ch.text) : null;
     if (leap) facts.timeSynced = { synced: /Normal/i.test(leap[1]!), source: `chronyc tracking Leap status: ${leap[1]!.trim()}` };
-    else facts.unread.push({ what: 'clock synchronisation', why: `timedatectl: ${td.ok ? 'unexpected output' : td.why}; chronyc: ${ch.ok ? 'no Leap status' : ch.why}` });
+    else
+      facts.unread.push({
+        what: 'clock synchronisation',
+        why: `timedatectl: ${td.ok ? 'unexpected output' : td.why}; chronyc: ${ch.ok ? 'no Leap status' : ch.why}`,
+      });
   }
 
   // The database process: given, else pgrep for the Cassandra main class or the scylla binary.

@@ -42,7 +42,8 @@ export interface DriftReport {
 }
 
 // Per-node by nature: never drift between nodes.
-const NODE_SPECIFIC = /^(?:listen_address|listen_interface|rpc_address|rpc_interface|broadcast_address|broadcast_rpc_address|initial_token|local_system_data_file_directory|data_file_directories|commitlog_directory|saved_caches_directory|hints_directory|cdc_raw_directory|.*_directory|.*_directories|host_id|api_address|prometheus_address|seed_provider.*)$/;
+const NODE_SPECIFIC =
+  /^(?:listen_address|listen_interface|rpc_address|rpc_interface|broadcast_address|broadcast_rpc_address|initial_token|local_system_data_file_directory|data_file_directories|commitlog_directory|saved_caches_directory|hints_directory|cdc_raw_directory|.*_directory|.*_directories|host_id|api_address|prometheus_address|seed_provider.*)$/;
 
 type ValueType = NonNullable<KeyChange['valueType']>;
 
@@ -144,7 +145,9 @@ export function configDrift(yaml: CassandraYaml | null, source: string | null, n
       id: 'config.drift.file-vs-node',
       severity: 'warning',
       title: `${fileVsNode.length} setting value${fileVsNode.length > 1 ? 's' : ''} differ between ${src} and the running node${nodesHit.length > 1 ? 's' : ''}`,
-      evidence: fileVsNode.slice(0, 12).map((d) => `${d.node}: ${d.key}: ${d.fileValue} in ${src}, ${d.liveName} = ${d.liveValue ?? 'null'} in system_views.settings`),
+      evidence: fileVsNode
+        .slice(0, 12)
+        .map((d) => `${d.node}: ${d.key}: ${d.fileValue} in ${src}, ${d.liveName} = ${d.liveValue ?? 'null'} in system_views.settings`),
       recommendation:
         'Either the file changed after the node started (a restart is pending), the node was changed at runtime (nodetool set…/JMX, lost at restart), or this is not the file the node reads. Decide which value is right and make file and node agree.',
       knowledgeIds: ['config.renames.cassandra-4.1'],
@@ -156,8 +159,14 @@ export function configDrift(yaml: CassandraYaml | null, source: string | null, n
       id: 'config.drift.between-nodes',
       severity: 'warning',
       title: `${betweenNodes.length} setting${betweenNodes.length > 1 ? 's' : ''} differ between nodes`,
-      evidence: betweenNodes.slice(0, 12).map((d) => `${d.name}: ${Object.entries(d.values).map(([n, v]) => `${n}=${v ?? 'null'}`).join(', ')}`),
-      recommendation: 'Nodes of one cluster should run the same settings (addresses and directories aside); a differing node behaves differently under the same load. Roll the intended value out to every node.',
+      evidence: betweenNodes.slice(0, 12).map(
+        (d) =>
+          `${d.name}: ${Object.entries(d.values)
+            .map(([n, v]) => `${n}=${v ?? 'null'}`)
+            .join(', ')}`,
+      ),
+      recommendation:
+        'Nodes of one cluster should run the same settings (addresses and directories aside); a differing node behaves differently under the same load. Roll the intended value out to every node.',
       knowledgeIds: [],
       confidence: 'high',
     });

@@ -94,10 +94,7 @@ export function newNames(): Set<string> {
 }
 
 export type KeyStatus =
-  | { status: 'current' }
-  | { status: 'renamed'; change: KeyChange }
-  | { status: 'removed'; change: KeyChange }
-  | { status: 'deprecated'; change: KeyChange };
+  { status: 'current' } | { status: 'renamed'; change: KeyChange } | { status: 'removed'; change: KeyChange } | { status: 'deprecated'; change: KeyChange };
 
 /**
  * What a key in a file means on `version`: removed (refused at startup), deprecated, renamed (old name still

@@ -79,9 +79,10 @@ export function chainFindings(findings: Finding[]): Finding[] {
       title: `${f.title} — likely cause of: ${effects.map((e) => e.title).join('; ')}`,
       evidence: [...f.evidence, ...effects.map((e) => `→ ${e.title}: ${e.evidence[0] ?? ''}`)],
       chain: {
-        reason: effects.some((e) => DISK_CAP_EXPLAINS.test(e.id)) && f.id === DISK_CAP
-          ? `same node (${f.node}): a disk capped now explains these log symptoms (compare their times with when the cap was set)`
-          : `same node (${f.node}) and time (${f.when ?? 'now'}): ${f.id} explains the others`,
+        reason:
+          effects.some((e) => DISK_CAP_EXPLAINS.test(e.id)) && f.id === DISK_CAP
+            ? `same node (${f.node}): a disk capped now explains these log symptoms (compare their times with when the cap was set)`
+            : `same node (${f.node}) and time (${f.when ?? 'now'}): ${f.id} explains the others`,
         effects,
       },
     });
@@ -98,6 +99,10 @@ export function orderFindings(findings: Finding[]): Finding[] {
   const history = (f: Finding) => (f.id.startsWith('log.') && (f.sources?.length ?? 0) < 2 ? 1 : 0);
   return [...findings].sort(
     (a, b) =>
-      SEV[a.severity] - SEV[b.severity] || lead(a) - lead(b) || history(a) - history(b) || a.id.localeCompare(b.id) || (a.node ?? '').localeCompare(b.node ?? ''),
+      SEV[a.severity] - SEV[b.severity] ||
+      lead(a) - lead(b) ||
+      history(a) - history(b) ||
+      a.id.localeCompare(b.id) ||
+      (a.node ?? '').localeCompare(b.node ?? ''),
   );
 }

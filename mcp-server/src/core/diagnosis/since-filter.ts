@@ -28,7 +28,10 @@ export class SinceLineFilter {
   push(text: string): string {
     const lines = (this.partial + text).split('\n');
     this.partial = lines.pop()!;
-    return lines.filter((l) => this.decide(l)).map((l) => `${l}\n`).join('');
+    return lines
+      .filter((l) => this.decide(l))
+      .map((l) => `${l}\n`)
+      .join('');
   }
 
   flush(): string {

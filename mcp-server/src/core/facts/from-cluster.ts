@@ -103,8 +103,6 @@ export const CLUSTER_CQL = {
   ],
 } as const;
 
-type Row = Record<string, string | null>;
-
 /** A set/list cell: JSON (["a","b"]) as the collector writes it, or cqlsh's {'a', 'b'} / ['a', 'b']. */
 export function collectionCell(v: string | null | undefined): string[] {
   if (v === null || v === undefined || v === '' || v === 'null' || v === 'None') return [];

@@ -110,7 +110,13 @@ export function nodeFactsFromRaw(outputs: readonly RawOutput[]): FactsResult {
   }
   const gc = parsedNodetool['gcstats'] as NodetoolGcstats | undefined;
   if (gc) {
-    facts.gc = { intervalMs: gc.intervalMs, maxPauseMs: gc.maxGcElapsedMs, totalPauseMs: gc.totalGcElapsedMs, collections: gc.collections, reclaimedBytes: gc.reclaimedBytes };
+    facts.gc = {
+      intervalMs: gc.intervalMs,
+      maxPauseMs: gc.maxGcElapsedMs,
+      totalPauseMs: gc.totalGcElapsedMs,
+      collections: gc.collections,
+      reclaimedBytes: gc.reclaimedBytes,
+    };
   }
   const tp = parsedNodetool['tpstats'] as NodetoolTpstats | undefined;
   if (tp) {
@@ -118,9 +124,15 @@ export function nodeFactsFromRaw(outputs: readonly RawOutput[]): FactsResult {
     // (undefined) rather than an empty record, which readers take as "none dropped".
     if (tp.droppedSection === 'present') facts.droppedMessages = tp.dropped;
     // Pools come from the virtual table when there is one (same numbers, one source of truth).
-    facts.threadPools ??= tp.pools.map(
-      (p): ThreadPoolFact => ({ name: p.name, active: p.active, activeLimit: null, pending: p.pending, blocked: p.blocked, blockedAllTime: p.allTimeBlocked, completed: p.completed }),
-    );
+    facts.threadPools ??= tp.pools.map((p): ThreadPoolFact => ({
+      name: p.name,
+      active: p.active,
+      activeLimit: null,
+      pending: p.pending,
+      blocked: p.blocked,
+      blockedAllTime: p.allTimeBlocked,
+      completed: p.completed,
+    }));
   }
   return { facts, nodetool: parsedNodetool, unparsed };
 }
@@ -138,13 +150,11 @@ export function tablesFromTablestats(ts: NodetoolTablestats): TableFact[] {
   const count = (n: number | null) => ({ count: n, p50Ms: null, p99Ms: null, maxMs: null, perSecond: null });
   return ts.tables
     .filter((t) => t.keyspace && !t.isIndex)
-    .map(
-      (t): TableFact => ({
-        keyspace: t.keyspace!,
-        table: t.name,
-        diskMiB: t.spaceUsedLiveBytes === null ? null : t.spaceUsedLiveBytes / MiB,
-        ...(t.localReadCount !== null ? { localRead: count(t.localReadCount) } : {}),
-        ...(t.localWriteCount !== null ? { localWrite: count(t.localWriteCount) } : {}),
-      }),
-    );
+    .map((t): TableFact => ({
+      keyspace: t.keyspace!,
+      table: t.name,
+      diskMiB: t.spaceUsedLiveBytes === null ? null : t.spaceUsedLiveBytes / MiB,
+      ...(t.localReadCount !== null ? { localRead: count(t.localReadCount) } : {}),
+      ...(t.localWriteCount !== null ? { localWrite: count(t.localWriteCount) } : {}),
+    }));
 }

@@ -48,34 +48,30 @@ export function factsFromScyllaTables(tables: Record<string, TsvTable>): NodeFac
   if (clients) facts.clients = clients.rows.map(clientFromRow);
   const snapshots = t('snapshots');
   if (snapshots) {
-    facts.snapshots = snapshots.rows.map(
-      (r): SnapshotFact => ({
-        name: str(r, 'snapshot_name') ?? '?',
-        keyspace: str(r, 'keyspace_name'),
-        table: str(r, 'table_name'),
-        // "total" is what the snapshot holds on disk; "live" the part still shared with live SSTables.
-        sizeOnDiskBytes: num(r, 'total'),
-        trueSizeBytes: num(r, 'live'),
-        createdAt: null,
-      }),
-    );
+    facts.snapshots = snapshots.rows.map((r): SnapshotFact => ({
+      name: str(r, 'snapshot_name') ?? '?',
+      keyspace: str(r, 'keyspace_name'),
+      table: str(r, 'table_name'),
+      // "total" is what the snapshot holds on disk; "live" the part still shared with live SSTables.
+      sizeOnDiskBytes: num(r, 'total'),
+      trueSizeBytes: num(r, 'live'),
+      createdAt: null,
+    }));
   }
   const status = t('cluster_status');
   if (status) {
-    facts.gossip = status.rows.map(
-      (r): GossipEndpointFact => ({
-        address: str(r, 'peer') ?? '?',
-        status: r['up'] === 'false' ? 'DOWN' : (str(r, 'status') ?? null),
-        dc: str(r, 'dc'),
-        rack: null,
-        hostId: str(r, 'host_id'),
-        releaseVersion: null,
-        schema: null,
-        load: null,
-        generation: null,
-        heartbeat: null,
-      }),
-    );
+    facts.gossip = status.rows.map((r): GossipEndpointFact => ({
+      address: str(r, 'peer') ?? '?',
+      status: r['up'] === 'false' ? 'DOWN' : (str(r, 'status') ?? null),
+      dc: str(r, 'dc'),
+      rack: null,
+      hostId: str(r, 'host_id'),
+      releaseVersion: null,
+      schema: null,
+      load: null,
+      generation: null,
+      heartbeat: null,
+    }));
   }
   const runtime = t('runtime_info');
   if (runtime) Object.assign(facts, factsFromRuntimeInfo(runtime));

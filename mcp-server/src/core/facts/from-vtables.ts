@@ -155,31 +155,27 @@ export function factsFromVtables(tables: Record<string, TsvTable>): NodeFacts {
 
   const pools = t('thread_pools');
   if (pools) {
-    facts.threadPools = pools.rows.map(
-      (r): ThreadPoolFact => ({
-        name: str(r, 'name') ?? '?',
-        active: num(r, 'active_tasks'),
-        activeLimit: num(r, 'active_tasks_limit'),
-        pending: num(r, 'pending_tasks'),
-        blocked: num(r, 'blocked_tasks'),
-        blockedAllTime: num(r, 'blocked_tasks_all_time'),
-        completed: num(r, 'completed_tasks'),
-      }),
-    );
+    facts.threadPools = pools.rows.map((r): ThreadPoolFact => ({
+      name: str(r, 'name') ?? '?',
+      active: num(r, 'active_tasks'),
+      activeLimit: num(r, 'active_tasks_limit'),
+      pending: num(r, 'pending_tasks'),
+      blocked: num(r, 'blocked_tasks'),
+      blockedAllTime: num(r, 'blocked_tasks_all_time'),
+      completed: num(r, 'completed_tasks'),
+    }));
   }
   const caches = t('caches');
   if (caches) {
-    facts.caches = caches.rows.map(
-      (r): CacheFact => ({
-        name: str(r, 'name') ?? '?',
-        capacityBytes: num(r, 'capacity_bytes'),
-        sizeBytes: num(r, 'size_bytes'),
-        entries: num(r, 'entry_count'),
-        hits: num(r, 'hit_count'),
-        requests: num(r, 'request_count'),
-        hitRatio: num(r, 'hit_ratio'),
-      }),
-    );
+    facts.caches = caches.rows.map((r): CacheFact => ({
+      name: str(r, 'name') ?? '?',
+      capacityBytes: num(r, 'capacity_bytes'),
+      sizeBytes: num(r, 'size_bytes'),
+      entries: num(r, 'entry_count'),
+      hits: num(r, 'hit_count'),
+      requests: num(r, 'request_count'),
+      hitRatio: num(r, 'hit_ratio'),
+    }));
   }
   const settings = t('settings');
   if (settings) facts.settings = Object.fromEntries(settings.rows.map((r) => [str(r, 'name') ?? '?', r['value'] ?? null]));
@@ -206,61 +202,53 @@ export function factsFromVtables(tables: Record<string, TsvTable>): NodeFacts {
   if (cqlMetrics) facts.cqlMetrics = cqlMetricsFromRows(cqlMetrics.rows);
   const tasks = t('sstable_tasks');
   if (tasks) {
-    facts.sstableTasks = tasks.rows.map(
-      (r): SstableTaskFact => ({
-        keyspace: str(r, 'keyspace_name'),
-        table: str(r, 'table_name'),
-        kind: str(r, 'kind'),
-        progress: num(r, 'progress'),
-        total: num(r, 'total'),
-        unit: str(r, 'unit'),
-      }),
-    );
+    facts.sstableTasks = tasks.rows.map((r): SstableTaskFact => ({
+      keyspace: str(r, 'keyspace_name'),
+      table: str(r, 'table_name'),
+      kind: str(r, 'kind'),
+      progress: num(r, 'progress'),
+      total: num(r, 'total'),
+      unit: str(r, 'unit'),
+    }));
   }
   const gossip = t('gossip_info');
   if (gossip) {
-    facts.gossip = gossip.rows.map(
-      (r): GossipEndpointFact => ({
-        address: str(r, 'address') ?? '?',
-        // STATUS_WITH_PORT is the 4.0+ form; the value looks like "NORMAL,-9223…"; keep the state word.
-        status: (str(r, 'status_with_port', 'status') ?? '').split(',')[0] || null,
-        dc: str(r, 'dc'),
-        rack: str(r, 'rack'),
-        hostId: str(r, 'host_id'),
-        releaseVersion: str(r, 'release_version'),
-        schema: str(r, 'schema'),
-        load: num(r, 'load'),
-        generation: num(r, 'generation'),
-        heartbeat: num(r, 'heartbeat'),
-      }),
-    );
+    facts.gossip = gossip.rows.map((r): GossipEndpointFact => ({
+      address: str(r, 'address') ?? '?',
+      // STATUS_WITH_PORT is the 4.0+ form; the value looks like "NORMAL,-9223…"; keep the state word.
+      status: (str(r, 'status_with_port', 'status') ?? '').split(',')[0] || null,
+      dc: str(r, 'dc'),
+      rack: str(r, 'rack'),
+      hostId: str(r, 'host_id'),
+      releaseVersion: str(r, 'release_version'),
+      schema: str(r, 'schema'),
+      load: num(r, 'load'),
+      generation: num(r, 'generation'),
+      heartbeat: num(r, 'heartbeat'),
+    }));
   }
   const snapshots = t('snapshots');
   if (snapshots) {
-    facts.snapshots = snapshots.rows.map(
-      (r): SnapshotFact => ({
-        name: str(r, 'name', 'tag') ?? '?',
-        keyspace: str(r, 'keyspace_name'),
-        table: str(r, 'table_name'),
-        sizeOnDiskBytes: num(r, 'size_on_disk'),
-        trueSizeBytes: num(r, 'true_size'),
-        createdAt: str(r, 'created_at'),
-      }),
-    );
+    facts.snapshots = snapshots.rows.map((r): SnapshotFact => ({
+      name: str(r, 'name', 'tag') ?? '?',
+      keyspace: str(r, 'keyspace_name'),
+      table: str(r, 'table_name'),
+      sizeOnDiskBytes: num(r, 'size_on_disk'),
+      trueSizeBytes: num(r, 'true_size'),
+      createdAt: str(r, 'created_at'),
+    }));
   }
   const hints = t('pending_hints');
   if (hints) {
-    facts.pendingHints = hints.rows.map(
-      (r): PendingHintsFact => ({
-        hostId: str(r, 'host_id'),
-        address: str(r, 'address'),
-        files: num(r, 'files'),
-        totalBytes: num(r, 'total_size', 'size'),
-        status: str(r, 'status'),
-        oldest: str(r, 'oldest'),
-        newest: str(r, 'newest'),
-      }),
-    );
+    facts.pendingHints = hints.rows.map((r): PendingHintsFact => ({
+      hostId: str(r, 'host_id'),
+      address: str(r, 'address'),
+      files: num(r, 'files'),
+      totalBytes: num(r, 'total_size', 'size'),
+      status: str(r, 'status'),
+      oldest: str(r, 'oldest'),
+      newest: str(r, 'newest'),
+    }));
   }
   const streaming = t('streaming');
   if (streaming) facts.streams = streaming.rows.map(streamFromRow);

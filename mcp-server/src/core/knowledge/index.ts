@@ -75,7 +75,10 @@ export function withThresholdOverrides<T>(o: ReadonlyMap<string, { warning?: num
 /** The thresholds of an entry, direction defaulted to "above"; throws when the entry has none. */
 export function threshold(id: KnowledgeId): Threshold {
   const e = knowledge(id);
-  if (!e.thresholds) throw new Error(`knowledge: "${id}" has no thresholds (it states ${e.value !== undefined ? 'a value' : 'a fact without a number'}); use valueOf() or knowledge()`);
+  if (!e.thresholds)
+    throw new Error(
+      `knowledge: "${id}" has no thresholds (it states ${e.value !== undefined ? 'a value' : 'a fact without a number'}); use valueOf() or knowledge()`,
+    );
   const t: Threshold = { direction: e.thresholds.direction ?? 'above' };
   if (e.thresholds.warning !== undefined) t.warning = e.thresholds.warning;
   if (e.thresholds.critical !== undefined) t.critical = e.thresholds.critical;
@@ -88,7 +91,8 @@ export function threshold(id: KnowledgeId): Threshold {
 /** The single value of an entry (a default, a limit, a name); throws when the entry has none. */
 export function valueOf(id: KnowledgeId): number | string | boolean {
   const e = knowledge(id);
-  if (e.value === undefined) throw new Error(`knowledge: "${id}" has no value (it states ${e.thresholds ? 'thresholds' : 'a fact without a number'}); use threshold() or knowledge()`);
+  if (e.value === undefined)
+    throw new Error(`knowledge: "${id}" has no value (it states ${e.thresholds ? 'thresholds' : 'a fact without a number'}); use threshold() or knowledge()`);
   return e.value;
 }
 
@@ -203,14 +207,22 @@ export function versionInRange(version: string, range: string): boolean {
 
 function intervalsOverlap(a: VersionInterval, b: VersionInterval): boolean {
   // The larger lower bound must not pass the smaller upper bound.
-  const lo = !a.lo ? b.lo : !b.lo ? a.lo : (() => {
-    const c = compareVersions(a.lo!.v, b.lo!.v);
-    return c > 0 ? a.lo : c < 0 ? b.lo : { v: a.lo!.v, inclusive: a.lo!.inclusive && b.lo!.inclusive };
-  })();
-  const hi = !a.hi ? b.hi : !b.hi ? a.hi : (() => {
-    const c = compareVersions(a.hi!.v, b.hi!.v);
-    return c < 0 ? a.hi : c > 0 ? b.hi : { v: a.hi!.v, inclusive: a.hi!.inclusive && b.hi!.inclusive };
-  })();
+  const lo = !a.lo
+    ? b.lo
+    : !b.lo
+      ? a.lo
+      : (() => {
+          const c = compareVersions(a.lo!.v, b.lo!.v);
+          return c > 0 ? a.lo : c < 0 ? b.lo : { v: a.lo!.v, inclusive: a.lo!.inclusive && b.lo!.inclusive };
+        })();
+  const hi = !a.hi
+    ? b.hi
+    : !b.hi
+      ? a.hi
+      : (() => {
+          const c = compareVersions(a.hi!.v, b.hi!.v);
+          return c < 0 ? a.hi : c > 0 ? b.hi : { v: a.hi!.v, inclusive: a.hi!.inclusive && b.hi!.inclusive };
+        })();
   if (!lo || !hi) return true;
   const c = compareVersions(lo.v, hi.v);
   return c < 0 || (c === 0 && lo.inclusive && hi.inclusive);

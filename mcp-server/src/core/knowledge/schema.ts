@@ -33,7 +33,10 @@ export const ConfigKeyChangeSchema = z.strictObject({
   key: z.string().regex(/^[a-z0-9_]+$/, 'a cassandra.yaml key (lower-case, underscores)'),
   change: z.enum(['renamed', 'unit', 'removed', 'deprecated']),
   since: z.string().regex(/^\d+\.\d+(?:\.\d+)?$/, 'a version such as "4.1"'),
-  replacement: z.string().regex(/^[a-z0-9_]+$/).optional(),
+  replacement: z
+    .string()
+    .regex(/^[a-z0-9_]+$/)
+    .optional(),
   valueType: z.enum(['duration', 'data-storage', 'data-rate', 'boolean', 'number']).optional(),
   oldUnit: z.enum(['ms', 's', 'minutes', 'B', 'KiB', 'MiB', 'MiB/s', 'megabits/s']).optional(),
   note: z.string().min(1).optional(),

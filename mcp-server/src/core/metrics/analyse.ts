@@ -135,7 +135,11 @@ function changeFindings(changes: ChangeEvent[], near: number, data: SignalData[]
     const spec = data.find((d) => d.spec.id === first.signal && d.spec.exporter === first.exporter);
     const others = group.slice(1);
     const movedWith = changes.filter((c) => c !== first && !group.includes(c) && Math.abs(c.change.start - first.change.start) <= near);
-    const severe = first.signal === 'scrape_up' || first.signal === 'dropped' || first.signal === 'timeouts' || first.change.during >= 5 * Math.max(first.change.baseline, 1e-9);
+    const severe =
+      first.signal === 'scrape_up' ||
+      first.signal === 'dropped' ||
+      first.signal === 'timeouts' ||
+      first.change.during >= 5 * Math.max(first.change.baseline, 1e-9);
     const evidence = [
       describeChange(first),
       ...others.map((o) => `${describeChange(o)} (${Math.round(o.change.start - first.change.start)} s after ${first.node})`),
@@ -160,7 +164,9 @@ function changeFindings(changes: ChangeEvent[], near: number, data: SignalData[]
 }
 
 function recommendationFor(first: ChangeEvent, movedWith: ChangeEvent[]): string {
-  const cause = movedWith.find((m) => m.node === first.node && ['gc_time', 'disk_await', 'disk_util', 'iowait', 'pending_compactions', 'cpu'].includes(m.signal));
+  const cause = movedWith.find(
+    (m) => m.node === first.node && ['gc_time', 'disk_await', 'disk_util', 'iowait', 'pending_compactions', 'cpu'].includes(m.signal),
+  );
   const lead = cause
     ? `On ${first.node} ${cause.title} moved at the same time: look there first. `
     : `Nothing else measured moved with it on ${first.node}: check that node's logs for the same minutes (GC pauses, compactions, flushes, streaming). `;
@@ -168,7 +174,12 @@ function recommendationFor(first: ChangeEvent, movedWith: ChangeEvent[]): string
 }
 
 /** Signals that are bad at any level above their threshold: a node that stopped answering, drops, timeouts, shed requests. */
-const LEVEL_BAD: Partial<Record<SignalSpec['id'], 'critical' | 'warning'>> = { scrape_up: 'critical', dropped: 'critical', timeouts: 'warning', cl_all_share: 'warning' };
+const LEVEL_BAD: Partial<Record<SignalSpec['id'], 'critical' | 'warning'>> = {
+  scrape_up: 'critical',
+  dropped: 'critical',
+  timeouts: 'warning',
+  cl_all_share: 'warning',
+};
 
 /**
  * Findings from levels rather than changes, for windows too short to hold a change (a direct scrape reads a few
@@ -211,7 +222,7 @@ export function levelFindings(a: MetricsAnalysis, data: SignalData[], via: strin
                 'statement sets the level) and use QUORUM / LOCAL_QUORUM for both reads and writes: with ALL one replica down or slow ' +
                 'fails the request.'
               : `Read ${n.node}'s system.log for the same minutes (\`cql-tuner logs\`, MCP analyze_logs): ` +
-              'drops and timeouts say which stage or replica fell behind.',
+                'drops and timeouts say which stage or replica fell behind.',
         knowledgeIds: KNOWLEDGE[s.signal] ?? [],
         confidence: 'high',
         sources: [`${via} (${s.exporter} exporter)`],

@@ -93,8 +93,14 @@ const rate = (metric: string, match?: Match): Shape => ({ kind: 'rate', metric, 
 const hist = (metric: string, match?: Match): Shape => ({ kind: 'p99hist', metric, ...(match ? { match } : {}) });
 const gauge = (metric: string): Shape => ({ kind: 'gauge', metric });
 const p99 = (metric: string): Shape => ({ kind: 'p99gauge', metric });
-const def = (id: SignalId, title: string, unit: SignalSpec['unit'], shape: Shape, bad: SignalSpec['bad'], minAbsolute: number): Def =>
-  ({ id, title, unit, shape, bad, minAbsolute });
+const def = (id: SignalId, title: string, unit: SignalSpec['unit'], shape: Shape, bad: SignalSpec['bad'], minAbsolute: number): Def => ({
+  id,
+  title,
+  unit,
+  shape,
+  bad,
+  minAbsolute,
+});
 const table = (d: Def): Def => ({ ...d, perTable: true });
 
 const M = 'mcac_';

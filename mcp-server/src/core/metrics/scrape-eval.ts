@@ -55,7 +55,11 @@ const matches = (labels: Record<string, string>, m: Match | undefined) =>
   !m || Object.entries(m).every(([k, v]) => (Array.isArray(v) ? v.includes(labels[k] ?? '') : labels[k] === v));
 
 /** A series' identity: its name and labels, sorted. */
-const seriesKey = (s: ExpositionSample) => `${s.name}{${Object.keys(s.labels).sort().map((k) => `${k}=${s.labels[k]}`).join(',')}}`;
+const seriesKey = (s: ExpositionSample) =>
+  `${s.name}{${Object.keys(s.labels)
+    .sort()
+    .map((k) => `${k}=${s.labels[k]}`)
+    .join(',')}}`;
 
 function aggregate(values: number[], agg: Agg): number | null {
   if (values.length === 0) return null;
@@ -125,7 +129,10 @@ export function evalScrapeExpr(e: ScrapeExpr, prev: Scrape, cur: Scrape): number
         if (Number.isNaN(le)) continue;
         byLe.set(le, (byLe.get(le) ?? 0) + inc);
       }
-      return bucketQuantile(e.q, [...byLe.entries()].map(([le, count]) => ({ le, count })));
+      return bucketQuantile(
+        e.q,
+        [...byLe.entries()].map(([le, count]) => ({ le, count })),
+      );
     }
     case 'maxRatio': {
       if (!prev.samples || dt <= 0) return null;
@@ -220,7 +227,11 @@ export function scrapeSeriesByTable(e: ScrapeExpr, scrapes: Scrape[], labels: { 
 /** The expression as short text for evidence ("rate(scylla_transport_requests_served)"). */
 export function describeExpr(e: ScrapeExpr): string {
   const m = (match?: Match) =>
-    match ? `{${Object.entries(match).map(([k, v]) => (Array.isArray(v) ? `${k}=~"${v.join('|')}"` : `${k}="${v}"`)).join(',')}}` : '';
+    match
+      ? `{${Object.entries(match)
+          .map(([k, v]) => (Array.isArray(v) ? `${k}=~"${v.join('|')}"` : `${k}="${v}"`))
+          .join(',')}}`
+      : '';
   switch (e.op) {
     case 'rate':
       return `${e.agg && e.agg !== 'sum' ? `${e.agg} ` : ''}rate(${e.metric}${m(e.match)})`;

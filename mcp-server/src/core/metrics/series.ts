@@ -25,7 +25,10 @@ function quantileSorted(sorted: number[], q: number): number {
 }
 
 export function median(values: number[]): number {
-  return quantileSorted([...values].sort((a, b) => a - b), 0.5);
+  return quantileSorted(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 }
 
 /** Summary of one series; null when it has no point. `step` counts the gaps. */

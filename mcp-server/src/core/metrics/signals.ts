@@ -84,7 +84,12 @@ const jmx = (
 ): SignalSpec => ({ id, exporter: 'jmx', title, unit, query, bad, minAbsolute, probe, scrape });
 
 type Agg = 'sum' | 'avg' | 'max';
-const rate = (metric: string, match?: Record<string, string | string[]>, agg?: Agg): ScrapeExpr => ({ op: 'rate', metric, ...(match ? { match } : {}), ...(agg ? { agg } : {}) });
+const rate = (metric: string, match?: Record<string, string | string[]>, agg?: Agg): ScrapeExpr => ({
+  op: 'rate',
+  metric,
+  ...(match ? { match } : {}),
+  ...(agg ? { agg } : {}),
+});
 const gauge = (metric: string, agg: Agg, match?: Record<string, string>): ScrapeExpr => ({ op: 'gauge', metric, agg, ...(match ? { match } : {}) });
 const READ = { clientrequest: 'Read' };
 
@@ -95,7 +100,13 @@ const JMX_BY = 'instance, keyspace, table';
 
 /** A JMX-exporter per-table signal (the example rules give quantile gauges and `_count` counters). */
 function jmxTable(
-  id: SignalId, title: string, unit: SignalSpec['unit'], kind: TableKind, metric: string, bad: SignalSpec['bad'], minAbsolute: number,
+  id: SignalId,
+  title: string,
+  unit: SignalSpec['unit'],
+  kind: TableKind,
+  metric: string,
+  bad: SignalSpec['bad'],
+  minAbsolute: number,
 ): SignalSpec {
   const q = { quantile: '0.99' };
   const query =
@@ -110,7 +121,13 @@ function jmxTable(
 
 /** A ScyllaDB per-table signal: per-shard series summed per table, histograms in µs. */
 function scyllaTable(
-  id: SignalId, title: string, unit: SignalSpec['unit'], kind: TableKind, metric: string, bad: SignalSpec['bad'], minAbsolute: number,
+  id: SignalId,
+  title: string,
+  unit: SignalSpec['unit'],
+  kind: TableKind,
+  metric: string,
+  bad: SignalSpec['bad'],
+  minAbsolute: number,
 ): SignalSpec {
   const by = 'instance, ks, cf';
   const query =
@@ -140,29 +157,57 @@ export const SIGNALS: SignalSpec[] = [
     scrape: { op: 'up' },
   },
   jmx(
-    'reads', 'client reads', 'ops/s', 'sum by (instance) (rate(cassandra_clientrequest_latency_seconds_count{clientrequest="Read"}[$W]))', 'down', 5, 'cassandra_clientrequest_latency_seconds_count',
-    rate('cassandra_clientrequest_latency_seconds_count', READ)
+    'reads',
+    'client reads',
+    'ops/s',
+    'sum by (instance) (rate(cassandra_clientrequest_latency_seconds_count{clientrequest="Read"}[$W]))',
+    'down',
+    5,
+    'cassandra_clientrequest_latency_seconds_count',
+    rate('cassandra_clientrequest_latency_seconds_count', READ),
   ),
   jmx(
-    'writes', 'client writes', 'ops/s', 'sum by (instance) (rate(cassandra_clientrequest_latency_seconds_count{clientrequest="Write"}[$W]))', 'down', 5, 'cassandra_clientrequest_latency_seconds_count',
-    rate('cassandra_clientrequest_latency_seconds_count', WRITE)
+    'writes',
+    'client writes',
+    'ops/s',
+    'sum by (instance) (rate(cassandra_clientrequest_latency_seconds_count{clientrequest="Write"}[$W]))',
+    'down',
+    5,
+    'cassandra_clientrequest_latency_seconds_count',
+    rate('cassandra_clientrequest_latency_seconds_count', WRITE),
   ),
   jmx(
-    'read_p99', 'read p99 (coordinator)', 's', 'max by (instance) (cassandra_clientrequest_latency_seconds{clientrequest="Read",quantile="0.99"})', 'up', 0.001, 'cassandra_clientrequest_latency_seconds',
-    gauge('cassandra_clientrequest_latency_seconds', 'max', { ...READ, quantile: '0.99' })
+    'read_p99',
+    'read p99 (coordinator)',
+    's',
+    'max by (instance) (cassandra_clientrequest_latency_seconds{clientrequest="Read",quantile="0.99"})',
+    'up',
+    0.001,
+    'cassandra_clientrequest_latency_seconds',
+    gauge('cassandra_clientrequest_latency_seconds', 'max', { ...READ, quantile: '0.99' }),
   ),
   jmx(
-    'write_p99', 'write p99 (coordinator)', 's', 'max by (instance) (cassandra_clientrequest_latency_seconds{clientrequest="Write",quantile="0.99"})', 'up', 0.001, 'cassandra_clientrequest_latency_seconds',
-    gauge('cassandra_clientrequest_latency_seconds', 'max', { ...WRITE, quantile: '0.99' })
+    'write_p99',
+    'write p99 (coordinator)',
+    's',
+    'max by (instance) (cassandra_clientrequest_latency_seconds{clientrequest="Write",quantile="0.99"})',
+    'up',
+    0.001,
+    'cassandra_clientrequest_latency_seconds',
+    gauge('cassandra_clientrequest_latency_seconds', 'max', { ...WRITE, quantile: '0.99' }),
   ),
   // Coordinator requests per consistency level: ClientRequestsMetricsHolder registers scopes "Read-<CL>" / "Write-<CL>"
   // (cassandra-4.0+, checked in the 4.0.17, 4.1.10 and 5.0.9 jars and on a real 5.0 page). ALL fails a request as soon as
   // one replica is down or slow, so any steady share of it is an availability risk, whatever the latency says.
   jmx(
-    'cl_all_share', 'share of requests at CONSISTENCY ALL', 'ratio',
+    'cl_all_share',
+    'share of requests at CONSISTENCY ALL',
+    'ratio',
     'sum by (instance) (rate(cassandra_clientrequest_latency_seconds_count{clientrequest=~"Read-ALL|Write-ALL"}[$W])) / ' +
       '(sum by (instance) (rate(cassandra_clientrequest_latency_seconds_count{clientrequest=~"Read|Write"}[$W])) > 0)',
-    'up', 0.01, 'cassandra_clientrequest_latency_seconds_count',
+    'up',
+    0.01,
+    'cassandra_clientrequest_latency_seconds_count',
     {
       op: 'div',
       left: rate('cassandra_clientrequest_latency_seconds_count', { clientrequest: ['Read-ALL', 'Write-ALL'] }),
@@ -170,33 +215,75 @@ export const SIGNALS: SignalSpec[] = [
     },
   ),
   jmx(
-    'pending_compactions', 'pending compactions', 'tasks', 'sum by (instance) (cassandra_compaction_pendingtasks)', 'up', 5, 'cassandra_compaction_pendingtasks',
-    gauge('cassandra_compaction_pendingtasks', 'sum')
+    'pending_compactions',
+    'pending compactions',
+    'tasks',
+    'sum by (instance) (cassandra_compaction_pendingtasks)',
+    'up',
+    5,
+    'cassandra_compaction_pendingtasks',
+    gauge('cassandra_compaction_pendingtasks', 'sum'),
   ),
   jmx(
-    'compaction_bytes', 'compacted bytes', 'B/s', 'sum by (instance) (rate(cassandra_compaction_bytescompacted_count[$W]))', 'either', 1024 * 1024, 'cassandra_compaction_bytescompacted_count',
-    rate('cassandra_compaction_bytescompacted_count')
+    'compaction_bytes',
+    'compacted bytes',
+    'B/s',
+    'sum by (instance) (rate(cassandra_compaction_bytescompacted_count[$W]))',
+    'either',
+    1024 * 1024,
+    'cassandra_compaction_bytescompacted_count',
+    rate('cassandra_compaction_bytescompacted_count'),
   ),
   jmx(
-    'dropped', 'dropped messages', '/s', 'sum by (instance) (rate(cassandra_droppedmessage_dropped_count[$W]))', 'up', 0.1, 'cassandra_droppedmessage_dropped_count',
-    rate('cassandra_droppedmessage_dropped_count')
+    'dropped',
+    'dropped messages',
+    '/s',
+    'sum by (instance) (rate(cassandra_droppedmessage_dropped_count[$W]))',
+    'up',
+    0.1,
+    'cassandra_droppedmessage_dropped_count',
+    rate('cassandra_droppedmessage_dropped_count'),
   ),
   jmx(
-    'timeouts', 'client timeouts', '/s', 'sum by (instance) (rate(cassandra_clientrequest_timeouts_count[$W]))', 'up', 0.1, 'cassandra_clientrequest_timeouts_count',
-    rate('cassandra_clientrequest_timeouts_count')
+    'timeouts',
+    'client timeouts',
+    '/s',
+    'sum by (instance) (rate(cassandra_clientrequest_timeouts_count[$W]))',
+    'up',
+    0.1,
+    'cassandra_clientrequest_timeouts_count',
+    rate('cassandra_clientrequest_timeouts_count'),
   ),
   jmx(
-    'hints', 'hints written', '/s', 'sum by (instance) (rate(cassandra_storage_totalhints_count[$W]))', 'up', 1, 'cassandra_storage_totalhints_count',
-    rate('cassandra_storage_totalhints_count')
+    'hints',
+    'hints written',
+    '/s',
+    'sum by (instance) (rate(cassandra_storage_totalhints_count[$W]))',
+    'up',
+    1,
+    'cassandra_storage_totalhints_count',
+    rate('cassandra_storage_totalhints_count'),
   ),
   // JVM and process metrics exist in any Java or Go exporter: keep only the instances that are Cassandra nodes.
   jmx(
-    'gc_time', 'GC time', 's/s', `sum by (instance) (rate(jvm_gc_collection_seconds_sum[$W]) ${ONLY_CASSANDRA})`, 'up', 0.02, 'jvm_gc_collection_seconds_sum',
-    rate('jvm_gc_collection_seconds_sum')
+    'gc_time',
+    'GC time',
+    's/s',
+    `sum by (instance) (rate(jvm_gc_collection_seconds_sum[$W]) ${ONLY_CASSANDRA})`,
+    'up',
+    0.02,
+    'jvm_gc_collection_seconds_sum',
+    rate('jvm_gc_collection_seconds_sum'),
   ),
   jmx(
-    'cpu', 'Cassandra process CPU', 'cores', `sum by (instance) (rate(process_cpu_seconds_total[$W]) ${ONLY_CASSANDRA})`, 'either', 0.2, 'process_cpu_seconds_total',
-    rate('process_cpu_seconds_total')
+    'cpu',
+    'Cassandra process CPU',
+    'cores',
+    `sum by (instance) (rate(process_cpu_seconds_total[$W]) ${ONLY_CASSANDRA})`,
+    'either',
+    0.2,
+    'process_cpu_seconds_total',
+    rate('process_cpu_seconds_total'),
   ),
   {
     id: 'reads',
@@ -345,7 +432,11 @@ export const SIGNALS: SignalSpec[] = [
     bad: 'down',
     minAbsolute: 0.1,
     probe: 'scylla_cache_row_hits',
-    scrape: { op: 'div', left: rate('scylla_cache_row_hits'), right: { op: 'add', left: rate('scylla_cache_row_hits'), right: rate('scylla_cache_row_misses') } },
+    scrape: {
+      op: 'div',
+      left: rate('scylla_cache_row_hits'),
+      right: { op: 'add', left: rate('scylla_cache_row_hits'), right: rate('scylla_cache_row_misses') },
+    },
   },
   // Per table (JMX exporter example rules: MBean type=Table → cassandra_table_<name>{keyspace,table}, checked on a real 5.0 page).
   jmxTable('table_reads', 'table reads', 'ops/s', 'rate', 'cassandra_table_readlatency_seconds_count', 'either', 5),
@@ -427,7 +518,7 @@ export const EXPORTER_PROBES: Record<Exclude<Exporter, 'prometheus'>, string> = 
 
 /** What each naming is, for messages ("expected … found …"). */
 export const EXPORTER_NAMES: Record<Exclude<Exporter, 'prometheus'>, string> = {
-  jmx: "the Prometheus JMX exporter with its example Cassandra rules",
+  jmx: 'the Prometheus JMX exporter with its example Cassandra rules',
   scylla: 'ScyllaDB',
   mcac: 'DataStax MCAC (through its Prometheus relabel rules)',
   mgmtapi: "the k8ssandra Management API's /metrics",

@@ -123,7 +123,7 @@ function tableFinding(d: SignalData, moved: Row[], fmt: Fmt, via: string): Findi
     table: first.table,
     recommendation:
       `Look at ${first.table} on ${first.node} for those minutes: its reads, compactions and tombstones ` +
-      '(`cql-tuner diagnose`, nodetool tablestats / tablehistograms), and that node\'s system.log (`cql-tuner logs`).',
+      "(`cql-tuner diagnose`, nodetool tablestats / tablehistograms), and that node's system.log (`cql-tuner logs`).",
     knowledgeIds: KNOWLEDGE[d.spec.id] ?? [],
     confidence: moved.length > 1 ? 'high' : 'medium',
     sources: [`${via} (${d.spec.exporter} exporter)`],
@@ -134,6 +134,6 @@ function tableFinding(d: SignalData, moved: Row[], fmt: Fmt, via: string): Findi
 /** Why an exporter gave no per-table series: said once, not per signal. */
 export function noTablesReason(e: Exporter): string {
   if (e === 'scylla') return 'no scylla_column_family_* metric: ScyllaDB exports per-table metrics only with enable_keyspace_column_family_metrics';
-  if (e === 'jmx') return 'no cassandra_table_* metric: the exporter\'s rules leave out the type=Table MBeans (the lab\'s do, to keep scrapes small)';
+  if (e === 'jmx') return "no cassandra_table_* metric: the exporter's rules leave out the type=Table MBeans (the lab's do, to keep scrapes small)";
   return `no per-table metric from ${e === 'prometheus' ? e : EXPORTER_NAMES[e]}`;
 }

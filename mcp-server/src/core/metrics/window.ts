@@ -94,7 +94,8 @@ export function resolveWindow(spec: WindowSpec, nowS: number, utcOffsetMinutes =
     if (to === null) throw badWindow(`--to ${JSON.stringify(spec.to)} is not a time.`);
     [start, end, label] = [from, Math.min(to, nowS), `from ${spec.from} to ${spec.to ?? 'now'}`];
   }
-  if (end <= start) throw badWindow(`The window is empty: it ends (${new Date(end * 1000).toISOString()}) before it starts (${new Date(start * 1000).toISOString()}).`);
+  if (end <= start)
+    throw badWindow(`The window is empty: it ends (${new Date(end * 1000).toISOString()}) before it starts (${new Date(start * 1000).toISOString()}).`);
   if (end - start > MAX_RANGE_S) throw badWindow(`The window spans ${Math.round((end - start) / 86400)} days; at most 31 days are read at once.`);
   const step = Math.max(scrapeIntervalS, Math.ceil((end - start) / MAX_POINTS));
   return { start, end, step, label };

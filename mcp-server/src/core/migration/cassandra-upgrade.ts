@@ -12,7 +12,8 @@ const LINES = ['3.0', '3.11', '4.0', '4.1', '5.0'];
 export function upgradePath(from: string, to: string): { path: string[]; blocker: string | null } {
   const f = line(from);
   const t = line(to);
-  if (cmpVersion(to, from) < 0) return { path: [from, to], blocker: `${to} is older than ${from}: Cassandra does not support downgrades (restore the snapshot instead)` };
+  if (cmpVersion(to, from) < 0)
+    return { path: [from, to], blocker: `${to} is older than ${from}: Cassandra does not support downgrades (restore the snapshot instead)` };
   if (f === t) return { path: [from, to], blocker: null };
   if (cmpVersion(f, '4.0') < 0 && cmpVersion(t, '5.0') >= 0) return { path: [from, '4.1', to], blocker: null };
   if (cmpVersion(f, '3.0') < 0) return { path: [from, to], blocker: `${from} is older than 3.0: upgrade to 3.11 first` };
@@ -41,7 +42,18 @@ function configItems(input: MigrationInput): ChecklistItem[] {
   }
   const parsed = parseCassandraYaml(input.configText);
   if (!parsed.ok) {
-    return [{ id: 'config.keys', area: 'config', title: 'cassandra.yaml readable', status: 'action', evidence: [`cassandra.yaml not readable: ${parsed.reason}`], action: 'Give the node’s cassandra.yaml as text.', knowledgeIds: [], step: 2 }];
+    return [
+      {
+        id: 'config.keys',
+        area: 'config',
+        title: 'cassandra.yaml readable',
+        status: 'action',
+        evidence: [`cassandra.yaml not readable: ${parsed.reason}`],
+        action: 'Give the node’s cassandra.yaml as text.',
+        knowledgeIds: [],
+        step: 2,
+      },
+    ];
   }
   const keys = Object.keys(parsed.value.settings);
   const removed: string[] = [];
@@ -78,7 +90,9 @@ function configItems(input: MigrationInput): ChecklistItem[] {
       status: removed.length ? 'blocker' : 'ok',
       evidence: removed.length ? removed.slice(0, 30) : [`none of ${keys.length} keys is removed on ${to} (cassandra.yaml)`],
       ...(removed.length ? { action: 'Delete these keys (or replace them) before the node starts on the new version: it refuses unknown keys.' } : {}),
-      knowledgeIds: removed.length ? [...ids].filter((i) => i.startsWith('config.removed')).concat('config.unknown-key-refused') : ['config.removed.cassandra-4.0'],
+      knowledgeIds: removed.length
+        ? [...ids].filter((i) => i.startsWith('config.removed')).concat('config.unknown-key-refused')
+        : ['config.removed.cassandra-4.0'],
       step: 2,
     },
     {
@@ -98,14 +112,25 @@ function configItems(input: MigrationInput): ChecklistItem[] {
       area: 'config',
       title: 'Settings use the 4.1+ names and units',
       status: renamed.length ? 'action' : 'ok',
-      evidence: renamed.length ? [...renamed.slice(0, 30), ...(renamed.length > 30 ? [`… ${renamed.length - 30} more`] : [])] : ['no pre-4.1 names (cassandra.yaml)'],
+      evidence: renamed.length
+        ? [...renamed.slice(0, 30), ...(renamed.length > 30 ? [`… ${renamed.length - 30} more`] : [])]
+        : ['no pre-4.1 names (cassandra.yaml)'],
       ...(renamed.length ? { action: 'Old names are still accepted, but convert them (with units) while you edit the file; never keep both.' } : {}),
       knowledgeIds: renamed.length ? [...ids].filter((i) => !i.startsWith('config.removed')) : ['config.renames.cassandra-4.1'],
       step: 2,
     });
   }
   if (deprecated.length) {
-    items.push({ id: 'config.deprecated', area: 'config', title: 'No deprecated settings', status: 'action', evidence: deprecated, action: 'Plan their replacement; deprecated keys are removed in a later major.', knowledgeIds: ['config.deprecated.cassandra'], step: 2 });
+    items.push({
+      id: 'config.deprecated',
+      area: 'config',
+      title: 'No deprecated settings',
+      status: 'action',
+      evidence: deprecated,
+      action: 'Plan their replacement; deprecated keys are removed in a later major.',
+      knowledgeIds: ['config.deprecated.cassandra'],
+      step: 2,
+    });
   }
   return items;
 }
@@ -123,7 +148,11 @@ function schemaItems(input: MigrationInput): ChecklistItem[] {
       area: 'schema',
       title: 'COMPACT STORAGE tables reviewed (4.0+ keeps minimal support; Thrift is gone)',
       status: !s ? 'action' : compact.length ? 'action' : 'ok',
-      evidence: !s ? [notChecked('the schema', 'give DESCRIBE SCHEMA output')] : compact.length ? compact.map((t) => `${t.keyspace}.${t.name} WITH COMPACT STORAGE (schema)`) : [`${s.tables.length} tables, none with COMPACT STORAGE (schema)`],
+      evidence: !s
+        ? [notChecked('the schema', 'give DESCRIBE SCHEMA output')]
+        : compact.length
+          ? compact.map((t) => `${t.keyspace}.${t.name} WITH COMPACT STORAGE (schema)`)
+          : [`${s.tables.length} tables, none with COMPACT STORAGE (schema)`],
       ...(!s || compact.length
         ? {
             action:
@@ -145,7 +174,8 @@ function schemaItems(input: MigrationInput): ChecklistItem[] {
           title: 'Experimental features in use (views, SASI) are enabled on the new version',
           status: 'action',
           evidence: [...mv, ...sasi].map((e) => `${e} (schema)`),
-          action: 'Existing ones keep working; creating new ones needs materialized_views_enabled / sasi_indexes_enabled: true. Plan their replacement (query tables, SAI on 5.0).',
+          action:
+            'Existing ones keep working; creating new ones needs materialized_views_enabled / sasi_indexes_enabled: true. Plan their replacement (query tables, SAI on 5.0).',
           knowledgeIds: [...(mv.length ? ['schema.materialized-view.experimental'] : []), ...(sasi.length ? ['schema.sasi.experimental'] : [])],
         });
       }
@@ -157,11 +187,29 @@ function schemaItems(input: MigrationInput): ChecklistItem[] {
 function clientItems(input: MigrationInput): ChecklistItem {
   const c = input.cluster;
   if (!c) {
-    return { id: 'clients.protocol', area: 'clients', title: 'Client drivers support the target version', status: 'action', evidence: [notChecked('a snapshot', 'give a bundle: system_views.clients lists drivers and protocol versions')], action: 'Upgrade drivers to versions that support the target before the servers.', knowledgeIds: ['migration.upgrade.drivers-first', 'migration.cassandra.protocol'], step: 1 };
+    return {
+      id: 'clients.protocol',
+      area: 'clients',
+      title: 'Client drivers support the target version',
+      status: 'action',
+      evidence: [notChecked('a snapshot', 'give a bundle: system_views.clients lists drivers and protocol versions')],
+      action: 'Upgrade drivers to versions that support the target before the servers.',
+      knowledgeIds: ['migration.upgrade.drivers-first', 'migration.cassandra.protocol'],
+      step: 1,
+    };
   }
   const groups = clientGroups(c);
   if (!groups.length) {
-    return { id: 'clients.protocol', area: 'clients', title: 'Client drivers support the target version', status: 'action', evidence: ['no client connections in system_views.clients (snapshot taken with no application connected, or before 4.0)'], action: 'Check the application drivers by hand before the upgrade.', knowledgeIds: ['migration.upgrade.drivers-first'], step: 1 };
+    return {
+      id: 'clients.protocol',
+      area: 'clients',
+      title: 'Client drivers support the target version',
+      status: 'action',
+      evidence: ['no client connections in system_views.clients (snapshot taken with no application connected, or before 4.0)'],
+      action: 'Check the application drivers by hand before the upgrade.',
+      knowledgeIds: ['migration.upgrade.drivers-first'],
+      step: 1,
+    };
   }
   const worst = minOf(groups.map((g) => g.protocol ?? 99));
   return {
@@ -169,7 +217,10 @@ function clientItems(input: MigrationInput): ChecklistItem {
     area: 'clients',
     title: 'Client drivers support the target version',
     status: worst <= 2 ? 'blocker' : worst === 3 ? 'action' : 'ok',
-    evidence: groups.map((g) => `${g.driver} ${g.version}: protocol v${g.protocol ?? '?'}, ${g.connections} connection(s) from ${g.addresses.slice(0, 3).join(', ')}${g.addresses.length > 3 ? ' …' : ''} (system_views.clients)`),
+    evidence: groups.map(
+      (g) =>
+        `${g.driver} ${g.version}: protocol v${g.protocol ?? '?'}, ${g.connections} connection(s) from ${g.addresses.slice(0, 3).join(', ')}${g.addresses.length > 3 ? ' …' : ''} (system_views.clients)`,
+    ),
     ...(worst <= 3 ? { action: 'Upgrade these drivers first: protocol v3 clients are old drivers (v4/v5 expected), v1/v2 cannot connect at all.' } : {}),
     knowledgeIds: ['migration.cassandra.protocol', 'migration.upgrade.drivers-first'],
     step: 1,
@@ -186,7 +237,14 @@ export function cassandraUpgradeChecklist(input: MigrationInput): { path: string
       area: 'path',
       title: `Upgrade path ${path.join(' → ')}`,
       status: blocker ? 'blocker' : 'ok',
-      evidence: [blocker ?? (path.length > 2 ? `5.0 accepts rolling upgrades only from 4.0/4.1: go through ${path[1]}, completing each hop (all nodes, upgradesstables) before the next` : major ? `${line(from.version)} → ${line(to.version)} is a supported rolling upgrade` : 'patch upgrade within one line')],
+      evidence: [
+        blocker ??
+          (path.length > 2
+            ? `5.0 accepts rolling upgrades only from 4.0/4.1: go through ${path[1]}, completing each hop (all nodes, upgradesstables) before the next`
+            : major
+              ? `${line(from.version)} → ${line(to.version)} is a supported rolling upgrade`
+              : 'patch upgrade within one line'),
+      ],
       knowledgeIds: ['migration.cassandra.upgrade-path'],
     },
   ];
@@ -198,7 +256,9 @@ export function cassandraUpgradeChecklist(input: MigrationInput): { path: string
       title: java5 ? 'Nodes run Java 11 or 17 (5.0 dropped Java 8)' : 'Nodes run Java 8 or 11',
       status: 'action',
       evidence: ['JDK version not collected: check `java -version` on each node'],
-      action: java5 ? 'Move to Java 11 on the 4.x line first, then upgrade; use the jvm11/jvm17 options files.' : 'Java 8 or 11 with the matching jvm*-server.options file.',
+      action: java5
+        ? 'Move to Java 11 on the 4.x line first, then upgrade; use the jvm11/jvm17 options files.'
+        : 'Java 8 or 11 with the matching jvm*-server.options file.',
       knowledgeIds: ['migration.cassandra.java'],
       step: 3,
     });
@@ -206,20 +266,39 @@ export function cassandraUpgradeChecklist(input: MigrationInput): { path: string
   items.push(clientItems(input), ...configItems(input), ...schemaItems(input), ...clusterStateItems(input), repairItem(input, 4));
   // The order of steps, as ordered actions.
   items.push(
-    { id: 'procedure.snapshot', area: 'procedure', title: 'Snapshot every node', status: 'action', evidence: ['the only way back: a newer major writes files the older cannot read'], action: 'nodetool snapshot -t pre-upgrade on every node (and copy off-node if disks are tight).', knowledgeIds: ['migration.upgrade.snapshot-first'], step: 5 },
+    {
+      id: 'procedure.snapshot',
+      area: 'procedure',
+      title: 'Snapshot every node',
+      status: 'action',
+      evidence: ['the only way back: a newer major writes files the older cannot read'],
+      action: 'nodetool snapshot -t pre-upgrade on every node (and copy off-node if disks are tight).',
+      knowledgeIds: ['migration.upgrade.snapshot-first'],
+      step: 5,
+    },
     {
       id: 'procedure.rolling',
       area: 'procedure',
       title: 'Upgrade one node at a time',
       status: 'action',
       evidence: [`${path.length - 1} hop(s): ${path.join(' → ')}`],
-      action: 'Per node: nodetool drain, stop, install the new version with the converted config, start, wait for UN and no errors, then the next node (rack by rack). No schema, repair or topology changes until every node runs the new version.',
+      action:
+        'Per node: nodetool drain, stop, install the new version with the converted config, start, wait for UN and no errors, then the next node (rack by rack). No schema, repair or topology changes until every node runs the new version.',
       knowledgeIds: ['migration.upgrade.mixed-version'],
       step: 6,
     },
   );
   if (major) {
-    items.push({ id: 'procedure.upgradesstables', area: 'procedure', title: 'Rewrite SSTables to the new format', status: 'action', evidence: ['required before the next major can read them'], action: 'After the last node is upgraded: nodetool upgradesstables on each node (a few at a time; it is compaction I/O).', knowledgeIds: ['migration.upgrade.upgradesstables'], step: 7 });
+    items.push({
+      id: 'procedure.upgradesstables',
+      area: 'procedure',
+      title: 'Rewrite SSTables to the new format',
+      status: 'action',
+      evidence: ['required before the next major can read them'],
+      action: 'After the last node is upgraded: nodetool upgradesstables on each node (a few at a time; it is compaction I/O).',
+      knowledgeIds: ['migration.upgrade.upgradesstables'],
+      step: 7,
+    });
   }
   if (crosses(from.version, to.version, '5.0')) {
     items.push({

@@ -28,7 +28,9 @@ export function clientGroups(c: ClusterFacts): { driver: string; version: string
     g.addresses.add(cl.address);
     groups.set(k, g);
   }
-  return [...groups.values()].map((g) => ({ ...g, addresses: [...g.addresses].sort() })).sort((a, b) => (a.protocol ?? 0) - (b.protocol ?? 0) || a.driver.localeCompare(b.driver));
+  return [...groups.values()]
+    .map((g) => ({ ...g, addresses: [...g.addresses].sort() }))
+    .sort((a, b) => (a.protocol ?? 0) - (b.protocol ?? 0) || a.driver.localeCompare(b.driver));
 }
 
 /** Schema agreement and mixed versions, from a snapshot. */
@@ -36,8 +38,24 @@ export function clusterStateItems(input: MigrationInput): ChecklistItem[] {
   const c = input.cluster;
   if (!c) {
     return [
-      { id: 'cluster.schema-agreement', area: 'cluster', title: 'All nodes agree on one schema version', status: 'action', evidence: [notChecked('a snapshot', 'give a bundle or run on the live cluster')], action: 'Check `nodetool describecluster` shows one schema version before starting.', knowledgeIds: ['topology.schema-agreement'] },
-      { id: 'cluster.versions', area: 'cluster', title: 'Every node runs the same starting version', status: 'action', evidence: [notChecked('a snapshot', 'give a bundle')], action: 'Check `nodetool version` on every node.', knowledgeIds: ['migration.upgrade.mixed-version'] },
+      {
+        id: 'cluster.schema-agreement',
+        area: 'cluster',
+        title: 'All nodes agree on one schema version',
+        status: 'action',
+        evidence: [notChecked('a snapshot', 'give a bundle or run on the live cluster')],
+        action: 'Check `nodetool describecluster` shows one schema version before starting.',
+        knowledgeIds: ['topology.schema-agreement'],
+      },
+      {
+        id: 'cluster.versions',
+        area: 'cluster',
+        title: 'Every node runs the same starting version',
+        status: 'action',
+        evidence: [notChecked('a snapshot', 'give a bundle')],
+        action: 'Check `nodetool version` on every node.',
+        knowledgeIds: ['migration.upgrade.mixed-version'],
+      },
     ];
   }
   const items: ChecklistItem[] = [];
@@ -48,7 +66,14 @@ export function clusterStateItems(input: MigrationInput): ChecklistItem[] {
     title: 'All nodes agree on one schema version',
     status: sv.length > 1 ? 'blocker' : sv.length === 1 ? 'ok' : 'action',
     evidence: [sv.length ? `${sv.length} schema version(s) across ${c.nodes} node(s): ${sv.join(', ')} (snapshot)` : 'schema version not collected (snapshot)'],
-    ...(sv.length !== 1 ? { action: sv.length > 1 ? 'Resolve the disagreement (a down or stuck node; nodetool describecluster) before changing versions.' : 'Check nodetool describecluster.' } : {}),
+    ...(sv.length !== 1
+      ? {
+          action:
+            sv.length > 1
+              ? 'Resolve the disagreement (a down or stuck node; nodetool describecluster) before changing versions.'
+              : 'Check nodetool describecluster.',
+        }
+      : {}),
     knowledgeIds: ['topology.schema-agreement'],
   });
   const rv = c.releaseVersions;
@@ -59,9 +84,14 @@ export function clusterStateItems(input: MigrationInput): ChecklistItem[] {
     area: 'cluster',
     title: 'Every node runs the same starting version',
     status: rv.length > 1 ? 'blocker' : offLine.length ? 'action' : rv.length ? 'ok' : 'action',
-    evidence: [rv.length ? `release versions: ${rv.join(', ')} on ${c.nodes} node(s) (snapshot)` : 'release version not collected (snapshot)', `declared starting version ${input.from.version}`],
+    evidence: [
+      rv.length ? `release versions: ${rv.join(', ')} on ${c.nodes} node(s) (snapshot)` : 'release version not collected (snapshot)',
+      `declared starting version ${input.from.version}`,
+    ],
     ...(rv.length > 1
-      ? { action: 'The cluster is mid-upgrade: finish (or roll back) the current one before starting another; no schema, repair or topology changes meanwhile.' }
+      ? {
+          action: 'The cluster is mid-upgrade: finish (or roll back) the current one before starting another; no schema, repair or topology changes meanwhile.',
+        }
       : offLine.length
         ? { action: `The nodes run ${rv.join(', ')}, not the ${fromLine} line declared: review with the real starting version.` }
         : {}),
@@ -84,7 +114,9 @@ export function repairItem(input: MigrationInput, step: number): ChecklistItem {
           : 'no repair task running (snapshot); repair history is not collected'
         : notChecked('a snapshot', 'give a bundle'),
     ],
-    action: running.length ? 'Let the running repair finish, then start; no repairs while versions are mixed.' : 'Confirm the last full repair of every keyspace finished within gc_grace_seconds (repair tool history); pause scheduled repairs for the duration.',
+    action: running.length
+      ? 'Let the running repair finish, then start; no repairs while versions are mixed.'
+      : 'Confirm the last full repair of every keyspace finished within gc_grace_seconds (repair tool history); pause scheduled repairs for the duration.',
     knowledgeIds: ['migration.upgrade.repair-before', 'datamodel.gc-grace-seconds.default'],
     step,
   };

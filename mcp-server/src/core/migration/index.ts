@@ -31,10 +31,13 @@ export function reviewMigration(input: MigrationInput): MigrationReview {
   const kind = migrationKind(input);
   if (kind === 'postgres-to-cql') return reviewPostgres(input);
   if (input.from.product === 'postgres' || input.to.product === 'postgres') throw new RangeError(`${kind} does not take a PostgreSQL endpoint`);
-  if (kind === 'cassandra-upgrade' && (input.from.product !== 'cassandra' || input.to.product !== 'cassandra')) throw new RangeError('a Cassandra upgrade goes from cassandra to cassandra');
-  if (kind === 'cassandra-to-scylla' && (input.from.product !== 'cassandra' || input.to.product !== 'scylla')) throw new RangeError('cassandra-to-scylla goes from cassandra to scylla');
+  if (kind === 'cassandra-upgrade' && (input.from.product !== 'cassandra' || input.to.product !== 'cassandra'))
+    throw new RangeError('a Cassandra upgrade goes from cassandra to cassandra');
+  if (kind === 'cassandra-to-scylla' && (input.from.product !== 'cassandra' || input.to.product !== 'scylla'))
+    throw new RangeError('cassandra-to-scylla goes from cassandra to scylla');
   if (kind === 'vnodes-to-tablets' && input.to.product !== 'scylla') throw new RangeError('vnodes-to-tablets needs a ScyllaDB target');
-  const { path, items } = kind === 'cassandra-upgrade' ? cassandraUpgradeChecklist(input) : kind === 'cassandra-to-scylla' ? toScyllaChecklist(input) : toTabletsChecklist(input);
+  const { path, items } =
+    kind === 'cassandra-upgrade' ? cassandraUpgradeChecklist(input) : kind === 'cassandra-to-scylla' ? toScyllaChecklist(input) : toTabletsChecklist(input);
   const order = { blocker: 0, action: 1, ok: 2 } as const;
   const sorted = [...items].sort((a, b) => order[a.status] - order[b.status] || (a.step ?? 99) - (b.step ?? 99));
   const warnings: string[] = [];

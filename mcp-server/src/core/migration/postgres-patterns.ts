@@ -48,11 +48,9 @@ export function parseAccessPattern(text: string): AccessPattern | { error: strin
     out.frequency = freq[1]!;
     s = s.replace(freq[0], ' ');
   }
-  const words = s
-    .replace(/,/g, ' , ')
-    .split(/\s+/)
-    .filter(Boolean);
-  const isName = (w: string | undefined) => w !== undefined && /^[A-Za-z_][A-Za-z0-9_$]*(?:\.[A-Za-z_][A-Za-z0-9_$]*)?$|^"[^"]+"$/.test(w) && !KEYWORDS.has(w.toLowerCase());
+  const words = s.replace(/,/g, ' , ').split(/\s+/).filter(Boolean);
+  const isName = (w: string | undefined) =>
+    w !== undefined && /^[A-Za-z_][A-Za-z0-9_$]*(?:\.[A-Za-z_][A-Za-z0-9_$]*)?$|^"[^"]+"$/.test(w) && !KEYWORDS.has(w.toLowerCase());
   const unq = (w: string) => (w.startsWith('"') ? w.slice(1, -1) : w.includes('.') ? w.split('.').pop()!.toLowerCase() : w.toLowerCase());
   let i = 0;
   if (!isName(words[0])) return { error: `"${text}": start with the table name, e.g. "orders by user_id order by created_at desc"` };
@@ -84,7 +82,10 @@ export function parseAccessPattern(text: string): AccessPattern | { error: strin
 /** The CQL table name for a pattern. */
 export function patternName(p: AccessPattern): string {
   const raw = p.name ?? `${p.table}_by_${p.where.length ? p.where.join('_') : 'all'}`;
-  const clean = raw.toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^_+|_+$/g, '');
+  const clean = raw
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   return /^[a-z]/.test(clean) ? clean.slice(0, 48) : `t_${clean}`.slice(0, 48);
 }
 

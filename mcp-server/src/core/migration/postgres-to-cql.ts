@@ -24,7 +24,11 @@ export interface TypeMapping {
 const TIME_TYPES = new Set(['timestamp', 'date', 'timeuuid']);
 
 /** PostgreSQL column type → CQL type (collections unfrozen; callers freeze them inside keys and UDTs). */
-export function mapPgType(col: Pick<PgColumn, 'baseType' | 'typeArgs' | 'arrayDims' | 'generated'>, enums: Set<string> = new Set(), domains: Map<string, Pick<PgColumn, 'baseType' | 'typeArgs' | 'arrayDims'>> = new Map()): TypeMapping {
+export function mapPgType(
+  col: Pick<PgColumn, 'baseType' | 'typeArgs' | 'arrayDims' | 'generated'>,
+  enums: Set<string> = new Set(),
+  domains: Map<string, Pick<PgColumn, 'baseType' | 'typeArgs' | 'arrayDims'>> = new Map(),
+): TypeMapping {
   const domain = domains.get(col.baseType.split('.').pop()!);
   if (domain) {
     const m = mapPgType({ ...domain, arrayDims: domain.arrayDims + col.arrayDims, generated: col.generated }, enums);
@@ -49,7 +53,10 @@ export function mapPgType(col: Pick<PgColumn, 'baseType' | 'typeArgs' | 'arrayDi
       break;
     case 'numeric':
     case 'decimal':
-      m = col.typeArgs.length === 1 || (col.typeArgs.length === 2 && col.typeArgs[1] === 0) ? { cql: 'varint', note: `${base}(${col.typeArgs.join(',')}) has no fraction: varint (precision not enforced)` } : { cql: 'decimal', note: col.typeArgs.length ? `precision/scale ${col.typeArgs.join(',')} not enforced by decimal` : null };
+      m =
+        col.typeArgs.length === 1 || (col.typeArgs.length === 2 && col.typeArgs[1] === 0)
+          ? { cql: 'varint', note: `${base}(${col.typeArgs.join(',')}) has no fraction: varint (precision not enforced)` }
+          : { cql: 'decimal', note: col.typeArgs.length ? `precision/scale ${col.typeArgs.join(',')} not enforced by decimal` : null };
       break;
     case 'money':
       m = { cql: 'decimal', note: 'money → decimal (no currency formatting)' };
@@ -128,7 +135,11 @@ export function mapPgType(col: Pick<PgColumn, 'baseType' | 'typeArgs' | 'arrayDi
       if (enums.has(short) || enums.has(base)) m = { cql: 'text', note: `enum ${short} → text: allowed values no longer enforced` };
       else m = { cql: 'text', note: `${base} has no CQL counterpart: text (check the application's encoding)` };
   }
-  if (col.generated) m = { cql: m.cql, note: `${col.generated === 'identity' ? 'identity column' : col.generated === 'serial' ? 'serial' : 'nextval() default'}: no sequences in CQL — keep existing ids, generate uuid/timeuuid for new rows${m.note ? `; ${m.note}` : ''}` };
+  if (col.generated)
+    m = {
+      cql: m.cql,
+      note: `${col.generated === 'identity' ? 'identity column' : col.generated === 'serial' ? 'serial' : 'nextval() default'}: no sequences in CQL — keep existing ids, generate uuid/timeuuid for new rows${m.note ? `; ${m.note}` : ''}`,
+    };
   if (col.arrayDims > 0) {
     const inner = m.cql.startsWith('map<') || m.cql.startsWith('list<') ? `frozen<${m.cql}>` : m.cql;
     let cql = `list<${inner}>`;
@@ -144,7 +155,67 @@ const freezeIfCollection = (t: string) => (/^(?:list|set|map)</.test(t) ? `froze
 // Names
 
 const CQL_RESERVED = new Set([
-  'add', 'allow', 'alter', 'and', 'apply', 'asc', 'authorize', 'batch', 'begin', 'by', 'columnfamily', 'create', 'delete', 'desc', 'describe', 'drop', 'entries', 'execute', 'from', 'full', 'grant', 'if', 'in', 'index', 'infinity', 'insert', 'into', 'is', 'keyspace', 'limit', 'materialized', 'mbean', 'mbeans', 'modify', 'nan', 'norecursive', 'not', 'null', 'of', 'on', 'or', 'order', 'primary', 'rename', 'replace', 'revoke', 'schema', 'select', 'set', 'table', 'to', 'token', 'truncate', 'unlogged', 'unset', 'update', 'use', 'using', 'view', 'where', 'with',
+  'add',
+  'allow',
+  'alter',
+  'and',
+  'apply',
+  'asc',
+  'authorize',
+  'batch',
+  'begin',
+  'by',
+  'columnfamily',
+  'create',
+  'delete',
+  'desc',
+  'describe',
+  'drop',
+  'entries',
+  'execute',
+  'from',
+  'full',
+  'grant',
+  'if',
+  'in',
+  'index',
+  'infinity',
+  'insert',
+  'into',
+  'is',
+  'keyspace',
+  'limit',
+  'materialized',
+  'mbean',
+  'mbeans',
+  'modify',
+  'nan',
+  'norecursive',
+  'not',
+  'null',
+  'of',
+  'on',
+  'or',
+  'order',
+  'primary',
+  'rename',
+  'replace',
+  'revoke',
+  'schema',
+  'select',
+  'set',
+  'table',
+  'to',
+  'token',
+  'truncate',
+  'unlogged',
+  'unset',
+  'update',
+  'use',
+  'using',
+  'view',
+  'where',
+  'with',
 ]);
 
 /** A CQL identifier: bare when lower-case and not reserved, otherwise double-quoted. */
@@ -152,7 +223,8 @@ export function cqlIdent(name: string): string {
   return /^[a-z][a-z0-9_]*$/.test(name) && !CQL_RESERVED.has(name) ? name : `"${name.replace(/"/g, '""')}"`;
 }
 
-const singular = (t: string) => (t.endsWith('ies') ? `${t.slice(0, -3)}y` : t.endsWith('ses') ? t.slice(0, -2) : t.endsWith('s') && !t.endsWith('ss') ? t.slice(0, -1) : t);
+const singular = (t: string) =>
+  t.endsWith('ies') ? `${t.slice(0, -3)}y` : t.endsWith('ses') ? t.slice(0, -2) : t.endsWith('s') && !t.endsWith('ss') ? t.slice(0, -1) : t;
 
 // ---------------------------------------------------------------------------------------------------------
 // Helpers over the parsed DDL
@@ -169,7 +241,8 @@ function refCols(s: PgSchema, fk: { refTable: string; refColumns: string[] }): s
 
 const COUNTER_NAME = /(?:^|_)(?:count|counts|views?|view_count|hits|likes|clicks|votes|plays|downloads)$/;
 const BALANCE_NAME = /(?:^|_)(?:stock|stock_quantity|quantity_on_hand|balance|inventory|credits?)$/;
-const LOW_CARDINALITY = (c: PgColumn, enums: Set<string>) => c.baseType === 'boolean' || enums.has(c.baseType.split('.').pop()!) || ((c.baseType === 'character' || c.baseType === 'bpchar') && (c.typeArgs[0] ?? 1) <= 3);
+const LOW_CARDINALITY = (c: PgColumn, enums: Set<string>) =>
+  c.baseType === 'boolean' || enums.has(c.baseType.split('.').pop()!) || ((c.baseType === 'character' || c.baseType === 'bpchar') && (c.typeArgs[0] ?? 1) <= 3);
 
 const PERIODS: { period: 'year' | 'month' | 'week' | 'day' | 'hour'; days: number }[] = [
   { period: 'year', days: 365 },
@@ -195,11 +268,30 @@ function proposeForPattern(s: PgSchema, p: AccessPattern, ks: string, enums: Set
   const base = findTable(s, p.table);
   const blocked = (why: string[], action: string): PatternResult => ({
     table: null,
-    items: [{ id: 'model.query-table', area: 'model', subject: name, title: `Query table for "${line}"`, status: 'blocker', evidence: why, action, knowledgeIds: ['migration.postgres.query-first'] }],
+    items: [
+      {
+        id: 'model.query-table',
+        area: 'model',
+        subject: name,
+        title: `Query table for "${line}"`,
+        status: 'blocker',
+        evidence: why,
+        action,
+        knowledgeIds: ['migration.postgres.query-first'],
+      },
+    ],
     types: [],
   });
-  if (!base) return blocked([`table ${p.table} is not in the DDL (tables: ${s.tables.map((t) => t.name).join(', ')})`], 'Name a table from the DDL as the pattern\'s table.');
-  if (!p.where.length) return blocked([`pattern "${line}" has no equality column, so no partition key: the query would scan every partition on every node`], 'Give the column(s) the query always knows ("by <col>"); for a global listing, add a synthetic bucket column or serve it from an export/analytics path.');
+  if (!base)
+    return blocked(
+      [`table ${p.table} is not in the DDL (tables: ${s.tables.map((t) => t.name).join(', ')})`],
+      "Name a table from the DDL as the pattern's table.",
+    );
+  if (!p.where.length)
+    return blocked(
+      [`pattern "${line}" has no equality column, so no partition key: the query would scan every partition on every node`],
+      'Give the column(s) the query always knows ("by <col>"); for a global listing, add a synthetic bucket column or serve it from an export/analytics path.',
+    );
 
   // Parents the pattern joins: explicit ones, plus any parent holding a column the pattern names.
   const parents = new Map<string, { table: PgTable; via: string[]; refs: string[]; prefix: string }>();
@@ -208,7 +300,9 @@ function proposeForPattern(s: PgSchema, p: AccessPattern, ks: string, enums: Set
     const t = findTable(s, tname);
     if (!t) return `joined table ${tname} is not in the DDL`;
     // Two keys to the same parent (winner_id, opponent_id → teams) are two copies, named by the key.
-    const ups = base.foreignKeys.filter((fk, i, all) => fk.refTable === t.name && all.findIndex((o) => o.refTable === t.name && o.columns.join() === fk.columns.join()) === i);
+    const ups = base.foreignKeys.filter(
+      (fk, i, all) => fk.refTable === t.name && all.findIndex((o) => o.refTable === t.name && o.columns.join() === fk.columns.join()) === i,
+    );
     for (const up of ups) {
       const prefix = ups.length > 1 ? `${up.columns.join('_').replace(/_id$/, '')}_` : `${singular(t.name)}_`;
       parents.set(`${t.name}(${up.columns.join(',')})`, { table: t, via: up.columns, refs: refCols(s, up), prefix });
@@ -279,7 +373,13 @@ function proposeForPattern(s: PgSchema, p: AccessPattern, ks: string, enums: Set
     if (!base.primaryKey.length) problems.push(`${base.name} has no primary key: nothing makes a row unique inside the partition`);
     // Unless the key so far already covers a unique key (UNIQUE (series_id, day)).
     const keyed = new Set([...p.where, ...clustering.map((c) => c.name)]);
-    if (!uniqueKeys.some((k) => k.every((c) => keyed.has(c)))) for (const k of base.primaryKey) addClustering(k, base, base.columns.find((c) => c.name === k)!);
+    if (!uniqueKeys.some((k) => k.every((c) => keyed.has(c))))
+      for (const k of base.primaryKey)
+        addClustering(
+          k,
+          base,
+          base.columns.find((c) => c.name === k)!,
+        );
   }
   if (problems.length) return blocked(problems, 'Add a unique column (an id) to the source table, or name one in the pattern.');
 
@@ -326,7 +426,10 @@ function proposeForPattern(s: PgSchema, p: AccessPattern, ks: string, enums: Set
     sizeEvidence.push(`partition key (${p.where.join(', ')}) covers a unique key of ${base.name}: one row per partition`);
   } else if (p.maxRowsPerKey !== undefined) {
     const values = p.maxRowsPerKey * valuesPerRow;
-    sizeEvidence.push(`at most ${p.maxRowsPerKey} rows per ${p.where.join(', ')} (given) × ${valuesPerRow} values per row = ${values} values (Nv = Nr × (Nc − Npk − Ns))`, `design ceiling ${threshold} values and ${bytesCeiling} MB per partition`);
+    sizeEvidence.push(
+      `at most ${p.maxRowsPerKey} rows per ${p.where.join(', ')} (given) × ${valuesPerRow} values per row = ${values} values (Nv = Nr × (Nc − Npk − Ns))`,
+      `design ceiling ${threshold} values and ${bytesCeiling} MB per partition`,
+    );
     if (values > threshold) {
       sizeStatus = 'action';
       sizeAction = `Bounded but too wide: split the partition (add a bucket column to the partition key) so each holds under ${threshold} values.`;
@@ -346,18 +449,31 @@ function proposeForPattern(s: PgSchema, p: AccessPattern, ks: string, enums: Set
       }
     } else {
       period = PERIODS[1]!;
-      sizeEvidence.push(`rows of one ${p.where.join(', ')} accumulate forever in one partition (clustered by ${timeCol.name})`, `${notChecked('the growth rate', 'add "~N/day" rows per key per day for the most active key')}; a month bucket is assumed`, `ceiling ${threshold} values, ${bytesCeiling} MB per partition`);
+      sizeEvidence.push(
+        `rows of one ${p.where.join(', ')} accumulate forever in one partition (clustered by ${timeCol.name})`,
+        `${notChecked('the growth rate', 'add "~N/day" rows per key per day for the most active key')}; a month bucket is assumed`,
+        `ceiling ${threshold} values, ${bytesCeiling} MB per partition`,
+      );
     }
     if (base.partitionBy) sizeEvidence.push(`PostgreSQL partitions ${base.name} by ${base.partitionBy}: the same period is a natural bucket`);
     const bcol = `${timeCol.name}_${period.period}`;
     bucket = { column: bcol, period: period.period, of: timeCol.name };
     const bIdx = columns.filter((c) => c.kind === 'partition_key').length;
-    columns.splice(bIdx, 0, { name: bcol, type: period.period === 'hour' ? 'timestamp' : 'date', kind: 'partition_key', from: `start of the ${period.period} of ${timeCol.from}` });
+    columns.splice(bIdx, 0, {
+      name: bcol,
+      type: period.period === 'hour' ? 'timestamp' : 'date',
+      kind: 'partition_key',
+      from: `start of the ${period.period} of ${timeCol.from}`,
+    });
     sizeStatus = 'action';
     sizeAction = `Partition by (${[...p.where, bcol].join(', ')}): write ${bcol} = start of the ${period.period} of ${timeCol.name}; a "latest N" read walks back bucket by bucket until it has enough rows.`;
   } else {
     sizeStatus = 'action';
-    sizeEvidence.push(`many rows per ${p.where.join(', ')} and no time column to bucket by`, notChecked('the rows per key', 'add "max N" when the count is bounded'), `ceiling ${threshold} values, ${bytesCeiling} MB per partition`);
+    sizeEvidence.push(
+      `many rows per ${p.where.join(', ')} and no time column to bucket by`,
+      notChecked('the rows per key', 'add "max N" when the count is bounded'),
+      `ceiling ${threshold} values, ${bytesCeiling} MB per partition`,
+    );
     sizeAction = 'Confirm how many rows one key can collect; if it is unbounded, add a bucket column (time or hash) to the partition key.';
   }
 
@@ -386,7 +502,10 @@ function proposeForPattern(s: PgSchema, p: AccessPattern, ks: string, enums: Set
     `one partition per query; ${columns.length} columns`,
   ];
   if (p.frequency) evidence.push(`runs ${p.frequency} (given)`);
-  if (orderConflict) evidence.push(`range on ${(p.range ?? []).join(', ')} but ordered by ${(p.orderBy ?? []).map((o) => o.col).join(', ')}: CQL returns rows in clustering order only`);
+  if (orderConflict)
+    evidence.push(
+      `range on ${(p.range ?? []).join(', ')} but ordered by ${(p.orderBy ?? []).map((o) => o.col).join(', ')}: CQL returns rows in clustering order only`,
+    );
   if (directions.size > 1) evidence.push('mixed ASC/DESC order: served only in this clustering order or its exact reverse');
   items.unshift({
     id: 'model.query-table',
@@ -398,7 +517,16 @@ function proposeForPattern(s: PgSchema, p: AccessPattern, ks: string, enums: Set
     ...(orderConflict ? { action: 'Sort in the client, or make the ordering column the first clustering column and filter the range in the client.' } : {}),
     knowledgeIds: ['migration.postgres.query-first'],
   });
-  items.push({ id: 'model.partition-size', area: 'model', subject: name, title: `Partitions of ${name} stay bounded`, status: sizeStatus, evidence: sizeEvidence, ...(sizeAction ? { action: sizeAction } : {}), knowledgeIds: ['migration.postgres.partition-values', 'datamodel.partition-size.target', 'migration.postgres.time-bucket'] });
+  items.push({
+    id: 'model.partition-size',
+    area: 'model',
+    subject: name,
+    title: `Partitions of ${name} stay bounded`,
+    status: sizeStatus,
+    evidence: sizeEvidence,
+    ...(sizeAction ? { action: sizeAction } : {}),
+    knowledgeIds: ['migration.postgres.partition-values', 'datamodel.partition-size.target', 'migration.postgres.time-bucket'],
+  });
   if (denormalized.length) {
     items.push({
       id: 'model.denormalization',
@@ -409,10 +537,13 @@ function proposeForPattern(s: PgSchema, p: AccessPattern, ks: string, enums: Set
       evidence: [
         ...denormalized.map((d) => `${d.table}: ${d.how} ${d.columns.join(', ') || '(none)'}`),
         ...(leftOut.length ? [`not copied (volatile or bulky — read from their own table): ${leftOut.join(', ')}`] : []),
-        ...[...new Set([...parents.values()].map((x) => x.table.name))].map((t) => `an update to a row of ${t} rewrites every ${name} row that copied it (write amplification)`),
+        ...[...new Set([...parents.values()].map((x) => x.table.name))].map(
+          (t) => `an update to a row of ${t} rewrites every ${name} row that copied it (write amplification)`,
+        ),
         ...[...children.values()].map(({ table: t }) => `${t.name} rows nested as a frozen list: rewritten whole on every change; keep it short`),
       ],
-      action: 'Copy only columns that rarely change or whose value at write time is wanted (a price at order time); write the copies with the source row (logged batch if they must not diverge).',
+      action:
+        'Copy only columns that rarely change or whose value at write time is wanted (a price at order time); write the copies with the source row (logged batch if they must not diverge).',
       knowledgeIds: ['migration.postgres.no-joins', 'migration.postgres.batch-sync'],
     });
   }
@@ -420,7 +551,11 @@ function proposeForPattern(s: PgSchema, p: AccessPattern, ks: string, enums: Set
   const cql = tableDdl(ks, name, line, columns, clustering);
   return {
     table: { name, pattern: line, sourceTable: base.name, partitionKey, clustering, columns, bucket, denormalized, cql },
-    items: items.map((i) => (i.id === 'model.query-table' && typeNotes.size ? { ...i, evidence: [...i.evidence, `${typeNotes.size} column type(s) map with caveats (see model.type-mapping)`] } : i)),
+    items: items.map((i) =>
+      i.id === 'model.query-table' && typeNotes.size
+        ? { ...i, evidence: [...i.evidence, `${typeNotes.size} column type(s) map with caveats (see model.type-mapping)`] }
+        : i,
+    ),
     types,
   };
 }
@@ -452,15 +587,40 @@ export function postgresToCqlChecklist(input: MigrationInput): { path: string[];
   if (!pg) {
     return {
       path,
-      items: [{ id: 'model.ddl', area: 'model', title: 'PostgreSQL schema read', status: 'blocker', evidence: [notChecked('the PostgreSQL DDL', 'give pg_dump --schema-only output as ddlText/ddlFile')], action: 'Run pg_dump --schema-only (no data) and pass the file.', knowledgeIds: ['migration.postgres.query-first'] }],
+      items: [
+        {
+          id: 'model.ddl',
+          area: 'model',
+          title: 'PostgreSQL schema read',
+          status: 'blocker',
+          evidence: [notChecked('the PostgreSQL DDL', 'give pg_dump --schema-only output as ddlText/ddlFile')],
+          action: 'Run pg_dump --schema-only (no data) and pass the file.',
+          knowledgeIds: ['migration.postgres.query-first'],
+        },
+      ],
       warnings: ['no PostgreSQL DDL: nothing to review'],
     };
   }
   const s = pg.schema;
   const warnings: string[] = [];
   const enums = new Set(s.enums.map((e) => e.name));
-  const domains = new Map((s.domains ?? []).map((d) => [d.name, { name: d.name, type: d.type, baseType: d.baseType, typeArgs: d.typeArgs, arrayDims: d.arrayDims, notNull: false, default: null, generated: null, computed: null } satisfies PgColumn]));
-  const ks = (pg.keyspace ?? (s.tables.find((t) => t.schema && t.schema !== 'public')?.schema ?? 'app')).toLowerCase().replace(/[^a-z0-9_]/g, '_');
+  const domains = new Map(
+    (s.domains ?? []).map((d) => [
+      d.name,
+      {
+        name: d.name,
+        type: d.type,
+        baseType: d.baseType,
+        typeArgs: d.typeArgs,
+        arrayDims: d.arrayDims,
+        notNull: false,
+        default: null,
+        generated: null,
+        computed: null,
+      } satisfies PgColumn,
+    ]),
+  );
+  const ks = (pg.keyspace ?? s.tables.find((t) => t.schema && t.schema !== 'public')?.schema ?? 'app').toLowerCase().replace(/[^a-z0-9_]/g, '_');
   const given = pg.patterns.length > 0;
   const patterns = given ? pg.patterns : defaultPatterns(s);
   if (!given) warnings.push('no access patterns: one lookup table per PostgreSQL table by its primary key — give the real queries for a query-first design');
@@ -501,14 +661,25 @@ export function postgresToCqlChecklist(input: MigrationInput): { path: string[];
   });
 
   // Sequences / identity.
-  const seqCols = s.tables.flatMap((t) => t.columns.filter((c) => c.generated).map((c) => `${t.name}.${c.name} (${c.generated === 'identity' ? 'identity' : c.generated === 'serial' ? 'serial' : `default ${c.default}`})`));
+  const seqCols = s.tables.flatMap((t) =>
+    t.columns
+      .filter((c) => c.generated)
+      .map((c) => `${t.name}.${c.name} (${c.generated === 'identity' ? 'identity' : c.generated === 'serial' ? 'serial' : `default ${c.default}`})`),
+  );
   items.push({
     id: 'model.ids',
     area: 'model',
     title: 'Ids generated by sequences have a replacement',
     status: seqCols.length ? 'action' : 'ok',
-    evidence: seqCols.length ? [...seqCols, ...(s.sequences.length ? [`${s.sequences.length} CREATE SEQUENCE statement(s)`] : [])] : ['no serial, identity or nextval() column'],
-    ...(seqCols.length ? { action: 'Keep existing ids (bigint) for migrated rows; generate uuid/timeuuid for new rows in the application. A central id counter would need a lightweight transaction per insert.' } : {}),
+    evidence: seqCols.length
+      ? [...seqCols, ...(s.sequences.length ? [`${s.sequences.length} CREATE SEQUENCE statement(s)`] : [])]
+      : ['no serial, identity or nextval() column'],
+    ...(seqCols.length
+      ? {
+          action:
+            'Keep existing ids (bigint) for migrated rows; generate uuid/timeuuid for new rows in the application. A central id counter would need a lightweight transaction per insert.',
+        }
+      : {}),
     knowledgeIds: ['migration.postgres.ids', 'migration.postgres.lwt-cost'],
   });
 
@@ -517,9 +688,13 @@ export function postgresToCqlChecklist(input: MigrationInput): { path: string[];
   // Cassandra's default Paxos v1 takes 4 round trips; ScyllaDB folds the read into the prepare (kb:migration.postgres.lwt-cost).
   const lwtTrips =
     to.product === 'scylla' ? `${lwt - 1} round trips (the read rides on the prepare)` : `${lwt} round trips (Paxos v1, the default; v2 saves one)`;
-  const fks = s.tables.flatMap((t) => t.foreignKeys.map((f) => `${t.name}(${f.columns.join(', ')}) → ${f.refTable}${f.onDelete ? ` ON DELETE ${f.onDelete}` : ''}`));
+  const fks = s.tables.flatMap((t) =>
+    t.foreignKeys.map((f) => `${t.name}(${f.columns.join(', ')}) → ${f.refTable}${f.onDelete ? ` ON DELETE ${f.onDelete}` : ''}`),
+  );
   const uniques = s.tables.flatMap((t) => t.uniques.map((u) => `UNIQUE ${t.name}(${u.join(', ')})`));
-  const uniqueIdx = s.indexes.filter((i) => i.unique).map((i) => `UNIQUE INDEX ${i.name ?? '?'} on ${i.table}(${[...i.columns.map((c) => c.name), ...i.expressions].join(', ')})`);
+  const uniqueIdx = s.indexes
+    .filter((i) => i.unique)
+    .map((i) => `UNIQUE INDEX ${i.name ?? '?'} on ${i.table}(${[...i.columns.map((c) => c.name), ...i.expressions].join(', ')})`);
   const checks = s.tables.flatMap((t) => t.checks.map((c) => `CHECK on ${t.name}: ${c}`));
   const cons = [...fks.map((f) => `FOREIGN KEY ${f}`), ...uniques, ...uniqueIdx, ...checks];
   items.push({
@@ -527,9 +702,14 @@ export function postgresToCqlChecklist(input: MigrationInput): { path: string[];
     area: 'model',
     title: 'Relational constraints have an owner after the move',
     status: cons.length ? 'action' : 'ok',
-    evidence: cons.length ? [...cons, `CQL enforces none of these; an INSERT on an existing key overwrites; a lightweight transaction costs ${lwtTrips} instead of one`] : ['no foreign key, UNIQUE or CHECK constraint'],
+    evidence: cons.length
+      ? [...cons, `CQL enforces none of these; an INSERT on an existing key overwrites; a lightweight transaction costs ${lwtTrips} instead of one`]
+      : ['no foreign key, UNIQUE or CHECK constraint'],
     ...(cons.length
-      ? { action: 'Per constraint: validate in the application, or (for UNIQUE) claim the value in a lookup table keyed by it with INSERT … IF NOT EXISTS; turn ON DELETE CASCADE into deletes from every query table.' }
+      ? {
+          action:
+            'Per constraint: validate in the application, or (for UNIQUE) claim the value in a lookup table keyed by it with INSERT … IF NOT EXISTS; turn ON DELETE CASCADE into deletes from every query table.',
+        }
       : {}),
     knowledgeIds: ['migration.postgres.no-constraints', 'migration.postgres.lwt-cost'],
   });
@@ -546,9 +726,18 @@ export function postgresToCqlChecklist(input: MigrationInput): { path: string[];
     status: multi.length || copies.length ? 'action' : 'ok',
     evidence:
       multi.length || copies.length
-        ? [...multi.map(([src, v]) => `a write to ${src} becomes writes to ${v.length} tables: ${v.join(', ')}`), ...copies.map((t) => `${t.name} holds copies of ${t.denormalized.map((d) => d.table).join(', ')}`), 'no isolation across partitions or tables: readers can see one table updated before another']
+        ? [
+            ...multi.map(([src, v]) => `a write to ${src} becomes writes to ${v.length} tables: ${v.join(', ')}`),
+            ...copies.map((t) => `${t.name} holds copies of ${t.denormalized.map((d) => d.table).join(', ')}`),
+            'no isolation across partitions or tables: readers can see one table updated before another',
+          ]
         : ['each source table feeds one query table and nothing is copied'],
-    ...(multi.length || copies.length ? { action: 'Write the tables of one source row in a logged batch when they must not diverge (atomic eventually, not isolated); otherwise plain async writes with retries, and a periodic consistency check.' } : {}),
+    ...(multi.length || copies.length
+      ? {
+          action:
+            'Write the tables of one source row in a logged batch when they must not diverge (atomic eventually, not isolated); otherwise plain async writes with retries, and a periodic consistency check.',
+        }
+      : {}),
     knowledgeIds: ['migration.postgres.batch-sync', 'migration.postgres.no-joins'],
   });
 
@@ -559,22 +748,43 @@ export function postgresToCqlChecklist(input: MigrationInput): { path: string[];
     const label = `${i.name ?? '(unnamed)'} on ${i.table}(${[...i.columns.map((c) => `${c.name}${c.desc ? ' DESC' : ''}`), ...i.expressions].join(', ')})${i.method && i.method !== 'btree' ? ` USING ${i.method}` : ''}${i.where ? ` WHERE ${i.where}` : ''}`;
     if (i.expressions.length) idxLines.push(`${label}: expression index — no CQL equivalent; store the computed value in its own column of a query table`);
     else if (i.where) idxLines.push(`${label}: partial index — no CQL equivalent; a query table holding only the matching rows`);
-    else if (i.method && ['gin', 'gist', 'brin', 'spgist'].includes(i.method)) idxLines.push(`${label}: ${i.method} index — no CQL equivalent (${i.method === 'brin' ? 'time ranges become clustering ranges' : 'containment/search needs a query table per value, or SAI/an external search index'})`);
-    else if (i.columns[0] && !served(i.table, i.columns[0].name)) idxLines.push(`${label}: no query table is partitioned by ${i.columns[0].name} — a CREATE INDEX here would be ${to.product === 'scylla' ? 'a global index (a hidden materialized view written on every base write)' : 'node-local and fan out to every node'}`);
+    else if (i.method && ['gin', 'gist', 'brin', 'spgist'].includes(i.method))
+      idxLines.push(
+        `${label}: ${i.method} index — no CQL equivalent (${i.method === 'brin' ? 'time ranges become clustering ranges' : 'containment/search needs a query table per value, or SAI/an external search index'})`,
+      );
+    else if (i.columns[0] && !served(i.table, i.columns[0].name))
+      idxLines.push(
+        `${label}: no query table is partitioned by ${i.columns[0].name} — a CREATE INDEX here would be ${to.product === 'scylla' ? 'a global index (a hidden materialized view written on every base write)' : 'node-local and fan out to every node'}`,
+      );
   }
   items.push({
     id: 'model.secondary-index',
     area: 'model',
     title: 'PostgreSQL indexes become query tables, not secondary indexes',
     status: idxLines.length ? 'action' : 'ok',
-    evidence: idxLines.length ? idxLines : [s.indexes.length ? `each of ${s.indexes.length} index(es) leads with a column some query table is partitioned by` : 'no CREATE INDEX in the DDL'],
-    ...(idxLines.length ? { action: 'For each index a query really needs, add an access pattern (a query table keyed by the indexed column) instead of CREATE INDEX; keep CQL indexes for low-cardinality filters within a known partition.' } : {}),
+    evidence: idxLines.length
+      ? idxLines
+      : [s.indexes.length ? `each of ${s.indexes.length} index(es) leads with a column some query table is partitioned by` : 'no CREATE INDEX in the DDL'],
+    ...(idxLines.length
+      ? {
+          action:
+            'For each index a query really needs, add an access pattern (a query table keyed by the indexed column) instead of CREATE INDEX; keep CQL indexes for low-cardinality filters within a known partition.',
+        }
+      : {}),
     knowledgeIds: ['schema.secondary-index.legacy', 'schema.sai', 'migration.postgres.query-first'],
   });
 
   // Counters and balances.
-  const counterCols = s.tables.flatMap((t) => t.columns.filter((c) => !t.primaryKey.includes(c.name) && /^(?:smallint|integer|int|int4|int8|bigint)$/.test(c.baseType) && COUNTER_NAME.test(c.name)).map((c) => `${t.name}.${c.name} ${c.type}${c.default ? ` DEFAULT ${c.default}` : ''}: incremented tally → counter column in its own table`));
-  const balanceCols = s.tables.flatMap((t) => t.columns.filter((c) => !t.primaryKey.includes(c.name) && /^(?:smallint|integer|int|int4|int8|bigint|numeric)$/.test(c.baseType) && BALANCE_NAME.test(c.name)).map((c) => `${t.name}.${c.name} ${c.type}: exact balance (must not go negative) → regular column updated with a lightweight transaction, not a counter`));
+  const counterCols = s.tables.flatMap((t) =>
+    t.columns
+      .filter((c) => !t.primaryKey.includes(c.name) && /^(?:smallint|integer|int|int4|int8|bigint)$/.test(c.baseType) && COUNTER_NAME.test(c.name))
+      .map((c) => `${t.name}.${c.name} ${c.type}${c.default ? ` DEFAULT ${c.default}` : ''}: incremented tally → counter column in its own table`),
+  );
+  const balanceCols = s.tables.flatMap((t) =>
+    t.columns
+      .filter((c) => !t.primaryKey.includes(c.name) && /^(?:smallint|integer|int|int4|int8|bigint|numeric)$/.test(c.baseType) && BALANCE_NAME.test(c.name))
+      .map((c) => `${t.name}.${c.name} ${c.type}: exact balance (must not go negative) → regular column updated with a lightweight transaction, not a counter`),
+  );
   const counterKb = ['migration.postgres.counters', 'schema.counter.mixed-columns', 'migration.postgres.lwt-cost'];
   // Before ScyllaDB 2026.1 counters are refused in tablets keyspaces (kb:schema.counter.no-tablets).
   const countersOffTablets = to.product === 'scylla' && countersNeedVnodes(to.version);
@@ -584,25 +794,36 @@ export function postgresToCqlChecklist(input: MigrationInput): { path: string[];
     area: 'model',
     title: 'Incremented columns: counters or lightweight transactions',
     status: counterCols.length || balanceCols.length ? 'action' : 'ok',
-    evidence: counterCols.length || balanceCols.length ? [...counterCols, ...balanceCols, 'found by column name (a heuristic): confirm how the application updates them'] : ['no column looks like an incremented tally or balance (by name)'],
+    evidence:
+      counterCols.length || balanceCols.length
+        ? [...counterCols, ...balanceCols, 'found by column name (a heuristic): confirm how the application updates them']
+        : ['no column looks like an incremented tally or balance (by name)'],
     ...(counterCols.length || balanceCols.length
-      ? { action: `Move tallies to counter tables (primary key + counters only; not idempotent, no TTL)${countersOffTablets ? ', in a keyspace without tablets' : ''}; keep exact balances as regular columns changed with UPDATE … IF.` }
+      ? {
+          action: `Move tallies to counter tables (primary key + counters only; not idempotent, no TTL)${countersOffTablets ? ', in a keyspace without tablets' : ''}; keep exact balances as regular columns changed with UPDATE … IF.`,
+        }
       : {}),
     knowledgeIds: counterKb,
   });
 
   // Coverage: source tables no pattern reads.
-  const uncovered = s.tables.filter((t) => !patterns.some((p) => findTable(s, p.table)?.name === t.name) && !tables.some((x) => x.denormalized.some((d) => d.table === t.name)));
+  const uncovered = s.tables.filter(
+    (t) => !patterns.some((p) => findTable(s, p.table)?.name === t.name) && !tables.some((x) => x.denormalized.some((d) => d.table === t.name)),
+  );
   items.push({
     id: 'model.coverage',
     area: 'model',
     title: 'Every PostgreSQL table is read by some access pattern',
     status: uncovered.length || !given ? 'action' : 'ok',
     evidence: [
-      ...(given ? [`${patterns.length} access pattern(s) given`] : [notChecked('access patterns', 'give them as "orders by user_id order by created_at desc"')]),
+      ...(given
+        ? [`${patterns.length} access pattern(s) given`]
+        : [notChecked('access patterns', 'give them as "orders by user_id order by created_at desc"')]),
       ...uncovered.map((t) => `${t.name}: no access pattern reads it${t.primaryKey.length ? '' : ' and it has no primary key'}`),
     ],
-    ...(uncovered.length || !given ? { action: 'List every query the application runs (the WHERE and ORDER BY of each); a table no query reads may not need to move.' } : {}),
+    ...(uncovered.length || !given
+      ? { action: 'List every query the application runs (the WHERE and ORDER BY of each); a table no query reads may not need to move.' }
+      : {}),
     knowledgeIds: ['migration.postgres.query-first'],
   });
 
@@ -610,11 +831,17 @@ export function postgresToCqlChecklist(input: MigrationInput): { path: string[];
   const udtList = [...types.values()];
   const ddl = [
     `CREATE KEYSPACE IF NOT EXISTS ${cqlIdent(ks)} WITH replication = {'class': 'NetworkTopologyStrategy', 'dc1': 3};`,
-    ...udtList.map((t) => `CREATE TYPE IF NOT EXISTS ${cqlIdent(ks)}.${cqlIdent(t.name)} (\n${t.fields.map((f) => `    ${cqlIdent(f.name)} ${f.type}`).join(',\n')}\n);`),
+    ...udtList.map(
+      (t) => `CREATE TYPE IF NOT EXISTS ${cqlIdent(ks)}.${cqlIdent(t.name)} (\n${t.fields.map((f) => `    ${cqlIdent(f.name)} ${f.type}`).join(',\n')}\n);`,
+    ),
     ...tables.map((t) => t.cql),
   ].join('\n\n');
   const check = parseCqlSchema(ddl);
-  const ruleFindings = check.ok ? schemaRules({ schema: check.value, product: to.product === 'scylla' ? 'scylla' : 'cassandra' }).flatMap((o) => o.findings).filter((f) => f.severity !== 'info') : [];
+  const ruleFindings = check.ok
+    ? schemaRules({ schema: check.value, product: to.product === 'scylla' ? 'scylla' : 'cassandra' })
+        .flatMap((o) => o.findings)
+        .filter((f) => f.severity !== 'info')
+    : [];
   items.push({
     id: 'model.ddl',
     area: 'model',
@@ -622,8 +849,14 @@ export function postgresToCqlChecklist(input: MigrationInput): { path: string[];
     status: !check.ok ? 'blocker' : ruleFindings.length ? 'action' : tables.length ? 'ok' : 'action',
     evidence: !check.ok
       ? [`the CQL parser refused the proposal: ${check.reason}`]
-      : [`${check.value.tables.length} table(s), ${check.value.types.length} type(s) read back by the CQL schema parser`, ...(ruleFindings.length ? ruleFindings.map((f) => `${f.id}: ${f.title}`) : ['schema rules: no warning']), "keyspace replication uses a placeholder datacenter 'dc1': put your datacenter names and RF"],
-    ...(tables.length ? { action: "Review the proposal, replace 'dc1', then create it with cqlsh; choose compaction per table (TWCS for TTL'd time series)." } : { action: 'No table could be proposed: fix the blocked patterns.' }),
+      : [
+          `${check.value.tables.length} table(s), ${check.value.types.length} type(s) read back by the CQL schema parser`,
+          ...(ruleFindings.length ? ruleFindings.map((f) => `${f.id}: ${f.title}`) : ['schema rules: no warning']),
+          "keyspace replication uses a placeholder datacenter 'dc1': put your datacenter names and RF",
+        ],
+    ...(tables.length
+      ? { action: "Review the proposal, replace 'dc1', then create it with cqlsh; choose compaction per table (TWCS for TTL'd time series)." }
+      : { action: 'No table could be proposed: fix the blocked patterns.' }),
     knowledgeIds: ['migration.postgres.query-first'],
   });
   items.push({
@@ -632,7 +865,8 @@ export function postgresToCqlChecklist(input: MigrationInput): { path: string[];
     title: 'Load each query table from PostgreSQL, then switch reads',
     status: 'action',
     evidence: [`${tables.length} query table(s) to fill from ${new Set(tables.map((t) => t.sourceTable)).size} source table(s)`],
-    action: 'Dual-write new changes to PostgreSQL and the CQL tables, backfill history per query table (one SELECT … JOIN per pattern), compare counts and samples, then move reads pattern by pattern.',
+    action:
+      'Dual-write new changes to PostgreSQL and the CQL tables, backfill history per query table (one SELECT … JOIN per pattern), compare counts and samples, then move reads pattern by pattern.',
     knowledgeIds: ['migration.postgres.query-first', 'migration.postgres.no-joins'],
     step: 1,
   });

@@ -105,9 +105,7 @@ function schemaItems(input: MigrationInput): ChecklistItem[] {
     id: 'schema.keyspaces',
     title: 'Keyspaces to convert',
     status: vnodeKs.length ? 'action' : 'ok',
-    evidence: vnodeKs.length
-      ? vnodeKs.map(ksLine)
-      : ['every user keyspace already uses tablets (schema)'],
+    evidence: vnodeKs.length ? vnodeKs.map(ksLine) : ['every user keyspace already uses tablets (schema)'],
     ...(vnodeKs.length ? { action: 'Convert one keyspace at a time (or prepare several together), outside peak hours.' } : {}),
     knowledgeIds: [KB],
   });
@@ -158,13 +156,20 @@ function schemaItems(input: MigrationInput): ChecklistItem[] {
     status: rf0.length || notNts.length ? 'blocker' : 'action',
     evidence: [
       ...notNts.map((k) => `${k.name}: ${k.strategy} (schema)`),
-      ...rf0.map((k) => `${k.name}: RF 0 in ${Object.entries(k.replication).filter(([, rf]) => rf === 0).map(([dc]) => dc).join(', ')} (schema)`),
+      ...rf0.map(
+        (k) =>
+          `${k.name}: RF 0 in ${Object.entries(k.replication)
+            .filter(([, rf]) => rf === 0)
+            .map(([dc]) => dc)
+            .join(', ')} (schema)`,
+      ),
       ...(notNts.length || rf0.length ? [] : ['every keyspace to convert uses NetworkTopologyStrategy with RF ≥ 1 in each datacenter (schema)']),
     ],
-    action: rf0.length || notNts.length
-      ? 'Switch to NetworkTopologyStrategy and remove RF 0 datacenters from the replication (RF 0 is not supported yet); ' +
-        'then confirm RF equals the number of racks.'
-      : 'Confirm each datacenter has as many racks as its RF (the keyspace must be RF-rack-valid after the migration).',
+    action:
+      rf0.length || notNts.length
+        ? 'Switch to NetworkTopologyStrategy and remove RF 0 datacenters from the replication (RF 0 is not supported yet); ' +
+          'then confirm RF equals the number of racks.'
+        : 'Confirm each datacenter has as many racks as its RF (the keyspace must be RF-rack-valid after the migration).',
     knowledgeIds: [KB],
   });
   push({

@@ -281,7 +281,22 @@ const MULTIWORD_TYPES = [
   ['bit', 'varying'],
 ];
 
-const CONSTRAINT_WORDS = new Set(['NOT', 'NULL', 'DEFAULT', 'PRIMARY', 'UNIQUE', 'REFERENCES', 'CHECK', 'CONSTRAINT', 'GENERATED', 'COLLATE', 'DEFERRABLE', 'INITIALLY', 'COMPRESSION', 'STORAGE']);
+const CONSTRAINT_WORDS = new Set([
+  'NOT',
+  'NULL',
+  'DEFAULT',
+  'PRIMARY',
+  'UNIQUE',
+  'REFERENCES',
+  'CHECK',
+  'CONSTRAINT',
+  'GENERATED',
+  'COLLATE',
+  'DEFERRABLE',
+  'INITIALLY',
+  'COMPRESSION',
+  'STORAGE',
+]);
 
 function parseType(c: Cursor): { type: string; baseType: string; typeArgs: number[]; arrayDims: number } {
   let words: string[] = [];
@@ -330,7 +345,14 @@ function parseType(c: Cursor): { type: string; baseType: string; typeArgs: numbe
   return { type, baseType, typeArgs, arrayDims };
 }
 
-const SERIAL_TYPES: Record<string, string> = { serial: 'integer', serial4: 'integer', bigserial: 'bigint', serial8: 'bigint', smallserial: 'smallint', serial2: 'smallint' };
+const SERIAL_TYPES: Record<string, string> = {
+  serial: 'integer',
+  serial4: 'integer',
+  bigserial: 'bigint',
+  serial8: 'bigint',
+  smallserial: 'smallint',
+  serial2: 'smallint',
+};
 
 // ---------------------------------------------------------------------------------------------------------
 // Statements
@@ -444,7 +466,17 @@ function columnDef(c: Cursor, t: PgTable): void {
 function createTable(c: Cursor): PgTable {
   c.eat('IF', 'NOT', 'EXISTS');
   const q = qname(c);
-  const t: PgTable = { schema: q.schema, name: q.name, columns: [], primaryKey: [], uniques: [], foreignKeys: [], checks: [], partitionBy: null, partitionOf: null };
+  const t: PgTable = {
+    schema: q.schema,
+    name: q.name,
+    columns: [],
+    primaryKey: [],
+    uniques: [],
+    foreignKeys: [],
+    checks: [],
+    partitionBy: null,
+    partitionOf: null,
+  };
   if (c.eat('PARTITION', 'OF')) {
     t.partitionOf = qname(c).name;
     return t;
@@ -491,7 +523,9 @@ function createIndex(c: Cursor, unique: boolean): PgIndex {
   while (!c.eat(')')) {
     if (c.eat(',')) continue;
     const first = c.peek()!;
-    const simple = (first.type === 'ident' || first.type === 'qident') && (c.is(',', 1) || c.is(')', 1) || ['ASC', 'DESC', 'NULLS', 'COLLATE'].some((w) => c.is(w, 1)) || c.peek(1)?.type === 'ident');
+    const simple =
+      (first.type === 'ident' || first.type === 'qident') &&
+      (c.is(',', 1) || c.is(')', 1) || ['ASC', 'DESC', 'NULLS', 'COLLATE'].some((w) => c.is(w, 1)) || c.peek(1)?.type === 'ident');
     if (simple && !c.is('(', 1)) {
       c.next();
       let desc = false;
@@ -582,7 +616,22 @@ function alterTable(c: Cursor, tables: PgTable[]): boolean {
 function label(toks: Token[]): string {
   const w = toks.slice(0, 4).map((t) => t.text.toUpperCase());
   if (w[0] === 'CREATE' || w[0] === 'DROP' || w[0] === 'COMMENT') {
-    const skip = new Set(['OR', 'REPLACE', 'UNIQUE', 'TEMP', 'TEMPORARY', 'UNLOGGED', 'ON', 'IF', 'NOT', 'EXISTS', 'MATERIALIZED', 'GLOBAL', 'LOCAL', 'DEFAULT']);
+    const skip = new Set([
+      'OR',
+      'REPLACE',
+      'UNIQUE',
+      'TEMP',
+      'TEMPORARY',
+      'UNLOGGED',
+      'ON',
+      'IF',
+      'NOT',
+      'EXISTS',
+      'MATERIALIZED',
+      'GLOBAL',
+      'LOCAL',
+      'DEFAULT',
+    ]);
     const kind = w.slice(1).find((x) => !skip.has(x)) ?? '';
     return `${w[0]} ${w[1] === 'MATERIALIZED' ? 'MATERIALIZED ' : ''}${kind}`.trim();
   }
@@ -592,8 +641,10 @@ function label(toks: Token[]): string {
 
 function parse(text: string): Parsed<PgSchema> {
   if (!text.trim()) return unrecognized(PG_DDL_KIND, 'empty input: give pg_dump --schema-only output or CREATE TABLE statements');
-  if (text.includes('\u0000')) return unrecognized(PG_DDL_KIND, 'binary input (NUL bytes): give the plain-text pg_dump --schema-only output (not -Fc custom format)');
-  if (text.startsWith('PGDMP')) return unrecognized(PG_DDL_KIND, 'this is a pg_dump custom-format archive: convert it with pg_restore --schema-only -f schema.sql');
+  if (text.includes('\u0000'))
+    return unrecognized(PG_DDL_KIND, 'binary input (NUL bytes): give the plain-text pg_dump --schema-only output (not -Fc custom format)');
+  if (text.startsWith('PGDMP'))
+    return unrecognized(PG_DDL_KIND, 'this is a pg_dump custom-format archive: convert it with pg_restore --schema-only -f schema.sql');
   const { statements, badChars } = tokenize(text);
   const schema: PgSchema = { tables: [], indexes: [], enums: [], domains: [], sequences: [], skipped: {}, statements: statements.length };
   const warnings: string[] = [];
@@ -666,7 +717,9 @@ function parse(text: string): Parsed<PgSchema> {
   if (!schema.tables.length) {
     return unrecognized(
       PG_DDL_KIND,
-      failedTables ? `no CREATE TABLE could be read (${failedTables} failed: ${warnings[0] ?? ''})` : `no CREATE TABLE statement found in ${statements.length} statement(s)${badChars ? ` and ${badChars} stray character(s)` : ''}: give pg_dump --schema-only output`,
+      failedTables
+        ? `no CREATE TABLE could be read (${failedTables} failed: ${warnings[0] ?? ''})`
+        : `no CREATE TABLE statement found in ${statements.length} statement(s)${badChars ? ` and ${badChars} stray character(s)` : ''}: give pg_dump --schema-only output`,
     );
   }
   // Sequences owned by a column (pg_dump writes ALTER SEQUENCE … OWNED BY) are already marked by nextval defaults.

@@ -133,9 +133,16 @@ export function planMkfs(input: MkfsInput): MkfsPlan {
   const level: RaidLevel = input.raidLevel ?? 'raid0';
   const phys = input.devices.map((d) => d.physicalSectorSize ?? d.logicalSectorSize);
   const known = phys.filter((p): p is number => p !== null);
-  if (known.length < phys.length) warnings.push(`physical sector size unknown for ${input.devices.filter((_d, i) => phys[i] === null).map((d) => d.name).join(', ')}: assumed 4096 (check /sys/block/<dev>/queue/physical_block_size)`);
+  if (known.length < phys.length)
+    warnings.push(
+      `physical sector size unknown for ${input.devices
+        .filter((_d, i) => phys[i] === null)
+        .map((d) => d.name)
+        .join(', ')}: assumed 4096 (check /sys/block/<dev>/queue/physical_block_size)`,
+    );
   const sector = Math.max(known.length ? maxOf(known) : 4096, known.length < phys.length ? 4096 : 0);
-  if (new Set(known).size > 1) warnings.push(`devices differ in physical sector size (${[...new Set(known)].join(', ')} B): planning for the largest, ${sector} B`);
+  if (new Set(known).size > 1)
+    warnings.push(`devices differ in physical sector size (${[...new Set(known)].join(', ')} B): planning for the largest, ${sector} B`);
   if (input.devices.some((d) => d.physicalSectorSize === 512 && /^(\/dev\/)?nvme/.test(d.name))) {
     warnings.push('NVMe reporting 512-byte physical sectors: check `nvme id-ns -H` for a 4096-byte LBA format before formatting (kb:storage.nvme.lba-format)');
   }
@@ -148,7 +155,11 @@ export function planMkfs(input: MkfsInput): MkfsPlan {
     why: `block size ${bsize} B: at least the ${sector} B physical sector and XFS's 4 KiB default${scyllaWhy}, so no block write is a read-modify-write`,
     knowledgeIds: ['storage.xfs.block-size', 'storage.sector-size'],
   });
-  flags.push({ flag: `-s size=${sector}`, why: `sector size ${sector} B = the device's physical sector, so metadata and log writes are whole physical sectors`, knowledgeIds: ['storage.xfs.block-size', 'storage.sector-size'] });
+  flags.push({
+    flag: `-s size=${sector}`,
+    why: `sector size ${sector} B = the device's physical sector, so metadata and log writes are whole physical sectors`,
+    knowledgeIds: ['storage.xfs.block-size', 'storage.sector-size'],
+  });
 
   let device = devPath(input.devices[0]!.name);
   let mdadmArgv: string[] | null = null;
@@ -159,17 +170,32 @@ export function planMkfs(input: MkfsInput): MkfsPlan {
     if (!Number.isInteger(chunkKiB) || chunkKiB < 4 || (chunkKiB & (chunkKiB - 1)) !== 0) {
       throw new MkfsPlanError(`chunk ${chunkKiB} KiB is not a power of two ≥ 4 KiB`, 'Use an md chunk such as 512 or 1024 KiB.');
     }
-    if ((chunkKiB * 1024) % bsize !== 0) throw new MkfsPlanError(`chunk ${chunkKiB} KiB is not a multiple of the ${bsize} B block`, 'Use a chunk that is a multiple of the block size.');
-    if (input.product === 'scylla' && level !== valueOf('storage.scylla.raid0')) warnings.push(`ScyllaDB expects RAID0 for data, not ${level} (kb:storage.scylla.raid0)`);
-    mdadmArgv = ['mdadm', '--create', device, `--level=${level.replace('raid', '')}`, `--raid-devices=${input.devices.length}`, ...(level === 'raid1' ? [] : [`--chunk=${chunkKiB}`]), ...input.devices.map((d) => devPath(d.name))];
+    if ((chunkKiB * 1024) % bsize !== 0)
+      throw new MkfsPlanError(`chunk ${chunkKiB} KiB is not a multiple of the ${bsize} B block`, 'Use a chunk that is a multiple of the block size.');
+    if (input.product === 'scylla' && level !== valueOf('storage.scylla.raid0'))
+      warnings.push(`ScyllaDB expects RAID0 for data, not ${level} (kb:storage.scylla.raid0)`);
+    mdadmArgv = [
+      'mdadm',
+      '--create',
+      device,
+      `--level=${level.replace('raid', '')}`,
+      `--raid-devices=${input.devices.length}`,
+      ...(level === 'raid1' ? [] : [`--chunk=${chunkKiB}`]),
+      ...input.devices.map((d) => devPath(d.name)),
+    ];
     const n = dataDiskCount(level, input.devices.length);
     if (n !== null && n >= 1) {
       stripe = { suKiB: chunkKiB, sw: n };
-      flags.push({ flag: `-d su=${chunkKiB}k,sw=${n}`, why: `stripe unit = the ${chunkKiB} KiB md chunk, stripe width = ${n} data disk${n > 1 ? 's' : ''} (${level} of ${input.devices.length}); mkfs.xfs detects this on md, stating it keeps the plan explicit`, knowledgeIds: ['storage.xfs.stripe-geometry', 'storage.raid0.chunk-size'] });
+      flags.push({
+        flag: `-d su=${chunkKiB}k,sw=${n}`,
+        why: `stripe unit = the ${chunkKiB} KiB md chunk, stripe width = ${n} data disk${n > 1 ? 's' : ''} (${level} of ${input.devices.length}); mkfs.xfs detects this on md, stating it keeps the plan explicit`,
+        knowledgeIds: ['storage.xfs.stripe-geometry', 'storage.raid0.chunk-size'],
+      });
     }
   }
   if (input.label) {
-    if (input.label.length > 12 || !/^[\w.-]+$/.test(input.label)) throw new MkfsPlanError(`label "${input.label}" is not 1-12 characters of letters, digits, . _ -`, 'Use a short label such as "data".');
+    if (input.label.length > 12 || !/^[\w.-]+$/.test(input.label))
+      throw new MkfsPlanError(`label "${input.label}" is not 1-12 characters of letters, digits, . _ -`, 'Use a short label such as "data".');
     flags.push({ flag: `-L ${input.label}`, why: 'a label to mount by (LABEL=…) in /etc/fstab', knowledgeIds: [] });
   }
   const opts = flags.flatMap((f) => f.flag.split(' '));

@@ -40,8 +40,16 @@ export class QueueDepthError extends Error {
 }
 
 const PREFIX: Record<string, number> = {
-  '': 1, k: 1e3, K: 1e3, M: 1e6, G: 1e9, T: 1e12,
-  Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4,
+  '': 1,
+  k: 1e3,
+  K: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  Ki: 1024,
+  Mi: 1024 ** 2,
+  Gi: 1024 ** 3,
+  Ti: 1024 ** 4,
 };
 
 /** Bytes from "128 KiB", "128kB", "4k", "1.5 GB", "131072" (bare = bytes). Null when unreadable. */
@@ -63,26 +71,37 @@ export function parseBandwidth(v: string | number): number | null {
 }
 
 export function planQueueDepth(input: QueueDepthInput): QueueDepthPlan {
-  if (!(input.latencyMs > 0)) throw new QueueDepthError('latencyMs must be a positive number of milliseconds', 'Give the device latency per request, e.g. 1 for 1 ms, 0.1 for 100 µs.');
+  if (!(input.latencyMs > 0))
+    throw new QueueDepthError('latencyMs must be a positive number of milliseconds', 'Give the device latency per request, e.g. 1 for 1 ms, 0.1 for 100 µs.');
   let iops: number;
   let bytesPerSecond: number | null = null;
   let requestBytes: number | null = null;
   const notes: string[] = [];
   if (input.requestSize !== undefined) {
     requestBytes = parseBytes(input.requestSize);
-    if (requestBytes === null) throw new QueueDepthError(`cannot read request size "${input.requestSize}"`, 'Use a size such as 4 KiB, 128k or 131072 (bytes).');
+    if (requestBytes === null)
+      throw new QueueDepthError(`cannot read request size "${input.requestSize}"`, 'Use a size such as 4 KiB, 128k or 131072 (bytes).');
   }
   if (input.bandwidth !== undefined) {
     bytesPerSecond = parseBandwidth(input.bandwidth);
-    if (bytesPerSecond === null) throw new QueueDepthError(`cannot read bandwidth "${input.bandwidth}"`, 'Use a rate such as 14.5 GB/s (SI, 10^9) or 3200 MiB/s (IEC, 2^20).');
-    if (requestBytes === null) throw new QueueDepthError('bandwidth needs a request size', 'Give requestSize too (e.g. 128 KiB for compaction-sized reads, 4 KiB for small random reads).');
+    if (bytesPerSecond === null)
+      throw new QueueDepthError(`cannot read bandwidth "${input.bandwidth}"`, 'Use a rate such as 14.5 GB/s (SI, 10^9) or 3200 MiB/s (IEC, 2^20).');
+    if (requestBytes === null)
+      throw new QueueDepthError(
+        'bandwidth needs a request size',
+        'Give requestSize too (e.g. 128 KiB for compaction-sized reads, 4 KiB for small random reads).',
+      );
     iops = bytesPerSecond / requestBytes;
-    if (input.iops !== undefined && Math.abs(input.iops - iops) / iops > 0.05) notes.push(`given iops ${input.iops} differs from bandwidth ÷ request size (${iops.toFixed(0)}); using the bandwidth`);
+    if (input.iops !== undefined && Math.abs(input.iops - iops) / iops > 0.05)
+      notes.push(`given iops ${input.iops} differs from bandwidth ÷ request size (${iops.toFixed(0)}); using the bandwidth`);
   } else if (input.iops !== undefined && input.iops > 0) {
     iops = input.iops;
     if (requestBytes !== null) bytesPerSecond = iops * requestBytes;
   } else {
-    throw new QueueDepthError('give either bandwidth (with requestSize) or iops', 'e.g. bandwidth "14.5 GB/s", requestSize "128 kB", latencyMs 1; or iops 500000, latencyMs 0.1.');
+    throw new QueueDepthError(
+      'give either bandwidth (with requestSize) or iops',
+      'e.g. bandwidth "14.5 GB/s", requestSize "128 kB", latencyMs 1; or iops 500000, latencyMs 0.1.',
+    );
   }
   const outstanding = iops * (input.latencyMs / 1000);
   const inFlight = Math.ceil(outstanding - 1e-9);
@@ -92,8 +111,9 @@ export function planQueueDepth(input: QueueDepthInput): QueueDepthPlan {
     'Use sustained (not peak) device numbers, and the latency measured at that load: latency rises as the queue fills.',
   );
   const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(2));
-  const formula = bytesPerSecond !== null && requestBytes !== null && input.bandwidth !== undefined
-    ? `${fmt(bytesPerSecond)} B/s ÷ ${requestBytes} B = ${fmt(iops)} IOPS; × ${input.latencyMs} ms = ${outstanding.toFixed(1)} outstanding`
-    : `${fmt(iops)} IOPS × ${input.latencyMs} ms = ${outstanding.toFixed(1)} outstanding`;
+  const formula =
+    bytesPerSecond !== null && requestBytes !== null && input.bandwidth !== undefined
+      ? `${fmt(bytesPerSecond)} B/s ÷ ${requestBytes} B = ${fmt(iops)} IOPS; × ${input.latencyMs} ms = ${outstanding.toFixed(1)} outstanding`
+      : `${fmt(iops)} IOPS × ${input.latencyMs} ms = ${outstanding.toFixed(1)} outstanding`;
   return { iops, bytesPerSecond, requestBytes, latencyMs: input.latencyMs, outstanding, inFlight, formula, notes };
 }

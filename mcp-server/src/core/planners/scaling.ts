@@ -73,7 +73,15 @@ export interface ScalingPlan {
     totalMinutes: number;
   };
   tablets: { minutes: number | null; detail: string } | null;
-  disk: { diskGiB: number | null; startPct: number | null; endPct: number | null; peakPct: number | null; limitPct: number; limitSource: string; verdict: 'ok' | 'tight' | 'over' | 'unknown' };
+  disk: {
+    diskGiB: number | null;
+    startPct: number | null;
+    endPct: number | null;
+    peakPct: number | null;
+    limitPct: number;
+    limitSource: string;
+    verdict: 'ok' | 'tight' | 'over' | 'unknown';
+  };
   assumptions: string[];
   warnings: string[];
   knowledgeIds: string[];
@@ -106,7 +114,8 @@ export function planScaling(input: ScalingInput): ScalingPlan {
   } else {
     throw new RangeError('give targetNodes, or targetThroughput with perNodeThroughput');
   }
-  if (!Number.isInteger(targetNodes) || targetNodes <= nodes) throw new RangeError(`target (${targetNodes} nodes) must be an integer above the current ${nodes} nodes`);
+  if (!Number.isInteger(targetNodes) || targetNodes <= nodes)
+    throw new RangeError(`target (${targetNodes} nodes) must be an integer above the current ${nodes} nodes`);
 
   const nodesPerStep = input.nodesPerStep ?? nodes;
   if (!Number.isInteger(nodesPerStep) || nodesPerStep < 1) throw new RangeError('nodesPerStep must be a positive integer');
@@ -118,10 +127,20 @@ export function planScaling(input: ScalingInput): ScalingPlan {
   if (input.lastBootstrap) {
     const { minutes, dataPerNodeGiB } = input.lastBootstrap;
     if (!(minutes > 0) || !(dataPerNodeGiB > 0)) throw new RangeError('lastBootstrap needs positive minutes and dataPerNodeGiB');
-    t0 = { minutes, dataPerNodeGiB, source: 'last-bootstrap', detail: `calibrated on your last bootstrap: ${minutes} min with ${round(dataPerNodeGiB)} GiB per node` };
+    t0 = {
+      minutes,
+      dataPerNodeGiB,
+      source: 'last-bootstrap',
+      detail: `calibrated on your last bootstrap: ${minutes} min with ${round(dataPerNodeGiB)} GiB per node`,
+    };
   } else if (input.firstStepMinutes !== undefined) {
     if (!(input.firstStepMinutes > 0)) throw new RangeError('firstStepMinutes must be positive');
-    t0 = { minutes: input.firstStepMinutes, dataPerNodeGiB: firstDataPerNode, source: 'first-step', detail: `first step given: ${input.firstStepMinutes} min at ${round(firstDataPerNode)} GiB per node` };
+    t0 = {
+      minutes: input.firstStepMinutes,
+      dataPerNodeGiB: firstDataPerNode,
+      source: 'first-step',
+      detail: `first step given: ${input.firstStepMinutes} min at ${round(firstDataPerNode)} GiB per node`,
+    };
   } else {
     if (streamMiBs === undefined || streamMiBs <= 0) {
       throw new RangeError('ScyllaDB streams unthrottled by default: give streamMiBs (the rate you observe) or calibrate with lastBootstrap');
@@ -138,7 +157,9 @@ export function planScaling(input: ScalingInput): ScalingPlan {
       source: 'stream-throughput',
       detail: `no calibration: ${n1 - nodes} joining node(s) × ${round(received)} GiB each at ${streamMiBs} MiB/s from each of ${nodes} sender(s) = ${round(minutes)} min`,
     };
-    assumptions.push('Without a measured bootstrap, T0 is a pure bandwidth estimate (every sender at its stream cap, nothing else limiting): real bootstraps are usually slower. Calibrate with lastBootstrap.');
+    assumptions.push(
+      'Without a measured bootstrap, T0 is a pure bandwidth estimate (every sender at its stream cap, nothing else limiting): real bootstraps are usually slower. Calibrate with lastBootstrap.',
+    );
     knowledgeIds.push(product === 'scylla' ? 'streaming.scylla.stream-io-throughput' : 'streaming.throughput.default');
   }
 
@@ -201,7 +222,10 @@ export function planScaling(input: ScalingInput): ScalingPlan {
   let verdict: ScalingPlan['disk']['verdict'] = 'unknown';
   if (tabletPeak !== null) verdict = tabletPeak > 100 ? 'over' : tabletPeak > limitPct ? 'tight' : 'ok';
   if (verdict === 'over') warnings.push(`the data per node (${round(firstDataPerNode)} GiB) does not fit the ${disk} GiB disk`);
-  else if (verdict === 'tight') warnings.push(`peak disk use ${round(tabletPeak!)} % exceeds the ${limitPct} % headroom limit (${limitSource}): run cleanup after each step, or grow before the disks fill`);
+  else if (verdict === 'tight')
+    warnings.push(
+      `peak disk use ${round(tabletPeak!)} % exceeds the ${limitPct} % headroom limit (${limitSource}): run cleanup after each step, or grow before the disks fill`,
+    );
   if (!disk) warnings.push('disk size not given: headroom not checked');
 
   assumptions.push(
@@ -221,13 +245,28 @@ export function planScaling(input: ScalingInput): ScalingPlan {
     exponent,
     t0,
     vnodes: {
-      steps: steps.map((s) => ({ ...s, dataPerNodeGiB: round(s.dataPerNodeGiB, 2), ratio: round(s.ratio, 4), minutes: round(s.minutes, 2), cumulativeMinutes: round(s.cumulativeMinutes, 2), peakDiskUsedPct: s.peakDiskUsedPct === null ? null : round(s.peakDiskUsedPct) })),
+      steps: steps.map((s) => ({
+        ...s,
+        dataPerNodeGiB: round(s.dataPerNodeGiB, 2),
+        ratio: round(s.ratio, 4),
+        minutes: round(s.minutes, 2),
+        cumulativeMinutes: round(s.cumulativeMinutes, 2),
+        peakDiskUsedPct: s.peakDiskUsedPct === null ? null : round(s.peakDiskUsedPct),
+      })),
       bootstrapMinutes: round(cumulative, 2),
       cleanupMinutes: cleanupMinutes === null ? null : round(cleanupMinutes, 1),
       totalMinutes: round(cumulative + (cleanupMinutes ?? 0), 1),
     },
     tablets: tablets && { ...tablets, minutes: tablets.minutes === null ? null : round(tablets.minutes, 1) },
-    disk: { diskGiB: disk ?? null, startPct: startPct === null ? null : round(startPct), endPct: endPct === null ? null : round(endPct), peakPct: tabletPeak === null ? null : round(tabletPeak), limitPct, limitSource, verdict },
+    disk: {
+      diskGiB: disk ?? null,
+      startPct: startPct === null ? null : round(startPct),
+      endPct: endPct === null ? null : round(endPct),
+      peakPct: tabletPeak === null ? null : round(tabletPeak),
+      limitPct,
+      limitSource,
+      verdict,
+    },
     assumptions,
     warnings,
     knowledgeIds: [...new Set(knowledgeIds)],

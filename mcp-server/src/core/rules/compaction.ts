@@ -28,7 +28,8 @@ export const compactionRule: Rule = {
               ...top.map((t) => `${n.node}: ${t.keyspace}.${t.table} pending ${t.pending}`),
             ],
             node: n.node,
-            recommendation: 'Compaction is falling behind writes: reads touch more SSTables and disk use grows. Check disk throughput and the compaction throughput cap, concurrent_compactors, and whether one table (often LCS with a write burst) dominates.',
+            recommendation:
+              'Compaction is falling behind writes: reads touch more SSTables and disk use grows. Check disk throughput and the compaction throughput cap, concurrent_compactors, and whether one table (often LCS with a write burst) dominates.',
             knowledgeIds: ['compaction.pending'],
             confidence: 'high',
           });
@@ -46,10 +47,13 @@ export const compactionRule: Rule = {
             id: 'compaction.lcs.l0-backlog',
             severity: sev,
             title: `LCS level 0 of ${t.keyspace ?? '?'}.${t.name} holds ${l0.count} SSTables${l0.max !== null ? ` (target ${l0.max})` : ''}`,
-            evidence: [`${n.node}: ${t.keyspace ?? '?'}.${t.name} SSTables in each level [${t.sstablesInEachLevel!.map((l) => (l.max !== null ? `${l.count}/${l.max}` : String(l.count))).join(', ')}], SSTable count ${t.sstableCount ?? '?'}`],
+            evidence: [
+              `${n.node}: ${t.keyspace ?? '?'}.${t.name} SSTables in each level [${t.sstablesInEachLevel!.map((l) => (l.max !== null ? `${l.count}/${l.max}` : String(l.count))).join(', ')}], SSTable count ${t.sstableCount ?? '?'}`,
+            ],
             node: n.node,
             table: `${t.keyspace ?? '?'}.${t.name}`,
-            recommendation: 'Level 0 is not being promoted fast enough: reads may touch every L0 SSTable. Give compaction more throughput or compactors, and check whether the table really suits LCS (write-heavy tables usually do not).',
+            recommendation:
+              'Level 0 is not being promoted fast enough: reads may touch every L0 SSTable. Give compaction more throughput or compactors, and check whether the table really suits LCS (write-heavy tables usually do not).',
             knowledgeIds: ['compaction.lcs.l0-backlog'],
             confidence: 'high',
           });
@@ -81,7 +85,8 @@ export const compactionRule: Rule = {
       for (const n of input.nodes) {
         const sizes = new Map<string, number>();
         for (const t of n.facts.tables ?? []) if (t.diskMiB) sizes.set(`${t.keyspace}.${t.table}`, t.diskMiB / 1024);
-        for (const t of n.nodetool.tablestats?.tables ?? []) if (t.spaceUsedLiveBytes) sizes.set(`${t.keyspace ?? '?'}.${t.name}`, t.spaceUsedLiveBytes / 1024 ** 3);
+        for (const t of n.nodetool.tablestats?.tables ?? [])
+          if (t.spaceUsedLiveBytes) sizes.set(`${t.keyspace ?? '?'}.${t.name}`, t.spaceUsedLiveBytes / 1024 ** 3);
         const total = [...sizes.entries()].filter(([k]) => !k.startsWith('system')).reduce((a, [, v]) => a + v, 0);
         for (const [table, gib] of sizes) {
           if (schemas.get(table) !== 'SizeTieredCompactionStrategy' || gib < floorGiB || total <= 0 || gib / total < 0.5) continue;
@@ -89,7 +94,9 @@ export const compactionRule: Rule = {
             id: 'compaction.stcs.large-data',
             severity: 'warning',
             title: `${table} uses STCS and holds ${((100 * gib) / total).toFixed(0)} % of the data on ${n.node} (${gib.toFixed(1)} GiB)`,
-            evidence: [`${n.node}: ${table} ${gib.toFixed(1)} GiB of ${total.toFixed(1)} GiB user data; compaction SizeTieredCompactionStrategy (system_schema.tables)`],
+            evidence: [
+              `${n.node}: ${table} ${gib.toFixed(1)} GiB of ${total.toFixed(1)} GiB user data; compaction SizeTieredCompactionStrategy (system_schema.tables)`,
+            ],
             node: n.node,
             table,
             recommendation: `A large STCS merge can need free disk equal to its inputs (up to ${String(valueOf('compaction.stcs.large-data'))} % of the volume). Keep that headroom, or move the table to LCS (read-heavy), TWCS (time series with TTL) or, on 5.0, UCS.`,

@@ -61,9 +61,13 @@ function describeRename(c: KeyChange): string {
 
 /** Naming era, old/new conflicts, values that need units, removed / deprecated / renamed keys. */
 export function yamlKeyRules(y: CassandraYaml, ctx: ConfigContext = {}): KindRuleOutcome[] {
-  const src = ctx.source ?? "cassandra.yaml"; // double quotes: not a finding id for the catalogue lint
+  const src = ctx.source ?? 'cassandra.yaml'; // double quotes: not a finding id for the catalogue lint
   const { version, inferred } = effectiveVersion(y, ctx);
-  const vText = version ? (inferred ? `${version}+ (inferred from ${version === '5.0' ? 'settings that exist from 5.0' : 'the 4.1 names'})` : version) : 'unknown version';
+  const vText = version
+    ? inferred
+      ? `${version}+ (inferred from ${version === '5.0' ? 'settings that exist from 5.0' : 'the 4.1 names'})`
+      : version
+    : 'unknown version';
   const keys = Object.keys(y.settings);
   const findings: Finding[] = [];
 
@@ -141,9 +145,14 @@ export function yamlKeyRules(y: CassandraYaml, ctx: ConfigContext = {}): KindRul
     // Unknown version (an old-style file): judge it as current for its own era; later removals become upgrade notes.
     const st = keyStatus(k, version ?? '0.0');
     if (st.status === 'removed') {
-      removed.push(`${src}: ${k} (removed in ${st.change.since}${st.change.replacement ? `; use ${st.change.replacement}` : ''}${st.change.note ? `; ${st.change.note}` : ''})`);
+      removed.push(
+        `${src}: ${k} (removed in ${st.change.since}${st.change.replacement ? `; use ${st.change.replacement}` : ''}${st.change.note ? `; ${st.change.note}` : ''})`,
+      );
       removedKb.add(st.change.knowledgeId);
-    } else if (st.status === 'deprecated') deprecated.push(`${src}: ${k} (deprecated since ${st.change.since}${st.change.replacement ? `; use ${st.change.replacement}` : ''}${st.change.note ? `; ${st.change.note}` : ''})`);
+    } else if (st.status === 'deprecated')
+      deprecated.push(
+        `${src}: ${k} (deprecated since ${st.change.since}${st.change.replacement ? `; use ${st.change.replacement}` : ''}${st.change.note ? `; ${st.change.note}` : ''})`,
+      );
     else if (st.status === 'renamed') renamed.push(st.change);
     // A key that is current or only deprecated here may be removed by a later release (5.0 drops four 4.x keys).
     if (st.status === 'current' || st.status === 'deprecated') {
@@ -255,7 +264,7 @@ function nameKnownSince(newKey: string): string | undefined {
 
 /** Values that deviate from defaults in ways that cost latency or safety. */
 export function yamlValueRules(y: CassandraYaml, ctx: ConfigContext = {}): KindRuleOutcome[] {
-  const src = ctx.source ?? "cassandra.yaml"; // double quotes: not a finding id for the catalogue lint
+  const src = ctx.source ?? 'cassandra.yaml'; // double quotes: not a finding id for the catalogue lint
   const a = y.audit;
   const from = (f: keyof typeof y.auditSources) => y.auditSources[f] ?? f;
   const findings: Finding[] = [];
@@ -267,7 +276,9 @@ export function yamlValueRules(y: CassandraYaml, ctx: ConfigContext = {}): KindR
       id: 'config.yaml.compaction-unthrottled',
       severity: 'warning',
       title: 'Compaction is unthrottled',
-      evidence: [`${src}: ${from('compactionThroughputMiBPerSec')}: ${show(y.settings[from('compactionThroughputMiBPerSec')])} (0 = no cap; default ${numberOf('compaction.throughput.default')} MiB/s on 4.0+, ${numberOf('compaction.throughput.default-pre-4.0')} before)`],
+      evidence: [
+        `${src}: ${from('compactionThroughputMiBPerSec')}: ${show(y.settings[from('compactionThroughputMiBPerSec')])} (0 = no cap; default ${numberOf('compaction.throughput.default')} MiB/s on 4.0+, ${numberOf('compaction.throughput.default-pre-4.0')} before)`,
+      ],
       recommendation: `Cap it (e.g. ${numberOf('compaction.throughput.default')} MiB/s) so compaction cannot take all the disk bandwidth from reads; raise the cap only while pending compactions grow and the disks have headroom.`,
       knowledgeIds: ['config.compaction-throughput.unthrottled', 'compaction.throughput.default'],
       confidence: 'high',
@@ -313,7 +324,9 @@ export function yamlValueRules(y: CassandraYaml, ctx: ConfigContext = {}): KindR
       id: 'config.yaml.dynamic-snitch-off',
       severity: 'warning',
       title: 'Dynamic snitch is off',
-      evidence: [`${src}: dynamic_snitch: ${show(y.settings['dynamic_snitch'])} (default ${String(valueOf('config.dynamic-snitch.default'))})${a.endpointSnitch ? `; endpoint_snitch: ${a.endpointSnitch}` : ''}`],
+      evidence: [
+        `${src}: dynamic_snitch: ${show(y.settings['dynamic_snitch'])} (default ${String(valueOf('config.dynamic-snitch.default'))})${a.endpointSnitch ? `; endpoint_snitch: ${a.endpointSnitch}` : ''}`,
+      ],
       recommendation: 'Re-enable it so reads avoid a replica that is slow (GC, compaction, a bad disk); leave it off only for a measured reason.',
       knowledgeIds: ['config.dynamic-snitch.default'],
       confidence: 'high',
@@ -325,8 +338,11 @@ export function yamlValueRules(y: CassandraYaml, ctx: ConfigContext = {}): KindR
       id: 'config.yaml.num-tokens-legacy',
       severity: 'info',
       title: `num_tokens ${a.numTokens}: the pre-4.0 vnode count`,
-      evidence: [`${src}: num_tokens: ${a.numTokens} (default ${numberOf('config.num-tokens.default')} from 4.0 with allocate_tokens_for_local_replication_factor)`],
-      recommendation: 'Existing nodes must keep their token count; new clusters or new datacenters should use 16 tokens with the token allocator (fewer vnodes = faster repairs and streaming, better availability).',
+      evidence: [
+        `${src}: num_tokens: ${a.numTokens} (default ${numberOf('config.num-tokens.default')} from 4.0 with allocate_tokens_for_local_replication_factor)`,
+      ],
+      recommendation:
+        'Existing nodes must keep their token count; new clusters or new datacenters should use 16 tokens with the token allocator (fewer vnodes = faster repairs and streaming, better availability).',
       knowledgeIds: ['config.num-tokens.default', 'config.num-tokens.default-pre-4.0'],
       confidence: 'high',
     });
@@ -352,7 +368,8 @@ export function yamlValueRules(y: CassandraYaml, ctx: ConfigContext = {}): KindR
         severity: 'info',
         title: `concurrent_writes ${a.concurrentWrites} vs about ${suggested} for ${ctx.cores} cores`,
         evidence: [`${src}: concurrent_writes: ${a.concurrentWrites}; ${perCore} per core × ${ctx.cores} cores = ${suggested}`],
-        recommendation: 'Move it toward 8 per core unless load tests showed otherwise; far more threads only add context switches, far fewer cap write throughput.',
+        recommendation:
+          'Move it toward 8 per core unless load tests showed otherwise; far more threads only add context switches, far fewer cap write throughput.',
         knowledgeIds: ['config.concurrent-writes.per-core'],
         confidence: 'medium',
       });
@@ -370,12 +387,22 @@ export function yamlValueRules(y: CassandraYaml, ctx: ConfigContext = {}): KindR
     }
   }
   const outcomes = [out('config.yaml-values', 'cassandra.yaml compaction throttle, request timeouts, dynamic snitch, vnodes, partitioner', findings)];
-  if (!ctx.cores && !scylla) outcomes.push(skip('config.yaml-threads', 'concurrent_writes / concurrent_compactors against the core count', 'host cores not given'));
+  if (!ctx.cores && !scylla)
+    outcomes.push(skip('config.yaml-threads', 'concurrent_writes / concurrent_compactors against the core count', 'host cores not given'));
   return outcomes;
 }
 
 // Removed by JEP 271 in JDK 9 (kb:config.jvm.jdk8-gc-log-flags-removed).
-const JDK8_ONLY_GC_LOG_FLAGS = new Set(['PrintGCDateStamps', 'PrintGCTimeStamps', 'PrintGCApplicationStoppedTime', 'PrintHeapAtGC', 'PrintTenuringDistribution', 'UseGCLogFileRotation', 'NumberOfGCLogFiles', 'GCLogFileSize']);
+const JDK8_ONLY_GC_LOG_FLAGS = new Set([
+  'PrintGCDateStamps',
+  'PrintGCTimeStamps',
+  'PrintGCApplicationStoppedTime',
+  'PrintHeapAtGC',
+  'PrintTenuringDistribution',
+  'UseGCLogFileRotation',
+  'NumberOfGCLogFiles',
+  'GCLogFileSize',
+]);
 
 /** Heap size, GC choice by JDK, pause target, pre-touch, large pages, NUMA, JDK 8 flags on newer JDKs. */
 export function jvmRules(j: JvmOptions, ctx: ConfigContext = {}): KindRuleOutcome[] {
@@ -395,9 +422,12 @@ export function jvmRules(j: JvmOptions, ctx: ConfigContext = {}): KindRuleOutcom
       title: 'Heap size not set: the start script sizes it from RAM',
       evidence: [
         `${src}: no active -Xmx/-Xms${commented ? ` (commented out: -Xmx${commented})` : ''}${j.format === 'env-sh' ? ' and no MAX_HEAP_SIZE' : ''}`,
-        auto ? `auto-sizing on ${fmtGiB(ram!)} RAM: ${fmtSize(auto)} (max(min(½ RAM, 1 GiB), min(¼ RAM, 8 GiB)))` : 'auto-sizing: ¼ of RAM capped at 8 GiB (host RAM not given)',
+        auto
+          ? `auto-sizing on ${fmtGiB(ram!)} RAM: ${fmtSize(auto)} (max(min(½ RAM, 1 GiB), min(¼ RAM, 8 GiB)))`
+          : 'auto-sizing: ¼ of RAM capped at 8 GiB (host RAM not given)',
       ],
-      recommendation: 'Pin the heap: -Xms equal to -Xmx (e.g. 8 GiB for CMS, 16–31 GiB for G1 on hosts with 64 GiB or more), so the heap does not change with the machine and is not silently small.',
+      recommendation:
+        'Pin the heap: -Xms equal to -Xmx (e.g. 8 GiB for CMS, 16–31 GiB for G1 on hosts with 64 GiB or more), so the heap does not change with the machine and is not silently small.',
       knowledgeIds: ['jvm.heap.default-size', 'config.jvm.xms-equals-xmx'],
       confidence: 'high',
     });
@@ -413,7 +443,8 @@ export function jvmRules(j: JvmOptions, ctx: ConfigContext = {}): KindRuleOutcom
         severity: small,
         title: `Heap of ${fmtSize(xmx)}: too small for production`,
         evidence: [`${src}: -Xmx ${fmtSize(xmx)}${young}${hint}`],
-        recommendation: 'Fine for a test node; for production give the node 8+ GiB of RAM and set MAX_HEAP_SIZE / -Xmx explicitly (8 GiB with CMS and HEAP_NEWSIZE ≈ 100 MiB per core, or 16–31 GiB with G1 on large hosts).',
+        recommendation:
+          'Fine for a test node; for production give the node 8+ GiB of RAM and set MAX_HEAP_SIZE / -Xmx explicitly (8 GiB with CMS and HEAP_NEWSIZE ≈ 100 MiB per core, or 16–31 GiB with G1 on large hosts).',
         knowledgeIds: ['config.jvm.heap-small', 'jvm.heap.default-size'],
         confidence: 'high',
       });
@@ -478,7 +509,12 @@ export function jvmRules(j: JvmOptions, ctx: ConfigContext = {}): KindRuleOutcom
       id: 'config.jvm.gc-conflict',
       severity: 'critical',
       title: `Conflicting collectors selected: ${oldGen.join(', ')}`,
-      evidence: [`${src}: ${j.flags.filter((f) => f.type === 'XX' && /^Use\w+GC$/.test(f.name) && f.enabled).map((f) => `${f.raw} (line ${f.line})`).join(', ')}`],
+      evidence: [
+        `${src}: ${j.flags
+          .filter((f) => f.type === 'XX' && /^Use\w+GC$/.test(f.name) && f.enabled)
+          .map((f) => `${f.raw} (line ${f.line})`)
+          .join(', ')}`,
+      ],
       recommendation: 'The JVM refuses to start with more than one collector: keep one (G1 for most heaps) and remove the other section.',
       knowledgeIds: ['jvm.gc.g1-default'],
       confidence: 'high',
@@ -498,7 +534,10 @@ export function jvmRules(j: JvmOptions, ctx: ConfigContext = {}): KindRuleOutcom
     const ignoreUnknown = j.flags.some((f) => f.type === 'XX' && f.name === 'IgnoreUnrecognizedVMOptions' && f.enabled === true);
     const refused = jdkSev === 'critical' && !ignoreUnknown;
     const gone = jdkSev !== null;
-    const flagList = cmsFlags.slice(0, 6).map((f) => `${f.raw} (line ${f.line})`).join(', ');
+    const flagList = cmsFlags
+      .slice(0, 6)
+      .map((f) => `${f.raw} (line ${f.line})`)
+      .join(', ');
     const cmsSummary = [
       gc.selected.join('+'),
       ...(gc.cmsInitiatingOccupancyFraction !== null ? [`CMSInitiatingOccupancyFraction=${gc.cmsInitiatingOccupancyFraction}`] : []),
@@ -511,7 +550,9 @@ export function jvmRules(j: JvmOptions, ctx: ConfigContext = {}): KindRuleOutcom
       title: refused
         ? `CMS flags on JDK ${ctx.jdk}: the JVM refuses to start (unrecognized VM option)`
         : gone
-          ? gc.collector === 'CMS' ? `CMS selected on JDK ${ctx.jdk}, where it no longer exists` : `CMS flags on JDK ${ctx.jdk} are ignored`
+          ? gc.collector === 'CMS'
+            ? `CMS selected on JDK ${ctx.jdk}, where it no longer exists`
+            : `CMS flags on JDK ${ctx.jdk} are ignored`
           : gc.collector === 'CMS'
             ? 'CMS collector (ParNew/CMS)'
             : 'Leftover CMS flags',
@@ -597,7 +638,8 @@ export function jvmRules(j: JvmOptions, ctx: ConfigContext = {}): KindRuleOutcom
         severity: ignored ? 'warning' : 'critical',
         title: ignored ? `JDK 8 GC-logging flags silently ignored on ${jdkText}` : `JDK 8 GC-logging flags stop the JVM on ${jdkText}`,
         evidence: [`${src}: ${removed.map((f) => `${f.raw} (line ${f.line})`).join(', ')}${ignored ? '; -XX:+IgnoreUnrecognizedVMOptions is set' : ''}`],
-        recommendation: 'Replace them with unified logging, e.g. -Xlog:gc*,safepoint:file=/var/log/cassandra/gc.log:time,uptime:filecount=10,filesize=10M (Cassandra ships this in jvm11-server.options / jvm17-server.options).',
+        recommendation:
+          'Replace them with unified logging, e.g. -Xlog:gc*,safepoint:file=/var/log/cassandra/gc.log:time,uptime:filecount=10,filesize=10M (Cassandra ships this in jvm11-server.options / jvm17-server.options).',
         knowledgeIds: ['config.jvm.jdk8-gc-log-flags-removed', ...(ctx.jdk === undefined ? ['config.jvm.cassandra-5.0-jdk'] : [])],
         confidence: 'high',
       });
@@ -606,8 +648,10 @@ export function jvmRules(j: JvmOptions, ctx: ConfigContext = {}): KindRuleOutcom
 
   // Memory mapping details.
   const notes: string[] = [];
-  if (xmx !== null && j.alwaysPreTouch !== true && j.format !== 'command-line') notes.push(`${src}: no -XX:+AlwaysPreTouch (the heap is committed page by page under load)`);
-  if (j.useLargePages === true) notes.push(`${src}: -XX:+UseLargePages — needs hugepages reserved in the OS (vm.nr_hugepages), else the JVM falls back to normal pages with a warning`);
+  if (xmx !== null && j.alwaysPreTouch !== true && j.format !== 'command-line')
+    notes.push(`${src}: no -XX:+AlwaysPreTouch (the heap is committed page by page under load)`);
+  if (j.useLargePages === true)
+    notes.push(`${src}: -XX:+UseLargePages — needs hugepages reserved in the OS (vm.nr_hugepages), else the JVM falls back to normal pages with a warning`);
   if (j.useTransparentHugePages === true) notes.push(`${src}: -XX:+UseTransparentHugePages — THP in madvise mode for the heap only`);
   if (notes.length) {
     findings.push({
@@ -627,13 +671,17 @@ export function jvmRules(j: JvmOptions, ctx: ConfigContext = {}): KindRuleOutcom
       severity: 'info',
       title: g1Old ? `-XX:+UseNUMA does nothing for G1 on JDK ${ctx.jdk}` : 'NUMA-aware allocation is on',
       evidence: [`${src}: -XX:+UseNUMA with ${gc.collector ?? 'the default collector'}${ctx.jdk !== undefined ? ` on JDK ${ctx.jdk}` : ''}`],
-      recommendation: g1Old ? 'G1 honours UseNUMA from JDK 14; on this JDK rely on numactl --interleave (bin/cassandra does it when numactl is installed).' : 'Useful on multi-socket hosts; check zone_reclaim_mode is 0 as well.',
+      recommendation: g1Old
+        ? 'G1 honours UseNUMA from JDK 14; on this JDK rely on numactl --interleave (bin/cassandra does it when numactl is installed).'
+        : 'Useful on multi-socket hosts; check zone_reclaim_mode is 0 as well.',
       knowledgeIds: ['config.jvm.numa'],
       confidence: 'medium',
     });
   }
 
-  const outcomes = [out('config.jvm', 'JVM heap size and pinning, compressed oops, collector vs JDK, G1 pause target and young sizing, pre-touch, large pages, NUMA', findings)];
+  const outcomes = [
+    out('config.jvm', 'JVM heap size and pinning, compressed oops, collector vs JDK, G1 pause target and young sizing, pre-touch, large pages, NUMA', findings),
+  ];
   if (!ctx.hostRamBytes) outcomes.push(skip('config.jvm-ram', 'heap vs host RAM', 'host RAM not given'));
   if (ctx.jdk === undefined) outcomes.push(skip('config.jvm-jdk', 'collector availability by JDK version', 'JDK version not given'));
   return outcomes;
@@ -659,7 +707,7 @@ const SCYLLA_IGNORED = [
 
 /** scylla.yaml: developer mode and Cassandra keys that do nothing on ScyllaDB (Cassandra's rename/removal rules do not apply). */
 export function scyllaYamlRules(y: CassandraYaml, ctx: ConfigContext = {}): KindRuleOutcome[] {
-  const src = ctx.source ?? "scylla.yaml";
+  const src = ctx.source ?? 'scylla.yaml';
   const findings: Finding[] = [];
   const dev = y.settings['developer_mode'];
   if (dev === true || (typeof dev === 'string' && /^(?:true|1|yes)$/i.test(dev))) {
@@ -668,7 +716,8 @@ export function scyllaYamlRules(y: CassandraYaml, ctx: ConfigContext = {}): Kind
       severity: 'critical',
       title: 'ScyllaDB runs in developer mode',
       evidence: [`${src}: developer_mode: ${show(dev)}`],
-      recommendation: 'Turn developer mode off on production nodes and run scylla_setup (scylla_io_setup) so the node starts with measured I/O properties and its production checks.',
+      recommendation:
+        'Turn developer mode off on production nodes and run scylla_setup (scylla_io_setup) so the node starts with measured I/O properties and its production checks.',
       knowledgeIds: ['config.scylla.developer-mode'],
       confidence: 'high',
     });

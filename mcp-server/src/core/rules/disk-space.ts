@@ -8,7 +8,7 @@ import { threshold } from '../knowledge/index.js';
 import { filesystemOf, parseDf, type DfRow } from '../parse/host/df.js';
 
 export const DISK_SPACE_RULE = 'disk-space';
-export const DISK_SPACE_CHECKS = 'free space on the filesystems of each node\'s data_file_directories and commitlog_directory (df of its host)';
+export const DISK_SPACE_CHECKS = "free space on the filesystems of each node's data_file_directories and commitlog_directory (df of its host)";
 
 /** One host's df, as read through its Target. */
 export interface HostDf {
@@ -36,7 +36,10 @@ export function nodeDirsFromSettings(settings: Record<string, unknown> | undefin
   const out: NodeDir[] = [];
   const add = (setting: string, v: unknown) => {
     if (typeof v !== 'string') return;
-    for (const p of v.replace(/^\[|\]$/g, '').split(',').map((x) => x.trim())) {
+    for (const p of v
+      .replace(/^\[|\]$/g, '')
+      .split(',')
+      .map((x) => x.trim())) {
       if (/^\/[^\0]*$/.test(p) && p.length < 4096) out.push({ setting, path: p.replace(/\/+$/, '') || '/' });
     }
   };

@@ -64,8 +64,19 @@ export interface HostFacts {
 }
 
 const empty = (tool: HostTool): HostFacts => ({
-  tool, cpus: null, cpu: [], perCore: [], disks: [], swapInPerS: [], swapOutPerS: [], majorFaultsPerS: [], vmeffPct: [], runQueue: [],
-  sinceBoot: [], caveats: [], averagesOnly: false,
+  tool,
+  cpus: null,
+  cpu: [],
+  perCore: [],
+  disks: [],
+  swapInPerS: [],
+  swapOutPerS: [],
+  majorFaultsPerS: [],
+  vmeffPct: [],
+  runQueue: [],
+  sinceBoot: [],
+  caveats: [],
+  averagesOnly: false,
 });
 
 function fromIostat(v: Iostat): HostFacts {
@@ -80,8 +91,19 @@ function fromIostat(v: Iostat): HostFacts {
     if (r.cpu) f.cpu.push({ label, line: r.cpuLine ?? r.line, cpu: 'all', shares: r.cpu });
     for (const d of r.devices) {
       f.disks.push({
-        label, line: d.line, device: d.device, readsPerS: d.readsPerS ?? d.tps, writesPerS: d.writesPerS, readKBps: d.readKBps, writeKBps: d.writeKBps,
-        readAwaitMs: d.readAwaitMs, writeAwaitMs: d.writeAwaitMs, awaitMs: d.awaitMs, queueSize: d.queueSize, utilPct: d.utilPct, reqKB: d.reqKB,
+        label,
+        line: d.line,
+        device: d.device,
+        readsPerS: d.readsPerS ?? d.tps,
+        writesPerS: d.writesPerS,
+        readKBps: d.readKBps,
+        writeKBps: d.writeKBps,
+        readAwaitMs: d.readAwaitMs,
+        writeAwaitMs: d.writeAwaitMs,
+        awaitMs: d.awaitMs,
+        queueSize: d.queueSize,
+        utilPct: d.utilPct,
+        reqKB: d.reqKB,
       });
     }
   }
@@ -161,11 +183,19 @@ function fromTables(tool: 'sar' | 'mpstat', v: Sar | Mpstat): HostFacts {
         const rk = sectors ? val(r, 'rd_sec/s') : val(r, 'rkB/s');
         const wk = sectors ? val(r, 'wr_sec/s') : val(r, 'wkB/s');
         f.disks.push({
-          label: label(tool, r), line: r.line, device: r.key ?? '?',
+          label: label(tool, r),
+          line: r.line,
+          device: r.key ?? '?',
           // sar -d has tps only (reads and writes together), so IOPS is tps and the await is for both.
-          readsPerS: val(r, 'tps'), writesPerS: null,
-          readKBps: rk === null ? null : sectors ? rk / 2 : rk, writeKBps: wk === null ? null : sectors ? wk / 2 : wk,
-          readAwaitMs: null, writeAwaitMs: null, awaitMs: val(r, 'await'), queueSize: val(r, 'aqu-sz', 'avgqu-sz'), utilPct: val(r, '%util'),
+          readsPerS: val(r, 'tps'),
+          writesPerS: null,
+          readKBps: rk === null ? null : sectors ? rk / 2 : rk,
+          writeKBps: wk === null ? null : sectors ? wk / 2 : wk,
+          readAwaitMs: null,
+          writeAwaitMs: null,
+          awaitMs: val(r, 'await'),
+          queueSize: val(r, 'aqu-sz', 'avgqu-sz'),
+          utilPct: val(r, '%util'),
           reqKB: r.values['areq-sz'] ?? (r.values['avgrq-sz'] !== undefined ? r.values['avgrq-sz'] / 2 : null),
         });
       }
@@ -194,7 +224,7 @@ function fromTables(tool: 'sar' | 'mpstat', v: Sar | Mpstat): HostFacts {
       }
     }
   }
-  if (f.averagesOnly) f.caveats.push('only sar\'s Average: block was pasted: averages over the whole capture hide short bursts');
+  if (f.averagesOnly) f.caveats.push("only sar's Average: block was pasted: averages over the whole capture hide short bursts");
   return f;
 }
 

@@ -54,9 +54,10 @@ const topGroups: TtopRule = {
           ...gs.map((g) => `${groupText(g)}${g.allocBytesPerS ? `, allocating ${f1(g.allocBytesPerS / 1024)} KiB/s` : ''}`),
           `${v.samples.length} sample(s); thread groups join pool members (CoreThread-0…n → CoreThread)`,
         ],
-        recommendation: 'Read the busiest pools against what the node should be doing: request stages (Native-Transport-Requests, ReadStage, ' +
-            'MutationStage/CoreThread) follow client load; CompactionExecutor, MemtableFlushWriter, ValidationExecutor and streaming threads are ' +
-            'background work you can throttle.',
+        recommendation:
+          'Read the busiest pools against what the node should be doing: request stages (Native-Transport-Requests, ReadStage, ' +
+          'MutationStage/CoreThread) follow client load; CompactionExecutor, MemtableFlushWriter, ValidationExecutor and streaming threads are ' +
+          'background work you can throttle.',
         knowledgeIds: ['host.ttop.compaction-share'],
         confidence: 'high',
       },
@@ -113,12 +114,10 @@ const nonJava: TtopRule = {
         id: 'host.ttop.non-java-cpu',
         severity: hits.some((h) => h.sev === 'critical') ? 'critical' : 'warning',
         title: `${f1((100 * w.o) / w.p)} % of the process CPU is outside Java threads (${f1(w.o)} of ${f1(w.p)} %): GC or JIT, not requests`,
-        evidence: hits
-          .slice(0, 3)
-          .map((h) => {
-            const what = h.s.gcCpuPct !== null ? 'GC' : 'other';
-            return `${at(h.s)}: process ${f1(h.p)} %, ${what} ${f1(h.o)} %, application ${f1(h.s.applicationCpuPct ?? 0)} %`;
-          }),
+        evidence: hits.slice(0, 3).map((h) => {
+          const what = h.s.gcCpuPct !== null ? 'GC' : 'other';
+          return `${at(h.s)}: process ${f1(h.p)} %, ${what} ${f1(h.o)} %, application ${f1(h.s.applicationCpuPct ?? 0)} %`;
+        }),
         recommendation:
           'The JVM spends its CPU on itself: read the GC log for the same minutes (pause times, allocation rate, heap occupancy after GC) ' +
           'and the heap allocation rate ttop prints; a heap too small for the live set or an allocation storm shows up here first.',

@@ -11,7 +11,14 @@ import type { KindRuleOutcome, KindRules } from './per-kind.js';
 import { runTtopRules } from './host-ttop.js';
 import type { Ttop } from '../parse/host/ttop.js';
 import {
-  ETHTOOL_STATS_KIND, INTERRUPTS_KIND, SCYLLA_SETUP_KIND, SEASTAR_AIO_KIND, type EthtoolStats, type Interrupts, type ScyllaSetup, type SeastarAio,
+  ETHTOOL_STATS_KIND,
+  INTERRUPTS_KIND,
+  SCYLLA_SETUP_KIND,
+  SEASTAR_AIO_KIND,
+  type EthtoolStats,
+  type Interrupts,
+  type ScyllaSetup,
+  type SeastarAio,
 } from '../parse/host/scylla-setup.js';
 import { ethtoolRules, interruptsRules, scyllaSetupRules, seastarAioRules } from './scylla-host.js';
 import { hostFacts, type CpuSample, type DiskSample, type HostFacts, type RateSample } from './host-facts.js';
@@ -22,7 +29,13 @@ const f1 = (v: number) => fmtNum(Math.round(v * 100) / 100, 2);
 const at = (s: { label: string; line: number }) => `${s.label}, line ${s.line}`;
 
 function finding(
-  id: string, severity: Severity, title: string, evidence: string[], recommendation: string, knowledgeIds: string[], f: HostFacts,
+  id: string,
+  severity: Severity,
+  title: string,
+  evidence: string[],
+  recommendation: string,
+  knowledgeIds: string[],
+  f: HostFacts,
   confidence: Finding['confidence'] = 'high',
 ): Finding {
   // A single report that may be since boot lowers confidence: the numbers might not be current.
@@ -154,25 +167,25 @@ const VERDICT_TEXT: Record<Verdict, { id: string; recommendation: string; kids: 
     id: 'host.disk.saturated',
     recommendation:
       'The device is doing all it can and requests queue in front of it. Find what drives it (compaction, repair/streaming, a scan, or a tool such ' +
-        'as iotune or a backup) before adding load: lower compaction/stream throughput while serving, spread data over more devices, or move to ' +
-        'faster storage.',
+      'as iotune or a backup) before adding load: lower compaction/stream throughput while serving, spread data over more devices, or move to ' +
+      'faster storage.',
     kids: ['host.disk.util-busy', 'host.disk.queue-min', 'storage.queue-depth.littles-law'],
     confidence: 'high',
   },
   'slow-at-low-load': {
     id: 'host.disk.slow-at-low-load',
     recommendation:
-      "Each request is slow although few are sent: the limit is behind the device. On a cloud volume check its provisioned IOPS/throughput and " +
-        "burst credits (EBS gp2 BurstBalance, io1/gp3 limits, the instance's EBS bandwidth, GCE PD per-VM caps); on a local disk check dmesg and " +
-        "SMART for a failing device; on a VM, the host's storage. Adding threads or tuning the database will not help.",
+      'Each request is slow although few are sent: the limit is behind the device. On a cloud volume check its provisioned IOPS/throughput and ' +
+      "burst credits (EBS gp2 BurstBalance, io1/gp3 limits, the instance's EBS bandwidth, GCE PD per-VM caps); on a local disk check dmesg and " +
+      "SMART for a failing device; on a VM, the host's storage. Adding threads or tuning the database will not help.",
     kids: ['host.disk.low-load-iops', 'host.disk.low-load-mbps', 'host.disk.cloud-volume-throttle'],
     confidence: 'medium',
   },
   'await-high': {
     id: 'host.disk.await-high',
     recommendation:
-      "Requests wait long on this device although it is neither slow at low load nor saturated (no standing queue at high %util): compare with its " +
-        "expected latency, look for large requests (KiB/request) and background work (compaction, repair, backups), and check the device's health.",
+      'Requests wait long on this device although it is neither slow at low load nor saturated (no standing queue at high %util): compare with its ' +
+      "expected latency, look for large requests (KiB/request) and background work (compaction, repair, backups), and check the device's health.",
     kids: ['host.disk.util-busy'],
     confidence: 'high',
   },
@@ -231,7 +244,10 @@ const deviceLatency: HostRule = {
         const lim = `${numberOf('host.disk.low-load-iops')} IO/s and ${numberOf('host.disk.low-load-mbps')} MB/s`;
         evidence.push(`low load: under ${lim}, far below what the device class serves`);
       }
-      const more = byWorst.slice(1).map((x) => x.dev).join(', ');
+      const more = byWorst
+        .slice(1)
+        .map((x) => x.dev)
+        .join(', ');
       const title = latencyTitle(v, top) + (list.length > 1 ? ` (and ${list.length - 1} more device${list.length > 2 ? 's' : ''}: ${more})` : '');
       const sev: Severity = list.some((x) => x.g.slow.some((s) => s.sev === 'critical')) ? 'critical' : 'warning';
       out.push(finding(text.id, sev, title, evidence, text.recommendation, [...new Set([...list.map((x) => x.g.kid), ...text.kids])], f, text.confidence));
@@ -356,7 +372,7 @@ const iowait: HostRule = {
         ? 'no device rows in this paste: take iostat -x 1 to see which device, if any, is slow'
         : slowDevs.length
           ? `slow device(s) in the same paste: ${slowDevs.join(', ')} (see their findings)`
-          : 'every device in the same paste answers within its class\'s await limit: the iowait is not a slow disk';
+          : "every device in the same paste answers within its class's await limit: the iowait is not a slow disk";
     return [
       finding(
         'host.cpu.iowait',
@@ -470,7 +486,7 @@ const swapping: HostRule = {
 
 const majorFaults: HostRule = {
   id: 'host.memory.major-faults',
-  checks: 'major page faults per second (sar -B majflt/s) and sar\'s %vmeff artefact',
+  checks: "major page faults per second (sar -B majflt/s) and sar's %vmeff artefact",
   run(f) {
     if (f.majorFaultsPerS.length === 0) return 'no paging section (sar -B)';
     const out: Finding[] = [];
@@ -523,7 +539,17 @@ const sinceBootOnly: HostRule = {
 };
 
 export const HOST_RULES: HostRule[] = [
-  sinceBootOnly, stuckQueue, deviceLatency, utilNotSaturation, cpuBusy, steal, iowait, singleCore, runQueue, swapping, majorFaults,
+  sinceBootOnly,
+  stuckQueue,
+  deviceLatency,
+  utilNotSaturation,
+  cpuBusy,
+  steal,
+  iowait,
+  singleCore,
+  runQueue,
+  swapping,
+  majorFaults,
 ];
 
 export function runHostRules(f: HostFacts): KindRuleOutcome[] {

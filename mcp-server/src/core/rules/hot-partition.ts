@@ -11,7 +11,7 @@ import type { TopPartitionRow, TopPartitions, TopSampler } from '../parse/nodeto
 import { fmtNum, grade, outcome, skipped } from './rule.js';
 
 export const HOT_PARTITION_RULE = 'table.hot-partition';
-export const HOT_PARTITION_CHECKS = 'one partition key taking most of a table\'s sampled reads or writes (nodetool profileload during the window)';
+export const HOT_PARTITION_CHECKS = "one partition key taking most of a table's sampled reads or writes (nodetool profileload during the window)";
 
 /** Sampled operations a second below which a key is not called hot, however skewed (an idle table's few reads). */
 export const HOT_MIN_PER_SECOND = 50;
@@ -38,9 +38,11 @@ const KEY_MAX_CHARS = 120;
 /** A partition key as printed is cluster data: control characters escaped, quotes escaped, length capped. */
 export function printableKey(key: string): string {
   const cut = key.length > KEY_MAX_CHARS ? `${key.slice(0, KEY_MAX_CHARS)}…` : key;
-  const esc = cut.replace(/["\\]/g, (c) => `\\${c}`).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => {
-    return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-  });
+  const esc = cut
+    .replace(/["\\]/g, (c) => `\\${c}`)
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => {
+      return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+    });
   return `"${esc}"`;
 }
 
@@ -107,7 +109,7 @@ function finding(node: string, durationMs: number, table: string, hits: Hit[]): 
     node,
     table,
     recommendation:
-      'One key concentrates this table\'s load on the replicas that own it; adding nodes does not help. Find what hits the key (the application ' +
+      "One key concentrates this table's load on the replicas that own it; adding nodes does not help. Find what hits the key (the application " +
       'or a client retry loop), cache a hot read, or spread the key in the data model (a bucket or shard column in the partition key).',
     knowledgeIds: ['table.hot-partition', 'table.hot-partition.times-next'],
     confidence: hits.every((h) => h.measured) ? 'high' : 'medium',
@@ -140,4 +142,3 @@ export function hotPartitionOutcome(input: HotPartitionInput | undefined): RuleO
   const o = outcome(HOT_PARTITION_RULE, findings);
   return failed.length ? { ...o, skippedBecause: `partition sample not read on ${failed.join('; ')}` } : o;
 }
-

@@ -15,7 +15,18 @@ import { CLUSTER_WIDE_RULES } from './cluster-wide.js';
 import { withThresholdOverrides } from '../knowledge/index.js';
 import type { PolicyEffect, RulePolicy } from './policy.js';
 
-export const RULES: readonly Rule[] = [topologyRule, threadPoolsRule, compactionRule, tablesRule, jvmRule, logsRule, slowQueriesRule, outliersRule, trapsRule, ...CLUSTER_WIDE_RULES];
+export const RULES: readonly Rule[] = [
+  topologyRule,
+  threadPoolsRule,
+  compactionRule,
+  tablesRule,
+  jvmRule,
+  logsRule,
+  slowQueriesRule,
+  outliersRule,
+  trapsRule,
+  ...CLUSTER_WIDE_RULES,
+];
 
 export interface RulesResult {
   findings: Finding[];
@@ -36,7 +47,9 @@ export function runRules(input: DiagnosisInput, rules: readonly Rule[] = RULES, 
   const effect: PolicyEffect | undefined = policy ? { source: policy.source, rulesOff: [], findingsOff: {}, thresholds: [] } : undefined;
   const overrides = new Map(Object.entries(policy?.thresholds ?? {}));
   for (const [id, o] of overrides) {
-    effect?.thresholds.push(`${id}: ${[o.warning !== undefined ? `warning ${o.warning}` : '', o.critical !== undefined ? `critical ${o.critical}` : ''].filter(Boolean).join(', ')}`);
+    effect?.thresholds.push(
+      `${id}: ${[o.warning !== undefined ? `warning ${o.warning}` : '', o.critical !== undefined ? `critical ${o.critical}` : ''].filter(Boolean).join(', ')}`,
+    );
   }
   for (const r of rules) {
     if (off.has(r.id)) {
@@ -53,7 +66,13 @@ export function runRules(input: DiagnosisInput, rules: readonly Rule[] = RULES, 
     const kept = o.findings.filter((f) => !off.has(f.id));
     for (const f of o.findings) if (off.has(f.id) && effect) effect.findingsOff[f.id] = (effect.findingsOff[f.id] ?? 0) + 1;
     pushAll(findings, kept);
-    outcomes.push({ rule: r.id, checks: r.checks, checked: o.checked, ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}), findings: kept.length });
+    outcomes.push({
+      rule: r.id,
+      checks: r.checks,
+      checked: o.checked,
+      ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}),
+      findings: kept.length,
+    });
   }
   return { findings: worstFirst(findings), outcomes, ...(effect ? { policy: effect } : {}) };
 }

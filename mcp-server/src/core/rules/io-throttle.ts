@@ -7,7 +7,7 @@ import type { Finding, RuleOutcome } from '../findings.js';
 import type { IoLimit, ThrottleKind } from '../parse/host/io-throttle.js';
 
 export const IO_THROTTLE_RULE = 'io-throttle';
-export const IO_THROTTLE_CHECKS = 'cgroup block I/O caps (blkio.throttle.*, io.max) on the data disk of each node\'s process (host)';
+export const IO_THROTTLE_CHECKS = "cgroup block I/O caps (blkio.throttle.*, io.max) on the data disk of each node's process (host)";
 
 export interface NodeIoThrottle {
   node: string;

@@ -5,7 +5,6 @@
  */
 import type { Finding } from '../findings.js';
 import type { TopSample, TopThread, TopThreads } from '../parse/host/top-threads.js';
-import { TOP_THREADS_KIND } from '../parse/host/top-threads.js';
 import type { KindRuleOutcome, KindRules } from './per-kind.js';
 import { fmtNum, grade } from './rule.js';
 
@@ -17,15 +16,64 @@ export type ThreadFamily = 'compaction' | 'flush' | 'gc' | 'jit' | 'requests' | 
  * (6 characters or more) starts one. First family wins.
  */
 const FAMILY: [ThreadFamily, string[]][] = [
-  ['compaction', ['CompactionExecutor', 'CompactionManager', 'ValidationExecutor', 'AntiCompaction', 'Anticompaction', 'ViewBuildExecutor',
-    'SecondaryIndexManagement', 'IndexSummaryManager']],
-  ['flush', ['MemtableFlushWriter', 'PerDiskMemtableFlushWriter', 'MemtablePostFlush', 'MemtableReclaimMemory', 'COMMIT-LOG-ALLOCATOR',
-    'PERIODIC-COMMIT-LOG-SYNCER', 'COMMIT-LOG-WRITER', 'CommitLog']],
-  ['gc', ['GC Thread', 'GC task thread', 'G1 ', 'Gang worker', 'Parallel GC Threads', 'ParGC', 'Concurrent Mark-Sweep GC Thread', 'ZWorker', 'ZDirector',
-    'ZDriver', 'Shenandoah', 'VM Thread']],
+  [
+    'compaction',
+    [
+      'CompactionExecutor',
+      'CompactionManager',
+      'ValidationExecutor',
+      'AntiCompaction',
+      'Anticompaction',
+      'ViewBuildExecutor',
+      'SecondaryIndexManagement',
+      'IndexSummaryManager',
+    ],
+  ],
+  [
+    'flush',
+    [
+      'MemtableFlushWriter',
+      'PerDiskMemtableFlushWriter',
+      'MemtablePostFlush',
+      'MemtableReclaimMemory',
+      'COMMIT-LOG-ALLOCATOR',
+      'PERIODIC-COMMIT-LOG-SYNCER',
+      'COMMIT-LOG-WRITER',
+      'CommitLog',
+    ],
+  ],
+  [
+    'gc',
+    [
+      'GC Thread',
+      'GC task thread',
+      'G1 ',
+      'Gang worker',
+      'Parallel GC Threads',
+      'ParGC',
+      'Concurrent Mark-Sweep GC Thread',
+      'ZWorker',
+      'ZDirector',
+      'ZDriver',
+      'Shenandoah',
+      'VM Thread',
+    ],
+  ],
   ['jit', ['C1 CompilerThread', 'C2 CompilerThread']],
-  ['requests', ['Native-Transport-Requests', 'ReadStage', 'MutationStage', 'SharedPool-Worker', 'CounterMutationStage', 'ViewMutationStage',
-    'RequestResponseStage', 'CoreThread', 'TPC']],
+  [
+    'requests',
+    [
+      'Native-Transport-Requests',
+      'ReadStage',
+      'MutationStage',
+      'SharedPool-Worker',
+      'CounterMutationStage',
+      'ViewMutationStage',
+      'RequestResponseStage',
+      'CoreThread',
+      'TPC',
+    ],
+  ],
   ['network', ['epollEventLoopGroup', 'nioEventLoopGroup', 'Messaging-EventLoop', 'MessagingService', 'NettyEventLoop']],
   ['streaming', ['Stream', 'Repair', 'AntiEntropy']],
 ];
@@ -53,7 +101,7 @@ const MEANING: Record<ThreadFamily, { what: string; next: string }> = {
   },
   jit: {
     what: 'the JIT compiler: normal for minutes after a start, a JVM problem if it stays',
-    next: 'how long the node has run; a C2 thread busy for hours is a compiler loop: read the JVM version\'s known issues, a JDK update fixes most',
+    next: "how long the node has run; a C2 thread busy for hours is a compiler loop: read the JVM version's known issues, a JDK update fixes most",
   },
   requests: {
     what: 'request execution: client load itself',
@@ -69,7 +117,7 @@ const MEANING: Record<ThreadFamily, { what: string; next: string }> = {
   },
   other: {
     what: 'a thread outside the known Cassandra pools',
-    next: 'a thread dump (jstack) taken with the same top: the row\'s PID in hex is the dump\'s nid',
+    next: "a thread dump (jstack) taken with the same top: the row's PID in hex is the dump's nid",
   },
 };
 
@@ -97,12 +145,17 @@ export function familiesOf(s: TopSample): FamilyCpu[] {
     e.threads.push(t);
     m.set(f, e);
   }
-  return [...m].map(([family, e]) => {
-    const g = new Map<string, number>();
-    for (const t of e.threads) g.set(t.group, (g.get(t.group) ?? 0) + t.cpuPct);
-    const groups = [...g].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([k]) => k);
-    return { family, threads: e.threads.length, cpuPct: sum(e.threads), groups };
-  }).sort((a, b) => b.cpuPct - a.cpuPct);
+  return [...m]
+    .map(([family, e]) => {
+      const g = new Map<string, number>();
+      for (const t of e.threads) g.set(t.group, (g.get(t.group) ?? 0) + t.cpuPct);
+      const groups = [...g]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 3)
+        .map(([k]) => k);
+      return { family, threads: e.threads.length, cpuPct: sum(e.threads), groups };
+    })
+    .sort((a, b) => b.cpuPct - a.cpuPct);
 }
 
 const busiest = (v: TopThreads) => v.samples.reduce((a, b) => (sum(threadsOf(b)) > sum(threadsOf(a)) ? b : a));
@@ -112,7 +165,7 @@ type Rule = { id: string; checks: string; run(v: TopThreads): Finding[] | string
 
 const summary: Rule = {
   id: 'jvm.top-threads.busiest',
-  checks: 'where the JVM\'s CPU goes per thread family in the busiest top -H sample',
+  checks: "where the JVM's CPU goes per thread family in the busiest top -H sample",
   run(v) {
     if (v.unnamed) return 'every thread is named like the process: the JVM did not name its native threads (use nodetool sjk ttop)';
     const s = busiest(v);
@@ -120,22 +173,24 @@ const summary: Rule = {
     if (fs.length === 0) return 'no thread used CPU in the sample';
     const top = [...threadsOf(s)].sort((a, b) => b.cpuPct - a.cpuPct).slice(0, 5);
     const lead = s.threads.find((t) => t.processTotal);
-    return [{
-      id: 'jvm.top-threads.busiest',
-      severity: 'info',
-      title: `JVM threads use ${f1(sum(threadsOf(s)))} % of one core in total; busiest: ${fs.slice(0, 3).map(famText).join('; ')}`,
-      evidence: [
-        `${at(s)}: ${s.threads.length} thread rows${s.threadsTotal !== null ? ` of ${s.threadsTotal}` : ''}` +
-          (s.hostCpu ? `; host CPU ${f1(s.hostCpu.user)} us, ${f1(s.hostCpu.system)} sy, ${f1(s.hostCpu.iowait)} wa, ${f1(s.hostCpu.idle)} id` : '') +
-          (s.loadAverage ? `; load ${s.loadAverage.join(', ')}` : ''),
-        ...top.map((t) => `line ${t.line}: ${t.name} (tid ${t.tid} = nid ${hex(t.tid)}) ${f1(t.cpuPct)} %`),
-        `${v.samples.length} sample(s); %CPU is of one core; names are cut to 15 characters by the kernel`,
-        ...(lead ? [`line ${lead.line}: the "${lead.name}" row (tid ${lead.tid}) is the process total (TIME+ of all threads), left out`] : []),
-      ],
-      recommendation: `Read the busiest family against what the node should be doing: ${MEANING[fs[0]!.family].what}. Next: ${MEANING[fs[0]!.family].next}.`,
-      knowledgeIds: ['jvm.threads.group-share'],
-      confidence: 'high',
-    }];
+    return [
+      {
+        id: 'jvm.top-threads.busiest',
+        severity: 'info',
+        title: `JVM threads use ${f1(sum(threadsOf(s)))} % of one core in total; busiest: ${fs.slice(0, 3).map(famText).join('; ')}`,
+        evidence: [
+          `${at(s)}: ${s.threads.length} thread rows${s.threadsTotal !== null ? ` of ${s.threadsTotal}` : ''}` +
+            (s.hostCpu ? `; host CPU ${f1(s.hostCpu.user)} us, ${f1(s.hostCpu.system)} sy, ${f1(s.hostCpu.iowait)} wa, ${f1(s.hostCpu.idle)} id` : '') +
+            (s.loadAverage ? `; load ${s.loadAverage.join(', ')}` : ''),
+          ...top.map((t) => `line ${t.line}: ${t.name} (tid ${t.tid} = nid ${hex(t.tid)}) ${f1(t.cpuPct)} %`),
+          `${v.samples.length} sample(s); %CPU is of one core; names are cut to 15 characters by the kernel`,
+          ...(lead ? [`line ${lead.line}: the "${lead.name}" row (tid ${lead.tid}) is the process total (TIME+ of all threads), left out`] : []),
+        ],
+        recommendation: `Read the busiest family against what the node should be doing: ${MEANING[fs[0]!.family].what}. Next: ${MEANING[fs[0]!.family].next}.`,
+        knowledgeIds: ['jvm.threads.group-share'],
+        confidence: 'high',
+      },
+    ];
   },
 };
 
@@ -144,68 +199,84 @@ const hotThread: Rule = {
   checks: 'a single thread pegged at one core (a serial bottleneck)',
   run(v) {
     if (v.unnamed) return 'thread names unavailable';
-    const hits = v.samples.flatMap((s) => threadsOf(s).filter((t) => grade(t.cpuPct, 'jvm.threads.hot-thread')).map((t) => ({ s, t })));
+    const hits = v.samples.flatMap((s) =>
+      threadsOf(s)
+        .filter((t) => grade(t.cpuPct, 'jvm.threads.hot-thread'))
+        .map((t) => ({ s, t })),
+    );
     if (hits.length === 0) return [];
     const names = [...new Set(hits.map((h) => h.t.name))];
     const w = hits.reduce((a, b) => (b.t.cpuPct > a.t.cpuPct ? b : a));
     const fam = threadFamily(w.t.name);
-    return [{
-      id: 'jvm.top-threads.hot-thread',
-      severity: 'warning',
-      title: `${names.length} thread(s) at one full core: ${names.slice(0, 4).join(', ')} — a ${fam} thread at ${f1(w.t.cpuPct)} % is a serial bottleneck`,
-      evidence: hits.slice(0, 6).map((h) => `${at(h.s)} line ${h.t.line}: ${h.t.name} tid ${h.t.tid} (nid ${hex(h.t.tid)}) ${f1(h.t.cpuPct)} %` +
-        `${h.t.cpuTimeS !== null ? `, ${f1(h.t.cpuTimeS / 60)} min CPU so far` : ''}`),
-      recommendation: `One thread cannot use more than one core, so adding cores does not help it. It is ${MEANING[fam].what}. ` +
-        `Take a thread dump now (jstack <pid>) and find nid=${hex(w.t.tid)} to see what it runs; then ${MEANING[fam].next}.`,
-      knowledgeIds: ['jvm.threads.hot-thread'],
-      confidence: 'high',
-    }];
+    return [
+      {
+        id: 'jvm.top-threads.hot-thread',
+        severity: 'warning',
+        title: `${names.length} thread(s) at one full core: ${names.slice(0, 4).join(', ')} — a ${fam} thread at ${f1(w.t.cpuPct)} % is a serial bottleneck`,
+        evidence: hits
+          .slice(0, 6)
+          .map(
+            (h) =>
+              `${at(h.s)} line ${h.t.line}: ${h.t.name} tid ${h.t.tid} (nid ${hex(h.t.tid)}) ${f1(h.t.cpuPct)} %` +
+              `${h.t.cpuTimeS !== null ? `, ${f1(h.t.cpuTimeS / 60)} min CPU so far` : ''}`,
+          ),
+        recommendation:
+          `One thread cannot use more than one core, so adding cores does not help it. It is ${MEANING[fam].what}. ` +
+          `Take a thread dump now (jstack <pid>) and find nid=${hex(w.t.tid)} to see what it runs; then ${MEANING[fam].next}.`,
+        knowledgeIds: ['jvm.threads.hot-thread'],
+        confidence: 'high',
+      },
+    ];
   },
 };
 
 const familyShare: Rule = {
   id: 'jvm.top-threads.family-share',
-  checks: 'one thread family (compaction, GC, JIT, requests, event loops, streaming) taking most of the JVM threads\' CPU',
+  checks: "one thread family (compaction, GC, JIT, requests, event loops, streaming) taking most of the JVM threads' CPU",
   run(v) {
     if (v.unnamed) return 'thread names unavailable';
     const hits = v.samples.flatMap((s) => {
       const tot = sum(threadsOf(s));
       if (tot < 100) return []; // under one core in total: shares of an idle JVM mean nothing
       const f = familiesOf(s)[0];
-      if (!f || f.family === 'other' && f.groups.length > 1) return [];
+      if (!f || (f.family === 'other' && f.groups.length > 1)) return [];
       const sev = grade(f.cpuPct / tot, 'jvm.threads.group-share');
       return sev ? [{ s, f, tot, sev }] : [];
     });
     if (hits.length === 0) return [];
     const w = hits.reduce((a, b) => (b.f.cpuPct / b.tot > a.f.cpuPct / a.tot ? b : a));
     const m = MEANING[w.f.family];
-    return [{
-      id: 'jvm.top-threads.family-share',
-      severity: hits.some((h) => h.sev === 'critical') ? 'critical' : 'warning',
-      title: `${w.f.family} threads take ${f1((100 * w.f.cpuPct) / w.tot)} % of the JVM threads' CPU (${f1(w.f.cpuPct)} of ${f1(w.tot)} % of one core)`,
-      evidence: hits.slice(0, 3).map((h) => `${at(h.s)}: ${famText(h.f)} of ${f1(h.tot)} % in ${threadsOf(h.s).length} rows`),
-      recommendation: `This is ${m.what}. Next: ${m.next}.`,
-      knowledgeIds: ['jvm.threads.group-share'],
-      confidence: w.f.family === 'other' ? 'medium' : 'high',
-    }];
+    return [
+      {
+        id: 'jvm.top-threads.family-share',
+        severity: hits.some((h) => h.sev === 'critical') ? 'critical' : 'warning',
+        title: `${w.f.family} threads take ${f1((100 * w.f.cpuPct) / w.tot)} % of the JVM threads' CPU (${f1(w.f.cpuPct)} of ${f1(w.tot)} % of one core)`,
+        evidence: hits.slice(0, 3).map((h) => `${at(h.s)}: ${famText(h.f)} of ${f1(h.tot)} % in ${threadsOf(h.s).length} rows`),
+        recommendation: `This is ${m.what}. Next: ${m.next}.`,
+        knowledgeIds: ['jvm.threads.group-share'],
+        confidence: w.f.family === 'other' ? 'medium' : 'high',
+      },
+    ];
   },
 };
 
 const unnamed: Rule = {
   id: 'jvm.top-threads.unnamed',
-  checks: 'whether top shows the JVM\'s thread names',
+  checks: "whether top shows the JVM's thread names",
   run(v) {
     if (!v.unnamed) return [];
     const s = busiest(v);
-    return [{
-      id: 'jvm.top-threads.unnamed',
-      severity: 'info',
-      title: `top shows every thread as "${s.threads[0]!.name}": this JVM does not name its native threads, so top -H cannot say which pool is busy`,
-      evidence: [`${at(s)}: ${s.threads.length} rows, all named ${s.threads[0]!.name}`],
-      recommendation: 'Use nodetool sjk ttop (per-thread CPU with Java names), or match the busiest row\'s PID in hex against nid=0x… in a jstack dump.',
-      knowledgeIds: ['jvm.threads.hot-thread'],
-      confidence: 'high',
-    }];
+    return [
+      {
+        id: 'jvm.top-threads.unnamed',
+        severity: 'info',
+        title: `top shows every thread as "${s.threads[0]!.name}": this JVM does not name its native threads, so top -H cannot say which pool is busy`,
+        evidence: [`${at(s)}: ${s.threads.length} rows, all named ${s.threads[0]!.name}`],
+        recommendation: "Use nodetool sjk ttop (per-thread CPU with Java names), or match the busiest row's PID in hex against nid=0x… in a jstack dump.",
+        knowledgeIds: ['jvm.threads.hot-thread'],
+        confidence: 'high',
+      },
+    ];
   },
 };
 

@@ -10,12 +10,17 @@ import type { LogExample, LogFacts } from '../parse/logs/types.js';
 /** What the record says about one setting, in a few words ("removed in 4.0", "renamed read_request_timeout in 4.1"). */
 function verdict(key: string): { text: string; knowledgeId: string } | null {
   const s = keyStatus(key);
-  if (s.status === 'removed') return { text: `${key}: removed in ${s.change.since}${s.change.replacement ? ` (use ${s.change.replacement})` : ''}`, knowledgeId: s.change.knowledgeId };
+  if (s.status === 'removed')
+    return { text: `${key}: removed in ${s.change.since}${s.change.replacement ? ` (use ${s.change.replacement})` : ''}`, knowledgeId: s.change.knowledgeId };
   if (s.status === 'renamed') return { text: `${key}: renamed ${s.change.replacement} in ${s.change.since}`, knowledgeId: s.change.knowledgeId };
   if (s.status === 'deprecated') return { text: `${key}: deprecated since ${s.change.since}`, knowledgeId: s.change.knowledgeId };
   // a new (4.1+) name: an older node does not know it, and its value needs a unit
   const asNew = allKeyChanges().find((c) => (c.change === 'renamed' || c.change === 'unit') && c.replacement === key);
-  if (asNew) return { text: `${key}: the ${asNew.since}+ name of ${asNew.key}${asNew.valueType && asNew.valueType !== 'boolean' && asNew.valueType !== 'number' ? ` (its value needs a unit)` : ''}`, knowledgeId: asNew.knowledgeId };
+  if (asNew)
+    return {
+      text: `${key}: the ${asNew.since}+ name of ${asNew.key}${asNew.valueType && asNew.valueType !== 'boolean' && asNew.valueType !== 'number' ? ` (its value needs a unit)` : ''}`,
+      knowledgeId: asNew.knowledgeId,
+    };
   return null;
 }
 
@@ -32,7 +37,10 @@ const FIX: Record<string, { fix: string; knowledgeId: string }> = {
     fix: 'Correct the value of the named property: under the 4.1+ names durations, sizes and rates need a unit (5000ms, 16MiB, 64MiB/s).',
     knowledgeId: 'config.value-needs-unit',
   },
-  other: { fix: 'Read the exception message for the property it names, correct cassandra.yaml and start the node again.', knowledgeId: 'config.unknown-key-refused' },
+  other: {
+    fix: 'Read the exception message for the property it names, correct cassandra.yaml and start the node again.',
+    knowledgeId: 'config.unknown-key-refused',
+  },
 };
 
 export function configErrorFinding(node: string, l: LogFacts, ex: (node: string, e: LogExample | undefined) => string | null): Finding | null {

@@ -79,7 +79,8 @@ const n = (node: string) => `${node}: `;
 
 export const logsRule: Rule = {
   id: 'logs',
-  checks: 'GC pauses and time to safepoint, dropped messages, StatusLogger backlogs, tombstone warnings/aborts, large partitions, OOM, local pauses, hint/repair failures, commit log sync lag, ScyllaDB reactor stalls (from logs)',
+  checks:
+    'GC pauses and time to safepoint, dropped messages, StatusLogger backlogs, tombstone warnings/aborts, large partitions, OOM, local pauses, hint/repair failures, commit log sync lag, ScyllaDB reactor stalls (from logs)',
   run(input) {
     const withLogs = input.nodes.filter((n): n is NodeEvidence & { logs: LogFacts } => n.logs !== undefined);
     if (!withLogs.length) return skipped('logs', 'no log was read (give log files, or diagnose the lab, whose logs are local)');
@@ -99,7 +100,10 @@ export const logsRule: Rule = {
           title:
             `${n.node} logged ${notGc.length} "GC" pause(s) of up to ${dur(notGc[0]!.magnitude ?? 0)}: ` +
             'too long for GC, the VM was suspended or the clock jumped',
-          evidence: notGc.slice(0, 2).map((e) => ex(n.node, e)).filter((e): e is string => !!e),
+          evidence: notGc
+            .slice(0, 2)
+            .map((e) => ex(n.node, e))
+            .filter((e): e is string => !!e),
           node: n.node,
           recommendation:
             'No collector stops a JVM this long. Check the hypervisor (VM paused, snapshotted or live-migrated), host sleep, and clock steps ' +
@@ -126,7 +130,8 @@ export const logsRule: Rule = {
             ...realWorst.slice(0, 2).map((e) => ex(n.node, e)),
           ],
           node: n.node,
-          recommendation: 'Match the pause times with client timeouts and dropped messages. Long young-generation pauses usually mean too much live data per collection (large partitions, big batches, oversized memtables on heap); consider a pause target, heap size review, or ZGC on JDK 17+.',
+          recommendation:
+            'Match the pause times with client timeouts and dropped messages. Long young-generation pauses usually mean too much live data per collection (large partitions, big batches, oversized memtables on heap); consider a pause target, heap size review, or ZGC on JDK 17+.',
           knowledgeIds: ['jvm.gc.pause'],
           confidence: 'high',
         });
@@ -154,21 +159,31 @@ export const logsRule: Rule = {
             ...worst.slice(0, 2).map((e) => ex(n.node, e)),
           ],
           node: n.node,
-          recommendation: 'A thread could not stop: look for page faults on memory-mapped reads (slow or saturated disk, swap), transparent huge page compaction, or long counted loops. Changing the collector will not help.',
+          recommendation:
+            'A thread could not stop: look for page faults on memory-mapped reads (slow or saturated disk, swap), transparent huge page compaction, or long counted loops. Changing the collector will not help.',
           knowledgeIds: ['jvm.safepoint.time-to-safepoint', 'jvm.gc.pause'],
           confidence: 'medium',
         });
       }
       // Stops whose time went into the VM operation itself (usually GC work), from the worst stops kept.
-      const opStops = l.events.safepoint.worst.filter((e) => typeof e.detail?.['ttspMs'] === 'number' && typeof e.detail?.['stoppedMs'] === 'number' && (e.detail['ttspMs'] as number) * 2 < (e.detail['stoppedMs'] as number));
+      const opStops = l.events.safepoint.worst.filter(
+        (e) =>
+          typeof e.detail?.['ttspMs'] === 'number' &&
+          typeof e.detail?.['stoppedMs'] === 'number' &&
+          (e.detail['ttspMs'] as number) * 2 < (e.detail['stoppedMs'] as number),
+      );
       const longestOp = opStops.reduce((m, e) => Math.max(m, (e.detail?.['stoppedMs'] as number) ?? 0), 0);
       if (opStops.length) {
         push(grade(longestOp, 'jvm.gc.pause'), {
           id: 'log.stop-the-world',
           title: `Stop-the-world pauses of up to ${Math.round(longestOp)} ms spent in the VM operation (GC work) on ${n.node}`,
-          evidence: [`${n.node}: time to safepoint under half of each of these stops: the collector itself took the time`, ...opStops.slice(0, 2).map((e) => ex(n.node, e))],
+          evidence: [
+            `${n.node}: time to safepoint under half of each of these stops: the collector itself took the time`,
+            ...opStops.slice(0, 2).map((e) => ex(n.node, e)),
+          ],
           node: n.node,
-          recommendation: 'This is GC (or another VM operation) doing work while everything waits: review heap size and collector settings (pause target, young generation size), and what allocates so much (large partitions, big batches, heavy scans).',
+          recommendation:
+            'This is GC (or another VM operation) doing work while everything waits: review heap size and collector settings (pause target, young generation size), and what allocates so much (large partitions, big batches, heavy scans).',
           knowledgeIds: ['jvm.gc.pause'],
           confidence: 'medium',
         });
@@ -178,9 +193,12 @@ export const logsRule: Rule = {
           id: 'log.buffer-pool-full',
           severity: 'info',
           title: `The chunk cache / buffer pool hit its limit ${l.bufferPool.count} time(s) on ${n.node}`,
-          evidence: l.bufferPool.byPool.map((p) => `${n.node}: ${p.pool} limit ${p.limitBytes === null ? '?' : formatBytes(p.limitBytes)}, ${p.count} message(s)`),
+          evidence: l.bufferPool.byPool.map(
+            (p) => `${n.node}: ${p.pool} limit ${p.limitBytes === null ? '?' : formatBytes(p.limitBytes)}, ${p.count} message(s)`,
+          ),
           node: n.node,
-          recommendation: 'Informational: reads allocate outside the pool when it is full (cache pressure). If read latency suffers, size file_cache_size for the hot data set, or look for reads of huge partitions filling it.',
+          recommendation:
+            'Informational: reads allocate outside the pool when it is full (cache pressure). If read latency suffers, size file_cache_size for the hot data set, or look for reads of huge partitions filling it.',
           knowledgeIds: [],
           confidence: 'medium',
         });
@@ -189,9 +207,12 @@ export const logsRule: Rule = {
         push(grade(l.dropped.total, 'dropped.messages'), {
           id: 'log.dropped',
           title: `${l.dropped.total} messages dropped according to the log of ${n.node}`,
-          evidence: l.dropped.byType.slice(0, 4).map((t) => `${n.node}: ${t.type} ${t.internal} internal + ${t.crossNode} cross-node in ${t.lines} report(s)${span}`),
+          evidence: l.dropped.byType
+            .slice(0, 4)
+            .map((t) => `${n.node}: ${t.type} ${t.internal} internal + ${t.crossNode} cross-node in ${t.lines} report(s)${span}`),
           node: n.node,
-          recommendation: 'See when the drops happened (the timeline) and what else happened then: GC pauses, compaction bursts, a client surge. Dropped mutations need a repair.',
+          recommendation:
+            'See when the drops happened (the timeline) and what else happened then: GC pauses, compaction bursts, a client surge. Dropped mutations need a repair.',
           knowledgeIds: ['dropped.messages'],
           confidence: 'high',
         });
@@ -201,9 +222,12 @@ export const logsRule: Rule = {
         push(grade(p.maxPending, 'threadpool.pending'), {
           id: 'log.threadpool-pending',
           title: `${p.pool} reached ${p.maxPending} pending tasks in StatusLogger reports on ${n.node}`,
-          evidence: [`${n.node}: ${p.pool} pending in ${p.snapshotsWithPending} of ${p.snapshots} StatusLogger snapshots, max ${p.maxPending}, max blocked ${p.maxBlocked ?? '?'}`],
+          evidence: [
+            `${n.node}: ${p.pool} pending in ${p.snapshotsWithPending} of ${p.snapshots} StatusLogger snapshots, max ${p.maxPending}, max blocked ${p.maxBlocked ?? '?'}`,
+          ],
           node: n.node,
-          recommendation: 'StatusLogger prints when a stage backs up; the pool names the bottleneck (writes, reads, flushes, compaction). Check disk and GC at those times.',
+          recommendation:
+            'StatusLogger prints when a stage backs up; the pool names the bottleneck (writes, reads, flushes, compaction). Check disk and GC at those times.',
           knowledgeIds: ['threadpool.pending'],
           confidence: 'medium',
         });
@@ -213,14 +237,19 @@ export const logsRule: Rule = {
         findings.push({
           id: 'log.tombstones',
           severity: l.tombstones.aborts ? 'critical' : 'warning',
-          title: l.tombstones.aborts ? `${l.tombstones.aborts} reads aborted on tombstones on ${n.node}` : `${l.tombstones.warnings} tombstone warnings on ${n.node}`,
+          title: l.tombstones.aborts
+            ? `${l.tombstones.aborts} reads aborted on tombstones on ${n.node}`
+            : `${l.tombstones.warnings} tombstone warnings on ${n.node}`,
           evidence: [
-            ...l.tombstones.byTable.slice(0, 3).map((t) => `${n.node}: ${t.table}: ${t.warnings} warning(s), ${t.aborts} abort(s), up to ${t.maxTombstones} tombstones per read`),
+            ...l.tombstones.byTable
+              .slice(0, 3)
+              .map((t) => `${n.node}: ${t.table}: ${t.warnings} warning(s), ${t.aborts} abort(s), up to ${t.maxTombstones} tombstones per read`),
             ...worst(l, l.tombstones.aborts ? 'tombstoneAbort' : 'tombstoneWarn', 1).map((e) => ex(n.node, e)),
           ].filter((e): e is string => !!e),
           node: n.node,
           ...(top && top.table !== '?' ? { table: top.table } : {}),
-          recommendation: 'Cassandra logs these only above tombstone_warn_threshold and aborts above tombstone_failure_threshold. Fix the access pattern (queue-like tables, deleting and re-reading the same partition, wide-range deletes), use TWCS for TTL data, and check that compaction and repair run within gc_grace_seconds.',
+          recommendation:
+            'Cassandra logs these only above tombstone_warn_threshold and aborts above tombstone_failure_threshold. Fix the access pattern (queue-like tables, deleting and re-reading the same partition, wide-range deletes), use TWCS for TTL data, and check that compaction and repair run within gc_grace_seconds.',
           knowledgeIds: ['table.tombstones-per-read'],
           confidence: 'high',
         });
@@ -229,10 +258,14 @@ export const logsRule: Rule = {
         push(grade(t.maxBytes / 1024 ** 2, 'table.partition-size') ?? 'warning', {
           id: 'log.large-partition',
           title: `${t.table} wrote a ${formatBytes(t.maxBytes)} partition (${t.count} log line(s)) on ${n.node}`,
-          evidence: [`${n.node}: largest key ${t.maxKey ?? '?'}; ${t.count} large-partition warning(s)`, ...worst(l, 'largePartition', 1).map((e) => ex(n.node, e))],
+          evidence: [
+            `${n.node}: largest key ${t.maxKey ?? '?'}; ${t.count} large-partition warning(s)`,
+            ...worst(l, 'largePartition', 1).map((e) => ex(n.node, e)),
+          ],
           node: n.node,
           table: t.table,
-          recommendation: 'The node logs partitions above its warning threshold when writing or compacting them. Split the partition key (time bucket, shard suffix) before they grow further.',
+          recommendation:
+            'The node logs partitions above its warning threshold when writing or compacting them. Split the partition key (time bucket, shard suffix) before they grow further.',
           knowledgeIds: ['table.partition-size'],
           confidence: 'high',
         });
@@ -242,9 +275,12 @@ export const logsRule: Rule = {
           id: 'log.oom',
           severity: 'critical',
           title: `Out of memory ${l.oom.count} time(s) on ${n.node}`,
-          evidence: [`${n.node}: ${l.oom.byKind.map((k) => `${k.kind} ×${k.count}`).join(', ')}`, ...worst(l, 'oom', 1).map((e) => ex(n.node, e))].filter((e): e is string => !!e),
+          evidence: [`${n.node}: ${l.oom.byKind.map((k) => `${k.kind} ×${k.count}`).join(', ')}`, ...worst(l, 'oom', 1).map((e) => ex(n.node, e))].filter(
+            (e): e is string => !!e,
+          ),
           node: n.node,
-          recommendation: 'Find what filled memory before restarting into the same state: a heap dump if one was written, large partitions or batches, off-heap memtables or direct buffers (the kind says which), and the OS memory left beside the heap.',
+          recommendation:
+            'Find what filled memory before restarting into the same state: a heap dump if one was written, large partitions or batches, off-heap memtables or direct buffers (the kind says which), and the OS memory left beside the heap.',
           knowledgeIds: [],
           confidence: 'high',
         });
@@ -259,7 +295,8 @@ export const logsRule: Rule = {
           title: `Hinted handoff failed or stopped part-way ${l.hints.failures + l.hints.partial} time(s) on ${n.node}`,
           evidence: l.hints.byEndpoint.slice(0, 3).map((e) => `${n.node}: to ${e.endpoint} ×${e.count}`),
           node: n.node,
-          recommendation: 'Hints that are not delivered leave replicas inconsistent: run repair for the ranges of the endpoints named, and check why they were unreachable.',
+          recommendation:
+            'Hints that are not delivered leave replicas inconsistent: run repair for the ranges of the endpoints named, and check why they were unreachable.',
           knowledgeIds: [],
           confidence: 'medium',
         });
@@ -273,7 +310,8 @@ export const logsRule: Rule = {
             .map((e) => ex(n.node, e))
             .filter((e): e is string => !!e),
           node: n.node,
-          recommendation: 'Repairs that keep failing let replicas drift past gc_grace_seconds (deleted data can come back). Read the cause in the failing session and re-run repair for those ranges.',
+          recommendation:
+            'Repairs that keep failing let replicas drift past gc_grace_seconds (deleted data can come back). Read the cause in the failing session and re-run repair for those ranges.',
           knowledgeIds: [],
           confidence: 'medium',
         });
@@ -287,7 +325,8 @@ export const logsRule: Rule = {
             .map((e) => ex(n.node, e))
             .filter((e): e is string => !!e),
           node: n.node,
-          recommendation: 'The commit log disk cannot fsync within commitlog_sync_period: put the commit log on its own fast device, and check the device latency.',
+          recommendation:
+            'The commit log disk cannot fsync within commitlog_sync_period: put the commit log on its own fast device, and check the device latency.',
           knowledgeIds: ['logs.commitlog-sync-lag'],
           confidence: 'high',
         });
@@ -297,9 +336,16 @@ export const logsRule: Rule = {
         push(grade(l.reactorStalls.maxMs, 'scylla.reactor-stall') ?? 'info', {
           id: 'log.reactor-stall',
           title: `${l.reactorStalls.count} reactor stalls on ${n.node}, the longest ${l.reactorStalls.maxMs} ms`,
-          evidence: [`${n.node}: p99 ${l.reactorStalls.p99Ms} ms; by shard ${l.reactorStalls.byShard.slice(0, 6).map((s) => `#${s.shard} ×${s.count} (max ${s.maxMs} ms)`).join(', ')}`, ...worst(l, 'reactorStall', 1).map((e) => ex(n.node, e))],
+          evidence: [
+            `${n.node}: p99 ${l.reactorStalls.p99Ms} ms; by shard ${l.reactorStalls.byShard
+              .slice(0, 6)
+              .map((s) => `#${s.shard} ×${s.count} (max ${s.maxMs} ms)`)
+              .join(', ')}`,
+            ...worst(l, 'reactorStall', 1).map((e) => ex(n.node, e)),
+          ],
           node: n.node,
-          recommendation: 'Decode the backtrace logged with the stall (scylla-addr2line / the decoder) to find the code path; large partitions, rows or cells and huge IN queries are common causes.',
+          recommendation:
+            'Decode the backtrace logged with the stall (scylla-addr2line / the decoder) to find the code path; large partitions, rows or cells and huge IN queries are common causes.',
           knowledgeIds: ['scylla.reactor-stall'],
           confidence: 'medium',
         });

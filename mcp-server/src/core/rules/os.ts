@@ -60,8 +60,13 @@ export function selected(text: string | undefined): string | null {
 /** /proc/PID/limits → name (lower-case, "max open files" → "nofile" …) → soft/hard. */
 export function parseProcLimits(text: string): Record<string, ProcessLimits> {
   const names: Record<string, string> = {
-    'max open files': 'nofile', 'max processes': 'nproc', 'max locked memory': 'memlock', 'max address space': 'as',
-    'max file size': 'fsize', 'max core file size': 'core', 'max stack size': 'stack',
+    'max open files': 'nofile',
+    'max processes': 'nproc',
+    'max locked memory': 'memlock',
+    'max address space': 'as',
+    'max file size': 'fsize',
+    'max core file size': 'core',
+    'max stack size': 'stack',
   };
   const out: Record<string, ProcessLimits> = {};
   const val = (s: string): number | 'unlimited' | null => (s === 'unlimited' ? 'unlimited' : /^\d+$/.test(s) ? Number(s) : null);
@@ -105,7 +110,9 @@ function swap(f: OsFacts): KindRuleOutcome {
       id: 'os.swap-enabled',
       severity: 'warning',
       title: `Swap is on (${Math.round(f.swapTotalKiB! / 1024)} MiB)${forProduct(f)}`,
-      evidence: [`${f.origin}: /proc/meminfo SwapTotal ${f.swapTotalKiB} kB${f.swapDevices.length ? `; /proc/swaps ${f.swapDevices.join(', ')}` : ''}; vm.swappiness ${f.swappiness ?? '?'}`],
+      evidence: [
+        `${f.origin}: /proc/meminfo SwapTotal ${f.swapTotalKiB} kB${f.swapDevices.length ? `; /proc/swaps ${f.swapDevices.join(', ')}` : ''}; vm.swappiness ${f.swappiness ?? '?'}`,
+      ],
       recommendation:
         'A swapped-out heap turns GC into disk I/O. Remove the swap entries from /etc/fstab and turn swap off ' +
         '(swappiness=0 alone still swaps under pressure). ' +
@@ -135,56 +142,98 @@ function memory(f: OsFacts): KindRuleOutcome[] {
   if (f.thpDefrag === null) out.push(skip('thp', thp, '/sys/kernel/mm/transparent_hugepage/defrag not readable'));
   else {
     const want = String(valueOf('os.thp-defrag'));
-    out.push(rule('thp', thp, isCassandra(f) && f.thpDefrag !== want && f.thpDefrag !== 'madvise' ? [{
-      id: 'os.thp-defrag',
-      severity: 'warning',
-      title: `Transparent huge page defrag is "${f.thpDefrag}"${forProduct(f)}`,
-      evidence: [`${f.origin}: /sys/kernel/mm/transparent_hugepage/defrag [${f.thpDefrag}], enabled [${f.thpEnabled ?? '?'}]`],
-      recommendation: `Synchronous compaction into huge pages stalls allocations (khugepaged at 100 % CPU). echo ${want} > /sys/kernel/mm/transparent_hugepage/defrag, persisted in a unit or kernel parameter.`,
-      knowledgeIds: ['os.thp-defrag'],
-      confidence: 'high',
-    }] : []));
+    out.push(
+      rule(
+        'thp',
+        thp,
+        isCassandra(f) && f.thpDefrag !== want && f.thpDefrag !== 'madvise'
+          ? [
+              {
+                id: 'os.thp-defrag',
+                severity: 'warning',
+                title: `Transparent huge page defrag is "${f.thpDefrag}"${forProduct(f)}`,
+                evidence: [`${f.origin}: /sys/kernel/mm/transparent_hugepage/defrag [${f.thpDefrag}], enabled [${f.thpEnabled ?? '?'}]`],
+                recommendation: `Synchronous compaction into huge pages stalls allocations (khugepaged at 100 % CPU). echo ${want} > /sys/kernel/mm/transparent_hugepage/defrag, persisted in a unit or kernel parameter.`,
+                knowledgeIds: ['os.thp-defrag'],
+                confidence: 'high',
+              },
+            ]
+          : [],
+      ),
+    );
   }
   const zr = 'vm.zone_reclaim_mode';
   if (f.zoneReclaimMode === null) out.push(skip('zone-reclaim', zr, '/proc/sys/vm/zone_reclaim_mode not readable'));
-  else out.push(rule('zone-reclaim', zr, f.zoneReclaimMode !== 0 ? [{
-    id: 'os.zone-reclaim',
-    severity: 'warning',
-    title: `vm.zone_reclaim_mode is ${f.zoneReclaimMode}`,
-    evidence: [`${f.origin}: /proc/sys/vm/zone_reclaim_mode ${f.zoneReclaimMode}; NUMA nodes ${f.numaNodes ?? '?'}`],
-    recommendation: 'The kernel frees local page cache instead of using memory on the other node, which shows up as stalls. sysctl -w vm.zone_reclaim_mode=0 and persist it.',
-    knowledgeIds: ['os.zone-reclaim-mode'],
-    confidence: 'high',
-  }] : []));
+  else
+    out.push(
+      rule(
+        'zone-reclaim',
+        zr,
+        f.zoneReclaimMode !== 0
+          ? [
+              {
+                id: 'os.zone-reclaim',
+                severity: 'warning',
+                title: `vm.zone_reclaim_mode is ${f.zoneReclaimMode}`,
+                evidence: [`${f.origin}: /proc/sys/vm/zone_reclaim_mode ${f.zoneReclaimMode}; NUMA nodes ${f.numaNodes ?? '?'}`],
+                recommendation:
+                  'The kernel frees local page cache instead of using memory on the other node, which shows up as stalls. sysctl -w vm.zone_reclaim_mode=0 and persist it.',
+                knowledgeIds: ['os.zone-reclaim-mode'],
+                confidence: 'high',
+              },
+            ]
+          : [],
+      ),
+    );
   const mm = 'vm.max_map_count (Cassandra mmaps SSTables)';
   if (!isCassandra(f)) out.push(skip('max-map-count', mm, 'ScyllaDB does not memory-map SSTables'));
   else if (f.maxMapCount === null) out.push(skip('max-map-count', mm, '/proc/sys/vm/max_map_count not readable'));
   else {
     const want = numberOf('os.vm-max-map-count');
-    out.push(rule('max-map-count', mm, f.maxMapCount < want ? [{
-      id: 'os.max-map-count-low',
-      severity: 'warning',
-      title: `vm.max_map_count ${f.maxMapCount} is below ${want}${forProduct(f)}`,
-      evidence: [`${f.origin}: /proc/sys/vm/max_map_count ${f.maxMapCount}`],
-      recommendation: `Many SSTables exhaust the map areas and mmap fails (the node crashes). sysctl -w vm.max_map_count=${want}, persisted in /etc/sysctl.d/.`,
-      knowledgeIds: ['os.vm-max-map-count'],
-      confidence: 'high',
-    }] : []));
+    out.push(
+      rule(
+        'max-map-count',
+        mm,
+        f.maxMapCount < want
+          ? [
+              {
+                id: 'os.max-map-count-low',
+                severity: 'warning',
+                title: `vm.max_map_count ${f.maxMapCount} is below ${want}${forProduct(f)}`,
+                evidence: [`${f.origin}: /proc/sys/vm/max_map_count ${f.maxMapCount}`],
+                recommendation: `Many SSTables exhaust the map areas and mmap fails (the node crashes). sysctl -w vm.max_map_count=${want}, persisted in /etc/sysctl.d/.`,
+                knowledgeIds: ['os.vm-max-map-count'],
+                confidence: 'high',
+              },
+            ]
+          : [],
+      ),
+    );
   }
   const aio = 'fs.aio-max-nr (ScyllaDB AIO)';
   if (f.product !== 'scylla') out.push(skip('aio-max-nr', aio, 'only ScyllaDB needs a raised fs.aio-max-nr'));
   else if (f.aioMaxNr === null) out.push(skip('aio-max-nr', aio, '/proc/sys/fs/aio-max-nr not readable'));
   else {
     const want = numberOf('os.aio-max-nr.scylla');
-    out.push(rule('aio-max-nr', aio, f.aioMaxNr < want ? [{
-      id: 'os.aio-max-nr-low',
-      severity: 'warning',
-      title: `fs.aio-max-nr ${f.aioMaxNr} is below ScyllaDB's ${want}${f.cpus ? ` (${f.cpus} CPUs = shards)` : ''}`,
-      evidence: [`${f.origin}: /proc/sys/fs/aio-max-nr ${f.aioMaxNr}`],
-      recommendation: `Each shard reserves AIO contexts at start-up; too few and ScyllaDB fails with "Could not setup Async I/O". sysctl -w fs.aio-max-nr=${want} (the package ships 99-scylla-aio.conf).`,
-      knowledgeIds: ['os.aio-max-nr.scylla'],
-      confidence: 'high',
-    }] : []));
+    out.push(
+      rule(
+        'aio-max-nr',
+        aio,
+        f.aioMaxNr < want
+          ? [
+              {
+                id: 'os.aio-max-nr-low',
+                severity: 'warning',
+                title: `fs.aio-max-nr ${f.aioMaxNr} is below ScyllaDB's ${want}${f.cpus ? ` (${f.cpus} CPUs = shards)` : ''}`,
+                evidence: [`${f.origin}: /proc/sys/fs/aio-max-nr ${f.aioMaxNr}`],
+                recommendation: `Each shard reserves AIO contexts at start-up; too few and ScyllaDB fails with "Could not setup Async I/O". sysctl -w fs.aio-max-nr=${want} (the package ships 99-scylla-aio.conf).`,
+                knowledgeIds: ['os.aio-max-nr.scylla'],
+                confidence: 'high',
+              },
+            ]
+          : [],
+      ),
+    );
   }
   return out;
 }
@@ -216,15 +265,28 @@ function limits(f: OsFacts): KindRuleOutcome {
     unlimited('memlock', 'os.limits.memlock');
     unlimited('as', 'os.limits.as');
   }
-  return rule('limits', checks, bad.length === 0 ? [] : [{
-    id: 'os.process-limits',
-    severity: bad.some((b) => /^(nofile|nproc|as)/.test(b)) ? 'warning' : 'info',
-    title: `${f.process.command} (pid ${f.process.pid}) runs with low limits: ${bad.join(', ')}`,
-    evidence: [`${f.origin}: /proc/${f.process.pid}/limits soft values: ${Object.entries(l).map(([k, v]) => `${k}=${v.soft}`).join(' ')}`],
-    recommendation: 'Raise them for the service (systemd LimitNOFILE=/LimitNPROC=/LimitMEMLOCK=infinity/LimitAS=infinity, or /etc/security/limits.d for the user) and restart; the running process keeps the limits it started with.',
-    knowledgeIds: [...new Set(ids)],
-    confidence: 'high',
-  }]);
+  return rule(
+    'limits',
+    checks,
+    bad.length === 0
+      ? []
+      : [
+          {
+            id: 'os.process-limits',
+            severity: bad.some((b) => /^(nofile|nproc|as)/.test(b)) ? 'warning' : 'info',
+            title: `${f.process.command} (pid ${f.process.pid}) runs with low limits: ${bad.join(', ')}`,
+            evidence: [
+              `${f.origin}: /proc/${f.process.pid}/limits soft values: ${Object.entries(l)
+                .map(([k, v]) => `${k}=${v.soft}`)
+                .join(' ')}`,
+            ],
+            recommendation:
+              'Raise them for the service (systemd LimitNOFILE=/LimitNPROC=/LimitMEMLOCK=infinity/LimitAS=infinity, or /etc/security/limits.d for the user) and restart; the running process keeps the limits it started with.',
+            knowledgeIds: [...new Set(ids)],
+            confidence: 'high',
+          },
+        ],
+  );
 }
 
 function cpuAndClock(f: OsFacts): KindRuleOutcome[] {
@@ -234,61 +296,108 @@ function cpuAndClock(f: OsFacts): KindRuleOutcome[] {
   else {
     const want = String(valueOf('os.cpu-governor'));
     const other = Object.entries(f.governors).filter(([g]) => g !== want);
-    out.push(rule('governor', gov, other.length === 0 ? [] : [{
-      id: 'os.cpu-governor',
-      severity: 'info',
-      title: `CPU governor ${other.map(([g, n]) => `${g} on ${n} CPU${n > 1 ? 's' : ''}`).join(', ')} (not ${want})`,
-      evidence: [`${f.origin}: /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor ${Object.entries(f.governors).map(([g, n]) => `${g}×${n}`).join(' ')}`],
-      recommendation: `Frequency scaling adds latency to short requests. Set ${want} (cpupower frequency-set -g ${want}, or scylla_cpuscaling_setup on ScyllaDB).`,
-      knowledgeIds: ['os.cpu-governor'],
-      confidence: 'medium',
-    }]));
+    out.push(
+      rule(
+        'governor',
+        gov,
+        other.length === 0
+          ? []
+          : [
+              {
+                id: 'os.cpu-governor',
+                severity: 'info',
+                title: `CPU governor ${other.map(([g, n]) => `${g} on ${n} CPU${n > 1 ? 's' : ''}`).join(', ')} (not ${want})`,
+                evidence: [
+                  `${f.origin}: /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor ${Object.entries(f.governors)
+                    .map(([g, n]) => `${g}×${n}`)
+                    .join(' ')}`,
+                ],
+                recommendation: `Frequency scaling adds latency to short requests. Set ${want} (cpupower frequency-set -g ${want}, or scylla_cpuscaling_setup on ScyllaDB).`,
+                knowledgeIds: ['os.cpu-governor'],
+                confidence: 'medium',
+              },
+            ],
+      ),
+    );
   }
   const cs = 'kernel clocksource';
   if (f.clocksource === null) out.push(skip('clocksource', cs, 'current_clocksource not readable'));
   else {
     const slow = f.clocksource === 'xen' || f.clocksource === 'hpet' || f.clocksource === 'acpi_pm';
-    out.push(rule('clocksource', cs, slow ? [{
-      id: 'os.clocksource-slow',
-      severity: 'warning',
-      title: `Clocksource is ${f.clocksource}${f.availableClocksources.includes('tsc') ? ' although tsc is available' : ''}`,
-      evidence: [`${f.origin}: current_clocksource ${f.clocksource}; available ${f.availableClocksources.join(' ') || '?'}`],
-      recommendation: f.availableClocksources.includes('tsc') ? 'Boot with clocksource=tsc tsc=reliable (or echo tsc > .../current_clocksource to try it live).' : 'Check whether the instance type offers tsc; clock reads are on every request path.',
-      knowledgeIds: ['os.clocksource'],
-      confidence: 'high',
-    }] : []));
+    out.push(
+      rule(
+        'clocksource',
+        cs,
+        slow
+          ? [
+              {
+                id: 'os.clocksource-slow',
+                severity: 'warning',
+                title: `Clocksource is ${f.clocksource}${f.availableClocksources.includes('tsc') ? ' although tsc is available' : ''}`,
+                evidence: [`${f.origin}: current_clocksource ${f.clocksource}; available ${f.availableClocksources.join(' ') || '?'}`],
+                recommendation: f.availableClocksources.includes('tsc')
+                  ? 'Boot with clocksource=tsc tsc=reliable (or echo tsc > .../current_clocksource to try it live).'
+                  : 'Check whether the instance type offers tsc; clock reads are on every request path.',
+                knowledgeIds: ['os.clocksource'],
+                confidence: 'high',
+              },
+            ]
+          : [],
+      ),
+    );
   }
   const numa = 'NUMA layout';
   if (f.numaNodes === null) out.push(skip('numa', numa, '/sys/devices/system/node not readable'));
-  else out.push(rule('numa', numa, f.numaNodes > 1 ? [{
-    id: 'os.numa-multi-node',
-    severity: 'info',
-    title: `${f.numaNodes} NUMA nodes${f.cpus ? `, ${f.cpus} CPUs` : ''}${f.memTotalKiB ? `, ${Math.round(f.memTotalKiB / 1024 / 1024)} GiB` : ''}`,
-    evidence: [`${f.origin}: /sys/devices/system/node/node0…node${f.numaNodes - 1}; zone_reclaim_mode ${f.zoneReclaimMode ?? '?'}`],
-    recommendation: f.product === 'scylla'
-      ? 'ScyllaDB pins shards per NUMA node itself; keep zone_reclaim_mode 0.'
-      : 'Keep zone_reclaim_mode 0 and let bin/cassandra interleave memory (numactl installed); on very large hosts consider one instance per socket (pinned with numactl --cpunodebind/--membind).',
-    knowledgeIds: ['os.numa.multi-node', 'os.zone-reclaim-mode'],
-    confidence: 'high',
-  }] : []));
+  else
+    out.push(
+      rule(
+        'numa',
+        numa,
+        f.numaNodes > 1
+          ? [
+              {
+                id: 'os.numa-multi-node',
+                severity: 'info',
+                title: `${f.numaNodes} NUMA nodes${f.cpus ? `, ${f.cpus} CPUs` : ''}${f.memTotalKiB ? `, ${Math.round(f.memTotalKiB / 1024 / 1024)} GiB` : ''}`,
+                evidence: [`${f.origin}: /sys/devices/system/node/node0…node${f.numaNodes - 1}; zone_reclaim_mode ${f.zoneReclaimMode ?? '?'}`],
+                recommendation:
+                  f.product === 'scylla'
+                    ? 'ScyllaDB pins shards per NUMA node itself; keep zone_reclaim_mode 0.'
+                    : 'Keep zone_reclaim_mode 0 and let bin/cassandra interleave memory (numactl installed); on very large hosts consider one instance per socket (pinned with numactl --cpunodebind/--membind).',
+                knowledgeIds: ['os.numa.multi-node', 'os.zone-reclaim-mode'],
+                confidence: 'high',
+              },
+            ]
+          : [],
+      ),
+    );
   return out;
 }
 
 function heap(f: OsFacts): KindRuleOutcome {
   const checks = 'JVM heap against the host RAM';
   if (f.product === 'scylla') return skip('heap', checks, 'ScyllaDB has no JVM heap');
-  if (f.process === null || f.process.heapBytes === null || f.memTotalKiB === null) return skip('heap', checks, f.process === null ? 'no Cassandra process found' : 'heap (-Xmx) or MemTotal not known');
+  if (f.process === null || f.process.heapBytes === null || f.memTotalKiB === null)
+    return skip('heap', checks, f.process === null ? 'no Cassandra process found' : 'heap (-Xmx) or MemTotal not known');
   const ratio = f.process.heapBytes / (f.memTotalKiB * 1024);
   const sev = grade(ratio, 'config.jvm.heap-ram-ratio');
-  return rule('heap', checks, sev === null ? [] : [{
-    id: 'os.heap-vs-ram',
-    severity: sev,
-    title: `Heap ${(f.process.heapBytes / 1024 ** 3).toFixed(1)} GiB is ${(ratio * 100).toFixed(0)} % of the host's ${(f.memTotalKiB / 1024 / 1024).toFixed(1)} GiB`,
-    evidence: [`${f.origin}: pid ${f.process.pid} -Xmx ${f.process.heapBytes} B; /proc/meminfo MemTotal ${f.memTotalKiB} kB`],
-    recommendation: 'Off-heap structures and above all the page cache need the rest of the memory; keep the heap at or below about half of RAM.',
-    knowledgeIds: ['config.jvm.heap-ram-ratio'],
-    confidence: 'high',
-  }]);
+  return rule(
+    'heap',
+    checks,
+    sev === null
+      ? []
+      : [
+          {
+            id: 'os.heap-vs-ram',
+            severity: sev,
+            title: `Heap ${(f.process.heapBytes / 1024 ** 3).toFixed(1)} GiB is ${(ratio * 100).toFixed(0)} % of the host's ${(f.memTotalKiB / 1024 / 1024).toFixed(1)} GiB`,
+            evidence: [`${f.origin}: pid ${f.process.pid} -Xmx ${f.process.heapBytes} B; /proc/meminfo MemTotal ${f.memTotalKiB} kB`],
+            recommendation: 'Off-heap structures and above all the page cache need the rest of the memory; keep the heap at or below about half of RAM.',
+            knowledgeIds: ['config.jvm.heap-ram-ratio'],
+            confidence: 'high',
+          },
+        ],
+  );
 }
 
 /** "4096\t131072\t6291456" (/proc/sys/net/ipv4/tcp_rmem) → [4096, 131072, 6291456]; null otherwise. */
@@ -308,65 +417,110 @@ function keepalive(f: OsFacts): KindRuleOutcome {
   const want = { time: numberOf('os.tcp-keepalive'), intvl: numberOf('os.tcp-keepalive-intvl'), probes: numberOf('os.tcp-keepalive-probes') };
   const off: string[] = [];
   const ids: string[] = [];
-  if (f.tcpKeepaliveTime !== null && f.tcpKeepaliveTime > want.time) { off.push(`tcp_keepalive_time ${f.tcpKeepaliveTime} s > ${want.time} s`); ids.push('os.tcp-keepalive'); }
-  if (f.tcpKeepaliveIntvl !== null && f.tcpKeepaliveIntvl > want.intvl) { off.push(`tcp_keepalive_intvl ${f.tcpKeepaliveIntvl} s > ${want.intvl} s`); ids.push('os.tcp-keepalive-intvl'); }
-  if (f.tcpKeepaliveProbes !== null && f.tcpKeepaliveProbes > want.probes) { off.push(`tcp_keepalive_probes ${f.tcpKeepaliveProbes} > ${want.probes}`); ids.push('os.tcp-keepalive-probes'); }
+  if (f.tcpKeepaliveTime !== null && f.tcpKeepaliveTime > want.time) {
+    off.push(`tcp_keepalive_time ${f.tcpKeepaliveTime} s > ${want.time} s`);
+    ids.push('os.tcp-keepalive');
+  }
+  if (f.tcpKeepaliveIntvl !== null && f.tcpKeepaliveIntvl > want.intvl) {
+    off.push(`tcp_keepalive_intvl ${f.tcpKeepaliveIntvl} s > ${want.intvl} s`);
+    ids.push('os.tcp-keepalive-intvl');
+  }
+  if (f.tcpKeepaliveProbes !== null && f.tcpKeepaliveProbes > want.probes) {
+    off.push(`tcp_keepalive_probes ${f.tcpKeepaliveProbes} > ${want.probes}`);
+    ids.push('os.tcp-keepalive-probes');
+  }
   // Time to declare a silent peer dead = idle time + probes × interval.
-  const dead = f.tcpKeepaliveTime !== null && f.tcpKeepaliveIntvl !== null && f.tcpKeepaliveProbes !== null ? f.tcpKeepaliveTime + f.tcpKeepaliveIntvl * f.tcpKeepaliveProbes : null;
-  return rule('tcp-keepalive', ka, off.length === 0 ? [] : [{
-    id: 'os.tcp-keepalive',
-    severity: 'info',
-    title: `TCP keepalive is looser than recommended: ${off.join(', ')}${dead !== null ? ` (a dead peer is noticed after ${dead} s instead of ${want.time + want.intvl * want.probes} s)` : ''}`,
-    evidence: [`${f.origin}: /proc/sys/net/ipv4/tcp_keepalive_time ${f.tcpKeepaliveTime ?? '?'}, tcp_keepalive_intvl ${f.tcpKeepaliveIntvl ?? '?'}, tcp_keepalive_probes ${f.tcpKeepaliveProbes ?? '?'}`],
-    recommendation: `If a firewall or NAT sits between nodes or clients, idle connections can be cut silently. sysctl -w net.ipv4.tcp_keepalive_time=${want.time} net.ipv4.tcp_keepalive_intvl=${want.intvl} net.ipv4.tcp_keepalive_probes=${want.probes}, persisted in /etc/sysctl.d/.`,
-    knowledgeIds: ids,
-    confidence: 'medium',
-  }]);
+  const dead =
+    f.tcpKeepaliveTime !== null && f.tcpKeepaliveIntvl !== null && f.tcpKeepaliveProbes !== null
+      ? f.tcpKeepaliveTime + f.tcpKeepaliveIntvl * f.tcpKeepaliveProbes
+      : null;
+  return rule(
+    'tcp-keepalive',
+    ka,
+    off.length === 0
+      ? []
+      : [
+          {
+            id: 'os.tcp-keepalive',
+            severity: 'info',
+            title: `TCP keepalive is looser than recommended: ${off.join(', ')}${dead !== null ? ` (a dead peer is noticed after ${dead} s instead of ${want.time + want.intvl * want.probes} s)` : ''}`,
+            evidence: [
+              `${f.origin}: /proc/sys/net/ipv4/tcp_keepalive_time ${f.tcpKeepaliveTime ?? '?'}, tcp_keepalive_intvl ${f.tcpKeepaliveIntvl ?? '?'}, tcp_keepalive_probes ${f.tcpKeepaliveProbes ?? '?'}`,
+            ],
+            recommendation: `If a firewall or NAT sits between nodes or clients, idle connections can be cut silently. sysctl -w net.ipv4.tcp_keepalive_time=${want.time} net.ipv4.tcp_keepalive_intvl=${want.intvl} net.ipv4.tcp_keepalive_probes=${want.probes}, persisted in /etc/sysctl.d/.`,
+            knowledgeIds: ids,
+            confidence: 'medium',
+          },
+        ],
+  );
 }
 
 function tcpBuffers(f: OsFacts): KindRuleOutcome {
   const checks = 'socket buffer ceilings (net.core.rmem_max/wmem_max, net.ipv4.tcp_rmem/tcp_wmem max)';
-  if (f.product === 'scylla') return skip('tcp-buffers', checks, 'the 16 MiB buffer recommendation is DataStax\'s for Cassandra/DSE; ScyllaDB publishes none');
-  if (f.rmemMax === null && f.wmemMax === null && f.tcpRmem === null && f.tcpWmem === null) return skip('tcp-buffers', checks, '/proc/sys/net/core/*mem_max and /proc/sys/net/ipv4/tcp_*mem not readable');
+  if (f.product === 'scylla') return skip('tcp-buffers', checks, "the 16 MiB buffer recommendation is DataStax's for Cassandra/DSE; ScyllaDB publishes none");
+  if (f.rmemMax === null && f.wmemMax === null && f.tcpRmem === null && f.tcpWmem === null)
+    return skip('tcp-buffers', checks, '/proc/sys/net/core/*mem_max and /proc/sys/net/ipv4/tcp_*mem not readable');
   const core = numberOf('os.net.core-buffer-max');
   const tcp = numberOf('os.net.tcp-buffer-max');
   const low: string[] = [];
   const ids = new Set<string>();
   const need = (name: string, v: number | null, want: number, id: string) => {
-    if (v !== null && v < want) { low.push(`${name} ${v} (${bytes(v)}) < ${want}`); ids.add(id); }
+    if (v !== null && v < want) {
+      low.push(`${name} ${v} (${bytes(v)}) < ${want}`);
+      ids.add(id);
+    }
   };
   need('net.core.rmem_max', f.rmemMax, core, 'os.net.core-buffer-max');
   need('net.core.wmem_max', f.wmemMax, core, 'os.net.core-buffer-max');
   need('net.ipv4.tcp_rmem max', f.tcpRmem?.[2] ?? null, tcp, 'os.net.tcp-buffer-max');
   need('net.ipv4.tcp_wmem max', f.tcpWmem?.[2] ?? null, tcp, 'os.net.tcp-buffer-max');
-  return rule('tcp-buffers', checks, low.length === 0 ? [] : [{
-    id: 'os.tcp-buffers-small',
-    severity: 'info',
-    title: `Socket buffer ceilings below DataStax's 16 MiB${forProduct(f)}: ${low.join(', ')}`,
-    evidence: [`${f.origin}: net.core.rmem_max ${f.rmemMax ?? '?'}, net.core.wmem_max ${f.wmemMax ?? '?'}, net.ipv4.tcp_rmem "${f.tcpRmem?.join(' ') ?? '?'}", net.ipv4.tcp_wmem "${f.tcpWmem?.join(' ') ?? '?'}"`],
-    recommendation: `One connection can carry at most buffer ÷ round-trip time, which limits streaming, repair and cross-DC replication on fast or distant links. sysctl -w net.core.rmem_max=${core} net.core.wmem_max=${core} net.ipv4.tcp_rmem="4096 87380 ${tcp}" net.ipv4.tcp_wmem="4096 65536 ${tcp}", persisted in /etc/sysctl.d/.`,
-    knowledgeIds: [...ids],
-    confidence: 'medium',
-  }]);
+  return rule(
+    'tcp-buffers',
+    checks,
+    low.length === 0
+      ? []
+      : [
+          {
+            id: 'os.tcp-buffers-small',
+            severity: 'info',
+            title: `Socket buffer ceilings below DataStax's 16 MiB${forProduct(f)}: ${low.join(', ')}`,
+            evidence: [
+              `${f.origin}: net.core.rmem_max ${f.rmemMax ?? '?'}, net.core.wmem_max ${f.wmemMax ?? '?'}, net.ipv4.tcp_rmem "${f.tcpRmem?.join(' ') ?? '?'}", net.ipv4.tcp_wmem "${f.tcpWmem?.join(' ') ?? '?'}"`,
+            ],
+            recommendation: `One connection can carry at most buffer ÷ round-trip time, which limits streaming, repair and cross-DC replication on fast or distant links. sysctl -w net.core.rmem_max=${core} net.core.wmem_max=${core} net.ipv4.tcp_rmem="4096 87380 ${tcp}" net.ipv4.tcp_wmem="4096 65536 ${tcp}", persisted in /etc/sysctl.d/.`,
+            knowledgeIds: [...ids],
+            confidence: 'medium',
+          },
+        ],
+  );
 }
 
 function listenBacklog(f: OsFacts): KindRuleOutcome {
   const checks = 'listen and SYN backlogs (net.core.somaxconn, net.ipv4.tcp_max_syn_backlog)';
   if (f.product !== 'scylla') return skip('listen-backlog', checks, 'only ScyllaDB (perftune.py) gives a value; no Cassandra/DataStax source does');
-  if (f.somaxconn === null && f.tcpMaxSynBacklog === null) return skip('listen-backlog', checks, '/proc/sys/net/core/somaxconn and /proc/sys/net/ipv4/tcp_max_syn_backlog not readable');
+  if (f.somaxconn === null && f.tcpMaxSynBacklog === null)
+    return skip('listen-backlog', checks, '/proc/sys/net/core/somaxconn and /proc/sys/net/ipv4/tcp_max_syn_backlog not readable');
   const want = numberOf('os.net.listen-backlog.scylla');
   const low: [string, number][] = [];
   if (f.somaxconn !== null && f.somaxconn < want) low.push([`net.core.somaxconn`, f.somaxconn]);
   if (f.tcpMaxSynBacklog !== null && f.tcpMaxSynBacklog < want) low.push([`net.ipv4.tcp_max_syn_backlog`, f.tcpMaxSynBacklog]);
-  return rule('listen-backlog', checks, low.length === 0 ? [] : [{
-    id: 'os.listen-backlog-low',
-    severity: 'info',
-    title: `${low.map(([k, v]) => `${k} ${v}`).join(', ')} below the ${want} that ScyllaDB's perftune.py sets`,
-    evidence: [`${f.origin}: /proc/sys/net/core/somaxconn ${f.somaxconn ?? '?'}, /proc/sys/net/ipv4/tcp_max_syn_backlog ${f.tcpMaxSynBacklog ?? '?'}`],
-    recommendation: `Bursts of reconnecting clients overflow a short accept queue and show up as connect timeouts. Run scylla_setup's network tuning (perftune.py) or sysctl -w net.core.somaxconn=${want} net.ipv4.tcp_max_syn_backlog=${want}, persisted in /etc/sysctl.d/.`,
-    knowledgeIds: ['os.net.listen-backlog.scylla'],
-    confidence: 'medium',
-  }]);
+  return rule(
+    'listen-backlog',
+    checks,
+    low.length === 0
+      ? []
+      : [
+          {
+            id: 'os.listen-backlog-low',
+            severity: 'info',
+            title: `${low.map(([k, v]) => `${k} ${v}`).join(', ')} below the ${want} that ScyllaDB's perftune.py sets`,
+            evidence: [`${f.origin}: /proc/sys/net/core/somaxconn ${f.somaxconn ?? '?'}, /proc/sys/net/ipv4/tcp_max_syn_backlog ${f.tcpMaxSynBacklog ?? '?'}`],
+            recommendation: `Bursts of reconnecting clients overflow a short accept queue and show up as connect timeouts. Run scylla_setup's network tuning (perftune.py) or sysctl -w net.core.somaxconn=${want} net.ipv4.tcp_max_syn_backlog=${want}, persisted in /etc/sysctl.d/.`,
+            knowledgeIds: ['os.net.listen-backlog.scylla'],
+            confidence: 'medium',
+          },
+        ],
+  );
 }
 
 function network(f: OsFacts): KindRuleOutcome[] {
@@ -377,15 +531,24 @@ function network(f: OsFacts): KindRuleOutcome[] {
     listenBacklog(f),
     f.timeSynced === null
       ? skip('time-sync', ts, 'neither timedatectl nor chronyc answered (container without systemd, or not installed)')
-      : rule('time-sync', ts, f.timeSynced.synced ? [] : [{
-          id: 'os.clock-unsynced',
-          severity: 'warning',
-          title: 'The system clock is not synchronised',
-          evidence: [`${f.origin}: ${f.timeSynced.source}`],
-          recommendation: 'Write timestamps decide which value wins: run chrony or systemd-timesyncd against the same NTP sources on every node and client host, and check `chronyc tracking`.',
-          knowledgeIds: ['os.time-sync'],
-          confidence: 'high',
-        }]),
+      : rule(
+          'time-sync',
+          ts,
+          f.timeSynced.synced
+            ? []
+            : [
+                {
+                  id: 'os.clock-unsynced',
+                  severity: 'warning',
+                  title: 'The system clock is not synchronised',
+                  evidence: [`${f.origin}: ${f.timeSynced.source}`],
+                  recommendation:
+                    'Write timestamps decide which value wins: run chrony or systemd-timesyncd against the same NTP sources on every node and client host, and check `chronyc tracking`.',
+                  knowledgeIds: ['os.time-sync'],
+                  confidence: 'high',
+                },
+              ],
+        ),
   ];
 }
 

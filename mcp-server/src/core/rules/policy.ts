@@ -33,7 +33,9 @@ export function describePolicy(e: PolicyEffect): string[] {
   const dropped = Object.entries(e.findingsOff);
   if (dropped.length) out.push(`findings switched off: ${dropped.map(([id, n]) => `${id} (${n} dropped)`).join(', ')}`);
   if (e.thresholds.length) out.push(`thresholds overridden: ${e.thresholds.join('; ')}`);
-  return out.length ? [`Rule policy from ${e.source}:`, ...out.map((l) => `  - ${l}`)] : [`Rule policy from ${e.source}: in force; it changed nothing in this report`];
+  return out.length
+    ? [`Rule policy from ${e.source}:`, ...out.map((l) => `  - ${l}`)]
+    : [`Rule policy from ${e.source}: in force; it changed nothing in this report`];
 }
 
 const ID = /^[a-z0-9][a-z0-9._-]*$/;

@@ -68,7 +68,14 @@ const finding = (f: Omit<Finding, 'confidence'> & { confidence?: Finding['confid
 function stcsLargeTables(input: SchemaRuleInput): KindRuleOutcome {
   const checks = 'SizeTieredCompactionStrategy on tables holding much data per node (needs table sizes from a snapshot)';
   const rule = 'schema.stcs-large-table';
-  if (!input.tableFacts?.length) return { rule, checks, checked: false, skippedBecause: 'table sizes not known: give a snapshot bundle (or review a live cluster) to weigh STCS against data size', findings: [] };
+  if (!input.tableFacts?.length)
+    return {
+      rule,
+      checks,
+      checked: false,
+      skippedBecause: 'table sizes not known: give a snapshot bundle (or review a live cluster) to weigh STCS against data size',
+      findings: [],
+    };
   const floorGiB = numberOf('compaction.stcs.large-table-floor');
   const freePct = numberOf('compaction.stcs.large-data');
   const findings: Finding[] = [];
@@ -98,7 +105,12 @@ function stcsLargeTables(input: SchemaRuleInput): KindRuleOutcome {
         recommendation: scylla
           ? 'Switch to IncrementalCompactionStrategy (same write profile, no 2× space need); LCS for read-heavy tables with few overwrites.'
           : 'Choose by workload: UCS on 5.0, LCS for read-heavy/update-heavy tables, TWCS for time series with TTL; keep half the disk free while it stays on STCS.',
-        knowledgeIds: ['compaction.stcs.large-data', 'compaction.stcs.large-table-floor', 'compaction.strategy.default', scylla ? 'compaction.scylla.ics' : 'compaction.strategy.ucs'],
+        knowledgeIds: [
+          'compaction.stcs.large-data',
+          'compaction.stcs.large-table-floor',
+          'compaction.strategy.default',
+          scylla ? 'compaction.scylla.ics' : 'compaction.strategy.ucs',
+        ],
       }),
     );
   }
@@ -113,13 +125,56 @@ function secondaryIndexes(input: SchemaRuleInput): KindRuleOutcome {
     const using = ix.using ?? '';
     const label = `${ix.name ?? '(unnamed)'} on ${ix.keyspace}.${ix.table} (${ix.target})`;
     if (/StorageAttachedIndex|\bsai\b/i.test(using)) {
-      findings.push(finding({ id: 'schema.sai-index', severity: 'info', title: `SAI index ${label}`, evidence: [`USING '${using}' (schema)`], table: `${ix.keyspace}.${ix.table}`, recommendation: 'Fine for filtering within or across partitions; queries without the partition key still visit many nodes — keep them off the hot path.', knowledgeIds: ['schema.sai'] }));
+      findings.push(
+        finding({
+          id: 'schema.sai-index',
+          severity: 'info',
+          title: `SAI index ${label}`,
+          evidence: [`USING '${using}' (schema)`],
+          table: `${ix.keyspace}.${ix.table}`,
+          recommendation:
+            'Fine for filtering within or across partitions; queries without the partition key still visit many nodes — keep them off the hot path.',
+          knowledgeIds: ['schema.sai'],
+        }),
+      );
     } else if (/SASIIndex/i.test(using)) {
-      findings.push(finding({ id: 'schema.sasi-index', severity: 'warning', title: `SASI index ${label} (experimental)`, evidence: [`USING '${using}' (schema)`], table: `${ix.keyspace}.${ix.table}`, recommendation: 'Plan a move to SAI (Cassandra 5.0) or a query table; ScyllaDB has no SASI.', knowledgeIds: ['schema.sasi.experimental'] }));
+      findings.push(
+        finding({
+          id: 'schema.sasi-index',
+          severity: 'warning',
+          title: `SASI index ${label} (experimental)`,
+          evidence: [`USING '${using}' (schema)`],
+          table: `${ix.keyspace}.${ix.table}`,
+          recommendation: 'Plan a move to SAI (Cassandra 5.0) or a query table; ScyllaDB has no SASI.',
+          knowledgeIds: ['schema.sasi.experimental'],
+        }),
+      );
     } else if (ix.custom) {
-      findings.push(finding({ id: 'schema.custom-index', severity: 'info', title: `custom index ${label}`, evidence: [`USING '${using}' (schema)`], table: `${ix.keyspace}.${ix.table}`, recommendation: 'Check the index implementation is supported on every version and product you run or migrate to.', knowledgeIds: ['schema.secondary-index.legacy'], confidence: 'medium' }));
+      findings.push(
+        finding({
+          id: 'schema.custom-index',
+          severity: 'info',
+          title: `custom index ${label}`,
+          evidence: [`USING '${using}' (schema)`],
+          table: `${ix.keyspace}.${ix.table}`,
+          recommendation: 'Check the index implementation is supported on every version and product you run or migrate to.',
+          knowledgeIds: ['schema.secondary-index.legacy'],
+          confidence: 'medium',
+        }),
+      );
     } else if (input.product === 'scylla') {
-      findings.push(finding({ id: 'schema.secondary-index', severity: 'info', title: `global secondary index ${label}`, evidence: ['CREATE INDEX on ScyllaDB builds a global index (a hidden materialized view)'], table: `${ix.keyspace}.${ix.table}`, recommendation: 'Each base write also updates the index view: watch write latency; use a local index (partition key in the target) when queries always give the partition.', knowledgeIds: ['schema.secondary-index.legacy'] }));
+      findings.push(
+        finding({
+          id: 'schema.secondary-index',
+          severity: 'info',
+          title: `global secondary index ${label}`,
+          evidence: ['CREATE INDEX on ScyllaDB builds a global index (a hidden materialized view)'],
+          table: `${ix.keyspace}.${ix.table}`,
+          recommendation:
+            'Each base write also updates the index view: watch write latency; use a local index (partition key in the target) when queries always give the partition.',
+          knowledgeIds: ['schema.secondary-index.legacy'],
+        }),
+      );
     } else {
       const table = input.schema.tables.find((t) => t.keyspace === ix.keyspace && t.name === ix.table);
       const col = table?.columns.find((c) => c.name === ix.target.replace(/^(?:keys|values|entries|full)\((.*)\)$/, '$1').replace(/"/g, ''));
@@ -130,7 +185,8 @@ function secondaryIndexes(input: SchemaRuleInput): KindRuleOutcome {
           title: `legacy secondary index ${label}`,
           evidence: [`CREATE INDEX without USING: node-local index (schema)${col ? `; indexed column type ${col.type}` : ''}`],
           table: `${ix.keyspace}.${ix.table}`,
-          recommendation: 'A query by this value without the partition key asks every node. Keep it only for low-cardinality values queried with the partition key; otherwise a query table keyed by the value, or SAI on 5.0.',
+          recommendation:
+            'A query by this value without the partition key asks every node. Keep it only for low-cardinality values queried with the partition key; otherwise a query table keyed by the value, or SAI on 5.0.',
           knowledgeIds: ['schema.secondary-index.legacy', 'schema.sai'],
           confidence: 'medium',
         }),
@@ -155,7 +211,11 @@ function counters(input: SchemaRuleInput): KindRuleOutcome {
           id: rule,
           severity: 'critical',
           title: `${fq(t)} mixes counter and non-counter columns: invalid schema`,
-          evidence: [`counter columns: ${ctr.map((c) => c.name).join(', ')}`, `non-counter columns: ${other.map((c) => `${c.name} ${c.type}`).join(', ')}`, 'Cassandra and ScyllaDB reject this CREATE TABLE'],
+          evidence: [
+            `counter columns: ${ctr.map((c) => c.name).join(', ')}`,
+            `non-counter columns: ${other.map((c) => `${c.name} ${c.type}`).join(', ')}`,
+            'Cassandra and ScyllaDB reject this CREATE TABLE',
+          ],
           table: fq(t),
           recommendation: 'This text cannot have come from a running cluster: split the counters into their own table with the same primary key.',
           knowledgeIds: ['schema.counter.mixed-columns'],
@@ -163,7 +223,15 @@ function counters(input: SchemaRuleInput): KindRuleOutcome {
       );
     }
     const ks = input.schema.keyspaces.find((k) => k.name === t.keyspace);
-    if (ks?.tablets?.enabled) findings.push(counterInTablets(t, ks, ctr.map((c) => c.name), input.version));
+    if (ks?.tablets?.enabled)
+      findings.push(
+        counterInTablets(
+          t,
+          ks,
+          ctr.map((c) => c.name),
+          input.version,
+        ),
+      );
   }
   return { rule, checks, checked: true, findings };
 }
@@ -248,11 +316,14 @@ function gcGrace(input: SchemaRuleInput): KindRuleOutcome {
         evidence: [
           `gc_grace_seconds ${g} (schema; default ${numberOf('datamodel.gc-grace-seconds.default')})`,
           t.options.defaultTtl ? `default_time_to_live ${t.options.defaultTtl} s` : 'no default TTL',
-          tomb !== null ? `tombstones per read: max ${tomb}${nums?.tombstonesP99 != null ? `, p99 ${nums.tombstonesP99}` : ''} (snapshot) — the table has deletes or expired cells` : 'deletes unknown (no per-table tombstone numbers)',
+          tomb !== null
+            ? `tombstones per read: max ${tomb}${nums?.tombstonesP99 != null ? `, p99 ${nums.tombstonesP99}` : ''} (snapshot) — the table has deletes or expired cells`
+            : 'deletes unknown (no per-table tombstone numbers)',
           maxRf !== null ? `replication factor up to ${maxRf}` : 'replication unknown',
         ],
         table: fq(t),
-        recommendation: 'Tombstones can be purged before every replica has them, so deleted data can come back, and no hints are kept for this table. Set gc_grace_seconds to at least your repair interval (default 10 days) unless the table is write-once with TTL only.',
+        recommendation:
+          'Tombstones can be purged before every replica has them, so deleted data can come back, and no hints are kept for this table. Set gc_grace_seconds to at least your repair interval (default 10 days) unless the table is write-once with TTL only.',
         knowledgeIds: ['schema.gc-grace.zero', 'datamodel.gc-grace-seconds.default'],
         confidence: deletesSeen ? 'high' : 'medium',
       }),
@@ -274,7 +345,12 @@ function chunkLength(input: SchemaRuleInput): KindRuleOutcome {
     const nums = tableNumbers(input, t.keyspace, t.name);
     const ratio = nums && nums.reads !== null && nums.writes !== null ? (nums.writes > 0 ? nums.reads / nums.writes : nums.reads > 0 ? Infinity : null) : null;
     const readHeavy = ratio !== null && ratio >= heavy;
-    const ev = [`compression ${c.class ?? '?'} chunk_length_in_kb ${c.chunkLengthKb} (schema)`, ratio === null ? 'read/write mix unknown (no per-table counts)' : `reads/writes ${Number.isFinite(ratio) ? fmtNum(ratio) : 'reads only'} (${nums!.reads} / ${nums!.writes}, snapshot)`];
+    const ev = [
+      `compression ${c.class ?? '?'} chunk_length_in_kb ${c.chunkLengthKb} (schema)`,
+      ratio === null
+        ? 'read/write mix unknown (no per-table counts)'
+        : `reads/writes ${Number.isFinite(ratio) ? fmtNum(ratio) : 'reads only'} (${nums!.reads} / ${nums!.writes}, snapshot)`,
+    ];
     if (large) {
       findings.push(
         finding({
@@ -283,13 +359,30 @@ function chunkLength(input: SchemaRuleInput): KindRuleOutcome {
           title: `${fq(t)} compresses in ${c.chunkLengthKb} KiB chunks${readHeavy ? ' on a read-heavy table' : ''}`,
           evidence: ev,
           table: fq(t),
-          recommendation: 'Each read decompresses a whole chunk: for small rows read at random use 16 KiB (or 4 KiB): ALTER TABLE … WITH compression = {…, \'chunk_length_in_kb\': 16}, then nodetool upgradesstables -a.',
-          knowledgeIds: ['schema.compression.chunk-length.large', 'table.compression.chunk-length.default', 'table.compression.chunk-length.default-pre-4.0', 'schema.read-heavy'],
+          recommendation:
+            "Each read decompresses a whole chunk: for small rows read at random use 16 KiB (or 4 KiB): ALTER TABLE … WITH compression = {…, 'chunk_length_in_kb': 16}, then nodetool upgradesstables -a.",
+          knowledgeIds: [
+            'schema.compression.chunk-length.large',
+            'table.compression.chunk-length.default',
+            'table.compression.chunk-length.default-pre-4.0',
+            'schema.read-heavy',
+          ],
           confidence: readHeavy ? 'high' : 'medium',
         }),
       );
     } else {
-      findings.push(finding({ id: 'schema.chunk-length-small', severity: 'info', title: `${fq(t)} compresses in ${c.chunkLengthKb} KiB chunks`, evidence: ev, table: fq(t), recommendation: 'Tiny chunks compress poorly and cost offset memory; 4–16 KiB is the usual range.', knowledgeIds: ['schema.compression.chunk-length.small'], confidence: 'medium' }));
+      findings.push(
+        finding({
+          id: 'schema.chunk-length-small',
+          severity: 'info',
+          title: `${fq(t)} compresses in ${c.chunkLengthKb} KiB chunks`,
+          evidence: ev,
+          table: fq(t),
+          recommendation: 'Tiny chunks compress poorly and cost offset memory; 4–16 KiB is the usual range.',
+          knowledgeIds: ['schema.compression.chunk-length.small'],
+          confidence: 'medium',
+        }),
+      );
     }
   }
   return { rule, checks: 'compression chunk length against the read/write mix', checked: true, findings };
@@ -299,7 +392,8 @@ function replication(input: SchemaRuleInput): KindRuleOutcome {
   const rule = 'schema.replication';
   const findings: Finding[] = [];
   const dcs = new Set(input.datacenters ?? []);
-  for (const k of input.schema.keyspaces) for (const [dc] of Object.entries(k.replication)) if (k.strategy === 'NetworkTopologyStrategy' && dc !== 'replication_factor') dcs.add(dc);
+  for (const k of input.schema.keyspaces)
+    for (const [dc] of Object.entries(k.replication)) if (k.strategy === 'NetworkTopologyStrategy' && dc !== 'replication_factor') dcs.add(dc);
   const relevant = (k: SchemaKeyspace) => userTable(k.name) || OPERATOR_SYSTEM_KEYSPACES.test(k.name);
   for (const k of input.schema.keyspaces.filter(relevant)) {
     if (k.strategy === 'SimpleStrategy') {
@@ -309,7 +403,10 @@ function replication(input: SchemaRuleInput): KindRuleOutcome {
           id: 'schema.simple-strategy',
           severity: multi ? 'critical' : 'info',
           title: `keyspace ${k.name} uses SimpleStrategy${multi ? ` in a ${dcs.size}-DC cluster` : ''}`,
-          evidence: [`replication = SimpleStrategy, replication_factor ${k.replication['replication_factor'] ?? '?'} (schema)`, dcs.size ? `datacenters: ${[...dcs].sort().join(', ')}` : 'datacenters: one or unknown'],
+          evidence: [
+            `replication = SimpleStrategy, replication_factor ${k.replication['replication_factor'] ?? '?'} (schema)`,
+            dcs.size ? `datacenters: ${[...dcs].sort().join(', ')}` : 'datacenters: one or unknown',
+          ],
           recommendation: `ALTER KEYSPACE ${k.name} WITH replication = {'class': 'NetworkTopologyStrategy', '<dc>': 3, …}, then repair the keyspace.`,
           knowledgeIds: ['schema.replication.simple-strategy'],
           confidence: multi ? 'high' : 'medium',
@@ -318,7 +415,17 @@ function replication(input: SchemaRuleInput): KindRuleOutcome {
     }
     for (const [dc, rf] of Object.entries(k.replication)) {
       if (grade(rf, 'schema.replication.rf1') === null) continue;
-      findings.push(finding({ id: 'schema.rf-one', severity: 'warning', title: `keyspace ${k.name} keeps ${rf} replica${rf === 1 ? '' : 's'}${dc === 'replication_factor' ? '' : ` in ${dc}`}`, evidence: [`${dc}: ${rf} (schema, ${k.strategy ?? 'unknown strategy'})`], recommendation: 'One node down makes this data unavailable and a lost disk loses it: RF 3 per DC for anything that matters (scratch/lab keyspaces excepted).', knowledgeIds: ['schema.replication.rf1'] }));
+      findings.push(
+        finding({
+          id: 'schema.rf-one',
+          severity: 'warning',
+          title: `keyspace ${k.name} keeps ${rf} replica${rf === 1 ? '' : 's'}${dc === 'replication_factor' ? '' : ` in ${dc}`}`,
+          evidence: [`${dc}: ${rf} (schema, ${k.strategy ?? 'unknown strategy'})`],
+          recommendation:
+            'One node down makes this data unavailable and a lost disk loses it: RF 3 per DC for anything that matters (scratch/lab keyspaces excepted).',
+          knowledgeIds: ['schema.replication.rf1'],
+        }),
+      );
     }
   }
   return { rule, checks: 'replication strategy and factor per keyspace', checked: true, findings };

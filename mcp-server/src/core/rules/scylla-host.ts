@@ -7,8 +7,17 @@
 import type { Finding } from '../findings.js';
 import { knowledge, numberOf } from '../knowledge/index.js';
 import {
-  cpuListText, deviceOfIrq, parseScyllaArgs, splitArgs,
-  ENA_ALLOWANCES, type EthtoolStats, type Interrupts, type PerftuneYaml, type ScyllaArgs, type ScyllaSetup, type SeastarAio,
+  cpuListText,
+  deviceOfIrq,
+  parseScyllaArgs,
+  splitArgs,
+  ENA_ALLOWANCES,
+  type EthtoolStats,
+  type Interrupts,
+  type PerftuneYaml,
+  type ScyllaArgs,
+  type ScyllaSetup,
+  type SeastarAio,
 } from '../parse/host/scylla-setup.js';
 import type { KindRuleOutcome } from './per-kind.js';
 import { grade } from './rule.js';
@@ -40,14 +49,33 @@ export interface ScyllaHostFacts {
 
 export function emptyScyllaHostFacts(origin: string): ScyllaHostFacts {
   return {
-    origin, onlineCpus: null, memTotalKiB: null, aioMaxNr: null, aioNr: null, nrOpen: null, fileMax: null, process: null, env: null, perftune: null,
-    perftunePresent: null, ioPropertiesPresent: null, interrupts: null, affinity: {}, dataFsBytes: null, dataDir: null, unread: [],
+    origin,
+    onlineCpus: null,
+    memTotalKiB: null,
+    aioMaxNr: null,
+    aioNr: null,
+    nrOpen: null,
+    fileMax: null,
+    process: null,
+    env: null,
+    perftune: null,
+    perftunePresent: null,
+    ioPropertiesPresent: null,
+    interrupts: null,
+    affinity: {},
+    dataFsBytes: null,
+    dataDir: null,
+    unread: [],
   };
 }
 
 const rule = (id: string, checks: string, findings: Finding[]): KindRuleOutcome => ({ rule: `scylla-host:${id}`, checks, checked: true, findings });
 const skip = (id: string, checks: string, because: string): KindRuleOutcome => ({
-  rule: `scylla-host:${id}`, checks, checked: false, skippedBecause: because, findings: [],
+  rule: `scylla-host:${id}`,
+  checks,
+  checked: false,
+  skippedBecause: because,
+  findings: [],
 });
 const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
 
@@ -87,26 +115,29 @@ function aio(f: ScyllaHostFacts): KindRuleOutcome {
   const running = f.process !== null;
   const evidence = [
     `${f.origin}: fs.aio-max-nr ${f.aioMaxNr}, fs.aio-nr ${f.aioNr ?? '?'} (free ${free})`,
-    `${plural(shards, 'shard')} (${a?.smp !== null && a?.smp !== undefined ? `--smp ${a.smp}` : avail?.from ?? '?'}) × (1024 storage + 2 preempt + ` +
+    `${plural(shards, 'shard')} (${a?.smp !== null && a?.smp !== undefined ? `--smp ${a.smp}` : (avail?.from ?? '?')}) × (1024 storage + 2 preempt + ` +
       `${network} networking) + ${reserve} reserve = ${need.full}; minimum ${need.minimum}`,
   ];
   if (free >= need.full) return rule('aio', checks, []);
   // With scylla running, aio-nr already holds its own blocks: compare the ceiling with the need instead.
   if (running && f.aioMaxNr >= need.full) return rule('aio', checks, []);
   const belowMin = (running ? f.aioMaxNr : free) < need.minimum;
-  return rule('aio', checks, [{
-    id: 'scylla-host.aio-max-nr-below-need',
-    severity: belowMin ? 'critical' : 'warning',
-    title: belowMin
-      ? `fs.aio-max-nr ${f.aioMaxNr} leaves less than the ${need.minimum} AIO blocks ${plural(shards, 'shard')} need: ScyllaDB will not start`
-      : `fs.aio-max-nr ${f.aioMaxNr} is below the ${need.full} AIO blocks ${plural(shards, 'shard')} ask for: networking blocks get cut`,
-    evidence,
-    recommendation: `Set fs.aio-max-nr to at least ${used + need.full} (sysctl -w, persisted in /etc/sysctl.d/99-scylla-aio.conf; the packages ship ` +
-      `30000000). ` +
-      'The counter is kernel-wide: every ScyllaDB process or container on this host draws from it, so add their needs together.',
-    knowledgeIds: ['scylla-host.aio-per-shard', 'os.aio-max-nr.scylla'],
-    confidence: 'high',
-  }]);
+  return rule('aio', checks, [
+    {
+      id: 'scylla-host.aio-max-nr-below-need',
+      severity: belowMin ? 'critical' : 'warning',
+      title: belowMin
+        ? `fs.aio-max-nr ${f.aioMaxNr} leaves less than the ${need.minimum} AIO blocks ${plural(shards, 'shard')} need: ScyllaDB will not start`
+        : `fs.aio-max-nr ${f.aioMaxNr} is below the ${need.full} AIO blocks ${plural(shards, 'shard')} ask for: networking blocks get cut`,
+      evidence,
+      recommendation:
+        `Set fs.aio-max-nr to at least ${used + need.full} (sysctl -w, persisted in /etc/sysctl.d/99-scylla-aio.conf; the packages ship ` +
+        `30000000). ` +
+        'The counter is kernel-wide: every ScyllaDB process or container on this host draws from it, so add their needs together.',
+      knowledgeIds: ['scylla-host.aio-per-shard', 'os.aio-max-nr.scylla'],
+      confidence: 'high',
+    },
+  ]);
 }
 
 function shards(f: ScyllaHostFacts): KindRuleOutcome {
@@ -124,8 +155,8 @@ function shards(f: ScyllaHostFacts): KindRuleOutcome {
       severity: 'critical',
       title: `--smp ${a.smp} asks for more shards than the ${avail.cpus.length} CPUs given (${avail.from}): Seastar refuses to start`,
       evidence: [`${f.origin}: ${src}: --smp ${a.smp}${a.cpusetText ? ` --cpuset ${a.cpusetText}` : ''}; ${avail.from}`],
-      recommendation: `Run scylla_cpuset_setup with --smp at most ${avail.cpus.length} (or a wider --cpuset); Seastar stops with "insufficient processing ` +
-        `units".`,
+      recommendation:
+        `Run scylla_cpuset_setup with --smp at most ${avail.cpus.length} (or a wider --cpuset); Seastar stops with "insufficient processing ` + `units".`,
       knowledgeIds: ['scylla-host.smp-vs-cpus'],
       confidence: 'high',
     });
@@ -135,8 +166,8 @@ function shards(f: ScyllaHostFacts): KindRuleOutcome {
       severity: 'info',
       title: `--smp ${a.smp} leaves ${avail.cpus.length - a.smp} of the ${avail.cpus.length} CPUs given without a shard`,
       evidence: [`${f.origin}: ${src}: --smp ${a.smp}; ${avail.from}`],
-      recommendation: 'If the CPUs are not meant for IRQs or other services, drop --smp (one shard per CPU) or narrow --cpuset to the CPUs ScyllaDB should ' +
-        'own.',
+      recommendation:
+        'If the CPUs are not meant for IRQs or other services, drop --smp (one shard per CPU) or narrow --cpuset to the CPUs ScyllaDB should ' + 'own.',
       knowledgeIds: ['scylla-host.smp-vs-cpus', 'scylla.shard-per-core'],
       confidence: 'medium',
     });
@@ -147,8 +178,8 @@ function shards(f: ScyllaHostFacts): KindRuleOutcome {
       severity: 'info',
       title: `--overprovisioned on a host whose ${f.onlineCpus.length} CPUs all run shards`,
       evidence: [`${f.origin}: ${src}: --overprovisioned${a.smp !== null ? ` --smp ${a.smp}` : ''}; online CPUs ${cpuListText(f.onlineCpus)}`],
-      recommendation: 'On a dedicated host drop --overprovisioned (it turns off pinning, busy polling and huge pages); keep it where other processes share ' +
-        'the CPUs.',
+      recommendation:
+        'On a dedicated host drop --overprovisioned (it turns off pinning, busy polling and huge pages); keep it where other processes share ' + 'the CPUs.',
       knowledgeIds: ['scylla-host.overprovisioned-dedicated', 'scylla.overprovisioned'],
       confidence: 'medium',
     });
@@ -165,7 +196,8 @@ function shards(f: ScyllaHostFacts): KindRuleOutcome {
         severity: 'warning',
         title: `The running scylla differs from /etc/scylla.d/cpuset.conf: ${diff.join('; ')}`,
         evidence: [`${f.origin}: CPUSET="${f.env?.['CPUSET'] ?? ''}"; pid ${f.process!.pid}`],
-        recommendation: 'cpuset.conf was changed after the last start (or scylla was started by hand). Restart through the service at a quiet time, and let ' +
+        recommendation:
+          'cpuset.conf was changed after the last start (or scylla was started by hand). Restart through the service at a quiet time, and let ' +
           'scylla_prepare regenerate perftune.yaml.',
         knowledgeIds: ['scylla-host.smp-vs-cpus', 'scylla-host.cpuset-perftune-masks'],
         confidence: 'high',
@@ -185,24 +217,41 @@ function masks(f: ScyllaHostFacts): KindRuleOutcome {
   const onIrq = p.irqCpuMask ? a.cpuset.filter((c) => p.irqCpuMask!.includes(c)) : [];
   const all = f.onlineCpus && p.irqCpuMask && f.onlineCpus.every((c) => p.irqCpuMask!.includes(c));
   const bad: string[] = [];
-  if (outside.length) bad.push(`CPU ${cpuListText(outside)} of --cpuset ${a.cpusetText} ${outside.length === 1 ? 'is' : 'are'} outside cpu_mask ` +
-    `${p.cpuMaskText}`);
+  if (outside.length)
+    bad.push(`CPU ${cpuListText(outside)} of --cpuset ${a.cpusetText} ${outside.length === 1 ? 'is' : 'are'} outside cpu_mask ` + `${p.cpuMaskText}`);
   // irq_cpu_mask equal to every CPU is perftune's "all CPUs do IRQs" (MQ) layout: shards share by design.
-  if (onIrq.length && !all) bad.push(`CPU ${cpuListText(onIrq)} of --cpuset ${a.cpusetText} also ${onIrq.length === 1 ? 'takes' : 'take'} IRQs ` +
-    `(irq_cpu_mask ${p.irqCpuMaskText})`);
-  return rule('cpuset-masks', checks, bad.length === 0 ? [] : [{
-    id: 'scylla-host.cpuset-perftune-mismatch',
-    severity: 'warning',
-    title: `cpuset.conf and perftune.yaml disagree: ${bad.join('; ')}`,
-    evidence: [`${f.origin}: CPUSET --cpuset ${a.cpusetText}; perftune.yaml cpu_mask ${p.cpuMaskText ?? '?'} irq_cpu_mask ${p.irqCpuMaskText ?? '(none)'}`],
-    recommendation: 'One of the two files was edited by hand. Re-run scylla_cpuset_setup (it deletes perftune.yaml) and restart so scylla_prepare writes a ' +
-      'perftune.yaml that matches.',
-    knowledgeIds: ['scylla-host.cpuset-perftune-masks'],
-    confidence: 'high',
-  }]);
+  if (onIrq.length && !all)
+    bad.push(
+      `CPU ${cpuListText(onIrq)} of --cpuset ${a.cpusetText} also ${onIrq.length === 1 ? 'takes' : 'take'} IRQs ` + `(irq_cpu_mask ${p.irqCpuMaskText})`,
+    );
+  return rule(
+    'cpuset-masks',
+    checks,
+    bad.length === 0
+      ? []
+      : [
+          {
+            id: 'scylla-host.cpuset-perftune-mismatch',
+            severity: 'warning',
+            title: `cpuset.conf and perftune.yaml disagree: ${bad.join('; ')}`,
+            evidence: [
+              `${f.origin}: CPUSET --cpuset ${a.cpusetText}; perftune.yaml cpu_mask ${p.cpuMaskText ?? '?'} irq_cpu_mask ${p.irqCpuMaskText ?? '(none)'}`,
+            ],
+            recommendation:
+              'One of the two files was edited by hand. Re-run scylla_cpuset_setup (it deletes perftune.yaml) and restart so scylla_prepare writes a ' +
+              'perftune.yaml that matches.',
+            knowledgeIds: ['scylla-host.cpuset-perftune-masks'],
+            confidence: 'high',
+          },
+        ],
+  );
 }
 
-interface DeviceIrqs { device: string; kind: 'nic' | 'nvme'; irqs: { irq: string; name: string; counts: number[] }[] }
+interface DeviceIrqs {
+  device: string;
+  kind: 'nic' | 'nvme';
+  irqs: { irq: string; name: string; counts: number[] }[];
+}
 
 function deviceIrqs(i: Interrupts): DeviceIrqs[] {
   const by = new Map<string, DeviceIrqs>();
@@ -223,7 +272,10 @@ function concentrated(origin: string, i: Interrupts, irqCpus: number[] | null = 
   for (const d of deviceIrqs(i)) {
     if (d.irqs.length < 2) continue;
     const perCpu = new Array<number>(i.cpus).fill(0);
-    for (const q of d.irqs) q.counts.forEach((c, cpu) => { if (cpu < perCpu.length) perCpu[cpu] = perCpu[cpu]! + c; });
+    for (const q of d.irqs)
+      q.counts.forEach((c, cpu) => {
+        if (cpu < perCpu.length) perCpu[cpu] = perCpu[cpu]! + c;
+      });
     const total = perCpu.reduce((s, c) => s + c, 0);
     const busy = perCpu.map((c, cpu) => [cpu, c] as const).filter(([, c]) => c > 0);
     if (total === 0 || busy.length !== 1) continue;
@@ -234,12 +286,18 @@ function concentrated(origin: string, i: Interrupts, irqCpus: number[] | null = 
       id: 'scylla-host.irqs-on-one-cpu',
       severity: 'warning',
       title: `All ${d.irqs.length} ${d.kind === 'nvme' ? 'NVMe' : 'NIC'} queues of ${d.device} interrupt CPU${cpu} only (of ${i.cpus})`,
-      evidence: [`${origin}: /proc/interrupts ` +
-        `${d.irqs.slice(0, 4).map((q) => `${q.irq}: ${q.name} CPU${cpu}=${q.counts[cpu]}`).join(', ')}${d.irqs.length > 4 ? ', …' : ''}; every other CPU 0`],
-      recommendation: d.kind === 'nvme'
-        ? 'One CPU takes every completion and starves. Let the kernel spread NVMe queues (managed IRQs, no irqbalance pinning) or run perftune.py --tune ' +
-          'disks; check irqbalance is not banned from them.'
-        : 'Run perftune.py (SET_NIC_AND_DISKS=yes, or scylla_setup) so the NIC queues go to the IRQ CPUs, and keep irqbalance from moving them back.',
+      evidence: [
+        `${origin}: /proc/interrupts ` +
+          `${d.irqs
+            .slice(0, 4)
+            .map((q) => `${q.irq}: ${q.name} CPU${cpu}=${q.counts[cpu]}`)
+            .join(', ')}${d.irqs.length > 4 ? ', …' : ''}; every other CPU 0`,
+      ],
+      recommendation:
+        d.kind === 'nvme'
+          ? 'One CPU takes every completion and starves. Let the kernel spread NVMe queues (managed IRQs, no irqbalance pinning) or run perftune.py --tune ' +
+            'disks; check irqbalance is not banned from them.'
+          : 'Run perftune.py (SET_NIC_AND_DISKS=yes, or scylla_setup) so the NIC queues go to the IRQ CPUs, and keep irqbalance from moving them back.',
       knowledgeIds: ['scylla-host.irq-affinity'],
       confidence: 'high',
     });
@@ -271,7 +329,8 @@ function irqs(f: ScyllaHostFacts): KindRuleOutcome {
         severity: 'warning',
         title: `${plural(stray.length, 'NIC IRQ')} reach CPUs outside irq_cpu_mask ${p!.irqCpuMaskText}`,
         evidence: [`${f.origin}: /proc/irq/*/smp_affinity_list ${stray.slice(0, 5).join('; ')}${stray.length > 5 ? '; …' : ''}`],
-        recommendation: 'perftune.py\'s IRQ binding was undone (irqbalance, a driver reload, a NIC added). Restart scylla-server (scylla_prepare re-runs ' +
+        recommendation:
+          "perftune.py's IRQ binding was undone (irqbalance, a driver reload, a NIC added). Restart scylla-server (scylla_prepare re-runs " +
           'perftune) or run perftune.py --options-file /etc/scylla.d/perftune.yaml.',
         knowledgeIds: ['scylla-host.irq-affinity', 'scylla-host.cpuset-perftune-masks'],
         confidence: 'high',
@@ -294,8 +353,10 @@ function perftuneConfig(f: ScyllaHostFacts): KindRuleOutcome {
       id: 'scylla-host.perftune-net-despite-switch',
       severity: other.length ? 'warning' : 'info',
       title: `perftune.yaml tunes the NIC (tune: net, nic ${p.nics.join(', ') || '?'}) while SET_NIC_AND_DISKS=${setNic}`,
-      evidence: [`${f.origin}: SET_NIC_AND_DISKS=${setNic}${other.length ? `, ${other.map((k) => `${k}=yes`).join(', ')}` : ''}; perftune.yaml tune ` +
-        `${p.tune.join(', ')}`],
+      evidence: [
+        `${f.origin}: SET_NIC_AND_DISKS=${setNic}${other.length ? `, ${other.map((k) => `${k}=yes`).join(', ')}` : ''}; perftune.yaml tune ` +
+          `${p.tune.join(', ')}`,
+      ],
       recommendation: other.length
         ? `scylla_prepare runs perftune with this file because ${other.join(' and ')} is on, so the NIC is tuned anyway. Remove "net" from tune: in ` +
           `perftune.yaml, or set SET_NIC_AND_DISKS=yes if the tuning is wanted.`
@@ -310,7 +371,8 @@ function perftuneConfig(f: ScyllaHostFacts): KindRuleOutcome {
       severity: 'info',
       title: `perftune.yaml uses the old "mode: ${p.mode}" layout instead of irq_cpu_mask`,
       evidence: [`${f.origin}: perftune.yaml mode ${p.mode}, cpu_mask ${p.cpuMaskText ?? '?'}`],
-      recommendation: 'Delete /etc/scylla.d/perftune.yaml and restart scylla-server: scylla_prepare writes one with irq_cpu_mask, which uses more IRQ cores ' +
+      recommendation:
+        'Delete /etc/scylla.d/perftune.yaml and restart scylla-server: scylla_prepare writes one with irq_cpu_mask, which uses more IRQ cores ' +
         'on large machines.',
       knowledgeIds: ['scylla-host.perftune-net-switch'],
       confidence: 'medium',
@@ -328,7 +390,8 @@ function perftuneConfig(f: ScyllaHostFacts): KindRuleOutcome {
         severity: 'warning',
         title: `perftune.yaml tunes ${missing.join(', ')}, which has no interrupts on this host`,
         evidence: [`${f.origin}: perftune.yaml nic ${p.nics.join(', ')}; NIC queues in /proc/interrupts: ${[...seen].join(', ') || 'none'}`],
-        recommendation: 'The interface was renamed or the file came from another machine: set IFNAME in /etc/default/scylla-server, delete perftune.yaml ' +
+        recommendation:
+          'The interface was renamed or the file came from another machine: set IFNAME in /etc/default/scylla-server, delete perftune.yaml ' +
           'and restart so it is generated for this host.',
         knowledgeIds: ['scylla-host.perftune-net-switch', 'scylla-host.irq-affinity'],
         confidence: 'medium',
@@ -339,7 +402,7 @@ function perftuneConfig(f: ScyllaHostFacts): KindRuleOutcome {
 }
 
 function nofile(f: ScyllaHostFacts): KindRuleOutcome {
-  const checks = 'open-files limit of scylla against the unit\'s LimitNOFILE and fs.nr_open / fs.file-max';
+  const checks = "open-files limit of scylla against the unit's LimitNOFILE and fs.nr_open / fs.file-max";
   if (!f.process) return skip('nofile', checks, 'no running scylla process read');
   const { nofileSoft: soft, nofileHard: hard } = f.process;
   if (soft === null) return skip('nofile', checks, `/proc/${f.process.pid}/limits has no "Max open files"`);
@@ -349,17 +412,28 @@ function nofile(f: ScyllaHostFacts): KindRuleOutcome {
   const hardN = hard === 'unlimited' ? Infinity : hard;
   if (f.nrOpen !== null && hardN !== null && hardN > f.nrOpen) bad.push(`hard limit ${hard} above fs.nr_open ${f.nrOpen}`);
   if (f.fileMax !== null && soft !== 'unlimited' && f.fileMax < soft) bad.push(`fs.file-max ${f.fileMax} below the process limit ${soft}`);
-  return rule('nofile', checks, bad.length === 0 ? [] : [{
-    id: 'scylla-host.nofile-low',
-    severity: soft !== 'unlimited' && soft < 10_000 ? 'critical' : 'warning',
-    title: `scylla (pid ${f.process.pid}) open files: ${bad.join('; ')}`,
-    evidence: [`${f.origin}: /proc/${f.process.pid}/limits Max open files ${soft} ${hard ?? '?'}; fs.nr_open ${f.nrOpen ?? '?'}, fs.file-max ` +
-      `${f.fileMax ?? '?'}`],
-    recommendation: `Start scylla through its unit (LimitNOFILE=${want}) or give the container --ulimit nofile=${want}:${want}; install ` +
-      `99-scylla-filemax.conf (fs.nr_open, fs.file-max). The running process keeps its limit until restarted.`,
-    knowledgeIds: ['scylla-host.nofile'],
-    confidence: 'high',
-  }]);
+  return rule(
+    'nofile',
+    checks,
+    bad.length === 0
+      ? []
+      : [
+          {
+            id: 'scylla-host.nofile-low',
+            severity: soft !== 'unlimited' && soft < 10_000 ? 'critical' : 'warning',
+            title: `scylla (pid ${f.process.pid}) open files: ${bad.join('; ')}`,
+            evidence: [
+              `${f.origin}: /proc/${f.process.pid}/limits Max open files ${soft} ${hard ?? '?'}; fs.nr_open ${f.nrOpen ?? '?'}, fs.file-max ` +
+                `${f.fileMax ?? '?'}`,
+            ],
+            recommendation:
+              `Start scylla through its unit (LimitNOFILE=${want}) or give the container --ulimit nofile=${want}:${want}; install ` +
+              `99-scylla-filemax.conf (fs.nr_open, fs.file-max). The running process keeps its limit until restarted.`,
+            knowledgeIds: ['scylla-host.nofile'],
+            confidence: 'high',
+          },
+        ],
+  );
 }
 
 function diskRam(f: ScyllaHostFacts): KindRuleOutcome {
@@ -369,16 +443,25 @@ function diskRam(f: ScyllaHostFacts): KindRuleOutcome {
   const ratio = f.dataFsBytes / (f.memTotalKiB * 1024);
   const sev = grade(ratio, 'scylla-host.disk-ram-ratio');
   const limit = knowledge('scylla-host.disk-ram-ratio').thresholds?.warning ?? 100;
-  return rule('disk-ram', checks, sev === null ? [] : [{
-    id: 'scylla-host.disk-ram-ratio',
-    severity: sev,
-    title: `${(f.dataFsBytes / 1024 ** 4).toFixed(1)} TiB of data disk for ${(f.memTotalKiB / 1024 ** 2).toFixed(1)} GiB RAM is ${Math.round(ratio)}:1 ` +
-      `(ScyllaDB: up to ${limit}:1, 30:1 as a rule)`,
-    evidence: [`${f.origin}: df ${f.dataDir ?? '?'} ${f.dataFsBytes} B; /proc/meminfo MemTotal ${f.memTotalKiB} kB`],
-    recommendation: 'Once the disk fills, cache, filters and indexes outgrow memory and reads go to disk: add RAM, or more nodes with less disk each.',
-    knowledgeIds: ['scylla-host.disk-ram-ratio'],
-    confidence: 'medium',
-  }]);
+  return rule(
+    'disk-ram',
+    checks,
+    sev === null
+      ? []
+      : [
+          {
+            id: 'scylla-host.disk-ram-ratio',
+            severity: sev,
+            title:
+              `${(f.dataFsBytes / 1024 ** 4).toFixed(1)} TiB of data disk for ${(f.memTotalKiB / 1024 ** 2).toFixed(1)} GiB RAM is ${Math.round(ratio)}:1 ` +
+              `(ScyllaDB: up to ${limit}:1, 30:1 as a rule)`,
+            evidence: [`${f.origin}: df ${f.dataDir ?? '?'} ${f.dataFsBytes} B; /proc/meminfo MemTotal ${f.memTotalKiB} kB`],
+            recommendation: 'Once the disk fills, cache, filters and indexes outgrow memory and reads go to disk: add RAM, or more nodes with less disk each.',
+            knowledgeIds: ['scylla-host.disk-ram-ratio'],
+            confidence: 'medium',
+          },
+        ],
+  );
 }
 
 function ioSetup(f: ScyllaHostFacts): KindRuleOutcome {
@@ -396,16 +479,27 @@ function ioSetup(f: ScyllaHostFacts): KindRuleOutcome {
   else if (a && !a.ioPropertiesFile && !a.legacyIo) problem = `no --io-properties-file${seastarIo !== undefined ? ` (SEASTAR_IO="${seastarIo}")` : ''}`;
   else if (a && !a.ioPropertiesFile && a.legacyIo) problem = 'the disk is described by --max-io-requests/--num-io-queues (pre-io_properties set-up)';
   else if (!a && f.ioPropertiesPresent === false) problem = 'no /etc/scylla.d/io_properties.yaml';
-  return rule('io-setup', checks, problem === null ? [] : [{
-    id: 'scylla-host.io-setup-missing',
-    severity: 'warning',
-    title: `I/O set-up not done: ${problem}`,
-    evidence: [`${f.origin}: ${run ? `scylla pid ${f.process!.pid} command line` : '/etc/scylla.d/io.conf'}; io_properties.yaml ` +
-      `${f.ioPropertiesPresent === null ? 'not checked' : f.ioPropertiesPresent ? 'present' : 'absent'}`],
-    recommendation: 'Run scylla_io_setup on the node (it measures the disks with iotune, writes io_properties.yaml and SEASTAR_IO in io.conf) and restart.',
-    knowledgeIds: ['scylla-host.io-setup'],
-    confidence: 'high',
-  }]);
+  return rule(
+    'io-setup',
+    checks,
+    problem === null
+      ? []
+      : [
+          {
+            id: 'scylla-host.io-setup-missing',
+            severity: 'warning',
+            title: `I/O set-up not done: ${problem}`,
+            evidence: [
+              `${f.origin}: ${run ? `scylla pid ${f.process!.pid} command line` : '/etc/scylla.d/io.conf'}; io_properties.yaml ` +
+                `${f.ioPropertiesPresent === null ? 'not checked' : f.ioPropertiesPresent ? 'present' : 'absent'}`,
+            ],
+            recommendation:
+              'Run scylla_io_setup on the node (it measures the disks with iotune, writes io_properties.yaml and SEASTAR_IO in io.conf) and restart.',
+            knowledgeIds: ['scylla-host.io-setup'],
+            confidence: 'high',
+          },
+        ],
+  );
 }
 
 function devMode(f: ScyllaHostFacts): KindRuleOutcome {
@@ -414,17 +508,26 @@ function devMode(f: ScyllaHostFacts): KindRuleOutcome {
   const run = f.process?.args.developerMode ?? null;
   if (conf === undefined && run === null) return skip('developer-mode', checks, 'neither dev-mode.conf nor a --developer-mode option was read');
   const on = run === true || (run === null && /^--developer-mode[= ]?(1|true)\b/.test(conf ?? ''));
-  return rule('developer-mode', checks, !on ? [] : [{
-    id: 'scylla-host.developer-mode',
-    severity: 'warning',
-    title: run === true
-      ? 'ScyllaDB runs in developer mode (command line)'
-      : `dev-mode.conf puts ScyllaDB in developer mode (DEV_MODE=${conf})${f.process ? ' from its next start' : ''}`,
-    evidence: [`${f.origin}: ${run === true ? `scylla pid ${f.process!.pid} --developer-mode` : `/etc/scylla.d/dev-mode.conf DEV_MODE=${conf}`}`],
-    recommendation: 'A production node must not skip its start-up checks: scylla_dev_mode_setup --developer-mode 0, then scylla_io_setup, and restart.',
-    knowledgeIds: ['scylla-host.developer-mode-conf', 'config.scylla.developer-mode'],
-    confidence: 'high',
-  }]);
+  return rule(
+    'developer-mode',
+    checks,
+    !on
+      ? []
+      : [
+          {
+            id: 'scylla-host.developer-mode',
+            severity: 'warning',
+            title:
+              run === true
+                ? 'ScyllaDB runs in developer mode (command line)'
+                : `dev-mode.conf puts ScyllaDB in developer mode (DEV_MODE=${conf})${f.process ? ' from its next start' : ''}`,
+            evidence: [`${f.origin}: ${run === true ? `scylla pid ${f.process!.pid} --developer-mode` : `/etc/scylla.d/dev-mode.conf DEV_MODE=${conf}`}`],
+            recommendation: 'A production node must not skip its start-up checks: scylla_dev_mode_setup --developer-mode 0, then scylla_io_setup, and restart.',
+            knowledgeIds: ['scylla-host.developer-mode-conf', 'config.scylla.developer-mode'],
+            confidence: 'high',
+          },
+        ],
+  );
 }
 
 export function scyllaHostRules(f: ScyllaHostFacts): KindRuleOutcome[] {
@@ -446,7 +549,10 @@ export function interruptsRules(i: Interrupts): KindRuleOutcome[] {
 function impliedShards(a: SeastarAio): number | null {
   if (a.shards !== null) return a.shards;
   if (a.minimum !== null && a.recommended !== null) {
-    for (const net of [50000, 10000]) { const d = a.recommended - a.minimum; if (d > 0 && d % (net - 1) === 0) return d / (net - 1); }
+    for (const net of [50000, 10000]) {
+      const d = a.recommended - a.minimum;
+      if (d > 0 && d % (net - 1) === 0) return d / (net - 1);
+    }
   }
   if (a.requested !== null) for (const per of [51026, 11026]) if (a.requested % per === 0) return a.requested / per;
   return null;
@@ -463,41 +569,57 @@ export function seastarAioRules(a: SeastarAio): KindRuleOutcome[] {
   // The usage table gives shards and networking per shard: Seastar's own total plus what aio-nr already holds.
   const fromTable = s !== null && a.networkPerShard !== null ? (a.aioNr ?? 0) + aioNeed(s, a.networkPerShard, 0).full : null;
   const target = a.recommended ?? a.optimal ?? (a.requested !== null ? a.requested + (a.aioNr ?? 0) : fromTable);
-  return [rule('aio', checks, [{
-    id: 'scylla-host.aio-max-nr-below-need',
-    severity: failed ? 'critical' : 'warning',
-    title: failed
-      ? `ScyllaDB could not start: fs.aio-max-nr is below Seastar's ` +
-        `minimum${a.minimum !== null ? ` (${a.minimum})` : ''}${s !== null ? ` for ${plural(s, 'shard')}` : ''}`
-      : `ScyllaDB started with fewer networking AIO blocks${a.adjustedTo !== null ? ` (${a.adjustedFrom} → ${a.adjustedTo} per shard)` : ''}: fs.aio-max-nr ` +
-        `too low${s !== null ? ` for ${plural(s, 'shard')}` : ''}`,
-    evidence: a.evidence,
-    recommendation: `Set fs.aio-max-nr to at least ${target ?? 'the recommended value Seastar printed'} (sysctl -w fs.aio-max-nr=…, persisted in ` +
-      `/etc/sysctl.d/; ` +
-      'the packages ship 30000000). The limit is kernel-wide: several ScyllaDB containers on one host (or the Docker Desktop VM) add their needs, ' +
-      `${s !== null ? `here ${plural(s, 'shard')} × 51026 + reserve per instance; ` : ''}--smp lowers it.`,
-    knowledgeIds: ['scylla-host.aio-per-shard', 'os.aio-max-nr.scylla'],
-    confidence: 'high',
-  }])];
+  return [
+    rule('aio', checks, [
+      {
+        id: 'scylla-host.aio-max-nr-below-need',
+        severity: failed ? 'critical' : 'warning',
+        title: failed
+          ? `ScyllaDB could not start: fs.aio-max-nr is below Seastar's ` +
+            `minimum${a.minimum !== null ? ` (${a.minimum})` : ''}${s !== null ? ` for ${plural(s, 'shard')}` : ''}`
+          : `ScyllaDB started with fewer networking AIO blocks${a.adjustedTo !== null ? ` (${a.adjustedFrom} → ${a.adjustedTo} per shard)` : ''}: fs.aio-max-nr ` +
+            `too low${s !== null ? ` for ${plural(s, 'shard')}` : ''}`,
+        evidence: a.evidence,
+        recommendation:
+          `Set fs.aio-max-nr to at least ${target ?? 'the recommended value Seastar printed'} (sysctl -w fs.aio-max-nr=…, persisted in ` +
+          `/etc/sysctl.d/; ` +
+          'the packages ship 30000000). The limit is kernel-wide: several ScyllaDB containers on one host (or the Docker Desktop VM) add their needs, ' +
+          `${s !== null ? `here ${plural(s, 'shard')} × 51026 + reserve per instance; ` : ''}--smp lowers it.`,
+        knowledgeIds: ['scylla-host.aio-per-shard', 'os.aio-max-nr.scylla'],
+        confidence: 'high',
+      },
+    ]),
+  ];
 }
 
 /** A pasted `ethtool -S`: packets the cloud instance's network allowances shaped (ENA counters, since driver load). */
 export function ethtoolRules(e: EthtoolStats): KindRuleOutcome[] {
   const checks = 'ENA network allowances (ethtool -S *_allowance_exceeded)';
   const present = ENA_ALLOWANCES.filter((k) => e.counters[k] !== undefined);
-  if (present.length === 0) return [skip('network-allowance', checks, 'no ENA allowance counters in this driver\'s statistics (not an EC2 ENA interface)')];
+  if (present.length === 0) return [skip('network-allowance', checks, "no ENA allowance counters in this driver's statistics (not an EC2 ENA interface)")];
   const hit = present.filter((k) => e.counters[k]! > 0);
   const nic = e.nic ?? 'the interface';
   const conntrack = hit.includes('conntrack_allowance_exceeded');
-  return [rule('network-allowance', checks, hit.length === 0 ? [] : [{
-    id: 'host.nic-allowance-exceeded',
-    severity: 'warning',
-    title: `The EC2 instance shaped packets on ${nic}: ${hit.map((k) => `${k} ${e.counters[k]}`).join(', ')}`,
-    evidence: [`ethtool -S ${nic}: ${present.map((k) => `${k}: ${e.counters[k]}`).join(', ')}`],
-    recommendation: 'The counters run since the driver loaded: read them twice a minute apart to see whether they grow now. If they do, the ' +
-      `instance is at its ${conntrack ? 'connection-tracking' : 'bandwidth or packet-rate'} allowance: move to a larger or newer instance type ` +
-      `${conntrack ? '(or cut connection churn) ' : ''}rather than tuning the database; ScyllaDB and Cassandra see it only as latency and timeouts.`,
-    knowledgeIds: ['host.ena-allowance'],
-    confidence: 'medium',
-  }])];
+  return [
+    rule(
+      'network-allowance',
+      checks,
+      hit.length === 0
+        ? []
+        : [
+            {
+              id: 'host.nic-allowance-exceeded',
+              severity: 'warning',
+              title: `The EC2 instance shaped packets on ${nic}: ${hit.map((k) => `${k} ${e.counters[k]}`).join(', ')}`,
+              evidence: [`ethtool -S ${nic}: ${present.map((k) => `${k}: ${e.counters[k]}`).join(', ')}`],
+              recommendation:
+                'The counters run since the driver loaded: read them twice a minute apart to see whether they grow now. If they do, the ' +
+                `instance is at its ${conntrack ? 'connection-tracking' : 'bandwidth or packet-rate'} allowance: move to a larger or newer instance type ` +
+                `${conntrack ? '(or cut connection churn) ' : ''}rather than tuning the database; ScyllaDB and Cassandra see it only as latency and timeouts.`,
+              knowledgeIds: ['host.ena-allowance'],
+              confidence: 'medium',
+            },
+          ],
+    ),
+  ];
 }

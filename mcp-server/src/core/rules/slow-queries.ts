@@ -140,9 +140,13 @@ export const slowQueriesRule: Rule = {
   run(input) {
     const withSlow = input.nodes.filter((n): n is NodeEvidence & { logs: LogFacts & { slowQueries: SlowQueries } } => n.logs?.slowQueries !== undefined);
     // Logs read without a report: checked, nothing slow (a healthy node). No logs at all: not checked.
-    if (!input.nodes.some((n) => n.logs !== undefined)) return skipped(RULE, 'no log was read (slow and timed-out read reports are in debug.log, Cassandra 3.10+ / DSE 5.1+)');
+    if (!input.nodes.some((n) => n.logs !== undefined))
+      return skipped(RULE, 'no log was read (slow and timed-out read reports are in debug.log, Cassandra 3.10+ / DSE 5.1+)');
     const many = input.nodes.length > 1;
-    return outcome(RULE, withSlow.flatMap((n) => slowQueryFindings(n.logs.slowQueries, many ? n.node : undefined)));
+    return outcome(
+      RULE,
+      withSlow.flatMap((n) => slowQueryFindings(n.logs.slowQueries, many ? n.node : undefined)),
+    );
   },
 };
 

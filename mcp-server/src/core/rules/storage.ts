@@ -22,7 +22,8 @@ function ignorable(d: StorageDevice): boolean {
 const isNvme = (d: StorageDevice) => /^nvme\d+n\d+$/.test(d.name ?? '');
 const isPartition = (d: StorageDevice) => d.type === 'part' || (d.parent !== null && /\d$/.test(d.name ?? ''));
 const GiB = 1024 * MiB;
-const fmtBytes = (n: number) => (n >= GiB && n % GiB === 0 ? `${n / GiB} GiB` : n >= MiB && n % MiB === 0 ? `${n / MiB} MiB` : n >= KiB && n % KiB === 0 ? `${n / KiB} KiB` : `${n} B`);
+const fmtBytes = (n: number) =>
+  n >= GiB && n % GiB === 0 ? `${n / GiB} GiB` : n >= MiB && n % MiB === 0 ? `${n / MiB} MiB` : n >= KiB && n % KiB === 0 ? `${n / KiB} KiB` : `${n} B`;
 const label = (d: StorageDevice) => d.name ?? 'the device (name not in the dump)';
 
 /** Why a device looks virtual (virtio, Xen, hypervisor model strings), or null. */
@@ -55,7 +56,8 @@ function skip(rule: string, checks: string, because: string): KindRuleOutcome {
 
 function readAhead(ctx: Ctx): KindRuleOutcome {
   const checks = 'read_ahead_kb of the data devices against the SSD/HDD recommendation (Cassandra reads through the page cache)';
-  if (ctx.facts.product === 'scylla') return skip('storage:read-ahead', checks, `ScyllaDB uses direct I/O, so read-ahead does not apply (${knowledge('storage.scylla.o-direct').id})`);
+  if (ctx.facts.product === 'scylla')
+    return skip('storage:read-ahead', checks, `ScyllaDB uses direct I/O, so read-ahead does not apply (${knowledge('storage.scylla.o-direct').id})`);
   const devs = ctx.relevant.filter((d) => d.readAheadKiB !== null && !isPartitionOfListed(ctx, d));
   if (devs.length === 0) return skip('storage:read-ahead', checks, 'no read-ahead value in the input');
   const ssdMax = numberOf('os.read-ahead-kb.ssd');
@@ -88,7 +90,12 @@ function readAhead(ctx: Ctx): KindRuleOutcome {
     findings.push({
       id: 'storage.read-ahead-untuned',
       severity: 'info',
-      title: `Read-ahead ${untuned.map((d) => d.readAheadKiB).filter((v, i, a) => a.indexOf(v) === i).join('/')} KiB (kernel default) on ${untuned.length} device${untuned.length > 1 ? 's' : ''}: above the ${ssdMax} KiB suggested for Cassandra on SSD${unknownProduct}`,
+      title: `Read-ahead ${untuned
+        .map((d) => d.readAheadKiB)
+        .filter((v, i, a) => a.indexOf(v) === i)
+        .join(
+          '/',
+        )} KiB (kernel default) on ${untuned.length} device${untuned.length > 1 ? 's' : ''}: above the ${ssdMax} KiB suggested for Cassandra on SSD${unknownProduct}`,
       evidence: untuned.map((d) => `${where(ctx, d)}: ${raText(d)}${d.rotational === true ? ', rotational=1' : ''}`),
       recommendation: `Acceptable, but untuned: for SSD-backed Cassandra data try ${ssdMax} KiB and compare read latency and disk read throughput before and after.`,
       knowledgeIds: ['os.read-ahead-kb.ssd', 'os.read-ahead-kb.kernel-default'],
@@ -117,7 +124,10 @@ function xfsSectors(ctx: Ctx): KindRuleOutcome {
         id: 'storage.xfs-block-below-sector',
         severity: 'warning',
         title: `XFS block size ${x.bsize} B is below the ${dev.size} B physical sector of ${dev.from}: every block write is a read-modify-write`,
-        evidence: [`${ctx.facts.origin}: XFS on ${x.device ?? x.mountpoint ?? '?'} bsize=${x.bsize} sectsz=${x.sectsz ?? '?'}`, `${dev.from} physical_block_size ${dev.size}`],
+        evidence: [
+          `${ctx.facts.origin}: XFS on ${x.device ?? x.mountpoint ?? '?'} bsize=${x.bsize} sectsz=${x.sectsz ?? '?'}`,
+          `${dev.from} physical_block_size ${dev.size}`,
+        ],
         recommendation: `Re-create the file system with blocks (and sector size) of at least ${dev.size} B — \`mkfs.xfs -b size=${Math.max(4096, dev.size)} -s size=${dev.size}\` (see plan_mkfs) — during a node replacement; it cannot be changed in place.`,
         knowledgeIds: ['storage.xfs.block-size', 'storage.sector-size'],
         confidence: 'high',
@@ -127,7 +137,10 @@ function xfsSectors(ctx: Ctx): KindRuleOutcome {
         id: 'storage.xfs-block-below-sector',
         severity: 'warning',
         title: `XFS sector size ${x.sectsz} B is below the ${dev.size} B physical sector of ${dev.from}: metadata and log writes are read-modify-write`,
-        evidence: [`${ctx.facts.origin}: XFS on ${x.device ?? x.mountpoint ?? '?'} sectsz=${x.sectsz} bsize=${x.bsize}`, `${dev.from} physical_block_size ${dev.size}`],
+        evidence: [
+          `${ctx.facts.origin}: XFS on ${x.device ?? x.mountpoint ?? '?'} sectsz=${x.sectsz} bsize=${x.bsize}`,
+          `${dev.from} physical_block_size ${dev.size}`,
+        ],
         recommendation: `Next time the volume is rebuilt, pass \`-s size=${dev.size}\` to mkfs.xfs (plan_mkfs shows the full command).`,
         knowledgeIds: ['storage.xfs.block-size', 'storage.sector-size'],
         confidence: 'high',
@@ -137,8 +150,12 @@ function xfsSectors(ctx: Ctx): KindRuleOutcome {
         id: 'storage.xfs-block-below-sector',
         severity: 'info',
         title: `XFS block size ${x.bsize} B: smaller than the 4 KiB physical sector of most current disks`,
-        evidence: [`${ctx.facts.origin}: XFS on ${x.device ?? '?'} bsize=${x.bsize} sectsz=${x.sectsz ?? '?'}`, 'physical sector size of the device not in the input'],
-        recommendation: 'Check the device: `cat /sys/block/<dev>/queue/physical_block_size` (or lsblk -o NAME,PHY-SEC). If it is 4096, every block write is a read-modify-write and the file system should be re-created with 4 KiB blocks. ScyllaDB\'s setup made 1 KiB blocks before 2025.4 or on kernels older than 5.12; current setups keep 4 KiB.',
+        evidence: [
+          `${ctx.facts.origin}: XFS on ${x.device ?? '?'} bsize=${x.bsize} sectsz=${x.sectsz ?? '?'}`,
+          'physical sector size of the device not in the input',
+        ],
+        recommendation:
+          "Check the device: `cat /sys/block/<dev>/queue/physical_block_size` (or lsblk -o NAME,PHY-SEC). If it is 4096, every block write is a read-modify-write and the file system should be re-created with 4 KiB blocks. ScyllaDB's setup made 1 KiB blocks before 2025.4 or on kernels older than 5.12; current setups keep 4 KiB.",
         knowledgeIds: ['storage.xfs.block-size', 'storage.sector-size'],
         confidence: 'low',
       });
@@ -172,8 +189,12 @@ function nvmeSector(ctx: Ctx): KindRuleOutcome {
       id: 'storage.nvme-512-physical',
       severity: 'info',
       title: `${small.map((d) => d.name).join(', ')} report 512-byte physical sectors: probably formatted with a 512-byte LBA format`,
-      evidence: small.map((d) => `${ctx.facts.origin}: ${d.name} logical ${d.logicalSectorSize ?? '?'} B, physical ${d.physicalSectorSize} B${d.model ? `, model ${d.model}` : ''}`),
-      recommendation: 'Flash writes in pages of 4 KiB or more whatever the LBA format says. List the formats with `nvme id-ns -H /dev/<dev>` (look for a 4096-byte format with better relative performance) and compare 4 KiB vs 512 B random writes with fio on a spare device. Reformatting (nvme format --lbaf) erases the namespace: only before the node holds data.',
+      evidence: small.map(
+        (d) =>
+          `${ctx.facts.origin}: ${d.name} logical ${d.logicalSectorSize ?? '?'} B, physical ${d.physicalSectorSize} B${d.model ? `, model ${d.model}` : ''}`,
+      ),
+      recommendation:
+        'Flash writes in pages of 4 KiB or more whatever the LBA format says. List the formats with `nvme id-ns -H /dev/<dev>` (look for a 4096-byte format with better relative performance) and compare 4 KiB vs 512 B random writes with fio on a spare device. Reformatting (nvme format --lbaf) erases the namespace: only before the node holds data.',
       knowledgeIds: ['storage.nvme.lba-format', 'storage.sector-size'],
       confidence: 'medium',
     },
@@ -186,17 +207,23 @@ function scheduler(ctx: Ctx): KindRuleOutcome {
   if (nvme.length === 0) return skip('storage:scheduler', checks, 'no NVMe device with a scheduler in the input');
   const bad = nvme.filter((d) => d.scheduler !== 'none');
   const want = String(valueOf('os.io-scheduler.ssd'));
-  return check('storage:scheduler', checks, bad.length === 0 ? [] : [
-    {
-      id: 'storage.scheduler-nvme',
-      severity: bad.some((d) => d.scheduler === 'bfq' || d.scheduler === 'cfq') ? 'warning' : 'info',
-      title: `NVMe device${bad.length > 1 ? 's' : ''} ${bad.map((d) => d.name).join(', ')} use the ${[...new Set(bad.map((d) => d.scheduler))].join('/')} scheduler instead of ${want}`,
-      evidence: bad.map((d) => `${where(ctx, d)}: scheduler ${d.scheduler}`),
-      recommendation: `NVMe has deep hardware queues; a software scheduler only adds CPU and latency. Set \`echo ${want} > /sys/block/<dev>/queue/scheduler\` and persist it with a udev rule.`,
-      knowledgeIds: ['os.io-scheduler.ssd'],
-      confidence: 'high',
-    },
-  ]);
+  return check(
+    'storage:scheduler',
+    checks,
+    bad.length === 0
+      ? []
+      : [
+          {
+            id: 'storage.scheduler-nvme',
+            severity: bad.some((d) => d.scheduler === 'bfq' || d.scheduler === 'cfq') ? 'warning' : 'info',
+            title: `NVMe device${bad.length > 1 ? 's' : ''} ${bad.map((d) => d.name).join(', ')} use the ${[...new Set(bad.map((d) => d.scheduler))].join('/')} scheduler instead of ${want}`,
+            evidence: bad.map((d) => `${where(ctx, d)}: scheduler ${d.scheduler}`),
+            recommendation: `NVMe has deep hardware queues; a software scheduler only adds CPU and latency. Set \`echo ${want} > /sys/block/<dev>/queue/scheduler\` and persist it with a udev rule.`,
+            knowledgeIds: ['os.io-scheduler.ssd'],
+            confidence: 'high',
+          },
+        ],
+  );
 }
 
 function rotational(ctx: Ctx): KindRuleOutcome {
@@ -204,17 +231,24 @@ function rotational(ctx: Ctx): KindRuleOutcome {
   const devs = ctx.facts.devices.filter((d) => d.rotational === true && !ignorable(d) && d.type !== 'part' && d.parent === null);
   if (ctx.facts.devices.every((d) => d.rotational === null)) return skip('storage:rotational', checks, 'no rotational flag in the input');
   const flagged = devs.map((d) => ({ d, why: isNvme(d) ? `${d.name} is an NVMe device` : virtualReason(d) })).filter((x) => x.why !== null);
-  return check('storage:rotational', checks, flagged.length === 0 ? [] : [
-    {
-      id: 'storage.rotational-virtual',
-      severity: 'warning',
-      title: `${flagged.map((x) => label(x.d)).join(', ')} ${flagged.length > 1 ? 'report' : 'reports'} rotational=1 although ${flagged.length > 1 ? 'they look' : 'it looks'} virtual or flash-backed`,
-      evidence: flagged.map((x) => `${where(ctx, x.d)}: rotational=1 — ${x.why}`),
-      recommendation: 'If the volume is SSD-backed (most cloud and hypervisor storage is), set rotational to 0 with a udev rule (ACTION=="add|change", KERNEL=="vd[a-z]", ATTR{queue/rotational}="0") so the kernel and tools that read the flag (DSE disk_optimization_strategy, ScyllaDB iotune) treat it as flash.',
-      knowledgeIds: ['storage.virtio.rotational', 'os.rotational.ssd'],
-      confidence: 'medium',
-    },
-  ]);
+  return check(
+    'storage:rotational',
+    checks,
+    flagged.length === 0
+      ? []
+      : [
+          {
+            id: 'storage.rotational-virtual',
+            severity: 'warning',
+            title: `${flagged.map((x) => label(x.d)).join(', ')} ${flagged.length > 1 ? 'report' : 'reports'} rotational=1 although ${flagged.length > 1 ? 'they look' : 'it looks'} virtual or flash-backed`,
+            evidence: flagged.map((x) => `${where(ctx, x.d)}: rotational=1 — ${x.why}`),
+            recommendation:
+              'If the volume is SSD-backed (most cloud and hypervisor storage is), set rotational to 0 with a udev rule (ACTION=="add|change", KERNEL=="vd[a-z]", ATTR{queue/rotational}="0") so the kernel and tools that read the flag (DSE disk_optimization_strategy, ScyllaDB iotune) treat it as flash.',
+            knowledgeIds: ['storage.virtio.rotational', 'os.rotational.ssd'],
+            confidence: 'medium',
+          },
+        ],
+  );
 }
 
 function stripe(ctx: Ctx): KindRuleOutcome {
@@ -237,7 +271,10 @@ function stripe(ctx: Ctx): KindRuleOutcome {
           id: 'storage.xfs-stripe-mismatch',
           severity: 'warning',
           title: `XFS stripe geometry does not match ${md.name} (${md.level}, ${fmtBytes(md.chunkBytes)} chunk, ${n} data disks)`,
-          evidence: [on, `${md.name}: ${md.level}, chunk ${fmtBytes(md.chunkBytes)}, members ${md.members.join(' ')}: expected sunit ${fmtBytes(md.chunkBytes)}, swidth ${fmtBytes(md.chunkBytes * n)}`],
+          evidence: [
+            on,
+            `${md.name}: ${md.level}, chunk ${fmtBytes(md.chunkBytes)}, members ${md.members.join(' ')}: expected sunit ${fmtBytes(md.chunkBytes)}, swidth ${fmtBytes(md.chunkBytes * n)}`,
+          ],
           recommendation: `Large writes straddle chunk boundaries and touch two disks. Mount with \`sunit=${md.chunkBytes / 512},swidth=${(md.chunkBytes * n) / 512}\` (512-byte units) to fix new allocations — a mount option: it needs the node stopped, an unmount and a mount (and the option in /etc/fstab), and existing files keep their layout — or re-create with \`mkfs.xfs -d su=${md.chunkBytes / KiB}k,sw=${n}\` when the node is rebuilt.`,
           knowledgeIds: ['storage.xfs.stripe-geometry'],
           confidence: 'high',
@@ -246,7 +283,7 @@ function stripe(ctx: Ctx): KindRuleOutcome {
     } else if (su > 0) {
       if (sw % su === 0) {
         const n = sw / su;
-        const scylla = su === numberOf('storage.raid0.chunk-size') * KiB ? ' (the chunk ScyllaDB\'s RAID setup uses)' : '';
+        const scylla = su === numberOf('storage.raid0.chunk-size') * KiB ? " (the chunk ScyllaDB's RAID setup uses)" : '';
         findings.push(aligned(x, on, `a ${n}-disk stripe with ${fmtBytes(su)} chunk${scylla}`));
       } else {
         findings.push({
@@ -265,7 +302,8 @@ function stripe(ctx: Ctx): KindRuleOutcome {
         severity: 'warning',
         title: `XFS on RAID0 ${md.name} has no stripe geometry (sunit=0)`,
         evidence: [on, `${md.name}: ${md.level}, members ${md.members.join(' ')}, chunk ${md.chunkBytes === null ? '?' : fmtBytes(md.chunkBytes)}`],
-        recommendation: 'The file system was probably made on another layer or with su/sw overridden; allocations ignore the chunk boundaries. Mount with sunit/swidth (new allocations only; stop the node, unmount and mount, keep it in /etc/fstab) or re-create it (plan_mkfs).',
+        recommendation:
+          'The file system was probably made on another layer or with su/sw overridden; allocations ignore the chunk boundaries. Mount with sunit/swidth (new allocations only; stop the node, unmount and mount, keep it in /etc/fstab) or re-create it (plan_mkfs).',
         knowledgeIds: ['storage.xfs.stripe-geometry'],
         confidence: 'medium',
       });
@@ -300,7 +338,8 @@ function scyllaLayout(ctx: Ctx): KindRuleOutcome {
         severity: 'warning',
         title: `ScyllaDB data directory ${d.path} is on ${d.fstype}, not XFS`,
         evidence: [`${ctx.facts.origin}: ${d.path} → mount ${d.mountpoint ?? '?'} on ${d.device ?? '?'} (${d.fstype})`],
-        recommendation: 'ScyllaDB needs XFS for non-blocking asynchronous appends; outside developer mode it refuses other file systems. Move the data to an XFS volume (scylla_raid_setup creates one).',
+        recommendation:
+          'ScyllaDB needs XFS for non-blocking asynchronous appends; outside developer mode it refuses other file systems. Move the data to an XFS volume (scylla_raid_setup creates one).',
         knowledgeIds: ['storage.scylla.xfs'],
         confidence: 'high',
       });
@@ -313,7 +352,8 @@ function scyllaLayout(ctx: Ctx): KindRuleOutcome {
         severity: 'warning',
         title: `ScyllaDB data directory ${d.path} is on ${md.level} (${md.name}); RAID0 expected`,
         evidence: [`${ctx.facts.origin}: ${d.path} → ${md.name} ${md.level}, members ${md.members.join(' ')}`],
-        recommendation: 'Replication across nodes is the redundancy; mirrors or parity cost write throughput and add read-modify-write. Rebuild as RAID0 when the node is replaced.',
+        recommendation:
+          'Replication across nodes is the redundancy; mirrors or parity cost write throughput and add read-modify-write. Rebuild as RAID0 when the node is replaced.',
         knowledgeIds: ['storage.scylla.raid0'],
         confidence: 'high',
       });
@@ -334,17 +374,26 @@ function alignment(ctx: Ctx): KindRuleOutcome {
     if ((d.startSector! * 512) % phys !== 0) bad.push({ d, phys, known: p !== null });
   }
   const oneMiB = numberOf('storage.partition-alignment');
-  return check('storage:partition-alignment', checks, bad.length === 0 ? [] : [
-    {
-      id: 'storage.partition-misaligned',
-      severity: 'warning',
-      title: `Partition${bad.length > 1 ? 's' : ''} ${bad.map((b) => b.d.name).join(', ')} start off the physical sector boundary`,
-      evidence: bad.map((b) => `${ctx.facts.origin}: ${b.d.name} starts at sector ${b.d.startSector} (${b.d.startSector! * 512} B), not a multiple of ${b.phys} B${b.known ? '' : ' (physical sector assumed 4096: not in the input)'}`),
-      recommendation: `Every write spans two physical sectors. Re-partition starting at a ${fmtBytes(oneMiB)} boundary (sector 2048) when the node is rebuilt; modern fdisk/parted do this by default.`,
-      knowledgeIds: ['storage.partition-alignment', 'storage.sector-size'],
-      confidence: bad.every((b) => b.known) ? 'high' : 'medium',
-    },
-  ]);
+  return check(
+    'storage:partition-alignment',
+    checks,
+    bad.length === 0
+      ? []
+      : [
+          {
+            id: 'storage.partition-misaligned',
+            severity: 'warning',
+            title: `Partition${bad.length > 1 ? 's' : ''} ${bad.map((b) => b.d.name).join(', ')} start off the physical sector boundary`,
+            evidence: bad.map(
+              (b) =>
+                `${ctx.facts.origin}: ${b.d.name} starts at sector ${b.d.startSector} (${b.d.startSector! * 512} B), not a multiple of ${b.phys} B${b.known ? '' : ' (physical sector assumed 4096: not in the input)'}`,
+            ),
+            recommendation: `Every write spans two physical sectors. Re-partition starting at a ${fmtBytes(oneMiB)} boundary (sector 2048) when the node is rebuilt; modern fdisk/parted do this by default.`,
+            knowledgeIds: ['storage.partition-alignment', 'storage.sector-size'],
+            confidence: bad.every((b) => b.known) ? 'high' : 'medium',
+          },
+        ],
+  );
 }
 
 function discard(ctx: Ctx): KindRuleOutcome {
@@ -357,19 +406,29 @@ function discard(ctx: Ctx): KindRuleOutcome {
     return skip('storage:discard', checks, why);
   }
   const dbMounts = new Set(ctx.facts.dirs.map((d) => d.mountpoint));
-  const scoped = ctx.facts.dirs.length > 0 ? mounts.filter((m) => dbMounts.has(m.target)) : mounts.filter((m) => m.device !== '' && !/^(tmpfs|proc|sysfs|overlay|devtmpfs|cgroup2?)$/.test(m.fstype));
+  const scoped =
+    ctx.facts.dirs.length > 0
+      ? mounts.filter((m) => dbMounts.has(m.target))
+      : mounts.filter((m) => m.device !== '' && !/^(tmpfs|proc|sysfs|overlay|devtmpfs|cgroup2?)$/.test(m.fstype));
   const online = scoped.filter((m) => m.options.includes('discard'));
-  return check('storage:discard', checks, online.length === 0 ? [] : [
-    {
-      id: 'storage.discard-online',
-      severity: 'info',
-      title: `${online.map((m) => m.target).join(', ')} mounted with online discard`,
-      evidence: online.map((m) => `${ctx.facts.origin}: ${m.target} on ${m.device} (${m.fstype}) options ${m.options.join(',')}`),
-      recommendation: 'Compaction frees whole SSTables at once; online discard turns that into bursts of discards that can stall writes on some devices. Remove `discard` from the mount options and enable periodic TRIM (`systemctl enable --now fstrim.timer`).',
-      knowledgeIds: ['storage.discard.online'],
-      confidence: 'medium',
-    },
-  ]);
+  return check(
+    'storage:discard',
+    checks,
+    online.length === 0
+      ? []
+      : [
+          {
+            id: 'storage.discard-online',
+            severity: 'info',
+            title: `${online.map((m) => m.target).join(', ')} mounted with online discard`,
+            evidence: online.map((m) => `${ctx.facts.origin}: ${m.target} on ${m.device} (${m.fstype}) options ${m.options.join(',')}`),
+            recommendation:
+              'Compaction frees whole SSTables at once; online discard turns that into bursts of discards that can stall writes on some devices. Remove `discard` from the mount options and enable periodic TRIM (`systemctl enable --now fstrim.timer`).',
+            knowledgeIds: ['storage.discard.online'],
+            confidence: 'medium',
+          },
+        ],
+  );
 }
 
 function commitlogShare(ctx: Ctx): KindRuleOutcome {
@@ -390,7 +449,10 @@ function commitlogShare(ctx: Ctx): KindRuleOutcome {
       id: 'storage.commitlog-shares-data',
       severity: hdd ? 'warning' : 'info',
       title: `Commit log ${c.path} shares ${common.join(', ')} with the data directory`,
-      evidence: [`${ctx.facts.origin}: commitlog ${c.path} → ${c.device ?? '?'} → ${c.physical.join(' ')}`, ...shared.map((d) => `data ${d.path} → ${d.device ?? '?'} → ${d.physical.join(' ')}`)],
+      evidence: [
+        `${ctx.facts.origin}: commitlog ${c.path} → ${c.device ?? '?'} → ${c.physical.join(' ')}`,
+        ...shared.map((d) => `data ${d.path} → ${d.device ?? '?'} → ${d.physical.join(' ')}`),
+      ],
       recommendation: hdd
         ? 'On spinning disks give the commit log its own device: compaction and reads move the head away from the sequential appends.'
         : 'Fine on flash. If write latency matters, a separate device isolates commit-log fsyncs from compaction bursts.',
@@ -403,40 +465,67 @@ function commitlogShare(ctx: Ctx): KindRuleOutcome {
 
 function unusedDisks(ctx: Ctx): KindRuleOutcome {
   const checks = 'whole disks with no partitions, file system or mount';
-  if (!ctx.facts.devices.some((d) => d.holders !== null)) return skip('storage:unused-disks', checks, 'the input does not show which devices hold partitions or arrays');
+  if (!ctx.facts.devices.some((d) => d.holders !== null))
+    return skip('storage:unused-disks', checks, 'the input does not show which devices hold partitions or arrays');
   const unused = ctx.facts.devices.filter(
-    (d) => !ignorable(d) && d.parent === null && (d.type === 'disk' || d.type === null) && d.holders !== null && d.holders.length === 0 && d.mountpoints.length === 0 && (d.fstype === null || d.fstype === ''),
+    (d) =>
+      !ignorable(d) &&
+      d.parent === null &&
+      (d.type === 'disk' || d.type === null) &&
+      d.holders !== null &&
+      d.holders.length === 0 &&
+      d.mountpoints.length === 0 &&
+      (d.fstype === null || d.fstype === ''),
   );
   // Only meaningful next to at least one device in use (else the listing is just partial).
   const inUse = ctx.facts.devices.some((d) => d.mountpoints.length > 0 || (d.holders?.length ?? 0) > 0);
   if (!inUse) return check('storage:unused-disks', checks, []);
-  return check('storage:unused-disks', checks, unused.length === 0 ? [] : [
-    {
-      id: 'storage.unused-disk',
-      severity: 'info',
-      title: `${unused.map((d) => `${d.name}${d.sizeBytes ? ` (${fmtBytes(d.sizeBytes)})` : ''}`).join(', ')} ${unused.length > 1 ? 'are' : 'is'} not partitioned, formatted or mounted`,
-      evidence: unused.map((d) => `${ctx.facts.origin}: ${d.name}${d.sizeText ? ` ${d.sizeText}` : ''}: no partitions, no file system, no mount point`),
-      recommendation: 'Either capacity is wasted or a data directory is missing: if it was meant for data, add it to the data volume (RAID0 or a data_file_directories entry). Inside a container lsblk cannot show file systems, so confirm on the host.',
-      knowledgeIds: ['storage.scylla.raid0'],
-      confidence: 'medium',
-    },
-  ]);
+  return check(
+    'storage:unused-disks',
+    checks,
+    unused.length === 0
+      ? []
+      : [
+          {
+            id: 'storage.unused-disk',
+            severity: 'info',
+            title: `${unused.map((d) => `${d.name}${d.sizeBytes ? ` (${fmtBytes(d.sizeBytes)})` : ''}`).join(', ')} ${unused.length > 1 ? 'are' : 'is'} not partitioned, formatted or mounted`,
+            evidence: unused.map((d) => `${ctx.facts.origin}: ${d.name}${d.sizeText ? ` ${d.sizeText}` : ''}: no partitions, no file system, no mount point`),
+            recommendation:
+              'Either capacity is wasted or a data directory is missing: if it was meant for data, add it to the data volume (RAID0 or a data_file_directories entry). Inside a container lsblk cannot show file systems, so confirm on the host.',
+            knowledgeIds: ['storage.scylla.raid0'],
+            confidence: 'medium',
+          },
+        ],
+  );
 }
 
 function mdHealth(ctx: Ctx): KindRuleOutcome {
   const checks = 'md arrays degraded or rebuilding';
   const known = ctx.facts.md.filter((m) => m.degraded !== undefined && m.degraded !== null);
-  if (known.length === 0) return skip('storage:md-health', checks, ctx.facts.md.length ? 'array state not in the input (/proc/mdstat or mdadm --detail)' : 'no md arrays in the input');
+  if (known.length === 0)
+    return skip(
+      'storage:md-health',
+      checks,
+      ctx.facts.md.length ? 'array state not in the input (/proc/mdstat or mdadm --detail)' : 'no md arrays in the input',
+    );
   const bad = known.filter((m) => m.degraded === true);
-  return check('storage:md-health', checks, bad.map((m) => ({
-    id: 'storage.md-degraded',
-    severity: 'critical' as const,
-    title: `${m.name} (${m.level}) is degraded${m.sync ? `: ${m.sync} in progress` : ''}`,
-    evidence: [`${ctx.facts.origin}: ${m.name} ${m.level}, ${m.raidDisks ?? '?'} devices, working members ${m.members.join(' ') || '?'}${m.sync ? `, ${m.sync}` : ''}`],
-    recommendation: 'One more disk failure loses the array (or it already runs without redundancy): replace the failed member (mdadm --manage --add) and watch the rebuild; I/O is slower until it finishes. On a database node, consider replacing the node instead and rebuilding from replicas.',
-    knowledgeIds: ['storage.md.degraded'],
-    confidence: 'high' as const,
-  })));
+  return check(
+    'storage:md-health',
+    checks,
+    bad.map((m) => ({
+      id: 'storage.md-degraded',
+      severity: 'critical' as const,
+      title: `${m.name} (${m.level}) is degraded${m.sync ? `: ${m.sync} in progress` : ''}`,
+      evidence: [
+        `${ctx.facts.origin}: ${m.name} ${m.level}, ${m.raidDisks ?? '?'} devices, working members ${m.members.join(' ') || '?'}${m.sync ? `, ${m.sync}` : ''}`,
+      ],
+      recommendation:
+        'One more disk failure loses the array (or it already runs without redundancy): replace the failed member (mdadm --manage --add) and watch the rebuild; I/O is slower until it finishes. On a database node, consider replacing the node instead and rebuilding from replicas.',
+      knowledgeIds: ['storage.md.degraded'],
+      confidence: 'high' as const,
+    })),
+  );
 }
 
 /** Runs every storage check; each says what it checked or why it could not. */
@@ -446,9 +535,28 @@ export function storageRules(facts: StorageFacts): KindRuleOutcome[] {
   const scoped = backing.size > 0;
   const ctx: Ctx = { facts, relevant: scoped ? real.filter((d) => backing.has(d.name ?? '')) : real, scoped };
   const io = facts.ioProperties
-    ? ioPropertiesRules(facts.ioProperties, { origin: `${facts.origin} /etc/scylla.d/io_properties.yaml`, dirs: facts.dirs.length ? facts.dirs : SCYLLA_DEFAULT_DIRS, assumedDirs: facts.dirs.length === 0, mounts: facts.mounts })
+    ? ioPropertiesRules(facts.ioProperties, {
+        origin: `${facts.origin} /etc/scylla.d/io_properties.yaml`,
+        dirs: facts.dirs.length ? facts.dirs : SCYLLA_DEFAULT_DIRS,
+        assumedDirs: facts.dirs.length === 0,
+        mounts: facts.mounts,
+      })
     : [];
-  return [readAhead(ctx), xfsSectors(ctx), nvmeSector(ctx), scheduler(ctx), rotational(ctx), stripe(ctx), scyllaLayout(ctx), alignment(ctx), discard(ctx), commitlogShare(ctx), unusedDisks(ctx), mdHealth(ctx), ...io];
+  return [
+    readAhead(ctx),
+    xfsSectors(ctx),
+    nvmeSector(ctx),
+    scheduler(ctx),
+    rotational(ctx),
+    stripe(ctx),
+    scyllaLayout(ctx),
+    alignment(ctx),
+    discard(ctx),
+    commitlogShare(ctx),
+    unusedDisks(ctx),
+    mdHealth(ctx),
+    ...io,
+  ];
 }
 
 /** What the io_properties checks need to know about the host: which directories, on which mounts. */
@@ -484,31 +592,48 @@ export function ioPropertiesRules(p: IoProperties, ctx: IoPropertiesContext): Ki
   const entries = p.disks.map((d, i) => ({ i, d, fs: d.mountpoints.map((m) => ({ path: m, mount: mountOf(m, ctx.mounts) ?? m })) }));
 
   const cov = 'io_properties entries for the data and commit log directories (one model per mount point)';
-  if (p.format !== 'yaml') out.push(skip('storage:io-properties-mounts', cov, 'iotune output describes only the directory it measured; paste /etc/scylla.d/io_properties.yaml to check coverage'));
+  if (p.format !== 'yaml')
+    out.push(
+      skip(
+        'storage:io-properties-mounts',
+        cov,
+        'iotune output describes only the directory it measured; paste /etc/scylla.d/io_properties.yaml to check coverage',
+      ),
+    );
   else {
     const findings: Finding[] = [];
     const incomplete = p.disks.filter((d) => [d.readIops, d.readBandwidth, d.writeIops, d.writeBandwidth].some((x) => x === null));
-    if (incomplete.length) findings.push({
-      id: 'storage.io-properties-incomplete',
-      severity: 'warning',
-      title: `${incomplete.length} io_properties entr${incomplete.length === 1 ? 'y lacks' : 'ies lack'} one of read_iops, read_bandwidth, write_iops, write_bandwidth`,
-      evidence: incomplete.map((d) => `${ctx.origin}: ${d.mountpoints.join(', ') || '(no mountpoint)'}: read_iops ${d.readIops ?? '—'}, read_bandwidth ${d.readBandwidth ?? '—'}, write_iops ${d.writeIops ?? '—'}, write_bandwidth ${d.writeBandwidth ?? '—'}`),
-      recommendation: 'Seastar requires all four values for every mount point. Re-run scylla_io_setup (it runs iotune) rather than editing the numbers by hand.',
-      knowledgeIds: ['storage.io-properties.mountpoints'],
-      confidence: 'high',
-    });
+    if (incomplete.length)
+      findings.push({
+        id: 'storage.io-properties-incomplete',
+        severity: 'warning',
+        title: `${incomplete.length} io_properties entr${incomplete.length === 1 ? 'y lacks' : 'ies lack'} one of read_iops, read_bandwidth, write_iops, write_bandwidth`,
+        evidence: incomplete.map(
+          (d) =>
+            `${ctx.origin}: ${d.mountpoints.join(', ') || '(no mountpoint)'}: read_iops ${d.readIops ?? '—'}, read_bandwidth ${d.readBandwidth ?? '—'}, write_iops ${d.writeIops ?? '—'}, write_bandwidth ${d.writeBandwidth ?? '—'}`,
+        ),
+        recommendation:
+          'Seastar requires all four values for every mount point. Re-run scylla_io_setup (it runs iotune) rather than editing the numbers by hand.',
+        knowledgeIds: ['storage.io-properties.mountpoints'],
+        confidence: 'high',
+      });
     const seen = new Map<string, string[]>();
     for (const e of entries) for (const f of e.fs) seen.set(f.mount, [...(seen.get(f.mount) ?? []), f.path]);
     const dup = [...seen.entries()].filter(([, paths]) => paths.length > 1);
-    if (dup.length) findings.push({
-      id: 'storage.io-properties-duplicate',
-      severity: 'warning',
-      title: `${dup.map(([m]) => m).join(', ')} ${dup.length === 1 ? 'is' : 'are'} described more than once in io_properties.yaml`,
-      evidence: dup.map(([m, paths]) => `${ctx.origin}: entries ${paths.map((x) => `"${x}"`).join(' and ')} ${ctx.mounts.length ? `are all on the file system mounted at ${m}` : 'repeat the same mount point'}`),
-      recommendation: 'Two models for one disk: which one the scheduler uses is not defined by the format. Keep one entry per mount point (or one "mountpoints" list for mounts that share a disk) — re-running scylla_io_setup writes a clean file.',
-      knowledgeIds: ['storage.io-properties.mountpoints'],
-      confidence: ctx.mounts.length ? 'high' : 'medium',
-    });
+    if (dup.length)
+      findings.push({
+        id: 'storage.io-properties-duplicate',
+        severity: 'warning',
+        title: `${dup.map(([m]) => m).join(', ')} ${dup.length === 1 ? 'is' : 'are'} described more than once in io_properties.yaml`,
+        evidence: dup.map(
+          ([m, paths]) =>
+            `${ctx.origin}: entries ${paths.map((x) => `"${x}"`).join(' and ')} ${ctx.mounts.length ? `are all on the file system mounted at ${m}` : 'repeat the same mount point'}`,
+        ),
+        recommendation:
+          'Two models for one disk: which one the scheduler uses is not defined by the format. Keep one entry per mount point (or one "mountpoints" list for mounts that share a disk) — re-running scylla_io_setup writes a clean file.',
+        knowledgeIds: ['storage.io-properties.mountpoints'],
+        confidence: ctx.mounts.length ? 'high' : 'medium',
+      });
     for (const dir of ctx.dirs.filter((d) => d.role === 'data' || d.role === 'commitlog')) {
       const dirMount = dir.mountpoint ?? mountOf(dir.path, ctx.mounts);
       const covered = entries.some((e) => e.fs.some((f) => (dirMount !== null && ctx.mounts.length ? f.mount === dirMount : under(dir.path, f.path))));
@@ -517,7 +642,9 @@ export function ioPropertiesRules(p: IoProperties, ctx: IoPropertiesContext): Ki
         id: 'storage.io-properties-missing-mount',
         severity: 'warning',
         title: `No io_properties entry covers the ${dir.role === 'data' ? 'data' : 'commit log'} directory ${dir.path}${dirMount && dirMount !== dir.path ? ` (mounted at ${dirMount})` : ''}${ctx.assumedDirs ? ' (ScyllaDB default path assumed)' : ''}`,
-        evidence: [`${ctx.origin}: entries for ${entries.flatMap((e) => e.d.mountpoints).join(', ') || 'no mount point'}; ${dir.role} directory ${dir.path}${dirMount ? ` on ${dirMount}` : ''}`],
+        evidence: [
+          `${ctx.origin}: entries for ${entries.flatMap((e) => e.d.mountpoints).join(', ') || 'no mount point'}; ${dir.role} directory ${dir.path}${dirMount ? ` on ${dirMount}` : ''}`,
+        ],
         recommendation: `The I/O scheduler has no measured model for that file system. Measure it: iotune takes one --evaluation-directory per directory and writes one entry per mount point, so run it with the data and commit log directories (or re-run scylla_io_setup after the directories are in place)${ctx.assumedDirs ? '; if data_file_directories/commitlog_directory are elsewhere in scylla.yaml, check those paths instead' : ''}.`,
         knowledgeIds: ['storage.io-properties.mountpoints'],
         confidence: ctx.assumedDirs ? 'medium' : 'high',
@@ -531,42 +658,54 @@ export function ioPropertiesRules(p: IoProperties, ctx: IoPropertiesContext): Ki
   if (pairs.length === 0) out.push(skip('storage:iotune-write-read', wr, `no entry with both read_iops and write_iops in the ${src}`));
   else {
     const max = numberOf('storage.iotune.write-above-read');
-    out.push(check('storage:iotune-write-read', wr, pairs.filter((e) => e.d.writeIops! / e.d.readIops! > max).map((e) => ({
-      id: 'storage.iotune-write-above-read',
-      severity: 'warning' as const,
-      title: `${e.d.mountpoints.join(', ') || 'The measured disk'}: write IOPS ${e.d.writeIops} exceed read IOPS ${e.d.readIops} (${(e.d.writeIops! / e.d.readIops!).toFixed(2)}×)`,
-      evidence: [`${ctx.origin}: ${src} ${e.d.mountpoints.join(', ') || 'entry ' + (e.i + 1)}: read_iops ${e.d.readIops}, write_iops ${e.d.writeIops}`],
-      recommendation: `Flash does not sustain more random writes than reads; the write figure most likely came from the device's cache during iotune's short random-write phase (${numberOf('storage.iotune.duration')} s run by default). Re-run iotune on an idle, preconditioned device with a longer --duration (results settled after about ${numberOf('storage.iotune.sustained') / 60} minutes in ScyllaDB's measurements), or compare with a long fio random-write run, before trusting the write model.`,
-      knowledgeIds: ['storage.iotune.write-above-read', 'storage.iotune.duration'],
-      confidence: 'medium' as const,
-    }))));
+    out.push(
+      check(
+        'storage:iotune-write-read',
+        wr,
+        pairs
+          .filter((e) => e.d.writeIops! / e.d.readIops! > max)
+          .map((e) => ({
+            id: 'storage.iotune-write-above-read',
+            severity: 'warning' as const,
+            title: `${e.d.mountpoints.join(', ') || 'The measured disk'}: write IOPS ${e.d.writeIops} exceed read IOPS ${e.d.readIops} (${(e.d.writeIops! / e.d.readIops!).toFixed(2)}×)`,
+            evidence: [`${ctx.origin}: ${src} ${e.d.mountpoints.join(', ') || 'entry ' + (e.i + 1)}: read_iops ${e.d.readIops}, write_iops ${e.d.writeIops}`],
+            recommendation: `Flash does not sustain more random writes than reads; the write figure most likely came from the device's cache during iotune's short random-write phase (${numberOf('storage.iotune.duration')} s run by default). Re-run iotune on an idle, preconditioned device with a longer --duration (results settled after about ${numberOf('storage.iotune.sustained') / 60} minutes in ScyllaDB's measurements), or compare with a long fio random-write run, before trusting the write model.`,
+            knowledgeIds: ['storage.iotune.write-above-read', 'storage.iotune.duration'],
+            confidence: 'medium' as const,
+          })),
+      ),
+    );
   }
 
   const run = 'iotune run quality (--duration below the default, "(deviation N%)" notes above --accuracy)';
-  if (p.format !== 'iotune') out.push(skip('storage:iotune-run', run, 'io_properties.yaml does not record how iotune ran; paste iotune\'s console output to check'));
+  if (p.format !== 'iotune')
+    out.push(skip('storage:iotune-run', run, "io_properties.yaml does not record how iotune ran; paste iotune's console output to check"));
   else {
     const findings: Finding[] = [];
     const dflt = numberOf('storage.iotune.duration');
-    if (p.durationS !== undefined && p.durationS !== null && p.durationS < dflt) findings.push({
-      id: 'storage.iotune-short-run',
-      severity: 'warning',
-      title: `iotune ran with --duration ${p.durationS} s, below its ${dflt} s default`,
-      evidence: [`${ctx.origin}: --duration ${p.durationS} on the pasted command line; each random IOPS phase ran about ${Math.round(p.durationS * 0.1)} s`],
-      recommendation: `A few seconds per phase measure the device's cache, not its sustained rate. Re-run with at least the default --duration ${dflt}; for figures that no longer move, about ${numberOf('storage.iotune.sustained') / 60} minutes on an idle node.`,
-      knowledgeIds: ['storage.iotune.duration', 'storage.iotune.sustained'],
-      confidence: 'high',
-    });
+    if (p.durationS !== undefined && p.durationS !== null && p.durationS < dflt)
+      findings.push({
+        id: 'storage.iotune-short-run',
+        severity: 'warning',
+        title: `iotune ran with --duration ${p.durationS} s, below its ${dflt} s default`,
+        evidence: [`${ctx.origin}: --duration ${p.durationS} on the pasted command line; each random IOPS phase ran about ${Math.round(p.durationS * 0.1)} s`],
+        recommendation: `A few seconds per phase measure the device's cache, not its sustained rate. Re-run with at least the default --duration ${dflt}; for figures that no longer move, about ${numberOf('storage.iotune.sustained') / 60} minutes on an idle node.`,
+        knowledgeIds: ['storage.iotune.duration', 'storage.iotune.sustained'],
+        confidence: 'high',
+      });
     const acc = numberOf('storage.iotune.accuracy');
     const dev = (p.deviations ?? []).filter((d) => d.percent > acc);
-    if (dev.length) findings.push({
-      id: 'storage.iotune-unstable',
-      severity: 'info',
-      title: `iotune measurements varied beyond its ${acc} % accuracy: ${dev.map((d) => `${d.measurement} ±${d.percent} %`).join(', ')}`,
-      evidence: [`${ctx.origin}: ${dev.map((d) => `"Measuring ${d.measurement}: … (deviation ${d.percent}%)"`).join('; ')}`],
-      recommendation: 'The device did not deliver a steady rate during the run (cache filling, throttling, other load on a shared disk). Re-run iotune on an idle node, longer, before relying on these numbers.',
-      knowledgeIds: ['storage.iotune.accuracy'],
-      confidence: 'medium',
-    });
+    if (dev.length)
+      findings.push({
+        id: 'storage.iotune-unstable',
+        severity: 'info',
+        title: `iotune measurements varied beyond its ${acc} % accuracy: ${dev.map((d) => `${d.measurement} ±${d.percent} %`).join(', ')}`,
+        evidence: [`${ctx.origin}: ${dev.map((d) => `"Measuring ${d.measurement}: … (deviation ${d.percent}%)"`).join('; ')}`],
+        recommendation:
+          'The device did not deliver a steady rate during the run (cache filling, throttling, other load on a shared disk). Re-run iotune on an idle node, longer, before relying on these numbers.',
+        knowledgeIds: ['storage.iotune.accuracy'],
+        confidence: 'medium',
+      });
     out.push(check('storage:iotune-run', run, findings));
   }
   return out;

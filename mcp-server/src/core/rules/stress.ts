@@ -15,7 +15,15 @@ const ops = (v: number) => `${Math.round(v).toLocaleString('en-US')} op/s`;
 const pct = (v: number) => `${fmtNum(v * 100)} %`;
 const finite = (v: number | null | undefined): v is number => v !== null && v !== undefined && Number.isFinite(v);
 
-function finding(id: string, severity: Severity, title: string, evidence: string[], recommendation: string, knowledgeIds: string[], confidence: Finding['confidence'] = 'high'): Finding {
+function finding(
+  id: string,
+  severity: Severity,
+  title: string,
+  evidence: string[],
+  recommendation: string,
+  knowledgeIds: string[],
+  confidence: Finding['confidence'] = 'high',
+): Finding {
   return { id, severity, title, evidence, recommendation, knowledgeIds, confidence };
 }
 
@@ -126,7 +134,7 @@ const gcMax: StressRule = {
               `interval at ${fmtNum(g.timeS ?? j + 1)} s: gc # ${fmtNum(g.gcCount ?? 0)}, max ${ms(g.gcMaxMs)}, sum ${ms(g.gcSumMs ?? g.gcMaxMs)}`,
               ...(finite(f.maxMs) ? [`Results: latency max ${ms(f.maxMs)}, p99 ${finite(f.p99Ms) ? ms(f.p99Ms) : '?'}`] : []),
             ],
-            'The tail is a stop-the-world GC on the server, not the disk or the data model: read the node\'s gc.log / GCInspector lines for that time, check heap size and young-generation sizing (G1 MaxGCPauseMillis), and compare p99, which excludes this single stall.',
+            "The tail is a stop-the-world GC on the server, not the disk or the data model: read the node's gc.log / GCInspector lines for that time, check heap size and young-generation sizing (G1 MaxGCPauseMillis), and compare p99, which excludes this single stall.",
             ['benchmarking.gc-explains-max', 'jvm.gc.pause'],
           ),
         ];
@@ -174,7 +182,7 @@ const bimodal: StressRule = {
           `median ${finite(f.p50Ms) ? ms(f.p50Ms) : '?'}, p95 ${ms(f.p95Ms)}, p99 ${ms(f.p99Ms)}${finite(f.p999Ms) ? `, p99.9 ${ms(f.p999Ms)}` : ''}${finite(f.maxMs) ? `, max ${ms(f.maxMs)}` : ''}`,
           `throughput ${finite(f.opRate) ? ops(f.opRate) : '?'}; ${gc}`,
         ],
-        'Roughly 1–5 % of requests stall on something the rest never meet: read the nodes\' GC logs and pauses, pending compactions, commit-log sync and CPU throttling (steal, cgroup quota) for the run\'s window; the average throughput hides it.',
+        "Roughly 1–5 % of requests stall on something the rest never meet: read the nodes' GC logs and pauses, pending compactions, commit-log sync and CPU throttling (steal, cgroup quota) for the run's window; the average throughput hides it.",
         ['benchmarking.bimodal-tail'],
       ),
     ];
@@ -228,9 +236,16 @@ const rateShortfall: StressRule = {
         `Target rate not reached: ${ops(achieved)} of the ${ops(f.fixedRate)} asked (${pct(achieved / f.fixedRate)})${climb}`,
         [
           `target ${ops(f.fixedRate)}; median achieved ${ops(achieved)} over ${steady.length} intervals${f.concurrency !== null ? `; concurrency ${fmtNum(f.concurrency)}` : f.threads !== null ? `; threads ${fmtNum(f.threads)}` : ''}`,
-          ...(p99s.length >= 2 ? [`p99 per interval: ${p99s.slice(0, 8).map((i) => ms(i.p99Ms!)).join(', ')}${p99s.length > 8 ? ' …' : ''}`] : []),
+          ...(p99s.length >= 2
+            ? [
+                `p99 per interval: ${p99s
+                  .slice(0, 8)
+                  .map((i) => ms(i.p99Ms!))
+                  .join(', ')}${p99s.length > 8 ? ' …' : ''}`,
+              ]
+            : []),
         ],
-        'The client (too few threads / too little concurrency for the latency: Little\'s law) or the cluster cannot sustain this rate. Measured from the intended send time the backlog grows without bound, so these latencies describe the queue, not the server. Raise concurrency if the client is the limit, or lower the rate below the cluster\'s knee.',
+        "The client (too few threads / too little concurrency for the latency: Little's law) or the cluster cannot sustain this rate. Measured from the intended send time the backlog grows without bound, so these latencies describe the queue, not the server. Raise concurrency if the client is the limit, or lower the rate below the cluster's knee.",
         ['benchmarking.rate-shortfall', 'benchmarking.coordinated-omission'],
       ),
     ];
@@ -276,7 +291,9 @@ const runLength: StressRule = {
       finding(
         'stress.too-short',
         short ? 'warning' : 'info',
-        short ? `Run of ${fmtNum(d)} s is too short to reach a steady state` : `Run of ${fmtNum(d)} s is shorter than a steady state plus a 10-minute measured window`,
+        short
+          ? `Run of ${fmtNum(d)} s is too short to reach a steady state`
+          : `Run of ${fmtNum(d)} s is shorter than a steady state plus a 10-minute measured window`,
         [`duration ${fmtNum(d)} s${f.steps.length ? ' (last step of the sweep)' : ''}; steady state needs ≥ ${steady} s, then ≥ ${window} s measured`],
         `Numbers from a short run describe a transient (no flush, compaction or old-generation GC yet). For a result to report, load the data set first, run ≥ ${steady / 60} min to settle, then measure ≥ ${window / 60} min (cassandra-stress duration=${(steady + window) / 60}m, latte -w ${steady / 60}m -d ${window / 60}m).`,
         ['benchmarking.steady-state-min', 'benchmarking.measured-window-min'],
@@ -327,7 +344,11 @@ const clientSide: StressRule = {
             `Client keeps ${pct(busy)} of its ${fmtNum(f.concurrency)} request slots busy: latency includes client-side queueing`,
             [
               `mean in flight ${fmtNum(f.meanConcurrency)} of ${fmtNum(f.concurrency)} (${pct(busy)})`,
-              ...(little !== null ? [`Little's law: ${fmtNum(f.meanConcurrency)} in flight / ${ops(f.opRate!)} = ${ms(little)} per request, ≈ the measured mean ${finite(f.meanMs) ? ms(f.meanMs) : '?'}`] : []),
+              ...(little !== null
+                ? [
+                    `Little's law: ${fmtNum(f.meanConcurrency)} in flight / ${ops(f.opRate!)} = ${ms(little)} per request, ≈ the measured mean ${finite(f.meanMs) ? ms(f.meanMs) : '?'}`,
+                  ]
+                : []),
             ],
             'At this concurrency the run is saturated and latency ≈ concurrency / throughput. Lower the concurrency (or set a fixed rate) to measure service time, and raise it only while throughput still grows.',
             ['benchmarking.client-concurrency-saturated', 'benchmarking.coordinated-omission'],
@@ -377,14 +398,17 @@ const impossible: StressRule = {
 
 const comparison: StressRule = {
   id: 'stress.comparison',
-  checks: 'significance of the tool\'s own comparison against a baseline (p-values)',
+  checks: "significance of the tool's own comparison against a baseline (p-values)",
   run(f) {
     if (f.comparison.length === 0) return 'the run was not compared against a baseline';
     const alpha = numberOf('benchmarking.significance-level');
     const key = f.comparison.filter((c) => /^(throughput|mean resp|cycle latency|mean latency)/.test(c.metric));
     const stats = key.length ? key : f.comparison;
     const significant = stats.filter((c) => c.pValue! < alpha);
-    const list = stats.map((c) => `${c.metric}: ${c.value ?? '?'} vs baseline ${c.baseline ?? '?'} (${c.changePercent !== null ? `${c.changePercent > 0 ? '+' : ''}${c.changePercent}%` : '?'}), p = ${c.pValue}`);
+    const list = stats.map(
+      (c) =>
+        `${c.metric}: ${c.value ?? '?'} vs baseline ${c.baseline ?? '?'} (${c.changePercent !== null ? `${c.changePercent > 0 ? '+' : ''}${c.changePercent}%` : '?'}), p = ${c.pValue}`,
+    );
     if (significant.length === 0) {
       return [
         finding(
@@ -404,7 +428,9 @@ const comparison: StressRule = {
         worse ? 'warning' : 'info',
         `${worse ? 'Significant regression' : 'Significant improvement'} against the baseline (p < ${alpha})`,
         list,
-        worse ? 'A real regression at the 5 % level: find what changed between the runs (config, data size, compaction state, versions).' : 'A real improvement at the 5 % level; keep the change and record both runs.',
+        worse
+          ? 'A real regression at the 5 % level: find what changed between the runs (config, data size, compaction state, versions).'
+          : 'A real improvement at the 5 % level; keep the change and record both runs.',
         ['benchmarking.significance-level'],
       ),
     ];
@@ -437,7 +463,9 @@ const stall: StressRule = {
           'stress.retries',
           'info',
           `${fmtNum(f.retries!)} requests were retried by the client`,
-          [`retries: ${fmtNum(f.retries!)}${finite(f.totalOps) ? ` over ${fmtNum(f.totalOps)} operations` : ''}; errors: ${finite(f.errors) ? fmtNum(f.errors) : '?'}`],
+          [
+            `retries: ${fmtNum(f.retries!)}${finite(f.totalOps) ? ` over ${fmtNum(f.totalOps)} operations` : ''}; errors: ${finite(f.errors) ? fmtNum(f.errors) : '?'}`,
+          ],
           'Retries hide failures from the error count: check the nodes during the run (a replica down, timeouts) before trusting the latencies.',
           ['benchmarking.error-rate'],
           'medium',
@@ -458,14 +486,27 @@ const stall: StressRule = {
           ...(retried ? [`retries: ${fmtNum(f.retries!)}; errors: ${finite(f.errors) ? fmtNum(f.errors) : '?'} — the client retried through the stall`] : []),
           ...(f.errorMessages.length ? f.errorMessages.slice(0, 2) : []),
         ],
-        'A run that stops serving for a while measured an incident, not the cluster\'s capacity. Check what happened at that time: a node down (nodetool status, the after-snapshot), a long GC or safepoint pause in its logs, a compaction or repair burst. Fix or explain it, then re-run; report the stall separately from the steady-state numbers.',
+        "A run that stops serving for a while measured an incident, not the cluster's capacity. Check what happened at that time: a node down (nodetool status, the after-snapshot), a long GC or safepoint pause in its logs, a compaction or repair burst. Fix or explain it, then re-run; report the stall separately from the steady-state numbers.",
         ['benchmarking.throughput-stall', 'benchmarking.error-rate'],
       ),
     ];
   },
 };
 
-export const STRESS_RULES: StressRule[] = [saturation, gcMax, bimodal, errors, stall, closedLoop, rateShortfall, runLength, warmup, clientSide, impossible, comparison];
+export const STRESS_RULES: StressRule[] = [
+  saturation,
+  gcMax,
+  bimodal,
+  errors,
+  stall,
+  closedLoop,
+  rateShortfall,
+  runLength,
+  warmup,
+  clientSide,
+  impossible,
+  comparison,
+];
 
 /** All stress rules on one run's facts. */
 export function runStressRules(f: StressFacts): KindRuleOutcome[] {

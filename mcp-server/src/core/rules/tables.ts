@@ -12,7 +12,8 @@ const SYSTEM = /^(system_views|system_virtual_schema)$/;
  */
 export const tablesRule: Rule = {
   id: 'tables',
-  checks: 'SSTables per read (tablehistograms, else the SSTable count of size-tiered tables), tombstones per read, partition sizes, bloom filter false ratio, snapshot size vs live data, key cache hit ratio, read/write latency p99',
+  checks:
+    'SSTables per read (tablehistograms, else the SSTable count of size-tiered tables), tombstones per read, partition sizes, bloom filter false ratio, snapshot size vs live data, key cache hit ratio, read/write latency p99',
   run(input) {
     const findings: Finding[] = [];
     let looked = false;
@@ -29,10 +30,13 @@ export const tablesRule: Rule = {
         add(grade(p99, 'table.sstables-per-read'), {
           id: 'table.sstables-per-read',
           title: `Reads of ${name} touch ${p99} SSTables at p99`,
-          evidence: [`${n.node}: nodetool tablehistograms ${name}: SSTables p50 ${h.sstablesPerRead?.p50 ?? '?'}, p99 ${p99}, max ${h.sstablesPerRead?.max ?? '?'}`],
+          evidence: [
+            `${n.node}: nodetool tablehistograms ${name}: SSTables p50 ${h.sstablesPerRead?.p50 ?? '?'}, p99 ${p99}, max ${h.sstablesPerRead?.max ?? '?'}`,
+          ],
           node: n.node,
           table: name,
-          recommendation: 'Each extra SSTable is another disk read. Pending compactions, STCS with overwrites, or wide partitions spread over time cause it; LCS bounds it for read-heavy tables.',
+          recommendation:
+            'Each extra SSTable is another disk read. Pending compactions, STCS with overwrites, or wide partitions spread over time cause it; LCS bounds it for read-heavy tables.',
           knowledgeIds: ['table.sstables-per-read'],
           confidence: 'high',
         });
@@ -41,10 +45,13 @@ export const tablesRule: Rule = {
           add(grade(maxPart / 1024 ** 2, 'table.partition-size'), {
             id: 'table.partition-size',
             title: `${name} has a partition of ${formatBytes(maxPart)}`,
-            evidence: [`${n.node}: nodetool tablehistograms ${name}: partition size p99 ${formatBytes(h.partitionSizeBytes?.p99 ?? 0)}, max ${formatBytes(maxPart)}`],
+            evidence: [
+              `${n.node}: nodetool tablehistograms ${name}: partition size p99 ${formatBytes(h.partitionSizeBytes?.p99 ?? 0)}, max ${formatBytes(maxPart)}`,
+            ],
             node: n.node,
             table: name,
-            recommendation: 'Large partitions cause heap pressure on reads and compaction and hot replicas. Split the partition key (add a time bucket or shard component).',
+            recommendation:
+              'Large partitions cause heap pressure on reads and compaction and hot replicas. Split the partition key (add a time bucket or shard component).',
             knowledgeIds: ['table.partition-size'],
             confidence: 'high',
           });
@@ -58,10 +65,13 @@ export const tablesRule: Rule = {
         add(grade(tomb?.max ?? null, 'table.tombstones-per-read'), {
           id: 'table.tombstones-per-read',
           title: `Reads of ${name} scanned up to ${tomb?.max} tombstones`,
-          evidence: [`${n.node}: system_views.tombstones_per_read ${name}: p50 ${tomb?.p50 ?? '?'}, p99 ${tomb?.p99 ?? '?'}, max ${tomb?.max ?? '?'} over ${tomb?.count ?? '?'} reads`],
+          evidence: [
+            `${n.node}: system_views.tombstones_per_read ${name}: p50 ${tomb?.p50 ?? '?'}, p99 ${tomb?.p99 ?? '?'}, max ${tomb?.max ?? '?'} over ${tomb?.count ?? '?'} reads`,
+          ],
           node: n.node,
           table: name,
-          recommendation: 'Reads walk over deleted data: model deletes so reads skip them (time-bucketed partitions, TWCS for TTL data), avoid queue-like tables, and check gc_grace_seconds and that compaction runs.',
+          recommendation:
+            'Reads walk over deleted data: model deletes so reads skip them (time-bucketed partitions, TWCS for TTL data), avoid queue-like tables, and check gc_grace_seconds and that compaction runs.',
           knowledgeIds: ['table.tombstones-per-read'],
           confidence: 'high',
         });
@@ -71,7 +81,8 @@ export const tablesRule: Rule = {
           evidence: [`${n.node}: system_views.max_partition_size ${name} = ${t.maxPartitionMiB} MiB`],
           node: n.node,
           table: name,
-          recommendation: 'Large partitions cause heap pressure on reads and compaction and hot replicas. Split the partition key (add a time bucket or shard component).',
+          recommendation:
+            'Large partitions cause heap pressure on reads and compaction and hot replicas. Split the partition key (add a time bucket or shard component).',
           knowledgeIds: ['table.partition-size'],
           confidence: 'high',
         });
@@ -85,10 +96,13 @@ export const tablesRule: Rule = {
           add(grade(lat.p99Ms, id), {
             id,
             title: `${kind} p99 of ${name} is ${fmtNum(lat.p99Ms ?? 0, 2)} ms`,
-            evidence: [`${n.node}: system_views.${kind.replace(' ', '_')}_latency ${name}: p50 ${lat.p50Ms ?? '?'} ms, p99 ${lat.p99Ms} ms, max ${lat.maxMs ?? '?'} ms over ${lat.count} requests`],
+            evidence: [
+              `${n.node}: system_views.${kind.replace(' ', '_')}_latency ${name}: p50 ${lat.p50Ms ?? '?'} ms, p99 ${lat.p99Ms} ms, max ${lat.maxMs ?? '?'} ms over ${lat.count} requests`,
+            ],
             node: n.node,
             table: name,
-            recommendation: 'Find whether the tail comes from the disk (SSTables per read, read-ahead, device latency), GC pauses, or large partitions/tombstones on this table.',
+            recommendation:
+              'Find whether the tail comes from the disk (SSTables per read, read-ahead, device latency), GC pauses, or large partitions/tombstones on this table.',
             knowledgeIds: [id],
             confidence: 'medium',
           });
@@ -119,10 +133,13 @@ export const tablesRule: Rule = {
         add(grade(t.bloomFilterFalseRatio, 'table.bloom-filter-false-ratio'), {
           id: 'table.bloom-filter-false-ratio',
           title: `Bloom filter of ${name} is wrong ${((t.bloomFilterFalseRatio ?? 0) * 100).toFixed(1)} % of the time`,
-          evidence: [`${n.node}: nodetool tablestats ${name}: bloom filter false ratio ${t.bloomFilterFalseRatio}, false positives ${t.bloomFilterFalsePositives ?? '?'}`],
+          evidence: [
+            `${n.node}: nodetool tablestats ${name}: bloom filter false ratio ${t.bloomFilterFalseRatio}, false positives ${t.bloomFilterFalsePositives ?? '?'}`,
+          ],
           node: n.node,
           table: name,
-          recommendation: 'False positives cost disk reads for partitions that are not there. Lower bloom_filter_fp_chance for read-heavy tables (costs off-heap memory) and rewrite SSTables (upgradesstables -a).',
+          recommendation:
+            'False positives cost disk reads for partitions that are not there. Lower bloom_filter_fp_chance for read-heavy tables (costs off-heap memory) and rewrite SSTables (upgradesstables -a).',
           knowledgeIds: ['table.bloom-filter-false-ratio'],
           confidence: 'medium',
         });
@@ -130,10 +147,13 @@ export const tablesRule: Rule = {
           add(grade(t.partitionMaxBytes / 1024 ** 2, 'table.partition-size'), {
             id: 'table.partition-size',
             title: `${name} has a partition of ${formatBytes(t.partitionMaxBytes)}`,
-            evidence: [`${n.node}: nodetool tablestats ${name}: compacted partition maximum ${formatBytes(t.partitionMaxBytes)}, mean ${t.partitionMeanBytes === null ? '?' : formatBytes(t.partitionMeanBytes)}`],
+            evidence: [
+              `${n.node}: nodetool tablestats ${name}: compacted partition maximum ${formatBytes(t.partitionMaxBytes)}, mean ${t.partitionMeanBytes === null ? '?' : formatBytes(t.partitionMeanBytes)}`,
+            ],
             node: n.node,
             table: name,
-            recommendation: 'Large partitions cause heap pressure on reads and compaction and hot replicas. Split the partition key (add a time bucket or shard component).',
+            recommendation:
+              'Large partitions cause heap pressure on reads and compaction and hot replicas. Split the partition key (add a time bucket or shard component).',
             knowledgeIds: ['table.partition-size'],
             confidence: 'high',
           });
@@ -144,7 +164,8 @@ export const tablesRule: Rule = {
           evidence: [`${n.node}: nodetool tablestats ${name}: tombstones per slice avg ${t.avgTombstonesPerSlice ?? '?'}, max ${t.maxTombstonesPerSlice}`],
           node: n.node,
           table: name,
-          recommendation: 'Reads walk over deleted data: model deletes so reads skip them (time-bucketed partitions, TWCS for TTL data), avoid queue-like tables, and check gc_grace_seconds and that compaction runs.',
+          recommendation:
+            'Reads walk over deleted data: model deletes so reads skip them (time-bucketed partitions, TWCS for TTL data), avoid queue-like tables, and check gc_grace_seconds and that compaction runs.',
           knowledgeIds: ['table.tombstones-per-read'],
           confidence: 'high',
         });
@@ -157,7 +178,8 @@ export const tablesRule: Rule = {
             evidence: [`${n.node}: nodetool tablestats ${name}: space used by snapshots ${formatBytes(snap)}, live ${formatBytes(live)}`],
             node: n.node,
             table: name,
-            recommendation: 'Old snapshots (auto_snapshot on truncate/drop, backups never cleared) hold disk that compaction cannot free. List them with `nodetool listsnapshots` and clear the ones no longer needed (`nodetool clearsnapshot -t <tag>`), after checking your backups.',
+            recommendation:
+              'Old snapshots (auto_snapshot on truncate/drop, backups never cleared) hold disk that compaction cannot free. List them with `nodetool listsnapshots` and clear the ones no longer needed (`nodetool clearsnapshot -t <tag>`), after checking your backups.',
             knowledgeIds: ['table.snapshots-vs-live'],
             confidence: 'high',
           });
@@ -171,9 +193,12 @@ export const tablesRule: Rule = {
         add(grade(kc.hitRatio, 'cache.key.hit-ratio'), {
           id: 'cache.key.hit-ratio',
           title: `Key cache hit ratio on ${n.node} is ${((kc.hitRatio ?? 0) * 100).toFixed(0)} %`,
-          evidence: [`${n.node}: system_views.caches keys: ${kc.hits} hits / ${kc.requests} requests, ${kc.entries} entries, ${formatBytes(kc.sizeBytes ?? 0)} of ${formatBytes(kc.capacityBytes ?? 0)}`],
+          evidence: [
+            `${n.node}: system_views.caches keys: ${kc.hits} hits / ${kc.requests} requests, ${kc.entries} entries, ${formatBytes(kc.sizeBytes ?? 0)} of ${formatBytes(kc.capacityBytes ?? 0)}`,
+          ],
           node: n.node,
-          recommendation: 'A full key cache with a low hit ratio is too small for the working set (key_cache_size); a random-access pattern over a huge key space will not cache well at any size.',
+          recommendation:
+            'A full key cache with a low hit ratio is too small for the working set (key_cache_size); a random-access pattern over a huge key space will not cache well at any size.',
           knowledgeIds: ['cache.key.hit-ratio', 'cache.min-requests'],
           confidence: 'medium',
         });

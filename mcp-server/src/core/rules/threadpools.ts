@@ -12,7 +12,8 @@ export const threadPoolsRule: Rule = {
   run(input) {
     const withPools = input.nodes.filter((n) => n.facts.threadPools?.length);
     const withDropped = input.nodes.filter((n) => n.facts.droppedMessages);
-    if (!withPools.length && !withDropped.length) return skipped('threadpools', 'no thread-pool data (system_views.thread_pools or nodetool tpstats) was collected');
+    if (!withPools.length && !withDropped.length)
+      return skipped('threadpools', 'no thread-pool data (system_views.thread_pools or nodetool tpstats) was collected');
     const findings: Finding[] = [];
     for (const n of withPools) {
       for (const p of n.facts.threadPools ?? []) {
@@ -22,7 +23,9 @@ export const threadPoolsRule: Rule = {
             id: 'threadpool.pending',
             severity: pending,
             title: `${p.name} has ${p.pending} pending tasks`,
-            evidence: [`${n.node}: ${p.name} active ${p.active ?? '?'}${p.activeLimit !== null ? `/${p.activeLimit}` : ''}, pending ${p.pending}, blocked ${p.blocked ?? '?'}, completed ${p.completed ?? '?'}`],
+            evidence: [
+              `${n.node}: ${p.name} active ${p.active ?? '?'}${p.activeLimit !== null ? `/${p.activeLimit}` : ''}, pending ${p.pending}, blocked ${p.blocked ?? '?'}, completed ${p.completed ?? '?'}`,
+            ],
             node: n.node,
             recommendation: `Find what saturates ${p.name}: compare with other nodes (one hot node points at a hot partition or a bad disk), check disk latency and GC pauses on ${n.node}, and the load the clients send.`,
             knowledgeIds: ['threadpool.pending'],

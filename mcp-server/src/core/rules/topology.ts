@@ -43,7 +43,8 @@ export const topologyRule: Rule = {
         title: `nodetool status from ${v.node} has ${cut.length} row(s) that could not be read`,
         evidence: cut.slice(0, 3).map((row) => `${v.node}: unreadable status row: ${JSON.stringify(row)}`),
         node: v.node,
-        recommendation: 'Node states are judged only from the rows that were read: run `nodetool status` again (whole output, not a cut paste) before concluding that every node is up.',
+        recommendation:
+          'Node states are judged only from the rows that were read: run `nodetool status` again (whole output, not a cut paste) before concluding that every node is up.',
         knowledgeIds: [],
         confidence: 'high',
       });
@@ -115,14 +116,18 @@ export const topologyRule: Rule = {
     // push, not [...old, x]: copying the list at every node is quadratic (a 100k-row status took 77 s).
     for (const n of input.nodes) if (n.facts.schemaVersion) pushTo(versions, n.facts.schemaVersion, n.node);
     const dc = input.nodes.find((n) => n.nodetool.describecluster)?.nodetool.describecluster;
-    const groups = dc && dc.schemaVersions.length ? dc.schemaVersions.filter((g) => !/UNREACHABLE/i.test(g.version)).map((g) => ({ version: g.version, nodes: g.endpoints })) : [...versions].map(([version, nodes]) => ({ version, nodes }));
+    const groups =
+      dc && dc.schemaVersions.length
+        ? dc.schemaVersions.filter((g) => !/UNREACHABLE/i.test(g.version)).map((g) => ({ version: g.version, nodes: g.endpoints }))
+        : [...versions].map(([version, nodes]) => ({ version, nodes }));
     if (groups.length > 1) {
       findings.push({
         id: 'topology.schema-disagreement',
         severity: 'warning',
         title: `${groups.length} schema versions in the cluster`,
         evidence: groups.map((g) => `schema ${g.version}: ${g.nodes.join(', ')}`),
-        recommendation: 'Schema changes are not propagating. Stop DDL until the versions agree; on a stuck node, `nodetool reloadlocalschema` (or a restart) usually fixes it. Avoid concurrent schema changes from several clients.',
+        recommendation:
+          'Schema changes are not propagating. Stop DDL until the versions agree; on a stuck node, `nodetool reloadlocalschema` (or a restart) usually fixes it. Avoid concurrent schema changes from several clients.',
         knowledgeIds: ['topology.schema-agreement'],
         confidence: 'high',
       });
@@ -146,8 +151,14 @@ export const topologyRule: Rule = {
               id: 'topology.load-imbalance',
               severity: sev,
               title: `Load in ${dcName || 'the DC'} differs ${(max / min).toFixed(1)}× between nodes`,
-              evidence: linesCapped(nodes, EVIDENCE_NODES, (s) => `${s.address}: load ${s.loadBytes === null ? '?' : formatBytes(s.loadBytes)}, owns ${s.ownsPercent ?? '?'}%, tokens ${s.tokens ?? '?'}`, 'nodes'),
-              recommendation: 'Uneven load with even ownership points at a hot partition key or large partitions; uneven ownership points at token allocation (num_tokens, allocate_tokens_for_local_replication_factor). Check partition sizes and ownership per keyspace (`nodetool status <keyspace>`).',
+              evidence: linesCapped(
+                nodes,
+                EVIDENCE_NODES,
+                (s) => `${s.address}: load ${s.loadBytes === null ? '?' : formatBytes(s.loadBytes)}, owns ${s.ownsPercent ?? '?'}%, tokens ${s.tokens ?? '?'}`,
+                'nodes',
+              ),
+              recommendation:
+                'Uneven load with even ownership points at a hot partition key or large partitions; uneven ownership points at token allocation (num_tokens, allocate_tokens_for_local_replication_factor). Check partition sizes and ownership per keyspace (`nodetool status <keyspace>`).',
               knowledgeIds: ['topology.load-imbalance'],
               confidence: 'medium',
             });
@@ -160,7 +171,8 @@ export const topologyRule: Rule = {
             severity: 'warning',
             title: `Nodes in ${dcName || 'the DC'} have different token counts (${[...tokens].join(', ')})`,
             evidence: linesCapped(nodes, EVIDENCE_NODES, (s) => `${s.address}: ${s.tokens ?? '?'} tokens`, 'nodes'),
-            recommendation: 'Mixed num_tokens give the nodes with more tokens proportionally more data. Align num_tokens for new nodes; fixing existing nodes means replacing them.',
+            recommendation:
+              'Mixed num_tokens give the nodes with more tokens proportionally more data. Align num_tokens for new nodes; fixing existing nodes means replacing them.',
             knowledgeIds: ['topology.token-count'],
             confidence: 'high',
           });

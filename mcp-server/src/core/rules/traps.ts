@@ -19,7 +19,8 @@ export const trapsRule: Rule = {
           title: `ScyllaDB's ${cs.pendingTasks} pending compactions on ${n.node} are an estimate, not a backlog`,
           evidence: [`${n.node}: compactionstats pending tasks ${cs.pendingTasks}, ${cs.compactions.length} running (ScyllaDB output)`],
           node: n.node,
-          recommendation: 'Do not tune on this number. Judge compaction on ScyllaDB by its compaction backlog metrics, the running compactions and SSTable counts per table.',
+          recommendation:
+            'Do not tune on this number. Judge compaction on ScyllaDB by its compaction backlog metrics, the running compactions and SSTable counts per table.',
           knowledgeIds: ['trap.scylla.compactionstats-pending'],
           confidence: 'high',
         });
@@ -32,7 +33,8 @@ export const trapsRule: Rule = {
             title: `${n.node} has served no client reads yet, so proxyhistograms has nothing to show`,
             evidence: [`${n.node}: ${e.source} [${e.code}] ${e.message}`.slice(0, 300)],
             node: n.node,
-            recommendation: 'Not a fault: Cassandra 4.1 creates the coordinator latency metric on the first read. Read latency from the virtual tables, or after traffic reaches this node.',
+            recommendation:
+              'Not a fault: Cassandra 4.1 creates the coordinator latency metric on the first read. Read latency from the virtual tables, or after traffic reaches this node.',
             knowledgeIds: ['trap.nodetool.proxyhistograms-idle-node'],
             confidence: 'high',
           });

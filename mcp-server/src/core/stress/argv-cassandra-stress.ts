@@ -98,9 +98,15 @@ function common(p: StressParams, threads: number | undefined, rate: number | und
  */
 export const cassandraStressArgv: ArgvBuilder = (binary, p, files, creds) => {
   if (creds && files.credentialsFile !== undefined && !safeCredentialsPath(files.credentialsFile)) {
-    throw new Error(`credentials file path ${JSON.stringify(files.credentialsFile)} has characters cassandra-stress would split on; use a temp folder without spaces, ',', '=' or brackets (TMPDIR)`);
+    throw new Error(
+      `credentials file path ${JSON.stringify(files.credentialsFile)} has characters cassandra-stress would split on; use a temp folder without spaces, ',', '=' or brackets (TMPDIR)`,
+    );
   }
-  const credArgs: CredentialArgs = !creds ? null : files.credentialsFile !== undefined ? { file: files.credentialsFile } : { user: creds.username, password: creds.password };
+  const credArgs: CredentialArgs = !creds
+    ? null
+    : files.credentialsFile !== undefined
+      ? { file: files.credentialsFile }
+      : { user: creds.username, password: creds.password };
   const ks = p.keyspace ?? DEFAULT_KEYSPACE;
   const schema = ['-schema', `keyspace=${ks}`, `replication(strategy=SimpleStrategy,factor=${p.replicationFactor ?? 1})`];
   const bound = p.n !== undefined ? `n=${p.n}` : `duration=${p.durationS}s`;
@@ -120,7 +126,9 @@ export const cassandraStressArgv: ArgvBuilder = (binary, p, files, creds) => {
       // profile=<path> is one token to us but re-split by cassandra-stress: the path must be a plain one.
       const bad = stressPathProblem('cassandra-stress', p.profile ?? '');
       if (bad) throw new Error(`profile ${JSON.stringify((p.profile ?? '').slice(0, 200))} ${bad}; give a plain path`);
-      const ops = Object.entries(p.ops ?? {}).map(([k, w]) => `${k}=${w}`).join(',');
+      const ops = Object.entries(p.ops ?? {})
+        .map(([k, w]) => `${k}=${w}`)
+        .join(',');
       command = ['user', `profile=${p.profile}`, `ops(${ops})`, bound, cl];
       break;
     }

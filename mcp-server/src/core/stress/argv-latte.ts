@@ -43,7 +43,11 @@ function tlsArgs(files: { tls?: { ca?: string; cert?: string; key?: string } }):
   const t = files.tls;
   if (!t) return [];
   const out = ['--ssl'];
-  for (const [opt, path] of [['--ssl-ca', t.ca], ['--ssl-cert', t.cert], ['--ssl-key', t.key]] as const) {
+  for (const [opt, path] of [
+    ['--ssl-ca', t.ca],
+    ['--ssl-cert', t.cert],
+    ['--ssl-key', t.key],
+  ] as const) {
     if (path === undefined) continue;
     const bad = stressPathProblem('latte', path);
     if (bad) throw new Error(`TLS file ${JSON.stringify(path.slice(0, 200))} ${bad}; give a plain path`);
@@ -68,9 +72,22 @@ export const latteArgv: ArgvBuilder = (binary, p, files, creds) => {
   // --log-dir is a global option: it goes before the subcommand.
   const steps: StressStep[] = [{ name: 'schema', argv: [binary, ...logDir, 'schema', workload, ...params(p), ...hosts] }];
   if (p.workload === 'read' || p.workload === 'mixed') {
-    steps.push({ name: 'load', argv: [binary, ...logDir, 'load', workload, ...params(p), '-t', String(p.threads ?? 1), '--concurrency', String(p.concurrency ?? 128), ...conn, ...hosts] });
+    steps.push({
+      name: 'load',
+      argv: [binary, ...logDir, 'load', workload, ...params(p), '-t', String(p.threads ?? 1), '--concurrency', String(p.concurrency ?? 128), ...conn, ...hosts],
+    });
   }
-  const run = [binary, ...logDir, 'run', workload, ...functions(p), '-d', p.n !== undefined ? String(p.n) : `${p.durationS}s`, '-w', p.warmupS ? `${p.warmupS}s` : '0'];
+  const run = [
+    binary,
+    ...logDir,
+    'run',
+    workload,
+    ...functions(p),
+    '-d',
+    p.n !== undefined ? String(p.n) : `${p.durationS}s`,
+    '-w',
+    p.warmupS ? `${p.warmupS}s` : '0',
+  ];
   run.push('-t', String(p.threads ?? 1), '-p', String(p.concurrency ?? 128));
   if (p.rate !== undefined) run.push('-r', String(p.rate));
   run.push('-s', '1s', ...conn, ...params(p));

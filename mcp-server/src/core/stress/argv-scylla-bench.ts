@@ -27,7 +27,16 @@ const cl = (p: StressParams) => (p.consistency ?? 'QUORUM').toLowerCase();
 export const scyllaBenchArgv: ArgvBuilder = (binary, p, _files, creds) => {
   if (p.workload === 'user') throw new Error('scylla-bench has no user profiles');
   const size = p.population?.size ?? 10000;
-  const base = ['-nodes', hostPorts(p).join(','), '-keyspace', p.keyspace ?? DEFAULT_KEYSPACE, '-replication-factor', String(p.replicationFactor ?? 1), '-consistency-level', cl(p)];
+  const base = [
+    '-nodes',
+    hostPorts(p).join(','),
+    '-keyspace',
+    p.keyspace ?? DEFAULT_KEYSPACE,
+    '-replication-factor',
+    String(p.replicationFactor ?? 1),
+    '-consistency-level',
+    cl(p),
+  ];
   base.push('-partition-count', String(size), '-clustering-row-count', '1');
   if (creds) base.push('-username', creds.username, '-password', creds.password);
   const steps: StressStep[] = [];

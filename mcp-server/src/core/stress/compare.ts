@@ -47,7 +47,11 @@ function resampleMedian(xs: number[], rand: () => number): number {
   return median(s)!;
 }
 
-export function bootstrapRatio(a: number[], b: number[], opts: { iterations?: number; seed?: number; confidence?: number } = {}): { ratio: number; low: number; high: number } {
+export function bootstrapRatio(
+  a: number[],
+  b: number[],
+  opts: { iterations?: number; seed?: number; confidence?: number } = {},
+): { ratio: number; low: number; high: number } {
   const iterations = opts.iterations ?? 2000;
   const rand = rng(opts.seed ?? 42);
   const ratios: number[] = [];
@@ -67,9 +71,16 @@ const MIN_SAMPLES = 5;
 export function compareRuns(a: StressFacts, b: StressFacts, opts: { dropFirst?: number; seed?: number } = {}): RunComparison {
   const warnings: string[] = [];
   const drop = opts.dropFirst ?? 1;
-  const series = (f: StressFacts, key: 'opRate' | 'p99Ms') => f.intervals.slice(drop).map((i) => i[key]).filter((v): v is number => v !== null && Number.isFinite(v));
+  const series = (f: StressFacts, key: 'opRate' | 'p99Ms') =>
+    f.intervals
+      .slice(drop)
+      .map((i) => i[key])
+      .filter((v): v is number => v !== null && Number.isFinite(v));
   const metrics: MetricComparison[] = [];
-  for (const [metric, key, unit] of [['throughput', 'opRate', 'op/s'], ['p99', 'p99Ms', 'ms']] as const) {
+  for (const [metric, key, unit] of [
+    ['throughput', 'opRate', 'op/s'],
+    ['p99', 'p99Ms', 'ms'],
+  ] as const) {
     const xa = series(a, key);
     const xb = series(b, key);
     if (xa.length < MIN_SAMPLES || xb.length < MIN_SAMPLES) {
@@ -92,7 +103,10 @@ export function compareRuns(a: StressFacts, b: StressFacts, opts: { dropFirst?: 
   }
   if (a.tool !== b.tool) warnings.push(`different tools (${a.tool} vs ${b.tool}): their latency definitions differ`);
   const f2 = (x: number) => x.toFixed(2);
-  const summary = metrics.map((m) => `${m.metric}: median ${fmt(m.a)} → ${fmt(m.b)} ${m.unit}, B/A = ${f2(m.ratio)} (95 % CI ${f2(m.low)}–${f2(m.high)}): ${m.verdict === 'no significant difference' ? 'no significant difference (within noise)' : `B is significantly ${m.verdict}`}`);
+  const summary = metrics.map(
+    (m) =>
+      `${m.metric}: median ${fmt(m.a)} → ${fmt(m.b)} ${m.unit}, B/A = ${f2(m.ratio)} (95 % CI ${f2(m.low)}–${f2(m.high)}): ${m.verdict === 'no significant difference' ? 'no significant difference (within noise)' : `B is significantly ${m.verdict}`}`,
+  );
   return { metrics, summary, warnings };
 }
 

@@ -160,7 +160,16 @@ function fromCassandraStress(v: CassandraStress): StressFacts {
   f.intervals = (rows.length ? rows : (longest?.intervals ?? [])).map(csInterval);
   f.steps = v.threadCounts
     .filter((s) => s.threadCount !== null)
-    .map((s) => ({ threads: s.threadCount!, opRate: s.opRate, p50Ms: s.medianMs, p95Ms: s.p95Ms, p99Ms: s.p99Ms, maxMs: s.maxMs, gcCount: s.gcCount, gcMaxMs: s.gcMaxMs }));
+    .map((s) => ({
+      threads: s.threadCount!,
+      opRate: s.opRate,
+      p50Ms: s.medianMs,
+      p95Ms: s.p95Ms,
+      p99Ms: s.p99Ms,
+      maxMs: s.maxMs,
+      gcCount: s.gcCount,
+      gcMaxMs: s.gcMaxMs,
+    }));
   const r = v.results;
   if (r) {
     f.opRate = r.opRate;
@@ -191,7 +200,11 @@ function fromCassandraStress(v: CassandraStress): StressFacts {
   }
   if (s['Command.No Warmup'] !== undefined) f.warmup = !/^true$/i.test(s['Command.No Warmup']);
   f.gcCollected = v.gcCollected && (r?.gcCount !== null || f.intervals.some((i) => i.gcCount !== null));
-  f.nodes = (s['Node.Nodes'] ?? '').replace(/[[\]]/g, '').split(',').map((x) => x.trim()).filter(Boolean);
+  f.nodes = (s['Node.Nodes'] ?? '')
+    .replace(/[[\]]/g, '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   f.impossible = v.impossibleLines ?? [];
   f.errorMessages = v.errorLines;
   return f;
@@ -272,7 +285,9 @@ function fromLatteJson(v: LatteJson): StressFacts {
 
 function fromScyllaBench(v: ScyllaBench): StressFacts {
   const f = empty('scylla-bench', SCYLLA_BENCH_KIND);
-  f.intervals = v.intervals.map((i) => withoutGc({ timeS: i.timeS, opRate: i.opRate, p50Ms: i.medianMs, p95Ms: i.p95Ms, p99Ms: i.p99Ms, maxMs: i.maxMs, errors: i.errors }));
+  f.intervals = v.intervals.map((i) =>
+    withoutGc({ timeS: i.timeS, opRate: i.opRate, p50Ms: i.medianMs, p95Ms: i.p95Ms, p99Ms: i.p99Ms, maxMs: i.maxMs, errors: i.errors }),
+  );
   // Under -max-rate the latency that counts is measured from the intended send time (c-o fixed).
   const lat = v.maxRate !== null && v.coFixed ? v.coFixed : (v.raw ?? v.coFixed);
   const last = f.intervals.at(-1);
@@ -302,13 +317,29 @@ function fromYcsb(v: Ycsb): StressFacts {
     const ok = xs.filter((x): x is number => x !== null && Number.isFinite(x));
     return ok.length ? maxOf(ok) : null;
   };
-  f.intervals = v.intervals.map((i) => {
-    const main = Object.entries(i.ops).filter(([k]) => MAIN_OP(k)).map(([, o]) => o);
-    const failed = Object.entries(i.ops).filter(([k]) => /-FAILED$/.test(k)).reduce((a, [, o]) => a + (o.count ?? 0), 0);
-    // Percentiles of different operations cannot be merged: the worst one stands for the interval.
-    return withoutGc({ timeS: i.timeS, opRate: i.opRate, p50Ms: null, p95Ms: null, p99Ms: maxOrNull(main.map((o) => o.p99Ms)), maxMs: maxOrNull(main.map((o) => o.maxMs)), errors: failed });
-  }).filter((i) => i.opRate !== null);
-  const main = Object.entries(v.ops).filter(([k]) => MAIN_OP(k)).map(([, o]) => o);
+  f.intervals = v.intervals
+    .map((i) => {
+      const main = Object.entries(i.ops)
+        .filter(([k]) => MAIN_OP(k))
+        .map(([, o]) => o);
+      const failed = Object.entries(i.ops)
+        .filter(([k]) => /-FAILED$/.test(k))
+        .reduce((a, [, o]) => a + (o.count ?? 0), 0);
+      // Percentiles of different operations cannot be merged: the worst one stands for the interval.
+      return withoutGc({
+        timeS: i.timeS,
+        opRate: i.opRate,
+        p50Ms: null,
+        p95Ms: null,
+        p99Ms: maxOrNull(main.map((o) => o.p99Ms)),
+        maxMs: maxOrNull(main.map((o) => o.maxMs)),
+        errors: failed,
+      });
+    })
+    .filter((i) => i.opRate !== null);
+  const main = Object.entries(v.ops)
+    .filter(([k]) => MAIN_OP(k))
+    .map(([, o]) => o);
   const total = main.reduce((a, o) => a + (o.operations ?? 0), 0);
   f.opRate = v.throughput;
   f.meanMs = total > 0 ? main.reduce((a, o) => a + (o.avgMs ?? 0) * (o.operations ?? 0), 0) / total : null;
@@ -316,7 +347,9 @@ function fromYcsb(v: Ycsb): StressFacts {
   f.p99Ms = maxOrNull(main.map((o) => o.p99Ms));
   f.maxMs = maxOrNull(main.map((o) => o.maxMs));
   f.totalOps = total || null;
-  f.errors = Object.entries(v.ops).filter(([k]) => /-FAILED$/.test(k)).reduce((a, [, o]) => a + (o.operations ?? 0), 0);
+  f.errors = Object.entries(v.ops)
+    .filter(([k]) => /-FAILED$/.test(k))
+    .reduce((a, [, o]) => a + (o.operations ?? 0), 0);
   f.durationS = v.runTimeMs !== null ? v.runTimeMs / 1000 : (v.intervals.at(-1)?.timeS ?? null);
   f.threads = v.threads;
   f.rateKnown = v.commandLineSeen;

@@ -78,12 +78,14 @@ export function validateParams(p: StressParams): string[] {
   }
   if (p.rate !== undefined && (!(p.rate > 0) || !(p.rate <= MAX_RATE))) out.push(`rate: must be a positive number of op/s up to ${MAX_RATE}`);
   if (p.keyspace !== undefined && !IDENT.test(p.keyspace)) out.push('keyspace: letters, digits and _ only, starting with a letter (≤ 48)');
-  if (p.workload === 'mixed' && !(p.readRatio !== undefined && p.readRatio > 0 && p.readRatio < 1)) out.push('readRatio: mixed needs a read share between 0 and 1 (e.g. 0.5)');
+  if (p.workload === 'mixed' && !(p.readRatio !== undefined && p.readRatio > 0 && p.readRatio < 1))
+    out.push('readRatio: mixed needs a read share between 0 and 1 (e.g. 0.5)');
   if (p.workload === 'user') {
     const kind = p.tool === 'latte' ? 'latte workload script (.rn)' : 'cassandra-stress profile (.yaml)';
     if (!p.profile) out.push(`profile: workload "user" needs a ${kind} path`);
     if (p.tool === 'scylla-bench') out.push('workload: scylla-bench has no user profiles (write, read or mixed only)');
-    if (p.tool === 'cassandra-stress' && (!p.ops || Object.keys(p.ops).length === 0)) out.push('ops: a cassandra-stress user profile needs ops, e.g. {"insert": 1, "read": 3}');
+    if (p.tool === 'cassandra-stress' && (!p.ops || Object.keys(p.ops).length === 0))
+      out.push('ops: a cassandra-stress user profile needs ops, e.g. {"insert": 1, "read": 3}');
   }
   if (p.profile !== undefined) {
     const bad = stressPathProblem(p.tool, p.profile);

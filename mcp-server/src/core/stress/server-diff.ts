@@ -52,8 +52,10 @@ export function diffSnapshots(before: NodeSide[], after: NodeSide[]): ServerDiff
     const poolGrowth: NodeDiff['poolGrowth'] = [];
     for (const p of af.threadPools ?? []) {
       const q = bf.threadPools?.find((x) => x.name === p.name);
-      const blockedDelta = p.blockedAllTime !== null && q?.blockedAllTime !== null && q?.blockedAllTime !== undefined ? p.blockedAllTime - q.blockedAllTime : null;
-      if ((p.pending ?? 0) > (q?.pending ?? 0) || (blockedDelta ?? 0) > 0) poolGrowth.push({ pool: p.name, pendingBefore: q?.pending ?? null, pendingAfter: p.pending, blockedDelta });
+      const blockedDelta =
+        p.blockedAllTime !== null && q?.blockedAllTime !== null && q?.blockedAllTime !== undefined ? p.blockedAllTime - q.blockedAllTime : null;
+      if ((p.pending ?? 0) > (q?.pending ?? 0) || (blockedDelta ?? 0) > 0)
+        poolGrowth.push({ pool: p.name, pendingBefore: q?.pending ?? null, pendingAfter: p.pending, blockedDelta });
     }
     const d: NodeDiff = {
       address: a.address,
@@ -69,13 +71,24 @@ export function diffSnapshots(before: NodeSide[], after: NodeSide[]): ServerDiff
     };
     nodes.push(d);
     const dropped = Object.entries(droppedDelta);
-    if (dropped.length) explanation.push(`${a.address}: ${dropped.map(([k, v]) => `${v} ${k}`).join(', ')} dropped during the run — the node shed load (requests older than their timeout); the client saw these as timeouts or retries.`);
+    if (dropped.length)
+      explanation.push(
+        `${a.address}: ${dropped.map(([k, v]) => `${v} ${k}`).join(', ')} dropped during the run — the node shed load (requests older than their timeout); the client saw these as timeouts or retries.`,
+      );
     const pa = d.pendingCompactionsAfter ?? 0;
     const pb = d.pendingCompactionsBefore ?? 0;
-    if (pa > pb && pa > 0) explanation.push(`${a.address}: compactions pending went ${pb} → ${pa}: the run wrote faster than compaction keeps up; the next run starts with a backlog (read amplification), so let it drain or compare like with like.`);
-    if (d.gcMaxPauseMs !== null && d.gcMaxPauseMs > 0) explanation.push(`${a.address}: GC during the run: ${d.gcCollections ?? '?'} collections, longest pause ${d.gcMaxPauseMs} ms, ${d.gcTotalPauseMs ?? '?'} ms in all — compare with the run's max latency.`);
-    for (const g of poolGrowth.filter((g) => (g.blockedDelta ?? 0) > 0)) explanation.push(`${a.address}: ${g.pool} blocked ${g.blockedDelta} tasks during the run (back-pressure).`);
+    if (pa > pb && pa > 0)
+      explanation.push(
+        `${a.address}: compactions pending went ${pb} → ${pa}: the run wrote faster than compaction keeps up; the next run starts with a backlog (read amplification), so let it drain or compare like with like.`,
+      );
+    if (d.gcMaxPauseMs !== null && d.gcMaxPauseMs > 0)
+      explanation.push(
+        `${a.address}: GC during the run: ${d.gcCollections ?? '?'} collections, longest pause ${d.gcMaxPauseMs} ms, ${d.gcTotalPauseMs ?? '?'} ms in all — compare with the run's max latency.`,
+      );
+    for (const g of poolGrowth.filter((g) => (g.blockedDelta ?? 0) > 0))
+      explanation.push(`${a.address}: ${g.pool} blocked ${g.blockedDelta} tasks during the run (back-pressure).`);
   }
-  if (!explanation.length && nodes.length) explanation.push('No dropped messages, no compaction backlog left and no notable GC on the nodes: the servers absorbed the run.');
+  if (!explanation.length && nodes.length)
+    explanation.push('No dropped messages, no compaction backlog left and no notable GC on the nodes: the servers absorbed the run.');
   return { nodes, explanation };
 }

@@ -24,8 +24,14 @@ export const badSchema: Incident = {
     await ctx.cql(`CREATE TABLE IF NOT EXISTS ${KS}.sessions (user int, id int, v text, PRIMARY KEY (user, id)) WITH gc_grace_seconds = 0`);
     const cells = range(USERS).flatMap((u) => range(ROWS_PER_USER).map((i) => [u, i]));
     await ctx.cqlMany(`INSERT INTO ${KS}.sessions (user, id, v) VALUES (?, ?, 'x')`, cells);
-    await ctx.cqlMany(`DELETE FROM ${KS}.sessions WHERE user = ? AND id = ?`, cells.filter(([, i]) => i! < DELETED_PER_USER));
-    await ctx.cqlMany(`SELECT * FROM ${KS}.sessions WHERE user = ?`, range(USERS).map((u) => [u]));
+    await ctx.cqlMany(
+      `DELETE FROM ${KS}.sessions WHERE user = ? AND id = ?`,
+      cells.filter(([, i]) => i! < DELETED_PER_USER),
+    );
+    await ctx.cqlMany(
+      `SELECT * FROM ${KS}.sessions WHERE user = ?`,
+      range(USERS).map((u) => [u]),
+    );
   },
   async heal(ctx) {
     await dropIncidentTable(ctx, 'sessions');

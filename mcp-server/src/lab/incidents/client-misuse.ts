@@ -41,7 +41,10 @@ export const clientMisuse: Incident = {
     await createIncidentKeyspace(ctx);
     await ctx.cql(KV_TABLE);
     const blob = Buffer.alloc(256, 3);
-    await ctx.cqlMany(`INSERT INTO ${KS}.kv (id, v) VALUES (?, ?)`, range(ROWS).map((i) => [i, blob]));
+    await ctx.cqlMany(
+      `INSERT INTO ${KS}.kv (id, v) VALUES (?, ?)`,
+      range(ROWS).map((i) => [i, blob]),
+    );
     await ctx.startLoad(LOAD, { workload: UNPREPARED_WORKLOAD, fn: 'read', seconds: 600, rate: RATE, params: { rows: ROWS } });
     // A statement without parameters goes unprepared (IncidentContext.cql): the key is part of the text.
     for (let i = 0; i < BURST; i += IN_FLIGHT) {

@@ -22,7 +22,10 @@ export const configMistake: Incident = {
     await createIncidentKeyspace(ctx);
     await ctx.cql(KV_TABLE);
     const blob = Buffer.alloc(1024, 2);
-    await ctx.cqlMany(`INSERT INTO ${KS}.kv (id, v) VALUES (?, ?)`, range(ROWS).map((i) => [i, blob]));
+    await ctx.cqlMany(
+      `INSERT INTO ${KS}.kv (id, v) VALUES (?, ?)`,
+      range(ROWS).map((i) => [i, blob]),
+    );
     for (const n of ctx.state.nodes) await ctx.nodetool(n.index, ['setconcurrency', 'ReadStage', '2']);
     await ctx.startLoad(LOAD, { workload: KV_WORKLOAD, fn: 'read', seconds: 600, concurrency: 256, params: { rows: ROWS } });
     await ctx.sleep(15_000);

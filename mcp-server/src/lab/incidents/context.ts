@@ -45,11 +45,7 @@ export function nodetoolArgvFor(prefix: readonly string[], node: LabNode, args: 
 /** Only names this module makes: a fixed prefix and the node index, so no path can be steered elsewhere. */
 export function cgroupDir(controller: 'cpu' | 'blkio', group: string): string {
   if (!/^cql-tuner-lab-[a-z0-9-]{1,40}$/.test(group)) {
-    throw new OpError(
-      'BAD_CGROUP',
-      `cgroup name ${group} is not one of the lab's`,
-      'This is a bug in an incident.',
-    );
+    throw new OpError('BAD_CGROUP', `cgroup name ${group} is not one of the lab's`, 'This is a bug in an incident.');
   }
   return join(CGROUP_V1_ROOT, controller, group);
 }
@@ -156,7 +152,12 @@ export async function realContext(state: LabState, onProgress: ProgressFn = () =
       try {
         const file = join(dir, 'workload.rn');
         await writeFile(file, run.workload, { mode: 0o600 });
-        const argv = latteArgv(bin, file, run, state.nodes.map((n) => n.host));
+        const argv = latteArgv(
+          bin,
+          file,
+          run,
+          state.nodes.map((n) => n.host),
+        );
         // Errors (timeouts, overload) are the point of some incidents: the exit code is not a failure here.
         await execa(argv[0]!, argv.slice(1), { cwd: dir, timeout: (run.seconds + 120) * 1000, reject: false, stdin: 'ignore' });
       } finally {
@@ -170,7 +171,12 @@ export async function realContext(state: LabState, onProgress: ProgressFn = () =
       await mkdir(dir, { recursive: true, mode: 0o700 });
       const file = join(dir, 'workload.rn');
       await writeFile(file, run.workload, { mode: 0o600 });
-      const argv = latteArgv(bin, file, run, state.nodes.map((n) => n.host));
+      const argv = latteArgv(
+        bin,
+        file,
+        run,
+        state.nodes.map((n) => n.host),
+      );
       const out = openSync(join(dir, 'latte.out'), 'w');
       try {
         // Detached: the load outlives this CLI call (diagnose runs next); stopLoad ends its group.
@@ -215,5 +221,12 @@ export async function realContext(state: LabState, onProgress: ProgressFn = () =
     progress: (message) => onProgress({ message }),
     close: () => client.shutdown(),
   };
-  return { ...ctx, disk: realDiskOps(state, (i, a) => ctx.nodetool(i, a), (m) => onProgress({ message: m })) };
+  return {
+    ...ctx,
+    disk: realDiskOps(
+      state,
+      (i, a) => ctx.nodetool(i, a),
+      (m) => onProgress({ message: m }),
+    ),
+  };
 }

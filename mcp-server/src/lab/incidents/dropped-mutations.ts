@@ -1,6 +1,6 @@
 import { createIncidentKeyspace, dropIncidentTable } from './common.js';
 import { KV_TABLE, KV_WORKLOAD } from './workloads.js';
-import { INCIDENT_KEYSPACE as KS, type Incident } from './types.js';
+import type { Incident } from './types.js';
 
 /** write_request_timeout as the lab's cassandra.yaml leaves it (the 4.1/5.0 default). */
 const DEFAULT_WRITE_TIMEOUT_MS = 2000;

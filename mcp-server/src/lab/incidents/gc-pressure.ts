@@ -11,8 +11,7 @@ export const gcPressure: Incident = {
   name: 'gc-pressure',
   title: 'GC pressure (small heap, large reads)',
   description:
-    `Writes ${PARTITIONS} partitions of ${(CELLS * CELL_BYTES) / 2 ** 20} MiB into ${KS}.fat ` +
-    'and reads them whole for 40 s, 6 at a time (lab heap 512M).',
+    `Writes ${PARTITIONS} partitions of ${(CELLS * CELL_BYTES) / 2 ** 20} MiB into ${KS}.fat ` + 'and reads them whole for 40 s, 6 at a time (lab heap 512M).',
   nodes: 1,
   heap: '512M',
   needs: ['latte'],
@@ -22,7 +21,12 @@ export const gcPressure: Incident = {
     await createIncidentKeyspace(ctx);
     await ctx.cql(`CREATE TABLE IF NOT EXISTS ${KS}.fat (k int, c int, v blob, PRIMARY KEY (k, c))`);
     const blob = Buffer.alloc(CELL_BYTES, 5);
-    for (const p of range(PARTITIONS)) await ctx.cqlMany(`INSERT INTO ${KS}.fat (k, c, v) VALUES (?, ?, ?)`, range(CELLS).map((c) => [p, c, blob]), 8);
+    for (const p of range(PARTITIONS))
+      await ctx.cqlMany(
+        `INSERT INTO ${KS}.fat (k, c, v) VALUES (?, ?, ?)`,
+        range(CELLS).map((c) => [p, c, blob]),
+        8,
+      );
     await flushAll(ctx, 'fat');
     await ctx.latte({ workload: FAT_READ_WORKLOAD, fn: 'read', seconds: 40, concurrency: 6, params: { partitions: PARTITIONS } });
   },

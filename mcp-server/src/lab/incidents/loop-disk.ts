@@ -91,7 +91,13 @@ async function run(argv: string[]): Promise<string> {
 
 async function onPath(name: string): Promise<boolean> {
   for (const d of [...(process.env['PATH'] ?? '').split(delimiter), '/sbin', '/usr/sbin'].filter(Boolean)) {
-    if (await access(join(d, name), constants.X_OK).then(() => true, () => false)) return true;
+    if (
+      await access(join(d, name), constants.X_OK).then(
+        () => true,
+        () => false,
+      )
+    )
+      return true;
   }
   return false;
 }
@@ -113,7 +119,11 @@ async function isMounted(dir: string): Promise<boolean> {
   return mountPoints(await readFile('/proc/self/mountinfo', 'utf8')).includes(dir);
 }
 
-const exists = (p: string) => stat(p).then(() => true, () => false);
+const exists = (p: string) =>
+  stat(p).then(
+    () => true,
+    () => false,
+  );
 
 export function realDiskOps(state: LabState, nodetool: (node: number, args: string[]) => Promise<string>, progress: (m: string) => void): DiskOps {
   const nodeOf = (index: number): LabNode => {

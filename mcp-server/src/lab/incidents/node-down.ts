@@ -23,7 +23,10 @@ export const nodeDown: Incident = {
     // The failure detector convicts after ~10–20 s of silence (phi_convict_threshold 8).
     await ctx.sleep(25_000);
     const blob = Buffer.alloc(512, 1);
-    await ctx.cqlMany(`INSERT INTO ${KS}.kv (id, v) VALUES (?, ?)`, range(WRITES).map((i) => [i, blob]));
+    await ctx.cqlMany(
+      `INSERT INTO ${KS}.kv (id, v) VALUES (?, ?)`,
+      range(WRITES).map((i) => [i, blob]),
+    );
   },
   async heal(ctx) {
     await ctx.signal(DOWN, 'SIGCONT');

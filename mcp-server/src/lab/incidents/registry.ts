@@ -41,4 +41,3 @@ export function incidentNames(): string[] {
 export function findIncident(name: string): Incident | undefined {
   return INCIDENTS.find((i) => i.name === name);
 }
-

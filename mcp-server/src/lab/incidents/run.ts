@@ -64,11 +64,7 @@ export async function runIncident(name: string, opts: { heal?: boolean; onProgre
   }
   const status = await labStatus();
   if (!status.running || !status.state) {
-    throw new OpError(
-      'LAB_NOT_RUNNING',
-      'no lab is running',
-      `Start one: \`cql-tuner lab start --nodes ${incident.nodes}\`.`,
-    );
+    throw new OpError('LAB_NOT_RUNNING', 'no lab is running', `Start one: \`cql-tuner lab start --nodes ${incident.nodes}\`.`);
   }
   const down = status.nodes.filter((n) => !n.alive);
   if (down.length && action === 'inject') {

@@ -23,7 +23,10 @@ async function waitFor(ctx: IncidentContext, seconds: number, check: () => Promi
 }
 
 const statusOf = async (ctx: IncidentContext, from: number, host: string) =>
-  (await ctx.nodetool(from, ['status'])).split('\n').find((l) => l.includes(` ${host} `))?.slice(0, 2) ?? '??';
+  (await ctx.nodetool(from, ['status']))
+    .split('\n')
+    .find((l) => l.includes(` ${host} `))
+    ?.slice(0, 2) ?? '??';
 
 /**
  * Node 3 stops gossiping (`nodetool disablegossip`: it announces shutdown, the others mark it down), a table is

@@ -17,7 +17,10 @@ export const sstablePileup: Incident = {
     await ctx.cql(`CREATE TABLE IF NOT EXISTS ${KS}.piled (k int PRIMARY KEY, v text)`);
     for (const n of ctx.state.nodes) await ctx.nodetool(n.index, ['disableautocompaction', KS, 'piled']);
     for (let f = 0; f < FLUSHES; f++) {
-      await ctx.cqlMany(`INSERT INTO ${KS}.piled (k, v) VALUES (?, ?)`, range(KEYS).map((k) => [k, `v${f}`]));
+      await ctx.cqlMany(
+        `INSERT INTO ${KS}.piled (k, v) VALUES (?, ?)`,
+        range(KEYS).map((k) => [k, `v${f}`]),
+      );
       await flushAll(ctx, 'piled');
     }
     for (const k of range(KEYS)) await ctx.cql(`SELECT * FROM ${KS}.piled WHERE k = ?`, [k]);

@@ -14,8 +14,14 @@ export const tombstones: Incident = {
   async inject(ctx) {
     await createIncidentKeyspace(ctx);
     await ctx.cql(`CREATE TABLE IF NOT EXISTS ${KS}.queue (q int, id int, v text, PRIMARY KEY (q, id))`);
-    await ctx.cqlMany(`INSERT INTO ${KS}.queue (q, id, v) VALUES (0, ?, 'x')`, range(ROWS).map((i) => [i]));
-    await ctx.cqlMany(`DELETE FROM ${KS}.queue WHERE q = 0 AND id = ?`, range(ROWS).map((i) => [i]));
+    await ctx.cqlMany(
+      `INSERT INTO ${KS}.queue (q, id, v) VALUES (0, ?, 'x')`,
+      range(ROWS).map((i) => [i]),
+    );
+    await ctx.cqlMany(
+      `DELETE FROM ${KS}.queue WHERE q = 0 AND id = ?`,
+      range(ROWS).map((i) => [i]),
+    );
     for (let i = 0; i < 5; i++) await ctx.cql(`SELECT * FROM ${KS}.queue WHERE q = 0`);
   },
   async heal(ctx) {

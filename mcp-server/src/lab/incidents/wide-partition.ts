@@ -16,7 +16,11 @@ export const widePartition: Incident = {
     await createIncidentKeyspace(ctx);
     await ctx.cql(`CREATE TABLE IF NOT EXISTS ${KS}.wide (k int, c int, v blob, PRIMARY KEY (k, c))`);
     const blob = Buffer.alloc(CELL_BYTES, 7);
-    await ctx.cqlMany(`INSERT INTO ${KS}.wide (k, c, v) VALUES (1, ?, ?)`, range(CELLS).map((i) => [i, blob]), 16);
+    await ctx.cqlMany(
+      `INSERT INTO ${KS}.wide (k, c, v) VALUES (1, ?, ?)`,
+      range(CELLS).map((i) => [i, blob]),
+      16,
+    );
     await flushAll(ctx, 'wide');
     for (const n of ctx.state.nodes) await ctx.nodetool(n.index, ['compact', KS, 'wide']);
   },

@@ -24,8 +24,23 @@ export function registerConfigTools(server: McpServer): void {
         'Give version, jdk, hostRamGiB and cores for the checks that need them. With lab: true or hosts it also compares the yaml with system_views.settings of each node and the nodes with each other (drift). Read-only.',
       inputSchema: auditConfigInputSchema,
       outputSchema: {
-        inputs: z.array(z.object({ source: z.string(), kind: z.string().nullable(), ok: z.boolean(), reason: z.string().optional(), detail: z.string().optional(), warnings: z.array(z.string()) })),
-        context: z.object({ version: z.string().nullable(), jdk: z.number().nullable(), hostRamBytes: z.number().nullable(), cores: z.number().nullable(), jdkFrom: z.string().optional() }),
+        inputs: z.array(
+          z.object({
+            source: z.string(),
+            kind: z.string().nullable(),
+            ok: z.boolean(),
+            reason: z.string().optional(),
+            detail: z.string().optional(),
+            warnings: z.array(z.string()),
+          }),
+        ),
+        context: z.object({
+          version: z.string().nullable(),
+          jdk: z.number().nullable(),
+          hostRamBytes: z.number().nullable(),
+          cores: z.number().nullable(),
+          jdkFrom: z.string().optional(),
+        }),
         counts: z.object({ critical: z.number(), warning: z.number(), info: z.number() }),
         findings: z.array(findingSchema),
         checked: checkedSchema,

@@ -24,7 +24,14 @@ const diagnosisOutput = {
   origin: z.string(),
   collectedAt: z.string(),
   durationMs: z.number(),
-  nodes: z.array(z.object({ address: z.string(), datacenter: z.string().nullable(), releaseVersion: z.string().nullable(), status: z.enum(['complete', 'partial', 'unreachable']) })),
+  nodes: z.array(
+    z.object({
+      address: z.string(),
+      datacenter: z.string().nullable(),
+      releaseVersion: z.string().nullable(),
+      status: z.enum(['complete', 'partial', 'unreachable']),
+    }),
+  ),
   versions: z.array(z.string()),
   counts: z.object({ critical: z.number(), warning: z.number(), info: z.number() }),
   findings: z.array(findingSchema),
@@ -67,10 +74,19 @@ export function registerDiagnosisTools(server: McpServer): void {
         const bundleDir = args.save && !args.bundle ? join(dataHome(), 'bundles', `diagnose-${new Date().toISOString().replace(/[:.]/g, '-')}`) : undefined;
         // The operator's policy comes from their environment (CQL_TUNER_RULES), never from a tool argument.
         const policy = await loadRulePolicy(undefined);
-        if (args.bundle && args.sinceSeconds !== undefined) throw new OpError('BAD_ARGUMENT', 'sinceSeconds reads live logs and metrics; a bundle is one past moment', 'Drop sinceSeconds or bundle.');
+        if (args.bundle && args.sinceSeconds !== undefined)
+          throw new OpError('BAD_ARGUMENT', 'sinceSeconds reads live logs and metrics; a bundle is one past moment', 'Drop sinceSeconds or bundle.');
         const r = args.bundle
-          ? await diagnoseBundle(args.bundle, { ...(args.logFiles ? { logFiles: args.logFiles } : {}), signal: extra.signal, onProgress: mcpProgress(extra), ...(policy ? { policy } : {}) })
-          : await diagnose({ ...args, ...(bundleDir ? { bundleDir } : {}), targetOrigin: 'untrusted' }, { onProgress: mcpProgress(extra), signal: extra.signal, ...(policy ? { policy } : {}) });
+          ? await diagnoseBundle(args.bundle, {
+              ...(args.logFiles ? { logFiles: args.logFiles } : {}),
+              signal: extra.signal,
+              onProgress: mcpProgress(extra),
+              ...(policy ? { policy } : {}),
+            })
+          : await diagnose(
+              { ...args, ...(bundleDir ? { bundleDir } : {}), targetOrigin: 'untrusted' },
+              { onProgress: mcpProgress(extra), signal: extra.signal, ...(policy ? { policy } : {}) },
+            );
         return diagnosisResult(r, args.detail);
       } catch (e) {
         return toolError(e);

@@ -130,7 +130,10 @@ export function registerLabTools(server: McpServer): void {
         assertWipeConfirmed(args, { confirm: 'confirm: true', wipe: 'wipe: true' });
         const res = await stopLab({ onProgress: mcpProgress(extra), wipe: args.wipe });
         const report = { stopped: res.stopped, wiped: args.wipe };
-        return toolResult(res.stopped.length ? `Stopped PIDs ${res.stopped.join(', ')}${args.wipe ? ' and wiped data' : ''}.` : 'No lab process was running.', report);
+        return toolResult(
+          res.stopped.length ? `Stopped PIDs ${res.stopped.join(', ')}${args.wipe ? ' and wiped data' : ''}.` : 'No lab process was running.',
+          report,
+        );
       } catch (e) {
         return toolError(e);
       }

@@ -17,7 +17,7 @@ export function registerMetricsTools(server: McpServer): void {
         "Reads a time window from the user's Prometheus-compatible server (configured by the user in CQL_TUNER_PROMETHEUS_URL; there is no URL argument) " +
         'and answers "what changed at 02:13?": per node, read/write throughput and p99, pending compactions, compacted bytes, dropped messages, timeouts, hints, ' +
         'GC time, CPU, disk await/util; change points (when it started, which node first, what moved with it) and findings citing series and times. ' +
-        'Knows the Prometheus JMX exporter (example Cassandra rules), ScyllaDB\'s own metrics and node_exporter. Series are summarised, never dumped (raw: true for the points); a PNG chart comes with each signal that moved the harmful way (up to 3). ' +
+        "Knows the Prometheus JMX exporter (example Cassandra rules), ScyllaDB's own metrics and node_exporter. Series are summarised, never dumped (raw: true for the points); a PNG chart comes with each signal that moved the harmful way (up to 3). " +
         "Without a Prometheus, scrape: true reads the nodes' exporter pages now, a few times over scrapeFor (endpoints configured by the user in CQL_TUNER_SCRAPE_URLS, " +
         "or the running lab's): rates, p99 and gauges per node, and findings for shed/dropped requests, timeouts or a node not answering.",
       inputSchema: metricsInputShape,

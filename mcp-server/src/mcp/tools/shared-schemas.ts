@@ -18,4 +18,6 @@ export const findingSchema = z.object({
 });
 
 /** Output schema of the "what was checked, or could not be" list that goes with the findings. */
-export const checkedSchema = z.array(z.object({ rule: z.string(), checks: z.string(), checked: z.boolean(), skippedBecause: z.string().optional(), findings: z.number() }));
+export const checkedSchema = z.array(
+  z.object({ rule: z.string(), checks: z.string(), checked: z.boolean(), skippedBecause: z.string().optional(), findings: z.number() }),
+);

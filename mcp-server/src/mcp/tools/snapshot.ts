@@ -25,9 +25,26 @@ const nodeSummary = z.object({
   blockedAllTime: z.number(),
   droppedMessages: z.number().nullable(),
   userDataMiB: z.number(),
-  busyPools: z.array(z.object({ name: z.string(), active: z.number().nullable(), pending: z.number().nullable(), blocked: z.number().nullable(), blockedAllTime: z.number().nullable() })),
+  busyPools: z.array(
+    z.object({
+      name: z.string(),
+      active: z.number().nullable(),
+      pending: z.number().nullable(),
+      blocked: z.number().nullable(),
+      blockedAllTime: z.number().nullable(),
+    }),
+  ),
   dropped: z.record(z.string(), z.number()),
-  topTables: z.array(z.object({ table: z.string(), diskMiB: z.number().nullable(), maxPartitionMiB: z.number().nullable(), readP99Ms: z.number().nullable(), writeP99Ms: z.number().nullable(), tombstonesP99: z.number().nullable() })),
+  topTables: z.array(
+    z.object({
+      table: z.string(),
+      diskMiB: z.number().nullable(),
+      maxPartitionMiB: z.number().nullable(),
+      readP99Ms: z.number().nullable(),
+      writeP99Ms: z.number().nullable(),
+      tombstonesP99: z.number().nullable(),
+    }),
+  ),
   clients: z.number().nullable(),
   runningSstableTasks: z.number(),
   errors: z.array(z.string()),
@@ -74,7 +91,7 @@ export function registerSnapshotTools(server: McpServer): void {
         'CQL virtual tables first (thread pools, caches, settings, per-table disk/latency/tombstones/partition sizes, clients, compactions, gossip, hints, snapshots), ' +
         'nodetool only for what no table answers (heap via info, GC via gcstats, dropped messages via tpstats). ' +
         'Returns a compact per-node summary; unreachable nodes are marked, never fatal. bundle: true keeps every raw output in the cql-tuner data folder for offline re-analysis; raw: {node, source} returns chosen raw outputs inline (capped). ' +
-        'CQL credentials/TLS from CQL_TUNER_CQL_USERNAME/PASSWORD/TLS/CA_FILE in the server environment or the user\'s cqlshrc (CQL_TUNER_CQLSHRC, default ~/.cassandra/cqlshrc), never from arguments; ' +
+        "CQL credentials/TLS from CQL_TUNER_CQL_USERNAME/PASSWORD/TLS/CA_FILE in the server environment or the user's cqlshrc (CQL_TUNER_CQLSHRC, default ~/.cassandra/cqlshrc), never from arguments; " +
         'the password goes only to hosts in CQL_TUNER_CREDENTIAL_HOSTS.',
       inputSchema: clusterSnapshotInputSchema,
       outputSchema: snapshotOutput,
@@ -84,7 +101,10 @@ export function registerSnapshotTools(server: McpServer): void {
       try {
         const bundleDir = args.bundle ? join(dataHome(), 'bundles', `snapshot-${new Date().toISOString().replace(/[:.]/g, '-')}`) : undefined;
         // Tool arguments are untrusted: nodetoolVia may not name an ssh key or config (the environment does).
-        const s = await takeSnapshot({ ...args, ...(bundleDir ? { bundleDir } : {}), targetOrigin: 'untrusted' }, { onProgress: mcpProgress(extra), signal: extra.signal });
+        const s = await takeSnapshot(
+          { ...args, ...(bundleDir ? { bundleDir } : {}), targetOrigin: 'untrusted' },
+          { onProgress: mcpProgress(extra), signal: extra.signal },
+        );
         return result(s, args.detail);
       } catch (e) {
         return toolError(e);
@@ -96,7 +116,8 @@ export function registerSnapshotTools(server: McpServer): void {
     'analyze_bundle',
     {
       title: 'Re-analyse a saved snapshot bundle',
-      description: 'Reads a bundle folder written by cluster_snapshot (bundle: true) or `cql-tuner snapshot --bundle DIR` and parses it offline with the same parsers.',
+      description:
+        'Reads a bundle folder written by cluster_snapshot (bundle: true) or `cql-tuner snapshot --bundle DIR` and parses it offline with the same parsers.',
       inputSchema: analyzeBundleInputSchema,
       outputSchema: snapshotOutput,
       annotations: annotationsFor('analyze_bundle'),

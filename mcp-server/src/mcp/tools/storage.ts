@@ -33,9 +33,9 @@ export function registerStorageTools(server: McpServer): void {
   server.registerTool(
     'inspect_storage',
     {
-      title: 'Inspect a database host\'s storage',
+      title: "Inspect a database host's storage",
       description:
-        'Reads a host\'s block devices (sysfs: logical/physical sector, min/optimal I/O, read-ahead, scheduler, rotational, nr_requests, write cache, discard), ' +
+        "Reads a host's block devices (sysfs: logical/physical sector, min/optimal I/O, read-ahead, scheduler, rotational, nr_requests, write cache, discard), " +
         'md RAID arrays (level, chunk, members), mounts and options, XFS geometry (xfs_info) and partition alignment, resolves the data/commitlog/hints ' +
         'directories (from cassandra.yaml/scylla.yaml or given paths) to mount → device → md members → disks, and reports database-aware findings: ' +
         'XFS blocks below the physical sector, read-ahead on Cassandra data devices (not ScyllaDB: direct I/O), NVMe scheduler and 512 B LBA format, ' +
@@ -99,10 +99,10 @@ export function registerStorageTools(server: McpServer): void {
   server.registerTool(
     'plan_queue_depth',
     {
-      title: 'Requests in flight needed for a disk rate (Little\'s law)',
+      title: "Requests in flight needed for a disk rate (Little's law)",
       description:
-        'Little\'s law for block I/O: from device bandwidth (with request size) or IOPS, and latency per request, the number of requests that ' +
-        'must be in flight to sustain that rate, with what it means for Cassandra\'s concurrent_reads/writes and ScyllaDB\'s io_properties. ' +
+        "Little's law for block I/O: from device bandwidth (with request size) or IOPS, and latency per request, the number of requests that " +
+        "must be in flight to sustain that rate, with what it means for Cassandra's concurrent_reads/writes and ScyllaDB's io_properties. " +
         'Units are literal: GB/kB are powers of 1000, GiB/KiB powers of 1024 (14.5 GB/s of 128 kB at 1 ms ≈ 113; of 128 KiB ≈ 111). Pure calculation.',
       inputSchema: planQueueDepthInputSchema,
       outputSchema: {
@@ -130,11 +130,11 @@ export function registerStorageTools(server: McpServer): void {
   server.registerTool(
     'audit_os',
     {
-      title: 'Audit a database host\'s OS settings',
+      title: "Audit a database host's OS settings",
       description:
-        'Reads a host\'s OS settings (read-only) and checks them against the knowledge base, database-aware: swap (Cassandra: off; ScyllaDB: ' +
+        "Reads a host's OS settings (read-only) and checks them against the knowledge base, database-aware: swap (Cassandra: off; ScyllaDB: " +
         'swappiness 1), transparent huge page defrag, vm.zone_reclaim_mode, vm.max_map_count, fs.aio-max-nr (ScyllaDB), the running database ' +
-        'process\'s limits from /proc/PID/limits (nofile, nproc, memlock, as), TCP keepalive, socket buffer ceilings (Cassandra) and listen backlogs (ScyllaDB), ' +
+        "process's limits from /proc/PID/limits (nofile, nproc, memlock, as), TCP keepalive, socket buffer ceilings (Cassandra) and listen backlogs (ScyllaDB), " +
         'CPU governor, clocksource, NUMA nodes, and the JVM heap against RAM. With product scylla also the ScyllaDB set-up: fs.aio-max-nr against ' +
         'the per-shard AIO need, --smp/--cpuset/--overprovisioned against the CPUs, cpuset.conf vs perftune.yaml masks, NIC/NVMe IRQ affinity drift, ' +
         'SET_NIC_AND_DISKS, open-files limits vs fs.nr_open, disk/RAM ratio, io_properties set-up and developer mode. ' +

@@ -59,7 +59,16 @@ const statusShape = {
   elapsedS: z.number(),
   totalS: z.number().nullable(),
   capS: z.number(),
-  latest: z.object({ timeS: z.number().nullable(), opRate: z.number().nullable(), p50Ms: z.number().nullable(), p99Ms: z.number().nullable(), errors: z.number().nullable() }).passthrough().nullable(),
+  latest: z
+    .object({
+      timeS: z.number().nullable(),
+      opRate: z.number().nullable(),
+      p50Ms: z.number().nullable(),
+      p99Ms: z.number().nullable(),
+      errors: z.number().nullable(),
+    })
+    .passthrough()
+    .nullable(),
   intervals: z.number(),
   error: z.string().nullable(),
   dir: z.string(),
@@ -75,12 +84,21 @@ export function registerStressTools(server: McpServer): void {
       title: 'Run a stress test (cassandra-stress, latte or scylla-bench)',
       description:
         'Starts a load test in the background and returns its run id at once (wait: true blocks until it ends, with progress notifications). ' +
-        'Structured parameters become each tool\'s own argv (workload write/read/mixed/user profile, n or durationS, threads, concurrency, fixed rate, CL, keyspace/RF, population, nodes, port). ' +
+        "Structured parameters become each tool's own argv (workload write/read/mixed/user profile, n or durationS, threads, concurrency, fixed rate, CL, keyspace/RF, population, nodes, port). " +
         'Targets must be loopback or listed in CQL_TUNER_STRESS_ALLOW; non-loopback targets also need confirm: true. One run per target; a duration cap (default 600 s, CQL_TUNER_STRESS_MAX_SECONDS). ' +
-        'Credentials and TLS only from the user\'s environment or cqlshrc (CQL_TUNER_CQL_*, CQL_TUNER_CQLSHRC), never arguments; TLS with latte only. The run folder keeps argv, raw output, parsed JSON, server snapshots before/after and charts (SVG files; PNG copies come back as image content when the run ends). ' +
+        "Credentials and TLS only from the user's environment or cqlshrc (CQL_TUNER_CQL_*, CQL_TUNER_CQLSHRC), never arguments; TLS with latte only. The run folder keeps argv, raw output, parsed JSON, server snapshots before/after and charts (SVG files; PNG copies come back as image content when the run ends). " +
         'Binary: binary path, $CQL_TUNER_LATTE / $CQL_TUNER_CASSANDRA_STRESS / $CQL_TUNER_SCYLLA_BENCH, PATH, then ~/.cache/cql-tuner/latte-0.29.0/bin (latte) or $CASSANDRA_HOME/tools/bin.',
       inputSchema: runStressInputSchema,
-      outputSchema: { id: z.string(), dir: z.string(), tool: z.string(), binary: z.string(), steps: z.array(z.object({ name: z.string(), argv: z.array(z.string()) })), plannedS: z.number().nullable(), capS: z.number(), status: z.object(statusShape).optional() },
+      outputSchema: {
+        id: z.string(),
+        dir: z.string(),
+        tool: z.string(),
+        binary: z.string(),
+        steps: z.array(z.object({ name: z.string(), argv: z.array(z.string()) })),
+        plannedS: z.number().nullable(),
+        capS: z.number(),
+        status: z.object(statusShape).optional(),
+      },
       annotations: annotationsFor('run_stress'),
     },
     async (args, extra) => {
@@ -89,7 +107,15 @@ export function registerStressTools(server: McpServer): void {
         // Progress (and the live parsing behind it) only when the client asked for it with a token and waits.
         const watched = wait && extra._meta?.progressToken !== undefined;
         const started = await startStress(input as RunStressInput, watched ? { onProgress: mcpProgress(extra) } : {});
-        const structured = { id: started.id, dir: started.dir, tool: started.tool, binary: started.binary, steps: started.steps, plannedS: started.plannedS, capS: started.capS };
+        const structured = {
+          id: started.id,
+          dir: started.dir,
+          tool: started.tool,
+          binary: started.binary,
+          steps: started.steps,
+          plannedS: started.plannedS,
+          capS: started.capS,
+        };
         if (!wait) return { content: [{ type: 'text' as const, text: renderStarted(started) }], structuredContent: structured };
         const onAbort = () => void stressCancel(started.id);
         extra.signal.addEventListener('abort', onAbort, { once: true });
@@ -106,7 +132,8 @@ export function registerStressTools(server: McpServer): void {
     'stress_status',
     {
       title: 'Status of a stress run',
-      description: 'State, elapsed/total, the latest interval (op/s, p50/p99, errors) of a running stress run; for a finished one the parsed result, findings, server before/after difference and the charts (PNG images plus links to the SVG files). Without id: the latest run.',
+      description:
+        'State, elapsed/total, the latest interval (op/s, p50/p99, errors) of a running stress run; for a finished one the parsed result, findings, server before/after difference and the charts (PNG images plus links to the SVG files). Without id: the latest run.',
       inputSchema: stressStatusInputSchema,
       outputSchema: statusShape,
       annotations: annotationsFor('stress_status'),
@@ -128,7 +155,7 @@ export function registerStressTools(server: McpServer): void {
     {
       title: 'Cancel a stress run',
       description:
-        'Ends the run\'s whole process tree (SIGTERM, then SIGKILL) and checks in /proc that no process of it is left. ' +
+        "Ends the run's whole process tree (SIGTERM, then SIGKILL) and checks in /proc that no process of it is left. " +
         'It signals only the process the run recorded at its start (same start time and command line); ' +
         'when that process is gone or its pid was reused, nothing is signalled and the run is marked stale.',
       inputSchema: stressCancelInputSchema,
@@ -164,13 +191,17 @@ export function registerStressTools(server: McpServer): void {
       title: 'Compare two stress runs (A/B)',
       description:
         'Bootstrap 95 % interval of the ratio B/A of the interval medians (throughput and p99); "no significant difference" when the interval contains 1. ' +
-        'Also charts both runs overlaid (A blue, B orange; time since each run\'s start): p99 (p50 lighter, dashed) over time, throughput over time, and latency by percentile. ' +
+        "Also charts both runs overlaid (A blue, B orange; time since each run's start): p99 (p50 lighter, dashed) over time, throughput over time, and latency by percentile. " +
         'The charts come back as PNG image content and are written as SVG + PNG into runs/compare-<a>-<b>/ (paths in charts); a run without interval samples is left out of the time charts with a note.',
       inputSchema: compareRunsInputSchema,
       outputSchema: {
         a: z.string(),
         b: z.string(),
-        metrics: z.array(z.object({ metric: z.string(), a: z.number(), b: z.number(), ratio: z.number(), low: z.number(), high: z.number(), verdict: z.string() }).passthrough()),
+        metrics: z.array(
+          z
+            .object({ metric: z.string(), a: z.number(), b: z.number(), ratio: z.number(), low: z.number(), high: z.number(), verdict: z.string() })
+            .passthrough(),
+        ),
         summary: z.array(z.string()),
         warnings: z.array(z.string()),
         dir: z.string().nullable(),
@@ -182,7 +213,11 @@ export function registerStressTools(server: McpServer): void {
     async (args) => {
       try {
         const c = await compareStressRuns(args.a, args.b);
-        const content = [{ type: 'text' as const, text: renderCompare(c) }, ...(await pngImages(c.charts)), ...chartLinks(c.charts, 'A/B comparison chart (SVG file in the comparison folder)')];
+        const content = [
+          { type: 'text' as const, text: renderCompare(c) },
+          ...(await pngImages(c.charts)),
+          ...chartLinks(c.charts, 'A/B comparison chart (SVG file in the comparison folder)'),
+        ];
         return { content, structuredContent: { a: c.a, b: c.b, ...c.comparison, dir: c.dir, charts: c.charts, chartNotes: c.chartNotes } };
       } catch (e) {
         return toolError(e);

@@ -26,7 +26,10 @@ const NO_FINDINGS = 'No findings: every check that could run passed (see below f
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
 function finding(f: Finding, n: number): string {
-  const where = [f.node, f.table].filter((x): x is string => !!x).map(h).join(' · ');
+  const where = [f.node, f.table]
+    .filter((x): x is string => !!x)
+    .map(h)
+    .join(' · ');
   const evidence = f.evidence.filter((e) => !e.startsWith('→ '));
   const meta = [`rule <code>${h(f.id)}</code>`, ...(where ? [where] : []), `confidence ${h(f.confidence)}`, ...(f.when ? [h(f.when)] : [])].join(' · ');
   const effects = (f.chain?.effects ?? []).map((e) => {

@@ -11,7 +11,10 @@ import { reportModel, type ReportModel } from './model.js';
 const svgImage = (svg: string, alt: string) => `![${md(alt)}](data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')})`;
 
 function finding(f: Finding, n: number): string[] {
-  const where = [f.node, f.table].filter((x): x is string => !!x).map(md).join(' · ');
+  const where = [f.node, f.table]
+    .filter((x): x is string => !!x)
+    .map(md)
+    .join(' · ');
   const out = [`### ${n}. ${f.severity.toUpperCase()}: ${md(f.title)}`, ''];
   out.push(`- Rule: \`${f.id.replace(/`/g, "'")}\`${where ? ` — ${where}` : ''} · confidence ${f.confidence}${f.when ? ` · ${md(f.when)}` : ''}`);
   if (f.sources?.length) out.push(`- Sources: ${f.sources.map(md).join(', ')}`);

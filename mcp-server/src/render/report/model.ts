@@ -60,7 +60,16 @@ export function reportModel(r: DiagnosisReport, generatedBy: string): ReportMode
     ...(since ? [['Incident period', `from ${since.from} (${since.seconds} s): logs ${since.logs}; metrics ${since.metrics}`] as [string, string]] : []),
     ['Findings', `${r.counts.critical} critical, ${r.counts.warning} warning, ${r.counts.info} info`],
     // A report quieted by the operator's own policy says so where a reader looks first.
-    ...(r.policy ? [['Rule policy', describePolicy(r.policy).map((l) => l.trim().replace(/^- /, '')).join('; ')] as [string, string]] : []),
+    ...(r.policy
+      ? [
+          [
+            'Rule policy',
+            describePolicy(r.policy)
+              .map((l) => l.trim().replace(/^- /, ''))
+              .join('; '),
+          ] as [string, string],
+        ]
+      : []),
   ];
   const first = r.findings[0];
   return {

@@ -34,7 +34,15 @@ export function windowCharts(w: DiagnosisWindow, collectedAt: string): WindowCha
   const flat = (title: string, unit: SignalSpec['unit'], lines: Line[], caption: string) => {
     const series = lines.flatMap((l) => {
       if (l.value === null || !Number.isFinite(l.value)) return [];
-      return [{ node: l.node, points: [[span.start, l.value], [span.end, l.value]] as [number, number][] }];
+      return [
+        {
+          node: l.node,
+          points: [
+            [span.start, l.value],
+            [span.end, l.value],
+          ] as [number, number][],
+        },
+      ];
     });
     if (series.length) charts.push({ title, caption, svg: metricsChartSvg({ title, unit, window: mw, series, changes: [] }) });
   };
@@ -71,7 +79,12 @@ export function windowCharts(w: DiagnosisWindow, collectedAt: string): WindowCha
     'ratio',
     sampled.flatMap((h) => {
       const c = h.win.cpu;
-      return c ? [{ node: `${h.name} busy`, value: (100 - c.idlePct - c.iowaitPct) / 100 }, { node: `${h.name} iowait`, value: c.iowaitPct / 100 }] : [];
+      return c
+        ? [
+            { node: `${h.name} busy`, value: (100 - c.idlePct - c.iowaitPct) / 100 },
+            { node: `${h.name} iowait`, value: c.iowaitPct / 100 },
+          ]
+        : [];
     }),
     `${MEAN} From /proc/stat of each sampled host.`,
   );

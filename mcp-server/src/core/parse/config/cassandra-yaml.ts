@@ -76,7 +76,8 @@ export interface CassandraYaml {
 }
 
 // Keys only ScyllaDB's scylla.yaml has (db/config.cc); any of them means the file is not a cassandra.yaml.
-const SCYLLA_ONLY = /^(?:developer_mode|api_port|api_address|api_ui_dir|api_doc_dir|experimental|experimental_features|murmur3_partitioner_ignore_msb_bits|enable_tablets|tablets_mode_for_new_keyspaces|consistent_cluster_management|force_schema_commit_log|alternator_\w+|prometheus_port|prometheus_address|commitlog_use_o_dsync|reader_concurrency_semaphore_\w+|enable_repair_based_node_ops|allowed_repair_based_node_ops|compaction_static_shares|memtable_flush_static_shares|enable_sstables_mc_format|enable_sstables_md_format|sstable_format|enable_dangerous_direct_import_of_cassandra_counters|abort_on_lsa_bad_alloc|maintenance_socket|schema_commitlog_segment_size_in_mb|compaction_enforce_min_threshold|query_tombstone_page_limit)$/;
+const SCYLLA_ONLY =
+  /^(?:developer_mode|api_port|api_address|api_ui_dir|api_doc_dir|experimental|experimental_features|murmur3_partitioner_ignore_msb_bits|enable_tablets|tablets_mode_for_new_keyspaces|consistent_cluster_management|force_schema_commit_log|alternator_\w+|prometheus_port|prometheus_address|commitlog_use_o_dsync|reader_concurrency_semaphore_\w+|enable_repair_based_node_ops|allowed_repair_based_node_ops|compaction_static_shares|memtable_flush_static_shares|enable_sstables_mc_format|enable_sstables_md_format|sstable_format|enable_dangerous_direct_import_of_cassandra_counters|abort_on_lsa_bad_alloc|maintenance_socket|schema_commitlog_segment_size_in_mb|compaction_enforce_min_threshold|query_tombstone_page_limit)$/;
 
 type Conv =
   | { t: 'rate'; outFactor: number; oldFactor: number }
@@ -318,8 +319,16 @@ export const parseCassandraYaml = total<CassandraYaml>(CASSANDRA_YAML_KIND, (tex
     return parsedOk<CassandraYaml>(
       CASSANDRA_YAML_KIND,
       {
-        settings: {}, naming: 'unknown', oldStyleKeys: [], newStyleKeys: [], renamedBoth: [], duplicateKeys: [],
-        audit: emptyAudit(), auditSources: {}, product: 'cassandra', scyllaKeys: [],
+        settings: {},
+        naming: 'unknown',
+        oldStyleKeys: [],
+        newStyleKeys: [],
+        renamedBoth: [],
+        duplicateKeys: [],
+        audit: emptyAudit(),
+        auditSources: {},
+        product: 'cassandra',
+        scyllaKeys: [],
       },
       warnings,
     );
@@ -352,8 +361,7 @@ export const parseCassandraYaml = total<CassandraYaml>(CASSANDRA_YAML_KIND, (tex
   const newStyleKeys = keys.filter(
     (k) => !oldStyleKeys.includes(k) && (NEW_NAMES.has(k) || (typeof settings[k] === 'string' && UNIT_VALUE.test(settings[k] as string))),
   );
-  const naming: YamlNaming =
-    oldStyleKeys.length && newStyleKeys.length ? 'mixed' : oldStyleKeys.length ? 'pre-4.1' : newStyleKeys.length ? '4.1+' : 'unknown';
+  const naming: YamlNaming = oldStyleKeys.length && newStyleKeys.length ? 'mixed' : oldStyleKeys.length ? 'pre-4.1' : newStyleKeys.length ? '4.1+' : 'unknown';
   const renamedBoth: { oldKey: string; newKey: string }[] = [];
   for (const oldKey of oldStyleKeys) {
     const newKey = OLD_TO_NEW.get(oldKey) ?? stripOldSuffix(oldKey);

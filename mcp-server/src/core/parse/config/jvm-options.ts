@@ -93,10 +93,22 @@ export const GC_FLAGS: Readonly<Record<string, GcCollector>> = {
   UseEpsilonGC: 'Epsilon',
 };
 
-const GC_LOG_FLAGS = /^(?:PrintGC\w*|PrintHeapAtGC|PrintTenuringDistribution|PrintPromotionFailure|PrintFLSStatistics|UseGCLogFileRotation|NumberOfGCLogFiles|GCLogFileSize)$/;
+const GC_LOG_FLAGS =
+  /^(?:PrintGC\w*|PrintHeapAtGC|PrintTenuringDistribution|PrintPromotionFailure|PrintFLSStatistics|UseGCLogFileRotation|NumberOfGCLogFiles|GCLogFileSize)$/;
 
 // Options that take the next token as their argument.
-const WITH_ARG = new Set(['-cp', '-classpath', '--class-path', '--module-path', '-p', '--add-exports', '--add-opens', '--add-modules', '--add-reads', '--patch-module']);
+const WITH_ARG = new Set([
+  '-cp',
+  '-classpath',
+  '--class-path',
+  '--module-path',
+  '-p',
+  '--add-exports',
+  '--add-opens',
+  '--add-modules',
+  '--add-reads',
+  '--patch-module',
+]);
 
 /** Whitespace split that keeps quoted runs together and drops the quotes. */
 function tokenize(s: string): string[] {
@@ -238,8 +250,7 @@ export const parseJvmOptions = total<JvmOptions>(JVM_OPTIONS_KIND, (text) => {
     return unrecognized(JVM_OPTIONS_KIND, text.trim() === '' ? 'empty text' : 'no JVM options (-X…, -XX:…, -D…) found');
   }
   const styles = [sawOptionsLine, sawShell, sawCommandLine].filter(Boolean).length;
-  const format: JvmOptions['format'] =
-    styles > 1 ? 'mixed' : sawShell ? 'env-sh' : sawCommandLine ? 'command-line' : 'options-file';
+  const format: JvmOptions['format'] = styles > 1 ? 'mixed' : sawShell ? 'env-sh' : sawCommandLine ? 'command-line' : 'options-file';
 
   // Last occurrence wins, as in the JVM.
   const last = (pred: (f: JvmFlag) => boolean, list = flags): JvmFlag | undefined => {
@@ -249,7 +260,7 @@ export const parseJvmOptions = total<JvmOptions>(JVM_OPTIONS_KIND, (text) => {
   const xx = (name: string, list = flags) => last((f) => f.type === 'XX' && f.name === name, list);
   const boolFlag = (name: string): boolean | null => {
     const f = xx(name);
-    return f ? f.enabled ?? (f.value !== null ? /^true$/i.test(f.value) : null) : null;
+    return f ? (f.enabled ?? (f.value !== null ? /^true$/i.test(f.value) : null)) : null;
   };
   const intFlag = (name: string): number | null => {
     const f = xx(name);
@@ -281,9 +292,7 @@ export const parseJvmOptions = total<JvmOptions>(JVM_OPTIONS_KIND, (text) => {
   }
   if (env.heapNewsize) xmnBytes ??= parseDataSizeBytes(env.heapNewsize, 1);
   const commentedValue = (name: string, envValue: string | null): string | null =>
-    (name === 'Xmn' ? xmnBytes : name === 'Xms' ? xmsBytes : xmxBytes) !== null
-      ? null
-      : (xOpt(name, commentedFlags)?.value ?? envValue);
+    (name === 'Xmn' ? xmnBytes : name === 'Xms' ? xmsBytes : xmxBytes) !== null ? null : (xOpt(name, commentedFlags)?.value ?? envValue);
 
   const selected: GcCollector[] = [];
   for (const f of flags) {

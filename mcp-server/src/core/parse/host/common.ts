@@ -54,7 +54,11 @@ export const TIME_PREFIX = /^(\d{1,2}:\d\d:\d\d(?:\s?[AP]M)?)\s+(.*)$/;
 export const TIMESTAMP_LINE =
   /^\s*(\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}[ T]\d{1,2}:\d\d:\d\d(?:\s?[AP]M)?|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[+-]\d{4}|Z)?|\d{1,2}:\d\d:\d\d(?:\s?[AP]M)?)\s*$/;
 
-export const tokens = (line: string): string[] => line.trim().split(/\s+/).filter((t) => t !== '');
+export const tokens = (line: string): string[] =>
+  line
+    .trim()
+    .split(/\s+/)
+    .filter((t) => t !== '');
 
 /** CPU time shares in percent, as every tool names them after normalisation (iostat/sar/mpstat/vmstat). */
 export interface CpuShares {

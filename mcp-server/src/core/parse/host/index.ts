@@ -5,7 +5,14 @@ import { parseSar, SAR_KIND } from './sar.js';
 import { parseTtop, TTOP_KIND } from './ttop.js';
 import { parseVmstat, VMSTAT_KIND } from './vmstat.js';
 import {
-  ETHTOOL_STATS_KIND, INTERRUPTS_KIND, parseEthtoolStats, parseInterrupts, parseScyllaSetup, parseSeastarAio, SCYLLA_SETUP_KIND, SEASTAR_AIO_KIND,
+  ETHTOOL_STATS_KIND,
+  INTERRUPTS_KIND,
+  parseEthtoolStats,
+  parseInterrupts,
+  parseScyllaSetup,
+  parseSeastarAio,
+  SCYLLA_SETUP_KIND,
+  SEASTAR_AIO_KIND,
 } from './scylla-setup.js';
 
 export * from './common.js';
@@ -17,8 +24,16 @@ export * from './sysstat-table.js';
 export * from './ttop.js';
 export * from './vmstat.js';
 
-export type HostKind = typeof IOSTAT_KIND | typeof VMSTAT_KIND | typeof MPSTAT_KIND | typeof SAR_KIND | typeof TTOP_KIND
-  | typeof SCYLLA_SETUP_KIND | typeof INTERRUPTS_KIND | typeof SEASTAR_AIO_KIND | typeof ETHTOOL_STATS_KIND;
+export type HostKind =
+  | typeof IOSTAT_KIND
+  | typeof VMSTAT_KIND
+  | typeof MPSTAT_KIND
+  | typeof SAR_KIND
+  | typeof TTOP_KIND
+  | typeof SCYLLA_SETUP_KIND
+  | typeof INTERRUPTS_KIND
+  | typeof SEASTAR_AIO_KIND
+  | typeof ETHTOOL_STATS_KIND;
 
 /** One total parser per host-tool output kind; mpstat before sar (a pure mpstat table also reads as sar). */
 export const HOST_PARSERS: Record<HostKind, (text: string) => Parsed<unknown>> = {

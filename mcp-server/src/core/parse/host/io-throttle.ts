@@ -95,7 +95,10 @@ export function parseThrottleGrep(text: string, files: readonly string[]): IoLim
   for (const line of text.split('\n')) {
     const file = byLen.find((f) => line.startsWith(`${f}:`));
     if (file === undefined) continue;
-    const body = line.slice(file.length + 1).trim().split(/\s+/);
+    const body = line
+      .slice(file.length + 1)
+      .trim()
+      .split(/\s+/);
     const majMin = body[0] ?? '';
     if (!MAJ_MIN.test(majMin)) continue;
     const base = file.slice(file.lastIndexOf('/') + 1);

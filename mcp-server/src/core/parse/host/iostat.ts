@@ -107,8 +107,25 @@ function layoutOf(cols: readonly string[]): IostatLayout {
 
 function emptyDevice(device: string, line: number): IostatDevice {
   return {
-    device, line, readsPerS: null, writesPerS: null, discardsPerS: null, tps: null, readKBps: null, writeKBps: null, rrqmPerS: null, wrqmPerS: null,
-    readAwaitMs: null, writeAwaitMs: null, awaitMs: null, queueSize: null, readReqKB: null, writeReqKB: null, reqKB: null, svctmMs: null, utilPct: null,
+    device,
+    line,
+    readsPerS: null,
+    writesPerS: null,
+    discardsPerS: null,
+    tps: null,
+    readKBps: null,
+    writeKBps: null,
+    rrqmPerS: null,
+    wrqmPerS: null,
+    readAwaitMs: null,
+    writeAwaitMs: null,
+    awaitMs: null,
+    queueSize: null,
+    readReqKB: null,
+    writeReqKB: null,
+    reqKB: null,
+    svctmMs: null,
+    utilPct: null,
   };
 }
 
@@ -149,8 +166,13 @@ function parse(text: string): Parsed<Iostat> {
   let orphanRows = 0;
   const open = (line: number, how: 'cpu' | 'device'): IostatReport => {
     const r: IostatReport = {
-      index: reports.length + 1, line: pendingStamp?.line ?? line, sinceBoot: null, timestamp: pendingStamp?.text ?? null,
-      cpu: null, cpuLine: null, devices: [],
+      index: reports.length + 1,
+      line: pendingStamp?.line ?? line,
+      sinceBoot: null,
+      timestamp: pendingStamp?.text ?? null,
+      cpu: null,
+      cpuLine: null,
+      devices: [],
     };
     pendingStamp = null;
     reports.push(r);
@@ -221,15 +243,15 @@ function parse(text: string): Parsed<Iostat> {
   // iostat's first report covers the time since boot (unless -y). It is the first one in the paste when the
   // banner sits above it, or when several reports follow and the paste starts where a report starts (the same
   // way the others do); a paste that starts mid-report (Device rows before the first avg-cpu) is a later excerpt.
-  const sameStart = ordered.length >= 2 && orphanRows === 0 && openedWith.filter((h, k) => withData.includes(reports[k]!)).every((h) => h === firstHow);
+  const sameStart = ordered.length >= 2 && orphanRows === 0 && openedWith.filter((_h, k) => withData.includes(reports[k]!)).every((h) => h === firstHow);
   if (bannerBeforeFirst) {
     ordered[0]!.sinceBoot = true;
     sinceBootNote = `report 1 follows the "Linux … (${banner?.host ?? '?'})" banner: iostat's first report is the average since boot (unless -y was given)`;
   } else if (sameStart) {
     ordered[0]!.sinceBoot = true;
-    sinceBootNote = 'report 1 of several starts the paste: iostat\'s first report is the average since boot (unless -y was given)';
+    sinceBootNote = "report 1 of several starts the paste: iostat's first report is the average since boot (unless -y was given)";
   } else if (ordered.length === 1) {
-    sinceBootNote = 'a single report without the banner: if it was iostat\'s first report it is the average since boot, not current';
+    sinceBootNote = "a single report without the banner: if it was iostat's first report it is the average since boot, not current";
   }
   for (const r of ordered.slice(1)) r.sinceBoot = false;
   if (ordered.length > 1 && ordered[0]!.sinceBoot === null) ordered[0]!.sinceBoot = false;

@@ -99,8 +99,15 @@ const truthy = (v: string | undefined): boolean => v === undefined || /^(1|true|
 /** The options of a scylla command line (argv or a SCYLLA_ARGS/CPUSET string split with splitArgs). */
 export function parseScyllaArgs(argv: readonly string[]): ScyllaArgs {
   const a: ScyllaArgs = {
-    smp: null, cpuset: null, cpusetText: null, overprovisioned: null, developerMode: null, ioPropertiesFile: null, legacyIo: false,
-    maxNetworkingIocbs: null, reserveIocbs: null,
+    smp: null,
+    cpuset: null,
+    cpusetText: null,
+    overprovisioned: null,
+    developerMode: null,
+    ioPropertiesFile: null,
+    legacyIo: false,
+    maxNetworkingIocbs: null,
+    reserveIocbs: null,
   };
   for (let i = 0; i < argv.length; i++) {
     const m = /^--([a-z][a-z0-9-]*)(?:=(.*))?$/.exec(argv[i]!);
@@ -110,23 +117,34 @@ export function parseScyllaArgs(argv: readonly string[]): ScyllaArgs {
     const next = argv[i + 1];
     const value = (): string | undefined => {
       if (m[2] !== undefined) return m[2];
-      if (next !== undefined && !next.startsWith('--')) { i++; return next; }
+      if (next !== undefined && !next.startsWith('--')) {
+        i++;
+        return next;
+      }
       return undefined;
     };
     const num = (v: string | undefined) => (v !== undefined && /^\d+$/.test(v) ? Number(v) : null);
     // A flag ("--overprovisioned") may be followed by an explicit 0/1: take that word only when it is one.
     const flagValue = (): string | undefined => {
       if (m[2] !== undefined) return m[2];
-      if (next !== undefined && /^(0|1|true|false)$/.test(next)) { i++; return next; }
+      if (next !== undefined && /^(0|1|true|false)$/.test(next)) {
+        i++;
+        return next;
+      }
       return undefined;
     };
     if (name === 'smp') a.smp = num(value());
-    else if (name === 'cpuset') { const v = value() ?? null; a.cpusetText = v; a.cpuset = parseCpuList(v); }
-    else if (name === 'overprovisioned') a.overprovisioned = truthy(flagValue());
+    else if (name === 'cpuset') {
+      const v = value() ?? null;
+      a.cpusetText = v;
+      a.cpuset = parseCpuList(v);
+    } else if (name === 'overprovisioned') a.overprovisioned = truthy(flagValue());
     else if (name === 'developer-mode') a.developerMode = truthy(flagValue());
     else if (name === 'io-properties-file') a.ioPropertiesFile = value() ?? null;
-    else if (name === 'max-io-requests' || name === 'num-io-queues') { value(); a.legacyIo = true; }
-    else if (name === 'max-networking-io-control-blocks') a.maxNetworkingIocbs = num(value());
+    else if (name === 'max-io-requests' || name === 'num-io-queues') {
+      value();
+      a.legacyIo = true;
+    } else if (name === 'max-networking-io-control-blocks') a.maxNetworkingIocbs = num(value());
     else if (name === 'reserve-io-control-blocks') a.reserveIocbs = num(value());
   }
   return a;
@@ -147,7 +165,18 @@ export interface PerftuneYaml {
 }
 
 const PERFTUNE_KEYS = [
-  'cpu_mask', 'irq_cpu_mask', 'mode', 'nic', 'tune', 'tune_clock', 'dir', 'dev', 'write_back_cache', 'arfs', 'num_rx_queues', 'irq_core_auto_detection_ratio',
+  'cpu_mask',
+  'irq_cpu_mask',
+  'mode',
+  'nic',
+  'tune',
+  'tune_clock',
+  'dir',
+  'dev',
+  'write_back_cache',
+  'arfs',
+  'num_rx_queues',
+  'irq_core_auto_detection_ratio',
 ];
 const PERFTUNE_LINE = new RegExp(`^(?:${PERFTUNE_KEYS.join('|')}):`);
 
@@ -160,8 +189,15 @@ export function parsePerftuneYaml(text: string): PerftuneYaml | null {
   let inList = false;
   for (const raw of text.split('\n')) {
     const line = raw.replace(/\r$/, '');
-    if (PERFTUNE_LINE.test(line)) { kept.push(line); inList = /:\s*$/.test(line); continue; }
-    if (inList && /^\s*-\s+\S/.test(line)) { kept.push(line); continue; }
+    if (PERFTUNE_LINE.test(line)) {
+      kept.push(line);
+      inList = /:\s*$/.test(line);
+      continue;
+    }
+    if (inList && /^\s*-\s+\S/.test(line)) {
+      kept.push(line);
+      continue;
+    }
     inList = false;
   }
   if (kept.length === 0) return null;
@@ -234,7 +270,10 @@ function parseInterruptsText(text: string): Parsed<Interrupts> {
   const lines: IrqLine[] = [];
   for (const raw of text.split('\n')) {
     const line = raw.replace(/\r$/, '').replace(/^\s*(?:\[stdout\]|>)\s?/, '');
-    if (/^\s*CPU0(?:\s+CPU\d+)*\s*$/.test(line)) { headerCpus = line.trim().split(/\s+/).length; continue; }
+    if (/^\s*CPU0(?:\s+CPU\d+)*\s*$/.test(line)) {
+      headerCpus = line.trim().split(/\s+/).length;
+      continue;
+    }
     const m = IRQ_ROW.exec(line);
     if (!m) continue;
     const counts = m[2]!.trim().split(/\s+/).map(Number);
@@ -297,7 +336,10 @@ function parseAio(text: string): Parsed<SeastarAio> {
   // A whole start-up log is for the log reader; this kind is for the few lines an operator pastes.
   if (all.filter((l) => l.trim() !== '').length > 80) return unrecognized(SEASTAR_AIO_KIND, 'a longer log: read it as logs');
   const n = (re: RegExp): number[] | null => {
-    for (const l of all) { const m = re.exec(l); if (m) return m.slice(1).map(Number); }
+    for (const l of all) {
+      const m = re.exec(l);
+      if (m) return m.slice(1).map(Number);
+    }
     return null;
   };
   const minRec = n(/aio-max-nr to at least (\d+) \(minimum\) or (\d+) \(recommended/);
@@ -332,7 +374,11 @@ export const ETHTOOL_STATS_KIND = 'host.ethtool-stats';
 
 /** The ENA "packets shaped" counters (ena_admin_eni_stats), by name. */
 export const ENA_ALLOWANCES = [
-  'bw_in_allowance_exceeded', 'bw_out_allowance_exceeded', 'pps_allowance_exceeded', 'conntrack_allowance_exceeded', 'linklocal_allowance_exceeded',
+  'bw_in_allowance_exceeded',
+  'bw_out_allowance_exceeded',
+  'pps_allowance_exceeded',
+  'conntrack_allowance_exceeded',
+  'linklocal_allowance_exceeded',
 ] as const;
 
 export interface EthtoolStats {

@@ -149,7 +149,7 @@ function parse(text: string): Parsed<TopThreads> {
   const warnings: string[] = [];
   if (withRows.some((s) => s.hostCpu === null && s.time === null)) warnings.push('no top summary lines: host CPU and load average unknown');
   if (withRows.some((s) => s.threads.some((t) => t.processTotal))) {
-    warnings.push('the process leader row carries the whole process\'s CPU and TIME+ (procps top -H -p): left out of the per-thread figures');
+    warnings.push("the process leader row carries the whole process's CPU and TIME+ (procps top -H -p): left out of the per-thread figures");
   }
   return { ok: true, kind: TOP_THREADS_KIND, value: { samples: withRows, unnamed }, warnings };
 }
@@ -164,7 +164,7 @@ function markProcessTotal(s: TopSample): void {
   const named = s.threads.filter((t) => PROCESS_NAME.test(t.name) && t.cpuTimeS !== null);
   if (named.length === 0 || s.threads.length < 3) return;
   const lead = named.reduce((a, b) => (b.cpuTimeS! > a.cpuTimeS! ? b : a));
-  const rest = s.threads.reduce((a, t) => a + (t === lead ? 0 : t.cpuTimeS ?? 0), 0);
+  const rest = s.threads.reduce((a, t) => a + (t === lead ? 0 : (t.cpuTimeS ?? 0)), 0);
   if (rest > 0 && lead.cpuTimeS! >= rest * 0.95) lead.processTotal = true;
 }
 

@@ -61,8 +61,15 @@ function parse(text: string): Parsed<Ttop> {
     const s = SUMMARY.exec(l);
     if (s) {
       cur = {
-        time: s[1]!, line: i + 1, processCpuPct: null, applicationCpuPct: null, otherCpuPct: null, gcCpuPct: null, threadCount: null,
-        heapAllocBytesPerS: null, threads: [],
+        time: s[1]!,
+        line: i + 1,
+        processCpuPct: null,
+        applicationCpuPct: null,
+        otherCpuPct: null,
+        gcCpuPct: null,
+        threadCount: null,
+        heapAllocBytesPerS: null,
+        threads: [],
       };
       samples.push(cur);
       continue;
@@ -72,8 +79,13 @@ function parse(text: string): Parsed<Ttop> {
     if (t) {
       const name = t[6]!.trim();
       cur.threads.push({
-        id: Number(t[1]), name, group: threadGroup(name), userPct: Number(t[2]), sysPct: Number(t[3]),
-        allocBytesPerS: t[4] ? Number(t[4]) * UNIT[t[5]!]! : null, line: i + 1,
+        id: Number(t[1]),
+        name,
+        group: threadGroup(name),
+        userPct: Number(t[2]),
+        sysPct: Number(t[3]),
+        allocBytesPerS: t[4] ? Number(t[4]) * UNIT[t[5]!]! : null,
+        line: i + 1,
       });
       continue;
     }

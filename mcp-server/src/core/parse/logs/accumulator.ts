@@ -11,7 +11,18 @@
  */
 import { parsedOk, unrecognized, type Parsed } from '../../parsed.js';
 import { classify, closeGcRecord, configError, openGcRecord, type ClassifyMode, type ConfigErrorType, type Hit } from './classify.js';
-import { LEVEL_DEBUG, LEVEL_ERROR, LEVEL_INFO, LEVEL_TRACE, LEVEL_WARN, newHeader, newHeaderState, readGrepPrefixed, readHeader, resolveDate } from './header.js';
+import {
+  LEVEL_DEBUG,
+  LEVEL_ERROR,
+  LEVEL_INFO,
+  LEVEL_TRACE,
+  LEVEL_WARN,
+  newHeader,
+  newHeaderState,
+  readGrepPrefixed,
+  readHeader,
+  resolveDate,
+} from './header.js';
 import { SeenLines } from './seen-lines.js';
 import { SlowQueryReader } from './slow-queries.js';
 import { StartupReader } from './startup.js';
@@ -305,7 +316,10 @@ export class LogAccumulator {
   private readonly spStartup = new StartupWindows();
 
   // dropped
-  private readonly droppedBy = new Map<string, { lines: number; internal: number; cross: number; maxLine: number; latInt: number | null; latCross: number | null }>();
+  private readonly droppedBy = new Map<
+    string,
+    { lines: number; internal: number; cross: number; maxLine: number; latInt: number | null; latCross: number | null }
+  >();
   private readonly droppedTables = new Map<string, number>();
 
   // thread pools
@@ -319,7 +333,10 @@ export class LogAccumulator {
 
   // tombstones / large data
   private readonly tombTables = new Map<string, { warnings: number; aborts: number; max: number; maxLive: number | null; total: number }>();
-  private readonly largeTables = new Map<string, { table: string; what: 'partition' | 'row' | 'cell' | 'collection'; count: number; maxBytes: number; maxKey: string | null }>();
+  private readonly largeTables = new Map<
+    string,
+    { table: string; what: 'partition' | 'row' | 'cell' | 'collection'; count: number; maxBytes: number; maxKey: string | null }
+  >();
 
   // scylla
   private readonly stallAll = new Quantiles();
@@ -451,7 +468,8 @@ export class LogAccumulator {
     this.levelCounts[h.level] = this.levelCounts[h.level]! + 1;
     const fam = this.family();
     this.familyCounts[fam] = this.familyCounts[fam]! + 1;
-    if (h.fileStart >= 0 && s.charCodeAt(h.fileStart) === 68 && (s.startsWith('Dse', h.fileStart) || s.startsWith('DroppedMessages', h.fileStart))) this.dseHints++;
+    if (h.fileStart >= 0 && s.charCodeAt(h.fileStart) === 68 && (s.startsWith('Dse', h.fileStart) || s.startsWith('DroppedMessages', h.fileStart)))
+      this.dseHints++;
 
     if (h.dateAt >= 0) {
       // kept unread: only a local pause reads them back
@@ -674,7 +692,19 @@ export class LogAccumulator {
       this.closeSnapshot();
       const layout = s.includes('Stolen', i) ? 'dse68' : s.includes('Delayed', i) ? 'dse' : s.includes('Completed', i) ? 'full' : 'short';
       const t = this.entryTime();
-      this.snap = { t, time: formatLogTime(t, this.basis), lineNo: this.total, headerLine: clip(line), layout, rows: 0, pending: 0, worstPending: -1, worstPool: '', worstLine: '', worstLineNo: 0 };
+      this.snap = {
+        t,
+        time: formatLogTime(t, this.basis),
+        lineNo: this.total,
+        headerLine: clip(line),
+        layout,
+        rows: 0,
+        pending: 0,
+        worstPending: -1,
+        worstPool: '',
+        worstLine: '',
+        worstLineNo: 0,
+      };
       this.statusMode = 1;
       return;
     }
@@ -699,14 +729,27 @@ export class LogAccumulator {
     let delayed: number | null = null;
     if (v.length > 2) {
       // DSE 6.8: Shared and Stolen count TPC tasks moved between cores; they are not blocked work
-      if (snap.layout === 'dse68') [active, pending, delayed, completed, blocked, allTime] = [v[0] ?? null, v[1] ?? null, v[3] ?? null, v[6] ?? null, v[7] ?? null, v[8] ?? null];
-      else if (snap.layout === 'dse') [active, pending, delayed, completed, blocked, allTime] = [v[0] ?? null, v[1] ?? null, v[2] ?? null, v[3] ?? null, v[4] ?? null, v[5] ?? null];
+      if (snap.layout === 'dse68')
+        [active, pending, delayed, completed, blocked, allTime] = [v[0] ?? null, v[1] ?? null, v[3] ?? null, v[6] ?? null, v[7] ?? null, v[8] ?? null];
+      else if (snap.layout === 'dse')
+        [active, pending, delayed, completed, blocked, allTime] = [v[0] ?? null, v[1] ?? null, v[2] ?? null, v[3] ?? null, v[4] ?? null, v[5] ?? null];
       else if (snap.layout === 'full') [active, pending, completed, blocked, allTime] = [v[0] ?? null, v[1] ?? null, v[2] ?? null, v[3] ?? null, v[4] ?? null];
       else [active, pending, blocked] = [v[0] ?? null, v[1] ?? null, v[2] ?? null];
     }
     let p = this.poolMemo.get(snap.rows, name);
     if (!p) {
-      p = slot(this.pools, name, CAP_POOLS, () => ({ snapshots: 0, withPending: 0, maxActive: null, maxPending: null, maxBlocked: null, maxAllTimeBlocked: null, maxDelayed: null, lastPending: null, lastCompleted: null, maxPendingT: null }));
+      p = slot(this.pools, name, CAP_POOLS, () => ({
+        snapshots: 0,
+        withPending: 0,
+        maxActive: null,
+        maxPending: null,
+        maxBlocked: null,
+        maxAllTimeBlocked: null,
+        maxDelayed: null,
+        lastPending: null,
+        lastCompleted: null,
+        maxPendingT: null,
+      }));
       this.poolMemo.set(snap.rows, name, p);
     }
     p.snapshots++;
@@ -781,7 +824,14 @@ export class LogAccumulator {
 
   private example(t: number | null, line: string, magnitude: number | null, detail?: Record<string, string | number>): LogExample {
     const h = this.h;
-    const e: LogExample = { t, time: t !== null ? formatLogTime(t, this.basis) : formatLogTime(Number.isFinite(h.t) ? h.t : null, h.basis), magnitude: magnitude === null ? null : round3(magnitude), lineNo: this.total, line: clip(line), ...this.origin() };
+    const e: LogExample = {
+      t,
+      time: t !== null ? formatLogTime(t, this.basis) : formatLogTime(Number.isFinite(h.t) ? h.t : null, h.basis),
+      magnitude: magnitude === null ? null : round3(magnitude),
+      lineNo: this.total,
+      line: clip(line),
+      ...this.origin(),
+    };
     if (detail) {
       for (const k of Object.keys(detail)) if (typeof detail[k] === 'string') detail[k] = detach(detail[k]);
       e.detail = detail;
@@ -875,14 +925,23 @@ export class LogAccumulator {
         return;
       }
       case 'dropped': {
-        const d = slot(this.droppedBy, hit.type, CAP_SMALL, () => ({ lines: 0, internal: 0, cross: 0, maxLine: 0, latInt: null as number | null, latCross: null as number | null }));
+        const d = slot(this.droppedBy, hit.type, CAP_SMALL, () => ({
+          lines: 0,
+          internal: 0,
+          cross: 0,
+          maxLine: 0,
+          latInt: null as number | null,
+          latCross: null as number | null,
+        }));
         d.lines++;
         d.internal += hit.internal;
         d.cross += hit.crossNode;
         d.maxLine = Math.max(d.maxLine, hit.internal + hit.crossNode);
         d.latInt = maxOrNull(d.latInt, hit.meanInternalMs);
         d.latCross = maxOrNull(d.latCross, hit.meanCrossNodeMs);
-        this.count(k, t, hit.internal + hit.crossNode, () => this.example(t, line, hit.internal + hit.crossNode, { type: hit.type, internal: hit.internal, crossNode: hit.crossNode }));
+        this.count(k, t, hit.internal + hit.crossNode, () =>
+          this.example(t, line, hit.internal + hit.crossNode, { type: hit.type, internal: hit.internal, crossNode: hit.crossNode }),
+        );
         return;
       }
       case 'tombstoneWarn':
@@ -907,7 +966,13 @@ export class LogAccumulator {
       case 'largePartition':
       case 'largeRowCell': {
         const id = `${hit.what} ${hit.table}`;
-        const l = slot(this.largeTables, id, CAP_TABLES, () => ({ table: this.largeTables.size < CAP_TABLES ? detach(hit.table) : OTHER, what: hit.what, count: 0, maxBytes: 0, maxKey: null as string | null }));
+        const l = slot(this.largeTables, id, CAP_TABLES, () => ({
+          table: this.largeTables.size < CAP_TABLES ? detach(hit.table) : OTHER,
+          what: hit.what,
+          count: 0,
+          maxBytes: 0,
+          maxKey: null as string | null,
+        }));
         l.count++;
         if (hit.bytes !== null && hit.bytes >= l.maxBytes) {
           l.maxBytes = hit.bytes;
@@ -941,7 +1006,9 @@ export class LogAccumulator {
       case 'hintFailure': {
         if (hit.partial) this.hintPartial++;
         if (hit.endpoint) bump(this.hintEndpoints, hit.endpoint, 1, CAP_SMALL);
-        this.count(k, t, null, () => this.example(t, line, null, hit.endpoint ? { endpoint: hit.endpoint, partial: hit.partial ? 'yes' : 'no' } : { partial: hit.partial ? 'yes' : 'no' }));
+        this.count(k, t, null, () =>
+          this.example(t, line, null, hit.endpoint ? { endpoint: hit.endpoint, partial: hit.partial ? 'yes' : 'no' } : { partial: hit.partial ? 'yes' : 'no' }),
+        );
         return;
       }
       case 'repairFailure': {
@@ -953,7 +1020,9 @@ export class LogAccumulator {
         const b = slot(this.bufferPools, hit.pool, CAP_SMALL, () => ({ limit: hit.limitBytes, count: 0 }));
         b.count++;
         b.limit = maxOrNull(b.limit, hit.limitBytes);
-        this.count(k, t, null, () => this.example(t, line, null, hit.limitBytes !== null ? { pool: hit.pool, limitBytes: hit.limitBytes } : { pool: hit.pool }));
+        this.count(k, t, null, () =>
+          this.example(t, line, null, hit.limitBytes !== null ? { pool: hit.pool, limitBytes: hit.limitBytes } : { pool: hit.pool }),
+        );
         return;
       }
       case 'commitlogSync': {
@@ -984,7 +1053,9 @@ export class LogAccumulator {
       case 'configError': {
         bump(this.configErrorTypes, hit.error, 1, CAP_SMALL);
         for (const key of hit.settings) if (this.configSettings.size < CAP_SMALL) this.configSettings.add(detach(key));
-        this.count(k, t, null, () => this.example(t, line, null, hit.settings.length ? { error: hit.error, settings: hit.settings.join(', ') } : { error: hit.error }));
+        this.count(k, t, null, () =>
+          this.example(t, line, null, hit.settings.length ? { error: hit.error, settings: hit.settings.join(', ') } : { error: hit.error }),
+        );
         return;
       }
       case 'scyllaTimeout': {
@@ -1023,7 +1094,10 @@ export class LogAccumulator {
     const warnings: string[] = [];
     if (this.unrecognisedLines > 0) warnings.push(`${this.unrecognisedLines} of ${nonBlank} non-blank lines were not recognised`);
     if (this.overlong > 0) warnings.push(`${this.overlong} line(s) longer than 1 MiB were cut`);
-    return parsedOk(LOG_KIND, facts, [...warnings, ...facts.notes.filter((n) => n.startsWith('timestamps have no year') || n.startsWith('timestamps are JVM uptime'))]);
+    return parsedOk(LOG_KIND, facts, [
+      ...warnings,
+      ...facts.notes.filter((n) => n.startsWith('timestamps have no year') || n.startsWith('timestamps are JVM uptime')),
+    ]);
   }
 
   private facts(): LogFacts {
@@ -1050,14 +1124,27 @@ export class LogAccumulator {
       };
     }
 
-    if (this.basis === 'no-year') notes.push('timestamps have no year (journald/syslog): times are relative, in a nominal year 2000; ordering, spans and buckets hold, calendar dates do not');
+    if (this.basis === 'no-year')
+      notes.push(
+        'timestamps have no year (journald/syslog): times are relative, in a nominal year 2000; ordering, spans and buckets hold, calendar dates do not',
+      );
     if (this.basis === 'uptime') notes.push('timestamps are JVM uptime only: times are ms since the JVM started');
-    if (this.basis === 'absolute' && this.unzoned > 0) notes.push("timestamps carry no zone and were read as UTC: shift by the node's zone before comparing with other sources");
-    if (this.otherBasisLines > 0) notes.push(`${this.otherBasisLines} line(s) carried a different kind of timestamp than the first one (${this.basis}); their events are counted but left out of timelines`);
+    if (this.basis === 'absolute' && this.unzoned > 0)
+      notes.push("timestamps carry no zone and were read as UTC: shift by the node's zone before comparing with other sources");
+    if (this.otherBasisLines > 0)
+      notes.push(
+        `${this.otherBasisLines} line(s) carried a different kind of timestamp than the first one (${this.basis}); their events are counted but left out of timelines`,
+      );
     if (this.basis === 'none' && this.headed > 0) notes.push('no line carried a usable timestamp: no timelines');
 
     const fc = this.familyCounts;
-    const famEntries = ([['cassandra', fc[FAMILY_CASSANDRA]!], ['scylla', fc[FAMILY_SCYLLA]!], ['gc', fc[FAMILY_GC]!]] as [string, number][]).sort((a, b) => b[1] - a[1]);
+    const famEntries = (
+      [
+        ['cassandra', fc[FAMILY_CASSANDRA]!],
+        ['scylla', fc[FAMILY_SCYLLA]!],
+        ['gc', fc[FAMILY_GC]!],
+      ] as [string, number][]
+    ).sort((a, b) => b[1] - a[1]);
     const formats = Object.fromEntries(FORMATS.map((f, i) => [f, this.formatCounts[i]!])) as Record<LineFormat, number>;
     const lc = this.levelCounts;
     const levels = { error: lc[LEVEL_ERROR]!, warn: lc[LEVEL_WARN]!, info: lc[LEVEL_INFO]!, debug: lc[LEVEL_DEBUG]!, trace: lc[LEVEL_TRACE]! };
@@ -1078,7 +1165,13 @@ export class LogAccumulator {
       }
     }
     const mixed = second[1] > 0.1 * this.headed;
-    if (mixed) notes.push(`mixed input: ${famEntries.filter(([, n]) => n > 0).map(([f, n]) => `${n} ${f} lines`).join(', ')}`);
+    if (mixed)
+      notes.push(
+        `mixed input: ${famEntries
+          .filter(([, n]) => n > 0)
+          .map(([f, n]) => `${n} ${f} lines`)
+          .join(', ')}`,
+      );
 
     const gcBy = [...this.gcBy.entries()]
       .map(([collector, c]) => ({ collector, from: c.from, count: c.count, totalMs: round3(c.total), maxMs: round3(c.max), p99Ms: round3(c.q.quantile(0.99)) }))
@@ -1103,12 +1196,23 @@ export class LogAccumulator {
       .sort((a, b) => (b.maxPending ?? -1) - (a.maxPending ?? -1) || (b.maxBlocked ?? -1) - (a.maxBlocked ?? -1) || a.pool.localeCompare(b.pool));
 
     const droppedBy = [...this.droppedBy.entries()]
-      .map(([type, d]) => ({ type, lines: d.lines, internal: d.internal, crossNode: d.cross, maxPerLine: d.maxLine, maxMeanInternalLatencyMs: d.latInt, maxMeanCrossNodeLatencyMs: d.latCross }))
+      .map(([type, d]) => ({
+        type,
+        lines: d.lines,
+        internal: d.internal,
+        crossNode: d.cross,
+        maxPerLine: d.maxLine,
+        maxMeanInternalLatencyMs: d.latInt,
+        maxMeanCrossNodeLatencyMs: d.latCross,
+      }))
       .sort((a, b) => b.internal + b.crossNode - (a.internal + a.crossNode));
 
-    const stallShards = [...this.stallShards.entries()].map(([shard, s]) => ({ shard, count: s.count, totalMs: s.total, maxMs: s.max })).sort((a, b) => a.shard - b.shard);
+    const stallShards = [...this.stallShards.entries()]
+      .map(([shard, s]) => ({ shard, count: s.count, totalMs: s.total, maxMs: s.max }))
+      .sort((a, b) => a.shard - b.shard);
 
-    if (this.pools.has(OTHER) || this.tombTables.has(OTHER) || this.largeTables.has(OTHER) || this.gcBy.has(OTHER)) notes.push(`some breakdowns hit their size cap; the rest is summed under "${OTHER}"`);
+    if (this.pools.has(OTHER) || this.tombTables.has(OTHER) || this.largeTables.has(OTHER) || this.gcBy.has(OTHER))
+      notes.push(`some breakdowns hit their size cap; the rest is summed under "${OTHER}"`);
 
     const byCount = <K>(m: Map<K, number>) => [...m.entries()].sort((a, b) => b[1] - a[1]);
     if (this.duplicates > 0) notes.push(`${this.duplicates} event line(s) repeated an earlier line exactly (debug.log repeats system.log): counted once`);
@@ -1166,7 +1270,9 @@ export class LogAccumulator {
         p99TtspMs: round3(this.spTtsp.quantile(0.99)),
         ttspShare: sp.stopped > 0 ? round3(sp.ttsp / sp.stopped) : 0,
         ttspDominated: { count: sp.domCount, totalStoppedMs: round3(sp.domStopped), maxStoppedMs: round3(sp.domMax) },
-        byOperation: [...this.spOps.entries()].map(([operation, o]) => ({ operation, count: o.count, totalMs: round3(o.total), maxMs: round3(o.max) })).sort((a, b) => b.totalMs - a.totalMs),
+        byOperation: [...this.spOps.entries()]
+          .map(([operation, o]) => ({ operation, count: o.count, totalMs: round3(o.total), maxMs: round3(o.max) }))
+          .sort((a, b) => b.totalMs - a.totalMs),
         worstTtsp: this.spWorstTtsp.items,
         ...spStartupPart(this.spStartup.result()),
       },
@@ -1190,13 +1296,31 @@ export class LogAccumulator {
         rowsOrCells: this.kinds.get('largeRowCell')!.count,
         byTable: [...this.largeTables.values()].map((l) => ({ ...l })).sort((a, b) => b.maxBytes - a.maxBytes),
       },
-      reactorStalls: { count: this.stallAll.count, totalMs: this.stallTotal, maxMs: this.stallAll.count ? this.stallAll.max : 0, p99Ms: this.stallAll.quantile(0.99), byShard: stallShards },
-      bufferPool: { count: this.kinds.get('bufferPoolFull')!.count, byPool: [...this.bufferPools.entries()].map(([pool, b]) => ({ pool, limitBytes: b.limit, count: b.count })) },
+      reactorStalls: {
+        count: this.stallAll.count,
+        totalMs: this.stallTotal,
+        maxMs: this.stallAll.count ? this.stallAll.max : 0,
+        p99Ms: this.stallAll.quantile(0.99),
+        byShard: stallShards,
+      },
+      bufferPool: {
+        count: this.kinds.get('bufferPoolFull')!.count,
+        byPool: [...this.bufferPools.entries()].map(([pool, b]) => ({ pool, limitBytes: b.limit, count: b.count })),
+      },
       localPauses: { count: this.localPause.count, totalMs: round3(this.localPause.total), maxMs: round3(this.localPause.max) },
       oom: { count: this.kinds.get('oom')!.count, byKind: byCount(this.oomKinds).map(([k, count]) => ({ kind: k, count })) },
-      hints: { failures: this.kinds.get('hintFailure')!.count, partial: this.hintPartial, byEndpoint: byCount(this.hintEndpoints).map(([endpoint, count]) => ({ endpoint, count })) },
+      hints: {
+        failures: this.kinds.get('hintFailure')!.count,
+        partial: this.hintPartial,
+        byEndpoint: byCount(this.hintEndpoints).map(([endpoint, count]) => ({ endpoint, count })),
+      },
       repair: { failures: this.kinds.get('repairFailure')!.count, distinctSessions: this.repairSessions.size },
-      commitlogSync: { warnings: this.commitlog.warnings, laggingSyncs: this.commitlog.lagging, maxAverageSyncMs: this.commitlog.maxAvg, maxExceededByMs: this.commitlog.maxExceeded },
+      commitlogSync: {
+        warnings: this.commitlog.warnings,
+        laggingSyncs: this.commitlog.lagging,
+        maxAverageSyncMs: this.commitlog.maxAvg,
+        maxExceededByMs: this.commitlog.maxExceeded,
+      },
       configErrors: {
         count: this.kinds.get('configError')!.count,
         byType: byCount(this.configErrorTypes).map(([type, count]) => ({ type: type as ConfigErrorType, count })),

@@ -55,7 +55,14 @@ export type Hit =
   | { kind: 'dropped'; type: string; internal: number; crossNode: number; meanInternalMs: number | null; meanCrossNodeMs: number | null }
   | { kind: 'tombstoneWarn'; tombstones: number; live: number | null; table: string; phase: 'read' | 'compaction' }
   | { kind: 'tombstoneAbort'; tombstones: number | null; table: string }
-  | { kind: 'largePartition' | 'largeRowCell'; bytes: number | null; table: string; key: string | null; what: 'partition' | 'row' | 'cell' | 'collection'; via: string }
+  | {
+      kind: 'largePartition' | 'largeRowCell';
+      bytes: number | null;
+      table: string;
+      key: string | null;
+      what: 'partition' | 'row' | 'cell' | 'collection';
+      via: string;
+    }
   | { kind: 'oom'; what: string }
   | { kind: 'localPause'; ms: number; thresholdMs: number | null }
   | { kind: 'hintFailure'; partial: boolean; endpoint: string | null }
@@ -78,7 +85,23 @@ export function num(text: string | undefined): number {
   return Number(/^\d+,\d+$/.test(t) ? t.replace(',', '.') : t.replace(/,/g, ''));
 }
 
-const SIZE_FACTORS: Record<string, number> = { b: 1, byte: 1, bytes: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3, t: 1024 ** 4, tb: 1024 ** 4, tib: 1024 ** 4 };
+const SIZE_FACTORS: Record<string, number> = {
+  b: 1,
+  byte: 1,
+  bytes: 1,
+  k: 1024,
+  kb: 1024,
+  kib: 1024,
+  m: 1024 ** 2,
+  mb: 1024 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gb: 1024 ** 3,
+  gib: 1024 ** 3,
+  t: 1024 ** 4,
+  tb: 1024 ** 4,
+  tib: 1024 ** 4,
+};
 
 /**
  * "895.549MiB", "1.000GiB", "93368360 bytes", "7996951" → bytes (Cassandra's prettyPrintMemory divides by 1024
@@ -284,7 +307,8 @@ export function closeGcRecord(s: string): number {
 // Anchored on the literal: a leading "(\w+) messages …" regex backtracks over every word of a long line (quadratic
 // on a 170 kB line of one word run, found by the fuzz suite); the verb is read backwards from the literal instead.
 const DROPPED_AT = ' messages were dropped in ';
-const DROPPED_TAIL = /^ messages were dropped in (?:the )?last (\d+) (ms|s): (\d+) (?:internal|for internal timeout) and (\d+) (?:cross node|for cross node timeout)/;
+const DROPPED_TAIL =
+  /^ messages were dropped in (?:the )?last (\d+) (ms|s): (\d+) (?:internal|for internal timeout) and (\d+) (?:cross node|for cross node timeout)/;
 const DROPPED_LATENCY = /Mean internal dropped latency: (\d+) ms and Mean cross-node dropped latency: (\d+) ms/;
 
 const isWordChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
@@ -297,7 +321,14 @@ function dropped(s: string, start: number): Hit | null {
     const m = DROPPED_TAIL.exec(s.slice(at, at + 200));
     if (!m) continue;
     const lat = DROPPED_LATENCY.exec(s);
-    return { kind: 'dropped', type: s.slice(b, at), internal: Number(m[3]), crossNode: Number(m[4]), meanInternalMs: lat ? Number(lat[1]) : null, meanCrossNodeMs: lat ? Number(lat[2]) : null };
+    return {
+      kind: 'dropped',
+      type: s.slice(b, at),
+      internal: Number(m[3]),
+      crossNode: Number(m[4]),
+      meanInternalMs: lat ? Number(lat[1]) : null,
+      meanCrossNodeMs: lat ? Number(lat[2]) : null,
+    };
   }
   return null;
 }
@@ -376,7 +407,15 @@ function largeData(s: string, start: number): Hit | null {
   const sg = SCYLLA_GUARDRAIL.exec(text);
   if (sg) {
     const metric = sg[1]!;
-    const what = metric.startsWith('partition') ? 'partition' : metric.startsWith('row') ? 'row' : metric.startsWith('cell') ? 'cell' : metric.startsWith('collection') ? 'collection' : null;
+    const what = metric.startsWith('partition')
+      ? 'partition'
+      : metric.startsWith('row')
+        ? 'row'
+        : metric.startsWith('cell')
+          ? 'cell'
+          : metric.startsWith('collection')
+            ? 'collection'
+            : null;
     if (!what) return null;
     return {
       kind: what === 'partition' ? 'largePartition' : 'largeRowCell',
@@ -431,7 +470,12 @@ function repair(s: string, start: number): Hit | null {
   const text = start ? s.slice(start) : s;
   if (!REPAIR_FAILURE.test(text)) return null;
   // ScyllaDB: "repair - repair_tracker run for repair id 4 failed: … Failed to repair for keyspace=…" (scylladb#6120).
-  if (!/[Rr]epair (?:#|session|command|job|\w{8}-)|\[repair #|RepairException|repair failed|[Rr]epair\[|repair id \d+ failed|Failed to repair for keyspace=/.test(text)) return null;
+  if (
+    !/[Rr]epair (?:#|session|command|job|\w{8}-)|\[repair #|RepairException|repair failed|[Rr]epair\[|repair id \d+ failed|Failed to repair for keyspace=/.test(
+      text,
+    )
+  )
+    return null;
   const id = UUID.exec(text);
   return { kind: 'repairFailure', session: id ? id[0] : null };
 }
@@ -439,7 +483,8 @@ function repair(s: string, start: number): Hit | null {
 // 4.0: "… for chunk cache buffer pool, …"; 4.1+ networking pool: "… (1.000MiB) for networking, cannot allocate …"
 const MAX_MEMORY = /Maximum memory usage reached \(([^)]+)\)(?: for ([^,()]{1,40}?)(?: buffer pool)?)?, cannot allocate chunk of/;
 
-const COMMITLOG_SYNC = /Out of (\d+) commit log syncs over the past ([\d.,]+)s with average duration of ([\d.,]+)ms, (\d+) have exceeded the configured commit interval by an average of ([\d.,]+)ms/;
+const COMMITLOG_SYNC =
+  /Out of (\d+) commit log syncs over the past ([\d.,]+)s with average duration of ([\d.,]+)ms, (\d+) have exceeded the configured commit interval by an average of ([\d.,]+)ms/;
 
 const REACTOR = /Reactor stalled for (\d+) ms on shard (\d+)/;
 
@@ -465,12 +510,26 @@ const keyList = (text: string) => [...new Set(text.match(SNAKE_KEY) ?? [])].slic
 
 /** A cassandra.yaml the node refused at startup, with the settings the message names. */
 export function configError(s: string, start: number): Hit | null {
-  if (!s.includes('ConfigurationException', start) && !s.includes('Invalid yaml', start) && !s.includes('old and new keys', start) && !s.includes('Cannot create property=', start)) {
+  if (
+    !s.includes('ConfigurationException', start) &&
+    !s.includes('Invalid yaml', start) &&
+    !s.includes('old and new keys', start) &&
+    !s.includes('Cannot create property=', start)
+  ) {
     return null;
   }
   const text = start ? s.slice(start) : s;
   let m = REMOVE_PROPERTIES.exec(text);
-  if (m) return { kind: 'configError', error: 'unknown-keys', settings: m[1]!.split(',').map((k) => k.trim()).filter((k) => k !== '').slice(0, 20) };
+  if (m)
+    return {
+      kind: 'configError',
+      error: 'unknown-keys',
+      settings: m[1]!
+        .split(',')
+        .map((k) => k.trim())
+        .filter((k) => k !== '')
+        .slice(0, 20),
+    };
   m = OLD_AND_NEW.exec(text);
   if (m) return { kind: 'configError', error: 'old-and-new-keys', settings: m[1] === undefined ? [] : keyList(m[1]) };
   m = UNABLE_TO_FIND.exec(text);
@@ -496,7 +555,9 @@ export function configError(s: string, start: number): Hit | null {
  */
 /** Startup dumps (the whole yaml, the classpath, JVM flags) mention every setting name: never events. */
 function isDump(s: string, start: number): boolean {
-  return s.startsWith('Node configuration', start) || s.startsWith('JVM Arguments', start) || s.startsWith('Classpath', start) || s.startsWith('JVM vendor', start);
+  return (
+    s.startsWith('Node configuration', start) || s.startsWith('JVM Arguments', start) || s.startsWith('Classpath', start) || s.startsWith('JVM vendor', start)
+  );
 }
 
 /**

@@ -55,7 +55,21 @@ export interface LineHeader {
 }
 
 export function newHeader(): LineHeader {
-  return { format: null, t: NaN, basis: 'none', hasZone: false, level: 0, msgStart: 0, dateAt: -1, fileStart: -1, fileEnd: -1, node: '', program: '', shard: -1, grepSource: '' };
+  return {
+    format: null,
+    t: NaN,
+    basis: 'none',
+    hasZone: false,
+    level: 0,
+    msgStart: 0,
+    dateAt: -1,
+    fileStart: -1,
+    fileEnd: -1,
+    node: '',
+    program: '',
+    shard: -1,
+    grepSource: '',
+  };
 }
 
 /** State that spans lines: journald has no year, so month wrap-arounds advance a nominal year. */
@@ -176,7 +190,7 @@ export function readDateTime(s: string, i: number, h: LineHeader, cache?: Header
     } else if (a >= 0 && a <= 9) {
       let scale = 100;
       j++;
-      while (z = s.charCodeAt(j), z >= 48 && z <= 57) {
+      while (((z = s.charCodeAt(j)), z >= 48 && z <= 57)) {
         ms += (z - 48) * scale;
         scale /= 10;
         j++;
@@ -208,7 +222,8 @@ export function readDateTime(s: string, i: number, h: LineHeader, cache?: Header
  * by resolveDate, if the time is needed); -1 when the shape does not match.
  */
 function dateShapeEnd(s: string, i: number): number {
-  if (s.charCodeAt(i + 4) !== 45 || s.charCodeAt(i + 7) !== 45 || s.charCodeAt(i + 13) !== 58 || s.charCodeAt(i + 16) !== 58 || !isDigit(s.charCodeAt(i))) return -1;
+  if (s.charCodeAt(i + 4) !== 45 || s.charCodeAt(i + 7) !== 45 || s.charCodeAt(i + 13) !== 58 || s.charCodeAt(i + 16) !== 58 || !isDigit(s.charCodeAt(i)))
+    return -1;
   const e = s.indexOf(' ', i + 19);
   return e < 0 ? s.length : e;
 }

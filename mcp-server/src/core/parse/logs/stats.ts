@@ -167,4 +167,3 @@ export function detach(s: string): string {
 export function clip(line: string, max = 300): string {
   return detach(line.length > max ? line.slice(0, max) : line);
 }
-

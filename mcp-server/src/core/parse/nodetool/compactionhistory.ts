@@ -113,7 +113,10 @@ export const parseCompactionhistory = total<NodetoolCompactionHistory>('nodetool
     });
   }
   if (!columns) {
-    return unrecognized(kind, sawTitle ? '"Compaction History:" without its column header (output cut?)' : 'no "id … keyspace_name … columnfamily_name" header');
+    return unrecognized(
+      kind,
+      sawTitle ? '"Compaction History:" without its column header (output cut?)' : 'no "id … keyspace_name … columnfamily_name" header',
+    );
   }
   return parsedOk<NodetoolCompactionHistory>(kind, { entries, columns: columns.map((c) => c.name) }, limitWarnings(warnings));
 });

@@ -66,7 +66,10 @@ export interface NodetoolCompactionstats {
 const TABLE_HEADER = ['id', 'compaction type', 'keyspace', 'table', 'column family', 'completed', 'total', 'unit', 'progress'];
 const QTY = String.raw`-?\d+(?:[.,]\d+)?(?:\s*(?:[KMGTPE]i?B|B|bytes))?`;
 // Right-to-left reading for rows that do not align with the header: [id] type… keyspace table completed total unit progress
-const ROW = new RegExp(String.raw`^(?:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|<none>|n/a)\s+)?(.+?)\s+(\S+)\s+(\S+)\s+(${QTY})\s+(${QTY})\s+(\S+)\s+(\d+(?:[.,]\d+)?%|n/a)$`, 'i');
+const ROW = new RegExp(
+  String.raw`^(?:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|<none>|n/a)\s+)?(.+?)\s+(\S+)\s+(\S+)\s+(${QTY})\s+(${QTY})\s+(\S+)\s+(\d+(?:[.,]\d+)?%|n/a)$`,
+  'i',
+);
 
 function quantity(text: string, unit: string): number | null {
   const t = text.trim();
@@ -151,7 +154,11 @@ export const parseCompactionstats = total<NodetoolCompactionstats>('nodetool.com
   let sawRemaining = false;
   let remainingNa = false;
   let inPending5 = false;
-  const summaryRe = new RegExp(`^(${Object.keys(SUMMARY_LABELS).map((l) => l.replace(/[()/]/g, '\\$&')).join('|')})\\s+(.+)$`);
+  const summaryRe = new RegExp(
+    `^(${Object.keys(SUMMARY_LABELS)
+      .map((l) => l.replace(/[()/]/g, '\\$&'))
+      .join('|')})\\s+(.+)$`,
+  );
 
   for (const raw of lines) {
     const line = raw.trim();
@@ -220,8 +227,12 @@ export const parseCompactionstats = total<NodetoolCompactionstats>('nodetool.com
   const scylla = compactions.some((c) => /^[A-Z_]{4,}$/.test(c.type)) || (header?.some((h) => h.name === 'column family') ?? false);
   const cassandra = !scylla && (layout === '5.0' || compactions.some((c) => c.id !== null && /^[A-Z][a-z]/.test(c.type)));
   const product: NodetoolCompactionstats['product'] = scylla ? 'scylla' : cassandra ? 'cassandra' : 'unknown';
-  if (scylla) notes.push('ScyllaDB: "pending tasks" is an estimate known to be unreliable (scylladb/scylladb#1389, #4228); judge the backlog from SSTable counts and running compactions.');
-  else if (product === 'unknown' && (pendingTasks ?? 0) > 0) notes.push('Product not identifiable from this output; on ScyllaDB the pending estimate is unreliable.');
+  if (scylla)
+    notes.push(
+      'ScyllaDB: "pending tasks" is an estimate known to be unreliable (scylladb/scylladb#1389, #4228); judge the backlog from SSTable counts and running compactions.',
+    );
+  else if (product === 'unknown' && (pendingTasks ?? 0) > 0)
+    notes.push('Product not identifiable from this output; on ScyllaDB the pending estimate is unreliable.');
   if (remainingNa) notes.push('remaining time "n/a": compaction throughput is unthrottled (0), so nodetool cannot estimate it');
 
   return parsedOk<NodetoolCompactionstats>(

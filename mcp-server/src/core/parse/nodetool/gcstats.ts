@@ -51,7 +51,9 @@ const NUMBER = /^(?:-?\d+(?:\.\d+)?(?:E[+-]?\d+)?|NaN)$/i;
 
 export const parseGcstats = total<NodetoolGcstats>('nodetool.gcstats', (text) => {
   const kind = 'nodetool.gcstats';
-  const lines = nodetoolLines(text).map((l) => l.trim()).filter((l) => l !== '');
+  const lines = nodetoolLines(text)
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   if (lines.length === 0) return unrecognized(kind, 'empty output');
   const err = nodetoolError(lines);
   if (err) return unrecognized(kind, err);

@@ -52,8 +52,30 @@ const STATE_KEY = /^([A-Z][A-Z0-9_]*|X\d+|\d{1,2}):(.*)$/;
 // ScyllaDB's own application_state ordinals (scylladb/scylladb gms/application_state.hh, enum class
 // application_state, STATUS = 0 …): the first 14 are Cassandra 2.1's ApplicationState order, the rest ScyllaDB's.
 const STATE_BY_ORDINAL = [
-  'STATUS', 'LOAD', 'SCHEMA', 'DC', 'RACK', 'RELEASE_VERSION', 'REMOVAL_COORDINATOR', 'INTERNAL_IP', 'RPC_ADDRESS', 'X_11_PADDING', 'SEVERITY', 'NET_VERSION', 'HOST_ID', 'TOKENS',
-  'SUPPORTED_FEATURES', 'CACHE_HITRATES', 'SCHEMA_TABLES_VERSION', 'RPC_READY', 'VIEW_BACKLOG', 'SHARD_COUNT', 'IGNORE_MSB_BITS', 'CDC_GENERATION_ID', 'SNITCH_NAME', 'RAFT_SERVER_ID',
+  'STATUS',
+  'LOAD',
+  'SCHEMA',
+  'DC',
+  'RACK',
+  'RELEASE_VERSION',
+  'REMOVAL_COORDINATOR',
+  'INTERNAL_IP',
+  'RPC_ADDRESS',
+  'X_11_PADDING',
+  'SEVERITY',
+  'NET_VERSION',
+  'HOST_ID',
+  'TOKENS',
+  'SUPPORTED_FEATURES',
+  'CACHE_HITRATES',
+  'SCHEMA_TABLES_VERSION',
+  'RPC_READY',
+  'VIEW_BACKLOG',
+  'SHARD_COUNT',
+  'IGNORE_MSB_BITS',
+  'CDC_GENERATION_ID',
+  'SNITCH_NAME',
+  'RAFT_SERVER_ID',
 ];
 
 function finish(e: GossipEndpoint): void {
@@ -146,10 +168,14 @@ export const parseGossipinfo = total<NodetoolGossipinfo>('nodetool.gossipinfo', 
   const most = maxOf(endpoints.map((e) => Object.keys(e.states).length));
   if (endpoints.length > 1 && Object.keys(last.states).length < most / 2) {
     warnings.push(`endpoint ${last.address} has ${Object.keys(last.states).length} states where others have up to ${most}: the output looks truncated`);
-  } else if (last.generation === null || last.heartbeat === null) warnings.push(`endpoint ${last.address} has no generation/heartbeat: the output looks truncated`);
+  } else if (last.generation === null || last.heartbeat === null)
+    warnings.push(`endpoint ${last.address} has no generation/heartbeat: the output looks truncated`);
   const notes: string[] = [];
   if (bareHeaders) notes.push('endpoint headers without "/": early ScyllaDB layout (scylladb/scylladb#444)');
-  if (ordinalKeys) notes.push(`${ordinalKeys} application state(s) printed as numbers (early ScyllaDB, scylladb/scylladb#508): named by ScyllaDB's application_state order, gms/application_state.hh (0 STATUS, 1 LOAD, 2 SCHEMA, 3 DC, 4 RACK, 5 RELEASE_VERSION, 8 RPC_ADDRESS, 11 NET_VERSION, 12 HOST_ID)`);
+  if (ordinalKeys)
+    notes.push(
+      `${ordinalKeys} application state(s) printed as numbers (early ScyllaDB, scylladb/scylladb#508): named by ScyllaDB's application_state order, gms/application_state.hh (0 STATUS, 1 LOAD, 2 SCHEMA, 3 DC, 4 RACK, 5 RELEASE_VERSION, 8 RPC_ADDRESS, 11 NET_VERSION, 12 HOST_ID)`,
+    );
   const uniq = (f: (e: GossipEndpoint) => string | null) => [...new Set(endpoints.map(f).filter((x): x is string => x !== null))];
   return parsedOk<NodetoolGossipinfo>(
     kind,

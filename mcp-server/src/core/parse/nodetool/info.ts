@@ -71,7 +71,9 @@ export const parseInfo = total<NodetoolInfo>('nodetool.info', (text) => {
     // lines, scylladb/scylladb#1041): what came before is real, nothing after it is a field.
     const failure = /^\s*(error:\s.*|-- StackTrace --|Exception in thread\b.*|(?:[a-z]\w*\.)+[A-Z]\w*(?:Exception|Error)\b.*)$/.exec(line);
     if (failure && Object.keys(fields).length > 0) {
-      warnings.push(`nodetool stopped with an error after ${Object.keys(fields).length} field(s): ${failure[1]!.trim().slice(0, 200)}; the fields after it are missing`);
+      warnings.push(
+        `nodetool stopped with an error after ${Object.keys(fields).length} field(s): ${failure[1]!.trim().slice(0, 200)}; the fields after it are missing`,
+      );
       break;
     }
     const m = /^\s*([A-Za-z][A-Za-z ()/]*?)\s*:\s?(.*)$/.exec(line);
@@ -85,32 +87,43 @@ export const parseInfo = total<NodetoolInfo>('nodetool.info', (text) => {
   // 2015 ScyllaDB printed the host id as a JSON string, quotes included (scylladb/scylladb#253).
   const id = fields['ID']?.replace(/^"(.*)"$/, '$1');
   const loadBytes = parseSize(fields['Load'] ?? '');
-  const caches = { keyCache: cache(fields['Key Cache']), rowCache: cache(fields['Row Cache']), counterCache: cache(fields['Counter Cache']), chunkCache: cache(fields['Chunk Cache']) };
+  const caches = {
+    keyCache: cache(fields['Key Cache']),
+    rowCache: cache(fields['Row Cache']),
+    counterCache: cache(fields['Counter Cache']),
+    chunkCache: cache(fields['Chunk Cache']),
+  };
   // ScyllaDB 0.x–1.x printed negative loads and cache capacities (overflowed counters, scylladb/scylladb#688,
   // #1801): kept as printed so they can be quoted, and flagged so nobody sizes anything from them.
   const notes: string[] = [];
-  if (loadBytes !== null && loadBytes < 0) notes.push(`Load is negative (${fields['Load']}): a counter bug (seen in ScyllaDB, scylladb/scylladb#688), not a size`);
+  if (loadBytes !== null && loadBytes < 0)
+    notes.push(`Load is negative (${fields['Load']}): a counter bug (seen in ScyllaDB, scylladb/scylladb#688), not a size`);
   for (const [name, c] of Object.entries(caches)) {
-    if (c && [c.sizeBytes, c.capacityBytes].some((x) => x !== null && x < 0)) notes.push(`${name} has a negative size or capacity: a counter bug (seen in ScyllaDB, scylladb/scylladb#1801), not a size`);
+    if (c && [c.sizeBytes, c.capacityBytes].some((x) => x !== null && x < 0))
+      notes.push(`${name} has a negative size or capacity: a counter bug (seen in ScyllaDB, scylladb/scylladb#1801), not a size`);
   }
-  return parsedOk<NodetoolInfo>('nodetool.info', {
-    hostId: id && /^[0-9a-f-]{36}$/i.test(id) ? id.toLowerCase() : null,
-    gossipActive: bool(fields['Gossip active']),
-    nativeTransportActive: bool(fields['Native Transport active']),
-    loadBytes,
-    uncompressedLoadBytes: fields['Uncompressed load'] === undefined ? null : parseSize(fields['Uncompressed load']),
-    generation: parseNumber(fields['Generation No']),
-    uptimeSeconds: parseNumber(fields['Uptime (seconds)']),
-    heapUsedMb: heap ? Number(heap[1]) : null,
-    heapMaxMb: heap ? Number(heap[2]) : null,
-    offHeapMb: parseNumber(fields['Off Heap Memory (MB)']),
-    datacenter: fields['Data Center'] ?? null,
-    rack: fields['Rack'] ?? null,
-    exceptions: parseNumber(fields['Exceptions']),
-    ...caches,
-    percentRepaired: repaired === undefined ? null : parseNumber(repaired.replace('%', '')),
-    bootstrapState: fields['Bootstrap state'] ?? null,
-    fields,
-    notes,
-  }, warnings);
+  return parsedOk<NodetoolInfo>(
+    'nodetool.info',
+    {
+      hostId: id && /^[0-9a-f-]{36}$/i.test(id) ? id.toLowerCase() : null,
+      gossipActive: bool(fields['Gossip active']),
+      nativeTransportActive: bool(fields['Native Transport active']),
+      loadBytes,
+      uncompressedLoadBytes: fields['Uncompressed load'] === undefined ? null : parseSize(fields['Uncompressed load']),
+      generation: parseNumber(fields['Generation No']),
+      uptimeSeconds: parseNumber(fields['Uptime (seconds)']),
+      heapUsedMb: heap ? Number(heap[1]) : null,
+      heapMaxMb: heap ? Number(heap[2]) : null,
+      offHeapMb: parseNumber(fields['Off Heap Memory (MB)']),
+      datacenter: fields['Data Center'] ?? null,
+      rack: fields['Rack'] ?? null,
+      exceptions: parseNumber(fields['Exceptions']),
+      ...caches,
+      percentRepaired: repaired === undefined ? null : parseNumber(repaired.replace('%', '')),
+      bootstrapState: fields['Bootstrap state'] ?? null,
+      fields,
+      notes,
+    },
+    warnings,
+  );
 });

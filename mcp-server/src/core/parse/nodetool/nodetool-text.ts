@@ -6,7 +6,8 @@ import { parseNumber } from '../../units.js';
 // "$ ccm node1 nodetool compactionstats", "PS C:\> ...\nodetool.bat gcstats"
 const PROMPT_LINE = /^(?:\([^)]*\)\s*)?(?:PS\s+)?(?:\[[^\]]*\]|[^\s$#%>]*)[$#%>]\s*(?:.*\s)?(?:\S*[/\\])?nodetool(?:\.bat|\.sh)?(?:\s|$)/;
 // The same command pasted without a prompt: "nodetool -h 10.0.0.1 tpstats", "sudo nodetool status".
-const BARE_COMMAND = /^(?:sudo\s+(?:-\S+\s+)*|ccm\s+\S+\s+|(?:kubectl|docker|podman)\s+exec\s+.*?\s)?(?:\S*[/\\])?nodetool(?:\.bat|\.sh)?(?:\s+-{1,2}[\w-]+(?:[ =]\S+)?)*\s+[a-z]+(?:\s.*)?$/;
+const BARE_COMMAND =
+  /^(?:sudo\s+(?:-\S+\s+)*|ccm\s+\S+\s+|(?:kubectl|docker|podman)\s+exec\s+.*?\s)?(?:\S*[/\\])?nodetool(?:\.bat|\.sh)?(?:\s+-{1,2}[\w-]+(?:[ =]\S+)?)*\s+[a-z]+(?:\s.*)?$/;
 
 /**
  * Output lines ready for a parser: CRLF/ANSI/log prefixes and common indentation removed (cleanLines), shell

@@ -47,7 +47,8 @@ export interface NodetoolRing {
 
 // Linear on hostile lines: the rack is words joined by single spaces (not `.+?`, which rescans every blank run),
 // and the optional unit takes its own blanks (`\s*(?:unit)?\s+` splits one run of blanks in n² ways).
-const ROW = /^(\S+)\s+(\S+(?: \S+)*?)\s+(Up|Down|\?)\s+(Normal|Leaving|Joining|Moving)\s+(\?|-?\d+(?:[.,]\d+)?(?:\s*(?:bytes|[KMGTPE]i?B|B))?)\s+(\?|\d+(?:[.,]\d+)?%)\s+(\S+)$/;
+const ROW =
+  /^(\S+)\s+(\S+(?: \S+)*?)\s+(Up|Down|\?)\s+(Normal|Leaving|Joining|Moving)\s+(\?|-?\d+(?:[.,]\d+)?(?:\s*(?:bytes|[KMGTPE]i?B|B))?)\s+(\?|\d+(?:[.,]\d+)?%)\s+(\S+)$/;
 const STATUS: Record<string, RingStatus> = { Up: 'up', Down: 'down', '?': 'unknown' };
 
 export const parseRing = total<NodetoolRing>('nodetool.ring', (text) => {

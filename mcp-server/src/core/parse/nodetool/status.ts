@@ -127,8 +127,12 @@ export const parseStatus = total<NodetoolStatus>('nodetool.status', (text) => {
   // ScyllaDB oddities seen in real outputs: "?" status (the observer has no liveness for that node, e.g. the node
   // itself while it is being replaced, scylladb/scylladb#13692) and negative loads (counter bug, #719).
   for (const n of nodes) {
-    if (n.code.startsWith('?')) notes.push(`${n.address} is "${n.code}": status unknown to this observer (ScyllaDB prints "?" when it has no liveness for the node); check it from another node`);
-    if (n.loadBytes !== null && n.loadBytes < 0) notes.push(`${n.address} load is negative (${n.loadText}): a load counter bug (seen in ScyllaDB, scylladb/scylladb#719), not a size`);
+    if (n.code.startsWith('?'))
+      notes.push(
+        `${n.address} is "${n.code}": status unknown to this observer (ScyllaDB prints "?" when it has no liveness for the node); check it from another node`,
+      );
+    if (n.loadBytes !== null && n.loadBytes < 0)
+      notes.push(`${n.address} load is negative (${n.loadText}): a load counter bug (seen in ScyllaDB, scylladb/scylladb#719), not a size`);
   }
   if (!sawHeader && nodes.length === 0) {
     return unrecognized('nodetool.status', 'no "-- Address Load …" header and no node rows');
@@ -136,7 +140,10 @@ export const parseStatus = total<NodetoolStatus>('nodetool.status', (text) => {
   if (nodes.length === 0) {
     // A header with no node under it is a cut paste (nodetool always lists at least the local node).
     const cut = rowsNotParsed.length ? `; ${rowsNotParsed.length} node row(s) cut short: ${rowsNotParsed[0]}` : '';
-    return unrecognized('nodetool.status', `the "-- Address Load …" header is there but no node row follows: the node rows are missing (truncated output)${cut}`);
+    return unrecognized(
+      'nodetool.status',
+      `the "-- Address Load …" header is there but no node row follows: the node rows are missing (truncated output)${cut}`,
+    );
   }
   return parsedOk<NodetoolStatus>('nodetool.status', { datacenters, nodes, ownsEffective, notes, rowsNotParsed }, warnings);
 });

@@ -104,10 +104,7 @@ export interface NodetoolTablestats {
 }
 
 type Conv = 'count' | 'countAsSize' | 'size' | 'ms' | 'ratio' | 'levels' | 'sizes' | 'text' | 'bool';
-type TypedKey = Exclude<
-  keyof TableStats,
-  'keyspace' | 'name' | 'isIndex' | 'fields' | 'topPartitionsBySize' | 'topPartitionsByTombstones'
->;
+type TypedKey = Exclude<keyof TableStats, 'keyspace' | 'name' | 'isIndex' | 'fields' | 'topPartitionsBySize' | 'topPartitionsByTombstones'>;
 
 const TABLE_FIELDS: Record<string, [TypedKey, Conv]> = {
   'SSTable count': ['sstableCount', 'count'],
@@ -171,10 +168,13 @@ function levels(v: string): LevelCount[] | null {
   const inner = /^\[(.*)\]$/.exec(v.trim())?.[1];
   if (inner === undefined) return null;
   if (inner.trim() === '') return [];
-  return inner.split(',').map((p) => {
-    const m = /^\s*(\d+)(?:\/(\d+))?\s*$/.exec(p);
-    return { count: m ? Number(m[1]) : NaN, max: m?.[2] ? Number(m[2]) : null };
-  }).filter((l) => Number.isFinite(l.count));
+  return inner
+    .split(',')
+    .map((p) => {
+      const m = /^\s*(\d+)(?:\/(\d+))?\s*$/.exec(p);
+      return { count: m ? Number(m[1]) : NaN, max: m?.[2] ? Number(m[2]) : null };
+    })
+    .filter((l) => Number.isFinite(l.count));
 }
 
 function convert(conv: Conv, v: string): TableStats[TypedKey] {
@@ -250,7 +250,10 @@ export const parseTablestats = total<NodetoolTablestats>('nodetool.tablestats', 
     if (top) {
       // Rows of a "Top partitions" block run until a blank line or the next known label; keys may contain ':'.
       const label = /^([^:]+?)\s*:/.exec(line)?.[1];
-      const ends = line === '' || (label !== undefined && (Object.hasOwn(TABLE_FIELDS, label) || /^(Table|Keyspace)\b/.test(label))) || /^(Top partitions by|-{4,}$)/.test(line);
+      const ends =
+        line === '' ||
+        (label !== undefined && (Object.hasOwn(TABLE_FIELDS, label) || /^(Table|Keyspace)\b/.test(label))) ||
+        /^(Top partitions by|-{4,}$)/.test(line);
       if (!ends) {
         if (/^Key\s+(Size|Count)$/.test(line)) continue;
         // `.*\S` (greedy, ends on a non-blank), not `.*?`: a lazy key rescans the blanks after every character.
@@ -345,7 +348,8 @@ export const parseTablestats = total<NodetoolTablestats>('nodetool.tablestats', 
   } else if (ksOpen && keyspaces.length) warnings.push('the last keyspace is not closed by a dashed line: the output may be truncated');
   // Early ScyllaDB printed negative disk sizes (an overflowed counter, scylladb/scylladb#682): flag, never sum them.
   for (const t of tables) {
-    if ((t.spaceUsedLiveBytes ?? 0) < 0 || (t.spaceUsedTotalBytes ?? 0) < 0) notes.push(`${t.keyspace ?? '?'}.${t.name}: negative "Space used" (a counter bug seen in ScyllaDB, scylladb/scylladb#682), not a size`);
+    if ((t.spaceUsedLiveBytes ?? 0) < 0 || (t.spaceUsedTotalBytes ?? 0) < 0)
+      notes.push(`${t.keyspace ?? '?'}.${t.name}: negative "Space used" (a counter bug seen in ScyllaDB, scylladb/scylladb#682), not a size`);
   }
   if (looksLikeScylla) notes.push('ScyllaDB prints "Percent repaired: 0.0" and "Dropped Mutations: 0" as placeholders; do not read them as facts.');
 

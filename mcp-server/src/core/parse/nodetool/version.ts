@@ -32,4 +32,3 @@ export const parseVersion = total<NodetoolVersion>('nodetool.version', (text) =>
   }
   return parsedOk<NodetoolVersion>('nodetool.version', { release, major, minor, patch, product }, warnings);
 });
-

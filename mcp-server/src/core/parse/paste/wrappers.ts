@@ -31,10 +31,12 @@ export interface LineWrapper {
   consecutive?: boolean;
 }
 
-const lengthOf = (re: RegExp) => (line: string): number => {
-  const m = re.exec(line);
-  return m === null ? -1 : m[0].length;
-};
+const lengthOf =
+  (re: RegExp) =>
+  (line: string): number => {
+    const m = re.exec(line);
+    return m === null ? -1 : m[0].length;
+  };
 
 /**
  * scylla-cluster-tests (SCT) harness lines: `< t:2023-01-02 10:00:00,123 f:base.py l:228 c:sdcm.remote p:DEBUG > `

@@ -47,12 +47,26 @@ function parse(text: string): Parsed<DiskCounters[]> {
     }
     const at = (i: number): number | null => (f.length > i ? f[i]! : null);
     devices.push({
-      major: Number(m[1]), minor: Number(m[2]), name: m[3]!,
-      readIos: f[0]!, readMerges: f[1]!, readSectors: f[2]!, readTicksMs: f[3]!,
-      writeIos: f[4]!, writeMerges: f[5]!, writeSectors: f[6]!, writeTicksMs: f[7]!,
-      inFlight: f[8]!, ioTicksMs: f[9]!, timeInQueueMs: f[10]!,
-      discardIos: at(11), discardMerges: at(12), discardSectors: at(13), discardTicksMs: at(14),
-      flushIos: at(15), flushTicksMs: at(16),
+      major: Number(m[1]),
+      minor: Number(m[2]),
+      name: m[3]!,
+      readIos: f[0]!,
+      readMerges: f[1]!,
+      readSectors: f[2]!,
+      readTicksMs: f[3]!,
+      writeIos: f[4]!,
+      writeMerges: f[5]!,
+      writeSectors: f[6]!,
+      writeTicksMs: f[7]!,
+      inFlight: f[8]!,
+      ioTicksMs: f[9]!,
+      timeInQueueMs: f[10]!,
+      discardIos: at(11),
+      discardMerges: at(12),
+      discardSectors: at(13),
+      discardTicksMs: at(14),
+      flushIos: at(15),
+      flushTicksMs: at(16),
     });
   }
   if (!devices.length) return unrecognized('proc-diskstats', 'no /proc/diskstats device line (major minor name and at least 11 counters)');

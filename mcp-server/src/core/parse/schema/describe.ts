@@ -107,9 +107,17 @@ function interpretOptions(raw: Record<string, CqlValue>, compactStorage: boolean
   }
   return {
     raw,
-    compaction: comp && str(comp['class'])
-      ? { class: shortClass(str(comp['class'])!), options: Object.fromEntries(Object.entries(comp).filter(([k]) => k !== 'class').map(([k, v]) => [k, str(v) ?? ''])) }
-      : null,
+    compaction:
+      comp && str(comp['class'])
+        ? {
+            class: shortClass(str(comp['class'])!),
+            options: Object.fromEntries(
+              Object.entries(comp)
+                .filter(([k]) => k !== 'class')
+                .map(([k, v]) => [k, str(v) ?? '']),
+            ),
+          }
+        : null,
     compression,
     gcGraceSeconds: num(raw['gc_grace_seconds']),
     defaultTtl: num(raw['default_time_to_live']),

@@ -31,7 +31,10 @@ export function dbDirsFromConfig(text: string | null, product: StorageProduct): 
   if (Array.isArray(data) && data.length > 0) {
     for (const d of data) if (typeof d === 'string' && d !== '') dirs.push({ role: 'data', path: d, from: 'data_file_directories' });
   } else dirs.push({ role: 'data', path: DEFAULTS[product].data, from: 'default' });
-  for (const [role, key] of [['commitlog', 'commitlog_directory'], ['hints', 'hints_directory']] as const) {
+  for (const [role, key] of [
+    ['commitlog', 'commitlog_directory'],
+    ['hints', 'hints_directory'],
+  ] as const) {
     const v = settings[key];
     if (typeof v === 'string' && v !== '') dirs.push({ role, path: v, from: key });
     else dirs.push({ role, path: DEFAULTS[product][role], from: 'default' });

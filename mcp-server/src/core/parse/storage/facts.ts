@@ -113,10 +113,29 @@ export interface StorageFacts {
 
 export function emptyDevice(name: string | null): StorageDevice {
   return {
-    name, type: null, parent: null, sizeBytes: null, sizeText: null, model: null, logicalSectorSize: null, physicalSectorSize: null,
-    minIo: null, optIo: null, readAheadKiB: null, scheduler: null, rotational: null, nrRequests: null, nomerges: null,
-    maxSectorsKiB: null, maxHwSectorsKiB: null, writeCache: null, discardGranularity: null, startSector: null,
-    fstype: null, mountpoints: [], holders: null,
+    name,
+    type: null,
+    parent: null,
+    sizeBytes: null,
+    sizeText: null,
+    model: null,
+    logicalSectorSize: null,
+    physicalSectorSize: null,
+    minIo: null,
+    optIo: null,
+    readAheadKiB: null,
+    scheduler: null,
+    rotational: null,
+    nrRequests: null,
+    nomerges: null,
+    maxSectorsKiB: null,
+    maxHwSectorsKiB: null,
+    writeCache: null,
+    discardGranularity: null,
+    startSector: null,
+    fstype: null,
+    mountpoints: [],
+    holders: null,
   };
 }
 
@@ -286,12 +305,22 @@ export function storageFactsFromParsed(kind: string, value: unknown, product: St
       const d = value as MdadmDetail;
       const f = emptyFacts('mdadm --detail', product);
       const members = d.members.filter((m) => m.device !== null && /active|sync/.test(m.state)).map((m) => strip(m.device!));
-      f.md.push({ name: d.device ? strip(d.device) : 'md?', level: d.level, chunkBytes: d.chunkBytes, members, layout: d.layout, raidDisks: d.raidDevices, degraded: /degraded/i.test(d.state ?? '') || (d.failedDevices ?? 0) > 0, sync: /recovering|resyncing|reshaping/i.exec(d.state ?? '')?.[0] ?? null });
+      f.md.push({
+        name: d.device ? strip(d.device) : 'md?',
+        level: d.level,
+        chunkBytes: d.chunkBytes,
+        members,
+        layout: d.layout,
+        raidDisks: d.raidDevices,
+        degraded: /degraded/i.test(d.state ?? '') || (d.failedDevices ?? 0) > 0,
+        sync: /recovering|resyncing|reshaping/i.exec(d.state ?? '')?.[0] ?? null,
+      });
       return f;
     }
     case 'storage.findmnt': {
       const f = emptyFacts('findmnt', product);
-      for (const m of (value as { mounts: FindmntMount[] }).mounts) f.mounts.push({ target: m.target, device: m.source.startsWith('/dev/') ? strip(m.source) : m.source, fstype: m.fstype, options: m.options });
+      for (const m of (value as { mounts: FindmntMount[] }).mounts)
+        f.mounts.push({ target: m.target, device: m.source.startsWith('/dev/') ? strip(m.source) : m.source, fstype: m.fstype, options: m.options });
       return f;
     }
     case 'storage.io-properties':

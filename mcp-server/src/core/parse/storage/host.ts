@@ -10,8 +10,18 @@ import { parseMdadmDetail } from './mdadm-detail.js';
 import { parseMkfsXfs } from './mkfs-xfs.js';
 import { parseSysBlockQueue } from './sys-block-queue.js';
 import {
-  deviceFromQueue, emptyDevice, emptyFacts, mdFromMdstat, xfsFromGeometry,
-  type DirFacts, type DirRole, type MdFacts, type MountFacts, type StorageDevice, type StorageFacts, type StorageProduct,
+  deviceFromQueue,
+  emptyDevice,
+  emptyFacts,
+  mdFromMdstat,
+  xfsFromGeometry,
+  type DirFacts,
+  type DirRole,
+  type MdFacts,
+  type MountFacts,
+  type StorageDevice,
+  type StorageFacts,
+  type StorageProduct,
 } from './facts.js';
 
 export interface HostSnapshot {
@@ -32,10 +42,29 @@ const SYS = '/sys/block/';
 
 /** Files the inspection reads for each block device (relative to /sys/block/<dev>/). */
 export const DEVICE_FILES = [
-  'dev', 'size', 'ro', 'removable', 'device/model', 'md/level', 'md/chunk_size', 'md/raid_disks', 'md/layout', 'dm/name',
-  'queue/logical_block_size', 'queue/physical_block_size', 'queue/minimum_io_size', 'queue/optimal_io_size',
-  'queue/read_ahead_kb', 'queue/scheduler', 'queue/rotational', 'queue/nr_requests', 'queue/nomerges',
-  'queue/max_sectors_kb', 'queue/max_hw_sectors_kb', 'queue/write_cache', 'queue/discard_granularity',
+  'dev',
+  'size',
+  'ro',
+  'removable',
+  'device/model',
+  'md/level',
+  'md/chunk_size',
+  'md/raid_disks',
+  'md/layout',
+  'dm/name',
+  'queue/logical_block_size',
+  'queue/physical_block_size',
+  'queue/minimum_io_size',
+  'queue/optimal_io_size',
+  'queue/read_ahead_kb',
+  'queue/scheduler',
+  'queue/rotational',
+  'queue/nr_requests',
+  'queue/nomerges',
+  'queue/max_sectors_kb',
+  'queue/max_hw_sectors_kb',
+  'queue/write_cache',
+  'queue/discard_granularity',
   'queue/discard_max_bytes',
 ] as const;
 
@@ -43,13 +72,20 @@ export const DEVICE_FILES = [
 export const PARTITION_FILES = ['dev', 'start', 'size'] as const;
 
 /** Block devices and partitions named by the /sys/block walk. */
-export function blockLayout(sysTree: string[]): { devices: string[]; partitions: { name: string; parent: string }[]; links: { from: string; kind: 'slaves' | 'holders'; to: string }[] } {
+export function blockLayout(sysTree: string[]): {
+  devices: string[];
+  partitions: { name: string; parent: string }[];
+  links: { from: string; kind: 'slaves' | 'holders'; to: string }[];
+} {
   const devices = new Set<string>();
   const partitions = new Map<string, string>();
   const links: { from: string; kind: 'slaves' | 'holders'; to: string }[] = [];
   for (const p of sysTree) {
     if (!p.startsWith(SYS)) continue;
-    const parts = p.slice(SYS.length).split('/').filter((x) => x !== '');
+    const parts = p
+      .slice(SYS.length)
+      .split('/')
+      .filter((x) => x !== '');
     if (parts.some((x) => x.startsWith('.'))) continue;
     const dev = parts[0];
     if (!dev) continue;
@@ -102,7 +138,9 @@ export function factsFromHost(s: HostSnapshot): StorageFacts {
   const byDev = new Map<string, StorageDevice>();
   for (const name of layout.devices) {
     const base = `${SYS}${name}/`;
-    const queueDump = DEVICE_FILES.filter((k) => k.startsWith('queue/') && file(base + k) !== undefined).map((k) => `${base}${k}:${file(base + k)!.trim()}`).join('\n');
+    const queueDump = DEVICE_FILES.filter((k) => k.startsWith('queue/') && file(base + k) !== undefined)
+      .map((k) => `${base}${k}:${file(base + k)!.trim()}`)
+      .join('\n');
     const q = parseSysBlockQueue(queueDump);
     const d = q.ok && q.value.devices[0] ? deviceFromQueue(name, q.value.devices[0]) : emptyDevice(name);
     const sectors = intOf(file(`${base}size`));
@@ -117,7 +155,14 @@ export function factsFromHost(s: HostSnapshot): StorageFacts {
     if (level) {
       const chunk = intOf(file(`${base}md/chunk_size`));
       const members = layout.links.filter((l) => l.from === name && l.kind === 'slaves').map((l) => l.to);
-      f.md.push({ name, level, chunkBytes: chunk === 0 ? null : chunk, members, layout: null, raidDisks: intOf(file(`${base}md/raid_disks`)) ?? (members.length || null) });
+      f.md.push({
+        name,
+        level,
+        chunkBytes: chunk === 0 ? null : chunk,
+        members,
+        layout: null,
+        raidDisks: intOf(file(`${base}md/raid_disks`)) ?? (members.length || null),
+      });
     }
   }
   for (const p of layout.partitions) {

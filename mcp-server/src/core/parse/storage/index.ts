@@ -43,7 +43,8 @@ export const storageSignature: Record<StorageKind, RegExp> = {
     /(?:^|\/)block\/[^/\s:]+\/queue\/[\w-]+(?:\/[\w-]+){0,3}[ \t]*:|^[ \t]*(?:rotational|read_ahead_kb|logical_block_size|nr_requests|max_sectors_kb)[ \t]*:[ \t]*\d+[ \t]*$/m,
   'storage.mdadm-detail': /^[ \t]*Raid Level[ \t]*:[ \t]*\S+/m,
   // "disks:" then a "- mountpoint:" entry: scylla_io_setup can write a file with the mount point and no values
-  'storage.io-properties': /^[ \t]*(?:-[ \t]*)?read_iops[ \t]*:[ \t]*\d+|^disks:[ \t]*\r?\n[ \t]*-[ \t]*mountpoints?[ \t]*:|Measuring (?:sequential|random) (?:read|write) (?:bandwidth|IOPS)/m,
+  'storage.io-properties':
+    /^[ \t]*(?:-[ \t]*)?read_iops[ \t]*:[ \t]*\d+|^disks:[ \t]*\r?\n[ \t]*-[ \t]*mountpoints?[ \t]*:|Measuring (?:sequential|random) (?:read|write) (?:bandwidth|IOPS)/m,
   'storage.findmnt': /"filesystems"\s*:\s*\[/,
   'storage.mdstat': /^[ \t]*Personalities[ \t]*:[ \t]*(?:\[[\w-]+\][ \t]*)*$|^md[\w/-]*\s*:\s*(?:active|inactive)\b/m,
 };

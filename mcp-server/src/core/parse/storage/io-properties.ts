@@ -91,7 +91,14 @@ export const parseIoProperties = total<IoProperties>(KIND, (text) => {
     const o = x as Record<string, unknown>;
     const many = Array.isArray(o.mountpoints) ? o.mountpoints.filter((m): m is string => typeof m === 'string') : [];
     const mountpoints = typeof o.mountpoint === 'string' ? [o.mountpoint, ...many] : many;
-    out.push({ mountpoint: mountpoints[0] ?? null, mountpoints, readIops: num(o.read_iops), readBandwidth: num(o.read_bandwidth), writeIops: num(o.write_iops), writeBandwidth: num(o.write_bandwidth) });
+    out.push({
+      mountpoint: mountpoints[0] ?? null,
+      mountpoints,
+      readIops: num(o.read_iops),
+      readBandwidth: num(o.read_bandwidth),
+      writeIops: num(o.write_iops),
+      writeBandwidth: num(o.write_bandwidth),
+    });
   }
   if (out.length === 0) return unrecognized(KIND, 'disks: list has no entries');
   return parsedOk(KIND, { format: 'yaml', disks: out });

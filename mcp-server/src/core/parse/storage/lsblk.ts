@@ -74,7 +74,11 @@ function stringify(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  if (Array.isArray(v)) return v.filter((x) => x !== null && x !== undefined).map(String).join(',');
+  if (Array.isArray(v))
+    return v
+      .filter((x) => x !== null && x !== undefined)
+      .map(String)
+      .join(',');
   return JSON.stringify(v);
 }
 
@@ -144,12 +148,76 @@ function parseJson(text: string): Parsed<Lsblk> | null {
 }
 
 const KNOWN_COLUMNS = new Set([
-  'name', 'kname', 'path', 'maj:min', 'fsavail', 'fssize', 'fstype', 'fsused', 'fsuse%', 'fsroots', 'fsver', 'mountpoint',
-  'mountpoints', 'label', 'uuid', 'ptuuid', 'pttype', 'parttype', 'parttypename', 'partlabel', 'partuuid', 'partflags',
-  'ra', 'ro', 'rm', 'hotplug', 'model', 'serial', 'size', 'state', 'owner', 'group', 'mode', 'alignment', 'min-io',
-  'opt-io', 'phy-sec', 'log-sec', 'rota', 'sched', 'rq-size', 'type', 'disc-aln', 'disc-gran', 'disc-max', 'disc-zero',
-  'wsame', 'wwn', 'rand', 'pkname', 'hctl', 'tran', 'subsystems', 'rev', 'vendor', 'zoned', 'zone-sz', 'dax', 'id-link',
-  'id', 'diskseq', 'start', 'maj', 'min', 'zone-wgran', 'zone-app', 'zone-nr', 'zone-omax', 'zone-amax', 'partn',
+  'name',
+  'kname',
+  'path',
+  'maj:min',
+  'fsavail',
+  'fssize',
+  'fstype',
+  'fsused',
+  'fsuse%',
+  'fsroots',
+  'fsver',
+  'mountpoint',
+  'mountpoints',
+  'label',
+  'uuid',
+  'ptuuid',
+  'pttype',
+  'parttype',
+  'parttypename',
+  'partlabel',
+  'partuuid',
+  'partflags',
+  'ra',
+  'ro',
+  'rm',
+  'hotplug',
+  'model',
+  'serial',
+  'size',
+  'state',
+  'owner',
+  'group',
+  'mode',
+  'alignment',
+  'min-io',
+  'opt-io',
+  'phy-sec',
+  'log-sec',
+  'rota',
+  'sched',
+  'rq-size',
+  'type',
+  'disc-aln',
+  'disc-gran',
+  'disc-max',
+  'disc-zero',
+  'wsame',
+  'wwn',
+  'rand',
+  'pkname',
+  'hctl',
+  'tran',
+  'subsystems',
+  'rev',
+  'vendor',
+  'zoned',
+  'zone-sz',
+  'dax',
+  'id-link',
+  'id',
+  'diskseq',
+  'start',
+  'maj',
+  'min',
+  'zone-wgran',
+  'zone-app',
+  'zone-nr',
+  'zone-omax',
+  'zone-amax',
+  'partn',
 ]);
 
 // The alternatives are disjoint (" " + blank is only `\s\s`): overlapping ones backtrack exponentially on a run of blanks.
@@ -164,7 +232,10 @@ function treeDepth(line: string): number {
 function parseTable(text: string): Parsed<Lsblk> {
   const lines = cleanLines(text).filter((l) => l.trim() !== '');
   const hi = lines.findIndex((l) => {
-    const words = l.trim().split(/\s+/).map((w) => w.toLowerCase());
+    const words = l
+      .trim()
+      .split(/\s+/)
+      .map((w) => w.toLowerCase());
     const known = words.filter((w) => KNOWN_COLUMNS.has(w));
     // Upper-case column names only; columns newer than this list are allowed when most are known.
     return (
@@ -228,7 +299,11 @@ function parsePairs(lines: string[]): Parsed<Lsblk> {
   for (const line of lines) {
     const columns: Record<string, string> = {};
     for (const m of line.matchAll(/([A-Z][A-Z0-9_:%-]*)="((?:[^"\\]|\\.)*)"/g)) {
-      const k = m[1]!.toLowerCase().replace(/_/g, '-').replace(/^maj-min$/, 'maj:min').replace(/^fsuse-$/, 'fsuse%');
+      const k = m[1]!
+        .toLowerCase()
+        .replace(/_/g, '-')
+        .replace(/^maj-min$/, 'maj:min')
+        .replace(/^fsuse-$/, 'fsuse%');
       columns[k] = m[2]!.replace(/\\x([0-9a-fA-F]{2})/g, (_s, h: string) => String.fromCharCode(parseInt(h, 16)));
       if (!names.includes(k)) names.push(k);
     }

@@ -60,7 +60,8 @@ export const parseMdadmDetail = total<MdadmDetail>(KIND, (text) => {
     }
     if (inTable) {
       const m = /^(\d+|-)\s+(\d+)\s+(\d+)\s+(\d+|-)\s+(.*?)(?:\s+(\/dev\/\S+))?$/.exec(line);
-      if (m) members.push({ number: m[1] === '-' ? null : Number(m[1]), raidDevice: m[4] === '-' ? null : Number(m[4]), state: m[5]!.trim(), device: m[6] ?? null });
+      if (m)
+        members.push({ number: m[1] === '-' ? null : Number(m[1]), raidDevice: m[4] === '-' ? null : Number(m[4]), state: m[5]!.trim(), device: m[6] ?? null });
       continue;
     }
     const kv = /^([A-Za-z][A-Za-z /-]*?)\s*:\s*(.*)$/.exec(line);
@@ -72,19 +73,23 @@ export const parseMdadmDetail = total<MdadmDetail>(KIND, (text) => {
   const unit = chunk?.[2]?.toUpperCase();
   const warnings: string[] = [];
   if (members.length === 0) warnings.push('no member table (truncated output?)');
-  return parsedOk(KIND, {
-    device,
-    level: fields['raid level'] ?? null,
-    sizeBytes: int('array size') === null ? null : int('array size')! * 1024,
-    raidDevices: int('raid devices'),
-    totalDevices: int('total devices'),
-    activeDevices: int('active devices'),
-    failedDevices: int('failed devices'),
-    spareDevices: int('spare devices'),
-    state: fields.state ?? null,
-    chunkBytes: chunk ? Number(chunk[1]) * (unit === 'K' ? 1024 : unit === 'M' ? 1024 ** 2 : unit === 'G' ? 1024 ** 3 : 1) : null,
-    layout: fields.layout ?? null,
-    members,
-    fields,
-  }, warnings);
+  return parsedOk(
+    KIND,
+    {
+      device,
+      level: fields['raid level'] ?? null,
+      sizeBytes: int('array size') === null ? null : int('array size')! * 1024,
+      raidDevices: int('raid devices'),
+      totalDevices: int('total devices'),
+      activeDevices: int('active devices'),
+      failedDevices: int('failed devices'),
+      spareDevices: int('spare devices'),
+      state: fields.state ?? null,
+      chunkBytes: chunk ? Number(chunk[1]) * (unit === 'K' ? 1024 : unit === 'M' ? 1024 ** 2 : unit === 'G' ? 1024 ** 3 : 1) : null,
+      layout: fields.layout ?? null,
+      members,
+      fields,
+    },
+    warnings,
+  );
 });

@@ -195,7 +195,14 @@ export const parseMdstat = total<Mdstat>(KIND, (text) => {
     }
     const pending = /^(resync|recovery|reshape|check|repair)\s*=\s*(PENDING|DELAYED)/i.exec(line);
     if (pending) {
-      cur.sync = { action: `${pending[1]!} ${pending[2]!.toLowerCase()}`, percent: null, doneBlocks: null, totalBlocks: null, finishMinutes: null, speedKiBps: null };
+      cur.sync = {
+        action: `${pending[1]!} ${pending[2]!.toLowerCase()}`,
+        percent: null,
+        doneBlocks: null,
+        totalBlocks: null,
+        finishMinutes: null,
+        speedKiBps: null,
+      };
       continue;
     }
     const bm = /^bitmap\s*:\s*(.*)$/.exec(line);

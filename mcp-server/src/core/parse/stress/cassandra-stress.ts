@@ -351,7 +351,8 @@ function parseResultLine(line: string, results: StressResults): boolean {
 }
 
 /** One row of the 3.x+ Results block with its per-operation bracket ("Total partitions : 5,000,000 [insert: 5,000,000]"). */
-const RESULT_ROW = /^(?:Op rate|Partition rate|Row rate|Latency (?:mean|median|95th percentile|99th percentile|99\.9th percentile|max)|Total (?:partitions|errors))\s*:\s*[\d.,]+(?:\s*(?:ms|op\/s|pk\/s|row\/s))?\s*\[\w[\w.\-]*:/;
+const RESULT_ROW =
+  /^(?:Op rate|Partition rate|Row rate|Latency (?:mean|median|95th percentile|99th percentile|99\.9th percentile|max)|Total (?:partitions|errors))\s*:\s*[\d.,]+(?:\s*(?:ms|op\/s|pk\/s|row\/s))?\s*\[\w[\w.\-]*:/;
 
 function newRun(threadCount: number | null, operation: string | null): StressRun {
   return { threadCount, operation, intervals: [], results: null, improvementPercent: null };

@@ -45,7 +45,7 @@ export interface ScyllaBench {
   criticalErrors: string[];
 }
 
-const UNIT_MS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, us: 0.001, 'µs': 0.001, 'μs': 0.001, ns: 0.000001 };
+const UNIT_MS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, us: 0.001, µs: 0.001, μs: 0.001, ns: 0.000001 };
 
 /** Go time.Duration text ("1.6s", "803ms", "1m2.5s", "850µs", "0s") → milliseconds; null when not a duration. */
 export function goDurationMs(text: string): number | null {
@@ -66,7 +66,15 @@ const GO_LOG_DATE = /^\d{4}\/\d\d\/\d\d$/;
 
 function latencyBlock(lines: string[], start: number): ScyllaBenchLatency {
   const out: ScyllaBenchLatency = { maxMs: null, p999Ms: null, p99Ms: null, p95Ms: null, p90Ms: null, medianMs: null, meanMs: null };
-  const key: Record<string, keyof ScyllaBenchLatency> = { max: 'maxMs', '99.9th': 'p999Ms', '99th': 'p99Ms', '95th': 'p95Ms', '90th': 'p90Ms', median: 'medianMs', mean: 'meanMs' };
+  const key: Record<string, keyof ScyllaBenchLatency> = {
+    max: 'maxMs',
+    '99.9th': 'p999Ms',
+    '99th': 'p99Ms',
+    '95th': 'p95Ms',
+    '90th': 'p90Ms',
+    median: 'medianMs',
+    mean: 'meanMs',
+  };
   for (let i = start; i < Math.min(lines.length, start + 8); i++) {
     const m = /^\s*(max|99\.9th|99th|95th|90th|median|mean):\s*(\S+)\s*$/.exec(lines[i]!);
     if (m) out[key[m[1]!]!] = goDurationMs(m[2]!);
@@ -91,7 +99,16 @@ export const parseScyllaBench = total<ScyllaBench>(SCYLLA_BENCH_KIND, (text) => 
   let inResults = false;
   let headerless = 0;
   const infinite: string[] = [];
-  const res: Pick<ScyllaBench, 'timeS' | 'totalOps' | 'totalRows' | 'totalErrors' | 'opRate' | 'rowRate' | 'raw' | 'coFixed'> = { timeS: null, totalOps: null, totalRows: null, totalErrors: null, opRate: null, rowRate: null, raw: null, coFixed: null };
+  const res: Pick<ScyllaBench, 'timeS' | 'totalOps' | 'totalRows' | 'totalErrors' | 'opRate' | 'rowRate' | 'raw' | 'coFixed'> = {
+    timeS: null,
+    totalOps: null,
+    totalRows: null,
+    totalErrors: null,
+    opRate: null,
+    rowRate: null,
+    raw: null,
+    coFixed: null,
+  };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!.trim();
     if (line === 'Configuration') {
@@ -126,7 +143,19 @@ export const parseScyllaBench = total<ScyllaBench>(SCYLLA_BENCH_KIND, (text) => 
         const lat = cells.slice(4, 11).map(goDurationMs);
         if (t !== null && lat.every((x) => x !== null) && num(cells[1]) !== null) {
           if (!header) headerless++;
-          intervals.push({ timeS: t / 1000, opRate: num(cells[1]), rowRate: num(cells[2]), errors: num(cells[3]), maxMs: lat[0]!, p999Ms: lat[1]!, p99Ms: lat[2]!, p95Ms: lat[3]!, p90Ms: lat[4]!, medianMs: lat[5]!, meanMs: lat[6]! });
+          intervals.push({
+            timeS: t / 1000,
+            opRate: num(cells[1]),
+            rowRate: num(cells[2]),
+            errors: num(cells[3]),
+            maxMs: lat[0]!,
+            p999Ms: lat[1]!,
+            p99Ms: lat[2]!,
+            p95Ms: lat[3]!,
+            p90Ms: lat[4]!,
+            medianMs: lat[5]!,
+            meanMs: lat[6]!,
+          });
           continue;
         }
       }
@@ -152,12 +181,12 @@ export const parseScyllaBench = total<ScyllaBench>(SCYLLA_BENCH_KIND, (text) => 
       for (let j = i + 1; j < lines.length && criticalErrors.length < 20 && lines[j]!.trim(); j++) criticalErrors.push(lines[j]!.trim().slice(0, 300));
     }
   }
-  if (intervals.length === 0 && res.opRate === null && res.totalOps === null) return unrecognized(SCYLLA_BENCH_KIND, 'no scylla-bench interval table ("time ops/s rows/s errors max …") or Results block');
+  if (intervals.length === 0 && res.opRate === null && res.totalOps === null)
+    return unrecognized(SCYLLA_BENCH_KIND, 'no scylla-bench interval table ("time ops/s rows/s errors max …") or Results block');
   if (headerless > 0) warnings.push(`${headerless} interval row(s) without the "time ops/s rows/s errors max …" header line: columns read in its order`);
   if (infinite.length) {
     warnings.push(`${infinite.join(' and ')} printed as +Inf: the summary divided by a zero duration, so the rate is unknown (scylla-bench#95)`);
-  }
-  else if (res.opRate === null) warnings.push('no Results block: run still going or output truncated; figures come from the intervals');
+  } else if (res.opRate === null) warnings.push('no Results block: run still going or output truncated; figures come from the intervals');
   const rate = config['Maximum rate'];
   const value: ScyllaBench = {
     config,

@@ -139,8 +139,13 @@ export const parseYcsb = total<Ycsb>(YCSB_KIND, (text) => {
       }
     }
   }
-  if (intervals.length === 0 && runTimeMs === null && Object.keys(ops).length === 0) return unrecognized(YCSB_KIND, 'no YCSB "[OVERALL], RunTime(ms)" summary or "N sec: M operations" status lines');
+  if (intervals.length === 0 && runTimeMs === null && Object.keys(ops).length === 0)
+    return unrecognized(YCSB_KIND, 'no YCSB "[OVERALL], RunTime(ms)" summary or "N sec: M operations" status lines');
   if (runTimeMs === null) warnings.push('no [OVERALL] summary: run still going or output truncated');
   if (!commandLineSeen) warnings.push('no "Command line:" echo: threads and -target (rate) unknown');
-  return parsedOk(YCSB_KIND, { version, threads, target, commandLineSeen, properties, intervals, runTimeMs, throughput, clientGcCount, clientGcTimeMs, ops }, warnings);
+  return parsedOk(
+    YCSB_KIND,
+    { version, threads, target, commandLineSeen, properties, intervals, runTimeMs, throughput, clientGcCount, clientGcTimeMs, ops },
+    warnings,
+  );
 });
