@@ -51,7 +51,11 @@ export interface TopThreads {
 const SUMMARY = /^\s*top - (\d\d?:\d\d:\d\d)\b.*?load average:\s*(\d+[.,]\d+),?\s+(\d+[.,]\d+),?\s+(\d+[.,]\d+)/;
 const TASKS = /^\s*(?:Threads|Tasks):\s*(\d+)\s+total/;
 const CPU_NEW = /^\s*%?Cpu\(s\):\s*(.*)$/;
-const HEADER = /^\s*PID\s+USER\b.*%CPU\b.*\bCOMMAND\s*$/;
+// Three separate checks, not one `.*%CPU.*COMMAND$` regex: two greedy runs over one line backtrack once per %CPU
+// they pass, quadratic on a long hostile header line.
+const HEADER_START = /^\s*PID\s+USER\b/;
+const HEADER_END = /\bCOMMAND\s*$/;
+const isHeader = (l: string) => HEADER_START.test(l) && l.includes('%CPU') && HEADER_END.test(l);
 
 /** "28.3 us, 16.0 sy" (procps-ng) or "23.4%us, 10.6%sy" (procps 3.2). */
 function hostCpu(rest: string): TopSample['hostCpu'] {
@@ -109,7 +113,7 @@ function parse(text: string): Parsed<TopThreads> {
       cur.hostCpu = hostCpu(c[1]!);
       continue;
     }
-    if (HEADER.test(l)) {
+    if (isHeader(l)) {
       cols = l.trim().split(/\s+/);
       if (!cur || cur.threads.length > 0) samples.push((cur = fresh(i + 1)));
       continue;
@@ -171,4 +175,4 @@ function markProcessTotal(s: TopSample): void {
 export const parseTopThreads = total(TOP_THREADS_KIND, parse);
 
 /** Detection signature: top's task-table header (a batch "top -H" or a plain top of the JVM). */
-export const topThreadsSignature = /^[ \t]*PID[ \t]+USER[ \t]+[^\n]*%CPU[^\n]*COMMAND[ \t]*$/m;
+export const topThreadsSignature = /^[ \t]*PID[ \t]+USER[ \t]+[^\n%]*(?:%(?!CPU)[^\n%]*)*%CPU[^\n]*COMMAND[ \t]*$/m;
