@@ -7,7 +7,7 @@
 // when it is absent the bench says so and skips. The numbers cql-tuner's CLI does not print as JSON (iostat, ttop)
 // come from the same parser the CLI runs, bundled in-process with esbuild.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -18,7 +18,8 @@ const SPERF_HOME = process.env.CQL_TUNER_SPERF_HOME ?? join(homedir(), '.cache/c
 const SPERF = join(SPERF_HOME, 'venv/bin/sperf');
 const SRC = join(SPERF_HOME, 'src');
 const DATA = join(SRC, 'tests/testdata');
-const CLI = join(root, 'mcp-server/dist/cql-tuner.js');
+// BENCH_SPERF_CLI: another build's entry (e.g. an older dist copied aside), to compare builds in the same conditions.
+const CLI = process.env.BENCH_SPERF_CLI ?? join(root, 'mcp-server/dist/cql-tuner.js');
 const RUNS = Number(process.env.BENCH_SPERF_RUNS ?? 5);
 const BIG_RUNS = Number(process.env.BENCH_SPERF_BIG_RUNS ?? 1);
 const TIME = '/usr/bin/time';
@@ -44,8 +45,9 @@ function run(cmd, args, cwd) {
   return { ms, out: r.stdout ?? '', err: r.stderr ?? '', status: r.status, rssKiB };
 }
 
-/** N runs; the median wall time, the last output. */
+/** N runs after one untimed warm-up (cql-tuner's first start after a build writes its code cache); the median wall time, the last output. */
 function timed(cmd, args, cwd, n) {
+  run(cmd, args, cwd);
   const ms = [];
   let last = null;
   let rss = 0;
@@ -92,6 +94,8 @@ async function bundleParsers(dir) {
   return import(pathToFileURL(outfile).href);
 }
 
+const mib = (r) => (r.rssKiB ? `${(r.rssKiB / 1024).toFixed(0)} MiB` : 'n/a');
+
 /** One feature: both timings, and [label, ours, sperf's] figures compared exactly (or within `tol`). */
 function feature(name, a, b, figures, tol = 0) {
   const agree = figures.filter(([, x, y]) => x !== null && y !== null && (typeof x === 'number' ? Math.abs(x - y) <= tol : x === y));
@@ -101,6 +105,7 @@ function feature(name, a, b, figures, tol = 0) {
     ok,
     line:
       `${name}: cql-tuner ${a.ms.toFixed(0)} ms, sperf ${b.ms.toFixed(0)} ms (cql-tuner takes ${(a.ms / b.ms).toFixed(2)}× sperf's time); ` +
+      `peak RSS cql-tuner ${mib(a)}, sperf ${mib(b)}${a.rssKiB && b.rssKiB ? ` (${(a.rssKiB / b.rssKiB).toFixed(2)}×)` : ''}; ` +
       `${agree.length}/${figures.length} figures agree: ${fig}`,
   };
 }
@@ -220,10 +225,24 @@ async function bigLog(dir) {
   return { file, ...writeSyntheticSystemLog(file) };
 }
 
+/** The first tenth of the big log (cut at a line end) beside it: peak RSS must not grow with the file's size. */
+function tenthOf(file, bytes, dir) {
+  const logDir = join(dir, 'nodes/10.0.0.2/logs/cassandra');
+  mkdirSync(logDir, { recursive: true });
+  const head = Buffer.alloc(Math.floor(bytes / 10));
+  const fd = openSync(file, 'r');
+  readSync(fd, head, 0, head.length, 0);
+  closeSync(fd);
+  const out = join(logDir, 'system.log');
+  writeFileSync(out, head.subarray(0, head.lastIndexOf(0x0a) + 1));
+  return out;
+}
+
 async function bigFeatures(dir) {
   const { file, bytes, wrote } = await bigLog(dir);
   const mb = bytes / 1e6;
   const a = timed(process.execPath, [CLI, 'logs', '--json', file], dir, BIG_RUNS);
+  const tenth = timed(process.execPath, [CLI, 'logs', '--json', tenthOf(file, bytes, dir)], dir, BIG_RUNS);
   const g = timed(SPERF, ['-x', 'core', 'gc', '-r', 'nodes', '-f', file], dir, BIG_RUNS);
   const s = timed(SPERF, ['-x', 'core', 'statuslogger', '-f', file], dir, BIG_RUNS);
   const j = json(a);
@@ -236,7 +255,7 @@ async function bigFeatures(dir) {
   const counts = gcOurs === wrote.gc && gcSperf === wrote.gc && gcStatus === wrote.gc && maxOurs === sperfGcMax(g.out);
   const lines = [
     `${mb.toFixed(0)} MB system.log (${wrote.gc} GC lines, ${wrote.statusSnapshots} StatusLogger blocks written), ${BIG_RUNS} run(s) each:`,
-    `  cql-tuner logs: ${a.ms.toFixed(0)} ms = ${rate(a)}, peak RSS ${rss(a)}`,
+    `  cql-tuner logs: ${a.ms.toFixed(0)} ms = ${rate(a)}, peak RSS ${rss(a)} (on its first tenth: ${rss(tenth)}, ${tenth.ms.toFixed(0)} ms)`,
     `  sperf core gc: ${g.ms.toFixed(0)} ms = ${rate(g)}, peak RSS ${rss(g)} → cql-tuner is ${(g.ms / a.ms).toFixed(1)}× faster`,
     `  sperf core statuslogger: ${s.ms.toFixed(0)} ms = ${rate(s)}, peak RSS ${rss(s)} → cql-tuner is ${(s.ms / a.ms).toFixed(1)}× faster`,
     `  GC events: cql-tuner ${gcOurs}, sperf gc ${gcSperf}, sperf statuslogger ${gcStatus}, written ${wrote.gc}; ` +
@@ -263,10 +282,12 @@ export async function benchSperf() {
   try {
     const host = await bundleParsers(dir);
     const floor = [timed(process.execPath, [CLI, '--version'], DATA, RUNS), timed(SPERF, ['version'], DATA, RUNS)];
+    const bare = timed(process.execPath, ['-e', '0'], DATA, RUNS);
     const small = smallFeatures(host);
     const lines = [
       `sperf ${commit.slice(0, 12)} (${SPERF}); median of ${RUNS} runs per command, process start included`,
-      `start-up floor: cql-tuner --version ${floor[0].ms.toFixed(0)} ms, sperf version ${floor[1].ms.toFixed(0)} ms`,
+      `start-up floor: cql-tuner --version ${floor[0].ms.toFixed(0)} ms / ${mib(floor[0])}, sperf version ${floor[1].ms.toFixed(0)} ms / ${mib(floor[1])}` +
+        ` (node -e 0: ${bare.ms.toFixed(0)} ms / ${mib(bare)})`,
       ...small.map((f) => f.line),
     ];
     const agreeing = small.filter((f) => f.ok).length;

@@ -1,7 +1,9 @@
 // One definition of the built files, used by the build and by the test that fails when a committed file is stale.
-// Three outputs: the whole program as one CommonJS bundle, the small `cql-tuner` entry that runs it with a
-// V8 code cache (mcp-server/src/launch/code-cache.ts; it carries the bundle's sha256 as its cache key), and the
-// parse worker the bundle starts for large untrusted texts (mcp-server/src/ops/off-thread.ts).
+// Outputs: the whole program as one CommonJS bundle; one small bundle per verb sperf is compared with (bench/sperf.mjs),
+// holding that verb alone, so `cql-tuner logs` neither compiles nor evaluates the MCP SDK, the driver or the lab;
+// the small `cql-tuner` entry that runs the bundle argv names with a V8 code cache (mcp-server/src/launch/code-cache.ts;
+// it carries each bundle's sha256 as its cache key); and the parse worker the bundles start for large untrusted
+// texts (mcp-server/src/ops/off-thread.ts).
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -10,6 +12,12 @@ export const root = fileURLToPath(new URL('..', import.meta.url));
 export const outfile = 'mcp-server/dist/cql-tuner.js';
 export const mainBundle = 'mcp-server/dist/cql-tuner-main.cjs';
 export const parseWorker = 'mcp-server/dist/cql-tuner-parse-worker.cjs';
+/** Verb → its own bundle (entry mcp-server/src/cli/hot/<verb>.ts); every other verb runs from the main bundle. */
+export const verbBundles = {
+  logs: 'mcp-server/dist/cql-tuner-logs.cjs',
+  interpret: 'mcp-server/dist/cql-tuner-interpret.cjs',
+  'review-schema': 'mcp-server/dist/cql-tuner-review-schema.cjs',
+};
 
 const common = {
   absWorkingDir: root,
@@ -47,23 +55,36 @@ export const workerOptions = {
   define: workerDefines,
 };
 
-const entryOptions = (sha256) => ({
+/** The options of a verb's own bundle: the main bundle's, with the verb's entry. */
+export const verbOptions = (verb) => ({ ...mainOptions, entryPoints: [`mcp-server/src/cli/hot/${verb}.ts`], outfile: verbBundles[verb] });
+
+const base = (path) => path.split('/').pop();
+const sha = (file) => createHash('sha256').update(file.contents).digest('hex');
+
+const entryOptions = (bundles) => ({
   ...common,
   entryPoints: ['mcp-server/src/launch/code-cache.ts'],
   outfile,
   format: 'esm',
   banner: { js: '#!/usr/bin/env node' },
-  define: { __CQL_TUNER_BUNDLE_SHA256__: JSON.stringify(sha256) },
+  define: { __CQL_TUNER_BUNDLES__: JSON.stringify(bundles) },
 });
 
 /** Builds every file in memory: [{ path (relative to root), text }], the bundle first. */
 export async function buildAll() {
   const main = (await build({ ...mainOptions, write: false })).outputFiles[0];
-  const sha256 = createHash('sha256').update(main.contents).digest('hex');
-  const entry = (await build({ ...entryOptions(sha256), write: false })).outputFiles[0];
+  const verbs = [];
+  for (const verb of Object.keys(verbBundles)) verbs.push([verb, (await build({ ...verbOptions(verb), write: false })).outputFiles[0]]);
+  // What the launcher needs to pick a bundle and key its cache: file names beside it and their sha256.
+  const bundles = {
+    main: { file: base(mainBundle), sha256: sha(main) },
+    verbs: Object.fromEntries(verbs.map(([verb, f]) => [verb, { file: base(verbBundles[verb]), sha256: sha(f) }])),
+  };
+  const entry = (await build({ ...entryOptions(bundles), write: false })).outputFiles[0];
   const worker = (await build({ ...workerOptions, write: false })).outputFiles[0];
   return [
     { path: mainBundle, text: main.text },
+    ...verbs.map(([verb, f]) => ({ path: verbBundles[verb], text: f.text })),
     { path: outfile, text: entry.text },
     { path: parseWorker, text: worker.text },
   ];

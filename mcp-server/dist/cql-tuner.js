@@ -1,5 +1,8 @@
 #!/usr/bin/env node
 
+// <define:__CQL_TUNER_BUNDLES__>
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "4e7f53fb0e9b3f83e973a4e97179d67ffa4882d7b0c2cf8164c96e1fcb876748" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "e099a2e2e537d99bdc149eece60b78ca546d300baf9d5542b3b9bf5c4b1f3d67" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "b909c1db3f742b8fc40be6efbfd50e0e20bcf596370846878727a4f01be6709e" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "cfb82301ef268ef0fd73fd4d6cdf4920215a4766b1d8ed842ad31e7d56b2aa67" } } };
+
 // mcp-server/src/launch/code-cache.ts
 import {
   closeSync,
@@ -19,8 +22,8 @@ import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { setFlagsFromString } from "node:v8";
 import { Script } from "node:vm";
-var BUNDLE_NAME = "cql-tuner-main.cjs";
 var WRITE_AFTER_MS = 1500;
 var STALE_AFTER_MS = 7 * 24 * 3600 * 1e3;
 var CACHE_NAME = /^[0-9a-f]{16}-\d+-\d+-v\d+\.\d+\.\d+-[a-z0-9_]+\.bin$/;
@@ -55,14 +58,23 @@ function readPrivate(path) {
     if (fd !== null) closeSync(fd);
   }
 }
+function pickBundle(dir) {
+  const verbs = define_CQL_TUNER_BUNDLES_default.verbs;
+  const verb = process.argv[2];
+  const own = verb !== void 0 && Object.hasOwn(verbs, verb) ? verbs[verb] : void 0;
+  const chosen = own && statSync(join(dir, own.file), { throwIfNoEntry: false })?.isFile() ? own : define_CQL_TUNER_BUNDLES_default.main;
+  return { bundle: join(dir, chosen.file), sha256: chosen.sha256, own: chosen !== define_CQL_TUNER_BUNDLES_default.main };
+}
 function run() {
-  const bundle = join(dirname(fileURLToPath(import.meta.url)), BUNDLE_NAME);
+  const { bundle, sha256, own } = pickBundle(dirname(fileURLToPath(import.meta.url)));
+  if (own) debug(`verb bundle ${bundle}`);
+  if (own) setFlagsFromString("--semi-space-growth-factor=1");
   const source = readFileSync(bundle, "utf8");
   const off = process.env.CQL_TUNER_CODE_CACHE === "0";
   const dir = off ? null : privateCacheDir();
   if (off) debug("off (CQL_TUNER_CODE_CACHE=0)");
   const st = statSync(bundle);
-  const key = `${"38d347f6d4c1011a6b418a7f1908551433474dc789a2355d4991836940507f8a".slice(0, 16)}-${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}`;
+  const key = `${sha256.slice(0, 16)}-${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}`;
   const file = dir ? join(dir, `${key}.bin`) : null;
   const cachedData = file ? readPrivate(file) : void 0;
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeBundle } from '../../mcp-server/src/collect/bundle-store.js';
-import type { NodeRaw } from '../../mcp-server/src/collect/sweep.js';
+import type { NodeRaw } from '../../mcp-server/src/ops/sweep.js';
 import { FIXTURES_DIR } from '../helpers/corpus.js';
 import { BUNDLE } from '../helpers/mcp-client.js';
 

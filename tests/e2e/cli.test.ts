@@ -114,6 +114,7 @@ describe('logs verb', () => {
     const { mkdtempSync, writeFileSync } = await import('node:fs');
     const { gzipSync } = await import('node:zlib');
     const { tmpdir } = await import('node:os');
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- path.join never uses `this`
     const { join } = await import('node:path');
     const dir = mkdtempSync(join(tmpdir(), 'cql-tuner-logs-'));
     const lines = Array.from(

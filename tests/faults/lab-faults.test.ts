@@ -225,7 +225,7 @@ describe.skipIf(skip)('faults on a real 3-node lab', () => {
     expect(r.facts!.intervals.length).toBeGreaterThan(2);
     expect(existsSync(join(s.dir, 'run.out.txt'))).toBe(true);
     expect(existsSync(join(s.dir, 'result.json'))).toBe(true);
-    expect(JSON.parse(readFileSync(join(s.dir, 'result.json'), 'utf8')).state).toBe(r.state);
+    expect((JSON.parse(readFileSync(join(s.dir, 'result.json'), 'utf8')) as { state: unknown }).state).toBe(r.state);
     // The loss shows in what latte counted: errors, or (latte retries timed-out writes by default) retries,
     // and in the intervals: throughput collapses after the kill while the dead replica is still awaited.
     const report = JSON.parse(readFileSync(join(s.dir, 'latte.json'), 'utf8')) as { result?: Record<string, unknown> } & Record<string, unknown>;

@@ -19,6 +19,7 @@ import { auditOs } from '../../mcp-server/src/ops/audit-os.js';
 import { runNodetool } from '../../mcp-server/src/ops/nodetool.js';
 import { labPaths } from '../../mcp-server/src/lab/index.js';
 import { liveDescendants, liveMatching, settled } from './procs.js';
+import { labNodetoolArgv } from '../../mcp-server/src/lab/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cql-tuner-faults-'));
 const savedHome = process.env.CQL_TUNER_HOME;
@@ -62,7 +63,7 @@ afterAll(async () => {
 
 let javaNodetool = false;
 try {
-  javaNodetool = (await locateNodetool(undefined, { ...process.env, PATH: '/usr/bin:/bin', CASSANDRA_HOME: '' })).source === 'lab';
+  javaNodetool = (await locateNodetool(undefined, { ...process.env, PATH: '/usr/bin:/bin', CASSANDRA_HOME: '' }, labNodetoolArgv)).source === 'lab';
 } catch {
   javaNodetool = false;
 }
@@ -93,7 +94,7 @@ describe.skipIf(!javaNodetool)('a JMX port that accepts and never answers', () =
     const elapsed = Date.now() - t0;
     expect(elapsed).toBeLessThan(6000 + 4000);
     // The pool really batched (the runner class exists), so this is the one-JVM path.
-    expect(await pool.batcherFor((await locateNodetool()).argvPrefix)).not.toBeNull();
+    expect(await pool.batcherFor((await locateNodetool(undefined, process.env, labNodetoolArgv)).argvPrefix)).not.toBeNull();
     for (const r of reports) {
       expect({ sub: r.subcommand, ok: r.ok, code: r.error?.code }).toEqual({ sub: r.subcommand, ok: false, code: 'TIMEOUT' });
       expect(r.error?.message).toContain(`127.0.0.1:${silentPort}`);

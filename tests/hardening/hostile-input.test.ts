@@ -300,7 +300,7 @@ describe('A. ops layer and argv builders with a recording target', () => {
         } catch (e) {
           const d = describeError(e);
           // Valid numbers reach the (closed) port and fail there; invalid ones are refused first.
-          if (/^(BAD_|CQL_UNREACHABLE|CLUSTER_UNREACHABLE)/.test(d.code)) d.code.startsWith('BAD_') ? t.refused++ : t.literal++;
+          if (/^(BAD_|CQL_UNREACHABLE|CLUSTER_UNREACHABLE)/.test(d.code)) t[d.code.startsWith('BAD_') ? 'refused' : 'literal']++;
           else t.unclear.push(`${show(n)} ${JSON.stringify(input)}: ${d.code} ${d.message.slice(0, 160)}`);
         }
       }
@@ -392,7 +392,7 @@ describe('B. every registered MCP tool with hostile arguments (in process, PATH 
     await server.connect(st);
     client = new Client({ name: 'hardening', version: '0' });
     await client.connect(ct);
-    tools = (await client.listTools()).tools as ToolInfo[];
+    tools = (await client.listTools()).tools;
     // Symlinks and a FIFO-free set of special files for the path kinds.
     files = mkdtempSync(join(tmpdir(), 'cql-tuner-hostile-files-'));
     mkdirSync(join(files, 'dir'));

@@ -114,7 +114,7 @@ export const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ op: fc.constant('insert' as const), at: fc.nat(), text: fc.string({ maxLength: 80 }) }),
   fc.record({ op: fc.constant('nul' as const), at: fc.nat() }),
   fc.record({ op: fc.constant('longLine' as const), at: fc.nat(), n: fc.integer({ min: 1_000, max: 200_000 }) }),
-) as fc.Arbitrary<Mutation>;
+);
 
 export interface FuzzInput {
   origin: 'random' | 'tokens' | 'sample';

@@ -46,6 +46,9 @@ export async function discoverParsers(): Promise<ParserEntry[]> {
   }
   for (const k of KINDS) add(`KINDS.${k.kind}`, k.parse, k.kind);
   // Registry entries that detect also knows get their kind (NODETOOL_PARSERS.status ↔ nodetool.status).
-  for (const k of KINDS) byFn.get(k.parse)?.kinds.includes(k.kind) || byFn.get(k.parse)?.kinds.push(k.kind);
+  for (const k of KINDS) {
+    const entry = byFn.get(k.parse);
+    if (entry && !entry.kinds.includes(k.kind)) entry.kinds.push(k.kind);
+  }
   return [...byFn.values()].sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -108,7 +108,7 @@ describe('class 10: one file policy for every tool that reads a path', () => {
       ['review_schema', { file: schema }],
       ['migration_review', { from: FROM, to: TO, configFile: yaml, schemaFile: schema }],
     ] as const) {
-      const r = await call(name, args as Record<string, unknown>);
+      const r = await call(name, args);
       expect(r.isError, `${name}: ${firstLine(r)}`).toBeFalsy();
     }
   });

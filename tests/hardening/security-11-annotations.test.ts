@@ -20,7 +20,7 @@ beforeAll(async () => {
   await server.connect(a);
   client = new Client({ name: 'security-11', version: '0' });
   await client.connect(b);
-  tools = (await client.listTools()).tools as typeof tools;
+  tools = (await client.listTools()).tools;
 });
 afterAll(async () => {
   await client?.close();

@@ -15,7 +15,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTimeout } from '../../mcp-server/src/collect/bounded.js';
 import { writeBundle } from '../../mcp-server/src/collect/bundle-store.js';
-import type { NodeRaw, SweepNode } from '../../mcp-server/src/collect/sweep.js';
+import type { NodeRaw, SweepNode } from '../../mcp-server/src/ops/sweep.js';
 import { createServer } from '../../mcp-server/src/mcp/server.js';
 import { readSavedOutput } from '../../mcp-server/src/ops/saved-output.js';
 import { fixture } from '../helpers/corpus.js';
@@ -79,7 +79,7 @@ type ToolResult = { isError?: boolean; content?: { type: string; text?: string }
 const call = (name: string, args: Record<string, unknown>, timeout = 20_000) =>
   client.callTool({ name, arguments: args }, undefined, { timeout }).then(
     (r) => r as ToolResult,
-    (e: unknown) => ({ isError: true, thrown: String(e) }) as ToolResult & { thrown: string },
+    (e: unknown): ToolResult & { thrown: string } => ({ isError: true, thrown: String(e) }),
   );
 const leaked = (r: unknown) => {
   const s = JSON.stringify(r);
@@ -139,7 +139,7 @@ describe('class 2: bundle files are regular files inside the bundle, never links
       ['review_schema', { text: "CREATE KEYSPACE k WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};", bundleDir: dir }],
     ] as const) {
       tried++;
-      const other = await call(name, args as Record<string, unknown>);
+      const other = await call(name, args);
       if (leaked(other)) unsafe++;
       expect(leaked(other)).toBe(false);
     }
@@ -261,7 +261,7 @@ describe('class 2: bundle files are regular files inside the bundle, never links
     ] as const) {
       tried++;
       const t0 = Date.now();
-      const r = await call(name, args as Record<string, unknown>, 10_000);
+      const r = await call(name, args, 10_000);
       const ms = Date.now() - t0;
       if (!r.isError || 'thrown' in r || ms > 2_000) unsafe++;
       expect(r.content?.[0]?.text, name).toMatch(/is not a regular file/);

@@ -22,7 +22,7 @@ import { boundAuthProvider, type CredentialLedger } from '../../mcp-server/src/c
 import { loadDriver } from '../../mcp-server/src/collect/cql-driver.js';
 import { loadCredentialHosts } from '../../mcp-server/src/collect/credential-hosts.js';
 import { JMX_PRIVATE_PREFIX } from '../../mcp-server/src/collect/jmx-credentials.js';
-import { collectNodeWithNodetoolOnly } from '../../mcp-server/src/collect/sweep.js';
+import { collectNodeWithNodetoolOnly } from '../../mcp-server/src/ops/sweep.js';
 import { runNodetool } from '../../mcp-server/src/ops/nodetool.js';
 import { RecordingTarget } from '../helpers/recording-target.js';
 import { startFakeCqlServer, type FakeCqlServer } from '../helpers/fake-cql-server.js';
@@ -57,12 +57,13 @@ process.stdout.write('ReleaseVersion: 5.0.2\\n');
   return path;
 }
 
-const nodetoolCalls = (): { argv: string[]; pwf: string | null; pwfHasPassword: boolean }[] =>
+type NodetoolCall = { argv: string[]; pwf: string | null; pwfHasPassword: boolean };
+const nodetoolCalls = (): NodetoolCall[] =>
   existsSync(nodetoolLog)
     ? readFileSync(nodetoolLog, 'utf8')
         .split('\n')
         .filter(Boolean)
-        .map((l) => JSON.parse(l))
+        .map((l) => JSON.parse(l) as NodetoolCall)
     : [];
 
 async function mcpClient(): Promise<Client> {
@@ -316,8 +317,8 @@ describe('honest use: hosts the user gave on the command line still get the cred
     const write = process.stdout.write.bind(process.stdout);
     const errWrite = process.stderr.write.bind(process.stderr);
     const listening = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
-    process.stdout.write = (() => true) as typeof process.stdout.write;
-    process.stderr.write = (() => true) as typeof process.stderr.write;
+    process.stdout.write = () => true;
+    process.stderr.write = () => true;
     try {
       await fn();
     } finally {
@@ -354,7 +355,7 @@ describe('honest use: hosts the user gave on the command line still get the cred
 describe('the JMX password file does not outlive a killed server', () => {
   it('the next write removes folders of dead owners, keeps live ones, and leaves a planted symlink alone', async () => {
     const base = tmpdir();
-    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
     const stale = join(base, `${JMX_PRIVATE_PREFIX}${dead}-sec3${process.pid}`);
     const live = join(base, `${JMX_PRIVATE_PREFIX}${process.pid}-sec3live`);
     for (const d of [stale, live]) {

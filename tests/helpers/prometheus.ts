@@ -44,8 +44,8 @@ function startProcess(bin: string, args: string[]): { child: ChildProcess; log: 
   const keep = (b: Buffer) => {
     out = (out + b.toString()).slice(-20_000);
   };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   return { child, log: () => out };
 }
 

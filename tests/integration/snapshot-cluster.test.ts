@@ -78,7 +78,9 @@ describe.skipIf(skip)('cluster snapshot on a real 3-node lab', () => {
       expect(off.nodetool).toEqual(on.nodetool);
     }
     expect(again.nodes[0]!.facts.tables?.length).toBeGreaterThan(10);
-    expect(again.nodes.map((n) => n.releaseVersion)).toEqual(['5.0.9', '5.0.9', '5.0.9'].map((x) => expect.stringMatching(new RegExp(`^${x.slice(0, 3)}`))));
+    expect(again.nodes.map((n) => n.releaseVersion)).toEqual(
+      ['5.0.9', '5.0.9', '5.0.9'].map((x): unknown => expect.stringMatching(new RegExp(`^${x.slice(0, 3)}`))),
+    );
   });
 
   it('a healthy 3-node cluster diagnoses with no warnings, and its bundle the same offline', async () => {

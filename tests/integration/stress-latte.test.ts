@@ -109,7 +109,7 @@ describe.skipIf(skip)('latte stress runs on a real 1-node lab', () => {
       await new Promise((r) => setTimeout(r, 500));
       st = await stressStatus(s.id);
     }
-    const pid = JSON.parse(readFileSync(join(s.dir, 'status.json'), 'utf8')).pid as number;
+    const { pid } = JSON.parse(readFileSync(join(s.dir, 'status.json'), 'utf8')) as { pid: number };
     expect(pid).toBeGreaterThan(0);
     expect((await processesInGroup(pid)).length).toBeGreaterThan(0);
     const c = await stressCancel(s.id);

@@ -20,7 +20,7 @@ let remoteNodetool = '';
 beforeAll(async () => {
   if (skip) return;
   await lab.start({ nodes: 1, version: '5.0' });
-  sshd = await startSshd(sshdPath!);
+  sshd = await startSshd(sshdPath);
   // The remote side's nodetool: a script that runs Cassandra's NodeTool from the lab jars.
   const argv = (await labNodetoolArgv())!;
   const binDir = join(home, 'remote-bin');

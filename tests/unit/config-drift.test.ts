@@ -29,23 +29,22 @@ function settingsFrom(rel: string): Record<string, string | null> {
   return out;
 }
 
-const node = (address: string, settings: Record<string, string | null>): NodeSnapshot =>
-  ({
-    address,
-    datacenter: 'dc1',
-    rack: 'r1',
-    hostId: null,
-    releaseVersion: '5.0.9',
-    product: 'cassandra',
-    upPerDriver: true,
-    reachable: true,
-    status: 'complete',
-    ms: 1,
-    sources: [],
-    facts: { settings },
-    nodetool: {},
-    unparsed: [],
-  }) as NodeSnapshot;
+const node = (address: string, settings: Record<string, string | null>): NodeSnapshot => ({
+  address,
+  datacenter: 'dc1',
+  rack: 'r1',
+  hostId: null,
+  releaseVersion: '5.0.9',
+  product: 'cassandra',
+  upPerDriver: true,
+  reachable: true,
+  status: 'complete',
+  ms: 1,
+  sources: [],
+  facts: { settings },
+  nodetool: {},
+  unparsed: [],
+});
 const snap = (nodes: NodeSnapshot[]): ClusterSnapshot => ({ collectedAt: '2026-11-22T00:00:00Z', durationMs: 1, contactPoints: ['127.0.0.1'], nodes });
 
 describe('configDrift — file vs node', () => {

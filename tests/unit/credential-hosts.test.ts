@@ -135,7 +135,7 @@ describe('the local lab', () => {
       expect(live.allows('127.0.0.1', 7299)).toContain('local lab');
       expect(live.allows('127.0.0.1', 9043)).toBeNull();
       expect(live.allows('127.0.0.3', 9042)).toBeNull();
-      lab(spawnSync(process.execPath, ['-e', '0']).pid!);
+      lab(spawnSync(process.execPath, ['-e', '0']).pid);
       expect((await loadCredentialHosts({ CQL_TUNER_HOME: home })).allows('127.0.0.2', 9042)).toBeNull();
     } finally {
       rmSync(home, { recursive: true, force: true });

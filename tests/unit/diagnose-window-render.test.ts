@@ -11,7 +11,9 @@ import { createServer } from '../../mcp-server/src/mcp/server.js';
 import { hostGroups, waitWindow } from '../../mcp-server/src/ops/diagnose-window.js';
 import type { DiagnosisReport } from '../../mcp-server/src/ops/diagnose.js';
 import { diagnose } from '../../mcp-server/src/ops/diagnose.js';
-import { renderDiagnosis } from '../../mcp-server/src/render/diagnosis.js';
+import { renderDiagnosis, renderWindow } from '../../mcp-server/src/render/diagnosis.js';
+import { renderReportMarkdown } from '../../mcp-server/src/render/report/markdown.js';
+import { parseToppartitions } from '../../mcp-server/src/core/parse/nodetool/toppartitions.js';
 import { LocalTarget } from '../../mcp-server/src/collect/local-target.js';
 
 const dir = join(__dirname, '..', 'fixtures', 'proc', 'iostat-pair');
@@ -129,6 +131,62 @@ describe('the window in the text report', () => {
     expect(text).toMatch(/host local \(127\.0\.0\.1\): CPU user 2\d\.\d % sys 2\d\.\d % iowait 2\d\.\d %/);
     // vda led the recorded window: about 14,150 IOPS (iostat: 12,853 r/s + 1,286 w/s + 10 d/s) at 73 % util.
     expect(text).toMatch(/- vda: 14\d{3} IOPS, 2\d\d MB\/s, 20\.\d kB\/request, .* aqu-sz 0\.7\d \(Little.s law 0\.7\d\), util 7\d\.\d %/);
+  });
+});
+
+describe('the partition sample in the window', () => {
+  const profiled = parseToppartitions(readFileSync(join(__dirname, '..', 'fixtures', 'nodetool-toppartitions', '5.0-profileload-hot-key.txt'), 'utf8'));
+  if (!profiled.ok) throw new Error('the recorded profileload output must parse');
+  const window = (profileload: NonNullable<DiagnosisReport['window']>['profileload']): NonNullable<DiagnosisReport['window']> => ({
+    requestedSeconds: 20,
+    seconds: 20.4,
+    firstSweepSeconds: 3,
+    latency: 'recent p99 only',
+    notes: [],
+    nodes: [],
+    hosts: [],
+    ...(profileload ? { profileload } : {}),
+  });
+  it('shows per node the keys nodetool profileload saw most, so the report shows what a hot-key finding read', () => {
+    const w = window({
+      durationMs: 17_000,
+      nodes: [
+        { node: '127.0.0.1', durationMs: 17_000, samplers: profiled.value.samplers },
+        { node: '127.0.0.2', durationMs: 17_000, error: 'NODETOOL_TIMEOUT: nodetool profileload did not answer in 37 s' },
+      ],
+    });
+    const lines = renderWindow(w);
+    expect(lines).toContain('- partition sample: nodetool profileload for 17.0 s on each node');
+    // The recorded 5.0.9 sample: key 42 took 2,458 of the reads and 1,967 writes.
+    expect(lines).toContain('  - 127.0.0.1: reads: h3hot.kv "42" ×2458; writes: h3hot.kv "42" ×1967, h3hot.kv "4054" ×2, h3hot.kv "4230" ×2');
+    expect(lines).toContain('  - 127.0.0.2: no sample: NODETOOL_TIMEOUT: nodetool profileload did not answer in 37 s');
+    const md = renderReportMarkdown(
+      {
+        origin: 'lab',
+        collectedAt: '2026-11-25T00:00:00Z',
+        durationMs: 1,
+        nodes: [],
+        versions: [],
+        counts: { critical: 0, warning: 0, info: 0 },
+        findings: [],
+        checked: [],
+        window: w,
+      },
+      'test',
+    );
+    expect(md).toContain('h3hot.kv "42" ×2458');
+  });
+  it('a key from the cluster is printed escaped, and a window too short to sample says so', () => {
+    const hostile = { reads: [{ table: 'ks.t', partition: 'a"\nrm -rf /\u001b[2J', count: 9, error: 0 }] };
+    const w = window({ durationMs: 5000, nodes: [{ node: 'n1', durationMs: 5000, samplers: hostile }] });
+    const line = renderWindow(w).find((l) => l.includes('ks.t'))!;
+    expect(line).toContain('ks.t "a\\"\\u000arm -rf /\\u001b[2J" ×9');
+    // eslint-disable-next-line no-control-regex -- asserts no control character reaches the output
+    expect(line).not.toMatch(/[\u0000-\u001f]/);
+    expect(renderWindow(window({ durationMs: null, nodes: [], note: 'a 4 s window leaves no time to sample' }))).toContain(
+      '- partition sample: not taken: a 4 s window leaves no time to sample',
+    );
+    expect(renderWindow(window(undefined)).some((l) => l.includes('partition sample'))).toBe(false);
   });
 });
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detect } from '../../mcp-server/src/core/detect.js';
-import { parseTtop, threadGroup, type Ttop } from '../../mcp-server/src/core/parse/host/index.js';
+import { parseTtop, threadGroup } from '../../mcp-server/src/core/parse/host/index.js';
 import { kindRulesFor } from '../../mcp-server/src/core/rules/per-kind.js';
 import { groupsOf } from '../../mcp-server/src/core/rules/host-ttop.js';
 
@@ -26,7 +26,7 @@ describe('sjk ttop', () => {
   it('matches sperf test_ttop_report for the first sample (pool CPU and thread counts)', () => {
     const r = parseTtop(text);
     if (!r.ok) throw new Error(r.reason);
-    const v = r.value as Ttop;
+    const v = r.value;
     const s = v.samples[0]!;
     expect(s).toMatchObject({ time: '2020-01-09T16:08:06.535+0000', processCpuPct: 45.7, applicationCpuPct: 28.06, otherCpuPct: 17.64, threadCount: 120 });
     const g = groupsOf(s).map((x) => [x.group, x.threads, Math.round(x.cpuPct * 100) / 100]);

@@ -110,6 +110,7 @@ describe('table.hot-partition: the key is cluster data', () => {
     const o = hotPartitionOutcome({ durationMs: 5000, nodes: [{ node: NODE, durationMs: 5000, samplers: samplersOf(text) }] });
     expect(o.findings).toHaveLength(1);
     const all = JSON.stringify([o.findings[0]!.title, o.findings[0]!.evidence]);
+    // eslint-disable-next-line no-control-regex -- asserts no control character reaches the output
     expect(o.findings[0]!.title + o.findings[0]!.evidence.join('')).not.toMatch(/[\u0000-\u001f\u202e]/);
     expect(all).toContain('\\\\u001b]8;;http://evil\\\\u0007click\\\\u202e');
   });

@@ -112,7 +112,7 @@ describe('withHotPartitions: the window sample joins a live diagnosis', () => {
   it('leaves an instant diagnosis alone, and marks a window without a sample "not checked"', () => {
     const base = { findings: [], outcomes: [] };
     expect(withHotPartitions(base, undefined)).toBe(base);
-    const none = withHotPartitions(base, { ...window, profileload: undefined } as DiagnosisWindow);
+    const none = withHotPartitions(base, { ...window, profileload: undefined });
     expect(none.outcomes).toEqual([expect.objectContaining({ rule: 'table.hot-partition', checked: false })]);
   });
 });

@@ -229,7 +229,7 @@ describe('collection through kubectl exec', () => {
   it('cql-tuner diagnose --k8s: no CQL reachable, so nodetool runs in each pod through kubectl exec', async () => {
     const out: string[] = [];
     const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = ((s: string | Uint8Array) => (out.push(String(s)), true)) as typeof process.stdout.write;
+    process.stdout.write = (s: string | Uint8Array) => (out.push(String(s)), true);
     const savedExit = process.exitCode;
     // Loopback pod IPs and CQL port 1: the CQL connection is refused at once (a real pod IP outside the pod
     // network takes the driver's whole connect timeout), as from a laptop that cannot reach the pods.

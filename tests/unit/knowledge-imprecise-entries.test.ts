@@ -19,7 +19,7 @@ import { planMkfs } from '../../mcp-server/src/core/planners/mkfs.js';
 import { cassandraYamlRules, jvmRules, type ConfigContext } from '../../mcp-server/src/core/rules/config.js';
 import { osRules, type OsFacts } from '../../mcp-server/src/core/rules/os.js';
 import type { KindRuleOutcome } from '../../mcp-server/src/core/rules/per-kind.js';
-import { grade } from '../../mcp-server/src/core/rules/rule.js';
+import { grade, PACK } from '../../mcp-server/src/core/rules/rule.js';
 import { storageRules } from '../../mcp-server/src/core/rules/storage.js';
 
 function ok<T>(r: Parsed<T>): T {
@@ -104,7 +104,7 @@ describe('jvm.heap.default-size', () => {
   it('recommends no heap that config.jvm.heap-ram-ratio grades: 24 GiB on a 32 GiB host is critical, the advice is ≤ ½ RAM', () => {
     const e = knowledge('jvm.heap.default-size');
     expect(e.rationale).not.toMatch(/24 GB/);
-    expect(grade(24 / 32, 'config.jvm.heap-ram-ratio')).toBe('critical');
+    expect(grade(PACK, 24 / 32, 'config.jvm.heap-ram-ratio')).toBe('critical');
     // The heaps the rationale now names: 8–12 GiB on 32 GiB, 16–31 GiB from 64 GiB; none reaches the ratio's critical.
     for (const [heap, ram] of [
       [8, 32],
@@ -112,7 +112,7 @@ describe('jvm.heap.default-size', () => {
       [16, 64],
       [31, 64],
     ] as const)
-      expect(grade(heap / ram, 'config.jvm.heap-ram-ratio')).not.toBe('critical');
+      expect(grade(PACK, heap / ram, 'config.jvm.heap-ram-ratio')).not.toBe('critical');
     expect(e.rationale).toMatch(/8–12 GiB on a 32 GiB host and 16–31 GiB for G1 from 64 GiB/);
     const f = byId(jvm('-Xms24G\n-Xmx24G\n-XX:+UseG1GC\n', { hostRamBytes: 32 * GIB }), 'config.jvm.heap-ram-ratio');
     expect(f?.severity).toBe('critical');

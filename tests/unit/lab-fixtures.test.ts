@@ -192,7 +192,7 @@ describe('lab fixtures', () => {
       expect(ks?.localRead?.count).toBe(0);
       const peers = read(sc, 'node1/table-system.peers_v2.tsv').trim().split('\n');
       const cols = peers[0]!.split('\t');
-      const rows = peers.slice(1).map((l) => Object.fromEntries(l.split('\t').map((v, i) => [cols[i], v])));
+      const rows = peers.slice(1).map((l) => Object.fromEntries(l.split('\t').map((v, i) => [cols[i]!, v] as const)));
       expect(rows.map((r) => [r['peer'], r['data_center']]).sort()).toEqual([
         ['127.0.0.2', 'datacenter1'],
         ['127.0.0.3', 'datacenter2'],

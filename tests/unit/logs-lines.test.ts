@@ -3,7 +3,7 @@
  * source file is named above each block). Numbers, hosts and keys are made up.
  */
 import { describe, expect, it } from 'vitest';
-import { classify, parseLogs, readHeader, newHeader, newHeaderState, type LogFacts } from '../../mcp-server/src/core/parse/logs/index.js';
+import { classify, parseLogs, readHeader, newHeader, newHeaderState, sizeToBytes, type LogFacts } from '../../mcp-server/src/core/parse/logs/index.js';
 
 /** Cassandra logback layout (conf/logback.xml): "%-5level [%thread] %date{ISO8601} %F:%L - %msg". */
 const c = (level: string, thread: string, date: string, file: string, msg: string) => `${level.padEnd(5)} [${thread}] ${date} ${file} - ${msg}`;
@@ -706,5 +706,23 @@ describe('classify (line classifiers)', () => {
       collector: 'G1 Old Generation',
       concurrent: false,
     });
+  });
+});
+
+describe('sizeToBytes (the log classifier reads sizes with core/units factors)', () => {
+  it('reads the sizes Cassandra logs print, in powers of 1024, and refuses what is not a size', () => {
+    expect(sizeToBytes('895.549MiB')).toBe(Math.round(895.549 * 1024 ** 2));
+    expect(sizeToBytes('93368360 bytes')).toBe(93368360);
+    expect(sizeToBytes('7996951')).toBe(7996951);
+    expect(sizeToBytes('1,5 GiB')).toBe(Math.round(1.5 * 1024 ** 3));
+    // the units table core/units.ts owns reaches petabytes; the copy this classifier kept stopped at TiB
+    expect(sizeToBytes('2PiB')).toBe(2 * 1024 ** 5);
+    expect(sizeToBytes('12 parsecs')).toBeNull();
+    expect(sizeToBytes('')).toBeNull();
+  });
+  it('a long run of blanks after the number costs linear time', () => {
+    const t0 = performance.now();
+    expect(sizeToBytes(`1${' '.repeat(50_000)}x!`)).toBeNull();
+    expect(performance.now() - t0).toBeLessThan(500);
   });
 });

@@ -18,14 +18,14 @@ describe('ScyllaDB unpaged query tombstone limit', () => {
   });
 
   it('the Kibana-prefixed paste of the thread gives log.tombstones', async () => {
-    const r = await interpretText(fixture('real-world/log_kibana-prefix-unpaged-tombstones_scylla16564.txt'));
+    const r = interpretText(fixture('real-world/log_kibana-prefix-unpaged-tombstones_scylla16564.txt'));
     expect(r.findings.map((f) => f.id)).toContain('log.tombstones');
   });
 });
 
 describe('ScyllaDB repair failure lines', () => {
   it('"repair_tracker run for repair id N failed" in a journald paste gives log.repair-failures', async () => {
-    const r = await interpretText(fixture('real-world/log_journal-repair-failed-all-shards_scylla6120.txt'));
+    const r = interpretText(fixture('real-world/log_journal-repair-failed-all-shards_scylla6120.txt'));
     expect(r.findings.map((f) => f.id)).toContain('log.repair-failures');
   });
 

@@ -14,6 +14,7 @@ import { parseSlowQueries, readSlowQueries, type SlowQueries } from '../../mcp-s
 import { slowQueryFindings } from '../../mcp-server/src/core/rules/slow-queries.js';
 import { interpretText } from '../../mcp-server/src/ops/interpret.js';
 import { fixture, FIXTURES_DIR } from '../helpers/corpus.js';
+import { PACK, runRule } from '../../mcp-server/src/core/rules/rule.js';
 
 const rw = (f: string) => fixture(join('real-world', f));
 const sperfLog = (node: string) => gunzipSync(readFileSync(join(FIXTURES_DIR, 'sperf', `dse677-${node}-debug.log.gz`))).toString('utf8');
@@ -138,8 +139,8 @@ describe('slow-queries rule in a diagnosis: checked whenever logs were read', ()
     const quiet = parseLogs('INFO  [main] 2026-11-24 10:00:00,000 CassandraDaemon.java:100 - Startup complete\n');
     if (!quiet.ok) throw new Error('the one-line log did not parse');
     const withLogs = { ...nodeEvidence('n1', true, { facts: {}, nodetool: {} }), logs: quiet.value };
-    expect(slowQueriesRule.run({ origin: 't', nodes: [withLogs] })).toMatchObject({ checked: true, findings: [] });
-    const none = slowQueriesRule.run({ origin: 't', nodes: [nodeEvidence('n1', true, { facts: {}, nodetool: {} })] });
+    expect(runRule(slowQueriesRule, { origin: 't', nodes: [withLogs] }, PACK)).toMatchObject({ checked: true, findings: [] });
+    const none = runRule(slowQueriesRule, { origin: 't', nodes: [nodeEvidence('n1', true, { facts: {}, nodetool: {} })] }, PACK);
     expect(none.checked).toBe(false);
   });
 });

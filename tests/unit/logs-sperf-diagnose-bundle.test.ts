@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeBundle } from '../../mcp-server/src/collect/bundle-store.js';
-import type { NodeRaw } from '../../mcp-server/src/collect/sweep.js';
+import type { NodeRaw } from '../../mcp-server/src/ops/sweep.js';
 import { diagnoseBundle } from '../../mcp-server/src/ops/diagnose.js';
 import { diagnoseCommand } from '../../mcp-server/src/cli/commands/diagnose.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -48,8 +48,8 @@ async function runCli(args: string[]): Promise<{ out: string; err: string; code:
   let err = '';
   const w1 = process.stdout.write.bind(process.stdout);
   const w2 = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((c: string | Uint8Array) => ((out += String(c)), true)) as typeof process.stdout.write;
-  process.stderr.write = ((c: string | Uint8Array) => ((err += String(c)), true)) as typeof process.stderr.write;
+  process.stdout.write = (c: string | Uint8Array) => ((out += String(c)), true);
+  process.stderr.write = (c: string | Uint8Array) => ((err += String(c)), true);
   const before = process.exitCode;
   process.exitCode = undefined;
   try {

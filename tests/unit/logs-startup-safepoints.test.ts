@@ -3,6 +3,7 @@ import { nodeEvidence } from '../../mcp-server/src/core/diagnosis/evidence.js';
 import { parseLogs, type LogFacts } from '../../mcp-server/src/core/parse/logs/index.js';
 import { gcLineUptimeMs, StartupWindows } from '../../mcp-server/src/core/parse/logs/startup-window.js';
 import { logsRule } from '../../mcp-server/src/core/rules/logs.js';
+import { PACK, runRule } from '../../mcp-server/src/core/rules/rule.js';
 
 // Real lines from this host's lab (Cassandra 5.0.9, node 1 of a 3-node lab, /tmp/h4-home): system.log, then gc.log
 // (-Xlog:safepoint with time,uptime decorators). The node logged "Startup complete" at 20:04:20,478; the 272 ms
@@ -35,7 +36,7 @@ function facts(lines: string[]): LogFacts {
 }
 
 function safepointFinding(l: LogFacts) {
-  const out = logsRule.run({ origin: 't', nodes: [{ ...nodeEvidence('127.0.8.1', true, { facts: {}, nodetool: {} }), logs: l }] });
+  const out = runRule(logsRule, { origin: 't', nodes: [{ ...nodeEvidence('127.0.8.1', true, { facts: {}, nodetool: {} }), logs: l }] }, PACK);
   return out.findings.find((f) => f.id === 'log.time-to-safepoint');
 }
 

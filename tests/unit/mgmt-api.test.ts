@@ -67,8 +67,8 @@ async function runCli(args: string[]): Promise<{ out: string; err: string; exitC
   const err: string[] = [];
   const write = process.stdout.write.bind(process.stdout);
   const ewrite = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((s: string | Uint8Array) => (out.push(String(s)), true)) as typeof process.stdout.write;
-  process.stderr.write = ((s: string | Uint8Array) => (err.push(String(s)), true)) as typeof process.stderr.write;
+  process.stdout.write = (s: string | Uint8Array) => (out.push(String(s)), true);
+  process.stderr.write = (s: string | Uint8Array) => (err.push(String(s)), true);
   const savedExit = process.exitCode;
   process.exitCode = undefined;
   let exitCode: number | undefined;
@@ -178,6 +178,7 @@ describe('parsers on recorded answers', () => {
     const s = statusFromEndpoints(p.value);
     expect(s.nodes.every((n) => n.addressProblem !== undefined)).toBe(true);
     expect(s.nodes[0]!.datacenter).toBe('dc1?[2J??fake line');
+    // eslint-disable-next-line no-control-regex -- asserts no control character reaches the output
     expect(JSON.stringify(s)).not.toMatch(/[\u0000-\u001f]/);
   });
 });

@@ -152,7 +152,7 @@ describe('refusals name what was wrong and what to do about it', () => {
     );
 
   it('gives each refusal its own fix', async () => {
-    const notAllowed = await refused({ subcommand: 'repair' as never });
+    const notAllowed = await refused({ subcommand: 'repair' });
     const badHost = await refused({ subcommand: 'status', host: '-oProxyCommand=x' });
     const badPort = await refused({ subcommand: 'status', port: 70000 });
     const badName = await refused({ subcommand: 'tablestats', keyspace: 'ks; drop', table: 't' });

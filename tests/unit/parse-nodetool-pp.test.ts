@@ -20,7 +20,7 @@ describe('nodetool -pp status', () => {
   });
 
   it('interpret raises no address warning; the status table shows host:port', async () => {
-    const r = await interpretText(text);
+    const r = interpretText(text);
     expect(r.kind).toBe('nodetool.status');
     expect(r.warnings.join('\n')).not.toMatch(/address/);
     expect(r.findings.filter((f) => f.severity !== 'info')).toEqual([]);

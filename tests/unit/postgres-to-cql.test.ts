@@ -67,7 +67,7 @@ describe('PostgreSQL DDL parser', () => {
     ]);
     expect(s.enums).toEqual([{ schema: 'public', name: 'order_status', values: ['pending', 'paid', 'shipped', 'cancelled'] }]);
     expect(s.sequences).toEqual(['users_id_seq', 'orders_id_seq']);
-    const idx = Object.fromEntries(s.indexes.map((i) => [i.name, i]));
+    const idx = Object.fromEntries(s.indexes.map((i) => [String(i.name), i] as const));
     expect(idx['orders_user_id_created_at_idx']!.columns).toEqual([
       { name: 'user_id', desc: false },
       { name: 'created_at', desc: true },

@@ -6,6 +6,7 @@ import { nodeEvidence } from '../../mcp-server/src/core/diagnosis/evidence.js';
 import { nodeFactsFromRaw } from '../../mcp-server/src/core/facts/from-raw.js';
 import { threshold } from '../../mcp-server/src/core/knowledge/index.js';
 import { runRules } from '../../mcp-server/src/core/rules/index.js';
+import { PACK, type Rule, type RuleContext } from '../../mcp-server/src/core/rules/rule.js';
 import { describePolicy, parseRulePolicy } from '../../mcp-server/src/core/rules/policy.js';
 import { repairRule } from '../../mcp-server/src/core/rules/repair.js';
 import { tablesRule } from '../../mcp-server/src/core/rules/tables.js';
@@ -40,17 +41,18 @@ describe('rule policy: switch a rule or a finding off, override a threshold, and
     expect(r.policy?.rulesOff).toEqual(['repair']);
   });
 
-  it('a threshold override is in force only while the rules run', () => {
+  it('a threshold override reaches the rules through their context only: the pack and other contexts keep theirs', () => {
     const base = threshold('table.tombstones-per-read');
-    let seen: number | undefined;
-    const probe = {
-      id: 'probe',
-      checks: 'reads a threshold',
-      run: () => ((seen = threshold('table.tombstones-per-read').warning), { rule: 'probe', checked: true, findings: [] }),
-    };
+    const seen: RuleContext[] = [];
+    const probe: Rule = { id: 'probe', checks: 'keeps its context', run: (_i, ctx) => (seen.push(ctx), { rule: 'probe', checked: true, findings: [] }) };
     const r = runRules(input(), [probe], { source: 'p.yaml', off: [], thresholds: { 'table.tombstones-per-read': { warning: 7 } } });
-    expect(seen).toBe(7);
+    runRules(input(), [probe], { source: 'q.yaml', off: [], thresholds: { 'table.tombstones-per-read': { warning: 9 } } });
+    runRules(input(), [probe]);
+    // Read after every run has returned: a context is a value, not state in force while a rule runs.
+    expect(seen.map((c) => c.threshold('table.tombstones-per-read').warning)).toEqual([7, 9, base.warning]);
+    expect(seen[0]!.threshold('table.tombstones-per-read').critical).toBe(base.critical);
     expect(threshold('table.tombstones-per-read')).toEqual(base);
+    expect(PACK.threshold('table.tombstones-per-read')).toEqual(base);
     expect(r.policy?.thresholds).toEqual(['table.tombstones-per-read: warning 7']);
   });
 
@@ -120,5 +122,21 @@ describe('the policy on a real incident bundle (tombstones, recorded from the la
     });
     expect(raised.findings.filter((f) => f.id === 'table.tombstones-per-read' && f.severity !== 'info')).toEqual([]);
     expect(raised.policy?.thresholds).toEqual(['table.tombstones-per-read: warning 1000000000, critical 2000000000']);
+  });
+  it('two diagnoses run at the same time with different policies each grade with their own thresholds', async () => {
+    const { diagnoseBundle } = await import('../../mcp-server/src/ops/diagnose.js');
+    const raise = { source: 'p.yaml', off: [], thresholds: { 'table.tombstones-per-read': { warning: 1e9, critical: 2e9 } } };
+    const lower = { source: 'q.yaml', off: [], thresholds: { 'table.tombstones-per-read': { warning: 1, critical: 2 } } };
+    const runs = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => diagnoseBundle(BUNDLE, i % 3 === 2 ? {} : { policy: i % 3 ? lower : raise })));
+    const tomb = (r: (typeof runs)[number]) => r.findings.filter((f) => f.id === 'table.tombstones-per-read').map((f) => f.severity);
+    const alone = tomb(await diagnoseBundle(BUNDLE));
+    expect(alone).toEqual(['warning']); // the queue table, 3311 tombstones per read, against the pack's thresholds
+    runs.forEach((r, i) => {
+      // Raised: nothing reaches a warning. Lowered to 1/2: the queue table is critical and every table read
+      // through a tombstone (the system tables too) warns. No policy: exactly what a lone run says.
+      if (i % 3 === 0) expect(tomb(r)).toEqual([]);
+      else if (i % 3 === 1) expect([tomb(r)[0], tomb(r).length > 10]).toEqual(['critical', true]);
+      else expect(tomb(r)).toEqual(alone);
+    });
   });
 });

@@ -6,6 +6,7 @@ import { clientsRule, tabletAwareMinimums } from '../../mcp-server/src/core/rule
 import { valueOf } from '../../mcp-server/src/core/knowledge/index.js';
 import { interpretText } from '../../mcp-server/src/ops/interpret.js';
 import { fixture } from '../helpers/corpus.js';
+import { PACK, runRule } from '../../mcp-server/src/core/rules/rule.js';
 
 const LOCAL_41 = 'release_version\tdata_center\track\n4.1.10\tdc1\tr1\n';
 
@@ -16,7 +17,7 @@ function node(name: string, clientsTsv: string, extra: { name: string; text: str
     nodeFactsFromRaw([{ name: 'cql:system.local', text: LOCAL_41 }, { name: 'cql:system_views.clients', text: clientsTsv }, ...extra]),
   );
 }
-const run = (nodes: DiagnosisInput['nodes']) => clientsRule.run({ nodes, origin: 'test' });
+const run = (nodes: DiagnosisInput['nodes']) => runRule(clientsRule, { nodes, origin: 'test' }, PACK);
 
 /** The real lab capture with one column of every row replaced (to make an unhealthy variant of real rows). */
 function withColumn(tsv: string, column: string, value: string): string {

@@ -4,8 +4,9 @@ import { nodeFactsFromRaw, type RawOutput } from '../../mcp-server/src/core/fact
 import { ownershipRule } from '../../mcp-server/src/core/rules/ownership.js';
 import { interpretText } from '../../mcp-server/src/ops/interpret.js';
 import { fixture } from '../helpers/corpus.js';
+import { PACK, runRule } from '../../mcp-server/src/core/rules/rule.js';
 
-const run = (outputs: RawOutput[]) => ownershipRule.run({ nodes: [nodeEvidence('n2', true, nodeFactsFromRaw(outputs))], origin: 'test' });
+const run = (outputs: RawOutput[]) => runRule(ownershipRule, { nodes: [nodeEvidence('n2', true, nodeFactsFromRaw(outputs))], origin: 'test' }, PACK);
 const keyspaces = (rf: number) => ({
   name: 'cql:system_schema.keyspaces',
   text:

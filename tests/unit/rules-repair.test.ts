@@ -6,6 +6,7 @@ import { durationSettingMs, repairRule } from '../../mcp-server/src/core/rules/r
 import { interpretText } from '../../mcp-server/src/ops/interpret.js';
 import { timeUuidMs } from '../../mcp-server/src/core/timeuuid.js';
 import { types } from 'cassandra-driver';
+import { PACK, runRule } from '../../mcp-server/src/core/rules/rule.js';
 
 /** Cluster tables as the sweep stores them (collector TSV: JSON collections, ISO timestamps). */
 function cluster(parentRows: string[], extra: RawOutput[] = []): RawOutput[] {
@@ -32,7 +33,7 @@ function cluster(parentRows: string[], extra: RawOutput[] = []): RawOutput[] {
     ...extra,
   ];
 }
-const run = (outputs: RawOutput[]) => repairRule.run({ nodes: [nodeEvidence('n1', true, nodeFactsFromRaw(outputs))], origin: 'test' });
+const run = (outputs: RawOutput[]) => runRule(repairRule, { nodes: [nodeEvidence('n1', true, nodeFactsFromRaw(outputs))], origin: 'test' }, PACK);
 
 describe('last repair vs gc_grace_seconds', () => {
   it('orders repaired 5 days ago is fine (10-day grace); carts (1-day grace) is overdue; RF 1 and gc_grace 0 tables are not judged', () => {
@@ -116,7 +117,7 @@ describe('hints vs max_hint_window', () => {
     ]).toEqual([10_800_000, 10_800_000, 10_800_000, 10_800_000, null]);
   });
   it('no hints, history or table options: skipped with the reason', () => {
-    expect(repairRule.run({ nodes: [nodeEvidence('n1', true, nodeFactsFromRaw([]))], origin: 't' })).toMatchObject({ checked: false });
+    expect(runRule(repairRule, { nodes: [nodeEvidence('n1', true, nodeFactsFromRaw([]))], origin: 't' }, PACK)).toMatchObject({ checked: false });
   });
 });
 

@@ -3,6 +3,7 @@ import { liveSchemaRule, schemaFromFacts } from '../../mcp-server/src/core/rules
 import { diagnosisFromSnapshot, evidenceFromSnapshot } from '../../mcp-server/src/ops/diagnose.js';
 import { analyzeBundle } from '../../mcp-server/src/ops/snapshot.js';
 import { FIXTURES_DIR } from '../helpers/corpus.js';
+import { PACK, runRule } from '../../mcp-server/src/core/rules/rule.js';
 
 // Real capture: the bad-schema incident's bundle (`diagnose --lab --save` on a 4.1.10 lab: a table with
 // gc_grace_seconds 0 that took deletes and reads), see tests/fixtures/lab-incidents/bad-schema/README.md.
@@ -33,7 +34,7 @@ describe('schema review inside diagnose (live schema facts)', () => {
 
   it('tables at the default gc_grace_seconds give no schema finding (the client-misuse bundle: the same lab, kv at 864000)', async () => {
     const s = await analyzeBundle(`${FIXTURES_DIR}/lab-incidents/client-misuse/bundle`);
-    expect(liveSchemaRule.run(evidenceFromSnapshot(s, 'bundle'))).toMatchObject({ checked: true, findings: [] });
+    expect(runRule(liveSchemaRule, evidenceFromSnapshot(s, 'bundle'), PACK)).toMatchObject({ checked: true, findings: [] });
   });
 
   it('without the cluster-wide schema reads it says the schema was not checked', async () => {
@@ -43,6 +44,6 @@ describe('schema review inside diagnose (live schema facts)', () => {
       delete n.facts.cluster;
       delete n.facts.tableSchemas;
     }
-    expect(liveSchemaRule.run(input)).toMatchObject({ checked: false, skippedBecause: expect.stringMatching(/no schema was read/) });
+    expect(runRule(liveSchemaRule, input, PACK)).toMatchObject({ checked: false, skippedBecause: expect.stringMatching(/no schema was read/) });
   });
 });

@@ -6,6 +6,7 @@ import { nodeEvidence } from '../../mcp-server/src/core/diagnosis/evidence.js';
 import { diagnosisFromSnapshot, evidenceFromSnapshot } from '../../mcp-server/src/ops/diagnose.js';
 import { analyzeBundle } from '../../mcp-server/src/ops/snapshot.js';
 import { fixture, FIXTURES_DIR } from '../helpers/corpus.js';
+import { PACK, runRule } from '../../mcp-server/src/core/rules/rule.js';
 
 // Real captures: the client-misuse incident's bundle (`diagnose --lab --save` on a 4.1.10 lab with latte sending
 // unprepared reads, see tests/fixtures/lab-incidents/client-misuse/README.md), and the plain 4.1 lab fixture (prepared traffic only).
@@ -31,7 +32,7 @@ describe('system_views.cql_metrics → statement counters', () => {
 describe('statements rule: unprepared statements', () => {
   it('a lab under an unprepared latte load: the finding names the node, the counts and the busiest client', async () => {
     const s = await analyzeBundle(MISUSE);
-    const o = statementsRule.run(evidenceFromSnapshot(s, 'bundle'));
+    const o = runRule(statementsRule, evidenceFromSnapshot(s, 'bundle'), PACK);
     expect(o.checked).toBe(true);
     expect(o.findings).toHaveLength(1);
     const f = o.findings[0]!;
@@ -50,15 +51,17 @@ describe('statements rule: unprepared statements', () => {
 
   it('prepared traffic (the plain 4.1 capture: 30 regular of 2,430) and tooling alone stay silent', () => {
     const cqlMetrics = cqlMetricsFromRows(rows('lab/cassandra-4.1-1node/node1/vt-system_views.cql_metrics.tsv'));
-    const o = statementsRule.run({ origin: 't', nodes: [nodeEvidence('10.0.0.1', true, { facts: { cqlMetrics }, nodetool: {} })] });
+    const o = runRule(statementsRule, { origin: 't', nodes: [nodeEvidence('10.0.0.1', true, { facts: { cqlMetrics }, nodetool: {} })] }, PACK);
     expect(o).toMatchObject({ checked: true, findings: [] });
     // All unprepared but below the floor: a fresh node that only a diagnosis has talked to.
     const fresh = { preparedExecuted: 0, regularExecuted: 500, preparedCount: 0, preparedEvicted: 0 };
-    expect(statementsRule.run({ origin: 't', nodes: [nodeEvidence('10.0.0.1', true, { facts: { cqlMetrics: fresh }, nodetool: {} })] }).findings).toEqual([]);
+    expect(
+      runRule(statementsRule, { origin: 't', nodes: [nodeEvidence('10.0.0.1', true, { facts: { cqlMetrics: fresh }, nodetool: {} })] }, PACK).findings,
+    ).toEqual([]);
   });
 
   it('says why it could not check without the virtual table (Cassandra before 4.1, ScyllaDB)', () => {
-    const o = statementsRule.run({ origin: 't', nodes: [nodeEvidence('10.0.0.1', true, { facts: {}, nodetool: {} })] });
+    const o = runRule(statementsRule, { origin: 't', nodes: [nodeEvidence('10.0.0.1', true, { facts: {}, nodetool: {} })] }, PACK);
     expect(o).toMatchObject({ checked: false, skippedBecause: expect.stringMatching(/cql_metrics needs Cassandra 4.1/) });
   });
 });

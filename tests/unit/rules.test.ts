@@ -28,7 +28,10 @@ describe('rules on synthetic evidence', () => {
     const r = run([]);
     expect(r.findings).toEqual([]);
     for (const o of r.outcomes.filter((x) => x.rule !== 'traps')) expect(o.checked, o.rule).toBe(false);
-    expect(r.outcomes.find((o) => o.rule === 'threadpools')?.skippedBecause).toMatch(/thread-pool data/);
+    expect(r.outcomes.find((o) => o.rule === 'threadpools')?.skippedBecause).toBe(
+      'not collected on any node: facts:threadPools (thread pools: system_views.thread_pools or nodetool tpstats); ' +
+        'facts:droppedMessages (dropped messages: nodetool tpstats)',
+    );
   });
 
   it('topology: joining and leaving nodes, different token counts, uneven load', () => {

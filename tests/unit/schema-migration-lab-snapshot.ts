@@ -1,7 +1,7 @@
 /** The lab capture's per-node CQL outputs (tests/fixtures/lab/<scenario>) as a snapshot, the path a bundle takes. */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { NodeRaw } from '../../mcp-server/src/collect/sweep.js';
+import type { NodeRaw } from '../../mcp-server/src/ops/sweep.js';
 import { snapshotFromRaw, type ClusterSnapshot } from '../../mcp-server/src/ops/snapshot.js';
 
 export function labSnapshot(scenario: string): ClusterSnapshot {

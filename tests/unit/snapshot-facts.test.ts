@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readBundle, writeBundle } from '../../mcp-server/src/collect/bundle-store.js';
-import type { NodeRaw } from '../../mcp-server/src/collect/sweep.js';
+import type { NodeRaw } from '../../mcp-server/src/ops/sweep.js';
 import { nodeFactsFromRaw } from '../../mcp-server/src/core/facts/from-raw.js';
 import { parseTsv, toTsv } from '../../mcp-server/src/core/parse/tsv.js';
 import { snapshotFromRaw } from '../../mcp-server/src/ops/snapshot.js';

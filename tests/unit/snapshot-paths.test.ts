@@ -13,7 +13,7 @@ import {
   type NodeRaw,
   type RawSourceResult,
   type SweepNode,
-} from '../../mcp-server/src/collect/sweep.js';
+} from '../../mcp-server/src/ops/sweep.js';
 import { nodeFactsFromRaw } from '../../mcp-server/src/core/facts/from-raw.js';
 import { SCYLLA_TABLES, scyllaTablesToRead } from '../../mcp-server/src/core/facts/from-scylla.js';
 import { VTABLES_FOR_FACTS } from '../../mcp-server/src/core/facts/from-vtables.js';

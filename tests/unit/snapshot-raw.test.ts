@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeBundle } from '../../mcp-server/src/collect/bundle-store.js';
-import type { NodeRaw, SweepNode } from '../../mcp-server/src/collect/sweep.js';
+import type { NodeRaw, SweepNode } from '../../mcp-server/src/ops/sweep.js';
 import { analyzeBundle, RAW_MAX_BYTES_PER_OUTPUT, RAW_MAX_BYTES_TOTAL, selectRaw, snapshotFromRaw } from '../../mcp-server/src/ops/snapshot.js';
 import { renderRawOutputs } from '../../mcp-server/src/render/snapshot.js';
 import { fixture } from '../helpers/corpus.js';

@@ -320,7 +320,7 @@ describe('run_stress with an older cassandra-stress (no -credentials-file)', () 
     const result = await waitForRun(started.id);
     expect(result.warnings[0]).toBe(w);
     expect((await stressStatus(started.id, env)).warnings[0]).toBe(w);
-    expect(JSON.parse(readFileSync(join(started.dir, 'status.json'), 'utf8')).warnings).toEqual([w]);
+    expect((JSON.parse(readFileSync(join(started.dir, 'status.json'), 'utf8')) as { warnings: unknown }).warnings).toEqual([w]);
     const recs = calls(fake.log);
     expect(recs).toHaveLength(2);
     for (const r of recs) {
@@ -341,7 +341,7 @@ describe('run_stress with an older cassandra-stress (no -credentials-file)', () 
     expect(probeCount(plain.probes)).toBe(0);
     expect(started.warnings).toEqual([]);
     expect(started.credentials).toBeUndefined();
-    expect(JSON.parse(readFileSync(join(started.dir, 'argv.json'), 'utf8')).credentials).toBeUndefined();
+    expect((JSON.parse(readFileSync(join(started.dir, 'argv.json'), 'utf8')) as { credentials?: unknown }).credentials).toBeUndefined();
   });
 });
 
@@ -383,7 +383,7 @@ describe('private folders left by a killed process', () => {
   it('are removed by the next write; live owners, other names and the new folder are kept', async () => {
     const base = tmpdir();
     // A pid that surely ended: a child that has exited and been reaped.
-    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
     const stale = join(base, `cql-tuner-cred-${dead}-test${process.pid}`);
     const live = join(base, `cql-tuner-cred-${process.pid}-livetest`);
     const other = join(base, `cql-tuner-other-${dead}-test${process.pid}`);

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { CqlSession } from '../../mcp-server/src/collect/cql-session.js';
-import { collectNode, type SweepNode } from '../../mcp-server/src/collect/sweep.js';
+import { collectNode, type SweepNode } from '../../mcp-server/src/ops/sweep.js';
 import { nodeEvidence } from '../../mcp-server/src/core/diagnosis/evidence.js';
 import { nodeFactsFromRaw } from '../../mcp-server/src/core/facts/from-raw.js';
 import { parseRing } from '../../mcp-server/src/core/parse/nodetool/ring.js';
 import { parseTsv } from '../../mcp-server/src/core/parse/tsv.js';
 import { ownershipRule } from '../../mcp-server/src/core/rules/ownership.js';
 import { fixture } from '../helpers/corpus.js';
+import { PACK, runRule } from '../../mcp-server/src/core/rules/rule.js';
 
 const LAB = 'lab/cassandra-5.0-3node/node1';
 const NODE: SweepNode = {
@@ -85,7 +86,7 @@ describe('the sweep reads the cluster tables once, on the node that makes the cl
       expect(new Set(m.tokens), m.address).toEqual(new Set(ring.value.entries.filter((e) => e.address === m.address).map((e) => e.token)));
     }
     // RF 3 on 3 nodes, as the lab's `nodetool status fixture_ks` printed (100 % each): no ownership finding.
-    expect(ownershipRule.run({ nodes: [nodeEvidence('127.0.0.1', true, { facts, nodetool: {} })], origin: 't' })).toMatchObject({
+    expect(runRule(ownershipRule, { nodes: [nodeEvidence('127.0.0.1', true, { facts, nodetool: {} })], origin: 't' }, PACK)).toMatchObject({
       checked: true,
       findings: [],
     });

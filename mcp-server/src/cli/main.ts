@@ -1,10 +1,8 @@
-import { Command } from 'commander';
-import { CQL_TUNER_VERSION } from '../version.js';
-import { printJson } from './output.js';
-import { exitWhenFlushed, quietOnClosedPipe } from './exit.js';
-import { exitCodesHelp } from './exit-codes.js';
+import type { Command } from 'commander';
+import { rootCommand, runProgram } from './run-program.js';
 import { demoCommand } from './commands/demo.js';
-import { diagnoseCommand, interpretCommand } from './commands/diagnose.js';
+import { diagnoseCommand } from './commands/diagnose.js';
+import { interpretCommand } from './commands/interpret.js';
 import { labCommand } from './commands/lab.js';
 import { logsCommand } from './commands/logs.js';
 import { auditOsCommand, planMkfsCommand, planQueueDepthCommand, storageCommand } from './commands/storage.js';
@@ -18,11 +16,7 @@ import { stressCommand } from './commands/stress.js';
 import { metricsCommand } from './commands/metrics.js';
 
 export function buildProgram(): Command {
-  const program = new Command('cql-tuner')
-    .description('Cassandra / ScyllaDB performance engineering: measured diagnosis from real tools')
-    .version(CQL_TUNER_VERSION)
-    // Options after a verb belong to the verb: `lab start --version 4.1` must not print cql-tuner's version.
-    .enablePositionalOptions();
+  const program = rootCommand();
   program
     .command('mcp')
     .description('serve the MCP tools over stdio (what Claude Code starts)')
@@ -51,58 +45,6 @@ export function buildProgram(): Command {
   return program;
 }
 
-function commandPath(c: Command): string {
-  const names: string[] = [];
-  for (let at: Command | null = c; at && at.parent; at = at.parent) names.unshift(at.name());
-  return names.join(' ');
-}
-
-// addCommand() does not pass settings down, so apply them to every command in the tree.
-function applyEverywhere(cmd: Command, f: (c: Command) => void): void {
-  f(cmd);
-  for (const sub of cmd.commands) applyEverywhere(sub, f);
-}
-
 export async function main(argv: string[]): Promise<void> {
-  const program = buildProgram();
-  // A script that asked for --json gets a usage error as JSON too, on stdout like every other answer.
-  const json = argv.slice(2).includes('--json');
-  applyEverywhere(program, (c) => {
-    c.showHelpAfterError(json ? false : '(run with --help for usage)')
-      // Usage errors exit 2, help/version exit 0, as CLI users expect.
-      .exitOverride((err) => {
-        if (err.exitCode !== 0 && json) {
-          const message = err.message.replace(/^error: /, '');
-          printJson({
-            error: {
-              code: 'USAGE',
-              message,
-              fix: `Run \`${['cql-tuner', commandPath(c), '--help'].filter(Boolean).join(' ')}\` for the options and values it takes.`,
-            },
-          });
-        }
-        // Thrown, not exited: main() drains stdout first, so a long --help or usage JSON is never cut.
-        throw new UsageExit(err.exitCode === 0 ? 0 : 2);
-      });
-    if (json) c.configureOutput({ outputError: () => {} });
-    // Scripts gate on the exit status: every verb's --help says what its codes mean.
-    if (c.commands.length === 0 && c.name() !== 'mcp' && c.name() !== 'help') c.addHelpText('after', exitCodesHelp(commandPath(c)));
-  });
-  quietOnClosedPipe();
-  try {
-    await program.parseAsync(argv);
-  } catch (e) {
-    if (e instanceof UsageExit) await exitWhenFlushed(e.code);
-    throw e;
-  }
-  // A finished verb exits now: driver reconnection timers or a lingering socket must not keep a CLI
-  // alive for a minute. The MCP server is the one verb that keeps running.
-  if (program.args[0] !== 'mcp') await exitWhenFlushed(Number(process.exitCode ?? 0));
-}
-
-/** Help, version or a usage error: the exit code commander chose, taken after the output is flushed. */
-class UsageExit extends Error {
-  constructor(readonly code: number) {
-    super(`exit ${code}`);
-  }
+  await runProgram(buildProgram(), argv);
 }

@@ -1,6 +1,6 @@
 /** Runs fn over items with at most `limit` in flight; results keep the input order; never rejects. */
 export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<PromiseSettledResult<R>[]> {
-  const results: PromiseSettledResult<R>[] = new Array(items.length);
+  const results = new Array<PromiseSettledResult<R>>(items.length);
   let next = 0;
   const worker = async () => {
     while (next < items.length) {

@@ -2,7 +2,7 @@ import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { nodeFactsFromRaw } from '../core/facts/from-raw.js';
 import { namedDirectory, readBundleFile } from './safe-file.js';
-import type { NodeRaw, RawSourceResult, SweepNode } from './sweep.js';
+import type { NodeRaw, RawSourceResult, SweepNode } from '../core/reports/sweep.js';
 
 /**
  * A bundle is a folder: manifest.json plus one raw file per source per node, so a snapshot can be

@@ -53,7 +53,7 @@ function defineProvider(driver: CassandraDriver): ProviderClass {
       this.opts.ledger.withheld.set(entryFor(host, port), { host, port });
       return withholdingAuthenticator(driver, host, port);
     }
-  } as unknown as ProviderClass;
+  };
 }
 
 function withholdingAuthenticator(driver: CassandraDriver, host: string, port: number): Authenticator {
@@ -63,7 +63,7 @@ function withholdingAuthenticator(driver: CassandraDriver, host: string, port: n
     initialResponse: refuse,
     evaluateChallenge: (_challenge: Buffer, callback: (err: Error | null, token?: Buffer) => void) => refuse(callback),
     onAuthenticationSuccess: () => {},
-  } as unknown as Authenticator;
+  };
 }
 
 export function boundAuthProvider(driver: CassandraDriver, opts: BoundAuthOptions): cassandra.auth.AuthProvider {

@@ -54,7 +54,7 @@ export function cellText(v: unknown): string | null {
   if (v instanceof Map) return JSON.stringify(Object.fromEntries([...v].map(([k, x]) => [cellText(k) ?? '', cellText(x)])));
   if (v instanceof Set || Array.isArray(v)) return JSON.stringify([...(v as Iterable<unknown>)].map(cellText));
   const s = (v as { toString(): string }).toString();
-  if (s === '[object Object]') return JSON.stringify(Object.fromEntries(Object.entries(v as object).map(([k, x]) => [k, cellText(x)])));
+  if (s === '[object Object]') return JSON.stringify(Object.fromEntries(Object.entries(v).map(([k, x]) => [k, cellText(x)])));
   return s;
 }
 

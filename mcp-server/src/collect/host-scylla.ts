@@ -31,7 +31,7 @@ export async function readScyllaHost(target: Target, opts: ReadScyllaHostOptions
   const f = emptyScyllaHostFacts(`host ${target.describe()}${io.recorded ? ` (recorded tree ${io.root})` : ''}`);
   const v = await io.values(SYSCTLS);
   if (v.error) f.unread.push({ what: '/proc/sys/fs and CPU values', why: v.error });
-  const num = (p: string) => (v.values[p] !== undefined && /^\s*\d+\s*$/.test(v.values[p]!) ? Number(v.values[p]) : null);
+  const num = (p: string) => (v.values[p] !== undefined && /^\s*\d+\s*$/.test(v.values[p]) ? Number(v.values[p]) : null);
   f.onlineCpus = parseCpuList(v.values['/sys/devices/system/cpu/online']);
   f.aioMaxNr = num('/proc/sys/fs/aio-max-nr');
   f.aioNr = num('/proc/sys/fs/aio-nr');

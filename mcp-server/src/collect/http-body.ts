@@ -1,7 +1,7 @@
 /** A response body as UTF-8, read chunk by chunk and given up on past maxBytes (null then): no unbounded buffering. */
 export async function readBodyCapped(res: Response, maxBytes: number): Promise<string | null> {
   if (!res.body) return '';
-  const reader = res.body.getReader();
+  const reader: ReadableStreamDefaultReader<Uint8Array> = res.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {

@@ -1,8 +1,8 @@
 import { access, constants, stat } from 'node:fs/promises';
 import { basename, delimiter, isAbsolute, join } from 'node:path';
-import { labNodetoolArgv } from '../lab/index.js';
 
-export type NodetoolSource = 'explicit' | 'CQL_TUNER_NODETOOL' | 'CASSANDRA_HOME' | 'PATH' | 'lab' | 'remote';
+import type { NodetoolSource } from '../core/reports/nodetool.js';
+export type { NodetoolSource } from '../core/reports/nodetool.js';
 
 export interface LocatedNodetool {
   /** argv to prepend to nodetool's own arguments: a script path, or java + flags + class for the lab. */
@@ -59,11 +59,14 @@ export function remoteNodetool(explicit?: string): LocatedNodetool {
   return { argvPrefix: ['nodetool'], source: 'remote', path: 'nodetool' };
 }
 
+/** The lab's nodetool as java + flags + class (lab/lab.ts labNodetoolArgv), or null when its jars are not cached. */
+export type LabNodetool = () => Promise<string[] | null>;
+
 /**
  * Finds nodetool in order: explicit path, $CQL_TUNER_NODETOOL, $CASSANDRA_HOME/bin/nodetool, PATH, then the
- * local lab's Maven jars (java + NodeTool class).
+ * local lab's Maven jars (java + NodeTool class), which the caller hands in: collect does not reach up into lab/.
  */
-export async function locateNodetool(explicit?: string, env: NodeJS.ProcessEnv = process.env): Promise<LocatedNodetool> {
+export async function locateNodetool(explicit: string | undefined, env: NodeJS.ProcessEnv, labNodetool: LabNodetool): Promise<LocatedNodetool> {
   const tried: string[] = [];
   for (const [source, path] of [
     ['explicit', explicit],
@@ -89,7 +92,7 @@ export async function locateNodetool(explicit?: string, env: NodeJS.ProcessEnv =
     if (await isExecutableFile(p)) return { argvPrefix: [p], source: 'PATH', path: p };
   }
   tried.push('nodetool on PATH');
-  const lab = await labNodetoolArgv();
+  const lab = await labNodetool();
   if (lab) return { argvPrefix: lab, source: 'lab', path: lab[0] ?? 'java' };
   tried.push('the lab’s Cassandra jars');
   throw new NodetoolNotFound(

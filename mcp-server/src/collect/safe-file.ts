@@ -75,23 +75,26 @@ async function openChecked(path: string, expected: Stats, where: (real: string) 
     if (code === 'ELOOP') return refuse('NOT_A_FILE', 'became a symbolic link while it was being opened');
     return refuse(code === 'ENOENT' ? 'NOT_FOUND' : 'READ_ERROR', `cannot be opened (${code})`);
   }
+  let checked: OpenedFile | Refusal;
   try {
-    const st = await handle.stat();
-    if (!st.isFile()) throw refuse('NOT_A_FILE', NOT_REGULAR);
-    if (!sameFile(st, expected)) throw refuse('NOT_A_FILE', 'changed while it was being opened');
-    // A directory above it swapped for a link between the checks and the open: judge what was really opened.
-    const real = await fdPath(handle);
-    const bad = real === null ? null : where(real);
-    if (bad) throw bad;
-    return { ok: true, handle, path: real ?? path, size: st.size };
+    checked = await checkOpened(handle, path, expected, where);
   } catch (e) {
-    await handle.close().catch(() => {});
-    if (isRefusal(e)) return e;
-    return refuse('READ_ERROR', `cannot be read (${errCode(e)})`);
+    checked = refuse('READ_ERROR', `cannot be read (${errCode(e)})`);
   }
+  if (!checked.ok) await handle.close().catch(() => {});
+  return checked;
 }
 
-const isRefusal = (e: unknown): e is Refusal => typeof e === 'object' && e !== null && (e as Refusal).ok === false && typeof (e as Refusal).reason === 'string';
+/** The open fd is the regular file `expected` described, somewhere `where` allows; may throw on an I/O error. */
+async function checkOpened(handle: FileHandle, path: string, expected: Stats, where: (real: string) => Refusal | null): Promise<OpenedFile | Refusal> {
+  const st = await handle.stat();
+  if (!st.isFile()) return refuse('NOT_A_FILE', NOT_REGULAR);
+  if (!sameFile(st, expected)) return refuse('NOT_A_FILE', 'changed while it was being opened');
+  // A directory above it swapped for a link between the checks and the open: judge what was really opened.
+  const real = await fdPath(handle);
+  const bad = real === null ? null : where(real);
+  return bad ?? { ok: true, handle, path: real ?? path, size: st.size };
+}
 
 /** Resolves a named path and applies the /proc, /sys, /dev policy; the real path, or why not. */
 async function resolveNamed(path: string): Promise<{ ok: true; real: string; st: Stats } | Refusal> {

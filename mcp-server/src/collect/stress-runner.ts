@@ -16,6 +16,8 @@ import { dataHome } from './data-home.js';
 import { pidAlive } from './pid-alive.js';
 import { processTable } from './process-table.js';
 import { sweepStaleOwnedDirs, writeOwnedPrivateFile, type PrivateFile } from './private-dirs.js';
+import type { RunState } from '../core/reports/stress.js';
+export type { RunState } from '../core/reports/stress.js';
 
 export { pidAlive };
 export type { PrivateFile };
@@ -52,7 +54,7 @@ export function stressToolCandidates(
   if (tool === 'latte') {
     const caches = [
       env['CQL_TUNER_CACHE']?.trim(),
-      env['XDG_CACHE_HOME']?.trim() ? join(env['XDG_CACHE_HOME']!.trim(), 'cql-tuner') : undefined,
+      env['XDG_CACHE_HOME']?.trim() ? join(env['XDG_CACHE_HOME'].trim(), 'cql-tuner') : undefined,
       join(home, '.cache', 'cql-tuner'),
     ];
     for (const c of caches) if (c) out.push({ path: join(c, `latte-${LATTE_VERSION}`, 'bin', 'latte'), from: 'cql-tuner cache' });
@@ -105,9 +107,6 @@ export async function locateStressTool(
 
 // ---------------------------------------------------------------------------------------------------------------
 // Runs folder
-
-/** 'stale': the run's processes were found gone (or their pids reused) by a cancel; nothing was signalled. */
-export type RunState = 'starting' | 'running' | 'finished' | 'failed' | 'cancelled' | 'timed-out' | 'stale';
 
 export interface RunStatusFile {
   id: string;
@@ -225,6 +224,7 @@ export async function listRunIds(env: Env = process.env): Promise<string[]> {
 // Processes
 
 /** Live processes whose process group is pgid (from /proc, or `ps` elsewhere): what a cancel must leave empty. */
+// eslint-disable-next-line @typescript-eslint/require-await -- async so a failed process-table read is a rejection, as callers expect
 export async function processesInGroup(pgid: number): Promise<number[]> {
   return processTable()
     .filter((r) => r.pgid === pgid && r.state !== 'Z' && r.state !== 'X')

@@ -205,6 +205,7 @@ export function parseTargetSpec(input: string, origin: TargetOrigin = 'untrusted
   if (text === '') return wrap('empty');
   if (text.length > 8192) return wrap('longer than 8192 characters');
   // Control characters and spaces never belong in a target; refusing them here keeps later messages simple.
+  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
   if (/[\s\x00-\x1f\x7f]/.test(text)) return wrap('contains whitespace or control characters');
   if (text.toLowerCase() === 'local') return { ok: true, spec: { kind: 'local' } };
   const m = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/(.*)$/.exec(text);

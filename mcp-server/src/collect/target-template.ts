@@ -55,7 +55,7 @@ export function parseTargetTemplate(template: string, origin: TargetOrigin = 'un
   const spec = parsed.spec;
   const field = hostField(spec);
   const fields = spec as unknown as Record<string, unknown>;
-  const holder = field !== null && typeof fields[field] === 'string' && (fields[field] as string).includes(PLACEHOLDER) ? field : null;
+  const holder = field !== null && typeof fields[field] === 'string' && fields[field].includes(PLACEHOLDER) ? field : null;
   if (holder === null) {
     const where = 'the host (ssh://user@{host}), the pod (k8s://namespace/{host}) or the container (docker://{host})';
     return { ok: false, error: `${showValue(template)}: {host} may stand only in ${where}` };
@@ -69,7 +69,7 @@ export function specForNode(t: TargetTemplate, address: string): Parsed<TargetSp
   const a = checkNodeAddress(address);
   if (!a.ok) return { ok: false, error: `${a.reason}: it is not used as a target` };
   const current = (t.spec as unknown as Record<string, string>)[t.field]!;
-  const spec = { ...t.spec, [t.field]: current.replace(PLACEHOLDER, address) } as TargetSpec;
+  const spec = { ...t.spec, [t.field]: current.replace(PLACEHOLDER, address) };
   const c =
     spec.kind === 'ssh'
       ? checkSshConnection(spec)

@@ -79,6 +79,13 @@ const NODE_RULES: KindJudge = { by: 'node-rules' };
 /** A nodetool output: its parser, judged by the node rules. */
 const nt = (kind: string, signature: RegExp): KindSpec => ({ kind: `nodetool.${kind}`, signature, parse: NODETOOL_PARSERS[kind]!, judge: NODE_RULES });
 
+/**
+ * The status header, or node rows alone (a table cut to its rows, issue #14): status, address, load, tokens, owns,
+ * then the host ID column.
+ */
+const STATUS_SIGNATURE =
+  /--\s+Address\s+Load\s|^[ \t]*[UD?][NLJM][ \t]+\S+[ \t]+(?:\?|-?\d[\d.,]*(?:[ \t]*(?:bytes|[KMGTP]i?B|B))?)[ \t]+(?:\d+|\?)[ \t]+(?:\?|-?\d[\d.,]*[ \t]*%)[ \t]+\S/m;
+
 export const KINDS: KindSpec[] = [
   nt('proxyhistograms', /Percentile\s+(?:Read Latency\s+Write Latency\s+Range Latency|Read Latency\s+Write Latency\s+Range Latency)/),
   nt('tablehistograms', /Percentile[ \t]+[^\n]{0,400}?(?:SSTables|Partition Size|Cell Count)/),
@@ -88,7 +95,7 @@ export const KINDS: KindSpec[] = [
   nt('compactionhistory', /Compaction History:|There is no compaction history|^[ \t]*id[ \t]+keyspace_name[ \t]+columnfamily_name[ \t]+compacted_at\b/m),
   nt('compactionstats', /pending tasks/i),
   nt('tablestats', /^[ \t]*(?:Keyspace\s*:|Total number of tables:)|^[ \t]*(?:Table|Column Family)(?: \(index\))?:\s/m),
-  nt('status', /--\s+Address\s+Load\s/),
+  nt('status', STATUS_SIGNATURE),
   nt('ring', /Address\s+Rack\s+Status\s+State\s+Load/),
   nt('netstats', /^[ \t]*Mode:\s*[A-Z_]+/m),
   nt('gossipinfo', /^[ \t]*(?:\S*\/[0-9a-f.:]+|\d{1,3}(?:\.\d{1,3}){3})[ \t]*$(?:\n[^\n]{0,400}){0,20}?\n[ \t]*generation:/m),
@@ -109,10 +116,11 @@ export const KINDS: KindSpec[] = [
   // Logs last among the text kinds: a log can quote nodetool-looking lines (StatusLogger tables), never the reverse.
   {
     kind: 'logs',
-    // prefixes (also `inline code`, log4j's " INFO", a lost "[", time-only 1.x/2.x lines), a syslog line of the
-    // product inside another prefix, or a message only these logs print (a bare line pasted without its prefix)
+    // prefixes (also `inline code`, log4j's " INFO", a lost "[", time-only 1.x/2.x lines, SCT's `host !WARNING | `
+    // journal, a journal line cut to its program or to its time of day), a syslog line of the product inside another
+    // prefix, or a message only these logs print (a bare line pasted without its prefix)
     signature:
-      /^(?:`? ?(?:INFO|WARN|ERROR|DEBUG|TRACE)\]?\s+(?:\[|\d{4}-|\d\d:\d\d:\d\d)|\[\d{4}-\d\d-\d\dT[^\]\n]*\]|[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d \S+ \S+\[\d+\]:|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[.\d]*[+-]\d{4}: )|[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d \S+ (?:scylla|cassandra|dse)\S*\[\d+\]: |Reactor stalled for \d+ ms on shard \d|Maximum memory usage reached \(|Scanned over \d+ tombstones|Read \d+ live (?:rows and \d+ tombstone cells|(?:rows|cells) and \d+ dead)|TombstoneOverwhelmingException|java\.lang\.OutOfMemoryError|messages were dropped in (?:the )?last|ConfigurationException: |Invalid yaml|Cannot create property=\w+ for JavaBean=org\.apache\.cassandra|\bstd::bad_alloc\b|^\[shard \d+(?::\w+)?\] \w+ - /m,
+      /^(?:`? ?(?:INFO|WARN|ERROR|DEBUG|TRACE)\]?\s+(?:\[|\d{4}-|\d\d:\d\d:\d\d)|\[\d{4}-\d\d-\d\dT[^\]\n]*\]|[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d \S+ \S+\[\d+\]:|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[.\d]*[+-]\d{4}: |\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[.\d]*(?:Z|[+-]\d\d:?\d\d) +\S+ +! *[A-Z]{3,7} *\| |[\w.-]{1,64}(?:\[\d{1,10}\])?: +\[shard +\d|\d\d:\d\d:\d\d(?:\.\d+)? \S+ (?:scylla|cassandra|dse)\S*\[\d+\]: )|[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d \S+ (?:scylla|cassandra|dse)\S*\[\d+\]: |Reactor stalled for \d+ ms on shard \d|Maximum memory usage reached \(|Scanned over \d+ tombstones|Read \d+ live (?:rows and \d+ tombstone cells|(?:rows|cells) and \d+ dead)|TombstoneOverwhelmingException|java\.lang\.OutOfMemoryError|messages were dropped in (?:the )?last|ConfigurationException: |Invalid yaml|Cannot create property=\w+ for JavaBean=org\.apache\.cassandra|\bstd::bad_alloc\b|^\[shard \d+(?::\w+)?\] \w+ - /m,
     parse: parseLogs,
     judge: { by: 'log-rules' },
   },

@@ -67,6 +67,7 @@ export function checkPort(port: number): Check {
  * 222 is the longest table name Cassandra allows; keyspaces are shorter, the server reports that.
  */
 export function checkCqlIdentifier(what: 'keyspace' | 'table', name: string): Check {
+  // eslint-disable-next-line no-control-regex -- ASCII-only: the range starts at NUL on purpose
   if (typeof name === 'string' && /^\w{1,222}$/.test(name) && /^[\x00-\x7f]+$/.test(name)) return { ok: true };
   return {
     ok: false,

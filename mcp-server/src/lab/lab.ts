@@ -246,7 +246,7 @@ async function waitForCql(
   ready: number,
   total: number,
   signal?: AbortSignal,
-  auth: () => Promise<LabClientAuth> = async () => ({}),
+  auth: () => Promise<LabClientAuth> = () => Promise.resolve({}),
 ): Promise<number> {
   const started = Date.now();
   let lastError = '';
@@ -296,7 +296,8 @@ function plannedNodes(stateDir: string, n: number, dcs: LabDatacenters, net: str
 
 export interface StartLabOptions {
   nodes: 1 | 3;
-  version: LabVersion | string;
+  /** A LabVersion ('5.0', '4.1') or an exact release such as '4.1.5'. */
+  version: string;
   /** -Xms/-Xmx per node, e.g. '512M' (default) or '1G'. */
   heap?: string;
   /** 1 (default) or 2: nodes 1–2 in datacenter1 and node 3 in datacenter2 (needs nodes: 3). */
@@ -349,7 +350,7 @@ export async function startLab(opts: StartLabOptions): Promise<LabState> {
   try {
     return await startLocked({
       version,
-      count: count as 1 | 3,
+      count: count,
       dcs,
       heap,
       timeoutMs,

@@ -121,6 +121,7 @@ export async function resolveCassandraJars(version: LabVersion, opts: { onProgre
     if (r.spawnError || r.timedOut || r.exitCode !== 0) {
       const out = `${r.stdout}\n${r.stderr}`
         .split('\n')
+        // eslint-disable-next-line no-control-regex -- strips ANSI colour escapes (ESC [ ... m) from tool output
         .map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trimEnd())
         .filter((l) => l.trim() !== '');
       const errorLines = out.filter((l) => l.startsWith('[ERROR]'));

@@ -1,7 +1,9 @@
 /**
- * The `cql-tuner` entry file: runs the CommonJS bundle (cql-tuner-main.cjs) through node:vm with a V8 code cache
- * kept per user, because compiling the 2.4 MB bundle is a third of the MCP server's start-up and Node 20 has no
- * compile cache of its own (module.enableCompileCache came in Node 22).
+ * The `cql-tuner` entry file: runs a CommonJS bundle through node:vm with a V8 code cache kept per user, because
+ * compiling the 3 MB bundle is a third of the MCP server's start-up and Node 20 has no compile cache of its own
+ * (module.enableCompileCache came in Node 22). The bundle is cql-tuner-main.cjs (every verb and the MCP server),
+ * or the verb's own smaller bundle when argv names a verb that has one (`cql-tuner logs …` → cql-tuner-logs.cjs):
+ * a third of the bytes to compile, and a peak RSS near Node's own.
  *
  * It prints nothing on stdout (that is the MCP server's JSON-RPC channel) and never stops the program for a
  * cache problem: any failure runs the bundle without the cache. CQL_TUNER_CODE_CACHE=0 turns it off;
@@ -25,12 +27,16 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 
-/** sha256 of the bundle, put in at build time (scripts/build-options.mjs) so the cache key follows its content. */
-declare const __CQL_TUNER_BUNDLE_SHA256__: string;
+interface Bundle {
+  file: string;
+  sha256: string;
+}
+/** The bundles beside this file and their sha256, put in at build time (scripts/build-options.mjs) so each cache key follows its content. */
+declare const __CQL_TUNER_BUNDLES__: { main: Bundle; verbs: Record<string, Bundle> };
 
-const BUNDLE_NAME = 'cql-tuner-main.cjs';
 /** Long enough for an MCP session to have listed its tools, so the cache holds the functions start-up uses. */
 const WRITE_AFTER_MS = 1500;
 const STALE_AFTER_MS = 7 * 24 * 3600 * 1000;
@@ -73,8 +79,22 @@ function readPrivate(path: string): Buffer | undefined {
   }
 }
 
+/** The verb's own bundle when argv names one and it is there (a partial copy of dist still runs), else the main one. */
+function pickBundle(dir: string): { bundle: string; sha256: string; own: boolean } {
+  const verbs = __CQL_TUNER_BUNDLES__.verbs;
+  const verb = process.argv[2];
+  const own = verb !== undefined && Object.hasOwn(verbs, verb) ? verbs[verb] : undefined;
+  const chosen = own && statSync(join(dir, own.file), { throwIfNoEntry: false })?.isFile() ? own : __CQL_TUNER_BUNDLES__.main;
+  return { bundle: join(dir, chosen.file), sha256: chosen.sha256, own: chosen !== __CQL_TUNER_BUNDLES__.main };
+}
+
 function run(): void {
-  const bundle = join(dirname(fileURLToPath(import.meta.url)), BUNDLE_NAME);
+  const { bundle, sha256, own } = pickBundle(dirname(fileURLToPath(import.meta.url)));
+  if (own) debug(`verb bundle ${bundle}`);
+  // A verb streaming a big log allocates fast but keeps little, and V8 still grows the young generation towards its
+  // 16 MiB semi-space limit: 12 MiB more peak RSS on the 100 MB log of bench/sperf.mjs (99 vs 87 MiB), no faster.
+  // The growth factor is a GC heuristic read at each scavenge, so setting it now, before the bundle runs, holds.
+  if (own) setFlagsFromString('--semi-space-growth-factor=1');
   const source = readFileSync(bundle, 'utf8');
   const off = process.env.CQL_TUNER_CODE_CACHE === '0';
   const dir = off ? null : privateCacheDir();
@@ -82,7 +102,7 @@ function run(): void {
   // Content, size and mtime in the name: V8 itself only checks the source length, so an edited bundle of the
   // same length must not meet an old cache.
   const st = statSync(bundle);
-  const key = `${__CQL_TUNER_BUNDLE_SHA256__.slice(0, 16)}-${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}`;
+  const key = `${sha256.slice(0, 16)}-${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}`;
   const file = dir ? join(dir, `${key}.bin`) : null;
   const cachedData = file ? readPrivate(file) : undefined;
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {

@@ -8,6 +8,7 @@ const log = (m: string) => process.stderr.write(`cql-tuner: ${m}\n`);
 /** Serves MCP on stdin/stdout. Nothing else may write to stdout: logs go to stderr. */
 export async function serveStdio(): Promise<void> {
   // A stray console.log from any module would corrupt the JSON-RPC stream; send it to stderr instead.
+  // eslint-disable-next-line no-console -- the one place console is touched: redirecting it is the point
   console.log = (...args: unknown[]) => console.error(...args);
   const server = createServer();
   const transport = new BoundedStdioTransport();
@@ -53,6 +54,7 @@ export class BoundedStdioTransport implements Transport {
     private readonly maxBytes = MAX_STDIO_MESSAGE_BYTES,
   ) {}
 
+  // eslint-disable-next-line @typescript-eslint/require-await -- Transport.start: a throw must reach the SDK as a rejection
   async start(): Promise<void> {
     if (this.started) throw new Error('BoundedStdioTransport already started');
     this.started = true;
@@ -140,6 +142,7 @@ export class BoundedStdioTransport implements Transport {
     });
   }
 
+  // eslint-disable-next-line @typescript-eslint/require-await -- Transport.close: a throw from onclose must reach the SDK as a rejection
   async close(): Promise<void> {
     this.stdin.off('data', this.onData);
     this.stdin.off('error', this.onStreamError);

@@ -11,18 +11,11 @@ import { prometheusFromEnv, type PrometheusConfig } from '../collect/metrics/pro
 import { parseDuration, parseInstant } from '../core/metrics/window.js';
 import { metricsWindow } from './metrics.js';
 import type { ProgressFn } from './progress.js';
+import type { DiagnosisSince } from '../core/reports/diagnosis.js';
+export type { DiagnosisSince } from '../core/reports/diagnosis.js';
 
 /** At most what the metrics window reads at once (31 days); at least a minute. */
 export const MAX_SINCE_SECONDS = 31 * 24 * 3600;
-
-export interface DiagnosisSince {
-  /** ISO time the period starts. */
-  from: string;
-  seconds: number;
-  /** What the period restricted: logs always; metrics when a Prometheus answered. */
-  logs: 'restricted to the period' | 'no log read';
-  metrics: string;
-}
 
 /** `--since`: a duration back from now (2h, 90m) or a moment (ISO, HH:MM, unix seconds) → seconds; null when neither. */
 export function sinceSecondsFrom(text: string, nowS: number, utcOffsetMinutes: number): number | null {

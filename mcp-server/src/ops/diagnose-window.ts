@@ -9,14 +9,16 @@ import { sampleHost, type HostSampleResult } from '../collect/host-sample.js';
 import { createTarget, type TargetOrigin } from '../collect/target-spec.js';
 import { parseTargetTemplate, specForNode } from '../collect/target-template.js';
 import type { Target } from '../collect/target.js';
-import { nodeWindowRates, type NodeWindowRates } from '../core/diagnosis/counter-rates.js';
-import { hostWindow, type HostWindow } from '../core/diagnosis/host-window.js';
+import { nodeWindowRates } from '../core/diagnosis/counter-rates.js';
+import { hostWindow } from '../core/diagnosis/host-window.js';
 import type { NodetoolEvidence } from '../core/diagnosis/evidence.js';
 import type { TableFact } from '../core/facts/node-facts.js';
 import { OpError } from './errors.js';
 import type { ProgressFn } from './progress.js';
 import type { ClusterSnapshot } from './snapshot.js';
 import { profileDurationMs, type NodeProfileLoad } from './window-profileload.js';
+import type { DiagnosisWindow, HostWindowResult, NodeRecentLatency, WindowProfileLoad } from '../core/reports/diagnosis.js';
+export type { DiagnosisWindow, HostWindowResult, NodeRecentLatency, WindowProfileLoad } from '../core/reports/diagnosis.js';
 
 /** A live diagnosis waits this long between its two sweeps unless told otherwise (0 = one instant sweep). */
 export const DEFAULT_WINDOW_SECONDS = 10;
@@ -29,53 +31,8 @@ export interface HostGroup {
   nodes: string[];
 }
 
-export interface HostWindowResult {
-  target: string;
-  nodes: string[];
-  window?: HostWindow;
-  error?: string;
-}
-
-export interface DiagnosisWindow {
-  /** Asked for. */
-  requestedSeconds: number;
-  /** Between the starts of the two sweeps (the first sweep may take longer than the window asked for). */
-  seconds: number;
-  /** How long the first sweep took: a window cannot be shorter than one sweep. */
-  firstSweepSeconds: number;
-  nodes: NodeWindowRates[];
-  hosts: HostWindowResult[];
-  /** Why window latency is or is not given. */
-  latency: string;
-  notes: string[];
-  /** Wall-clock ends of the window (ISO 8601), so reports can put it on a time axis; absent in older results. */
-  startedAt?: string;
-  endedAt?: string;
-  /** Per node, the worst user-table p99 the last sweep read (the nodes' recent figures, not a window histogram). */
-  nodeLatency?: NodeRecentLatency[];
-  /** The hot-partition sample taken during the wait (nodetool profileload per node); absent when not attempted. */
-  profileload?: WindowProfileLoad;
-}
-
-export interface WindowProfileLoad {
-  /** How long each node sampled (ms); null when the window was too short (`note` says why). */
-  durationMs: number | null;
-  nodes: NodeProfileLoad[];
-  note?: string;
-}
-
 /** Samples the nodes of the first sweep for `durationMs` (ops/window-profileload.ts); never throws. */
 export type WindowProfiler = (first: ClusterSnapshot, durationMs: number, signal?: AbortSignal) => Promise<{ nodes: NodeProfileLoad[]; note?: string }>;
-
-export interface NodeRecentLatency {
-  node: string;
-  readP99Ms: number | null;
-  readTable: string | null;
-  writeP99Ms: number | null;
-  writeTable: string | null;
-  /** "coordinator" (requests this node coordinated, 4.1+) or "local" (replica reads and writes). */
-  scope: 'coordinator' | 'local' | null;
-}
 
 const SYSTEM_KEYSPACE = /^(system|system_schema|system_auth|system_distributed|system_traces|system_views|system_virtual_schema)$/;
 
@@ -206,7 +163,7 @@ export async function runWindow(
     const p = byNode.get(n.address);
     if (!p || !p.reachable || !n.reachable) return [];
     const before = { facts: p.facts, nodetool: p.nodetool as NodetoolEvidence };
-    return [nodeWindowRates(n.address, before, { facts: n.facts, nodetool: n.nodetool as NodetoolEvidence }, elapsed)];
+    return [nodeWindowRates(n.address, before, { facts: n.facts, nodetool: n.nodetool }, elapsed)];
   });
   const hostResults: HostWindowResult[] = groups.map((g, i) => {
     const a = h1[i]!;

@@ -1,12 +1,13 @@
 import { correlate } from '../core/diagnosis/correlate.js';
 import { nodeEvidence, type DiagnosisInput, type NodetoolEvidence } from '../core/diagnosis/evidence.js';
 import type { NodeClock } from '../core/diagnosis/since-start.js';
+import type { LogTimelines } from '../core/diagnosis/status-logger.js';
 import { LocalTarget } from '../collect/local-target.js';
 import type { Target } from '../collect/target.js';
 import type { Finding } from '../core/findings.js';
-import { RULES, runRules, type RulesResult } from '../core/rules/index.js';
+import { RULES, runRules } from '../core/rules/index.js';
 import type { Rule } from '../core/rules/rule.js';
-import type { PolicyEffect, RulePolicy } from '../core/rules/policy.js';
+import type { RulePolicy } from '../core/rules/policy.js';
 import { liveSchemaRule } from '../core/rules/schema-live.js';
 import { statementsRule } from '../core/rules/statements.js';
 import type { LogFacts } from '../core/parse/logs/types.js';
@@ -15,35 +16,13 @@ import { OpError } from './errors.js';
 import type { ProgressFn } from './progress.js';
 import { analyzeBundle, takeSnapshot, type ClusterSnapshot, type SnapshotInput } from './snapshot.js';
 import { hostGroups, MAX_WINDOW_SECONDS, runWindow, type DiagnosisWindow } from './diagnose-window.js';
-import { sinceCutOf, sinceMetrics, withSince, type DiagnosisSince } from './diagnose-since.js';
+import { sinceCutOf, sinceMetrics, withSince } from './diagnose-since.js';
 import { checkDiskSpace, withDiskSpace, type DiskSpaceCheck } from './disk-space.js';
 import { checkScyllaHost, withScyllaHost } from './scylla-host-check.js';
 import { checkIoThrottle, withIoThrottle, type IoThrottleCheck } from './io-throttle-check.js';
 import { windowProfiler, withHotPartitions } from './window-profileload.js';
-
-export interface DiagnosisReport {
-  origin: string;
-  /** As nodetool describecluster names it (absent when it was not read). */
-  clusterName?: string;
-  collectedAt: string;
-  durationMs: number;
-  nodes: { address: string; datacenter: string | null; releaseVersion: string | null; status: 'complete' | 'partial' | 'unreachable' }[];
-  versions: string[];
-  counts: { critical: number; warning: number; info: number };
-  findings: Finding[];
-  checked: RulesResult['outcomes'];
-  bundleDir?: string;
-  /** save was asked but the bundle could not be written; the diagnosis itself is complete. */
-  bundleError?: { code: string; message: string; fix: string };
-  /** About credentials: withheld from hosts not allowed them, or sent without TLS. */
-  warnings?: string[];
-  /** Rates over the window between two sweeps, and the hosts' disk/CPU figures; absent for an instant diagnosis. */
-  window?: DiagnosisWindow;
-  /** What the operator's rule policy (CQL_TUNER_RULES / --rules) switched off or changed. */
-  policy?: PolicyEffect;
-  /** --since: the incident period the logs (and the metrics, with a Prometheus) were restricted to. */
-  since?: DiagnosisSince;
-}
+import type { DiagnosisReport } from '../core/reports/diagnosis.js';
+export type { DiagnosisReport } from '../core/reports/diagnosis.js';
 
 /** What a diagnosis adds to a snapshot: per-node tables and compactions, and the ring from one node. */
 export const DIAGNOSE_NODETOOL_PER_NODE = ['compactionstats', 'tablestats', 'getcompactionthroughput'];
@@ -69,6 +48,21 @@ function clocksOf(s: ClusterSnapshot): Record<string, NodeClock> {
   return Object.fromEntries(s.nodes.map((n) => [n.address, { uptimeSeconds: n.facts.uptimeSeconds ?? null, gcIntervalMs: n.facts.gc?.intervalMs ?? null }]));
 }
 
+/** Per node, the log timelines that date a StatusLogger table against the drops or pauses that printed it. */
+function logTimelinesOf(logs: Record<string, LogFacts>): Record<string, LogTimelines> {
+  return Object.fromEntries(
+    Object.entries(logs).map(([node, l]) => [
+      node,
+      {
+        threadPools: l.events.threadPools.timeline,
+        dropped: l.events.dropped.timeline,
+        gcPause: l.events.gcPause.timeline,
+        droppedTypes: l.dropped.byType.map((d) => d.type),
+      },
+    ]),
+  );
+}
+
 /** A diagnosis runs every rule plus the schema review on the schema the sweep read and the statement counters. */
 export const DIAGNOSE_RULES: readonly Rule[] = [...RULES, liveSchemaRule, statementsRule];
 
@@ -86,7 +80,11 @@ export function diagnosisFromSnapshot(
   const ruled = withHotPartitions(checked, window);
   const rates = window ? Object.fromEntries(window.nodes.map((n) => [n.node, n])) : undefined;
   // One problem one finding, since-start counters labelled or measured over the window, causes before symptoms.
-  const findings = correlate(ruled.findings, { clocks: clocksOf(s), ...(rates && window ? { rates, windowSeconds: Math.round(window.seconds) } : {}) });
+  const findings = correlate(ruled.findings, {
+    clocks: clocksOf(s),
+    ...(rates && window ? { rates, windowSeconds: Math.round(window.seconds) } : {}),
+    logTimelines: logTimelinesOf(logs),
+  });
   const r = { ...ruled, findings };
   const clusterName = s.nodes.map((n) => (n.nodetool as NodetoolEvidence).describecluster?.name).find((x): x is string => !!x);
   return {

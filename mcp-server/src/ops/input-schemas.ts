@@ -25,6 +25,7 @@ export const rootPrefixSchema = z
   .string()
   .max(4096)
   .refine(
+    // eslint-disable-next-line no-control-regex -- refusing control characters in a path is the point
     (r) => r.startsWith('/') && !/(^|\/)\.\.(\/|$)/.test(r) && !/[\u0000-\u001f\u007f]/.test(r),
     'root must be an absolute directory path without ".." or control characters',
   )

@@ -11,6 +11,8 @@ import { parseOffThread } from './off-thread.js';
 import { maySplit, splitPaste, type PastePart } from '../core/parse/paste/split.js';
 import { remapLineNumbers } from '../core/parse/paste/line-map.js';
 import { describeCleaning } from '../render/interpret.js';
+import type { InterpretPartReport, InterpretReport } from '../core/reports/interpret.js';
+export type { InterpretPartReport, InterpretReport } from '../core/reports/interpret.js';
 
 /** Known nodetool error texts that mean something specific (each is a trap with a knowledge entry). */
 const ERROR_TRAPS: { code: string; knowledgeId: string }[] = [
@@ -62,35 +64,6 @@ function explainPastedError(text: string): InterpretReport | null {
 
 function errorReport(kind: string, summary: string, finding: Finding): InterpretReport {
   return { kind, version: null, ok: true, summary, findings: [finding], checked: [], warnings: [] };
-}
-
-export interface InterpretReport {
-  kind: string | null;
-  /** Release version when the text says it (nodetool version, gossip), else null. */
-  version: string | null;
-  ok: boolean;
-  summary: string;
-  findings: Finding[];
-  checked: RulesResult['outcomes'];
-  supported?: string[];
-  warnings: string[];
-  /** What was stripped from the paste before it could be read (markdown quotes, SCT prefix…); absent when nothing. */
-  cleaned?: string[];
-  /**
-   * Present when the paste held several outputs that could be read: one report per output, in paste order. The
-   * top level then is the main output's report with the findings of every part.
-   */
-  parts?: InterpretPartReport[];
-}
-
-/** One output of a multi-output paste. */
-export interface InterpretPartReport extends Omit<InterpretReport, 'parts'> {
-  /** The command echoed before it (`nodetool status`), when the paste shows one. */
-  command: string | null;
-  /** The heading that named it, when one did. */
-  heading: string | null;
-  /** Its first and last line in the paste (1-based). */
-  lines: { from: number; to: number };
 }
 
 /**

@@ -168,9 +168,7 @@ export async function runScrape(input: ScrapeInput, deps: ScrapeDeps = {}): Prom
   for (const spec of wanted) {
     if (spec.exporter !== 'prometheus' && !exporters.includes(spec.exporter)) continue;
     const expr = spec.scrape!;
-    const nodes = endpoints.filter(
-      (e) => spec.exporter === 'prometheus' || exportersOf.get(e.instance)!.includes(spec.exporter as Exclude<Exporter, 'prometheus'>),
-    );
+    const nodes = endpoints.filter((e) => spec.exporter === 'prometheus' || exportersOf.get(e.instance)!.includes(spec.exporter));
     const series = nodes.flatMap((e) => seriesOf(spec, scrapes.get(e.instance)!, e.instance)).filter((s) => s.points.length > 0);
     const absent = exprMetrics(expr).filter((n) => !endpoints.some((e) => names.get(e.instance)!.has(n)));
     if (spec.table && series.length === 0 && absent.length > 0) {

@@ -95,7 +95,7 @@ export async function mgmtApiSnapshot(endpoints: readonly MgmtApiEndpoint[], dep
   });
   const nodes = settled.map((s, i): NodeSnapshot => {
     if (s.status === 'fulfilled') return mgmtNodeSnapshot(s.value);
-    const e = s.reason;
+    const e: unknown = s.reason;
     if (e instanceof MgmtApiConfigError) throw new OpError('BAD_ARGUMENT', e.message, e.fix);
     return mgmtNodeSnapshot({ endpoint: endpoints[i]!, answers: {}, ms: 0 });
   });

@@ -3,7 +3,6 @@ import { dirname, join } from 'node:path';
 import { NEXT_SOURCE, readLogStream } from '../collect/log-reader.js';
 import { openNamedFile, streamOpened, type OpenedFile } from '../collect/safe-file.js';
 import type { LogFacts } from '../core/parse/logs/types.js';
-import { labStatus } from '../lab/index.js';
 import { SinceLineFilter, type SinceCut } from '../core/diagnosis/since-filter.js';
 
 /**
@@ -60,6 +59,8 @@ export async function readNodeLogs(node: string, paths: string[], signal?: Abort
 
 /** The lab's own logs: each node's system.log and gc.log, by node address. */
 export async function labLogPaths(): Promise<Record<string, string[]>> {
+  // Loaded here: `cql-tuner logs` on the user's files never needs the lab (and its YAML parser).
+  const { labStatus } = await import('../lab/index.js');
   const s = await labStatus();
   return Object.fromEntries(s.nodes.map((n) => [n.host, [n.logFile, join(dirname(n.logFile), 'gc.log')]]));
 }

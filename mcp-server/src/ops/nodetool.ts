@@ -6,7 +6,6 @@ import {
   NODETOOL_SUBCOMMANDS,
   NODETOOL_TOOL_SUBCOMMANDS,
   type NodetoolCommandSpec,
-  type NodetoolSubcommand,
 } from '../core/nodetool-commands.js';
 import { classifyNodetoolFailure } from '../core/nodetool-errors.js';
 import { NODETOOL_PARSERS } from '../core/parse/nodetool/index.js';
@@ -14,12 +13,15 @@ import { entryFor, isLoopback } from '../core/credential-hosts.js';
 import { allowHostFix, clearTextWarning, loadCredentialHosts } from '../collect/credential-hosts.js';
 import { jmxAuthFromEnv, scrub } from '../collect/jmx-credentials.js';
 import { LocalTarget } from '../collect/local-target.js';
-import { locateNodetool, remoteNodetool, type NodetoolSource } from '../collect/nodetool-locate.js';
+import { locateNodetool, remoteNodetool } from '../collect/nodetool-locate.js';
 import type { NodetoolBatchPool } from '../collect/nodetool-batch.js';
 import type { RunOptions, RunResult, Target } from '../collect/target.js';
 import { DEFAULT_MAX_BYTES } from '../collect/target.js';
 import { OpError } from './errors.js';
 import type { ProgressFn } from './progress.js';
+import type { NodetoolReport } from '../core/reports/nodetool.js';
+import { labNodetoolArgv } from '../lab/index.js';
+export type { NodetoolReport } from '../core/reports/nodetool.js';
 
 export interface NodetoolInput {
   subcommand: string;
@@ -34,23 +36,6 @@ export interface NodetoolInput {
   raw?: boolean;
   /** Sampling duration (ms) of a samplesFor subcommand (profileload); set by diagnose's window only. */
   durationMs?: number;
-}
-
-export interface NodetoolReport {
-  subcommand: NodetoolSubcommand;
-  host: string;
-  port: number;
-  ok: boolean;
-  exitCode: number | null;
-  durationMs: number;
-  timedOut: boolean;
-  nodetool: { source: NodetoolSource; path: string };
-  /** Typed facts when a parser exists for the subcommand. */
-  parsed: { kind: string; ok: boolean; value?: unknown; reason?: string; warnings?: string[] } | null;
-  error?: { code: string; message: string; fix: string };
-  /** About credentials: withheld from a host not allowed to receive them, or sent without SSL. */
-  warnings?: string[];
-  output: { chars: number; lines: number; truncated: boolean; excerpt: string; raw?: string };
 }
 
 export const DEFAULT_NODETOOL_TIMEOUT_MS = 60_000;
@@ -149,7 +134,7 @@ export async function runNodetool(input: NodetoolInput, deps: NodetoolDeps = {})
   const env = deps.env ?? process.env;
   const target = deps.target ?? new LocalTarget();
   const remote = target.kind !== 'local';
-  const located = remote ? remoteNodetool(input.nodetoolPath) : await locateNodetool(input.nodetoolPath, env);
+  const located = remote ? remoteNodetool(input.nodetoolPath) : await locateNodetool(input.nodetoolPath, env, labNodetoolArgv);
   const decision = await jmxCredentialDecision(host, port, remote, deps, env);
   const auth = await jmxAuthFromEnv(env, { remote, withhold: decision.withhold });
   const warnings: string[] = [];

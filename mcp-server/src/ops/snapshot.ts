@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { nodeFactsFromRaw } from '../core/facts/from-raw.js';
-import type { NodeFacts } from '../core/facts/node-facts.js';
 import { checkHost, checkNodeAddress } from '../core/validate.js';
 import { mapBounded } from '../collect/bounded.js';
 import { readBundle, writeBundle } from '../collect/bundle-store.js';
@@ -13,7 +12,7 @@ import {
   NODETOOL_WITHOUT_VTABLES,
   type NodeRaw,
   type SweepNode,
-} from '../collect/sweep.js';
+} from './sweep.js';
 import type { NodetoolStatus } from '../core/parse/nodetool/status.js';
 import { runNodetool } from './nodetool.js';
 import { labStatus } from '../lab/index.js';
@@ -25,6 +24,8 @@ import { describeError, OpError } from './errors.js';
 import { missingGrantWarnings } from '../core/cql-connect-errors.js';
 import type { ProgressFn } from './progress.js';
 import { contactPointsSchema, NODETOOL_VIA_DESCRIPTION, portSchema } from './input-schemas.js';
+import type { ClusterSnapshot, NodeSnapshot, RawOutput, RawRequest } from '../core/reports/snapshot.js';
+export type { ClusterSnapshot, NodeSnapshot, RawOutput, RawRequest, SourceSummary } from '../core/reports/snapshot.js';
 
 export interface SnapshotInput {
   /** Contact points (host or host:port). Omit with lab: true to use the local lab. */
@@ -70,70 +71,9 @@ export interface SnapshotInput {
   raw?: RawRequest;
 }
 
-export interface SourceSummary {
-  name: string;
-  /** mgmt-api: the k8ssandra Management API over HTTP (ops/mgmt-api-diagnose.ts), where JMX is closed. */
-  via: 'cql' | 'nodetool' | 'mgmt-api';
-  ok: boolean;
-  ms: number;
-  rows?: number;
-  error?: { code: string; message: string };
-  /** Not there on this node, which is a fact about it (no virtual tables), not a failure. */
-  absent?: string;
-}
-
-export interface NodeSnapshot {
-  address: string;
-  datacenter: string | null;
-  rack: string | null;
-  hostId: string | null;
-  releaseVersion: string | null;
-  product: 'cassandra' | 'scylla' | 'unknown';
-  upPerDriver: boolean;
-  reachable: boolean;
-  /** complete: every source answered; partial: some failed; unreachable: nothing answered. */
-  status: 'complete' | 'partial' | 'unreachable';
-  ms: number;
-  sources: SourceSummary[];
-  facts: NodeFacts;
-  /** Parsed nodetool outputs by subcommand (rules read these; not part of the compact view). */
-  nodetool: Record<string, unknown>;
-  unparsed: { name: string; reason: string }[];
-}
-
-/** Which raw outputs to hand back inline (a node address and/or a source name such as "nodetool:tpstats"). */
-export interface RawRequest {
-  node?: string;
-  source?: string;
-}
-
-/** One raw output returned on request, cut at RAW_MAX_BYTES_PER_OUTPUT. */
-export interface RawOutput {
-  node: string;
-  source: string;
-  via: string;
-  text: string;
-  bytes: number;
-  truncated: boolean;
-}
-
 /** Raw text is for reading one output closely, not for pulling a whole cluster into the context: the bundle keeps all of it. */
 export const RAW_MAX_BYTES_PER_OUTPUT = 32 * 1024;
 export const RAW_MAX_BYTES_TOTAL = 128 * 1024;
-
-export interface ClusterSnapshot {
-  /** Raw outputs asked for (raw option), capped; the rest stay in the bundle. */
-  raw?: { request: RawRequest; outputs: RawOutput[]; omitted: number };
-  collectedAt: string;
-  durationMs: number;
-  contactPoints: string[];
-  nodes: NodeSnapshot[];
-  bundleDir?: string;
-  /** The bundle could not be written (disk full, permissions): the snapshot itself is still complete. */
-  bundleError?: { code: string; message: string; fix: string };
-  /** About credentials (collect/cql-session.ts): withheld from hosts not allowed them, or sent without TLS. */
-  warnings?: string[];
-}
 
 export const DEFAULT_SWEEP_CONCURRENCY = 8;
 /** Compaction strategy per table: rules weigh strategy against data size. */

@@ -6,10 +6,8 @@
 import { lstat, readFile, writeFile, mkdir, rm } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { Finding } from '../core/findings.js';
 import { worstFirst } from '../core/findings.js';
 import { CASSANDRA_STRESS_KIND, LATTE_JSON_KIND, LATTE_TEXT_KIND, STRESS_PARSERS, type StressKind } from '../core/parse/stress/index.js';
-import type { KindRuleOutcome } from '../core/rules/per-kind.js';
 import { runStressRules } from '../core/rules/stress.js';
 import { ARGV_BUILDERS, redactedSteps, type StressCommand, type StressFiles } from '../core/stress/argv.js';
 import { grantForUnauthorized } from '../core/cql-connect-errors.js';
@@ -19,12 +17,12 @@ import { argvPasswordWarning, credentialsFileText } from '../core/stress/argv-ca
 import { stressPathProblem } from '../core/stress/argv-guard.js';
 import { scyllaBenchPasswordWarning } from '../core/stress/argv-scylla-bench.js';
 import { scrubStressText, secretValuesOf } from '../core/stress/scrub-secrets.js';
-import { compareRuns as compareFacts, type RunComparison } from '../core/stress/compare.js';
-import { stressFacts, type IntervalFacts, type StressFacts } from '../core/stress/facts.js';
+import { compareRuns as compareFacts } from '../core/stress/compare.js';
+import { stressFacts, type StressFacts } from '../core/stress/facts.js';
 import { LATTE_KV_WORKLOAD } from '../core/stress/latte-workload.js';
 import { DEFAULT_KEYSPACE, plannedSeconds, validateParams, type StressCredentials, type StressParams } from '../core/stress/params.js';
 import { CqlSession } from '../collect/cql-session.js';
-import { diffSnapshots, type ServerDiff } from '../core/stress/server-diff.js';
+import { diffSnapshots } from '../core/stress/server-diff.js';
 import {
   acquireTarget,
   checkIdentity,
@@ -57,6 +55,8 @@ import { takeSnapshot, type ClusterSnapshot } from './snapshot.js';
 import { z } from 'zod';
 import { CONSISTENCY_LEVELS } from '../core/stress/params.js';
 import { runIdSchema } from './input-schemas.js';
+import type { CompareResult, RunResult, StartedRun, StressStatus } from '../core/reports/stress.js';
+export type { CompareResult, RunResult, StartedRun, StressStatus } from '../core/reports/stress.js';
 
 /** run_stress's input, registered by the MCP tool and checked by `cql-tuner stress run` (wait: the CLI's default, unless --detach). */
 export const runStressInputSchema = z.object({
@@ -103,22 +103,6 @@ export interface RunStressInput extends StressParams {
   maxDurationS?: number;
   /** Server snapshots before and after: 'lab' (the local lab, with nodetool), 'hosts' (the run's nodes), 'none'. */
   snapshots?: 'auto' | 'lab' | 'hosts' | 'none';
-}
-
-export interface StartedRun {
-  id: string;
-  dir: string;
-  tool: StressParams['tool'];
-  binary: string;
-  binaryFrom: string;
-  steps: { name: string; argv: string[] }[];
-  plannedS: number | null;
-  capS: number;
-  target: string;
-  /** cassandra-stress with credentials: 'file' (-credentials-file) or 'argv' (password visible to ps). */
-  credentials?: 'file' | 'argv';
-  /** Known at start, e.g. the password on cassandra-stress's command line; also in status.json and result.json. */
-  warnings: string[];
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -218,19 +202,6 @@ function trackGroup(pid: number): void {
       }
     }
   });
-}
-
-export interface RunResult {
-  id: string;
-  state: RunStatusFile['state'];
-  kind: string | null;
-  facts: StressFacts | null;
-  findings: Finding[];
-  checked: KindRuleOutcome[];
-  charts: string[];
-  serverDiff: ServerDiff | null;
-  snapshotErrors: string[];
-  warnings: string[];
 }
 
 /** status.json keeps room for its last rewrite (a failed run's error and output tail) when the disk fills up. */
@@ -645,7 +616,7 @@ export function pngChartOf(svgPath: string): string {
 
 /** The run step's output parsed with the tool's parser (latte: the JSON report when written, else its text). */
 export async function parseRunOutput(dir: string, tool: StressParams['tool']): Promise<{ kind: string; value: unknown; warnings: string[] } | null> {
-  const tries: [StressKind | string, string][] =
+  const tries: [StressKind, string][] =
     tool === 'latte'
       ? [
           [LATTE_JSON_KIND, 'latte.json'],
@@ -667,27 +638,6 @@ export async function parseRunOutput(dir: string, tool: StressParams['tool']): P
 
 // ---------------------------------------------------------------------------------------------------------------
 // Status, progress, cancel
-
-export interface StressStatus {
-  id: string;
-  tool: string;
-  state: RunStatusFile['state'];
-  step: string | null;
-  elapsedS: number;
-  /** Planned seconds (duration-bound runs) or null when the run is bounded by a count. */
-  totalS: number | null;
-  capS: number;
-  latest: IntervalFacts | null;
-  intervals: number;
-  /** Operations done / planned for count-bound runs. */
-  done: number | null;
-  planned: number | null;
-  error: string | null;
-  /** Warnings known so far (from the start, e.g. a password on the command line; the result's once ended). */
-  warnings: string[];
-  result: RunResult | null;
-  dir: string;
-}
 
 async function liveFacts(dir: string, tool: StressParams['tool']): Promise<StressFacts | null> {
   const parsed = await parseRunOutput(dir, tool);
@@ -827,18 +777,6 @@ export { processesInGroup };
 
 // ---------------------------------------------------------------------------------------------------------------
 // Compare
-
-export interface CompareResult {
-  a: string;
-  b: string;
-  comparison: RunComparison;
-  /** The comparison folder runs/compare-<a>-<b>/ holding the charts; null when none was written. */
-  dir: string | null;
-  /** SVG charts written there (each with a PNG twin, pngChartOf), in COMPARE_CHARTS order. */
-  charts: string[];
-  /** What the charts could not show (a run without interval samples or percentiles). */
-  chartNotes: string[];
-}
 
 const COMPARE_PREFIX = 'compare-';
 

@@ -1,7 +1,7 @@
+import { printableKey } from '../core/rules/hot-partition.js';
 import { describePolicy } from '../core/rules/policy.js';
 import type { Finding } from '../core/findings.js';
-import type { DiagnosisWindow } from '../ops/diagnose-window.js';
-import type { DiagnosisReport } from '../ops/diagnose.js';
+import type { DiagnosisReport, DiagnosisWindow } from '../core/reports/diagnosis.js';
 import { renderChecked } from './interpret.js';
 
 const r1 = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : n.toFixed(1));
@@ -67,8 +67,29 @@ export function renderWindow(w: DiagnosisWindow): string[] {
     }
     for (const n of h.window.notes) out.push(`  - note: ${n}`);
   }
+  out.push(...renderProfileLoad(w.profileload));
   out.push(`- latency: ${w.latency}`);
   for (const n of w.notes) out.push(`- note: ${n}`);
+  return out;
+}
+
+/** The window's partition sample: per node the most frequent keys it saw, so a report shows what a hot key finding read. */
+function renderProfileLoad(p: DiagnosisWindow['profileload']): string[] {
+  if (!p) return [];
+  if (p.durationMs === null) return [`- partition sample: not taken: ${p.note ?? 'the window was too short'}`];
+  const out = [`- partition sample: nodetool profileload for ${r1(p.durationMs / 1000)} s on each node`];
+  for (const n of p.nodes) {
+    if (n.error || !n.samplers) {
+      out.push(`  - ${n.node}: no sample: ${n.error ?? 'nothing printed'}`);
+      continue;
+    }
+    const parts = (['reads', 'writes'] as const).flatMap((s) => {
+      const rows = (n.samplers![s] ?? []).slice(0, 3);
+      return rows.length ? [`${s}: ${rows.map((r) => `${r.table} ${printableKey(r.partition)} ×${r.count}`).join(', ')}`] : [];
+    });
+    out.push(`  - ${n.node}: ${parts.join('; ') || 'no user-table partition sampled'}`);
+  }
+  if (p.note) out.push(`  - note: ${p.note}`);
   return out;
 }
 

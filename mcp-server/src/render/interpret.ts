@@ -3,7 +3,7 @@ import type { LogFacts } from '../core/parse/logs/types.js';
 import type { NodetoolInfo } from '../core/parse/nodetool/info.js';
 import type { NodetoolStatus } from '../core/parse/nodetool/status.js';
 import type { NodetoolVersion } from '../core/parse/nodetool/version.js';
-import type { InterpretPartReport, InterpretReport } from '../ops/interpret.js';
+import type { InterpretPartReport, InterpretReport } from '../core/reports/interpret.js';
 import { renderInfo, renderStatus, renderVersion } from './nodetool.js';
 
 /** One or two lines saying what the parsed output holds. */

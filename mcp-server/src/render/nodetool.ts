@@ -2,7 +2,7 @@ import type { NodetoolInfo } from '../core/parse/nodetool/info.js';
 import type { NodetoolStatus } from '../core/parse/nodetool/status.js';
 import type { NodetoolVersion } from '../core/parse/nodetool/version.js';
 import { formatBytes } from '../core/units.js';
-import type { NodetoolReport } from '../ops/nodetool.js';
+import type { NodetoolReport } from '../core/reports/nodetool.js';
 import { markdownTable } from './markdown-table.js';
 
 const pct = (n: number | null) => (n === null ? '?' : `${n.toFixed(1)}%`);

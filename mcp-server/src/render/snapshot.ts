@@ -1,6 +1,6 @@
 import type { NodeFacts, TableFact } from '../core/facts/node-facts.js';
 import { formatBytes } from '../core/units.js';
-import type { ClusterSnapshot, NodeSnapshot } from '../ops/snapshot.js';
+import type { ClusterSnapshot, NodeSnapshot } from '../core/reports/snapshot.js';
 import { markdownTable } from './markdown-table.js';
 
 const SYSTEM_KEYSPACES =

@@ -136,7 +136,7 @@ function svg(height: number, body: string, title: string): string {
 }
 
 const pairs = (f: StressFacts, key: 'opRate' | 'p50Ms' | 'p99Ms'): [number, number][] =>
-  f.intervals.flatMap((i, k) => (i[key] !== null && Number.isFinite(i[key]) ? [[i.timeS ?? k + 1, i[key]!] as [number, number]] : []));
+  f.intervals.flatMap((i, k) => (i[key] !== null && Number.isFinite(i[key]) ? [[i.timeS ?? k + 1, i[key]] as [number, number]] : []));
 
 /** The series of the two timeline panels (throughput; p99 and p50), shared by the SVG and PNG charts. */
 export function timelineSeries(f: StressFacts): { throughput: Series[]; latency: Series[] } {

@@ -1,6 +1,6 @@
 /** Compact text for stress runs: started, status (latest interval), result with findings, comparison. */
 import type { Finding } from '../core/findings.js';
-import type { CompareResult, RunResult, StartedRun, StressStatus } from '../ops/stress.js';
+import type { CompareResult, RunResult, StartedRun, StressStatus } from '../core/reports/stress.js';
 
 const n0 = (v: number | null | undefined) => (v === null || v === undefined ? '?' : Math.round(v).toLocaleString('en-US'));
 const n1 = (v: number | null | undefined) => (v === null || v === undefined ? '?' : Number.isInteger(v) ? String(v) : v.toFixed(1));

@@ -42,7 +42,7 @@ export function addClusterOptions(cmd: Command): Command {
       .option('--cqlshrc <path>', 'cqlshrc with the CQL login and TLS settings (default $CQL_TUNER_CQLSHRC, else ~/.cassandra/cqlshrc)')
       // The user's own flag, so trusted like the environment variable it sets for this run (collect/cql-credentials.ts).
       .hook('preAction', (_cmd, action) => {
-        const rc = (action.opts() as { cqlshrc?: string }).cqlshrc;
+        const rc = action.opts<{ cqlshrc?: string }>().cqlshrc;
         if (rc) process.env.CQL_TUNER_CQLSHRC = resolve(rc);
       })
   );

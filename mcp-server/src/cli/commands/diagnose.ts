@@ -10,10 +10,7 @@ import { diagnoseMgmtApiUrls, k8sViaMgmtApi, MGMT_API_HELP, refuseWithMgmtApi, w
 import { OpError } from '../../ops/errors.js';
 import { loadRulePolicy, RULE_POLICY_ENV } from '../../ops/rule-policy.js';
 import type { RulePolicy } from '../../core/rules/policy.js';
-import { interpretText } from '../../ops/interpret.js';
-import { readSavedOutput } from '../../ops/saved-output.js';
 import { renderDiagnosis } from '../../render/diagnosis.js';
-import { renderInterpret } from '../../render/interpret.js';
 import { abortOnSignal } from '../abort-on-signal.js';
 import { failWith, printJson, printText } from '../output.js';
 import { progressLine } from '../progress-line.js';
@@ -156,29 +153,4 @@ function logFilesFrom(specs: string[]): Record<string, string[]> {
     (out[s.slice(0, i)] ??= []).push(s.slice(i + 1));
   }
   return out;
-}
-
-export function interpretCommand(): Command {
-  return new Command('interpret')
-    .description('detect the kind of a saved or pasted output (file, or - for stdin), parse it and run the rules')
-    .argument('<file>', 'a file, or - to read standard input')
-    .option('--json', 'print the report as JSON')
-    .action(async (file: string, o: { json?: boolean }) => {
-      try {
-        const text = file === '-' ? await readStdin() : await readSavedOutput(file);
-        const r = interpretText(text);
-        if (o.json) printJson(r);
-        else printText(renderInterpret(r));
-        if (!r.ok) process.exitCode = 2;
-        else if (r.findings.some((f) => f.severity === 'critical')) process.exitCode = 1;
-      } catch (e) {
-        failWith(e, o);
-      }
-    });
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }

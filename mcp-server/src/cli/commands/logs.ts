@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { analyzeLogFiles, analyzeLogsInputSchema } from '../../ops/analyze-logs.js';
+import { analyzeLogFiles, logsInputFits } from '../../ops/analyze-logs.js';
 import { parseFlags } from '../validate-flags.js';
 import { renderChecked, renderFinding, summariseParsed } from '../../render/interpret.js';
 import { abortOnSignal } from '../abort-on-signal.js';
@@ -14,7 +14,10 @@ export function logsCommand(): Command {
     .action(async (files: string[], o: { node?: string; json?: boolean }) => {
       const abort = abortOnSignal();
       try {
-        const input = parseFlags('logs', analyzeLogsInputSchema, { files, node: o.node }, { files: '<files>' });
+        const given = { files, node: o.node };
+        const input = logsInputFits(given)
+          ? given
+          : parseFlags('logs', (await import('../../ops/analyze-logs-input.js')).analyzeLogsInputSchema, given, { files: '<files>' });
         const r = await analyzeLogFiles(input.files, { ...(input.node ? { node: input.node } : {}), signal: abort.signal });
         if (o.json) printJson(r);
         else

@@ -84,7 +84,7 @@ export async function readOs(target: Target, opts: ReadOsOptions = {}): Promise<
   };
   const v = await io.values(VALUES);
   if (v.error) facts.unread.push({ what: '/proc/sys and /sys values', why: v.error });
-  const num = (p: string) => (v.values[p] !== undefined && /^\s*\d+\s*$/.test(v.values[p]!) ? Number(v.values[p]) : null);
+  const num = (p: string) => (v.values[p] !== undefined && /^\s*\d+\s*$/.test(v.values[p]) ? Number(v.values[p]) : null);
   facts.swappiness = num('/proc/sys/vm/swappiness');
   facts.zoneReclaimMode = num('/proc/sys/vm/zone_reclaim_mode');
   facts.maxMapCount = num('/proc/sys/vm/max_map_count');

@@ -65,7 +65,7 @@ const RATE_BPS: Record<string, number> = { 'MiB/s': 1024 ** 2, 'megabits/s': MEG
 /** A comparable form: numbers in base units (ms, bytes, bytes/s) where the type is known, else canonical text. */
 function normalise(value: unknown, name: string): string | null {
   if (value === null || value === undefined) return null;
-  if (typeof value === 'object') return null;
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean' && typeof value !== 'bigint') return null;
   let s = String(value).trim();
   // ScyllaDB's system.config holds JSON values: "\"SimpleSnitch\"" is the string SimpleSnitch.
   if (s.length >= 2 && s.startsWith('"') && s.endsWith('"')) s = s.slice(1, -1);

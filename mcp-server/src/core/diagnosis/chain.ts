@@ -7,6 +7,7 @@
 import type { Finding, Severity } from '../findings.js';
 import { familyOf, normalTable } from './identity.js';
 import { sameTime } from './since-start.js';
+import { droppedVerbsOf, poolsOf, STAGE_OF_DROPPED, statusLoggerLinks, type LogTimelines } from './status-logger.js';
 
 /** Likely causes, most fundamental first: the lower, the more it explains the ones below it. */
 export const CAUSE_RANK: Record<string, number> = {
@@ -31,6 +32,20 @@ export const CAUSE_RANK: Record<string, number> = {
 const DISK_CAP = 'host.io-throttle';
 const DISK_CAP_EXPLAINS = /^log\.(time-to-safepoint|dropped|local-pause|timed-out-queries)$/;
 
+/**
+ * A request stage held to a few threads now (concurrent_reads 2) explains that stage's queue and the drops of the
+ * verbs it runs on the node: linked by node only, like the disk cap, since the setting holds now and logs go back.
+ */
+const STAGE_LOW = 'threadpool.stage-threads-low';
+const stageOf = (f: Finding) => /^(\S+) may run only \d+ threads/.exec(f.title)?.[1] ?? null;
+const ids = (f: Finding) => [f.id, ...(f.mergedIds ?? [])];
+function stageExplains(stage: string, s: Finding): boolean {
+  const all = ids(s);
+  if (all.some((id) => id === 'threadpool.pending' || id === 'log.threadpool-pending')) return poolsOf(s).includes(stage) || s.title.startsWith(`${stage} `);
+  if (all.some((id) => id === 'dropped.messages' || id === 'log.dropped')) return droppedVerbsOf(s).some((v) => STAGE_OF_DROPPED[v] === stage);
+  return false;
+}
+
 /** Symptoms a cause can explain (by family or id prefix). */
 const SYMPTOM = /^(dropped\.messages|threadpool\.(pending|blocked|blocked-all-time)|latency\.|log\.commitlog-sync-lag)/;
 
@@ -41,28 +56,62 @@ const rank = (f: Finding) => CAUSE_RANK[f.id] ?? CAUSE_RANK[familyOf(f)] ?? 99;
 const SEV: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
 const worse = (a: Severity, b: Severity): Severity => (SEV[a] <= SEV[b] ? a : b);
 
-/** Folds each node's symptoms into the chain of its most fundamental cause of a compatible time. */
-export function chainFindings(findings: Finding[]): Finding[] {
+/**
+ * Folds each node's symptoms into the chain of its most fundamental cause of a compatible time. `timelines` (per
+ * node, from its log) date log findings to the minute, so a StatusLogger table can follow the drops that printed it.
+ */
+export function chainFindings(findings: Finding[], timelines: Record<string, LogTimelines> = {}): Finding[] {
   const taken = new Set<Finding>();
   const heads = new Map<Finding, Finding[]>();
+  const reasons = new Map<Finding, string>();
+  const owner = new Map<Finding, Finding>();
+  const follow = (cause: Finding, effect: Finding) => {
+    (heads.get(cause) ?? heads.set(cause, []).get(cause)!).push(effect);
+    taken.add(effect);
+    owner.set(effect, cause);
+  };
   const byNode = new Map<string, Finding[]>();
   for (const f of findings) if (f.node) (byNode.get(f.node) ?? byNode.set(f.node, []).get(f.node)!).push(f);
   for (const list of byNode.values()) {
     const cap = list.find((f) => f.id === DISK_CAP && f.severity !== 'info');
-    if (cap) {
-      for (const s of list.filter((f) => DISK_CAP_EXPLAINS.test(f.id))) {
-        (heads.get(cap) ?? heads.set(cap, []).get(cap)!).push(s);
-        taken.add(s);
-      }
+    if (cap) for (const s of list.filter((f) => DISK_CAP_EXPLAINS.test(f.id))) follow(cap, s);
+    for (const low of list.filter((f) => f.id === STAGE_LOW && f.severity !== 'info')) {
+      const stage = stageOf(low);
+      if (!stage) continue;
+      const explained = list.filter((s) => s !== low && !taken.has(s) && stageExplains(stage, s));
+      for (const s of explained) follow(low, s);
+      if (explained.length)
+        reasons.set(
+          low,
+          `same node (${low.node}): ${stage} held to a few threads now queues its requests until they time out and are dropped (check the log's times against when the setting changed)`,
+        );
+    }
+    for (const l of statusLoggerLinks(list, timelines)) {
+      if (taken.has(l.effect) || heads.has(l.effect)) continue;
+      // A drop already explained by a capped disk takes its StatusLogger tables along to that cause.
+      const head = taken.has(l.cause) ? (cap ?? l.cause) : l.cause;
+      follow(head, l.effect);
+      if (head === l.cause) reasons.set(head, l.reason);
     }
     const causes = list.filter((f) => isCause(f) && !taken.has(f)).sort((a, b) => rank(a) - rank(b) || SEV[a.severity] - SEV[b.severity]);
     for (const s of list.filter((f) => isSymptom(f) && !isCause(f) && !taken.has(f))) {
       // An info-level cause explains nothing worse than itself; a table's cause only explains that table's symptoms.
       const cause = causes.find((c) => c.severity !== 'info' && sameTime(c, s) && (!c.table || !s.table || normalTable(c.table) === normalTable(s.table)));
       if (!cause) continue;
-      (heads.get(cause) ?? heads.set(cause, []).get(cause)!).push(s);
-      taken.add(s);
+      follow(cause, s);
     }
+  }
+  // A head that is itself another cause's symptom hands its effects up, so nothing it explained is lost.
+  const top = (f: Finding) => {
+    let x = f;
+    for (let i = 0; taken.has(x) && owner.has(x) && i < findings.length; i++) x = owner.get(x)!;
+    return x;
+  };
+  for (const [h, effects] of [...heads]) {
+    const up = top(h);
+    if (up === h || taken.has(up)) continue;
+    heads.get(up)!.push(...effects);
+    heads.delete(h);
   }
   const out: Finding[] = [];
   for (const f of findings) {
@@ -82,7 +131,7 @@ export function chainFindings(findings: Finding[]): Finding[] {
         reason:
           effects.some((e) => DISK_CAP_EXPLAINS.test(e.id)) && f.id === DISK_CAP
             ? `same node (${f.node}): a disk capped now explains these log symptoms (compare their times with when the cap was set)`
-            : `same node (${f.node}) and time (${f.when ?? 'now'}): ${f.id} explains the others`,
+            : (reasons.get(f) ?? `same node (${f.node}) and time (${f.when ?? 'now'}): ${f.id} explains the others`),
         effects,
       },
     });

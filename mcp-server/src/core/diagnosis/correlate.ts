@@ -5,5 +5,5 @@ import { mergeFindings } from './merge.js';
 import { labelTime, type TimeContext } from './since-start.js';
 
 export function correlate(findings: Finding[], ctx: TimeContext): Finding[] {
-  return orderFindings(chainFindings(labelTime(mergeFindings(findings), ctx)));
+  return orderFindings(chainFindings(labelTime(mergeFindings(findings), ctx), ctx.logTimelines));
 }

@@ -47,5 +47,5 @@ export function nodeEvidence(
   r: { facts: NodeFacts; nodetool: Record<string, unknown> },
   errors: NodeEvidence['errors'] = [],
 ): NodeEvidence {
-  return { node, reachable, facts: r.facts, nodetool: r.nodetool as NodetoolEvidence, errors };
+  return { node, reachable, facts: r.facts, nodetool: r.nodetool, errors };
 }

@@ -6,6 +6,7 @@
  */
 import type { Finding, Severity } from '../findings.js';
 import type { NodeWindowRates } from './counter-rates.js';
+import type { LogTimelines } from './status-logger.js';
 
 /** Finding ids whose numbers are counters since start. */
 export const SINCE_START_IDS = ['dropped.messages', 'threadpool.blocked-all-time'] as const;
@@ -21,6 +22,8 @@ export interface TimeContext {
   /** Rates over the window per node; absent for an instant diagnosis (bundle, paste, windowSeconds 0). */
   rates?: Record<string, NodeWindowRates>;
   windowSeconds?: number;
+  /** Per node, the minute timelines of its log's events: they date log findings against each other. */
+  logTimelines?: Record<string, LogTimelines>;
 }
 
 export function ago(seconds: number): string {

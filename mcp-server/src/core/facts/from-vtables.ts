@@ -30,7 +30,7 @@ const num = (r: Row, ...cols: string[]): number | null => {
   return null;
 };
 const str = (r: Row, ...cols: string[]): string | null => {
-  for (const c of cols) if (r[c] !== undefined && r[c] !== null) return r[c]!;
+  for (const c of cols) if (r[c] !== undefined && r[c] !== null) return r[c];
   return null;
 };
 // "true"/"false" from the collector; "True"/"False" as cqlsh and the Python driver print booleans.

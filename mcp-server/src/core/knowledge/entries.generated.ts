@@ -14735,6 +14735,51 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "checked": "2026-11-24"
     }
   },
+  // knowledge/threadpools.yaml
+  {
+    "id": "threadpool.stage-threads-low",
+    "statement": "A request stage (ReadStage, MutationStage, CounterMutationStage) limited to a handful of threads queues the requests the disks and cores could serve; they wait in that queue until they time out and are dropped.",
+    "thresholds": {
+      "warning": 4,
+      "direction": "below"
+    },
+    "unit": "threads",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/cassandra.yaml (concurrent_reads / concurrent_writes / concurrent_counter_writes 32; 16 × drives, 8 × cores)",
+        "url": "https://github.com/apache/cassandra/blob/trunk/conf/cassandra.yaml",
+        "ref": "apache/cassandra conf/cassandra.yaml"
+      },
+      {
+        "title": "apache/cassandra system_views.thread_pools (active_tasks_limit = the pool's maximum size, 4.0+)",
+        "url": "https://cassandra.apache.org/doc/latest/cassandra/managing/operating/virtualtables.html",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/db/virtual/ThreadPoolsTable.java"
+      }
+    ],
+    "rationale": "The three settings default to 32 and the yaml's own rules of thumb never size them below 8 (8 per core on one core) or 16 (16 per drive on one drive); 4 or fewer threads is below both on any machine, so it is a mistake or a test left in place (nodetool setconcurrency, a copied yaml), not sizing. The level is this project's convention. The limit is read live from system_views.thread_pools, so it shows a runtime change the yaml does not.",
+    "related": [
+      "threadpool.concurrent-reads.default",
+      "threadpool.concurrent-writes.default",
+      "threadpool.pending",
+      "dropped.messages"
+    ],
+    "tags": [
+      "setting:concurrent_reads",
+      "setting:concurrent_writes",
+      "thread_pools",
+      "convention"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/Config.java@cassandra-5.0.9 lines 179-181 (concurrent_reads, concurrent_writes, concurrent_counter_writes = 32); conf/cassandra.yaml@cassandra-5.0.0 lines 667 and 675 (16 * number_of_drives, 8 * number_of_cores)",
+      "checked": "2026-11-25"
+    }
+  },
   // knowledge/topology.yaml
   {
     "id": "topology.load-imbalance",
@@ -15641,6 +15686,7 @@ export type KnowledgeId =
   | "threadpool.concurrent-reads.default"
   | "threadpool.concurrent-writes.default"
   | "threadpool.pending"
+  | "threadpool.stage-threads-low"
   | "topology.load-imbalance"
   | "topology.ownership-imbalance"
   | "topology.schema-agreement"

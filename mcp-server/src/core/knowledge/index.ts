@@ -57,23 +57,14 @@ export function hasKnowledge(id: string): boolean {
   return BY_ID.has(id);
 }
 
-// An operator's threshold overrides (core/rules/policy.ts), in force only while rules run synchronously inside
-// withThresholdOverrides: no await can interleave, so concurrent diagnoses never see each other's policy.
-let overrides: ReadonlyMap<string, { warning?: number; critical?: number }> | null = null;
+/** An operator's threshold overrides (core/rules/policy.ts): knowledge id → the warning/critical to use instead. */
+export type ThresholdOverrides = ReadonlyMap<string, { warning?: number; critical?: number }>;
 
-/** Runs fn with these thresholds in place of the pack's (knowledge id → warning/critical). fn must be synchronous. */
-export function withThresholdOverrides<T>(o: ReadonlyMap<string, { warning?: number; critical?: number }>, fn: () => T): T {
-  const prev = overrides;
-  overrides = o.size ? o : prev;
-  try {
-    return fn();
-  } finally {
-    overrides = prev;
-  }
-}
-
-/** The thresholds of an entry, direction defaulted to "above"; throws when the entry has none. */
-export function threshold(id: KnowledgeId): Threshold {
+/**
+ * The thresholds of an entry, direction defaulted to "above", with the overrides given for it (rules get theirs
+ * from their RuleContext, core/rules/rule.ts); throws when the entry has none.
+ */
+export function threshold(id: KnowledgeId, overrides?: ThresholdOverrides): Threshold {
   const e = knowledge(id);
   if (!e.thresholds)
     throw new Error(
@@ -212,16 +203,16 @@ function intervalsOverlap(a: VersionInterval, b: VersionInterval): boolean {
     : !b.lo
       ? a.lo
       : (() => {
-          const c = compareVersions(a.lo!.v, b.lo!.v);
-          return c > 0 ? a.lo : c < 0 ? b.lo : { v: a.lo!.v, inclusive: a.lo!.inclusive && b.lo!.inclusive };
+          const c = compareVersions(a.lo.v, b.lo.v);
+          return c > 0 ? a.lo : c < 0 ? b.lo : { v: a.lo.v, inclusive: a.lo.inclusive && b.lo.inclusive };
         })();
   const hi = !a.hi
     ? b.hi
     : !b.hi
       ? a.hi
       : (() => {
-          const c = compareVersions(a.hi!.v, b.hi!.v);
-          return c < 0 ? a.hi : c > 0 ? b.hi : { v: a.hi!.v, inclusive: a.hi!.inclusive && b.hi!.inclusive };
+          const c = compareVersions(a.hi.v, b.hi.v);
+          return c < 0 ? a.hi : c > 0 ? b.hi : { v: a.hi.v, inclusive: a.hi.inclusive && b.hi.inclusive };
         })();
   if (!lo || !hi) return true;
   const c = compareVersions(lo.v, hi.v);

@@ -16,7 +16,8 @@ const fq = (t: { keyspace: string; name: string }) => `${t.keyspace}.${t.name}`;
 
 function cdcEnabled(v: CqlValue | undefined): boolean {
   if (v === true || (typeof v === 'string' && v.toLowerCase() === 'true')) return true;
-  if (v && typeof v === 'object' && !Array.isArray(v)) return String(v['enabled']).toLowerCase() === 'true';
+  if (v && typeof v === 'object' && !Array.isArray(v))
+    return v['enabled'] === true || (typeof v['enabled'] === 'string' && v['enabled'].toLowerCase() === 'true');
   return false;
 }
 

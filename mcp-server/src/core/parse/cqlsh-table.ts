@@ -48,7 +48,7 @@ export const parseCqlshTables = total<CqlshTables>('cql.table', (text): Parsed<C
     const sep = lines[i + 1]?.trimEnd();
     if (!HEADER.test(line) || sep === undefined || !SEPARATOR.test(sep)) continue;
     // Column boundaries: the "+" offsets of the separator.
-    const cuts = [...sep.matchAll(/\+/g)].map((m) => m.index!);
+    const cuts = [...sep.matchAll(/\+/g)].map((m) => m.index);
     const columns = line.split('|').map((c) => c.trim());
     if (columns.length !== cuts.length + 1) {
       warnings.push(`result at line ${i + 1}: ${columns.length} column names for ${cuts.length + 1} separator segments; skipped`);

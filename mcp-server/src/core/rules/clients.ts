@@ -3,7 +3,7 @@ import type { NodeEvidence } from '../diagnosis/evidence.js';
 import type { ClientFact } from '../facts/node-facts.js';
 import type { Finding } from '../findings.js';
 import { compareVersions, parseVersion, valueOf, versionInRange } from '../knowledge/index.js';
-import { fmtNum, grade, outcome, skipped, type Rule } from './rule.js';
+import { finding, fmtNum, grade, outcome, pushFinding, type Rule, type RuleContext } from './rule.js';
 
 /** Evidence lines kept per finding: enough to act on, bounded for a hostile paste of 100k connections. */
 const EVIDENCE_LINES = 12;
@@ -77,9 +77,9 @@ export const clientsRule: Rule = {
   id: 'clients',
   checks:
     'driver names and versions vs known minimums, shard-aware drivers on ScyllaDB, protocol versions, connections per coordinator, TLS, requests per client',
-  run(input) {
+  dependsOn: ['facts:clients'],
+  run(input, ctx) {
     const withClients = input.nodes.filter((n) => n.facts.clients !== undefined);
-    if (!withClients.length) return skipped('clients', 'no client list (system_views.clients needs Cassandra 4.0+; ScyllaDB system.clients)');
     const conns: Conn[] = withClients.flatMap((n) => (n.facts.clients ?? []).map((c) => ({ ...c, node: n.node })));
     const findings: Finding[] = [];
     const product = withClients.map((n) => n.facts.product).find((p) => p && p !== 'unknown');
@@ -137,7 +137,7 @@ export const clientsRule: Rule = {
 
     // Protocol versions.
     // Protocol 0/null is a connection still in its handshake (connection_stage established/authenticating), not a version.
-    const oldProto = conns.filter((c) => (c.protocolVersion ?? 0) > 0 && grade(c.protocolVersion, 'client.protocol-version'));
+    const oldProto = conns.filter((c) => (c.protocolVersion ?? 0) > 0 && grade(ctx, c.protocolVersion, 'client.protocol-version'));
     if (oldProto.length) {
       findings.push({
         id: 'clients.protocol-old',
@@ -150,7 +150,7 @@ export const clientsRule: Rule = {
       });
     }
 
-    findings.push(...balanceFindings(withClients, conns, src));
+    findings.push(...balanceFindings(ctx, withClients, conns, src));
 
     // TLS: plain connections while client encryption is enabled but optional, or next to TLS connections.
     const plainTls = conns.filter((c) => c.sslEnabled === false);
@@ -261,28 +261,26 @@ function shardAwarePortFindings(conns: readonly Conn[], src: string): Finding[] 
 }
 
 /** Connections per coordinator, and clients that use a single coordinator while several nodes serve clients. */
-function balanceFindings(nodes: readonly NodeEvidence[], conns: readonly Conn[], src: string): Finding[] {
+function balanceFindings(ctx: RuleContext, nodes: readonly NodeEvidence[], conns: readonly Conn[], src: string): Finding[] {
   if (nodes.length < 2) return [];
   const findings: Finding[] = [];
   const perNode = nodes.map((n) => ({ node: n.node, count: (n.facts.clients ?? []).length }));
   const mean = perNode.reduce((s, x) => s + x.count, 0) / perNode.length;
   const max = perNode.reduce((a, b) => (b.count > a.count ? b : a));
   const ratio = mean > 0 ? max.count / mean : 0;
-  const sev = conns.length >= 10 ? grade(ratio, 'client.coordinator-balance') : null;
-  if (sev) {
-    findings.push({
+  pushFinding(
+    findings,
+    finding(ctx, ['client.coordinator-balance', 'driver.token-aware'], conns.length >= 10 ? ratio : null, () => ({
       id: 'clients.coordinator-imbalance',
-      severity: sev,
       title: `${max.node} serves ${max.count} client connection(s), ${fmtNum(ratio, 1)}× the mean of ${fmtNum(mean, 1)} per node`,
       evidence: perNode.slice(0, 50).map((x) => `${x.node}: ${x.count} connection(s) [${src}]`),
       node: max.node,
       recommendation:
         'Use a token-aware policy over all local-DC nodes (no single contact point behind a load balancer, no whitelist of one node) so coordinator work ' +
         'spreads.',
-      knowledgeIds: ['client.coordinator-balance', 'driver.token-aware'],
       confidence: 'medium',
-    });
-  }
+    })),
+  );
   if (nodes.length >= 3) {
     const nodesByClient = new Map<string, Set<string>>();
     const countByClient = new Map<string, number>();

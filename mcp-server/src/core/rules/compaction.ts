@@ -1,5 +1,5 @@
 import type { Finding } from '../findings.js';
-import { grade, outcome, skipped, type Rule } from './rule.js';
+import { finding, grade, outcome, pushFinding, skipped, type Rule } from './rule.js';
 import { numberOf, valueOf } from '../knowledge/index.js';
 
 /**
@@ -9,14 +9,14 @@ import { numberOf, valueOf } from '../knowledge/index.js';
 export const compactionRule: Rule = {
   id: 'compaction',
   checks: 'pending compactions, LCS level-0 backlog, compaction throughput cap',
-  run(input) {
+  run(input, ctx) {
     const findings: Finding[] = [];
     let looked = false;
     for (const n of input.nodes) {
       const cs = n.nodetool.compactionstats;
       if (cs) {
         looked = true;
-        const sev = grade(cs.pendingTasks, 'compaction.pending');
+        const sev = grade(ctx, cs.pendingTasks, 'compaction.pending');
         if (sev && cs.pendingTasksReliable !== false) {
           const top = [...cs.pendingByTable].sort((a, b) => b.pending - a.pending).slice(0, 5);
           findings.push({
@@ -41,11 +41,9 @@ export const compactionRule: Rule = {
         looked = true;
         const l0 = t.sstablesInEachLevel?.[0];
         if (!l0) continue;
-        const sev = grade(l0.count, 'compaction.lcs.l0-backlog');
-        if (sev) {
-          findings.push({
-            id: 'compaction.lcs.l0-backlog',
-            severity: sev,
+        pushFinding(
+          findings,
+          finding(ctx, 'compaction.lcs.l0-backlog', l0.count, () => ({
             title: `LCS level 0 of ${t.keyspace ?? '?'}.${t.name} holds ${l0.count} SSTables${l0.max !== null ? ` (target ${l0.max})` : ''}`,
             evidence: [
               `${n.node}: ${t.keyspace ?? '?'}.${t.name} SSTables in each level [${t.sstablesInEachLevel!.map((l) => (l.max !== null ? `${l.count}/${l.max}` : String(l.count))).join(', ')}], SSTable count ${t.sstableCount ?? '?'}`,
@@ -54,10 +52,9 @@ export const compactionRule: Rule = {
             table: `${t.keyspace ?? '?'}.${t.name}`,
             recommendation:
               'Level 0 is not being promoted fast enough: reads may touch every L0 SSTable. Give compaction more throughput or compactors, and check whether the table really suits LCS (write-heavy tables usually do not).',
-            knowledgeIds: ['compaction.lcs.l0-backlog'],
             confidence: 'high',
-          });
-        }
+          })),
+        );
       }
       const cap = n.nodetool.getcompactionthroughput?.cap;
       const setting = n.facts.settings?.['compaction_throughput'] ?? n.facts.settings?.['compaction_throughput_mb_per_sec'];

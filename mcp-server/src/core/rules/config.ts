@@ -9,7 +9,7 @@ import { appliesTo, knowledge, numberOf, threshold, valueOf, versionInRange, typ
 import type { CassandraYaml } from '../parse/config/cassandra-yaml.js';
 import type { JvmOptions } from '../parse/config/jvm-options.js';
 import type { KindRuleOutcome, KindRules } from './per-kind.js';
-import { fmtNum, grade } from './rule.js';
+import { fmtNum, grade, outcome, PACK, skipped } from './rule.js';
 
 export interface ConfigContext {
   /** Cassandra version the file runs on (or is meant for), e.g. "4.1.10". Unknown: inferred from the naming where possible. */
@@ -29,12 +29,8 @@ const fmtMiB = (b: number) => `${fmtNum(b / MIB, 0)} MiB`;
 // Sizes as people write them: whole GiB as GiB, other sizes under 16 GiB in MiB (1995 MiB, not 1.95 GiB).
 const fmtSize = (b: number) => (b % GIB === 0 || b >= 16 * GIB ? fmtGiB(b) : fmtMiB(b));
 
-function out(rule: string, checks: string, findings: Finding[]): KindRuleOutcome {
-  return { rule, checked: true, findings, checks };
-}
-function skip(rule: string, checks: string, because: string): KindRuleOutcome {
-  return { rule, checked: false, skippedBecause: because, findings: [], checks };
-}
+const out = (rule: string, checks: string, findings: Finding[]): KindRuleOutcome => outcome(rule, findings, checks);
+const skip = (rule: string, checks: string, because: string): KindRuleOutcome => skipped(rule, because, checks);
 
 const isBareNumber = (v: unknown) => typeof v === 'number' || (typeof v === 'string' && /^\s*-?\d+(?:\.\d+)?\s*$/.test(v));
 const show = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
@@ -300,7 +296,7 @@ export function yamlValueRules(y: CassandraYaml, ctx: ConfigContext = {}): KindR
     // A default verified up to 5.0 says nothing about a later Cassandra (trunk ships 10 s writes, 1 s counter writes).
     if (!scylla && ctx.version && !appliesTo(knowledge(t.kb), 'cassandra', ctx.version)) continue;
     const def = numberOf(t.kb);
-    const sev = grade(v / def, 'config.request-timeout.raised');
+    const sev = grade(PACK, v / def, 'config.request-timeout.raised');
     if (!sev || sev === 'info') continue;
     worst = worst === 'critical' || sev === 'critical' ? 'critical' : 'warning';
     raised.push(`${src}: ${from(t.field)}: ${show(y.settings[from(t.field)])} = ${fmtNum(v / def)}× the default ${def} ms`);
@@ -433,7 +429,7 @@ export function jvmRules(j: JvmOptions, ctx: ConfigContext = {}): KindRuleOutcom
     });
   } else {
     const gib = xmx / GIB;
-    const small = grade(gib, 'config.jvm.heap-small');
+    const small = grade(PACK, gib, 'config.jvm.heap-small');
     if (small) {
       // cassandra-env.sh picks ¼ of RAM below 32 GiB of RAM: say which host that heap would come from.
       const hint = xmx > 1024 * MIB && xmx < 8192 * MIB ? ` — what cassandra-env.sh picks on a host with about ${fmtGiB(4 * xmx)} RAM (¼ of RAM)` : '';
@@ -487,7 +483,7 @@ export function jvmRules(j: JvmOptions, ctx: ConfigContext = {}): KindRuleOutcom
 
   if (xmx !== null && ctx.hostRamBytes) {
     const ratio = xmx / ctx.hostRamBytes;
-    const sev = grade(ratio, 'config.jvm.heap-ram-ratio');
+    const sev = grade(PACK, ratio, 'config.jvm.heap-ram-ratio');
     if (sev) {
       findings.push({
         id: 'config.jvm.heap-ram-ratio',
@@ -526,7 +522,7 @@ export function jvmRules(j: JvmOptions, ctx: ConfigContext = {}): KindRuleOutcom
   const cmsRefusedFrom = cms.critical ?? 15;
   // Any CMS option, + or -, is unknown from JDK 15: "-XX:-CMSClassUnloadingEnabled" fails as well.
   const cmsFlags = j.flags.filter((f) => f.type === 'XX' && (f.name === 'UseConcMarkSweepGC' || /^(?:CMS|UseCMS)/.test(f.name)));
-  const jdkSev = grade(ctx.jdk, 'config.jvm.cms-removed');
+  const jdkSev = grade(PACK, ctx.jdk, 'config.jvm.cms-removed');
   const on50 = ctx.version !== undefined && versionInRange(ctx.version, '>=5.0');
   // Leftover CMS tuning next to another collector only matters where the flags are gone.
   if (gc.collector === 'CMS' || (cmsFlags.length && (jdkSev !== null || on50))) {
@@ -588,7 +584,7 @@ export function jvmRules(j: JvmOptions, ctx: ConfigContext = {}): KindRuleOutcom
   }
   const g1 = gc.collector === 'G1' || (gc.collector === null && (ctx.jdk ?? 0) >= 9);
   if (g1 && gc.maxGCPauseMillis !== null) {
-    const sev = grade(gc.maxGCPauseMillis, 'config.jvm.max-gc-pause-millis');
+    const sev = grade(PACK, gc.maxGCPauseMillis, 'config.jvm.max-gc-pause-millis');
     if (sev) {
       findings.push({
         id: 'config.jvm.g1-pause-target',

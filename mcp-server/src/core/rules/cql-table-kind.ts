@@ -5,6 +5,7 @@ import type { NodeFacts } from '../facts/node-facts.js';
 import type { CqlshTables } from '../parse/cqlsh-table.js';
 import type { TsvTable } from '../parse/tsv.js';
 import { CLUSTER_WIDE_RULES } from './cluster-wide.js';
+import { PACK, runRule } from './rule.js';
 import type { KindRuleOutcome, KindRules } from './per-kind.js';
 
 /**
@@ -46,7 +47,7 @@ export function factsFromPastedTables(tables: Record<string, TsvTable>): NodeFac
 function run(named: Record<string, TsvTable>): KindRuleOutcome[] {
   if (!Object.keys(named).length) return [];
   const node: NodeEvidence = { node: 'input', reachable: true, facts: factsFromPastedTables(named), nodetool: {}, errors: [] };
-  return CLUSTER_WIDE_RULES.map((r) => ({ ...r.run({ nodes: [node], origin: 'pasted query result' }), checks: r.checks }));
+  return CLUSTER_WIDE_RULES.map((r) => ({ ...runRule(r, { nodes: [node], origin: 'pasted query result' }, PACK), checks: r.checks }));
 }
 
 /** cqlsh result tables pasted as cqlsh printed them (one or several). */

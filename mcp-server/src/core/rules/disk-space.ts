@@ -6,6 +6,7 @@
 import type { Finding, RuleOutcome } from '../findings.js';
 import { threshold } from '../knowledge/index.js';
 import { filesystemOf, parseDf, type DfRow } from '../parse/host/df.js';
+import { partly, skipped } from './rule.js';
 
 export const DISK_SPACE_RULE = 'disk-space';
 export const DISK_SPACE_CHECKS = "free space on the filesystems of each node's data_file_directories and commitlog_directory (df of its host)";
@@ -52,7 +53,7 @@ const mib = (kib: number) => Math.round(kib / 1024);
 
 /** Findings for one host: each filesystem holding a node's directories, at or above the knowledge thresholds. */
 export function diskSpaceOutcome(hosts: readonly HostDf[], dirsByNode: Readonly<Record<string, NodeDir[]>>): RuleOutcome {
-  if (hosts.length === 0) return { rule: DISK_SPACE_RULE, checked: false, skippedBecause: 'no host was reachable to run df on', findings: [] };
+  if (hosts.length === 0) return skipped(DISK_SPACE_RULE, 'no host was reachable to run df on');
   const t = threshold('host.disk.space-used');
   const findings: Finding[] = [];
   const problems: string[] = [];
@@ -105,6 +106,6 @@ export function diskSpaceOutcome(hosts: readonly HostDf[], dirsByNode: Readonly<
       }
     }
   }
-  if (matched === 0) return { rule: DISK_SPACE_RULE, checked: false, skippedBecause: problems.join('; ') || 'no node directory was found in df', findings };
-  return { rule: DISK_SPACE_RULE, checked: true, findings, ...(problems.length ? { skippedBecause: `partly: ${problems.join('; ')}` } : {}) };
+  if (matched === 0) return { ...skipped(DISK_SPACE_RULE, problems.join('; ') || 'no node directory was found in df'), findings };
+  return partly(DISK_SPACE_RULE, findings, problems);
 }

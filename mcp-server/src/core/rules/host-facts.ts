@@ -138,7 +138,7 @@ function current(rows: TableRow[], f: HostFacts): TableRow[] {
 
 const label = (tool: string, r: TableRow) => (r.time === 'Average' ? `${tool} Average` : `${tool} ${r.time}`);
 const val = (r: TableRow, ...names: string[]) => {
-  for (const n of names) if (r.values[n] !== undefined) return r.values[n]!;
+  for (const n of names) if (r.values[n] !== undefined) return r.values[n];
   return null;
 };
 

@@ -3,7 +3,7 @@
  * and CPU spent outside Java threads (GC, JIT). PURE; thresholds in knowledge/host-metrics.yaml.
  */
 import type { Finding } from '../findings.js';
-import { grade, fmtNum } from './rule.js';
+import { fmtNum, grade, outcomeOf, PACK } from './rule.js';
 import type { KindRuleOutcome } from './per-kind.js';
 import type { Ttop, TtopSample } from '../parse/host/ttop.js';
 
@@ -73,7 +73,7 @@ const compaction: TtopRule = {
       const app = s.applicationCpuPct ?? 0;
       const c = groupsOf(s).find((g) => /^CompactionExecutor/i.test(g.group));
       if (!c || app <= 0 || c.cpuPct < 50) return [];
-      const sev = grade(c.cpuPct / app, 'host.ttop.compaction-share');
+      const sev = grade(PACK, c.cpuPct / app, 'host.ttop.compaction-share');
       return sev ? [{ s, c, app, sev }] : [];
     });
     if (hits.length === 0) return [];
@@ -104,7 +104,7 @@ const nonJava: TtopRule = {
       const p = s.processCpuPct ?? 0;
       const o = s.gcCpuPct ?? s.otherCpuPct ?? 0;
       if (p < 100) return [];
-      const sev = grade(o / p, 'host.ttop.non-java-share');
+      const sev = grade(PACK, o / p, 'host.ttop.non-java-share');
       return sev ? [{ s, p, o, sev }] : [];
     });
     if (hits.length === 0) return [];
@@ -132,8 +132,6 @@ export const TTOP_RULES: TtopRule[] = [topGroups, compaction, nonJava];
 
 export function runTtopRules(v: Ttop): KindRuleOutcome[] {
   return TTOP_RULES.map((r) => {
-    const res = r.run(v);
-    if (typeof res === 'string') return { rule: r.id, checked: false, skippedBecause: res, findings: [], checks: r.checks };
-    return { rule: r.id, checked: true, findings: res, checks: r.checks };
+    return outcomeOf(r.id, r.checks, r.run(v));
   });
 }

@@ -6,7 +6,7 @@
  */
 import type { Finding, Severity } from '../findings.js';
 import { numberOf, threshold, type KnowledgeId } from '../knowledge/index.js';
-import { fmtNum, grade } from './rule.js';
+import { fmtNum, grade, outcomeOf, PACK, skipped } from './rule.js';
 import type { KindRuleOutcome, KindRules } from './per-kind.js';
 import { runTtopRules } from './host-ttop.js';
 import type { Ttop } from '../parse/host/ttop.js';
@@ -79,7 +79,7 @@ function worstAwait(d: DiskSample, kid: KnowledgeId): { ms: number; dir: string;
   if (d.writeAwaitMs !== null && (d.writesPerS ?? 0) > 0) c.push({ ms: d.writeAwaitMs, dir: 'w_await', rate: d.writesPerS ?? 0 });
   if (c.length === 0 && d.awaitMs !== null && iops(d) > 0) c.push({ ms: d.awaitMs, dir: 'await', rate: iops(d) });
   const graded = c.flatMap((x) => {
-    const sev = grade(x.ms, kid);
+    const sev = grade(PACK, x.ms, kid);
     return sev === 'critical' || (sev === 'warning' && x.rate >= min) ? [{ ...x, sev }] : [];
   });
   return graded.length ? graded.reduce((a, b) => (b.ms > a.ms ? b : a)) : null;
@@ -307,7 +307,7 @@ const cpuBusy: HostRule = {
     const floor = threshold('host.cpu.idle-floor');
     const graded = f.cpu.flatMap((c) => {
       const spare = (c.shares.idle ?? 100) + (c.shares.iowait ?? 0);
-      const sev = grade(spare, 'host.cpu.idle-floor');
+      const sev = grade(PACK, spare, 'host.cpu.idle-floor');
       return sev ? [{ c, spare, sev }] : [];
     });
     const share = graded.length / f.cpu.length;
@@ -336,7 +336,7 @@ const steal: HostRule = {
     const skip = allCpu(f);
     if (skip) return skip;
     const graded = f.cpu.flatMap((c) => {
-      const sev = grade(c.shares.steal, 'host.cpu.steal');
+      const sev = grade(PACK, c.shares.steal, 'host.cpu.steal');
       return sev ? [{ c, sev }] : [];
     });
     if (graded.length === 0) return [];
@@ -363,7 +363,7 @@ const iowait: HostRule = {
   run(f) {
     const skip = allCpu(f);
     if (skip) return skip;
-    const high = f.cpu.filter((c) => grade(c.shares.iowait, 'host.cpu.iowait') !== null);
+    const high = f.cpu.filter((c) => grade(PACK, c.shares.iowait, 'host.cpu.iowait') !== null);
     if (high.length === 0) return [];
     const worst = high.reduce((a, b) => ((b.shares.iowait ?? 0) > (a.shares.iowait ?? 0) ? b : a));
     const slowDevs = [...byDevice(f)].filter(([, ss]) => gradeDevice(ss).slow.length > 0).map(([d]) => d);
@@ -434,7 +434,7 @@ const runQueue: HostRule = {
     if (f.cpus === null) return 'the number of CPUs is unknown (no sysstat banner "(N CPU)" or per-CPU rows in the paste)';
     const cpus = f.cpus;
     const graded = f.runQueue.flatMap((q) => {
-      const sev = grade(q.value / cpus, 'host.cpu.run-queue');
+      const sev = grade(PACK, q.value / cpus, 'host.cpu.run-queue');
       return sev ? [{ q, sev }] : [];
     });
     if (graded.length === 0) return [];
@@ -490,7 +490,7 @@ const majorFaults: HostRule = {
   run(f) {
     if (f.majorFaultsPerS.length === 0) return 'no paging section (sar -B)';
     const out: Finding[] = [];
-    const high = f.majorFaultsPerS.filter((s) => grade(s.value, 'host.memory.major-faults') !== null);
+    const high = f.majorFaultsPerS.filter((s) => grade(PACK, s.value, 'host.memory.major-faults') !== null);
     const bogus = f.vmeffPct.filter((s) => s.value > 100);
     const bogusText = bogus.map((s) => f1(s.value)).join(', ');
     const vmNote = bogus.length ? [`%vmeff above 100 (${bogusText}) is a counting artefact of recent kernels, not reclaim efficiency: ignored`] : [];
@@ -554,9 +554,7 @@ export const HOST_RULES: HostRule[] = [
 
 export function runHostRules(f: HostFacts): KindRuleOutcome[] {
   return HOST_RULES.map((r) => {
-    const res = r.run(f);
-    if (typeof res === 'string') return { rule: r.id, checked: false, skippedBecause: res, findings: [], checks: r.checks };
-    return { rule: r.id, checked: true, findings: res, checks: r.checks };
+    return outcomeOf(r.id, r.checks, r.run(f));
   });
 }
 
@@ -568,7 +566,7 @@ export const HOST_KIND_RULES: KindRules = {
     if (kind === SEASTAR_AIO_KIND) return seastarAioRules(value as SeastarAio);
     if (kind === ETHTOOL_STATS_KIND) return ethtoolRules(value as EthtoolStats);
     const f = hostFacts(kind, value);
-    if (!f) return [{ rule: 'host', checked: false, skippedBecause: `no host rules for kind ${kind}`, findings: [], checks: 'host tool output' }];
+    if (!f) return [skipped('host', `no host rules for kind ${kind}`, 'host tool output')];
     return runHostRules(f);
   },
 };

@@ -8,7 +8,7 @@
 import type { Finding, RuleOutcome } from '../findings.js';
 import { numberOf, threshold } from '../knowledge/index.js';
 import type { TopPartitionRow, TopPartitions, TopSampler } from '../parse/nodetool/toppartitions.js';
-import { fmtNum, grade, outcome, skipped } from './rule.js';
+import { fmtNum, grade, outcome, skipped, PACK } from './rule.js';
 
 export const HOT_PARTITION_RULE = 'table.hot-partition';
 export const HOT_PARTITION_CHECKS = "one partition key taking most of a table's sampled reads or writes (nodetool profileload during the window)";
@@ -40,6 +40,7 @@ export function printableKey(key: string): string {
   const cut = key.length > KEY_MAX_CHARS ? `${key.slice(0, KEY_MAX_CHARS)}…` : key;
   const esc = cut
     .replace(/["\\]/g, (c) => `\\${c}`)
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point: they are escaped, not printed
     .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => {
       return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
     });
@@ -103,7 +104,7 @@ function finding(node: string, durationMs: number, table: string, hits: Hit[]): 
   });
   return {
     id: HOT_PARTITION_RULE,
-    severity: grade(worst.sharePct, 'table.hot-partition') ?? 'warning',
+    severity: grade(PACK, worst.sharePct, 'table.hot-partition') ?? 'warning',
     title: `Hot partition on ${table}: key ${key} takes ${fmtNum(worst.sharePct, 0)} % of its ${OPS[worst.sampler]} on ${node}`,
     evidence,
     node,

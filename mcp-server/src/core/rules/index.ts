@@ -1,18 +1,17 @@
 import type { DiagnosisInput } from '../diagnosis/evidence.js';
-import { worstFirst, type Finding, type RuleOutcome } from '../findings.js';
+import { worstFirst, type Finding } from '../findings.js';
 import { compactionRule } from './compaction.js';
 import { jvmRule } from './jvm.js';
 import { logsRule } from './logs.js';
 import { slowQueriesRule } from './slow-queries.js';
 import { outliersRule } from './outliers.js';
-import type { Rule } from './rule.js';
+import { ruleContext, runRule, skipped, type Rule } from './rule.js';
 import { tablesRule } from './tables.js';
 import { threadPoolsRule } from './threadpools.js';
 import { topologyRule } from './topology.js';
 import { trapsRule } from './traps.js';
 import { pushAll } from '../arrays.js';
 import { CLUSTER_WIDE_RULES } from './cluster-wide.js';
-import { withThresholdOverrides } from '../knowledge/index.js';
 import type { PolicyEffect, RulePolicy } from './policy.js';
 
 export const RULES: readonly Rule[] = [
@@ -37,8 +36,9 @@ export interface RulesResult {
 }
 
 /**
- * Runs every rule; a rule that throws is reported as skipped with the error, never fatal. A policy switches rules or
- * findings off and overrides thresholds; what it did is returned with the result.
+ * Runs every rule; a rule that throws is reported as skipped with the error, never fatal, and a rule whose facts
+ * (dependsOn) no node has is skipped with the same kind of reason. A policy switches rules or findings off and
+ * overrides thresholds (handed to each rule in its RuleContext); what it did is returned with the result.
  */
 export function runRules(input: DiagnosisInput, rules: readonly Rule[] = RULES, policy?: RulePolicy): RulesResult {
   const findings: Finding[] = [];
@@ -46,23 +46,16 @@ export function runRules(input: DiagnosisInput, rules: readonly Rule[] = RULES, 
   const off = new Set(policy?.off ?? []);
   const effect: PolicyEffect | undefined = policy ? { source: policy.source, rulesOff: [], findingsOff: {}, thresholds: [] } : undefined;
   const overrides = new Map(Object.entries(policy?.thresholds ?? {}));
+  const ctx = ruleContext(overrides);
   for (const [id, o] of overrides) {
     effect?.thresholds.push(
       `${id}: ${[o.warning !== undefined ? `warning ${o.warning}` : '', o.critical !== undefined ? `critical ${o.critical}` : ''].filter(Boolean).join(', ')}`,
     );
   }
   for (const r of rules) {
-    if (off.has(r.id)) {
-      effect?.rulesOff.push(r.id);
-      outcomes.push({ rule: r.id, checks: r.checks, checked: false, skippedBecause: `switched off by the rule policy in ${policy!.source}`, findings: 0 });
-      continue;
-    }
-    let o: RuleOutcome;
-    try {
-      o = withThresholdOverrides(overrides, () => r.run(input));
-    } catch (e) {
-      o = { rule: r.id, checked: false, skippedBecause: `rule error: ${e instanceof Error ? e.message : String(e)}`, findings: [] };
-    }
+    const switchedOff = off.has(r.id);
+    if (switchedOff) effect?.rulesOff.push(r.id);
+    const o = switchedOff ? skipped(r.id, `switched off by the rule policy in ${policy!.source}`) : runRule(r, input, ctx);
     const kept = o.findings.filter((f) => !off.has(f.id));
     for (const f of o.findings) if (off.has(f.id) && effect) effect.findingsOff[f.id] = (effect.findingsOff[f.id] ?? 0) + 1;
     pushAll(findings, kept);

@@ -5,6 +5,7 @@
  */
 import type { Finding, RuleOutcome } from '../findings.js';
 import type { IoLimit, ThrottleKind } from '../parse/host/io-throttle.js';
+import { partly, skipped } from './rule.js';
 
 export const IO_THROTTLE_RULE = 'io-throttle';
 export const IO_THROTTLE_CHECKS = "cgroup block I/O caps (blkio.throttle.*, io.max) on the data disk of each node's process (host)";
@@ -76,7 +77,7 @@ export function ioThrottleOutcome(hosts: readonly IoThrottleHost[]): RuleOutcome
     }
   }
   if (read === 0) {
-    return { rule: IO_THROTTLE_RULE, checked: false, skippedBecause: problems.join('; ') || 'no node process was found on the hosts reached', findings: [] };
+    return skipped(IO_THROTTLE_RULE, problems.join('; ') || 'no node process was found on the hosts reached');
   }
-  return { rule: IO_THROTTLE_RULE, checked: true, findings, ...(problems.length ? { skippedBecause: `partly: ${problems.join('; ')}` } : {}) };
+  return partly(IO_THROTTLE_RULE, findings, problems);
 }

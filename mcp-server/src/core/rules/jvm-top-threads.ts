@@ -6,7 +6,7 @@
 import type { Finding } from '../findings.js';
 import type { TopSample, TopThread, TopThreads } from '../parse/host/top-threads.js';
 import type { KindRuleOutcome, KindRules } from './per-kind.js';
-import { fmtNum, grade } from './rule.js';
+import { fmtNum, grade, outcomeOf, PACK } from './rule.js';
 
 export type ThreadFamily = 'compaction' | 'flush' | 'gc' | 'jit' | 'requests' | 'network' | 'streaming' | 'other';
 
@@ -201,7 +201,7 @@ const hotThread: Rule = {
     if (v.unnamed) return 'thread names unavailable';
     const hits = v.samples.flatMap((s) =>
       threadsOf(s)
-        .filter((t) => grade(t.cpuPct, 'jvm.threads.hot-thread'))
+        .filter((t) => grade(PACK, t.cpuPct, 'jvm.threads.hot-thread'))
         .map((t) => ({ s, t })),
     );
     if (hits.length === 0) return [];
@@ -240,7 +240,7 @@ const familyShare: Rule = {
       if (tot < 100) return []; // under one core in total: shares of an idle JVM mean nothing
       const f = familiesOf(s)[0];
       if (!f || (f.family === 'other' && f.groups.length > 1)) return [];
-      const sev = grade(f.cpuPct / tot, 'jvm.threads.group-share');
+      const sev = grade(PACK, f.cpuPct / tot, 'jvm.threads.group-share');
       return sev ? [{ s, f, tot, sev }] : [];
     });
     if (hits.length === 0) return [];
@@ -284,9 +284,7 @@ export const TOP_THREADS_RULES: Rule[] = [summary, hotThread, familyShare, unnam
 
 export function runTopThreadsRules(v: TopThreads): KindRuleOutcome[] {
   return TOP_THREADS_RULES.map((r) => {
-    const res = r.run(v);
-    if (typeof res === 'string') return { rule: r.id, checked: false, skippedBecause: res, findings: [], checks: r.checks };
-    return { rule: r.id, checked: true, findings: res, checks: r.checks };
+    return outcomeOf(r.id, r.checks, r.run(v));
   });
 }
 

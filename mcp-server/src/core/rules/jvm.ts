@@ -1,11 +1,11 @@
 import type { Finding } from '../findings.js';
-import { grade, outcome, skipped, type Rule } from './rule.js';
+import { finding, grade, outcome, pushFinding, skipped, type Rule } from './rule.js';
 
 /** JVM: heap nearly full and long GC pauses (nodetool info and gcstats; logs add more in the log rules). */
 export const jvmRule: Rule = {
   id: 'jvm',
   checks: 'heap use (nodetool info) and the longest GC pause (nodetool gcstats)',
-  run(input) {
+  run(input, ctx) {
     const findings: Finding[] = [];
     const withHeap = input.nodes.filter((n) => n.facts.heap?.maxMb);
     const withGc = input.nodes.filter((n) => n.facts.gc);
@@ -26,10 +26,10 @@ export const jvmRule: Rule = {
     for (const n of withHeap) {
       const { usedMb, maxMb } = n.facts.heap!;
       if (usedMb === null || !maxMb) continue;
-      let sev = grade(usedMb / maxMb, 'jvm.heap.used-ratio');
+      let sev = grade(ctx, usedMb / maxMb, 'jvm.heap.used-ratio');
       // Used heap includes garbage not collected yet (G1 fills eden before each young collection): one high
       // reading only matters when GC shows pressure too. Without long pauses it is lowered one step.
-      const pressure = grade(n.facts.gc?.maxPauseMs ?? null, 'jvm.gc.pause') !== null;
+      const pressure = grade(ctx, n.facts.gc?.maxPauseMs ?? null, 'jvm.gc.pause') !== null;
       if (sev && !pressure) sev = sev === 'critical' ? 'warning' : 'info';
       if (sev) {
         findings.push({
@@ -50,11 +50,9 @@ export const jvmRule: Rule = {
     }
     for (const n of withGc) {
       const g = n.facts.gc!;
-      const sev = grade(g.maxPauseMs, 'jvm.gc.pause');
-      if (sev) {
-        findings.push({
-          id: 'jvm.gc.pause',
-          severity: sev,
+      pushFinding(
+        findings,
+        finding(ctx, 'jvm.gc.pause', g.maxPauseMs, () => ({
           title: `GC paused ${n.node} for up to ${g.maxPauseMs} ms`,
           evidence: [
             `${n.node}: nodetool gcstats over ${g.intervalMs ?? '?'} ms: max ${g.maxPauseMs} ms, total ${g.totalPauseMs ?? '?'} ms, ${g.collections ?? '?'} collections`,
@@ -62,10 +60,9 @@ export const jvmRule: Rule = {
           node: n.node,
           recommendation:
             'Long pauses stall every request on the node and can make peers mark it down. Check the GC log for the pause cause (humongous allocations, evacuation failure, time to safepoint), heap size vs. data model (large partitions), and consider G1 pause targets or ZGC on JDK 17+.',
-          knowledgeIds: ['jvm.gc.pause'],
           confidence: 'high',
-        });
-      }
+        })),
+      );
     }
     return outcome('jvm', findings);
   },

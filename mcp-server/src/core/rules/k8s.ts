@@ -6,7 +6,7 @@
 import type { Finding } from '../findings.js';
 import type { K8sContainerResources, K8sDbGroup } from '../parse/k8s/resources.js';
 import type { KindRuleOutcome } from './per-kind.js';
-import { fmtNum } from './rule.js';
+import { fmtNum, outcome, skipped } from './rule.js';
 
 export type K8sQos = 'Guaranteed' | 'Burstable' | 'BestEffort';
 
@@ -187,37 +187,33 @@ function storageFindings(g: K8sDbGroup): Finding[] {
 export function k8sGroupRules(g: K8sDbGroup): KindRuleOutcome[] {
   const tag = `${g.group}`;
   const outcomes: KindRuleOutcome[] = [
-    {
-      rule: `k8s.resources (${tag})`,
-      checks: 'CPU limit vs request (CFS throttling), QoS class of the database container',
-      checked: true,
-      findings: resourceFindings(g),
-    },
-    { rule: `k8s.anti-affinity (${tag})`, checks: 'one database pod per Kubernetes worker', checked: true, findings: antiAffinityFindings(g) },
+    outcome(`k8s.resources (${tag})`, resourceFindings(g), 'CPU limit vs request (CFS throttling), QoS class of the database container'),
+    outcome(`k8s.anti-affinity (${tag})`, antiAffinityFindings(g), 'one database pod per Kubernetes worker'),
   ];
   const storage = { rule: `k8s.storage (${tag})`, checks: 'storage class: local NVMe vs network disk' };
   outcomes.push(
     g.product === 'scylla'
-      ? { ...storage, checked: true, findings: storageFindings(g) }
-      : { ...storage, checked: false, skippedBecause: 'checked for ScyllaDB only (its operator recommends local NVMe)', findings: [] },
+      ? outcome(storage.rule, storageFindings(g), storage.checks)
+      : skipped(storage.rule, 'checked for ScyllaDB only (its operator recommends local NVMe)', storage.checks),
   );
   if (g.product === 'scylla' && g.developerMode === true) {
-    outcomes.push({
-      rule: `k8s.scylla.developer-mode (${tag})`,
-      checks: 'ScyllaCluster spec.developerMode',
-      checked: true,
-      findings: [
-        {
-          id: 'k8s.scylla.developer-mode',
-          severity: 'warning',
-          title: 'ScyllaCluster runs in developer mode',
-          evidence: [`${where(g)}: spec.developerMode: true`],
-          recommendation: 'Set developerMode: false for anything but a laptop test: developer mode skips the I/O and system checks ScyllaDB relies on.',
-          knowledgeIds: ['config.scylla.developer-mode'],
-          confidence: 'high',
-        },
-      ],
-    });
+    outcomes.push(
+      outcome(
+        `k8s.scylla.developer-mode (${tag})`,
+        [
+          {
+            id: 'k8s.scylla.developer-mode',
+            severity: 'warning',
+            title: 'ScyllaCluster runs in developer mode',
+            evidence: [`${where(g)}: spec.developerMode: true`],
+            recommendation: 'Set developerMode: false for anything but a laptop test: developer mode skips the I/O and system checks ScyllaDB relies on.',
+            knowledgeIds: ['config.scylla.developer-mode'],
+            confidence: 'high',
+          },
+        ],
+        'ScyllaCluster spec.developerMode',
+      ),
+    );
   }
   return outcomes;
 }

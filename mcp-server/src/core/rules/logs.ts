@@ -2,9 +2,8 @@ import type { NodeEvidence } from '../diagnosis/evidence.js';
 import type { Finding, Severity } from '../findings.js';
 import type { LogExample, LogFacts } from '../parse/logs/types.js';
 import { formatBytes } from '../units.js';
-import { threshold } from '../knowledge/index.js';
 import { configErrorFinding } from './log-config-error.js';
-import { grade, outcome, skipped, type Rule } from './rule.js';
+import { grade, outcome, type Rule } from './rule.js';
 
 /**
  * No collection on a Cassandra heap stops the JVM this long: a "pause" of 5 minutes or more is a suspended VM or
@@ -29,7 +28,7 @@ const worst = (l: LogFacts, kind: keyof LogFacts['events'], k = 2) => l.events[k
 function localPauseFinding(node: string, l: LogFacts): Finding {
   const pause = l.localPauses.maxMs;
   const top = l.events.localPause.worst[0];
-  const quiet = typeof top?.detail?.['longestSilenceMs'] === 'number' ? (top.detail['longestSilenceMs'] as number) : null;
+  const quiet = typeof top?.detail?.['longestSilenceMs'] === 'number' ? top.detail['longestSilenceMs'] : null;
   const gcMax = Math.max(l.gc.pauses ? l.gc.maxPauseMs : 0, l.safepoint.maxStoppedMs);
   const gcSeen = l.gc.pauses > 0 || l.safepoint.count > 0;
   const byGc = gcSeen && gcMax >= pause / 2 && gcMax < NOT_GC_MS;
@@ -81,9 +80,9 @@ export const logsRule: Rule = {
   id: 'logs',
   checks:
     'GC pauses and time to safepoint, dropped messages, StatusLogger backlogs, tombstone warnings/aborts, large partitions, OOM, local pauses, hint/repair failures, commit log sync lag, ScyllaDB reactor stalls (from logs)',
-  run(input) {
+  dependsOn: ['logs'],
+  run(input, ctx) {
     const withLogs = input.nodes.filter((n): n is NodeEvidence & { logs: LogFacts } => n.logs !== undefined);
-    if (!withLogs.length) return skipped('logs', 'no log was read (give log files, or diagnose the lab, whose logs are local)');
     const findings: Finding[] = [];
     const push = (sev: Severity | null, f: Omit<Finding, 'severity' | 'evidence'> & { evidence: (string | null)[] }) => {
       if (sev) findings.push({ ...f, severity: sev, evidence: f.evidence.filter((e): e is string => !!e) });
@@ -118,8 +117,8 @@ export const logsRule: Rule = {
         const maxMs = notGc.length ? (realWorst[0]?.magnitude ?? l.gc.p99PauseMs) : l.gc.maxPauseMs;
         // One or two long pauses (a node starting up on a busy host) are not a pattern: they stay info until
         // at least three pauses cross the warning level, unless one crosses the critical level.
-        let sev = grade(maxMs, 'jvm.gc.pause');
-        const warnAt = threshold('jvm.gc.pause').warning ?? Infinity;
+        let sev = grade(ctx, maxMs, 'jvm.gc.pause');
+        const warnAt = ctx.threshold('jvm.gc.pause').warning ?? Infinity;
         if (sev === 'warning' && realWorst.filter((e) => (e.magnitude ?? 0) >= warnAt).length < 3) sev = 'info';
         const totals = notGc.length ? '' : `, p99 ${l.gc.p99PauseMs} ms, max ${maxMs} ms, total ${l.gc.totalPauseMs} ms`;
         push(sev, {
@@ -147,7 +146,7 @@ export const logsRule: Rule = {
           ? `${n.node}: ${su.count} stop(s) while the node was starting (up to ${Math.round(su.maxTtspMs)} ms to reach the safepoint) set aside: ` +
             'a JVM starting on a busy host is slow to reach safepoints; graded from the stops after "Startup complete"'
           : null;
-        const steadyGrade = dominated > 0 ? grade(maxTtsp, 'jvm.safepoint.time-to-safepoint') : null;
+        const steadyGrade = dominated > 0 ? grade(ctx, maxTtsp, 'jvm.safepoint.time-to-safepoint') : null;
         push(su && !steadyGrade ? 'info' : steadyGrade, {
           id: 'log.time-to-safepoint',
           title: su
@@ -167,14 +166,11 @@ export const logsRule: Rule = {
       }
       // Stops whose time went into the VM operation itself (usually GC work), from the worst stops kept.
       const opStops = l.events.safepoint.worst.filter(
-        (e) =>
-          typeof e.detail?.['ttspMs'] === 'number' &&
-          typeof e.detail?.['stoppedMs'] === 'number' &&
-          (e.detail['ttspMs'] as number) * 2 < (e.detail['stoppedMs'] as number),
+        (e) => typeof e.detail?.['ttspMs'] === 'number' && typeof e.detail?.['stoppedMs'] === 'number' && e.detail['ttspMs'] * 2 < e.detail['stoppedMs'],
       );
       const longestOp = opStops.reduce((m, e) => Math.max(m, (e.detail?.['stoppedMs'] as number) ?? 0), 0);
       if (opStops.length) {
-        push(grade(longestOp, 'jvm.gc.pause'), {
+        push(grade(ctx, longestOp, 'jvm.gc.pause'), {
           id: 'log.stop-the-world',
           title: `Stop-the-world pauses of up to ${Math.round(longestOp)} ms spent in the VM operation (GC work) on ${n.node}`,
           evidence: [
@@ -204,7 +200,7 @@ export const logsRule: Rule = {
         });
       }
       if (l.dropped.total) {
-        push(grade(l.dropped.total, 'dropped.messages'), {
+        push(grade(ctx, l.dropped.total, 'dropped.messages'), {
           id: 'log.dropped',
           title: `${l.dropped.total} messages dropped according to the log of ${n.node}`,
           evidence: l.dropped.byType
@@ -219,7 +215,7 @@ export const logsRule: Rule = {
       }
       const backlog = l.threadPools.pools.filter((p) => (p.maxPending ?? 0) > 0);
       for (const p of backlog.slice(0, 3)) {
-        push(grade(p.maxPending, 'threadpool.pending'), {
+        push(grade(ctx, p.maxPending, 'threadpool.pending'), {
           id: 'log.threadpool-pending',
           title: `${p.pool} reached ${p.maxPending} pending tasks in StatusLogger reports on ${n.node}`,
           evidence: [
@@ -255,7 +251,7 @@ export const logsRule: Rule = {
         });
       }
       for (const t of l.largeData.byTable.filter((x) => x.what === 'partition').slice(0, 3)) {
-        push(grade(t.maxBytes / 1024 ** 2, 'table.partition-size') ?? 'warning', {
+        push(grade(ctx, t.maxBytes / 1024 ** 2, 'table.partition-size') ?? 'warning', {
           id: 'log.large-partition',
           title: `${t.table} wrote a ${formatBytes(t.maxBytes)} partition (${t.count} log line(s)) on ${n.node}`,
           evidence: [
@@ -333,7 +329,7 @@ export const logsRule: Rule = {
       }
       if (l.reactorStalls.count) {
         // stalls below the warning level are still logged facts (the node's threshold was set that low): info
-        push(grade(l.reactorStalls.maxMs, 'scylla.reactor-stall') ?? 'info', {
+        push(grade(ctx, l.reactorStalls.maxMs, 'scylla.reactor-stall') ?? 'info', {
           id: 'log.reactor-stall',
           title: `${l.reactorStalls.count} reactor stalls on ${n.node}, the longest ${l.reactorStalls.maxMs} ms`,
           evidence: [

@@ -8,7 +8,7 @@
 import type { Finding } from '../findings.js';
 import { numberOf, valueOf, type KnowledgeId } from '../knowledge/index.js';
 import type { KindRuleOutcome } from './per-kind.js';
-import { grade } from './rule.js';
+import { grade, outcome, PACK, skipped } from './rule.js';
 
 export interface ProcessLimits {
   soft: number | 'unlimited' | null;
@@ -94,12 +94,8 @@ export function heapFromCmdline(argv: string[]): number | null {
 const isCassandra = (f: OsFacts) => f.product !== 'scylla';
 const forProduct = (f: OsFacts) => (f.product === null ? ' (assuming Cassandra: product not given)' : '');
 
-function rule(id: string, checks: string, findings: Finding[]): KindRuleOutcome {
-  return { rule: `os:${id}`, checks, checked: true, findings };
-}
-function skip(id: string, checks: string, because: string): KindRuleOutcome {
-  return { rule: `os:${id}`, checks, checked: false, skippedBecause: because, findings: [] };
-}
+const rule = (id: string, checks: string, findings: Finding[]): KindRuleOutcome => outcome(`os:${id}`, findings, checks);
+const skip = (id: string, checks: string, because: string): KindRuleOutcome => skipped(`os:${id}`, because, checks);
 
 function swap(f: OsFacts): KindRuleOutcome {
   const checks = 'swap (Cassandra: off; ScyllaDB: swappiness 1)';
@@ -380,7 +376,7 @@ function heap(f: OsFacts): KindRuleOutcome {
   if (f.process === null || f.process.heapBytes === null || f.memTotalKiB === null)
     return skip('heap', checks, f.process === null ? 'no Cassandra process found' : 'heap (-Xmx) or MemTotal not known');
   const ratio = f.process.heapBytes / (f.memTotalKiB * 1024);
-  const sev = grade(ratio, 'config.jvm.heap-ram-ratio');
+  const sev = grade(PACK, ratio, 'config.jvm.heap-ram-ratio');
   return rule(
     'heap',
     checks,

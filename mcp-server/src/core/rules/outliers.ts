@@ -1,6 +1,5 @@
 import type { NodeEvidence } from '../diagnosis/evidence.js';
 import type { Finding } from '../findings.js';
-import { threshold } from '../knowledge/index.js';
 import { outcome, skipped, type Rule } from './rule.js';
 import { maxOf } from '../arrays.js';
 
@@ -47,10 +46,10 @@ function median(xs: number[]): number {
 export const outliersRule: Rule = {
   id: 'outliers',
   checks: 'nodes at a multiple of the cluster median in pending tasks, read p99, GC pause or data size',
-  run(input) {
+  run(input, ctx) {
     const reachable = input.nodes.filter((n) => n.reachable);
     if (reachable.length < 3) return skipped('outliers', `needs at least 3 reachable nodes to compare (have ${reachable.length})`);
-    const ratio = threshold('cluster.outlier-ratio').warning ?? 3;
+    const ratio = ctx.threshold('cluster.outlier-ratio').warning ?? 3;
     const findings: Finding[] = [];
     for (const m of METRICS) {
       const values = reachable.map((n) => ({ node: n.node, v: m.read(n) })).filter((x): x is { node: string; v: number } => x.v !== null);

@@ -14,7 +14,7 @@ import {
   type RingMember,
 } from '../planners/token-balance.js';
 import { formatBytes } from '../units.js';
-import { fmtNum, grade, outcome, skipped, type Rule } from './rule.js';
+import { fmtNum, grade, outcome, skipped, type Rule, type RuleContext } from './rule.js';
 
 const EVIDENCE_NODES = 60;
 const GiB = 1024 ** 3;
@@ -57,7 +57,7 @@ export const ownershipRule: Rule = {
   checks:
     'effective ownership per node and rack per keyspace (from tokens + replication, or nodetool status <ks>), unequal racks, load vs ownership, tablets per ' +
     'shard',
-  run(input) {
+  run(input, ctx) {
     const findings: Finding[] = [];
     const ring = ringMembers(input);
     const cluster = input.nodes.map((n) => n.facts.cluster).find((c): c is ClusterFacts => !!c?.keyspaces) ?? null;
@@ -65,15 +65,15 @@ export const ownershipRule: Rule = {
     const tablets = input.nodes.map((n) => n.facts.cluster?.tabletLoad).find((t) => t?.length);
     if (!ring && !status && !tablets) return skipped('ownership', 'no ring with tokens (nodetool ring, system.peers), no nodetool status and no tablet load');
 
-    if (ring) findings.push(...ringFindings(ring, cluster));
-    if (status && !ring) findings.push(...statusFindings(status.node, status.nodetool.status!));
-    if (status) findings.push(...residualFindings(status.node, status.nodetool.status!, ring ? ownershipForStatus(ring, cluster) : null));
-    if (tablets) findings.push(...tabletFindings(tablets));
+    if (ring) findings.push(...ringFindings(ctx, ring, cluster));
+    if (status && !ring) findings.push(...statusFindings(ctx, status.node, status.nodetool.status!));
+    if (status) findings.push(...residualFindings(ctx, status.node, status.nodetool.status!, ring ? ownershipForStatus(ring, cluster) : null));
+    if (tablets) findings.push(...tabletFindings(ctx, tablets));
     return outcome('ownership', findings);
   },
 };
 
-function ringFindings(ring: { members: RingMember[]; source: string }, cluster: ClusterFacts | null): Finding[] {
+function ringFindings(ctx: RuleContext, ring: { members: RingMember[]; source: string }, cluster: ClusterFacts | null): Finding[] {
   const findings: Finding[] = [];
   // Keyspaces grouped by identical replication: the ownership is the same for all of them.
   const groups = new Map<string, { replication: Replication; keyspaces: string[] }>();
@@ -94,7 +94,7 @@ function ringFindings(ring: { members: RingMember[]; source: string }, cluster: 
       ? `keyspace${g.keyspaces.length > 1 ? 's' : ''} ${g.keyspaces.slice(0, 4).join(', ')}` +
         (g.keyspaces.length > 4 ? ` and ${g.keyspaces.length - 4} more` : '')
       : 'primary token ranges (no keyspace replication read)';
-    findings.push(...skewFindings(r, label, ring.source, g.replication, g.keyspaces.length === 0));
+    findings.push(...skewFindings(ctx, r, label, ring.source, g.replication, g.keyspaces.length === 0));
     findings.push(...rackFindings(r, label, g.replication));
   }
   return findings;
@@ -115,7 +115,7 @@ function replicationText(r: Replication): string {
  * before replicas are added, which varies more than effective ownership (a replica set spans several ranges).
  * That is reported as information, not as a skew to act on.
  */
-function skewFindings(r: OwnershipResult, label: string, source: string, replication: Replication, primaryOnly: boolean): Finding[] {
+function skewFindings(ctx: RuleContext, r: OwnershipResult, label: string, source: string, replication: Replication, primaryOnly: boolean): Finding[] {
   const findings: Finding[] = [];
   const byDc = new Map<string, OwnershipResult['nodes']>();
   for (const n of r.nodes) pushTo(byDc, n.datacenter, n);
@@ -123,7 +123,7 @@ function skewFindings(r: OwnershipResult, label: string, source: string, replica
     const owns = nodes.map((n) => n.ownsPercent).filter((x) => x > 0);
     if (owns.length < 2 || owns.length !== nodes.length) continue;
     const ratio = maxOf(owns) / minOf(owns);
-    const sev = grade(ratio, 'topology.ownership-imbalance');
+    const sev = grade(ctx, ratio, 'topology.ownership-imbalance');
     if (!sev) continue;
     const sorted = [...nodes].sort((a, b) => b.ownsPercent - a.ownsPercent);
     const tokenCounts = new Set(nodes.map((n) => n.tokens));
@@ -186,7 +186,7 @@ function ownershipForStatus(ring: { members: RingMember[] }, cluster: ClusterFac
 }
 
 /** From a pasted or collected `nodetool status <keyspace>`: skew of "Owns (effective)" and unequal racks. */
-function statusFindings(observer: string, s: NodetoolStatus): Finding[] {
+function statusFindings(ctx: RuleContext, observer: string, s: NodetoolStatus): Finding[] {
   const findings: Finding[] = [];
   const byDc = new Map<string, NodetoolStatus['nodes']>();
   for (const n of s.nodes) pushTo(byDc, n.datacenter, n);
@@ -194,7 +194,7 @@ function statusFindings(observer: string, s: NodetoolStatus): Finding[] {
     const owns = nodes.map((n) => n.ownsPercent).filter((x): x is number => x !== null && x > 0);
     if (s.ownsEffective && owns.length >= 2 && owns.length === nodes.length) {
       const ratio = maxOf(owns) / minOf(owns);
-      const sev = grade(ratio, 'topology.ownership-imbalance');
+      const sev = grade(ctx, ratio, 'topology.ownership-imbalance');
       if (sev) {
         const sorted = [...nodes].sort((a, b) => (b.ownsPercent ?? 0) - (a.ownsPercent ?? 0));
         findings.push({
@@ -238,7 +238,7 @@ function statusFindings(observer: string, s: NodetoolStatus): Finding[] {
  * Load vs ownership per DC: residual = load / (DC load × ownership share). Only judged where loads differ
  * enough to matter (topology.load-imbalance) and there is real data (≥ 1 GiB on the largest node).
  */
-function residualFindings(observer: string, s: NodetoolStatus, computed: Map<string, number> | null): Finding[] {
+function residualFindings(ctx: RuleContext, observer: string, s: NodetoolStatus, computed: Map<string, number> | null): Finding[] {
   const findings: Finding[] = [];
   const byDc = new Map<string, NodetoolStatus['nodes']>();
   for (const n of s.nodes) pushTo(byDc, n.datacenter, n);
@@ -251,7 +251,7 @@ function residualFindings(observer: string, s: NodetoolStatus, computed: Map<str
     const res = loadResiduals(rows);
     if (res.length < 2) continue;
     const loads = res.map((r) => r.loadBytes);
-    if (maxOf(loads) < GiB || !grade(maxOf(loads) / minOf(loads), 'topology.load-imbalance')) continue;
+    if (maxOf(loads) < GiB || !grade(ctx, maxOf(loads) / minOf(loads), 'topology.load-imbalance')) continue;
     const worst = [...res].sort((a, b) => Math.abs(Math.log(b.residual)) - Math.abs(Math.log(a.residual)))[0]!;
     const dataSkew = Math.abs(Math.log(worst.residual)) >= Math.log(1.25);
     findings.push({
@@ -278,7 +278,7 @@ function residualFindings(observer: string, s: NodetoolStatus, computed: Map<str
   return findings;
 }
 
-function tabletFindings(tablets: NonNullable<ClusterFacts['tabletLoad']>): Finding[] {
+function tabletFindings(ctx: RuleContext, tablets: NonNullable<ClusterFacts['tabletLoad']>): Finding[] {
   const findings: Finding[] = [];
   const byDc = new Map<string, typeof tablets>();
   for (const t of tablets) pushTo(byDc, t.datacenter ?? '', t);
@@ -286,7 +286,7 @@ function tabletFindings(tablets: NonNullable<ClusterFacts['tabletLoad']>): Findi
     const per = nodes.map((n) => n.tabletsPerShard).filter((x): x is number => x !== null && x > 0);
     if (per.length < 2) continue;
     const ratio = maxOf(per) / minOf(per);
-    const sev = grade(ratio, 'scylla.tablets.balance');
+    const sev = grade(ctx, ratio, 'scylla.tablets.balance');
     if (!sev) continue;
     findings.push({
       id: 'ownership.tablets-imbalance',

@@ -97,10 +97,10 @@ export function liveSchemaInput(nodes: readonly NodeEvidence[]): SchemaRuleInput
 export const liveSchemaRule: Rule = {
   id: 'schema',
   checks: `table design in the live schema: gc_grace_seconds 0 on tables with deletes, STCS on large tables; not from the sweep: ${NOT_IN_SWEEP}`,
-  run(input) {
+  run(input, ctx) {
     const ruleInput = liveSchemaInput(input.nodes);
     if (!ruleInput) return skipped('schema', 'no schema was read (system_schema.tables answers on the node that makes the cluster-wide reads)');
-    const outcomes = schemaRules(ruleInput).filter((o) => LIVE_RULES.has(o.rule));
+    const outcomes = schemaRules(ruleInput, ctx).filter((o) => LIVE_RULES.has(o.rule));
     const failed = outcomes.filter((o) => !o.checked);
     if (failed.length === outcomes.length) return skipped('schema', failed.map((o) => `${o.rule}: ${o.skippedBecause ?? '?'}`).join('; '));
     // The sweep does not read default_time_to_live: "no default TTL" (what DESCRIBE without the option means) would be a guess here.

@@ -7,7 +7,7 @@ import type { Finding } from '../findings.js';
 import { appliesTo, knowledge, numberOf, parseVersion, threshold, valueOf } from '../knowledge/index.js';
 import type { CqlSchema, SchemaKeyspace, SchemaTable } from '../parse/schema/types.js';
 import type { KindRuleOutcome, KindRules } from './per-kind.js';
-import { fmtNum, grade } from './rule.js';
+import { fmtNum, grade, outcome, PACK, skipped, type RuleContext } from './rule.js';
 import { maxOf } from '../arrays.js';
 
 export interface SchemaRuleInput {
@@ -47,18 +47,18 @@ export function tableNumbers(input: SchemaRuleInput, ks: string, table: string):
     const t = n.tables.find((x) => x.keyspace === ks && x.table === table);
     if (!t) continue;
     seen = true;
-    if (t.diskMiB != null && (out.maxNodeDiskMiB === null || t.diskMiB > out.maxNodeDiskMiB)) {
+    if (t.diskMiB !== null && t.diskMiB !== undefined && (out.maxNodeDiskMiB === null || t.diskMiB > out.maxNodeDiskMiB)) {
       out.maxNodeDiskMiB = t.diskMiB;
       out.node = n.node;
     }
     const r = t.localRead?.count;
     const w = t.localWrite?.count;
-    if (r != null) out.reads = (out.reads ?? 0) + r;
-    if (w != null) out.writes = (out.writes ?? 0) + w;
+    if (r !== null && r !== undefined) out.reads = (out.reads ?? 0) + r;
+    if (w !== null && w !== undefined) out.writes = (out.writes ?? 0) + w;
     const tp = t.tombstonesPerRead?.p99;
     const tm = t.tombstonesPerRead?.max;
-    if (tp != null) out.tombstonesP99 = Math.max(out.tombstonesP99 ?? 0, tp);
-    if (tm != null) out.tombstonesMax = Math.max(out.tombstonesMax ?? 0, tm);
+    if (tp !== null && tp !== undefined) out.tombstonesP99 = Math.max(out.tombstonesP99 ?? 0, tp);
+    if (tm !== null && tm !== undefined) out.tombstonesMax = Math.max(out.tombstonesMax ?? 0, tm);
   }
   return seen ? out : null;
 }
@@ -69,13 +69,7 @@ function stcsLargeTables(input: SchemaRuleInput): KindRuleOutcome {
   const checks = 'SizeTieredCompactionStrategy on tables holding much data per node (needs table sizes from a snapshot)';
   const rule = 'schema.stcs-large-table';
   if (!input.tableFacts?.length)
-    return {
-      rule,
-      checks,
-      checked: false,
-      skippedBecause: 'table sizes not known: give a snapshot bundle (or review a live cluster) to weigh STCS against data size',
-      findings: [],
-    };
+    return skipped(rule, 'table sizes not known: give a snapshot bundle (or review a live cluster) to weigh STCS against data size', checks);
   const floorGiB = numberOf('compaction.stcs.large-table-floor');
   const freePct = numberOf('compaction.stcs.large-data');
   const findings: Finding[] = [];
@@ -114,7 +108,7 @@ function stcsLargeTables(input: SchemaRuleInput): KindRuleOutcome {
       }),
     );
   }
-  return { rule, checks, checked: true, findings };
+  return outcome(rule, findings, checks);
 }
 
 function secondaryIndexes(input: SchemaRuleInput): KindRuleOutcome {
@@ -193,7 +187,7 @@ function secondaryIndexes(input: SchemaRuleInput): KindRuleOutcome {
       );
     }
   }
-  return { rule, checks, checked: true, findings };
+  return outcome(rule, findings, checks);
 }
 
 function counters(input: SchemaRuleInput): KindRuleOutcome {
@@ -233,7 +227,7 @@ function counters(input: SchemaRuleInput): KindRuleOutcome {
         ),
       );
   }
-  return { rule, checks, checked: true, findings };
+  return outcome(rule, findings, checks);
 }
 
 /**
@@ -292,15 +286,15 @@ function views(input: SchemaRuleInput): KindRuleOutcome {
       knowledgeIds: ['schema.materialized-view.experimental'],
     }),
   );
-  return { rule, checks: 'materialized views', checked: true, findings };
+  return outcome(rule, findings, 'materialized views');
 }
 
-function gcGrace(input: SchemaRuleInput): KindRuleOutcome {
+function gcGrace(input: SchemaRuleInput, ctx: RuleContext): KindRuleOutcome {
   const rule = 'schema.gc-grace-zero';
   const findings: Finding[] = [];
   for (const t of input.schema.tables.filter((x) => userTable(x.keyspace))) {
     const g = t.options.gcGraceSeconds;
-    if (g === null || grade(g, 'schema.gc-grace.zero') === null) continue;
+    if (g === null || grade(ctx, g, 'schema.gc-grace.zero') === null) continue;
     if (t.options.tombstoneGcMode === 'repair') continue; // ScyllaDB purges by repair state, not by the timer.
     const nums = tableNumbers(input, t.keyspace, t.name);
     const tomb = nums?.tombstonesMax ?? null;
@@ -317,7 +311,7 @@ function gcGrace(input: SchemaRuleInput): KindRuleOutcome {
           `gc_grace_seconds ${g} (schema; default ${numberOf('datamodel.gc-grace-seconds.default')})`,
           t.options.defaultTtl ? `default_time_to_live ${t.options.defaultTtl} s` : 'no default TTL',
           tomb !== null
-            ? `tombstones per read: max ${tomb}${nums?.tombstonesP99 != null ? `, p99 ${nums.tombstonesP99}` : ''} (snapshot) — the table has deletes or expired cells`
+            ? `tombstones per read: max ${tomb}${nums?.tombstonesP99 !== null && nums?.tombstonesP99 !== undefined ? `, p99 ${nums.tombstonesP99}` : ''} (snapshot) — the table has deletes or expired cells`
             : 'deletes unknown (no per-table tombstone numbers)',
           maxRf !== null ? `replication factor up to ${maxRf}` : 'replication unknown',
         ],
@@ -329,18 +323,18 @@ function gcGrace(input: SchemaRuleInput): KindRuleOutcome {
       }),
     );
   }
-  return { rule, checks: 'gc_grace_seconds 0 (resurrection risk with deletes)', checked: true, findings };
+  return outcome(rule, findings, 'gc_grace_seconds 0 (resurrection risk with deletes)');
 }
 
-function chunkLength(input: SchemaRuleInput): KindRuleOutcome {
+function chunkLength(input: SchemaRuleInput, ctx: RuleContext): KindRuleOutcome {
   const rule = 'schema.chunk-length';
   const findings: Finding[] = [];
   const heavy = threshold('schema.read-heavy').warning!;
   for (const t of input.schema.tables.filter((x) => userTable(x.keyspace))) {
     const c = t.options.compression;
     if (!c || !c.enabled || c.chunkLengthKb === null) continue;
-    const large = grade(c.chunkLengthKb, 'schema.compression.chunk-length.large');
-    const small = grade(c.chunkLengthKb, 'schema.compression.chunk-length.small');
+    const large = grade(ctx, c.chunkLengthKb, 'schema.compression.chunk-length.large');
+    const small = grade(ctx, c.chunkLengthKb, 'schema.compression.chunk-length.small');
     if (!large && !small) continue;
     const nums = tableNumbers(input, t.keyspace, t.name);
     const ratio = nums && nums.reads !== null && nums.writes !== null ? (nums.writes > 0 ? nums.reads / nums.writes : nums.reads > 0 ? Infinity : null) : null;
@@ -385,10 +379,10 @@ function chunkLength(input: SchemaRuleInput): KindRuleOutcome {
       );
     }
   }
-  return { rule, checks: 'compression chunk length against the read/write mix', checked: true, findings };
+  return outcome(rule, findings, 'compression chunk length against the read/write mix');
 }
 
-function replication(input: SchemaRuleInput): KindRuleOutcome {
+function replication(input: SchemaRuleInput, ctx: RuleContext): KindRuleOutcome {
   const rule = 'schema.replication';
   const findings: Finding[] = [];
   const dcs = new Set(input.datacenters ?? []);
@@ -414,7 +408,7 @@ function replication(input: SchemaRuleInput): KindRuleOutcome {
       );
     }
     for (const [dc, rf] of Object.entries(k.replication)) {
-      if (grade(rf, 'schema.replication.rf1') === null) continue;
+      if (grade(ctx, rf, 'schema.replication.rf1') === null) continue;
       findings.push(
         finding({
           id: 'schema.rf-one',
@@ -428,16 +422,16 @@ function replication(input: SchemaRuleInput): KindRuleOutcome {
       );
     }
   }
-  return { rule, checks: 'replication strategy and factor per keyspace', checked: true, findings };
+  return outcome(rule, findings, 'replication strategy and factor per keyspace');
 }
 
-/** Every schema rule, in report order. */
-export function schemaRules(input: SchemaRuleInput): KindRuleOutcome[] {
+/** Every schema rule, in report order; thresholds from ctx (the pack's unless a diagnosis hands its policy's). */
+export function schemaRules(input: SchemaRuleInput, ctx: RuleContext = PACK): KindRuleOutcome[] {
   return [stcsLargeTables, secondaryIndexes, counters, views, gcGrace, chunkLength, replication].map((r) => {
     try {
-      return r(input);
+      return r(input, ctx);
     } catch (e) {
-      return { rule: r.name, checks: r.name, checked: false, skippedBecause: `rule error: ${e instanceof Error ? e.message : String(e)}`, findings: [] };
+      return skipped(r.name, `rule error: ${e instanceof Error ? e.message : String(e)}`, r.name);
     }
   });
 }

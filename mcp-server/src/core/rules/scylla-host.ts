@@ -20,7 +20,7 @@ import {
   type SeastarAio,
 } from '../parse/host/scylla-setup.js';
 import type { KindRuleOutcome } from './per-kind.js';
-import { grade } from './rule.js';
+import { grade, outcome, PACK, skipped } from './rule.js';
 
 export interface ScyllaHostFacts {
   origin: string;
@@ -69,20 +69,14 @@ export function emptyScyllaHostFacts(origin: string): ScyllaHostFacts {
   };
 }
 
-const rule = (id: string, checks: string, findings: Finding[]): KindRuleOutcome => ({ rule: `scylla-host:${id}`, checks, checked: true, findings });
-const skip = (id: string, checks: string, because: string): KindRuleOutcome => ({
-  rule: `scylla-host:${id}`,
-  checks,
-  checked: false,
-  skippedBecause: because,
-  findings: [],
-});
+const rule = (id: string, checks: string, findings: Finding[]): KindRuleOutcome => outcome(`scylla-host:${id}`, findings, checks);
+const skip = (id: string, checks: string, because: string): KindRuleOutcome => skipped(`scylla-host:${id}`, because, checks);
 const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
 
 /** The options scylla runs with: its command line when known, else what cpuset.conf and the server file say. */
 function configuredArgs(f: ScyllaHostFacts): ScyllaArgs | null {
   if (!f.env) return null;
-  const words = ['SCYLLA_ARGS', 'SEASTAR_IO', 'DEV_MODE', 'CPUSET', 'MEM_CONF'].flatMap((k) => (f.env![k] ? splitArgs(f.env![k]!) : []));
+  const words = ['SCYLLA_ARGS', 'SEASTAR_IO', 'DEV_MODE', 'CPUSET', 'MEM_CONF'].flatMap((k) => (f.env![k] ? splitArgs(f.env![k]) : []));
   return words.length ? parseScyllaArgs(words) : null;
 }
 
@@ -441,7 +435,7 @@ function diskRam(f: ScyllaHostFacts): KindRuleOutcome {
   if (f.dataFsBytes === null) return skip('disk-ram', checks, 'data directory size not read (df)');
   if (f.memTotalKiB === null || f.memTotalKiB === 0) return skip('disk-ram', checks, 'MemTotal not read');
   const ratio = f.dataFsBytes / (f.memTotalKiB * 1024);
-  const sev = grade(ratio, 'scylla-host.disk-ram-ratio');
+  const sev = grade(PACK, ratio, 'scylla-host.disk-ram-ratio');
   const limit = knowledge('scylla-host.disk-ram-ratio').thresholds?.warning ?? 100;
   return rule(
     'disk-ram',

@@ -8,7 +8,7 @@ import type { Finding, Severity } from '../findings.js';
 import type { LogFacts } from '../parse/logs/types.js';
 import type { SlowOperation, SlowQueries } from '../parse/logs/slow-queries.js';
 import type { KindRuleOutcome, KindRules } from './per-kind.js';
-import { grade, outcome, skipped, type Rule } from './rule.js';
+import { grade, outcome, PACK, type Rule, type RuleContext } from './rule.js';
 
 const RULE = 'logs.slow-queries';
 const CHECKS = 'slow and timed-out reads reported by debug.log MonitoringTask (tables, worst times, cross-node share)';
@@ -31,11 +31,11 @@ function count(v: SlowQueries, outcome: 'slow' | 'timed-out'): string {
   return reported > listed ? `${reported} ${noun} (${listed} listed)` : `${listed} ${noun}`;
 }
 
-function slowFinding(v: SlowQueries): Finding | null {
+function slowFinding(v: SlowQueries, ctx: RuleContext): Finding | null {
   const slow = v.operations.filter((o) => o.outcome === 'slow');
   if (v.totals.slow === 0 || slow.length === 0) return null;
   const worst = slow[0]!;
-  const sev: Severity = grade(worst.maxMs, 'logs.slow-query.max-time') ?? 'info';
+  const sev: Severity = grade(ctx, worst.maxMs, 'logs.slow-query.max-time') ?? 'info';
   const tables = tablesText(v, 'slow');
   const cross = v.totals.crossNode;
   const all = v.totals.slow + v.totals.timedOut;
@@ -128,8 +128,8 @@ function noticesOnly(v: SlowQueries): Finding | null {
   };
 }
 
-export function slowQueryFindings(v: SlowQueries, node?: string): Finding[] {
-  const fs = [slowFinding(v), timedOutFinding(v), headersOnly(v), noticesOnly(v)].filter((f): f is Finding => f !== null);
+export function slowQueryFindings(v: SlowQueries, node?: string, ctx: RuleContext = PACK): Finding[] {
+  const fs = [slowFinding(v, ctx), timedOutFinding(v), headersOnly(v), noticesOnly(v)].filter((f): f is Finding => f !== null);
   return node === undefined ? fs : fs.map((f) => ({ ...f, node, title: `${node}: ${f.title}` }));
 }
 
@@ -137,19 +137,18 @@ export function slowQueryFindings(v: SlowQueries, node?: string): Finding[] {
 export const slowQueriesRule: Rule = {
   id: RULE,
   checks: CHECKS,
-  run(input) {
+  // Logs read without a report: checked, nothing slow (a healthy node). No logs at all: not checked.
+  dependsOn: ['logs'],
+  run(input, ctx) {
     const withSlow = input.nodes.filter((n): n is NodeEvidence & { logs: LogFacts & { slowQueries: SlowQueries } } => n.logs?.slowQueries !== undefined);
-    // Logs read without a report: checked, nothing slow (a healthy node). No logs at all: not checked.
-    if (!input.nodes.some((n) => n.logs !== undefined))
-      return skipped(RULE, 'no log was read (slow and timed-out read reports are in debug.log, Cassandra 3.10+ / DSE 5.1+)');
     const many = input.nodes.length > 1;
     return outcome(
       RULE,
-      withSlow.flatMap((n) => slowQueryFindings(n.logs.slowQueries, many ? n.node : undefined)),
+      withSlow.flatMap((n) => slowQueryFindings(n.logs.slowQueries, many ? n.node : undefined, ctx)),
     );
   },
 };
 
 export const SLOW_QUERY_KIND_RULES: KindRules = {
-  run: (_kind, value): KindRuleOutcome[] => [{ rule: RULE, checks: CHECKS, checked: true, findings: slowQueryFindings(value as SlowQueries) }],
+  run: (_kind, value): KindRuleOutcome[] => [outcome(RULE, slowQueryFindings(value as SlowQueries), CHECKS)],
 };

@@ -6,7 +6,7 @@
 import type { ClientFact } from '../facts/node-facts.js';
 import type { Finding } from '../findings.js';
 import { numberOf } from '../knowledge/index.js';
-import { fmtNum, grade, outcome, skipped, type Rule } from './rule.js';
+import { fmtNum, grade, outcome, type Rule } from './rule.js';
 
 /** Client connections named per finding: the busiest few are where to look. */
 const TOP_CLIENTS = 3;
@@ -27,9 +27,9 @@ function busiestClients(clients: readonly ClientFact[]): string[] {
 export const statementsRule: Rule = {
   id: 'statements',
   checks: 'share of unprepared statement executions per node (system_views.cql_metrics, Cassandra 4.1+)',
-  run(input) {
+  dependsOn: ['facts:cqlMetrics'],
+  run(input, ctx) {
     const withMetrics = input.nodes.filter((n) => n.facts.cqlMetrics);
-    if (!withMetrics.length) return skipped('statements', 'no statement counters (system_views.cql_metrics needs Cassandra 4.1+)');
     const floor = numberOf('client.unprepared-statements.floor');
     const findings: Finding[] = [];
     for (const n of withMetrics) {
@@ -38,7 +38,7 @@ export const statementsRule: Rule = {
       const prepared = m.preparedExecuted ?? 0;
       if (regular < floor) continue;
       const share = (regular / (regular + prepared)) * 100;
-      const sev = grade(share, 'client.unprepared-statements');
+      const sev = grade(ctx, share, 'client.unprepared-statements');
       if (!sev) continue;
       const up = n.facts.uptimeSeconds;
       const since = up ? `since the node started ${fmtUptime(up)} ago` : 'since the node started';

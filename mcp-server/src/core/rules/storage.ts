@@ -8,6 +8,7 @@ import { knowledge, numberOf, valueOf } from '../knowledge/index.js';
 import { dataDisks, type DirRole, type MountFacts, type StorageDevice, type StorageFacts, type XfsFacts } from '../parse/storage/facts.js';
 import type { IoProperties } from '../parse/storage/io-properties.js';
 import type { KindRuleOutcome } from './per-kind.js';
+import { outcome, skipped } from './rule.js';
 import { storageFactsFromParsed } from '../parse/storage/facts.js';
 import { maxOf } from '../arrays.js';
 
@@ -47,12 +48,8 @@ function where(ctx: Ctx, d: StorageDevice): string {
   return `${ctx.facts.origin}: ${label(d)}${roles.length ? ` (backs ${roles.join(', ')})` : ''}`;
 }
 
-function check(rule: string, checks: string, findings: Finding[]): KindRuleOutcome {
-  return { rule, checks, checked: true, findings };
-}
-function skip(rule: string, checks: string, because: string): KindRuleOutcome {
-  return { rule, checks, checked: false, skippedBecause: because, findings: [] };
-}
+const check = (rule: string, checks: string, findings: Finding[]): KindRuleOutcome => outcome(rule, findings, checks);
+const skip = (rule: string, checks: string, because: string): KindRuleOutcome => skipped(rule, because, checks);
 
 function readAhead(ctx: Ctx): KindRuleOutcome {
   const checks = 'read_ahead_kb of the data devices against the SSD/HDD recommendation (Cassandra reads through the page cache)';

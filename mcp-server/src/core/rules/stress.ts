@@ -6,7 +6,7 @@
 import type { Finding, Severity } from '../findings.js';
 import { numberOf, threshold } from '../knowledge/index.js';
 import { median, stressFacts, type IntervalFacts, type StressFacts } from '../stress/facts.js';
-import { fmtNum, grade } from './rule.js';
+import { fmtNum, grade, outcomeOf, PACK, skipped } from './rule.js';
 import type { KindRuleOutcome, KindRules } from './per-kind.js';
 import { maxOf } from '../arrays.js';
 
@@ -127,7 +127,7 @@ const gcMax: StressRule = {
         return [
           finding(
             'stress.gc-max-latency',
-            grade(pause, 'jvm.gc.pause') ?? 'info',
+            grade(PACK, pause, 'jvm.gc.pause') ?? 'info',
             `Max latency ${ms(max)} matches a ${ms(pause)} server GC pause`,
             [
               `interval at ${fmtNum(iv[i]!.timeS ?? i + 1)} s: max ${ms(max)} (p99 ${finite(iv[i]!.p99Ms) ? ms(iv[i]!.p99Ms) : '?'})`,
@@ -145,7 +145,7 @@ const gcMax: StressRule = {
       return [
         finding(
           'stress.gc-max-latency',
-          grade(f.gcAvgMs, 'jvm.gc.pause') ?? 'info',
+          grade(PACK, f.gcAvgMs, 'jvm.gc.pause') ?? 'info',
           `Max latency ${ms(f.maxMs)} matches the single ${ms(f.gcAvgMs)} server GC pause`,
           [`Results: latency max ${ms(f.maxMs)}, Total GC count 1, Avg GC time ${ms(f.gcAvgMs)}`],
           'The tail is a stop-the-world GC on the server: read its gc.log for that pause and size the heap / young generation accordingly.',
@@ -165,7 +165,7 @@ const bimodal: StressRule = {
     if (!finite(f.p95Ms) || !finite(f.p99Ms)) return 'the output has no p95 and p99 for the whole run';
     if (f.p95Ms <= 0) return [];
     const ratio = f.p99Ms / f.p95Ms;
-    const sev = grade(ratio, 'benchmarking.bimodal-tail');
+    const sev = grade(PACK, ratio, 'benchmarking.bimodal-tail');
     if (!sev) return [];
     const gc =
       f.gcCollected && f.gcCount === 0
@@ -198,7 +198,7 @@ const errors: StressRule = {
     if ((errs ?? 0) === 0 && f.errorMessages.length === 0) return [];
     const total = f.totalOps;
     const rate = errs !== null && finite(total) && total > 0 ? errs / total : null;
-    const sev: Severity = rate !== null ? (grade(rate, 'benchmarking.error-rate') ?? 'info') : 'warning';
+    const sev: Severity = rate !== null ? (grade(PACK, rate, 'benchmarking.error-rate') ?? 'info') : 'warning';
     const timeouts = f.errorMessages.filter((m) => /timeout|timed out/i.test(m)).length;
     return [
       finding(
@@ -358,7 +358,7 @@ const clientSide: StressRule = {
       }
     }
     if (finite(f.clientCpuPercent)) {
-      const sev = grade(f.clientCpuPercent, 'benchmarking.client-cpu');
+      const sev = grade(PACK, f.clientCpuPercent, 'benchmarking.client-cpu');
       if (sev) {
         out.push(
           finding(
@@ -452,7 +452,10 @@ const stall: StressRule = {
     let cur: IntervalFacts[] = [];
     for (const i of body) {
       if (i.opRate! <= frac * peak) cur.push(i);
-      else if (cur.length) (stalls.push(cur), (cur = []));
+      else if (cur.length) {
+        stalls.push(cur);
+        cur = [];
+      }
     }
     if (cur.length) stalls.push(cur);
     const retried = finite(f.retries) && f.retries > 0;
@@ -511,16 +514,14 @@ export const STRESS_RULES: StressRule[] = [
 /** All stress rules on one run's facts. */
 export function runStressRules(f: StressFacts): KindRuleOutcome[] {
   return STRESS_RULES.map((r) => {
-    const res = r.run(f);
-    if (typeof res === 'string') return { rule: r.id, checked: false, skippedBecause: res, findings: [], checks: r.checks };
-    return { rule: r.id, checked: true, findings: res, checks: r.checks };
+    return outcomeOf(r.id, r.checks, r.run(f));
   });
 }
 
 export const STRESS_KIND_RULES: KindRules = {
   run(kind, value) {
     const f = stressFacts(kind, value);
-    if (!f) return [{ rule: 'stress', checked: false, skippedBecause: `no stress facts for kind ${kind}`, findings: [], checks: 'stress run' }];
+    if (!f) return [skipped('stress', `no stress facts for kind ${kind}`, 'stress run')];
     return runStressRules(f);
   },
 };

@@ -1,6 +1,6 @@
 import type { Finding, Severity } from '../findings.js';
 import { formatBytes } from '../units.js';
-import { grade, outcome, skipped, fmtNum, type Rule } from './rule.js';
+import { finding, fmtNum, grade, outcome, pushFinding, skipped, type Rule } from './rule.js';
 import { valueOf } from '../knowledge/index.js';
 
 // Virtual keyspaces hold no data; system_distributed and friends do (repair_history grows huge partitions).
@@ -14,7 +14,7 @@ export const tablesRule: Rule = {
   id: 'tables',
   checks:
     'SSTables per read (tablehistograms, else the SSTable count of size-tiered tables), tombstones per read, partition sizes, bloom filter false ratio, snapshot size vs live data, key cache hit ratio, read/write latency p99',
-  run(input) {
+  run(input, ctx) {
     const findings: Finding[] = [];
     let looked = false;
     const add = (sev: Severity | null, f: Omit<Finding, 'severity'>) => {
@@ -27,34 +27,36 @@ export const tablesRule: Rule = {
         looked = true;
         const p99 = h.sstablesPerRead?.p99;
         const name = `${h.keyspace ?? '?'}.${h.table ?? '?'}`;
-        add(grade(p99, 'table.sstables-per-read'), {
-          id: 'table.sstables-per-read',
-          title: `Reads of ${name} touch ${p99} SSTables at p99`,
-          evidence: [
-            `${n.node}: nodetool tablehistograms ${name}: SSTables p50 ${h.sstablesPerRead?.p50 ?? '?'}, p99 ${p99}, max ${h.sstablesPerRead?.max ?? '?'}`,
-          ],
-          node: n.node,
-          table: name,
-          recommendation:
-            'Each extra SSTable is another disk read. Pending compactions, STCS with overwrites, or wide partitions spread over time cause it; LCS bounds it for read-heavy tables.',
-          knowledgeIds: ['table.sstables-per-read'],
-          confidence: 'high',
-        });
-        const maxPart = h.partitionSizeBytes?.max;
-        if (maxPart !== null && maxPart !== undefined) {
-          add(grade(maxPart / 1024 ** 2, 'table.partition-size'), {
-            id: 'table.partition-size',
-            title: `${name} has a partition of ${formatBytes(maxPart)}`,
+        pushFinding(
+          findings,
+          finding(ctx, 'table.sstables-per-read', p99, () => ({
+            title: `Reads of ${name} touch ${p99} SSTables at p99`,
             evidence: [
-              `${n.node}: nodetool tablehistograms ${name}: partition size p99 ${formatBytes(h.partitionSizeBytes?.p99 ?? 0)}, max ${formatBytes(maxPart)}`,
+              `${n.node}: nodetool tablehistograms ${name}: SSTables p50 ${h.sstablesPerRead?.p50 ?? '?'}, p99 ${p99}, max ${h.sstablesPerRead?.max ?? '?'}`,
             ],
             node: n.node,
             table: name,
             recommendation:
-              'Large partitions cause heap pressure on reads and compaction and hot replicas. Split the partition key (add a time bucket or shard component).',
-            knowledgeIds: ['table.partition-size'],
+              'Each extra SSTable is another disk read. Pending compactions, STCS with overwrites, or wide partitions spread over time cause it; LCS bounds it for read-heavy tables.',
             confidence: 'high',
-          });
+          })),
+        );
+        const maxPart = h.partitionSizeBytes?.max;
+        if (maxPart !== null && maxPart !== undefined) {
+          pushFinding(
+            findings,
+            finding(ctx, 'table.partition-size', maxPart / 1024 ** 2, () => ({
+              title: `${name} has a partition of ${formatBytes(maxPart)}`,
+              evidence: [
+                `${n.node}: nodetool tablehistograms ${name}: partition size p99 ${formatBytes(h.partitionSizeBytes?.p99 ?? 0)}, max ${formatBytes(maxPart)}`,
+              ],
+              node: n.node,
+              table: name,
+              recommendation:
+                'Large partitions cause heap pressure on reads and compaction and hot replicas. Split the partition key (add a time bucket or shard component).',
+              confidence: 'high',
+            })),
+          );
         }
       }
       for (const t of n.facts.tables ?? []) {
@@ -62,30 +64,32 @@ export const tablesRule: Rule = {
         looked = true;
         const name = `${t.keyspace}.${t.table}`;
         const tomb = t.tombstonesPerRead;
-        add(grade(tomb?.max ?? null, 'table.tombstones-per-read'), {
-          id: 'table.tombstones-per-read',
-          title: `Reads of ${name} scanned up to ${tomb?.max} tombstones`,
-          evidence: [
-            `${n.node}: system_views.tombstones_per_read ${name}: p50 ${tomb?.p50 ?? '?'}, p99 ${tomb?.p99 ?? '?'}, max ${tomb?.max ?? '?'} over ${tomb?.count ?? '?'} reads`,
-          ],
-          node: n.node,
-          table: name,
-          recommendation:
-            'Reads walk over deleted data: model deletes so reads skip them (time-bucketed partitions, TWCS for TTL data), avoid queue-like tables, and check gc_grace_seconds and that compaction runs.',
-          knowledgeIds: ['table.tombstones-per-read'],
-          confidence: 'high',
-        });
-        add(grade(t.maxPartitionMiB ?? null, 'table.partition-size'), {
-          id: 'table.partition-size',
-          title: `${name} has a partition of ${t.maxPartitionMiB} MiB`,
-          evidence: [`${n.node}: system_views.max_partition_size ${name} = ${t.maxPartitionMiB} MiB`],
-          node: n.node,
-          table: name,
-          recommendation:
-            'Large partitions cause heap pressure on reads and compaction and hot replicas. Split the partition key (add a time bucket or shard component).',
-          knowledgeIds: ['table.partition-size'],
-          confidence: 'high',
-        });
+        pushFinding(
+          findings,
+          finding(ctx, 'table.tombstones-per-read', tomb?.max ?? null, () => ({
+            title: `Reads of ${name} scanned up to ${tomb?.max} tombstones`,
+            evidence: [
+              `${n.node}: system_views.tombstones_per_read ${name}: p50 ${tomb?.p50 ?? '?'}, p99 ${tomb?.p99 ?? '?'}, max ${tomb?.max ?? '?'} over ${tomb?.count ?? '?'} reads`,
+            ],
+            node: n.node,
+            table: name,
+            recommendation:
+              'Reads walk over deleted data: model deletes so reads skip them (time-bucketed partitions, TWCS for TTL data), avoid queue-like tables, and check gc_grace_seconds and that compaction runs.',
+            confidence: 'high',
+          })),
+        );
+        pushFinding(
+          findings,
+          finding(ctx, 'table.partition-size', t.maxPartitionMiB ?? null, () => ({
+            title: `${name} has a partition of ${t.maxPartitionMiB} MiB`,
+            evidence: [`${n.node}: system_views.max_partition_size ${name} = ${t.maxPartitionMiB} MiB`],
+            node: n.node,
+            table: name,
+            recommendation:
+              'Large partitions cause heap pressure on reads and compaction and hot replicas. Split the partition key (add a time bucket or shard component).',
+            confidence: 'high',
+          })),
+        );
         for (const [kind, lat, id] of [
           ['local read', t.localRead, 'latency.local-read-p99'],
           ['local write', t.localWrite, 'latency.local-write-p99'],
@@ -93,7 +97,7 @@ export const tablesRule: Rule = {
           ['coordinator write', t.coordinatorWrite, 'latency.coordinator-write-p99'],
         ] as const) {
           if (!lat || !lat.count) continue;
-          add(grade(lat.p99Ms, id), {
+          add(grade(ctx, lat.p99Ms, id), {
             id,
             title: `${kind} p99 of ${name} is ${fmtNum(lat.p99Ms ?? 0, 2)} ms`,
             evidence: [
@@ -117,62 +121,67 @@ export const tablesRule: Rule = {
         // off went unreported. LCS (levels) and TWCS (one SSTable per window) have their own rules.
         const strategy = compactionOf.get(name) ?? '';
         if (!histogrammed.has(name) && !t.sstablesInEachLevel && t.timeWindow === null && !/Leveled|TimeWindow/i.test(strategy)) {
-          add(grade(t.sstableCount, 'table.sstable-count'), {
-            id: 'table.sstable-count',
-            title: `${name} holds ${t.sstableCount} SSTables: a read may touch every one`,
-            evidence: [`${n.node}: nodetool tablestats ${name}: SSTable count ${t.sstableCount}, local read count ${t.localReadCount ?? '?'}`],
-            node: n.node,
-            table: name,
-            recommendation:
-              'Size-tiered compaction keeps a few SSTables per size tier; this many means it is disabled (nodetool enableautocompaction, ' +
-              "or compaction = {'enabled': true} in the schema) or cannot keep up (nodetool compactionstats, compaction throughput).",
-            knowledgeIds: ['table.sstable-count', 'table.sstables-per-read'],
-            confidence: 'medium',
-          });
+          pushFinding(
+            findings,
+            finding(ctx, ['table.sstable-count', 'table.sstables-per-read'], t.sstableCount, () => ({
+              title: `${name} holds ${t.sstableCount} SSTables: a read may touch every one`,
+              evidence: [`${n.node}: nodetool tablestats ${name}: SSTable count ${t.sstableCount}, local read count ${t.localReadCount ?? '?'}`],
+              node: n.node,
+              table: name,
+              recommendation:
+                'Size-tiered compaction keeps a few SSTables per size tier; this many means it is disabled (nodetool enableautocompaction, ' +
+                "or compaction = {'enabled': true} in the schema) or cannot keep up (nodetool compactionstats, compaction throughput).",
+              confidence: 'medium',
+            })),
+          );
         }
-        add(grade(t.bloomFilterFalseRatio, 'table.bloom-filter-false-ratio'), {
-          id: 'table.bloom-filter-false-ratio',
-          title: `Bloom filter of ${name} is wrong ${((t.bloomFilterFalseRatio ?? 0) * 100).toFixed(1)} % of the time`,
-          evidence: [
-            `${n.node}: nodetool tablestats ${name}: bloom filter false ratio ${t.bloomFilterFalseRatio}, false positives ${t.bloomFilterFalsePositives ?? '?'}`,
-          ],
-          node: n.node,
-          table: name,
-          recommendation:
-            'False positives cost disk reads for partitions that are not there. Lower bloom_filter_fp_chance for read-heavy tables (costs off-heap memory) and rewrite SSTables (upgradesstables -a).',
-          knowledgeIds: ['table.bloom-filter-false-ratio'],
-          confidence: 'medium',
-        });
-        if (t.partitionMaxBytes !== null) {
-          add(grade(t.partitionMaxBytes / 1024 ** 2, 'table.partition-size'), {
-            id: 'table.partition-size',
-            title: `${name} has a partition of ${formatBytes(t.partitionMaxBytes)}`,
+        pushFinding(
+          findings,
+          finding(ctx, 'table.bloom-filter-false-ratio', t.bloomFilterFalseRatio, () => ({
+            title: `Bloom filter of ${name} is wrong ${((t.bloomFilterFalseRatio ?? 0) * 100).toFixed(1)} % of the time`,
             evidence: [
-              `${n.node}: nodetool tablestats ${name}: compacted partition maximum ${formatBytes(t.partitionMaxBytes)}, mean ${t.partitionMeanBytes === null ? '?' : formatBytes(t.partitionMeanBytes)}`,
+              `${n.node}: nodetool tablestats ${name}: bloom filter false ratio ${t.bloomFilterFalseRatio}, false positives ${t.bloomFilterFalsePositives ?? '?'}`,
             ],
             node: n.node,
             table: name,
             recommendation:
-              'Large partitions cause heap pressure on reads and compaction and hot replicas. Split the partition key (add a time bucket or shard component).',
-            knowledgeIds: ['table.partition-size'],
-            confidence: 'high',
-          });
+              'False positives cost disk reads for partitions that are not there. Lower bloom_filter_fp_chance for read-heavy tables (costs off-heap memory) and rewrite SSTables (upgradesstables -a).',
+            confidence: 'medium',
+          })),
+        );
+        const maxBytes = t.partitionMaxBytes;
+        if (maxBytes !== null) {
+          pushFinding(
+            findings,
+            finding(ctx, 'table.partition-size', maxBytes / 1024 ** 2, () => ({
+              title: `${name} has a partition of ${formatBytes(maxBytes)}`,
+              evidence: [
+                `${n.node}: nodetool tablestats ${name}: compacted partition maximum ${formatBytes(maxBytes)}, mean ${t.partitionMeanBytes === null ? '?' : formatBytes(t.partitionMeanBytes)}`,
+              ],
+              node: n.node,
+              table: name,
+              recommendation:
+                'Large partitions cause heap pressure on reads and compaction and hot replicas. Split the partition key (add a time bucket or shard component).',
+              confidence: 'high',
+            })),
+          );
         }
-        add(grade(t.maxTombstonesPerSlice, 'table.tombstones-per-read'), {
-          id: 'table.tombstones-per-read',
-          title: `Reads of ${name} scanned up to ${t.maxTombstonesPerSlice} tombstones per slice`,
-          evidence: [`${n.node}: nodetool tablestats ${name}: tombstones per slice avg ${t.avgTombstonesPerSlice ?? '?'}, max ${t.maxTombstonesPerSlice}`],
-          node: n.node,
-          table: name,
-          recommendation:
-            'Reads walk over deleted data: model deletes so reads skip them (time-bucketed partitions, TWCS for TTL data), avoid queue-like tables, and check gc_grace_seconds and that compaction runs.',
-          knowledgeIds: ['table.tombstones-per-read'],
-          confidence: 'high',
-        });
+        pushFinding(
+          findings,
+          finding(ctx, 'table.tombstones-per-read', t.maxTombstonesPerSlice, () => ({
+            title: `Reads of ${name} scanned up to ${t.maxTombstonesPerSlice} tombstones per slice`,
+            evidence: [`${n.node}: nodetool tablestats ${name}: tombstones per slice avg ${t.avgTombstonesPerSlice ?? '?'}, max ${t.maxTombstonesPerSlice}`],
+            node: n.node,
+            table: name,
+            recommendation:
+              'Reads walk over deleted data: model deletes so reads skip them (time-bucketed partitions, TWCS for TTL data), avoid queue-like tables, and check gc_grace_seconds and that compaction runs.',
+            confidence: 'high',
+          })),
+        );
         const live = t.spaceUsedLiveBytes;
         const snap = t.spaceUsedBySnapshotsBytes;
         if (live !== null && snap !== null && snap > 0) {
-          add(live > 0 ? grade(snap / live, 'table.snapshots-vs-live') : 'warning', {
+          add(live > 0 ? grade(ctx, snap / live, 'table.snapshots-vs-live') : 'warning', {
             id: 'table.snapshots-vs-live',
             title: `Snapshots of ${name} use ${formatBytes(snap)}, ${live > 0 ? `${(snap / live).toFixed(1)}× the live data` : 'with no live data'}`,
             evidence: [`${n.node}: nodetool tablestats ${name}: space used by snapshots ${formatBytes(snap)}, live ${formatBytes(live)}`],
@@ -190,18 +199,19 @@ export const tablesRule: Rule = {
       const kc = n.facts.caches?.find((c) => c.name === 'keys');
       if (kc) looked = true;
       if (kc && (kc.requests ?? 0) >= minRequests) {
-        add(grade(kc.hitRatio, 'cache.key.hit-ratio'), {
-          id: 'cache.key.hit-ratio',
-          title: `Key cache hit ratio on ${n.node} is ${((kc.hitRatio ?? 0) * 100).toFixed(0)} %`,
-          evidence: [
-            `${n.node}: system_views.caches keys: ${kc.hits} hits / ${kc.requests} requests, ${kc.entries} entries, ${formatBytes(kc.sizeBytes ?? 0)} of ${formatBytes(kc.capacityBytes ?? 0)}`,
-          ],
-          node: n.node,
-          recommendation:
-            'A full key cache with a low hit ratio is too small for the working set (key_cache_size); a random-access pattern over a huge key space will not cache well at any size.',
-          knowledgeIds: ['cache.key.hit-ratio', 'cache.min-requests'],
-          confidence: 'medium',
-        });
+        pushFinding(
+          findings,
+          finding(ctx, ['cache.key.hit-ratio', 'cache.min-requests'], kc.hitRatio, () => ({
+            title: `Key cache hit ratio on ${n.node} is ${((kc.hitRatio ?? 0) * 100).toFixed(0)} %`,
+            evidence: [
+              `${n.node}: system_views.caches keys: ${kc.hits} hits / ${kc.requests} requests, ${kc.entries} entries, ${formatBytes(kc.sizeBytes ?? 0)} of ${formatBytes(kc.capacityBytes ?? 0)}`,
+            ],
+            node: n.node,
+            recommendation:
+              'A full key cache with a low hit ratio is too small for the working set (key_cache_size); a random-access pattern over a huge key space will not cache well at any size.',
+            confidence: 'medium',
+          })),
+        );
       }
     }
     if (!looked) return skipped('tables', 'no per-table data (virtual tables, tablestats or tablehistograms) was collected');

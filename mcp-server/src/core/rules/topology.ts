@@ -1,7 +1,7 @@
 import { linesCapped, maxOf, minOf, pushTo } from '../arrays.js';
 import type { Finding } from '../findings.js';
 import { formatBytes } from '../units.js';
-import { grade, outcome, skipped, type Rule } from './rule.js';
+import { finding, outcome, pushFinding, skipped, type Rule } from './rule.js';
 
 const STATE_WORD: Record<string, string> = { N: 'normal', L: 'leaving', J: 'joining', M: 'moving' };
 /** Per-node evidence lines kept in one finding: enough for any real DC, bounded for a hostile 100k-row paste. */
@@ -14,7 +14,7 @@ const EVIDENCE_NODES = 200;
 export const topologyRule: Rule = {
   id: 'topology',
   checks: 'node states (UN/DN/UJ/UL/UM), unreachable nodes, schema agreement, load imbalance per DC, token counts',
-  run(input) {
+  run(input, ctx) {
     const findings: Finding[] = [];
     const statusViews = input.nodes.filter((n) => n.nodetool.status);
     const gossipViews = input.nodes.filter((n) => n.facts.gossip?.length);
@@ -145,11 +145,9 @@ export const topologyRule: Rule = {
           const max = maxOf(loads);
           const min = minOf(loads);
           // Tiny clusters (fresh, < 1 GiB) are uneven by nature; only judge real data.
-          const sev = max >= 1024 ** 3 ? grade(max / min, 'topology.load-imbalance') : null;
-          if (sev) {
-            findings.push({
-              id: 'topology.load-imbalance',
-              severity: sev,
+          pushFinding(
+            findings,
+            finding(ctx, 'topology.load-imbalance', max >= 1024 ** 3 ? max / min : null, () => ({
               title: `Load in ${dcName || 'the DC'} differs ${(max / min).toFixed(1)}× between nodes`,
               evidence: linesCapped(
                 nodes,
@@ -159,10 +157,9 @@ export const topologyRule: Rule = {
               ),
               recommendation:
                 'Uneven load with even ownership points at a hot partition key or large partitions; uneven ownership points at token allocation (num_tokens, allocate_tokens_for_local_replication_factor). Check partition sizes and ownership per keyspace (`nodetool status <keyspace>`).',
-              knowledgeIds: ['topology.load-imbalance'],
               confidence: 'medium',
-            });
-          }
+            })),
+          );
         }
         const tokens = new Set(nodes.map((s) => s.tokens).filter((x): x is number => x !== null));
         if (tokens.size > 1) {

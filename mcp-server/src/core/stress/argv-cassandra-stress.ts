@@ -38,7 +38,7 @@ export function credentialsFileText(creds: StressCredentials): string {
  * cassandra-stress joins its arguments with spaces and splits them again, and treats ',', '=', '(' and ')' as
  * option syntax: the file's path must contain none of them (the runner picks such a folder).
  */
-export const safeCredentialsPath = (path: string): boolean => /^[A-Za-z0-9_.\/-]+$/.test(path);
+export const safeCredentialsPath = (path: string): boolean => /^[A-Za-z0-9_./-]+$/.test(path);
 
 /** The run's warning when the password has to go on the command line (reason: what the probe found). */
 export function argvPasswordWarning(reason?: string): string {

@@ -7,6 +7,7 @@ import type { StressToolName } from './params.js';
 
 /** Characters cassandra-stress splits on or reads as option syntax (key=value, name(...), a,b lists). */
 const CASSANDRA_STRESS_SYNTAX = /[\s,=()]/;
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /**

@@ -17,7 +17,7 @@ export const configMistake: Incident = {
   description: `Sets ReadStage to 2 threads (nodetool setconcurrency ReadStage 2) and starts a 10-minute latte read load (256 in flight) that heal stops.`,
   nodes: 1,
   needs: ['latte'],
-  expect: ['threadpool.pending', 'log.threadpool-pending'],
+  expect: ['threadpool.stage-threads-low', 'threadpool.pending', 'log.threadpool-pending'],
   async inject(ctx) {
     await createIncidentKeyspace(ctx);
     await ctx.cql(KV_TABLE);

@@ -53,7 +53,7 @@ export function registerScalingTools(server: McpServer): void {
       outputSchema: planOutput,
       annotations: annotationsFor('estimate_scaling'),
     },
-    async (args) => {
+    (args) => {
       try {
         const plan = estimateScaling(args);
         return toolResult(renderScaling(plan), plan);

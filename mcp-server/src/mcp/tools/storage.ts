@@ -117,7 +117,7 @@ export function registerStorageTools(server: McpServer): void {
       },
       annotations: annotationsFor('plan_queue_depth'),
     },
-    async (args) => {
+    (args) => {
       try {
         const p = planQueueDepthOp(args);
         return toolResult(renderQueueDepth(p), p);

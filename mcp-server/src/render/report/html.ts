@@ -4,7 +4,7 @@
  * charts come from the SVG chart code, which escapes its own labels.
  */
 import type { Finding } from '../../core/findings.js';
-import type { DiagnosisReport } from '../../ops/diagnose.js';
+import type { DiagnosisReport } from '../../core/reports/diagnosis.js';
 import { escapeHtml as h } from './escape.js';
 import { reportModel, type ReportModel } from './model.js';
 

@@ -4,7 +4,7 @@
  * that show no images. Every value is escaped: cluster data must not become markup.
  */
 import type { Finding } from '../../core/findings.js';
-import type { DiagnosisReport } from '../../ops/diagnose.js';
+import type { DiagnosisReport } from '../../core/reports/diagnosis.js';
 import { escapeMarkdown as md } from './escape.js';
 import { reportModel, type ReportModel } from './model.js';
 

@@ -5,7 +5,7 @@
  */
 import type { Finding } from '../../core/findings.js';
 import { hasKnowledge, knowledge, type KnowledgeId } from '../../core/knowledge/index.js';
-import type { DiagnosisReport } from '../../ops/diagnose.js';
+import type { DiagnosisReport } from '../../core/reports/diagnosis.js';
 import { renderWindow } from '../diagnosis.js';
 import { windowCharts, type WindowChart } from './window-charts.js';
 import { describePolicy } from '../../core/rules/policy.js';

@@ -5,7 +5,7 @@
  * end of the window, drawn as one point there. Nothing here is invented between the two readings.
  */
 import type { SignalSpec } from '../../core/metrics/signals.js';
-import type { DiagnosisWindow } from '../../ops/diagnose-window.js';
+import type { DiagnosisWindow } from '../../core/reports/diagnosis.js';
 import { metricsChartSvg } from '../metrics-chart.js';
 
 export interface WindowChart {

@@ -358,9 +358,7 @@ export const parseCassandraYaml = total<CassandraYaml>(CASSANDRA_YAML_KIND, (tex
 
   // Naming style.
   const oldStyleKeys = keys.filter((k) => OLD_SUFFIX.test(k) || OLD_TO_NEW.has(k));
-  const newStyleKeys = keys.filter(
-    (k) => !oldStyleKeys.includes(k) && (NEW_NAMES.has(k) || (typeof settings[k] === 'string' && UNIT_VALUE.test(settings[k] as string))),
-  );
+  const newStyleKeys = keys.filter((k) => !oldStyleKeys.includes(k) && (NEW_NAMES.has(k) || (typeof settings[k] === 'string' && UNIT_VALUE.test(settings[k]))));
   const naming: YamlNaming = oldStyleKeys.length && newStyleKeys.length ? 'mixed' : oldStyleKeys.length ? 'pre-4.1' : newStyleKeys.length ? '4.1+' : 'unknown';
   const renamedBoth: { oldKey: string; newKey: string }[] = [];
   for (const oldKey of oldStyleKeys) {

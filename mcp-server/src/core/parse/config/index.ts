@@ -14,8 +14,8 @@ export const CONFIG_PARSERS: Record<ConfigKind, ConfigParser> = {
 /**
  * Cheap detection regexes (multiline; meant for the head of a text). cassandra.yaml: a well-known top-level
  * key, or a pre-4.1 unit-suffixed one (`column_index_size_in_kb:`), at the start of a line: a pasted excerpt may hold
- * none of the usual head-of-file keys, or have them all commented out (`# num_tokens: 16`). JVM options: an -Xms/-Xmx/-Xmn size, an -XX: flag, -Xlog/-Xloggc, or a
- * cassandra-env.sh JVM_OPTS / MAX_HEAP_SIZE / HEAP_NEWSIZE assignment (also commented out).
+ * none of the usual head-of-file keys, or have them all commented out (`# num_tokens: 16`). JVM options: an -Xms/-Xmx/-Xmn
+ * size, an -XX: flag, -Xlog/-Xloggc, or a cassandra-env.sh JVM_OPTS / MAX_HEAP_SIZE / HEAP_NEWSIZE assignment (also commented out).
  */
 export const configSignature: Record<ConfigKind, RegExp> = {
   [CASSANDRA_YAML_KIND]:

@@ -209,7 +209,7 @@ export function parsePerftuneYaml(text: string): PerftuneYaml | null {
   }
   if (y === null || typeof y !== 'object' || Array.isArray(y)) return null;
   const o = y as Record<string, unknown>;
-  const text1 = (k: string) => (o[k] === undefined || o[k] === null ? null : String(o[k]));
+  const text1 = (k: string) => (typeof o[k] === 'string' || typeof o[k] === 'number' || typeof o[k] === 'boolean' ? String(o[k]) : null);
   const cpuMaskText = text1('cpu_mask');
   const irqCpuMaskText = text1('irq_cpu_mask');
   return {

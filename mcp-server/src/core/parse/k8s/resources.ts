@@ -117,7 +117,7 @@ function k8ssandraJvmFlags(j: Obj, notes: string[], where: string): string[] {
   if (xms) flags.push(`-Xms${xms}`);
   if (xmx) flags.push(`-Xmx${xmx}`);
   const gc = str(j.gc);
-  if (gc && GC_FLAGS[gc]) flags.push(GC_FLAGS[gc]!);
+  if (gc && GC_FLAGS[gc]) flags.push(GC_FLAGS[gc]);
   else if (gc) notes.push(`${where}: jvmOptions.gc ${JSON.stringify(gc)} is not one this audit maps to a JVM flag`);
   const pause = int(j.gc_g1_max_gc_pause_ms);
   if (pause !== null) flags.push(`-XX:MaxGCPauseMillis=${pause}`);
@@ -265,7 +265,7 @@ export function looksLikeK8sResource(text: string): boolean {
 function flatten(doc: unknown, out: Obj[]): void {
   if (!isObj(doc)) return;
   // `kubectl get X -o yaml` of several objects is a List with items.
-  if (Array.isArray(doc.items) && (doc.kind === 'List' || String(doc.kind ?? '').endsWith('List'))) for (const it of doc.items) flatten(it, out);
+  if (Array.isArray(doc.items) && typeof doc.kind === 'string' && doc.kind.endsWith('List')) for (const it of doc.items) flatten(it, out);
   else out.push(doc);
 }
 

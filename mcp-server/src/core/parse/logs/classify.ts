@@ -45,6 +45,7 @@
  * - ScyllaDB storage_proxy: "exceptions::mutation_write_timeout_exception (Operation timed out for <ks>.<cf> -
  *   received only …)", "read_timeout_exception", "seastar::semaphore_timed_out".
  */
+import { SIZE_FACTORS } from '../../units.js';
 
 export type ClassifyMode = 'cassandra' | 'scylla' | 'gc' | 'any';
 
@@ -85,32 +86,15 @@ export function num(text: string | undefined): number {
   return Number(/^\d+,\d+$/.test(t) ? t.replace(',', '.') : t.replace(/,/g, ''));
 }
 
-const SIZE_FACTORS: Record<string, number> = {
-  b: 1,
-  byte: 1,
-  bytes: 1,
-  k: 1024,
-  kb: 1024,
-  kib: 1024,
-  m: 1024 ** 2,
-  mb: 1024 ** 2,
-  mib: 1024 ** 2,
-  g: 1024 ** 3,
-  gb: 1024 ** 3,
-  gib: 1024 ** 3,
-  t: 1024 ** 4,
-  tb: 1024 ** 4,
-  tib: 1024 ** 4,
-};
-
 /**
  * "895.549MiB", "1.000GiB", "93368360 bytes", "7996951" → bytes (Cassandra's prettyPrintMemory divides by 1024
  * whatever the label); null when not a size.
  */
 export function sizeToBytes(text: string): number | null {
-  const m = /^\s*(\d+(?:[.,]\d+)?)\s*([A-Za-z]*)\s*$/.exec(text);
+  // The unit takes its own blanks (as in core/units.ts): `\s*([A-Za-z]*)\s*$` splits a run of blanks n² ways.
+  const m = /^\s*(\d+(?:[.,]\d+)?)(?:\s*([A-Za-z]+))?\s*$/.exec(text);
   if (!m) return null;
-  const f = m[2] === '' ? 1 : SIZE_FACTORS[m[2]!.toLowerCase()];
+  const f = m[2] === undefined ? 1 : SIZE_FACTORS[m[2].toLowerCase()];
   if (f === undefined) return null;
   const n = num(m[1]);
   return Number.isFinite(n) ? Math.round(n * f) : null;
@@ -466,16 +450,22 @@ function hints(s: string, start: number): Hit | null {
 const REPAIR_FAILURE = /[Ff]ailed|following error|RepairException/;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
+/**
+ * What says the failure is a repair's. ScyllaDB: "repair - repair_tracker run for repair id 4 failed: … Failed to
+ * repair for keyspace=…" (scylladb#6120); 4.x per shard: "repair id [id=1, uuid=…] on shard 0 failed:
+ * std::runtime_error (… failed to repair 165 sub ranges)" (scylladb#7025).
+ */
+const REPAIR_SUBJECT = new RegExp(
+  [
+    String.raw`[Rr]epair (?:#|session|command|job|\w{8}-)|\[repair #|RepairException|repair failed|[Rr]epair\[`,
+    String.raw`repair id (?:\d+|\[id=\d+[^\]]{0,60}\](?: on shard \d+)?) failed|Failed to repair for keyspace=`,
+  ].join('|'),
+);
+
 function repair(s: string, start: number): Hit | null {
   const text = start ? s.slice(start) : s;
   if (!REPAIR_FAILURE.test(text)) return null;
-  // ScyllaDB: "repair - repair_tracker run for repair id 4 failed: … Failed to repair for keyspace=…" (scylladb#6120).
-  if (
-    !/[Rr]epair (?:#|session|command|job|\w{8}-)|\[repair #|RepairException|repair failed|[Rr]epair\[|repair id \d+ failed|Failed to repair for keyspace=/.test(
-      text,
-    )
-  )
-    return null;
+  if (!REPAIR_SUBJECT.test(text)) return null;
   const id = UUID.exec(text);
   return { kind: 'repairFailure', session: id ? id[0] : null };
 }

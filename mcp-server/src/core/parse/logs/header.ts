@@ -91,6 +91,8 @@ export function newHeaderState(): HeaderState {
 }
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
+/** A character of a program name in a journal line: a letter, a digit, '_', '-' or '.'. */
+const isNameChar = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || isDigit(c) || c === 95 || c === 45 || c === 46;
 const dig = (s: string, i: number) => s.charCodeAt(i) - 48;
 const two = (s: string, i: number) => dig(s, i) * 10 + dig(s, i + 1);
 
@@ -260,6 +262,16 @@ function readAfterLevel(s: string, i: number, level: number, h: LineHeader, st?:
   let j = skipSpaces(s, i);
   if (j === i) return false;
   const c = s.charCodeAt(j);
+  if (c === 91 && s.startsWith('[shard ', j)) {
+    // Scylla without its date ("WARN  [shard 3] compaction - msg", a paste that cut it): level, shard, no time
+    readShardPrefix(s, j, h);
+    if (h.shard < 0) return false;
+    h.t = NaN;
+    h.basis = 'none';
+    h.format = 'scylla';
+    h.level = level;
+    return true;
+  }
   if (c === 91) {
     // Cassandra: [thread]
     const close = s.indexOf('] ', j + 1);
@@ -300,10 +312,7 @@ function readAfterLevel(s: string, i: number, level: number, h: LineHeader, st?:
       // Scylla: date [shard N(:group)] logger - msg
       let k = skipSpaces(s, afterDate);
       if (s.startsWith('[shard ', k)) {
-        let n = 0;
-        let p = k + 7;
-        while (isDigit(s.charCodeAt(p))) n = n * 10 + dig(s, p++);
-        if (p > k + 7) h.shard = n;
+        const p = readShardNumber(s, k + 7, h);
         const close = s.indexOf(']', p);
         if (close > 0) k = skipSpaces(s, close + 1);
         const dash = s.indexOf(' - ', k);
@@ -331,13 +340,24 @@ function readAfterLevel(s: string, i: number, level: number, h: LineHeader, st?:
   return false;
 }
 
+/**
+ * The shard number at i (after "[shard "), into h.shard; returns the index after it. Scylla pads it to the width of
+ * the largest shard ("[shard  7:comp]" next to "[shard 22:comp]"), so spaces before the digits are skipped.
+ */
+function readShardNumber(s: string, i: number, h: LineHeader): number {
+  let p = i;
+  while (s.charCodeAt(p) === 32 && p - i < 4) p++;
+  const d0 = p;
+  let n = 0;
+  while (isDigit(s.charCodeAt(p)) && p - d0 < 6) n = n * 10 + dig(s, p++);
+  if (p > d0) h.shard = n;
+  return p;
+}
+
 /** "[shard N] logger - msg" / "[shard N:grp] logger - msg" inside a journald line. */
 function readShardPrefix(s: string, i: number, h: LineHeader): void {
   if (!s.startsWith('[shard ', i)) return;
-  let n = 0;
-  let p = i + 7;
-  while (isDigit(s.charCodeAt(p))) n = n * 10 + dig(s, p++);
-  if (p > i + 7) h.shard = n;
+  const p = readShardNumber(s, i + 7, h);
   const close = s.indexOf(']', p);
   if (close < 0) return;
   const k = skipSpaces(s, close + 1);
@@ -372,6 +392,8 @@ function monthAt(s: string, i: number): number {
 function readSyslogTail(s: string, i: number, h: LineHeader, st: HeaderState): boolean {
   const hostEnd = s.indexOf(' ', i);
   if (hostEnd <= i || hostEnd - i > 255) return false;
+  const mark = skipSpaces(s, hostEnd);
+  if (s.charCodeAt(mark) === 33) return readSeverityMarked(s, i, hostEnd, mark, h, st);
   const colon = s.indexOf(': ', hostEnd + 1);
   if (colon < 0 || colon - hostEnd > 128) return false;
   const progEnd = s.charCodeAt(colon - 1) === 93 ? s.lastIndexOf('[', colon) : colon;
@@ -384,6 +406,57 @@ function readSyslogTail(s: string, i: number, h: LineHeader, st: HeaderState): b
   h.msgStart = m;
   readNested(s, m, h, st);
   return true;
+}
+
+/**
+ * SCT's syslog layout puts the severity between host and program, padded: `host !WARNING | scylla:  [shard 0] …`,
+ * `host     !INFO | prog[123]: msg`, and a kernel line has no program at all (`host !  NOTICE | Linux version …`).
+ * The marker's severity is the line's level unless the line under it names its own.
+ */
+function readSeverityMarked(s: string, i: number, hostEnd: number, mark: number, h: LineHeader, st: HeaderState): boolean {
+  const w = skipSpaces(s, mark + 1);
+  let e = w;
+  while (e - w < 8 && s.charCodeAt(e) >= 65 && s.charCodeAt(e) <= 90) e++;
+  const level = severityLevel(s.slice(w, e));
+  const bar = skipSpaces(s, e);
+  if (level === LEVEL_NONE || s.charCodeAt(bar) !== 124) return false;
+  const r = skipSpaces(s, bar + 1);
+  h.node = s.slice(i, hostEnd);
+  h.level = level;
+  h.format = 'journald';
+  h.msgStart = r;
+  const colon = s.indexOf(': ', r);
+  if (colon > r && colon - r <= 128) {
+    const progEnd = s.charCodeAt(colon - 1) === 93 ? s.lastIndexOf('[', colon) : colon;
+    if (progEnd > r && s.lastIndexOf(' ', colon - 1) < r) {
+      h.program = s.slice(r, progEnd);
+      h.msgStart = skipSpaces(s, colon + 2);
+    }
+  }
+  readNested(s, h.msgStart, h, st);
+  return true;
+}
+
+/** syslog severity names (as SCT prints them) to levels; NOTICE is informational, CRIT and worse are errors. */
+function severityLevel(word: string): number {
+  switch (word) {
+    case 'DEBUG':
+      return LEVEL_DEBUG;
+    case 'INFO':
+    case 'NOTICE':
+      return LEVEL_INFO;
+    case 'WARN':
+    case 'WARNING':
+      return LEVEL_WARN;
+    case 'ERR':
+    case 'ERROR':
+    case 'CRIT':
+    case 'ALERT':
+    case 'EMERG':
+      return LEVEL_ERROR;
+    default:
+      return LEVEL_NONE;
+  }
 }
 
 /**
@@ -573,7 +646,7 @@ export function readHeader(s: string, h: LineHeader, st: HeaderState): boolean {
       h.format = 'gcJdk8';
       return true;
     }
-    return false;
+    return readTimeOnly(s, h, st);
   }
   let lv = readLevel(s, 0);
   let at = 0;
@@ -585,7 +658,69 @@ export function readHeader(s: string, h: LineHeader, st: HeaderState): boolean {
   if (lv !== 0 && readAfterLevel(s, at + (lv & 15), lv >> 4, h, st)) return true;
   const month = monthAt(s, 0);
   if (month >= 0 && readJournald(s, h, st, month)) return true;
-  return false;
+  return readProgramOnly(s, h, st);
+}
+
+/**
+ * A line that kept only its time of day: a journal pasted without its date (`11:26:23 scylla1 systemd[1]: msg`) or
+ * a message behind a bare time (`11:22:01 Reactor stalled for …`). The line is read with no time at all: the day is
+ * not known, and none is made up.
+ */
+function readTimeOnly(s: string, h: LineHeader, st: HeaderState): boolean {
+  const tod = skipTimeOfDay(s, 0);
+  if (tod < 0 || s.charCodeAt(tod) !== 32 || two(s, 0) > 23 || two(s, 3) > 59 || two(s, 6) > 60) return false;
+  const m = skipSpaces(s, tod);
+  if (readSyslogTail(s, m, h, st)) {
+    // a dated line nested under the program keeps its date (readNested); the outer time of day gives none
+    if (h.basis !== 'absolute') {
+      h.t = NaN;
+      h.basis = 'none';
+    }
+    return true;
+  }
+  h.node = '';
+  h.program = '';
+  // a message starts with a word or a bracket; a row of numbers after a time is some other table
+  const c = s.charCodeAt(m);
+  if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 91)) return false;
+  h.t = NaN;
+  h.basis = 'none';
+  h.msgStart = m;
+  h.format = 'isoPrefix';
+  return true;
+}
+
+/**
+ * A journal line pasted without its date and host: `scylla[1234]:  [shard 3] repair - msg`, `scylla:  [shard 0] …`,
+ * `cassandra[99]: INFO  [main] …`. Taken only when a Scylla or Cassandra line follows the program, so text such as
+ * `Command: …` or `java.lang.OutOfMemoryError: Java heap space` is not mistaken for one.
+ */
+function readProgramOnly(s: string, h: LineHeader, st: HeaderState): boolean {
+  let p = 0;
+  while (p < 64 && isNameChar(s.charCodeAt(p))) p++;
+  if (p === 0) return false;
+  let end = p;
+  if (s.charCodeAt(p) === 91) {
+    const close = s.indexOf(']', p);
+    if (close <= p + 1 || close - p > 11 || !allDigits(s, p + 1, close - p - 1)) return false;
+    end = close + 1;
+  }
+  if (s.charCodeAt(end) !== 58 || s.charCodeAt(end + 1) !== 32) return false;
+  const m = skipSpaces(s, end + 2);
+  if (!s.startsWith('[shard ', m) && readLevel(s, m) === 0) return false;
+  h.t = NaN;
+  h.basis = 'none';
+  h.program = s.slice(0, p);
+  h.format = 'journald';
+  h.msgStart = m;
+  readNested(s, m, h, st);
+  if (h.shard < 0 && h.level === LEVEL_NONE) {
+    h.program = '';
+    h.format = null;
+    h.msgStart = 0;
+    return false;
+  }
+  return true;
 }
 
 /**

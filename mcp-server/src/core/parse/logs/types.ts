@@ -18,7 +18,7 @@ export type LineFormat =
   | 'journald' // "May 01 10:00:00 host scylla[123]: msg" (syslog/journalctl short format)
   | 'gcUnified' // "[2024-05-01T10:00:00.123+0000][0.565s]… msg" (JDK 9+ -Xlog)
   | 'gcJdk8' // "2018-07-27T04:52:27.413+0000: 187831.482: msg" or "187831.482: [GC …" (JDK 8 -Xloggc)
-  | 'isoPrefix'; // "2024-05-01T10:00:00Z msg" (kubectl --timestamps and the like) with no known line under it
+  | 'isoPrefix'; // "2024-05-01T10:00:00Z msg" (kubectl --timestamps and the like), or a bare "11:22:01 msg", with no known line under it
 
 /**
  * Time basis of every `t` in the facts:

@@ -91,14 +91,14 @@ export const parseCompactionhistory = total<NodetoolCompactionHistory>('nodetool
         return at >= 0 ? (t[at] ?? '') : n === 'rows_merged' ? t.slice(6).join(' ') : '';
       });
     }
-    const cell = (n: string) => cells![names.indexOf(n)] ?? '';
+    const cell = (n: string) => cells[names.indexOf(n)] ?? '';
     if (cell('bytes_in') === '' && cell('bytes_out') === '') {
       warnings.push(`row without byte counts skipped (truncated?): ${line.slice(0, 100)}`);
       continue;
     }
     const extra: Record<string, string> = {};
     names.forEach((n, i) => {
-      if (!KNOWN.has(n)) extra[n] = cells![i] ?? '';
+      if (!KNOWN.has(n)) extra[n] = cells[i] ?? '';
     });
     entries.push({
       id: cell('id'),

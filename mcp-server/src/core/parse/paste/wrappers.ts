@@ -40,9 +40,11 @@ const lengthOf =
 
 /**
  * scylla-cluster-tests (SCT) harness lines: `< t:2023-01-02 10:00:00,123 f:base.py l:228 c:sdcm.remote p:DEBUG > `
- * (its LOGGING format in sdcm/utils/log.py).
+ * (its LOGGING format in sdcm/utils/log.py, "< t:%(asctime)s f:%(filename)-15s l:%(lineno)-4s c:%(name)-20s
+ * p:%(levelname)-5s > %(message)s"), also pasted without the leading `< t:`. A remote command's output is logged
+ * with its host in front (`<10.4.11.228>: `), which belongs to the wrapper too.
  */
-const SCT = /^< t:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} f:\S{1,100} +l:\d{1,6} +c:\S{1,100} +p:[A-Z]{1,10} *> ?/;
+const SCT = /^(?:< t:)?\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} f:\S{1,100} +l:\d{1,6} +c:\S{1,100} +p:[A-Z]{1,10} *> ?(?:<[\w.:[\]-]{1,255}>: ?)?/;
 
 /**
  * Avocado test-framework lines (older scylla test runs): `2016-07-12 01:59:07,880 remote  L0192 DEBUG| ` and, for
@@ -73,7 +75,7 @@ const KIBANA = /^(?:[A-Z][a-z]{2,8} \d{1,2}(?:st|nd|rd|th) \d{4}, \d\d:\d\d:\d\d
  * end like a log or text file (or be syslog/messages), so `STATUS:15:NORMAL` in gossipinfo or `10.0.0.1:7000` is
  * never taken for one.
  */
-const GREP_FILE = /^[\w.\/~-]{0,200}(?:\.(?:log|txt|out|err|yaml|yml|json|conf)(?:\.\d{1,4})?|\/(?:syslog|messages))(?::\d{1,9}:|-\d{1,9}-|:)(?=\S)/;
+const GREP_FILE = /^[\w./~-]{0,200}(?:\.(?:log|txt|out|err|yaml|yml|json|conf)(?:\.\d{1,4})?|\/(?:syslog|messages))(?::\d{1,9}:|-\d{1,9}-|:)(?=\S)/;
 /** `grep -n` alone: `123:` (`123-` for context lines), not a time of day (`23:35:22`). */
 const GREP_N = /^(\d{1,9})[:-](?!\d)/;
 /** Line-number gutters (`cat -n`, editors, viewers): `     1\t`, `12 | `, `12│`. */

@@ -41,7 +41,7 @@ function value(c: Cursor): CqlValue {
     while (!c.eat('}')) {
       const k = value(c);
       c.expect(':');
-      out[String(k)] = value(c);
+      out[typeof k === 'string' ? k : JSON.stringify(k)] = value(c);
       c.eat(',');
       if (c.done()) throw new SyntaxError('unterminated map');
     }
@@ -194,7 +194,9 @@ function createKeyspace(c: Cursor): SchemaKeyspace {
     strategy: str(rep['class']) ? shortClass(str(rep['class'])!) : null,
     replication,
     durableWrites: typeof durable === 'boolean' ? durable : null,
-    tablets: tablets ? { enabled: tablets['enabled'] === undefined ? null : String(tablets['enabled']) === 'true', initial: num(tablets['initial']) } : null,
+    tablets: tablets
+      ? { enabled: tablets['enabled'] === undefined ? null : tablets['enabled'] === true || tablets['enabled'] === 'true', initial: num(tablets['initial']) }
+      : null,
   };
 }
 
@@ -240,7 +242,7 @@ function createTable(c: Cursor, currentKs: string | null): SchemaTable {
   const columns: SchemaColumn[] = cols.map((x) => ({
     name: x.name,
     type: x.type,
-    kind: pk!.partition.includes(x.name) ? 'partition_key' : pk!.clustering.includes(x.name) ? 'clustering' : x.isStatic ? 'static' : 'regular',
+    kind: pk.partition.includes(x.name) ? 'partition_key' : pk.clustering.includes(x.name) ? 'clustering' : x.isStatic ? 'static' : 'regular',
   }));
   return {
     keyspace,

@@ -257,7 +257,7 @@ export function factsFromHost(s: HostSnapshot): StorageFacts {
       f.unread.push({ what: key, why: g.reason });
       continue;
     }
-    const x = xfsFromGeometry(g.value, m[1]!);
+    const x = xfsFromGeometry(g.value, m[1]);
     // xfs_info names the device as mounted (/dev/md0, /dev/mapper/vg-data); use the mount's kernel name.
     const mount = f.mounts.find((mm) => mm.target === m[1]);
     if (mount) x.device = mount.device;

@@ -68,7 +68,7 @@ export const parseMdadmDetail = total<MdadmDetail>(KIND, (text) => {
     if (kv) fields[kv[1]!.toLowerCase()] = kv[2]!.trim();
   }
   if (fields['raid level'] === undefined) return unrecognized(KIND, 'no "Raid Level :" line (mdadm --detail output)');
-  const int = (k: string) => (fields[k] !== undefined && /^\d+/.test(fields[k]!) ? Number(/^\d+/.exec(fields[k]!)![0]) : null);
+  const int = (k: string) => (fields[k] !== undefined && /^\d+/.test(fields[k]) ? Number(/^\d+/.exec(fields[k])![0]) : null);
   const chunk = /^(\d+)\s*([KMG])?/i.exec(fields['chunk size'] ?? '');
   const unit = chunk?.[2]?.toUpperCase();
   const warnings: string[] = [];

@@ -341,7 +341,7 @@ function parseResultLine(line: string, results: StressResults): boolean {
   const bracket = /\[(.*)\]\s*$/.exec(rest);
   if (bracket) {
     rest = rest.slice(0, bracket.index);
-    for (const op of bracket[1]!.matchAll(/([A-Za-z_][\w.\-]*):\s*((?:-?[\d,]*\.?\d+|NaN)(?:\s*[A-Za-z/]+)?)/g)) {
+    for (const op of bracket[1]!.matchAll(/([A-Za-z_][\w.-]*):\s*((?:-?[\d,]*\.?\d+|NaN)(?:\s*[A-Za-z/]+)?)/g)) {
       const opName = op[1]!;
       (results.byOperation[opName] ??= {})[field] = convert(field, op[2]!);
     }
@@ -352,7 +352,7 @@ function parseResultLine(line: string, results: StressResults): boolean {
 
 /** One row of the 3.x+ Results block with its per-operation bracket ("Total partitions : 5,000,000 [insert: 5,000,000]"). */
 const RESULT_ROW =
-  /^(?:Op rate|Partition rate|Row rate|Latency (?:mean|median|95th percentile|99th percentile|99\.9th percentile|max)|Total (?:partitions|errors))\s*:\s*[\d.,]+(?:\s*(?:ms|op\/s|pk\/s|row\/s))?\s*\[\w[\w.\-]*:/;
+  /^(?:Op rate|Partition rate|Row rate|Latency (?:mean|median|95th percentile|99th percentile|99\.9th percentile|max)|Total (?:partitions|errors))\s*:\s*[\d.,]+(?:\s*(?:ms|op\/s|pk\/s|row\/s))?\s*\[\w[\w.-]*:/;
 
 function newRun(threadCount: number | null, operation: string | null): StressRun {
   return { threadCount, operation, intervals: [], results: null, improvementPercent: null };

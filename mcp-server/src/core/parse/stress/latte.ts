@@ -157,7 +157,7 @@ function splitRow(line: string, parent: string, percentileSection: boolean, lega
 }
 
 function pick(rec: Record<string, LatteStat>, keys: string[]): LatteStat | null {
-  for (const k of keys) if (rec[k]) return rec[k]!;
+  for (const k of keys) if (rec[k]) return rec[k];
   return null;
 }
 

@@ -3,55 +3,16 @@ import { SCYLLA_SYSTEM_TABLES_QUERY, scyllaTablesToRead } from '../core/facts/fr
 import { VTABLES_FOR_FACTS } from '../core/facts/from-vtables.js';
 import { parseTsv, toTsv } from '../core/parse/tsv.js';
 import { describeError } from '../core/errors.js';
-import { runNodetool } from '../ops/nodetool.js';
+import { runNodetool } from './nodetool.js';
 import { labPaths } from '../lab/paths.js';
-import { mapBounded } from './bounded.js';
-import { NodetoolBatchPool } from './nodetool-batch.js';
-import { locateNodetool } from './nodetool-locate.js';
-import type { CqlSession } from './cql-session.js';
-import type { Target } from './target.js';
-
-/** A node as the sweep addresses it: CQL on address:cqlPort, JMX (for nodetool) on jmxHost:jmxPort. */
-export interface SweepNode {
-  address: string;
-  cqlPort: number;
-  jmxHost: string;
-  jmxPort: number;
-  datacenter: string | null;
-  rack: string | null;
-  hostId: string | null;
-  /** What the driver believes (gossip through the control connection). */
-  upPerDriver: boolean;
-}
-
-export interface RawSourceResult {
-  /** "cql:<keyspace>.<table>" or "nodetool:<subcommand>" (also the bundle file name). */
-  name: string;
-  via: 'cql' | 'nodetool';
-  ok: boolean;
-  ms: number;
-  text?: string;
-  rows?: number;
-  error?: { code: string; message: string };
-  /**
-   * The node answered that this does not exist, and that is a fact about the node, not a failed read: set
-   * (with ok: true, no text) for the system_virtual_schema probe on nodes without virtual tables. Holds the
-   * node's own answer and what it means.
-   */
-  absent?: string;
-}
-
-export interface NodeRaw {
-  node: SweepNode;
-  sources: RawSourceResult[];
-  ms: number;
-  /** CQL answered at all (system.local or the virtual schema). */
-  cqlReachable: boolean;
-  virtualTables: string[];
-  /** The database version recorded in a bundle's manifest (absent in bundles written before it was recorded). */
-  version?: string | null;
-  product?: 'cassandra' | 'scylla' | 'unknown';
-}
+import { mapBounded } from '../collect/bounded.js';
+import { NodetoolBatchPool } from '../collect/nodetool-batch.js';
+import { locateNodetool } from '../collect/nodetool-locate.js';
+import type { CqlSession } from '../collect/cql-session.js';
+import type { Target } from '../collect/target.js';
+import type { NodeRaw, RawSourceResult, SweepNode } from '../core/reports/sweep.js';
+import { labNodetoolArgv } from '../lab/index.js';
+export type { NodeRaw, RawSourceResult, SweepNode } from '../core/reports/sweep.js';
 
 export interface SweepOptions {
   /** nodetool subcommands to add for what no table answers; empty = CQL only. */
@@ -233,7 +194,7 @@ export async function collectNodeWithNodetoolOnly(node: SweepNode, subs: readonl
 
 async function usesJavaNodetool(nodetoolPath: string | undefined): Promise<boolean> {
   try {
-    return (await locateNodetool(nodetoolPath)).source === 'lab';
+    return (await locateNodetool(nodetoolPath, process.env, labNodetoolArgv)).source === 'lab';
   } catch {
     return false;
   }

@@ -1,0 +1,103 @@
+/**
+ * `cql-tuner logs|interpret|review-schema` run from their own bundles (scripts/build-options.mjs verbBundles), and
+ * every other verb from a one-verb program (mcp-server/src/cli/verbs.ts), so a verb loads only what it needs: the
+ * logs verb is compared with DataStax sperf for peak RSS (bench/sperf.mjs). These checks read esbuild's module
+ * graph of each verb bundle, not a measured RSS: the graph is deterministic, so the test cannot flap on a busy
+ * machine, and it fails the day an import drags the MCP SDK, the driver, zod or the lab back into `logs`.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { root, verbBundles, verbOptions } from '../../scripts/build-options.mjs';
+import { buildProgram } from '../../mcp-server/src/cli/main.js';
+import { oneVerbProgram, VERB_LOADERS, verbLoader } from '../../mcp-server/src/cli/verbs.js';
+
+/** The modules a bundle evaluates when it starts: its entry's static imports, transitively (import() excluded). */
+async function loadedAtStart(verb: string): Promise<string[]> {
+  const opts = verbOptions(verb);
+  const { metafile } = await build({ ...opts, write: false, metafile: true, minify: false });
+  const inputs = metafile.inputs;
+  const seen = new Set<string>();
+  const todo = Object.keys(inputs).filter((f) => f.endsWith(`cli/hot/${verb}.ts`));
+  expect(todo).toHaveLength(1);
+  while (todo.length) {
+    const f = todo.pop()!;
+    if (seen.has(f)) continue;
+    seen.add(f);
+    for (const i of inputs[f]?.imports ?? []) if (i.kind !== 'dynamic-import' && !i.external) todo.push(i.path);
+  }
+  return [...seen];
+}
+
+const mcp = [/node_modules\/@modelcontextprotocol\//, /^mcp-server\/src\/mcp\//];
+const lab = /^mcp-server\/src\/lab\//;
+const heavyForLogs = [/node_modules\/zod\//, /node_modules\/yaml\//, /node_modules\/cassandra-driver\//, /node_modules\/execa\//, /node_modules\/adm-zip\//];
+
+describe('verb bundles load only what their verb needs', () => {
+  it('the logs verb starts without zod, yaml, the driver, execa, the lab or the MCP SDK', async () => {
+    const mods = await loadedAtStart('logs');
+    for (const re of [...mcp, lab, ...heavyForLogs])
+      expect(
+        mods.filter((m) => re.test(m)),
+        String(re),
+      ).toEqual([]);
+    // and it does parse and judge logs: the streaming reader and the rules are there
+    expect(mods).toContain('mcp-server/src/ops/node-logs.ts');
+    expect(mods).toContain('mcp-server/src/core/rules/index.ts');
+  }, 60_000);
+
+  it('interpret starts without the MCP SDK, the lab or the driver; review-schema (it reads a live cluster too) without the MCP SDK', async () => {
+    const interpret = await loadedAtStart('interpret');
+    const schema = await loadedAtStart('review-schema');
+    for (const re of [...mcp, lab, /node_modules\/cassandra-driver\//, /node_modules\/execa\//])
+      expect(
+        interpret.filter((m) => re.test(m)),
+        `interpret ${re}`,
+      ).toEqual([]);
+    for (const re of mcp)
+      expect(
+        schema.filter((m) => re.test(m)),
+        `review-schema ${re}`,
+      ).toEqual([]);
+  }, 60_000);
+
+  it('the built entry runs each verb from its own bundle, and everything else from the main bundle', () => {
+    const entry = join(root, 'mcp-server/dist/cql-tuner.js');
+    const said = (args: string[]) =>
+      spawnSync(process.execPath, [entry, ...args], { env: { ...process.env, CQL_TUNER_CODE_CACHE: '0', CQL_TUNER_CODE_CACHE_DEBUG: '1' }, timeout: 30_000 })
+        .stderr.toString()
+        .split('\n')
+        .filter((l) => l.startsWith('cql-tuner code cache: verb bundle '));
+    for (const [verb, path] of Object.entries(verbBundles as Record<string, string>))
+      expect(said([verb, '--help'])).toEqual([`cql-tuner code cache: verb bundle ${join(root, path)}`]);
+    expect(said(['--version'])).toEqual([]);
+    expect(said(['nodetool', '--help'])).toEqual([]);
+  }, 60_000);
+});
+
+describe('one-verb programs are the whole program, one verb at a time', () => {
+  const help = (c: Command): string[] => [c.helpInformation(), ...c.commands.flatMap(help)];
+
+  it('the verb table lists every verb of the whole program but mcp, in order', () => {
+    expect(VERB_LOADERS.map(([name]) => name)).toEqual(
+      buildProgram()
+        .commands.map((c) => c.name())
+        .filter((n) => n !== 'mcp'),
+    );
+    expect(verbLoader(['node', 'cql-tuner', 'logs'])).toBeDefined();
+    for (const argv of [['mcp'], ['--json', 'logs'], ['help', 'logs'], ['nope'], []])
+      expect(verbLoader(['node', 'cql-tuner', ...argv]), argv.join(' ')).toBeUndefined();
+  });
+
+  it('each verb (and its subcommands) has the same help as in the whole program', async () => {
+    const whole = buildProgram();
+    for (const [name, load] of VERB_LOADERS) {
+      const one = await oneVerbProgram(load);
+      expect(one.commands.map((c) => c.name())).toEqual([name]);
+      expect(help(one.commands[0]!), name).toEqual(help(whole.commands.find((c) => c.name() === name)!));
+      expect(one.helpInformation().split('\n')[0]).toBe(whole.helpInformation().split('\n')[0]);
+    }
+  }, 60_000);
+});
