@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "4e7f53fb0e9b3f83e973a4e97179d67ffa4882d7b0c2cf8164c96e1fcb876748" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "e099a2e2e537d99bdc149eece60b78ca546d300baf9d5542b3b9bf5c4b1f3d67" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "b909c1db3f742b8fc40be6efbfd50e0e20bcf596370846878727a4f01be6709e" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "cfb82301ef268ef0fd73fd4d6cdf4920215a4766b1d8ed842ad31e7d56b2aa67" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "35e3a88d7747f6609aac89d006bebbdcc6a1ca0826b9bcacfdd7ce452ab25145" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "d434259f425291e97516dfb384abb256af02ad91a69057bbbbb09054d01687e2" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "4e685b6a0071695825049b0285c046f820ed32a649c80911bc42f13e4ed2cc73" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "65b34ff9a0c491f21456705ed0300ea9db00a1f47d2070f65fe162442da7e6ce" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {

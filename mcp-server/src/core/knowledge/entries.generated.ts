@@ -14770,9 +14770,8 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "dropped.messages"
     ],
     "tags": [
-      "setting:concurrent_reads",
-      "setting:concurrent_writes",
       "thread_pools",
+      "tpstats",
       "convention"
     ],
     "verified": {
