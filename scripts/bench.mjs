@@ -1,16 +1,19 @@
 // `npm run bench`: every benchmark prints numbers measured in this one run, with ratios, not absolute promises.
 import { benchLogs } from '../bench/logs.mjs';
 import { benchMetrics } from '../bench/metrics.mjs';
+import { benchRealWorld } from '../bench/realworld.mjs';
 import { benchSecured } from '../bench/secured.mjs';
 import { benchSnapshot } from '../bench/snapshot.mjs';
 import { benchSperf } from '../bench/sperf.mjs';
 import { benchStartup } from '../bench/startup.mjs';
 import { benchStressOverhead } from '../bench/stress-overhead.mjs';
 
-// BENCH_ONLY=startup (or logs, snapshot, secured, stress, metrics, sperf) runs one benchmark (the snapshot bench starts a 3-node Cassandra lab, ≈ 1 min;
+// BENCH_ONLY=startup (or realworld, logs, snapshot, secured, stress, metrics, sperf) runs one benchmark (the snapshot bench
+// starts a 3-node Cassandra lab, ≈ 1 min;
 // sperf needs scripts/setup-sperf.sh once, else it says so and skips).
 const all = {
   startup: benchStartup,
+  realworld: benchRealWorld,
   logs: benchLogs,
   snapshot: benchSnapshot,
   secured: benchSecured,

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "35e3a88d7747f6609aac89d006bebbdcc6a1ca0826b9bcacfdd7ce452ab25145" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "d434259f425291e97516dfb384abb256af02ad91a69057bbbbb09054d01687e2" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "4e685b6a0071695825049b0285c046f820ed32a649c80911bc42f13e4ed2cc73" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "65b34ff9a0c491f21456705ed0300ea9db00a1f47d2070f65fe162442da7e6ce" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "1241925dd1c3364109b8538324c5b5491600f13895c593b15f2be818f8a6c780" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "68fb3525000ad578dc5e9f99af33a0a2521b9fb70adebd7918a5f8b3c3fb1557" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "47cf5d4dd522c5f84cc92d43892df8bd0372459c29ca081cb7097b14790f3832" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "4c6e78da7cdcbee2cdf1030140cfed35f8e34b3ec69383f48177039b9396539b" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {

@@ -17,11 +17,11 @@ export const PROMETHEUS_MISSING =
 
 export const freePort = freeLoopbackPort;
 
-async function waitHttp(url: string, timeoutMs: number, child: ChildProcess, log: () => string): Promise<void> {
+async function waitHttp(url: string, timeoutMs: number, child: ChildProcess, log: () => string, headers: Record<string, string> = {}): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (child.exitCode !== null) throw new Error(`${url}: the process exited (${child.exitCode}): ${log().slice(-2000)}`);
-    const ok = await fetch(url).then(
+    const ok = await fetch(url, { headers }).then(
       (r) => r.ok,
       () => false,
     );
@@ -81,8 +81,20 @@ export interface PrometheusJob {
   targets: (string | { target: string; instance: string })[];
 }
 
+/** Basic auth on Prometheus' own API (its --web.config.file takes bcrypt hashes only). */
+export interface PrometheusBasicAuth {
+  user: string;
+  password: string;
+  /** bcrypt hash of `password`. */
+  bcrypt: string;
+}
+
 /** Prometheus scraping `jobs` every `scrapeIntervalS`, data in a temp dir removed on stop. */
-export async function startPrometheus(jobs: PrometheusJob[], scrapeIntervalS = 1): Promise<Running & { dir: string }> {
+export async function startPrometheus(
+  jobs: PrometheusJob[],
+  scrapeIntervalS = 1,
+  opts: { basicAuth?: PrometheusBasicAuth } = {},
+): Promise<Running & { dir: string }> {
   if (!PROMETHEUS_BIN) throw new Error(PROMETHEUS_MISSING);
   const dir = await mkdtemp(join(tmpdir(), 'cql-tuner-prom-'));
   const config = [
@@ -102,15 +114,19 @@ export async function startPrometheus(jobs: PrometheusJob[], scrapeIntervalS = 1
     '',
   ].join('\n');
   await writeFile(join(dir, 'prometheus.yml'), config);
+  const auth = opts.basicAuth;
+  if (auth) await writeFile(join(dir, 'web.yml'), `basic_auth_users:\n  ${JSON.stringify(auth.user)}: ${JSON.stringify(auth.bcrypt)}\n`);
   const port = await freePort();
   const { child, log } = startProcess(PROMETHEUS_BIN, [
     `--config.file=${join(dir, 'prometheus.yml')}`,
     `--storage.tsdb.path=${join(dir, 'data')}`,
     `--web.listen-address=127.0.0.1:${port}`,
     '--storage.tsdb.retention.time=1d',
+    ...(auth ? [`--web.config.file=${join(dir, 'web.yml')}`] : []),
   ]);
   const url = `http://127.0.0.1:${port}`;
-  await waitHttp(`${url}/-/ready`, 60_000, child, log);
+  const headers: Record<string, string> = auth ? { authorization: `Basic ${Buffer.from(`${auth.user}:${auth.password}`).toString('base64')}` } : {};
+  await waitHttp(`${url}/-/ready`, 60_000, child, log, headers);
   return {
     url,
     port,

@@ -1,3 +1,4 @@
+import { renderVersion } from '../../mcp-server/src/render/nodetool.js';
 import { describe, expect, it } from 'vitest';
 import { parseInfo, parseStatus, parseVersion } from '../../mcp-server/src/core/parse/nodetool/index.js';
 import { corpus, corpusFiles, HAVE_CORPUS } from '../helpers/corpus.js';
@@ -123,6 +124,22 @@ describe('nodetool version', () => {
     const amb = parseVersion('ReleaseVersion: 3.0.8');
     expect(amb.ok && amb.value.product).toBe('unknown');
     expect(amb.ok && amb.warnings[0]).toMatch(/ScyllaDB/);
+  });
+
+  // Real DSE outputs from datastax-labs/sperf's test data @b3f66da (tests/testdata/diag/DSE_CLUSTER/nodes/10.101.33.205
+  // and tests/testdata/dse68/nodes/172.17.0.2, nodetool/version): DSE names itself on a line before ReleaseVersion.
+  it('reads DSE as DSE: its ReleaseVersion is an internal build, not Apache Cassandra 4.0', () => {
+    for (const [text, dse, release] of [
+      ['DSE version: 6.7.7\nReleaseVersion: 4.0.0.677\n', '6.7.7', '4.0.0.677'],
+      ['DSE version: 6.8.1\nReleaseVersion: 4.0.0.681\n', '6.8.1', '4.0.0.681'],
+    ] as const) {
+      const r = parseVersion(text);
+      expect(r.ok && r.value).toMatchObject({ product: 'dse', dse, release });
+      expect(r.ok && renderVersion(r.value)).toBe(`DataStax Enterprise ${dse} (internal Cassandra build ${release}, not an Apache Cassandra release)`);
+    }
+    // Apache Cassandra's own output has no DSE line (sperf's 2.1.17 diag): unchanged
+    const apache = parseVersion('ReleaseVersion: 2.1.17\n');
+    expect(apache.ok && apache.value).toMatchObject({ product: 'cassandra', dse: null, major: 2, minor: 1 });
   });
 
   it('tolerates log prefixes and indentation', () => {

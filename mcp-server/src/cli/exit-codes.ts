@@ -6,6 +6,7 @@ const WHEN_ONE: Record<string, string> = {
   diagnose: 'a critical finding, or the bundle could not be written',
   interpret: 'a critical finding (exit 2: the output was not recognised)',
   logs: 'a critical finding in the logs',
+  metrics: 'a critical finding in the window (a node stopped answering, messages dropped, requests shed)',
   storage: 'a critical storage finding',
   'audit-os': 'a critical OS finding',
   'audit-config': 'a critical configuration finding',

@@ -41,6 +41,7 @@ export function renderInfo(i: NodetoolInfo): string {
 }
 
 export function renderVersion(v: NodetoolVersion): string {
+  if (v.product === 'dse') return `DataStax Enterprise ${v.dse} (internal Cassandra build ${v.release}, not an Apache Cassandra release)`;
   return `Release ${v.release} (${v.product})`;
 }
 

@@ -88,9 +88,16 @@ export function nodeFactsFromRaw(outputs: readonly RawOutput[]): FactsResult {
   }
   // Without CQL (or before 4.0 with no system.local answer) the version comes from nodetool version.
   const version = parsedNodetool['version'] as NodetoolVersion | undefined;
+  // DSE's ReleaseVersion (4.0.0.677 for DSE 6.7.7) is its own build, not Apache Cassandra 4.0: version-gated
+  // Cassandra rules must not apply it, so the node's version stays unknown and says why.
   if (version) {
-    facts.releaseVersion ??= version.release;
-    facts.product ??= version.product;
+    if (version.product === 'dse') {
+      facts.product ??= 'unknown';
+      facts.dseVersion ??= version.dse ?? undefined;
+    } else {
+      facts.releaseVersion ??= version.release;
+      facts.product ??= version.product;
+    }
   }
   // Without virtual tables (Cassandra < 4.0, ScyllaDB, CQL down) tablestats says how much data each table
   // holds; where a table already has a fact from a virtual table, that value stays (one source per field).

@@ -166,6 +166,8 @@ export interface NodeFacts {
   /** Dropped messages by type since start (nodetool tpstats; no virtual table has them). */
   droppedMessages?: Record<string, number>;
   product?: 'cassandra' | 'scylla' | 'unknown';
+  /** DataStax Enterprise's own version (nodetool version's "DSE version:"); its ReleaseVersion is then not Apache's. */
+  dseVersion?: string;
   threadPools?: ThreadPoolFact[];
   caches?: CacheFact[];
   settings?: Record<string, string | null>;
