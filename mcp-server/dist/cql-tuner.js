@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "1241925dd1c3364109b8538324c5b5491600f13895c593b15f2be818f8a6c780" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "68fb3525000ad578dc5e9f99af33a0a2521b9fb70adebd7918a5f8b3c3fb1557" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "47cf5d4dd522c5f84cc92d43892df8bd0372459c29ca081cb7097b14790f3832" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "4c6e78da7cdcbee2cdf1030140cfed35f8e34b3ec69383f48177039b9396539b" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "0a93d576dc9e4daf722f84fa79e22d3af38de3d51a291a15e999d26db35f23c3" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "d87e3cd6d55c9bd882c3b466adc63c10137b054440954355ce6242fa7b0df482" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "f021306621cfdac5935b0c8720a20077856314c04b3f77b7da4cc19d985b6336" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "51db845bc873113d43acb9b395ec8a0d389b49cf35e8e0201ed6cba33b55cbe5" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {

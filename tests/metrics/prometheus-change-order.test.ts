@@ -3,6 +3,7 @@
  * (node exporter's textfile collector, one exporter per pretend node, metric names as the JMX exporter's Cassandra
  * rules produce them); the real Cassandra + JMX agent version of this is tests/integration/metrics-lab.test.ts.
  */
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectInProcess } from '../helpers/mcp-client.js';
 import { metricsWindow } from '../../mcp-server/src/ops/metrics.js';
 import { renderMetrics } from '../../mcp-server/src/render/metrics.js';
+import { sinceMetrics } from '../../mcp-server/src/ops/diagnose-since.js';
+import type { DiagnosisReport } from '../../mcp-server/src/ops/diagnose.js';
+import { renderReportHtml } from '../../mcp-server/src/render/report/html.js';
+import { renderReportMarkdown } from '../../mcp-server/src/render/report/markdown.js';
 
 const { PNG } = pngjs;
 import { NODE_EXPORTER_BIN, PROMETHEUS_BIN, PROMETHEUS_MISSING, startNodeExporter, startPrometheus, type Running } from '../helpers/prometheus.js';
@@ -134,6 +139,29 @@ describe.skipIf(!have)('change order across nodes through a real Prometheus', ()
       if (saved === undefined) delete process.env.CQL_TUNER_PROMETHEUS_URL;
       else process.env.CQL_TUNER_PROMETHEUS_URL = saved;
     }
+    // diagnose --since … --report: the period's chart goes into the hand-over report (HTML inline, Markdown as an image)
+    const period = await sinceMetrics(80, { prometheus: { url: prom.url }, charts: true });
+    const pc = period.charts?.find((c) => c.title === 'pending compactions');
+    expect(pc?.svg).toMatch(/data-mark="10\.0\.0\.2 ↑ 80\.0 tasks"/);
+    expect(pc!.caption).toMatch(/^jmx exporter through http:\/\/127\.0\.0\.1:\d+, last 80s/);
+    const fixture = JSON.parse(
+      readFileSync(join(import.meta.dirname, '..', 'fixtures', 'lab-incidents', 'tombstones', 'diagnose.json'), 'utf8'),
+    ) as DiagnosisReport;
+    const since = {
+      from: new Date(Date.now() - 80_000).toISOString(),
+      seconds: 80,
+      logs: 'no log read' as const,
+      metrics: period.note,
+      charts: period.charts!,
+    };
+    const html = renderReportHtml({ ...fixture, since }, 'cql-tuner test');
+    expect(html).toContain('<h2>Metrics of the incident period</h2>');
+    expect(html).toContain(pc!.svg);
+    expect(renderReportMarkdown({ ...fixture, since }, 'cql-tuner test')).toMatch(
+      /## Metrics of the incident period\n\n### pending compactions\n\n!\[pending compactions\]\(data:image\/svg\+xml;base64,/,
+    );
+    // without --report nothing is drawn
+    expect((await sinceMetrics(80, { prometheus: { url: prom.url } })).charts).toBeUndefined();
     const text = renderMetrics(r);
     expect(text).toMatch(/pending compactions rose on 2 nodes, 10\.0\.0\.2 first/);
     expect(text.length).toBeLessThan(8000);

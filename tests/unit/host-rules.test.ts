@@ -20,6 +20,30 @@ function run(text: string) {
 }
 const alarming = (fs: Finding[]) => fs.filter((f) => f.severity !== 'info');
 
+// sperf's own iostat test data (datastax-labs/sperf tests/testdata/iostat and busy-iostat @b3f66da, Apache-2.0), and the
+// figures `sperf sysbottle` printed for them in this project's bench (same files, sperf at that commit).
+describe("sperf's bottleneck time, figure for figure", () => {
+  it('busy-iostat: 60.00 % bottleneck (CPU 30.00 %, iowait 30.00 %), nvme0n1 20.00 % at queue depth ≥ 1, as sperf counts it', () => {
+    const f = run(fx('iostat_sysstat11-iowait90-busy_sperf.txt')).findings.find((x) => x.id === 'host.bottleneck-time')!;
+    expect(f.severity).toBe('info');
+    // the current intervals only (the since-boot first report is not current)...
+    expect(f.title).toBe('Bottleneck time 55.56 % of 9 interval(s): CPU-bound 33.33 %, iowait over 5 % 22.22 %');
+    // ...and sperf's own count, since-boot report included
+    expect(f.evidence).toContain(
+      'as sperf sysbottle counts it (the since-boot report too, 10 records): bottleneck 60.00 %, CPU 30.00 %, iowait 30.00 %; ' +
+        'queue depth ≥ 1: nvme0n1 20.00 % (2 of 10)',
+    );
+    expect(f.knowledgeIds).toEqual(['host.cpu.bottleneck-busy', 'host.cpu.iowait', 'host.disk.queue-min']);
+  });
+
+  it('iostat (healthy): 0.00 % everywhere, and the recommendation says the node is not short of CPU or disk', () => {
+    const f = run(fx('iostat_sysstat11-nvme-10reports-healthy_sperf.txt')).findings.find((x) => x.id === 'host.bottleneck-time')!;
+    expect(f.title).toBe('Bottleneck time 0.00 % of 9 interval(s): CPU-bound 0.00 %, iowait over 5 % 0.00 %');
+    expect(f.evidence.join('\n')).toContain('10 records): bottleneck 0.00 %, CPU 0.00 %, iowait 0.00 %; queue depth ≥ 1: nvme0n1 0.00 % (0 of 10)');
+    expect(f.recommendation).toMatch(/not short of CPU or waiting on its disks/);
+  });
+});
+
 describe('host disk rules on real iostat output', () => {
   it('scylladb#1751: 100 %util at 0.41 ms on an SSD doing 56k reads/s is not saturation', () => {
     const r = run(fx('iostat_sysstat10-ssd-util100-await041_scylla1751.txt'));
@@ -64,7 +88,8 @@ describe('host disk rules on real iostat output', () => {
 
   it('sperf iostat: the since-boot report is left out; an idle NVMe writing 1/s at 8–9 ms is not a finding', () => {
     const r = run(fx('iostat_sysstat11-nvme-10reports-healthy_sperf.txt'));
-    expect(r.findings).toEqual([]);
+    // only sperf's bottleneck-time summary, as information
+    expect(r.findings.map((f) => `${f.id} ${f.severity}`)).toEqual(['host.bottleneck-time info']);
     const latency = r.outcomes.find((o) => o.rule === 'host.disk.latency')!;
     expect(latency.checked).toBe(true);
   });

@@ -39,17 +39,28 @@ export function sinceCutOf(sinceSeconds: number, nowMs: number, utcOffsetMinutes
  */
 export async function sinceMetrics(
   sinceSeconds: number,
-  deps: { prometheus?: PrometheusConfig | null; onProgress?: ProgressFn; signal?: AbortSignal; nowS?: number } = {},
-): Promise<{ findings: Finding[]; note: string }> {
+  deps: { prometheus?: PrometheusConfig | null; onProgress?: ProgressFn; signal?: AbortSignal; nowS?: number; charts?: boolean } = {},
+): Promise<{ findings: Finding[]; note: string; charts?: NonNullable<DiagnosisSince['charts']> }> {
   const cfg = deps.prometheus === undefined ? prometheusFromEnv() : deps.prometheus;
   if (!cfg) return { findings: [], note: 'no Prometheus configured (CQL_TUNER_PROMETHEUS_URL), so no metrics history' };
   deps.onProgress?.({ message: `reading the metrics of the last ${sinceSeconds} s` });
   try {
     const r = await metricsWindow(
       { last: `${Math.round(sinceSeconds)}s` },
-      { prometheus: cfg, ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.nowS !== undefined ? { nowS: deps.nowS } : {}) },
+      {
+        prometheus: cfg,
+        ...(deps.signal ? { signal: deps.signal } : {}),
+        ...(deps.nowS !== undefined ? { nowS: deps.nowS } : {}),
+        ...(deps.charts ? { charts: true } : {}),
+      },
     );
-    return { findings: r.findings, note: `${r.source}: ${r.changes.length} change(s), ${r.findings.length} finding(s) (${r.exporters.join(', ')} naming)` };
+    const note = `${r.source}: ${r.changes.length} change(s), ${r.findings.length} finding(s) (${r.exporters.join(', ')} naming)`;
+    const charts = r.charts?.map((c) => ({
+      title: r.nodes.flatMap((n) => n.signals).find((x) => x.signal === c.signal && x.exporter === c.exporter)?.title ?? c.signal,
+      caption: `${c.exporter} exporter through ${r.source}, ${r.window.label}; the change is marked.`,
+      svg: c.svg,
+    }));
+    return { findings: r.findings, note, ...(charts ? { charts } : {}) };
   } catch (e) {
     if (e instanceof OpError && e.code === 'CANCELLED') throw e;
     const d = e as { code?: string; message?: string };

@@ -148,6 +148,8 @@ export async function diagnose(
     labHost?: Target;
     /** The operator's rule policy (trusted: a CLI flag or the environment, never a tool argument). */
     policy?: RulePolicy;
+    /** With sinceSeconds: draw the period's metrics for a hand-over report (the CLI's --report; never a tool result). */
+    periodCharts?: boolean;
   } = {},
 ): Promise<DiagnosisReport> {
   const seconds = input.windowSeconds ?? 0;
@@ -188,7 +190,7 @@ export async function diagnose(
     const r = await readNodeLogs(node, paths, deps.signal, since);
     if (r.logs) logs[node] = r.logs;
   }
-  const sinceM = since ? await sinceMetrics(input.sinceSeconds!, deps) : undefined;
+  const sinceM = since ? await sinceMetrics(input.sinceSeconds!, { ...deps, charts: deps.periodCharts === true }) : undefined;
   deps.onProgress?.({ message: "reading free space on the nodes' hosts (df)" });
   const space = await checkDiskSpace(input, s, () => deps.labHost ?? new LocalTarget(), deps.signal);
   // ScyllaDB nodes only: their hosts' set-up (perftune, cpuset, IRQs, AIO need), through the same targets as df.
@@ -204,6 +206,7 @@ export async function diagnose(
     seconds: input.sinceSeconds!,
     logs: Object.keys(logs).length ? 'restricted to the period' : 'no log read',
     metrics: sinceM.note,
+    ...(sinceM.charts?.length ? { charts: sinceM.charts } : {}),
   } as const;
   return applyPolicyToReport(withSince(report, period, sinceM.findings), deps.policy);
 }

@@ -73,10 +73,18 @@ export function diagnoseCommand(): Command {
                   ...(policy ? { policy } : {}),
                 })
               : await withCommandLineHosts(commandLineHostsOf(o), () =>
-                  diagnose(checkedDiagnoseInput(o), { onProgress: progress, signal: abort.signal, ...(policy ? { policy } : {}) }),
+                  diagnose(checkedDiagnoseInput(o), {
+                    onProgress: progress,
+                    signal: abort.signal,
+                    ...(policy ? { policy } : {}),
+                    // the period's charts are drawn only for the hand-over report
+                    ...(o.report !== undefined ? { periodCharts: true } : {}),
+                  }),
                 );
         progress.done();
         const report = o.report !== undefined ? await writeDiagnosisReport(r, o.report) : undefined;
+        // the SVG of the period's charts belongs in the report file, not in the JSON on stdout
+        if (r.since?.charts) delete r.since.charts;
         if (o.json) printJson(report ? { ...r, report } : r);
         else
           printText(renderDiagnosis(r, { detail: o.detail === true }) + (report ? `\n\nReport (${report.format}, ${report.bytes} bytes): ${report.path}` : ''));

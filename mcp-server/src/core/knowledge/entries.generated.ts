@@ -5826,6 +5826,50 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   },
   // knowledge/host-metrics.yaml
   {
+    "id": "host.cpu.bottleneck-busy",
+    "statement": "sperf's \"bottleneck time\" counts an interval as CPU-bound when user + system + nice + steal exceed 50 % of the CPU, and as I/O-bound when iowait exceeds 5 %; the share of such intervals is the bottleneck time.",
+    "value": 50,
+    "unit": "percent",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax sperf sysbottle (cpu_threshold 50 over %user+%system+%nice+%steal; iowait_threshold 5; total bottleneck time)",
+        "url": "https://github.com/datastax-labs/sperf/blob/master/pysper/sysbottle.py",
+        "ref": "datastax-labs/sperf pysper/sysbottle.py",
+        "date": "v0.6.9"
+      }
+    ],
+    "rationale": "Reported as sperf reports it, so an operator used to `sperf sysbottle` reads the same figures; it is a summary beside the graded rules (host.cpu.idle-floor, host.cpu.iowait, device await and queue), not a grade. sperf adds the CPU-bound and I/O-bound counts, so an interval that is both counts twice (the figure can pass 100 %); the same sum is reported here and said so.",
+    "related": [
+      "host.cpu.iowait",
+      "host.disk.queue-min",
+      "host.cpu.idle-floor"
+    ],
+    "tags": [
+      "os",
+      "cpu",
+      "iostat"
+    ],
+    "verified": {
+      "source": "pysper/sysbottle.py@v0.6.9 lines 130-134 (iowait_threshold 5, cpu_threshold 50, queue_threshold 1), 174-186 (system+user+nice+steal > cpu_threshold; iowait > iowait_threshold), 204 (total bottleneck time = (iowait_exceeded + cpu_exceeded) / count)",
+      "checked": "2026-11-29"
+    }
+  },
+  // knowledge/host-metrics.yaml
+  {
     "id": "host.cpu.busy-share",
     "statement": "A CPU bottleneck is a pattern, not one sample: at least 5 % of the intervals (18 of 360 one-second samples) below the idle floor.",
     "value": 0.05,
@@ -15454,6 +15498,7 @@ export type KnowledgeId =
   | "hints.pending-per-target"
   | "hints.throttle.default"
   | "hints.window-persistent"
+  | "host.cpu.bottleneck-busy"
   | "host.cpu.busy-share"
   | "host.cpu.idle-floor"
   | "host.cpu.iowait"

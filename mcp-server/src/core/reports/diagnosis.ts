@@ -40,6 +40,11 @@ export interface DiagnosisSince {
   /** What the period restricted: logs always; metrics when a Prometheus answered. */
   logs: 'restricted to the period' | 'no log read';
   metrics: string;
+  /**
+   * With --report only (never a tool result): SVG charts of the period's metrics that moved the harmful way, one
+   * line per node with the change marked, for the hand-over report.
+   */
+  charts?: { title: string; caption: string; svg: string }[];
 }
 
 export interface HostWindowResult {

@@ -57,6 +57,9 @@ export interface HostFacts {
   runQueue: RateSample[];
   /** Samples left out because they are averages since boot. */
   sinceBoot: SampleAt[];
+  /** iostat's since-boot reports themselves: never graded, only counted where a tool that counts them is matched (sperf). */
+  sinceBootCpu: CpuSample[];
+  sinceBootDisks: DiskSample[];
   /** Said with every finding: how current the numbers are. */
   caveats: string[];
   /** Whether the numbers are sar's Average: block because the paste had no interval rows. */
@@ -75,6 +78,8 @@ const empty = (tool: HostTool): HostFacts => ({
   vmeffPct: [],
   runQueue: [],
   sinceBoot: [],
+  sinceBootCpu: [],
+  sinceBootDisks: [],
   caveats: [],
   averagesOnly: false,
 });
@@ -84,13 +89,11 @@ function fromIostat(v: Iostat): HostFacts {
   f.cpus = v.banner?.cpus ?? null;
   for (const r of v.reports) {
     const label = `iostat report ${r.index}${r.timestamp ? ` (${r.timestamp})` : ''}`;
-    if (r.sinceBoot === true) {
-      f.sinceBoot.push({ label: `${label}, since boot`, line: r.line });
-      continue;
-    }
-    if (r.cpu) f.cpu.push({ label, line: r.cpuLine ?? r.line, cpu: 'all', shares: r.cpu });
+    const boot = r.sinceBoot === true;
+    if (boot) f.sinceBoot.push({ label: `${label}, since boot`, line: r.line });
+    if (r.cpu) (boot ? f.sinceBootCpu : f.cpu).push({ label, line: r.cpuLine ?? r.line, cpu: 'all', shares: r.cpu });
     for (const d of r.devices) {
-      f.disks.push({
+      (boot ? f.sinceBootDisks : f.disks).push({
         label,
         line: d.line,
         device: d.device,

@@ -329,6 +329,68 @@ const cpuBusy: HostRule = {
   },
 };
 
+/**
+ * sperf's `sysbottle` summary, figure for figure (pysper/sysbottle.py): the share of intervals that were CPU-bound
+ * (user + system + nice + steal over 50 %) plus the share over 5 % iowait, and per device the share at a queue of
+ * one or more. Information beside the graded rules, so an operator used to sperf reads the same numbers.
+ */
+const bottleneckTime: HostRule = {
+  id: 'host.bottleneck-time',
+  checks: "sperf's bottleneck time: intervals CPU-bound (us+sy+ni+st > 50 %) or over 5 % iowait, and time at queue depth ≥ 1 per device",
+  run(f) {
+    if (f.tool !== 'iostat') return 'sperf sysbottle reads iostat only';
+    const skip = allCpu(f);
+    if (skip) return skip;
+    const cpuLimit = numberOf('host.cpu.bottleneck-busy');
+    const ioLimit = threshold('host.cpu.iowait').warning!;
+    const qMin = numberOf('host.disk.queue-min');
+    const pct = (k: number, of: number) => `${((100 * k) / of).toFixed(2)} %`;
+    const count = (cpu: CpuSample[], disks: DiskSample[]) => {
+      const devs = new Map<string, { queued: number; of: number }>();
+      for (const d of disks) {
+        if (IGNORED.test(d.device)) continue;
+        const e = devs.get(d.device) ?? { queued: 0, of: 0 };
+        e.of++;
+        if ((d.queueSize ?? 0) >= qMin) e.queued++;
+        devs.set(d.device, e);
+      }
+      return {
+        n: cpu.length,
+        busy: cpu.filter((c) => (c.shares.user ?? 0) + (c.shares.system ?? 0) + (c.shares.nice ?? 0) + (c.shares.steal ?? 0) > cpuLimit).length,
+        io: cpu.filter((c) => (c.shares.iowait ?? 0) > ioLimit).length,
+        devs,
+      };
+    };
+    const now = count(f.cpu, f.disks);
+    const devLines = (c: ReturnType<typeof count>) => [...c.devs].map(([dev, e]) => `${dev} ${pct(e.queued, e.of)} (${e.queued} of ${e.of})`).join(', ');
+    // sperf counts iostat's since-boot first report as an interval too: its figures are given beside, for parity.
+    const withBoot = f.sinceBootCpu.length ? count([...f.sinceBootCpu, ...f.cpu], [...f.sinceBootDisks, ...f.disks]) : null;
+    return [
+      finding(
+        'host.bottleneck-time',
+        'info',
+        `Bottleneck time ${pct(now.busy + now.io, now.n)} of ${now.n} interval(s): CPU-bound ${pct(now.busy, now.n)}, iowait over ${ioLimit} % ${pct(now.io, now.n)}`,
+        [
+          `CPU-bound (user + system + nice + steal > ${cpuLimit} %): ${now.busy} of ${now.n} interval(s); iowait > ${ioLimit} %: ${now.io} of ${now.n}`,
+          ...(now.devs.size ? [`time at queue depth ≥ ${qMin}: ${devLines(now)}`] : []),
+          ...(withBoot
+            ? [
+                `as sperf sysbottle counts it (the since-boot report too, ${withBoot.n} records): bottleneck ${pct(withBoot.busy + withBoot.io, withBoot.n)}, ` +
+                  `CPU ${pct(withBoot.busy, withBoot.n)}, iowait ${pct(withBoot.io, withBoot.n)}${withBoot.devs.size ? `; queue depth ≥ ${qMin}: ${devLines(withBoot)}` : ''}`,
+              ]
+            : []),
+          'The bottleneck time adds both counts as sperf sysbottle does: an interval that is both counts twice.',
+        ],
+        now.busy + now.io === 0
+          ? 'Neither CPU nor iowait was over the line in these intervals: a slow node here is not short of CPU or waiting on its disks.'
+          : 'Read the graded findings for which one: CPU (what uses it: tpstats, compactionstats, sjk ttop) or the devices (r_await/w_await and aqu-sz).',
+        ['host.cpu.bottleneck-busy', 'host.cpu.iowait', 'host.disk.queue-min'],
+        f,
+      ),
+    ];
+  },
+};
+
 const steal: HostRule = {
   id: 'host.cpu.steal',
   checks: 'CPU time stolen by the hypervisor (%steal / st)',
@@ -544,6 +606,7 @@ export const HOST_RULES: HostRule[] = [
   deviceLatency,
   utilNotSaturation,
   cpuBusy,
+  bottleneckTime,
   steal,
   iowait,
   singleCore,

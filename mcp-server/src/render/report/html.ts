@@ -72,6 +72,10 @@ export function htmlFromModel(m: ReportModel): string {
     out.push('<h2>The window</h2>', '<ul class="window">', ...lines, '</ul>');
     for (const c of m.window.charts) out.push(`<figure>${c.svg}<figcaption>${h(c.caption)}</figcaption></figure>`);
   }
+  if (m.periodCharts.length) {
+    out.push('<h2>Metrics of the incident period</h2>');
+    for (const c of m.periodCharts) out.push(`<h3>${h(c.title)}</h3>`, `<figure>${c.svg}<figcaption>${h(c.caption)}</figcaption></figure>`);
+  }
   out.push(
     '<h2>What was checked</h2>',
     '<ul>',

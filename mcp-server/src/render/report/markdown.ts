@@ -42,6 +42,10 @@ export function markdownFromModel(m: ReportModel): string {
     out.push('## The window', '', ...lines, '');
     for (const c of m.window.charts) out.push(`### ${md(c.title)}`, '', svgImage(c.svg, c.title), '', `_${md(c.caption)}_`, '');
   }
+  if (m.periodCharts.length) {
+    out.push('## Metrics of the incident period', '');
+    for (const c of m.periodCharts) out.push(`### ${md(c.title)}`, '', svgImage(c.svg, c.title), '', `_${md(c.caption)}_`, '');
+  }
   out.push('## What was checked', '');
   out.push(...m.checked.map((c) => `- ✓ \`${c.rule}\`: ${md(c.checks)}${c.findings ? ` — ${c.findings} finding(s)` : ''}`), '');
   out.push(`## Not checked (${m.notChecked.length})`, '');

@@ -25,6 +25,8 @@ export interface ReportModel {
   checked: { rule: string; checks: string; findings: number }[];
   notChecked: { rule: string; checks: string; reason: string }[];
   window: { lines: string[]; charts: WindowChart[] } | null;
+  /** --since with a Prometheus and --report: the period's metrics that moved the harmful way. */
+  periodCharts: WindowChart[];
   /** Where the raw outputs are, or why there are none. */
   raw: string;
   generatedBy: string;
@@ -82,6 +84,7 @@ export function reportModel(r: DiagnosisReport, generatedBy: string): ReportMode
     checked: r.checked.filter((c) => c.checked).map((c) => ({ rule: c.rule, checks: c.checks, findings: c.findings })),
     notChecked: r.checked.filter((c) => !c.checked).map((c) => ({ rule: c.rule, checks: c.checks, reason: c.skippedBecause ?? 'no reason given' })),
     window: w ? { lines: renderWindow(w), charts: windowCharts(w, r.collectedAt) } : null,
+    periodCharts: since?.charts ?? [],
     raw: rawLocation(r),
     generatedBy,
   };
