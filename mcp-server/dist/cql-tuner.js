@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "0a93d576dc9e4daf722f84fa79e22d3af38de3d51a291a15e999d26db35f23c3" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "d87e3cd6d55c9bd882c3b466adc63c10137b054440954355ce6242fa7b0df482" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "f021306621cfdac5935b0c8720a20077856314c04b3f77b7da4cc19d985b6336" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "51db845bc873113d43acb9b395ec8a0d389b49cf35e8e0201ed6cba33b55cbe5" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "feb9bc1ff516c0d2876730c671cbdbc1b60be35c0c8d19de666a906b7664427b" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "d87e3cd6d55c9bd882c3b466adc63c10137b054440954355ce6242fa7b0df482" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "f021306621cfdac5935b0c8720a20077856314c04b3f77b7da4cc19d985b6336" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "34e914e832fe4ff375f68206c34ade9081095d16df4386c9965c11bd5dba06fe" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {

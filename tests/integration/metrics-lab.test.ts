@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LabState } from '../../mcp-server/src/lab/index.js';
+import { readFile } from 'node:fs/promises';
 import { execa } from 'execa';
 import type { MetricsReport } from '../../mcp-server/src/ops/metrics.js';
 import { startStress, waitForRun } from '../../mcp-server/src/ops/stress.js';
@@ -20,6 +21,7 @@ if (!PROMETHEUS_BIN) process.stderr.write(`note: ${PROMETHEUS_MISSING}\n`);
 const haveLatte = (await latteOrSkipNote('metrics-lab integration test')) !== null;
 const skip = skipLab || !haveLatte || !PROMETHEUS_BIN;
 const SCRAPE_S = 2;
+const CANARY = 'canary-7f3e9a1c';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -48,7 +50,13 @@ let prom: Running | undefined;
 
 beforeAll(async () => {
   if (skip) return;
-  state = await lab.start({ nodes: 3, version: '5.0', metrics: true });
+  // a credential of cql-tuner's own in the environment must not reach the nodes' JVMs (collect/child-env.ts)
+  process.env.CQL_TUNER_CANARY_TOKEN = CANARY;
+  try {
+    state = await lab.start({ nodes: 3, version: '5.0', metrics: true });
+  } finally {
+    delete process.env.CQL_TUNER_CANARY_TOKEN;
+  }
   prom = await startPrometheus([{ name: 'cassandra', targets: state.nodes.map((n) => `${n.host}:7070`) }], SCRAPE_S);
 }, 600_000);
 
@@ -67,6 +75,14 @@ afterAll(async () => {
 }, 180_000);
 
 describe.skipIf(skip)('metrics history on a real lab', () => {
+  it("the nodes' JVMs did not inherit cql-tuner's own credential variables", async () => {
+    for (const n of state.nodes) {
+      const environ = await readFile(`/proc/${n.pid}/environ`, 'utf8');
+      expect(environ).toContain('PATH=');
+      expect(environ).not.toContain(CANARY);
+    }
+  });
+
   it('each node serves the JMX exporter naming the metrics tools read', async () => {
     const text = await (await fetch(`http://${state.nodes[0]!.host}:7070/metrics`)).text();
     for (const name of [

@@ -95,3 +95,54 @@ describe('a ring without keyspace replication', () => {
     expect(o.findings.map((f) => f.id).filter((id) => id !== 'ownership.primary-range-skew')).toEqual([]);
   });
 });
+
+// system.load_per_node as ScyllaDB 2025.1+ documents it (scylladb docs/dev/system_keyspace.md: node, dc, rack,
+// tablets_allocated, tablets_allocated_per_shard, …); rows written here, no public capture of an unbalanced one found.
+describe('ScyllaDB tablets per shard (system.load_per_node)', () => {
+  const load = (rows: [string, string, string, number, number][]) => ({
+    name: 'cql:system.load_per_node',
+    text:
+      'node\tdc\track\ttablets_allocated\ttablets_allocated_per_shard\n' +
+      rows.map(([node, dc, rack, t, perShard]) => `${node}\t${dc}\t${rack}\t${t}\t${perShard}`).join('\n') +
+      '\n',
+  });
+  const A = '11111111-1111-1111-1111-111111111111';
+  const B = '22222222-2222-2222-2222-222222222222';
+  const C = '33333333-3333-3333-3333-333333333333';
+
+  it('per-shard counts 1.8× apart in one DC: critical, naming each node and its count', () => {
+    const o = run([
+      load([
+        [A, 'dc1', 'r1', 800, 100],
+        [B, 'dc1', 'r2', 1440, 180],
+        [C, 'dc2', 'r1', 400, 50],
+      ]),
+    ]);
+    const f = o.findings.filter((x) => x.id === 'ownership.tablets-imbalance');
+    expect(f).toHaveLength(1); // dc2 has one node: nothing to compare
+    expect(f[0]).toMatchObject({ severity: 'critical', knowledgeIds: ['scylla.tablets.balance', 'scylla.tablets'] });
+    expect(f[0]!.title).toBe('Tablets per shard in dc1 differ 1.80× between nodes');
+    expect(f[0]!.evidence).toEqual([
+      `${A} (rack r1): 800 tablet replica(s), 100 per shard [system.load_per_node]`,
+      `${B} (rack r2): 1440 tablet replica(s), 180 per shard [system.load_per_node]`,
+    ]);
+  });
+
+  it('1.3× is a warning; within 1.25× (or a node with no tablets yet) is no finding', () => {
+    const warn = run([
+      load([
+        [A, 'dc1', 'r1', 100, 100],
+        [B, 'dc1', 'r2', 130, 130],
+      ]),
+    ]).findings.find((x) => x.id === 'ownership.tablets-imbalance');
+    expect(warn?.severity).toBe('warning');
+    const even = run([
+      load([
+        [A, 'dc1', 'r1', 100, 100],
+        [B, 'dc1', 'r2', 120, 120],
+        [C, 'dc1', 'r3', 0, 0],
+      ]),
+    ]);
+    expect(even.findings.filter((x) => x.id === 'ownership.tablets-imbalance')).toEqual([]);
+  });
+});

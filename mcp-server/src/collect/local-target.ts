@@ -3,6 +3,7 @@ import { execa } from 'execa';
 import { descendantsOf } from '../core/parse/proc/ps-table.js';
 import { checkCommandArgv, RemoteTargetError } from '../core/remote-argv.js';
 import { processTable } from './process-table.js';
+import { inheritedEnv } from './child-env.js';
 import { DEFAULT_MAX_BYTES, type RunOptions, type RunResult, type Target } from './target.js';
 
 /** Runs argv on this machine with execa: no shell, whole process tree killed on timeout or abort. */
@@ -123,15 +124,6 @@ class CappedOutput {
     if (!this.truncated) this.pieces.push(this.decoder.end());
     return this.pieces.join('');
   }
-}
-
-const OWN_SECRET = /^CQL_TUNER_.*(PASSWORD|SECRET|TOKEN)/i;
-
-/** process.env without cql-tuner's own credential variables. */
-function inheritedEnv(): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !OWN_SECRET.test(k)) out[k] = v;
-  return out;
 }
 
 /** SIGKILLs every live descendant of pid (from /proc, or `ps` where there is no /proc), deepest first. */

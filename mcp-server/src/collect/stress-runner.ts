@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, openSync, readFileSync } from 'node:fs';
 import { access, mkdir, mkdtemp, open, readFile, readdir, rename, rm, stat, statfs, writeFile } from 'node:fs/promises';
+import { inheritedEnv } from './child-env.js';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { credentialsFileProbeArgv, credentialsFileSupported, safeCredentialsPath } from '../core/stress/argv-cassandra-stress.js';
@@ -333,15 +334,6 @@ export interface StepResult {
   exitCode: number | null;
   signal: NodeJS.Signals | null;
   ms: number;
-}
-
-const OWN_SECRET = /^CQL_TUNER_.*(PASSWORD|SECRET|TOKEN)/i;
-
-/** process.env without cql-tuner's own credential variables: a step gets only what its argv builder chose. */
-function inheritedEnv(): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !OWN_SECRET.test(k)) out[k] = v;
-  return out;
 }
 
 /**

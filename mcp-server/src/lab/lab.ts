@@ -41,6 +41,7 @@ import { readLabState, removeLabState, writeLabState } from './state.js';
 import { type LabDatacenters, checkTopology, nodePlacement } from './topology.js';
 import type { LabNode, LabNodeStatus, LabSecurityState, LabState, LabStatus } from './types.js';
 import { type LabVersion, SUPPORTED_LAB_VERSIONS, labVersionsNewestFirst, normalizeLabVersion } from './versions.js';
+import { inheritedEnv } from '../collect/child-env.js';
 
 export const DEFAULT_NODE_TIMEOUT_MS = 180_000;
 export const DEFAULT_STOP_TIMEOUT_MS = 30_000;
@@ -203,7 +204,8 @@ async function spawnNode(java: string, argv: string[], cwd: string, consoleLog: 
   let child: ChildProcess;
   try {
     // Detached = own session and process group: the daemon outlives the CLI, and stop can signal the group.
-    child = spawn(java, argv, { cwd, detached: true, stdio: ['ignore', fd, fd], env: process.env });
+    // cql-tuner's own credentials (CQL_TUNER_*PASSWORD/TOKEN) are not the node's business
+    child = spawn(java, argv, { cwd, detached: true, stdio: ['ignore', fd, fd], env: inheritedEnv() });
   } finally {
     closeSync(fd); // the child holds its own copy
   }

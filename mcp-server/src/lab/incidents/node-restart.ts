@@ -15,6 +15,7 @@ import { DAEMON_CLASS, labMarkerFlag } from '../jvm-flags.js';
 import { isAlive, isLabProcess, readCmdline, signalLabProcess } from '../proc.js';
 import { readLabState, writeLabState } from '../state.js';
 import type { LabNode, LabState } from '../types.js';
+import { inheritedEnv } from '../../collect/child-env.js';
 
 const STOP_TIMEOUT_MS = 60_000;
 const START_TIMEOUT_MS = 240_000;
@@ -95,7 +96,7 @@ export async function startNode(state: LabState, node: LabNode, argv: readonly s
   const out = openSync(join(node.dir, 'logs', 'console.log'), 'a');
   let pid: number | undefined;
   try {
-    const child = spawn(argv[0]!, argv.slice(1), { cwd: node.dir, detached: true, stdio: ['ignore', out, out], env: process.env });
+    const child = spawn(argv[0]!, argv.slice(1), { cwd: node.dir, detached: true, stdio: ['ignore', out, out], env: inheritedEnv() });
     child.on('error', () => {});
     child.unref();
     pid = child.pid;
