@@ -24,6 +24,11 @@ function replay(runs: Recorded[]): Target & { asked: string[][] } {
     async run(argv: readonly string[], _o: RunOptions): Promise<RunResult> {
       asked.push([...argv]);
       const r = runs.find((x) => x.argv.join('\0') === argv.join('\0'));
+      // The CPU cap files were first read after this fixture was recorded: answered as grep answers for files that
+      // are not there (exit 2, nothing printed), so the recorded I/O caps are judged as before.
+      if (!r && argv[0] === 'grep' && argv.slice(4).every((a) => /\/cpu\.(cfs_quota_us|cfs_period_us|stat|max)$/.test(a))) {
+        return { argv: [...argv], stdout: '', stderr: '', exitCode: 2, ms: 1, timedOut: false, cancelled: false, truncated: false };
+      }
       if (!r) throw new Error(`not recorded: ${argv.join(' ').slice(0, 200)}`);
       return { argv: [...argv], stdout: r.stdout, stderr: '', exitCode: r.exitCode, ms: 1, timedOut: false, cancelled: false, truncated: false };
     },

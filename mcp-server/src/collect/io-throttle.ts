@@ -15,6 +15,7 @@ import {
   throttleFiles,
   type IoLimit,
 } from '../core/parse/host/io-throttle.js';
+import { cpuThrottleFiles, cpuThrottleFrom, type CpuThrottle } from '../core/parse/host/cpu-throttle.js';
 import { mountFor, parseMountinfo } from '../core/parse/storage/host.js';
 import type { NodeIoThrottle } from '../core/rules/io-throttle.js';
 import type { RunResult, Target } from './target.js';
@@ -93,7 +94,9 @@ export async function readIoThrottle(
       const mi = await run(['cat', `/proc/${d.pid}/mountinfo`]);
       const mounts = mi.exitCode === 0 ? parseMountinfo(mi.stdout) : [];
       const files = throttleFiles(d.cgroups);
+      const cpuFiles = cpuThrottleFiles(d.cgroups);
       let limits: IoLimit[] = [];
+      let cpu: CpuThrottle | undefined;
       let error: string | undefined;
       if (files.length) {
         // grep exits 2 when some files are missing (a v1 host has no io.max): the others are still printed.
@@ -101,11 +104,16 @@ export async function readIoThrottle(
         if (tr.spawnError || tr.timedOut || tr.cancelled) error = why(tr);
         limits = effectiveLimits(parseThrottleGrep(tr.stdout, files));
       }
+      if (cpuFiles.length) {
+        const cr = await run(['grep', '-s', '-H', '', ...cpuFiles]);
+        if (!cr.spawnError && !cr.timedOut && !cr.cancelled) cpu = cpuThrottleFrom(cr.stdout, d.cgroups);
+      }
       out.push({
         node: n.node,
         pid: Number(d.pid),
         dataDirs: n.dataDirs.map((path) => ({ path, majMin: mountFor(mounts, path)?.majMin ?? null })),
         limits,
+        ...(cpu ? { cpu } : {}),
         ...(mi.exitCode !== 0 ? { error: `/proc/${d.pid}/mountinfo: ${why(mi)}` } : error ? { error } : {}),
       });
     }

@@ -15,6 +15,8 @@ export const CAUSE_RANK: Record<string, number> = {
   'log.local-pause': 0,
   // A capped data disk: the node's reads wait on the cgroup throttle, whatever else is slow on it.
   'host.io-throttle': 1,
+  // A CPU quota on the node's process: every thread waits for the next period, whatever else is slow on it.
+  'host.cpu-throttle': 1,
   'log.time-to-safepoint': 2,
   'jvm.gc.pause': 3,
   'compaction.pending': 4,
@@ -31,6 +33,12 @@ export const CAUSE_RANK: Record<string, number> = {
  */
 const DISK_CAP = 'host.io-throttle';
 const DISK_CAP_EXPLAINS = /^log\.(time-to-safepoint|dropped|local-pause|timed-out-queries)$/;
+/**
+ * A CPU quota that stops the whole process each period explains the same and more: threads held off the CPU
+ * reach safepoints late and stretch GC pauses, stages queue, requests time out and are dropped.
+ */
+const CPU_CAP = 'host.cpu-throttle';
+const CPU_CAP_EXPLAINS = /^(log\.(time-to-safepoint|stop-the-world|gc-pause|dropped|local-pause|timed-out-queries|threadpool-pending)|jvm\.gc\.pause)$/;
 
 /**
  * A request stage held to a few threads now (concurrent_reads 2) explains that stage's queue and the drops of the
@@ -73,8 +81,10 @@ export function chainFindings(findings: Finding[], timelines: Record<string, Log
   const byNode = new Map<string, Finding[]>();
   for (const f of findings) if (f.node) (byNode.get(f.node) ?? byNode.set(f.node, []).get(f.node)!).push(f);
   for (const list of byNode.values()) {
-    const cap = list.find((f) => f.id === DISK_CAP && f.severity !== 'info');
-    if (cap) for (const s of list.filter((f) => DISK_CAP_EXPLAINS.test(f.id))) follow(cap, s);
+    const cpuCap = list.find((f) => f.id === CPU_CAP && f.severity !== 'info');
+    if (cpuCap) for (const s of list.filter((f) => CPU_CAP_EXPLAINS.test(f.id))) follow(cpuCap, s);
+    const cap = list.find((f) => f.id === DISK_CAP && f.severity !== 'info') ?? cpuCap;
+    if (cap) for (const s of list.filter((f) => DISK_CAP_EXPLAINS.test(f.id) && !taken.has(f))) follow(cap, s);
     for (const low of list.filter((f) => f.id === STAGE_LOW && f.severity !== 'info')) {
       const stage = stageOf(low);
       if (!stage) continue;
@@ -131,7 +141,9 @@ export function chainFindings(findings: Finding[], timelines: Record<string, Log
         reason:
           effects.some((e) => DISK_CAP_EXPLAINS.test(e.id)) && f.id === DISK_CAP
             ? `same node (${f.node}): a disk capped now explains these log symptoms (compare their times with when the cap was set)`
-            : (reasons.get(f) ?? `same node (${f.node}) and time (${f.when ?? 'now'}): ${f.id} explains the others`),
+            : f.id === CPU_CAP && effects.some((e) => CPU_CAP_EXPLAINS.test(e.id) || DISK_CAP_EXPLAINS.test(e.id))
+              ? `same node (${f.node}): a CPU quota hit now explains these symptoms (compare their times with when the quota was set)`
+              : (reasons.get(f) ?? `same node (${f.node}) and time (${f.when ?? 'now'}): ${f.id} explains the others`),
         effects,
       },
     });

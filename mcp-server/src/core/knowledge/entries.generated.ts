@@ -10151,6 +10151,58 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   },
   // knowledge/os.yaml
   {
+    "id": "os.cgroup.cpu-throttle",
+    "statement": "A cgroup CPU quota (CFS bandwidth control: cgroup v1 cpu.cfs_quota_us per cpu.cfs_period_us, -1 = none; cgroup v2 cpu.max \"QUOTA PERIOD\", max = none) lets a process's threads run for the quota in each period, then stops all of them until the next; cpu.stat counts the periods (nr_periods) and those in which the group was throttled (nr_throttled). Throttled in 5 % of periods or more is a finding; 25 % or more, critical.",
+    "thresholds": {
+      "warning": 5,
+      "critical": 25,
+      "direction": "above"
+    },
+    "unit": "percent of periods throttled",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Linux kernel docs — CFS Bandwidth Control (cpu.cfs_quota_us, cpu.cfs_period_us, cpu.stat nr_periods / nr_throttled / throttled_time)",
+        "url": "https://docs.kernel.org/scheduler/sched-bwc.html",
+        "ref": "torvalds/linux Documentation/scheduler/sched-bwc.rst"
+      },
+      {
+        "title": "Linux kernel docs — Control Group v2, CPU Interface Files (cpu.max, cpu.stat nr_throttled / throttled_usec)",
+        "url": "https://docs.kernel.org/admin-guide/cgroup-v2.html",
+        "ref": "torvalds/linux Documentation/admin-guide/cgroup-v2.rst"
+      }
+    ],
+    "rationale": "A throttled JVM is runnable but stopped by the kernel, so the host looks idle while requests, GC and compaction wait together; Kubernetes CPU limits, docker --cpus and systemd CPUQuota= set exactly this. Measured here: a busy loop in a 5 % quota group (5000 µs per 100000 µs) was throttled in 30 of 30 periods, 2.80 s in 3 s (tests/fixtures/host/cgroup-cpu). The 5 % and 25 % levels are this project's convention: the kernel defines the counters, not a limit.",
+    "related": [
+      "os.cgroup.io-throttle",
+      "k8s.cpu.limit-throttling"
+    ],
+    "tags": [
+      "os",
+      "cpu",
+      "cgroup",
+      "convention"
+    ],
+    "verified": {
+      "source": "https://docs.kernel.org/scheduler/sched-bwc.html#statistics (cpu.stat nr_periods, nr_throttled, throttled_time in ns; quota -1 = unconstrained per its Management section) and cgroup-v2.rst cpu.max ('$MAX $PERIOD', max = no limit); read back on linux-6.18 here: /sys/fs/cgroup/cpu/cqlt-probe cpu.stat 'nr_periods 30', 'nr_throttled 30', 'throttled_time 2803732779'",
+      "checked": "2026-11-29"
+    }
+  },
+  // knowledge/os.yaml
+  {
     "id": "os.cgroup.io-throttle",
     "statement": "A cgroup block I/O limit caps what a process may read and write on one device (cgroup v1 blkio.throttle.{read,write}_{bps,iops}_device, cgroup v2 io.max), whatever the device itself can do; limits set on an ancestor cgroup apply too. A cap on a Cassandra node's data device bounds its reads and flushes.",
     "appliesTo": [
@@ -15607,6 +15659,7 @@ export type KnowledgeId =
   | "native-transport.rate-limiting.default"
   | "native-transport.throw-on-overload.default"
   | "os.aio-max-nr.scylla"
+  | "os.cgroup.cpu-throttle"
   | "os.cgroup.io-throttle"
   | "os.clocksource"
   | "os.cpu-governor"

@@ -5,10 +5,13 @@
  */
 import type { Finding, RuleOutcome } from '../findings.js';
 import type { IoLimit, ThrottleKind } from '../parse/host/io-throttle.js';
-import { partly, skipped } from './rule.js';
+import type { CpuThrottle } from '../parse/host/cpu-throttle.js';
+import { grade, PACK, partly, skipped } from './rule.js';
 
 export const IO_THROTTLE_RULE = 'io-throttle';
-export const IO_THROTTLE_CHECKS = "cgroup block I/O caps (blkio.throttle.*, io.max) on the data disk of each node's process (host)";
+export const IO_THROTTLE_CHECKS =
+  "cgroup caps on each node's process (host): block I/O on its data disk (blkio.throttle.*, io.max) and CPU time (cpu.cfs_quota_us, cpu.max) with how " +
+  'often it was throttled';
 
 export interface NodeIoThrottle {
   node: string;
@@ -17,6 +20,8 @@ export interface NodeIoThrottle {
   dataDirs: { path: string; majMin: string | null }[];
   /** The tightest cap of each kind per device, from the process's cgroup and its ancestors. */
   limits: IoLimit[];
+  /** The CPU cap on the process (CFS bandwidth) and how often it was throttled, when its cgroups were read. */
+  cpu?: CpuThrottle;
   error?: string;
 }
 
@@ -51,6 +56,8 @@ export function ioThrottleOutcome(hosts: readonly IoThrottleHost[]): RuleOutcome
         continue;
       }
       read++;
+      const cpu = n.cpu ? cpuThrottleFinding(n.node, n.pid, n.cpu) : null;
+      if (cpu) findings.push(cpu);
       const devices = new Map<string, string[]>();
       for (const d of n.dataDirs) if (d.majMin !== null) devices.set(d.majMin, [...(devices.get(d.majMin) ?? []), d.path]);
       const onData = n.limits.filter((l) => devices.has(l.majMin));
@@ -80,4 +87,43 @@ export function ioThrottleOutcome(hosts: readonly IoThrottleHost[]): RuleOutcome
     return skipped(IO_THROTTLE_RULE, problems.join('; ') || 'no node process was found on the hosts reached');
   }
   return partly(IO_THROTTLE_RULE, findings, problems);
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(x < 0.1 ? 1 : 0)} %`;
+
+/**
+ * A CFS quota on the node's process: information when it is rarely hit, graded by the share of periods in which
+ * the kernel stopped the process for having used its quota (since its cgroup was created).
+ */
+function cpuThrottleFinding(node: string, pid: number, t: CpuThrottle): Finding | null {
+  if (!t.cap) return null;
+  const { cap, stat } = t;
+  const share = stat && stat.periods > 0 ? stat.throttled / stat.periods : null;
+  const sev = share === null ? null : grade(PACK, 100 * share, 'os.cgroup.cpu-throttle');
+  const cpus = cap.cpus >= 10 ? cap.cpus.toFixed(0) : cap.cpus.toFixed(2).replace(/\.?0+$/, '');
+  return {
+    id: 'host.cpu-throttle',
+    severity: sev ?? 'info',
+    node,
+    title:
+      share !== null && share > 0
+        ? `${node}: the process may use ${cpus} CPU(s) (cgroup CPU quota) and was stopped for it in ${pct(share)} of periods`
+        : `${node}: the process is capped at ${cpus} CPU(s) by a cgroup CPU quota`,
+    evidence: [
+      `${cap.file}: quota ${cap.quotaUs} µs per ${cap.periodUs} µs period = ${cpus} CPU(s) (the process, pid ${pid}, is in this cgroup or below it)`,
+      ...(stat
+        ? [
+            `${stat.dir}/cpu.stat: ${stat.throttled} of ${stat.periods} periods throttled, ${(stat.throttledMs / 1000).toFixed(2)} s throttled in all ` +
+              '(since the cgroup was created)',
+          ]
+        : ["cpu.stat of the process's cgroup was not read: how often the quota stopped it is unknown"]),
+      'a throttled process is runnable and stopped by the kernel until the next period: the host looks idle while every thread of the node waits',
+    ],
+    recommendation:
+      'Raise or remove the quota where it is set (a Kubernetes CPU limit, docker --cpus, systemd CPUQuota=, or the cgroup file): a JVM needs ' +
+      'its GC, compaction and request threads to run together, and a quota that stops them all mid-period turns into latency and timeouts.',
+    knowledgeIds: ['os.cgroup.cpu-throttle'],
+    confidence: 'high',
+    when: 'now',
+  };
 }

@@ -18,7 +18,16 @@ export const slowNode: Incident = {
   nodes: 3,
   needs: ['root', 'cgroup-v1-cpu', 'latte'],
   // A JVM starved of CPU cannot bring its threads to a safepoint in time: long TTSP and stalls on that node are the fault itself.
-  expect: ['dropped.messages', 'log.dropped', 'log.time-to-safepoint', 'log.stop-the-world', 'log.threadpool-pending', 'threadpool.pending', 'cluster.outlier'],
+  expect: [
+    'host.cpu-throttle',
+    'dropped.messages',
+    'log.dropped',
+    'log.time-to-safepoint',
+    'log.stop-the-world',
+    'log.threadpool-pending',
+    'threadpool.pending',
+    'cluster.outlier',
+  ],
   async inject(ctx) {
     await createIncidentKeyspace(ctx);
     await ctx.cql(KV_TABLE);
