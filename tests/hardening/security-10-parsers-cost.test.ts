@@ -27,19 +27,33 @@ function status(n: number): string {
 }
 
 describe('class 10: parser cost on huge well-formed outputs', () => {
-  it('a 100k-row nodetool status is interpreted in under 2 s, findings and evidence bounded', () => {
+  it('a 100k-row nodetool status is interpreted in linear time, findings and evidence bounded', () => {
+    // Judged by how the time grows with the rows, measured side by side, not by a wall-clock figure that a busy
+    // 2-core machine can miss (CI beside a build: 3.25 s for the 2 s once allowed): 10× the rows must cost about 10×
+    // the time (the quadratic topology rule took 77 s, ~100×). Best of three each, after a warm-up.
+    interpretText(status(10_000));
+    const time = (text: string) => {
+      let best = Infinity;
+      for (let i = 0; i < 3; i++) {
+        const t0 = performance.now();
+        interpretText(text);
+        best = Math.min(best, performance.now() - t0);
+      }
+      return best;
+    };
+    const small = time(status(10_000));
     const text = status(100_000);
-    const t0 = performance.now();
+    const big = time(text);
     const r = interpretText(text);
-    const ms = performance.now() - t0;
     expect(r.ok).toBe(true);
     expect(r.kind).toBe('nodetool.status');
     const imbalance = r.findings.find((f) => f.id === 'topology.load-imbalance');
     expect(imbalance?.evidence.length).toBeLessThanOrEqual(201);
     expect(imbalance?.evidence.at(-1)).toMatch(/… and 99800 more nodes/);
-    expect(ms).toBeLessThan(2000);
-    record({ section: 'attack', cls: '10 parser cost', tried: 1, unsafe: ms < 2000 ? 0 : 1 });
-  }, 120_000);
+    expect(big / small, `10k rows ${small.toFixed(0)} ms, 100k rows ${big.toFixed(0)} ms`).toBeLessThan(25);
+    expect(big).toBeLessThan(10_000);
+    record({ section: 'attack', cls: '10 parser cost', tried: 1, unsafe: big / small < 25 ? 0 : 1 });
+  }, 180_000);
 
   it('a 200k-row nodetool status does not overflow the stack', () => {
     const r = interpretText(status(200_000));

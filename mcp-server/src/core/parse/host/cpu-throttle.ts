@@ -8,7 +8,7 @@
  *              throttled_usec (Documentation/admin-guide/cgroup-v2.rst, "CPU Interface Files").
  * Caps on ancestors apply too. Pure: /proc/PID/cgroup and the files' text in, typed facts out; never throws.
  */
-import { CGROUP_ROOT, type ProcCgroups } from './io-throttle.js';
+import { CGROUP_ROOT, joinPath, withAncestors, type ProcCgroups } from './io-throttle.js';
 
 export interface CpuCap {
   /** CPUs' worth of time per period (quota / period), the tightest along the process's cgroup and its ancestors. */
@@ -33,14 +33,7 @@ export interface CpuThrottle {
   stat: CpuThrottleStat | null;
 }
 
-function withAncestors(path: string): string[] {
-  const parts = path.split('/').filter((x) => x !== '');
-  const out: string[] = [];
-  for (let i = parts.length; i >= 0; i--) out.push(`/${parts.slice(0, i).join('/')}`);
-  return out;
-}
-
-const join = (...p: string[]) => p.join('/').replace(/\/{2,}/g, '/');
+const join = joinPath;
 
 /** The v1 cpu hierarchy's directory name as /proc shows its controllers ("cpu", "cpu,cpuacct"), or null. */
 function v1Cpu(cg: ProcCgroups): string | null {

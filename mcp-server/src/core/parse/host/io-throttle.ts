@@ -61,14 +61,15 @@ export function parseProcCgroup(text: string): ProcCgroups {
 }
 
 /** The path and each ancestor up to the root: "/a/b" → ["/a/b", "/a", "/"]. */
-function withAncestors(path: string): string[] {
+export function withAncestors(path: string): string[] {
   const parts = path.split('/').filter((x) => x !== '');
   const out: string[] = [];
   for (let i = parts.length; i >= 0; i--) out.push(`/${parts.slice(0, i).join('/')}`);
   return out;
 }
 
-const join = (...p: string[]) => p.join('/').replace(/\/{2,}/g, '/');
+export const joinPath = (...p: string[]) => p.join('/').replace(/\/{2,}/g, '/');
+const join = joinPath;
 
 /** Every throttle file that can limit the process: v1 blkio hierarchy and the v2 io.max (plain and hybrid mounts). */
 export function throttleFiles(cg: ProcCgroups): string[] {
