@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "0f09d22fdc26a809902c1e6ee8de9ef4be85ab270cdf060552c78b337eeadb2c" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "521f3d122705c82e911711bb5cf1d74986c7a2ae2aa9070bf0008ca283e08c49" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "72cd643f5aa57805bd49804e907e732c28d5cd004d7a072cdbe4146b3b0869ff" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "18b7cb4954ee3c17694b699f44c465ae50854dbc97a28d5b8fcadae895d2ba9c" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "7d9429ea9bcd44f135cae4519f32691269f597810a60434a186f0bdf868de404" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "521f3d122705c82e911711bb5cf1d74986c7a2ae2aa9070bf0008ca283e08c49" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "72cd643f5aa57805bd49804e907e732c28d5cd004d7a072cdbe4146b3b0869ff" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "6ad5ce5c6c0ada5085855b2d1f4f0c444d8db8ae2fda12907a4f0d39e232eabf" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {

@@ -157,9 +157,10 @@ describe.skipIf(!have)('change order across nodes through a real Prometheus', ()
     const html = renderReportHtml({ ...fixture, since }, 'cql-tuner test');
     expect(html).toContain('<h2>Metrics of the incident period</h2>');
     expect(html).toContain(pc!.svg);
-    expect(renderReportMarkdown({ ...fixture, since }, 'cql-tuner test')).toMatch(
-      /## Metrics of the incident period\n\n### pending compactions\n\n!\[pending compactions\]\(data:image\/svg\+xml;base64,/,
-    );
+    const md = renderReportMarkdown({ ...fixture, since }, 'cql-tuner test');
+    // a chart per signal that moved the harmful way (the reads that fell with it come too), each as an image
+    expect(md).toContain('## Metrics of the incident period\n\n### ');
+    expect(md).toContain('### pending compactions\n\n![pending compactions](data:image/svg+xml;base64,');
     // without --report nothing is drawn
     expect((await sinceMetrics(80, { prometheus: { url: prom.url } })).charts).toBeUndefined();
     const text = renderMetrics(r);

@@ -15,3 +15,4 @@ export {
 } from './lab.js';
 export { resolveCassandraJars, type ResolvedJars } from './resolve.js';
 export { labPaths } from './paths.js';
+export { readLabState } from './state.js';

@@ -10,6 +10,7 @@ import { nodeDirsFromSettings } from '../core/rules/disk-space.js';
 import type { RulesResult } from '../core/rules/index.js';
 import { perHost, withHostOutcome, type HostGroupInput } from './host-checks.js';
 import type { ClusterSnapshot } from './snapshot.js';
+import { labPaths, readLabState } from '../lab/index.js';
 
 export interface IoThrottleCheck {
   hosts: IoThrottleHost[];
@@ -23,15 +24,20 @@ export async function checkIoThrottle(
   local: () => Target,
   signal?: AbortSignal,
 ): Promise<IoThrottleCheck | undefined> {
-  const nodes = s.nodes.filter((n) => n.reachable && n.facts.product !== 'scylla');
+  // Unreachable nodes too: a node starved by a CPU quota may not answer CQL, and its cgroup is what says why.
+  const nodes = s.nodes.filter((n) => n.facts.product !== 'scylla');
   if (nodes.length === 0) return undefined;
+  // The lab's own record says where each node lives, for a node whose settings could not be read.
+  const lab = input.lab ? await readLabState(labPaths().stateDir).catch(() => null) : null;
+  const labDir = (address: string) => lab?.nodes.find((x) => x.host === address)?.dir;
   const dirs = new Map(
-    nodes.map((n) => [
-      n.address,
-      nodeDirsFromSettings(n.facts.settings as Record<string, unknown> | undefined)
+    nodes.map((n) => {
+      const fromSettings = nodeDirsFromSettings(n.facts.settings as Record<string, unknown> | undefined)
         .filter((d) => d.setting === 'data_file_directories')
-        .map((d) => d.path),
-    ]),
+        .map((d) => d.path);
+      const dir = labDir(n.address);
+      return [n.address, fromSettings.length || dir === undefined ? fromSettings : [`${dir}/data`]];
+    }),
   );
   return perHost(
     input,

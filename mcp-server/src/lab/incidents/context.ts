@@ -102,6 +102,9 @@ export async function realContext(state: LabState, onProgress: ProgressFn = () =
     contactPoints: state.nodes.map((n) => n.host),
     localDataCenter: first.datacenter,
     socketOptions: { readTimeout: 120_000, connectTimeout: 10_000 },
+    // No pool warm-up: connect() would otherwise wait on every node, and a heal must start while a node is frozen
+    // (node-down's SIGSTOP accepts TCP and never answers: the heal waited until the scenario's 300 s timeout).
+    pooling: { warmup: false },
   });
   await client.connect();
   const prefix = await labNodetoolArgv(state.version);
