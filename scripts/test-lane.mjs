@@ -22,7 +22,7 @@ const started = Date.now();
 const run = spawnSync(
   process.execPath,
   ['node_modules/vitest/vitest.mjs', 'run', '--project', lane, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...extra],
-  { stdio: 'inherit' },
+  { stdio: 'inherit', env: { ...process.env, ...(lane === 'hermetic' ? { CQL_TUNER_PARALLEL_FILES: '1' } : {}) } },
 );
 
 let results;

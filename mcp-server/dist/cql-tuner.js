@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "7d9429ea9bcd44f135cae4519f32691269f597810a60434a186f0bdf868de404" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "521f3d122705c82e911711bb5cf1d74986c7a2ae2aa9070bf0008ca283e08c49" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "72cd643f5aa57805bd49804e907e732c28d5cd004d7a072cdbe4146b3b0869ff" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "6ad5ce5c6c0ada5085855b2d1f4f0c444d8db8ae2fda12907a4f0d39e232eabf" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "6aaf31bb5d1449872d3ac21155e8b9086486b8bfe3c6a1939a64ea5b16bb84da" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "5eb60c59384b3aa10b9d0699ba7cfc661bd600e2d1661daa8731230414b6ee4b" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "d29285ec1727d0879942ebff406b63d448aad8a84ef657231ed568f027886054" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "063fac0ec6052a63ad7f1973653dd00380c2a10105b0b8e7b75701d6cb5a0719" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {

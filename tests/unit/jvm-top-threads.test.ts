@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { detect } from '../../mcp-server/src/core/detect.js';
-import { parseTopThreads, topThreadGroup, type TopThreads } from '../../mcp-server/src/core/parse/host/top-threads.js';
+import { parseTopThreads, topThreadGroup, type TopThreads } from '../../mcp-server/src/core/kinds/jvm-top-threads/parse.js';
 import { kindRulesFor } from '../../mcp-server/src/core/rules/per-kind.js';
-import { familiesOf, threadFamily } from '../../mcp-server/src/core/rules/jvm-top-threads.js';
+import { familiesOf, threadFamily } from '../../mcp-server/src/core/kinds/jvm-top-threads/rules.js';
 import { fixture } from '../helpers/corpus.js';
 
 const HEAD = `top - 10:01:02 up 3 days,  1 user,  load average: 3.10, 2.90, 2.70

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { judgeOf, KINDS, SUPPORTED_KINDS } from '../../mcp-server/src/core/detect.js';
 import { kindRulesFor } from '../../mcp-server/src/core/rules/per-kind.js';
 import { NODETOOL_PARSERS } from '../../mcp-server/src/core/parse/nodetool/index.js';
+import { KIND_MODULES } from '../../mcp-server/src/core/kinds/registry.js';
 
 describe('kind registry (core/detect.ts KINDS)', () => {
   it('lists each kind once, and every kind has a judge', () => {
@@ -15,8 +16,9 @@ describe('kind registry (core/detect.ts KINDS)', () => {
     for (const k of KINDS) expect(['node-rules', 'log-rules', 'kind-rules'], k.kind).toContain(k.judge.by);
   });
 
-  it('nodetool outputs go to the node rules, through a nodetool parser of the same name', () => {
-    const nodetool = KINDS.filter((k) => k.kind.startsWith('nodetool.'));
+  it('nodetool outputs (other than kind modules, which carry their own rules) go to the node rules, through a nodetool parser of the same name', () => {
+    const modules = new Set(KIND_MODULES.map((m) => m.kind));
+    const nodetool = KINDS.filter((k) => k.kind.startsWith('nodetool.') && !modules.has(k.kind));
     expect(nodetool.length).toBeGreaterThan(10);
     for (const k of nodetool) {
       expect(k.judge, k.kind).toEqual({ by: 'node-rules' });

@@ -1,6 +1,6 @@
 /** The top -H header is found in linear time: a long hostile "PID USER %CPU %CPU …" line without COMMAND at the end. */
 import { describe, expect, it } from 'vitest';
-import { parseTopThreads, topThreadsSignature } from '../../mcp-server/src/core/parse/host/top-threads.js';
+import { parseTopThreads, topThreadsSignature } from '../../mcp-server/src/core/kinds/jvm-top-threads/parse.js';
 
 describe('top -H header on a hostile line', () => {
   const line = `PID USER ${'%CPU '.repeat(20_000)}x`;

@@ -1,3 +1,5 @@
+import { OpError } from '../core/errors.js';
+
 /** Runs fn over items with at most `limit` in flight; results keep the input order; never rejects. */
 export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<PromiseSettledResult<R>[]> {
   const results = new Array<PromiseSettledResult<R>>(items.length);
@@ -19,7 +21,17 @@ export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (
 /** Rejects with a timeout error after ms unless the promise settles first; the timer never keeps Node alive. */
 export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const t = setTimeout(() => reject(Object.assign(new Error(`${what} did not finish within ${ms} ms`), { code: 'TIMEOUT' })), ms);
+    const t = setTimeout(
+      () =>
+        reject(
+          new OpError(
+            'TIMEOUT',
+            `${what} did not finish within ${ms} ms`,
+            'Check that the node or host answers (it may be overloaded or unreachable), then try again.',
+          ),
+        ),
+      ms,
+    );
     t.unref();
     p.then(
       (v) => {

@@ -1,3 +1,4 @@
+import { OpError } from '../core/errors.js';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { nodeFactsFromRaw } from '../core/facts/from-raw.js';
@@ -41,10 +42,11 @@ export async function writeBundle(dir: string, meta: Omit<BundleManifest, 'forma
   if (existing) {
     const entries = existing.isDirectory() ? await readdir(finalDir) : ['(a file)'];
     if (entries.length) {
-      throw Object.assign(new Error(`bundle directory ${finalDir} already exists and is not empty`), {
-        code: 'BUNDLE_EXISTS',
-        fix: 'Choose a new directory name; bundles are never overwritten.',
-      });
+      throw new OpError(
+        'BUNDLE_EXISTS',
+        `bundle directory ${finalDir} already exists and is not empty`,
+        'Choose a new directory name; bundles are never overwritten.',
+      );
     }
   }
   await mkdir(dirname(finalDir), { recursive: true });
@@ -73,10 +75,11 @@ export async function writeBundle(dir: string, meta: Omit<BundleManifest, 'forma
   } catch (e) {
     await rm(tmp, { recursive: true, force: true }).catch(() => {});
     if ((e as NodeJS.ErrnoException).code === 'ENOSPC') {
-      throw Object.assign(new Error(`no space left on the device holding ${finalDir} (ENOSPC): the bundle was not written (its partial copy was removed)`), {
-        code: 'DISK_FULL',
-        fix: 'Free space there or choose a bundle directory on a file system with room, then collect again.',
-      });
+      throw new OpError(
+        'DISK_FULL',
+        `no space left on the device holding ${finalDir} (ENOSPC): the bundle was not written (its partial copy was removed)`,
+        'Free space there or choose a bundle directory on a file system with room, then collect again.',
+      );
     }
     throw e;
   }
@@ -88,7 +91,7 @@ export const BUNDLE_MAX_FILE_BYTES = 32 * 1024 * 1024;
 export const BUNDLE_MAX_TOTAL_BYTES = 512 * 1024 * 1024;
 
 const BUNDLE_FIX = 'Point at a folder written by `cql-tuner snapshot --bundle DIR`.';
-const notABundle = (message: string, fix = BUNDLE_FIX) => Object.assign(new Error(message), { code: 'NOT_A_BUNDLE', fix });
+const notABundle = (message: string, fix = BUNDLE_FIX) => new OpError('NOT_A_BUNDLE', message, fix);
 
 /**
  * Reads a bundle back. Its folder is named by a caller and its contents are untrusted: every file goes through
@@ -131,7 +134,7 @@ export async function readBundle(dir: string, opts: { signal?: AbortSignal } = {
         total += r.bytes;
         sources.push({ ...rest, text: r.text });
       } else if (r.code === 'ABORTED') {
-        throw Object.assign(new Error(`reading bundle ${named} was cancelled`), { code: 'CANCELLED', fix: 'Run it again.' });
+        throw new OpError('CANCELLED', `reading bundle ${named} was cancelled`, 'Run it again.');
       } else if (r.code === 'NOT_FOUND') {
         sources.push(rest); // a file removed from the bundle: the source simply has no text, as before
       } else {

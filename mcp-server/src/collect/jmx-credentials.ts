@@ -1,3 +1,4 @@
+import { OpError } from '../core/errors.js';
 import { tmpdir } from 'node:os';
 import { writeOwnedPrivateFile, type PrivateFile } from './private-dirs.js';
 
@@ -29,28 +30,31 @@ export async function jmxAuthFromEnv(env: NodeJS.ProcessEnv = process.env, opts:
   if (!user && (password || passwordFile)) {
     // Silently connecting without credentials would end in a misleading "authentication failed" from JMX.
     const which = password ? 'CQL_TUNER_JMX_PASSWORD' : 'CQL_TUNER_JMX_PASSWORD_FILE';
-    throw Object.assign(new Error(`${which} is set but CQL_TUNER_JMX_USERNAME is not: a JMX password needs the user it belongs to`), {
-      code: 'JMX_USERNAME_MISSING',
-      fix: `Set CQL_TUNER_JMX_USERNAME to the JMX user, or unset ${which} if JMX has no authentication.`,
-    });
+    throw new OpError(
+      'JMX_USERNAME_MISSING',
+      `${which} is set but CQL_TUNER_JMX_USERNAME is not: a JMX password needs the user it belongs to`,
+      `Set CQL_TUNER_JMX_USERNAME to the JMX user, or unset ${which} if JMX has no authentication.`,
+    );
   }
   // Scrubbed from output either way: a withheld password must not come back through some other echo.
   if (password) secrets.push(password);
   const withheld = !!user && opts.withhold === true;
   if (user && !withheld) {
     if (!/^[^\s-][^\s]{0,127}$/.test(user)) {
-      throw Object.assign(new Error('CQL_TUNER_JMX_USERNAME must be one word without spaces and must not start with "-"'), {
-        code: 'BAD_JMX_USERNAME',
-        fix: 'Set CQL_TUNER_JMX_USERNAME to the JMX user name exactly as in jmxremote.password.',
-      });
+      throw new OpError(
+        'BAD_JMX_USERNAME',
+        'CQL_TUNER_JMX_USERNAME must be one word without spaces and must not start with "-"',
+        'Set CQL_TUNER_JMX_USERNAME to the JMX user name exactly as in jmxremote.password.',
+      );
     }
     args.push('-u', user);
     if (password && opts.remote) {
       // A local 0600 file does not exist on the remote host, and argv there is visible to `ps`.
-      throw Object.assign(new Error('CQL_TUNER_JMX_PASSWORD cannot be used when nodetool runs on a remote target'), {
-        code: 'JMX_PASSWORD_REMOTE',
-        fix: 'Put a JMX password file on each node (chmod 600) and set CQL_TUNER_JMX_PASSWORD_FILE to its path there.',
-      });
+      throw new OpError(
+        'JMX_PASSWORD_REMOTE',
+        'CQL_TUNER_JMX_PASSWORD cannot be used when nodetool runs on a remote target',
+        'Put a JMX password file on each node (chmod 600) and set CQL_TUNER_JMX_PASSWORD_FILE to its path there.',
+      );
     }
     if (password) {
       file = await writeOwnedPrivateFile(tmpdir(), JMX_PRIVATE_PREFIX, 'jmx.password', `${user} ${password}\n`);

@@ -8,6 +8,7 @@
  * from the user's own flag (trusted); the pod list is cluster data, so every pod name and IP is checked before use.
  * The kubeconfig and context are the user's environment settings (CQL_TUNER_KUBECONFIG, CQL_TUNER_KUBE_CONTEXT).
  */
+import { OpError } from '../core/errors.js';
 import { checkK8sName, showValue } from '../core/remote-argv.js';
 import { parseK8sPodList } from '../core/parse/k8s/pods.js';
 import { checkNodeAddress } from '../core/validate.js';
@@ -83,13 +84,12 @@ export interface K8sDiscovery {
   targets: Record<string, TargetSpec>;
 }
 
-export class K8sDiscoveryError extends Error {
-  constructor(
-    readonly code: 'KUBECTL_FAILED' | 'NO_PODS' | 'BAD_POD_LIST',
-    message: string,
-    readonly fix: string,
-  ) {
-    super(message);
+export class K8sDiscoveryError extends OpError {
+  declare readonly code: 'KUBECTL_FAILED' | 'NO_PODS' | 'BAD_POD_LIST';
+
+  constructor(code: 'KUBECTL_FAILED' | 'NO_PODS' | 'BAD_POD_LIST', message: string, fix: string) {
+    // what kubectl answered is not the user's input: the operation ran and failed (exit 1)
+    super(code, message, fix, { refused: false });
     this.name = 'K8sDiscoveryError';
   }
 }

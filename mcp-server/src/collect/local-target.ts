@@ -21,9 +21,7 @@ export class LocalTarget implements Target {
     // with a clear error instead of surfacing as an internal spawn failure.
     const checked = checkCommandArgv(argv);
     if (!checked.ok)
-      throw Object.assign(new RemoteTargetError('BAD_COMMAND', `local: ${checked.reason}`), {
-        fix: 'Remove control characters from the value that went into this command.',
-      });
+      throw new RemoteTargetError('BAD_COMMAND', `local: ${checked.reason}`, 'Remove control characters from the value that went into this command.');
     const started = performance.now();
     const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
     // The deadline and the abort are handled here, not by execa: a wrapper script (Cassandra's bin/nodetool

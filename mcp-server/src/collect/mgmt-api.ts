@@ -7,6 +7,7 @@
  *    certificate, key and CA from CQL_TUNER_MGMT_API_CERT / _KEY / _CA, read through safe-file).
  * Only the GET paths of core/parse/mgmt-api/paths.ts are requested; nothing from an answer becomes a URL or target.
  */
+import { OpError } from '../core/errors.js';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
@@ -35,12 +36,9 @@ export type MgmtAnswer = { ok: true; text: string; ms: number } | { ok: false; c
 export type MgmtApiErrorCode =
   'MGMT_API_UNREACHABLE' | 'MGMT_API_TLS_UNKNOWN_CA' | 'MGMT_API_TLS' | 'MGMT_API_HTTP' | 'MGMT_API_TOO_LARGE' | 'MGMT_API_TIMEOUT' | 'KUBECTL_FAILED';
 
-export class MgmtApiConfigError extends Error {
-  constructor(
-    message: string,
-    readonly fix: string,
-  ) {
-    super(message);
+export class MgmtApiConfigError extends OpError {
+  constructor(message: string, fix: string) {
+    super('BAD_ARGUMENT', message, fix);
     this.name = 'MgmtApiConfigError';
   }
 }
@@ -168,7 +166,9 @@ function requestOnce(url: URL, o: MgmtApiOptions, timeoutMs: number): Promise<In
         : {}),
     };
     const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, opts, resolve);
-    req.on('timeout', () => req.destroy(Object.assign(new Error(`no answer in ${timeoutMs / 1000} s`), { code: 'MGMT_API_TIMEOUT' })));
+    req.on('timeout', () =>
+      req.destroy(new OpError('MGMT_API_TIMEOUT', `no answer in ${timeoutMs / 1000} s`, 'Check that the Management API answers on that address and port.')),
+    );
     req.on('error', reject);
     req.end();
   });

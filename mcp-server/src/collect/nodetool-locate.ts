@@ -1,3 +1,4 @@
+import { OpError } from '../core/errors.js';
 import { access, constants, stat } from 'node:fs/promises';
 import { basename, delimiter, isAbsolute, join } from 'node:path';
 
@@ -11,13 +12,10 @@ export interface LocatedNodetool {
   path: string;
 }
 
-export class NodetoolNotFound extends Error {
-  readonly code = 'NODETOOL_NOT_FOUND';
-  constructor(
-    message: string,
-    readonly fix: string,
-  ) {
-    super(message);
+export class NodetoolNotFound extends OpError {
+  constructor(message: string, fix: string) {
+    super('NODETOOL_NOT_FOUND', message, fix);
+    this.name = 'NodetoolNotFound';
   }
 }
 

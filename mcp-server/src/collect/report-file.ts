@@ -4,6 +4,7 @@
  * one. A name that is a symbolic link, a directory, a FIFO or a device is refused rather than followed or
  * replaced, and so are /proc, /sys and /dev. The folder must exist: a typo is reported, not created.
  */
+import { OpError } from '../core/errors.js';
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, open, realpath, rename, rm, stat } from 'node:fs/promises';
@@ -59,7 +60,8 @@ export async function writeReportFile(path: string, content: string): Promise<{ 
     }
     // Checked again just before the rename: a link or folder put there meanwhile is refused, not replaced.
     const now = await lstat(target).catch(() => null);
-    if (now && !now.isFile()) throw Object.assign(new Error(`${target} stopped being a regular file while the report was written`), { code: 'ENOTFILE' });
+    if (now && !now.isFile())
+      throw new OpError('ENOTFILE', `${target} stopped being a regular file while the report was written`, 'Write the report to a path nothing else changes.');
     await rename(tmp, target);
     return { ok: true, path: target, bytes: bytes.length };
   } catch (e) {

@@ -12,7 +12,8 @@ import { cleanPaste, type WrapperName } from './parse/paste/clean.js';
 import { remapLineNumbers } from './parse/paste/line-map.js';
 import { parseSlowQueries, SLOW_QUERIES_KIND, slowQueriesSignature } from './parse/logs/slow-queries.js';
 import { K8S_SIGNATURE, parseK8sResources } from './parse/k8s/resources.js';
-import { parseTopThreads, TOP_THREADS_KIND, topThreadsSignature } from './parse/host/top-threads.js';
+import { KIND_MODULES } from './kinds/registry.js';
+import type { KindModule } from './kinds/types.js';
 import type { KindRules } from './rules/per-kind.js';
 import { STORAGE_KIND_RULES } from './rules/storage.js';
 import { STRESS_KIND_RULES } from './rules/stress.js';
@@ -22,7 +23,6 @@ import { CQL_TABLE_RULES, CQL_TSV_RULES } from './rules/cql-table-kind.js';
 import { HOST_KIND_RULES } from './rules/host.js';
 import { SLOW_QUERY_KIND_RULES } from './rules/slow-queries.js';
 import { K8S_KIND_RULES } from './rules/k8s-config.js';
-import { TOP_THREADS_KIND_RULES } from './rules/jvm-top-threads.js';
 
 const byRules = (rules: KindRules): KindJudge => ({ by: 'kind-rules', rules });
 const stressKinds = (Object.keys(STRESS_PARSERS) as StressKind[]).map((kind): KindSpec => ({
@@ -75,6 +75,17 @@ export interface KindSpec {
   judge: KindJudge;
 }
 
+/** The registered kind modules of one detection slot, as KINDS entries. */
+function moduleKinds(order: KindModule['order']): KindSpec[] {
+  return KIND_MODULES.filter((m) => m.order === order).map((m) => ({
+    kind: m.kind,
+    signature: m.signature,
+    parse: m.parse,
+    strong: m.order === 'before-logs',
+    judge: byRules(m.judge),
+  }));
+}
+
 const NODE_RULES: KindJudge = { by: 'node-rules' };
 /** A nodetool output: its parser, judged by the node rules. */
 const nt = (kind: string, signature: RegExp): KindSpec => ({ kind: `nodetool.${kind}`, signature, parse: NODETOOL_PARSERS[kind]!, judge: NODE_RULES });
@@ -107,8 +118,8 @@ export const KINDS: KindSpec[] = [
   ...stressKinds,
   ...storageKinds,
   ...hostKinds,
-  // top -H of the JVM: its task-table header is unlike any other kind's
-  { kind: TOP_THREADS_KIND, signature: topThreadsSignature, parse: parseTopThreads, strong: true, judge: byRules(TOP_THREADS_KIND_RULES) },
+  // Kind modules (core/kinds/): distinctive headers before CQL schema, configs and logs.
+  ...moduleKinds('before-logs'),
   { kind: 'cql.schema', signature: cqlSchemaSignature, parse: parseCqlSchema, judge: byRules(SCHEMA_KIND_RULES) },
   // Operator resources are YAML that a cassandra.yaml reader would half-read: tried first.
   { kind: 'k8s.resources', signature: K8S_SIGNATURE, parse: parseK8sResources, strong: true, judge: byRules(K8S_KIND_RULES) },
@@ -130,6 +141,8 @@ export const KINDS: KindSpec[] = [
   config('config.jvm-options', false),
   { kind: 'cql.table', signature: cqlshTableSignature, parse: parseCqlshTables, judge: byRules(CQL_TABLE_RULES) },
   { kind: 'cql.tsv', signature: /^[A-Za-z_][A-Za-z0-9_]*(?:\t[A-Za-z_][A-Za-z0-9_]*)+[ \t\r]*$/m, parse: parseTsv, judge: byRules(CQL_TSV_RULES) },
+  // Kind modules whose signature is broad enough that a log or a table could match it: last.
+  ...moduleKinds('after-logs'),
 ];
 
 export type Detection =

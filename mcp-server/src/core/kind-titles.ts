@@ -1,3 +1,4 @@
+import { KIND_MODULES } from './kinds/registry.js';
 /**
  * What each output kind is, in a few words, for people: README's "What interpret reads" table and the interpret
  * tool's description are generated from this and from KINDS (detect.ts); a test holds the keys to KINDS exactly.
@@ -42,7 +43,6 @@ export const KIND_TITLES: Readonly<Record<string, string>> = {
   'host.interrupts': '/proc/interrupts',
   'host.seastar-aio': "Seastar's AIO lines of a ScyllaDB start-up log",
   'host.ethtool-stats': 'ethtool -S (cloud allowance counters)',
-  'jvm.top-threads': 'top -H of the JVM (per-thread CPU)',
   'cql.schema': 'CQL DESCRIBE output',
   'k8s.resources': 'K8ssandraCluster / CassandraDatacenter / ScyllaCluster resources',
   'config.cassandra-yaml': 'cassandra.yaml / scylla.yaml',
@@ -51,6 +51,8 @@ export const KIND_TITLES: Readonly<Record<string, string>> = {
   'config.jvm-options': 'jvm*.options, cassandra-env.sh, a java command line',
   'cql.table': 'cqlsh result tables (system_views and others)',
   'cql.tsv': 'tab-separated query results',
+  // kind modules (core/kinds/) carry their own title
+  ...Object.fromEntries(KIND_MODULES.map((m) => [m.kind, m.title])),
 };
 
 /** The kinds as "title" lines grouped by family (the part of the kind before its first dot). */

@@ -5,15 +5,20 @@
  * argv element (kubectl, docker) or POSIX-quoted element by element (ssh, whose remote side always parses a
  * command line through the login shell).
  */
+import { OpError } from './errors.js';
 import { checkPort } from './validate.js';
 
+const REMOTE_FIX = {
+  BAD_TARGET: 'Correct the target (host, user, port, pod, container) in your configuration or flags.',
+  BAD_COMMAND: 'Remove control characters or option-like values from what went into this command.',
+} as const;
+
 /** A target that cannot be built (BAD_TARGET) or a command a target refuses to run (BAD_COMMAND). */
-export class RemoteTargetError extends Error {
-  constructor(
-    readonly code: 'BAD_TARGET' | 'BAD_COMMAND',
-    message: string,
-  ) {
-    super(message);
+export class RemoteTargetError extends OpError {
+  declare readonly code: 'BAD_TARGET' | 'BAD_COMMAND';
+
+  constructor(code: 'BAD_TARGET' | 'BAD_COMMAND', message: string, fix: string = REMOTE_FIX[code]) {
+    super(code, message, fix);
     this.name = 'RemoteTargetError';
   }
 }

@@ -1,3 +1,4 @@
+import { OpError } from '../core/errors.js';
 /** Every way the lab can fail, so the CLI and MCP layer can branch on `code` rather than on message text. */
 export type LabErrorCode =
   | 'NO_JAVA'
@@ -19,14 +20,11 @@ export type LabErrorCode =
   | 'SECURITY_SETUP_FAILED';
 
 /** `message` says what was wrong, `fix` says what the user can do about it. */
-export class LabError extends Error {
-  readonly code: LabErrorCode;
-  readonly fix: string;
+export class LabError extends OpError {
+  declare readonly code: LabErrorCode;
 
   constructor(code: LabErrorCode, message: string, fix: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(code, message, fix, options);
     this.name = 'LabError';
-    this.code = code;
-    this.fix = fix;
   }
 }

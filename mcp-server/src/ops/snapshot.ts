@@ -459,7 +459,8 @@ async function saveBundle(
   try {
     return { bundleDir: await writeBundle(dir, { tool: { name: 'cql-tuner', version: CQL_TUNER_VERSION }, ...meta }, raw) };
   } catch (e) {
-    return { bundleError: describeError(e) };
+    const { code, message, fix } = describeError(e);
+    return { bundleError: { code, message, fix } };
   }
 }
 

@@ -153,11 +153,7 @@ function logFilesFrom(specs: string[]): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const s of specs) {
     const i = s.indexOf('=');
-    if (i <= 0)
-      throw Object.assign(new Error(`--log ${JSON.stringify(s)} is not node=path`), {
-        code: 'BAD_ARGUMENT',
-        fix: 'Write it as --log 10.0.0.1=/var/log/cassandra/system.log.',
-      });
+    if (i <= 0) throw new OpError('BAD_ARGUMENT', `--log ${JSON.stringify(s)} is not node=path`, 'Write it as --log 10.0.0.1=/var/log/cassandra/system.log.');
     (out[s.slice(0, i)] ??= []).push(s.slice(i + 1));
   }
   return out;

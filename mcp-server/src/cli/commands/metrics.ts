@@ -1,3 +1,4 @@
+import { OpError } from '../../core/errors.js';
 import { Command } from 'commander';
 import { prometheusFromEnv } from '../../collect/metrics/prometheus.js';
 import { scrapeEndpointsFromConfig } from '../../collect/metrics/scrape.js';
@@ -76,7 +77,7 @@ export function metricsCommand(): Command {
       const abort = abortOnSignal();
       const progress = progressLine();
       try {
-        if (o.endpoint?.length && !o.scrape) throw Object.assign(new Error('--endpoint goes with --scrape.'), { code: 'BAD_ARGUMENT', fix: 'Add --scrape.' });
+        if (o.endpoint?.length && !o.scrape) throw new OpError('BAD_ARGUMENT', '--endpoint goes with --scrape.', 'Add --scrape.');
         const input = parseFlags('metrics', metricsInputSchema, {
           last: o.last,
           around: o.around,

@@ -1,3 +1,4 @@
+import { OpError } from '../../core/errors.js';
 import { Command } from 'commander';
 import { estimateScaling, estimateScalingInputSchema, renderScaling } from '../../ops/scaling.js';
 import { failWith, printJson, printText } from '../output.js';
@@ -57,10 +58,11 @@ export function estimateScalingCommand(): Command {
     .action((o: ScalingFlags) => {
       try {
         if ((o.lastBootstrapMin === undefined) !== (o.lastBootstrapGib === undefined)) {
-          throw Object.assign(new Error('--last-bootstrap-min and --last-bootstrap-gib go together'), {
-            code: 'BAD_ARGUMENT',
-            fix: 'Give both: how long it took and the data per node at the time.',
-          });
+          throw new OpError(
+            'BAD_ARGUMENT',
+            '--last-bootstrap-min and --last-bootstrap-gib go together',
+            'Give both: how long it took and the data per node at the time.',
+          );
         }
         const input = parseFlags(
           'estimate-scaling',

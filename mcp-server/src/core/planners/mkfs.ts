@@ -3,6 +3,7 @@
  * mount options, each flag explained with the knowledge entry behind it. PURE: the plan is text; running
  * the dry run (mkfs.xfs -N) is ops/plan-mkfs.ts's job, and nothing ever runs mkfs without -N.
  */
+import { OpError } from '../errors.js';
 import { numberOf, valueOf } from '../knowledge/index.js';
 import { maxOf } from '../arrays.js';
 
@@ -52,13 +53,10 @@ export interface MkfsPlan {
   warnings: string[];
 }
 
-export class MkfsPlanError extends Error {
-  readonly code = 'BAD_MKFS_INPUT';
-  constructor(
-    message: string,
-    readonly fix: string,
-  ) {
-    super(message);
+export class MkfsPlanError extends OpError {
+  constructor(message: string, fix: string) {
+    super('BAD_MKFS_INPUT', message, fix);
+    this.name = 'MkfsPlanError';
   }
 }
 

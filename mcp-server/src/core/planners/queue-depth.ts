@@ -1,3 +1,4 @@
+import { OpError } from '../errors.js';
 /**
  * plan_queue_depth: Little's law for block I/O. outstanding = rate × latency, where rate is IOPS or
  * bandwidth ÷ request size (kb:storage.queue-depth.littles-law). PURE.
@@ -29,13 +30,10 @@ export interface QueueDepthPlan {
   notes: string[];
 }
 
-export class QueueDepthError extends Error {
-  readonly code = 'BAD_ARGUMENT';
-  constructor(
-    message: string,
-    readonly fix: string,
-  ) {
-    super(message);
+export class QueueDepthError extends OpError {
+  constructor(message: string, fix: string) {
+    super('BAD_ARGUMENT', message, fix);
+    this.name = 'QueueDepthError';
   }
 }
 

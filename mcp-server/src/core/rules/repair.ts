@@ -250,7 +250,8 @@ function tombstoneModeFindings(c: ClusterFacts): Finding[] {
   return findings;
 }
 
-function hintFindings(nodes: readonly NodeEvidence[], cluster: ClusterFacts | null): Finding[] {
+/** Hints per target node against max_hint_window; `source` names where the rows came from in evidence lines. */
+export function hintFindings(nodes: readonly NodeEvidence[], cluster: ClusterFacts | null, source = 'system_views.pending_hints'): Finding[] {
   interface Held {
     holder: string;
     files: number;
@@ -282,6 +283,8 @@ function hintFindings(nodes: readonly NodeEvidence[], cluster: ClusterFacts | nu
   const findings: Finding[] = [];
   for (const [target, held] of byTarget) {
     const down = held.some((h) => (h.status ?? '').toUpperCase() === 'DOWN');
+    // Cassandra 4.1.10 shows a DOWN target as "Unknown" (pending_hints and listpendinghints, lab-verified): no state
+    const unknown = !down && held.every((h) => h.status === null || /^unknown$/i.test(h.status));
     const span = (h: Held) =>
       Math.max(h.newest !== null && h.oldest !== null ? h.newest - h.oldest : 0, nowMs !== null && h.oldest !== null ? nowMs - h.oldest : 0);
     const beyond = held.filter((h) => span(h) >= h.windowMs);
@@ -293,7 +296,7 @@ function hintFindings(nodes: readonly NodeEvidence[], cluster: ClusterFacts | nu
           `${h.holder}: ${h.files} hint file(s)${h.bytes !== null ? ` (${fmtNum(h.bytes / 1024 ** 2, 1)} MiB)` : ''} for ${target}, status ` +
           `${h.status ?? '?'}, oldest ${h.oldest !== null ? new Date(h.oldest).toISOString() : '?'}, newest ` +
           `${h.newest !== null ? new Date(h.newest).toISOString() : '?'}; hint window ${fmtNum(h.windowMs / 3_600_000, 1)} h (${h.windowFrom}) ` +
-          `[system_views.pending_hints]`,
+          `[${source}]`,
       );
     if (beyond.length) {
       findings.push({
@@ -307,6 +310,19 @@ function hintFindings(nodes: readonly NodeEvidence[], cluster: ClusterFacts | nu
           `not bring it up to date.`,
         knowledgeIds: ['hints.down-longer-than-window', 'hints.max-window.default', 'hints.window-persistent', 'hints.pending-per-target'],
         confidence: held.every((h) => h.oldest !== null) ? 'high' : 'medium',
+      });
+    } else if (unknown) {
+      findings.push({
+        id: 'repair.hint-backlog',
+        severity: 'info',
+        title: `${files} hint file(s) held for ${target}, whose state the holder does not show`,
+        evidence,
+        node: target,
+        recommendation:
+          `Check ${target} in nodetool status: if it is down, bring it back within the hint window (past it, repair it); if it is up, ` +
+          `replay is behind (hinted_handoff_throttle, max_hints_delivery_threads) and it serves stale data at consistency ONE until it ends.`,
+        knowledgeIds: ['hints.pending-per-target', 'hints.max-window.default'],
+        confidence: 'medium',
       });
     } else {
       findings.push({

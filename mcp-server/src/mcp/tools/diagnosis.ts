@@ -122,7 +122,7 @@ export function registerDiagnosisTools(server: McpServer): void {
       try {
         let text = args.text;
         if (text === undefined) {
-          if (!args.path) throw Object.assign(new Error('give text or path'), { code: 'NO_INPUT', fix: 'Pass the output as text, or a file path.' });
+          if (!args.path) throw new OpError('NO_INPUT', 'give text or path', 'Pass the output as text, or a file path.');
           text = await readSavedOutput(args.path);
         }
         const r = await interpretOffThread(text, { signal: extra.signal });

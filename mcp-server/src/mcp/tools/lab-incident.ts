@@ -1,3 +1,4 @@
+import { OpError } from '../../core/errors.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { listIncidents, runIncident } from '../../lab/incidents/index.js';
@@ -51,10 +52,11 @@ export function registerLabIncidentTool(server: McpServer): void {
         }
         if (!args.confirm) {
           return toolError(
-            Object.assign(new Error(`${args.heal ? 'healing' : 'injecting'} ${args.name} changes the lab’s data and settings and was not confirmed`), {
-              code: 'CONFIRMATION_REQUIRED',
-              fix: 'Call again with confirm: true if the local lab may be changed.',
-            }),
+            new OpError(
+              'CONFIRMATION_REQUIRED',
+              `${args.heal ? 'healing' : 'injecting'} ${args.name} changes the lab’s data and settings and was not confirmed`,
+              'Call again with confirm: true if the local lab may be changed.',
+            ),
           );
         }
         const r = await runIncident(args.name, { heal: args.heal, onProgress: mcpProgress(extra) });

@@ -285,7 +285,11 @@ export interface LogFacts {
   largeData: LargeDataFacts;
   reactorStalls: ReactorStallFacts;
   bufferPool: { count: number; byPool: { pool: string; limitBytes: number | null; count: number }[] };
-  localPauses: { count: number; totalMs: number; maxMs: number };
+  /**
+   * Local pauses counted; `startupSetAside`: first reports right after the first peer came UP since a boot, which
+   * measure the time since start, not a pause (accumulator.ts, the failure detector's clock), with the longest.
+   */
+  localPauses: { count: number; totalMs: number; maxMs: number; startupSetAside: number; startupMaxMs: number };
   oom: { count: number; byKind: { kind: string; count: number }[] };
   hints: { failures: number; partial: number; byEndpoint: { endpoint: string; count: number }[] };
   repair: { failures: number; distinctSessions: number };

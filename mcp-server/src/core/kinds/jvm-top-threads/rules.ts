@@ -3,10 +3,9 @@
  * (compaction, GC, JIT, request stages, event loops, streaming) taking most of the threads' CPU, and what to
  * look at next for each. PURE; thresholds in knowledge/jvm.yaml (jvm.threads.*).
  */
-import type { Finding } from '../findings.js';
-import type { TopSample, TopThread, TopThreads } from '../parse/host/top-threads.js';
-import type { KindRuleOutcome, KindRules } from './per-kind.js';
-import { fmtNum, grade, outcomeOf, PACK } from './rule.js';
+import type { TopSample, TopThread, TopThreads } from './parse.js';
+import { fmtNum, grade, PACK } from '../../rules/rule.js';
+import type { KindRule } from '../types.js';
 
 export type ThreadFamily = 'compaction' | 'flush' | 'gc' | 'jit' | 'requests' | 'network' | 'streaming' | 'other';
 
@@ -161,7 +160,7 @@ export function familiesOf(s: TopSample): FamilyCpu[] {
 const busiest = (v: TopThreads) => v.samples.reduce((a, b) => (sum(threadsOf(b)) > sum(threadsOf(a)) ? b : a));
 const famText = (f: FamilyCpu) => `${f.family} ${f1(f.cpuPct)} % (${f.threads} thread${f.threads > 1 ? 's' : ''}: ${f.groups.join(', ')})`;
 
-type Rule = { id: string; checks: string; run(v: TopThreads): Finding[] | string };
+type Rule = KindRule<TopThreads>;
 
 const summary: Rule = {
   id: 'jvm.top-threads.busiest',
@@ -281,13 +280,3 @@ const unnamed: Rule = {
 };
 
 export const TOP_THREADS_RULES: Rule[] = [summary, hotThread, familyShare, unnamed];
-
-export function runTopThreadsRules(v: TopThreads): KindRuleOutcome[] {
-  return TOP_THREADS_RULES.map((r) => {
-    return outcomeOf(r.id, r.checks, r.run(v));
-  });
-}
-
-export const TOP_THREADS_KIND_RULES: KindRules = {
-  run: (_kind, value) => runTopThreadsRules(value as TopThreads),
-};

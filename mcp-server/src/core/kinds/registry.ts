@@ -1,0 +1,10 @@
+/**
+ * The kind modules (core/kinds/<kind>/index.ts), in detection order within their `order` slot. Adding a kind: its
+ * folder and one line here (CONTRIBUTING.md). Older kinds still live in detect.ts's KINDS table and move here
+ * one at a time.
+ */
+import { jvmTopThreads } from './jvm-top-threads/index.js';
+import { nodetoolListPendingHints } from './nodetool-listpendinghints/index.js';
+import type { KindModule } from './types.js';
+
+export const KIND_MODULES: readonly KindModule[] = [jvmTopThreads, nodetoolListPendingHints];
