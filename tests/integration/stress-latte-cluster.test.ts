@@ -1,5 +1,6 @@
 import cassandra from 'cassandra-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { diagnose } from '../../mcp-server/src/ops/diagnose.js';
 import { startStress, stressStatus, waitForRun } from '../../mcp-server/src/ops/stress.js';
 import { tempLabHome } from '../helpers/lab-home.js';
 import { latteOrSkipNote } from '../helpers/stress-tool.js';
@@ -55,4 +56,38 @@ describe.skipIf(skip)('latte on a real 3-node lab', () => {
     expect(r.serverDiff!.nodes.map((n) => n.address).sort()).toEqual(['127.0.0.1', '127.0.0.2', '127.0.0.3']);
     expect(r.findings.map((f) => f.id)).toEqual(expect.arrayContaining(['stress.closed-loop', 'stress.too-short']));
   }, 150_000);
+
+  it("diagnose --window during a paced latte write load: the nodes' coordinator writes/s add up to what latte measured (within 10 %)", async () => {
+    // Open loop at a fixed rate, so the rate inside the diagnosis window is the rate of the whole run.
+    const s = await startStress({
+      tool: 'latte',
+      workload: 'write',
+      nodes: ['127.0.0.1', '127.0.0.2', '127.0.0.3'],
+      durationS: 45,
+      rate: 300,
+      concurrency: 16,
+      consistency: 'ONE',
+      replicationFactor: 3,
+      keyspace: 'stress_window',
+      population: { distribution: 'uniform', size: 5000 },
+    });
+    // the run step starts after schema and load: wait for it before opening the window
+    for (let i = 0; i < 120 && (await stressStatus(s.id)).step !== 'run'; i++) await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 6000));
+    const report = await diagnose({ lab: true, windowSeconds: 20 });
+    const r = await waitForRun(s.id);
+    expect({ state: r.state, error: (await stressStatus(s.id)).error }).toEqual({ state: 'finished', error: null });
+    const latte = r.facts!.opRate!;
+    const nodes = report.window!.nodes;
+    expect(nodes.map((n) => n.node).sort()).toEqual(['127.0.0.1', '127.0.0.2', '127.0.0.3']);
+    const perNode = nodes.map((n) => n.coordinatorWritesPerS ?? 0);
+    const sum = perNode.reduce((a, b) => a + b, 0);
+    console.log(
+      `latte ${latte.toFixed(1)} op/s; window ${report.window!.seconds.toFixed(1)} s: ${nodes.map((n, i) => `${n.node} ${perNode[i]!.toFixed(1)}`).join(', ')} = ${sum.toFixed(1)} writes/s`,
+    );
+    expect(latte).toBeGreaterThan(300 * 0.8);
+    // a token-aware driver sends each write to a replica: every node coordinates a share
+    for (const [i, n] of nodes.entries()) expect(perNode[i], n.node).toBeGreaterThan(0);
+    expect(Math.abs(sum - latte) / latte).toBeLessThan(0.1);
+  }, 240_000);
 });
