@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "6aaf31bb5d1449872d3ac21155e8b9086486b8bfe3c6a1939a64ea5b16bb84da" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "5eb60c59384b3aa10b9d0699ba7cfc661bd600e2d1661daa8731230414b6ee4b" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "d29285ec1727d0879942ebff406b63d448aad8a84ef657231ed568f027886054" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "063fac0ec6052a63ad7f1973653dd00380c2a10105b0b8e7b75701d6cb5a0719" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "31c8428a7f668aeae3ffb18a6a570bd3606654dbad3f1205c7d62e249566155e" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "ae803ea62c2c821c4ab3d5521fd77caf4edb173a7ca5a7436610ff35ef7036ec" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "5104d207b04c9382f196bc63423f29af035cc72f120667441208dcc3230192b8" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "a5901ca375ff9835a649c3953248c057e49957c4c0a8a07228d0a50a88e8fa59" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {

@@ -4,7 +4,8 @@
  * while no peer has arrival samples), so the first check after start reports everything since start. Real system.log
  * of a 3-node Cassandra 4.1.10 lab starting on a 2-core host (tests/fixtures/lab-incident-outputs): node 1 reports
  * 12.2 s, node 3 5.5 s, each its first report, as long as the time since its "JVM Arguments" line. A later report on
- * the same node is a pause and is graded as before.
+ * the same node is a pause and is graded as before. The same holds for the first report after an operator restarted
+ * gossip (nodetool enablegossip): it is the time gossip was off.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -64,5 +65,20 @@ describe('start-up "local pause" of the failure detector', () => {
     const lines = log(3).split('\n');
     const text = lines.slice(lines.findIndex((x) => x.includes('JVM Arguments')) + 1).join('\n');
     expect(facts(text).localPauses).toMatchObject({ count: 1, startupSetAside: 0 });
+  });
+
+  it('nodetool disablegossip / enablegossip (schema-disagreement incident, node 3): the report after gossip restarts is set aside', () => {
+    // Stopping gossip 08:03:59,071, starting 08:04:31,845, report of 32.5 s at 08:04:32,887 (33.8 s after the stop)
+    const text = readFileSync(join(FIXTURES_DIR, 'lab-incident-outputs', 'system-log-disablegossip-4.1.10-node3.log'), 'utf8');
+    const l = facts(text);
+    expect(l.localPauses).toMatchObject({ count: 0, startupSetAside: 1, gossipOffSetAside: 1 });
+    expect(l.localPauses.gossipOffMaxMs).toBeCloseTo(32491.912, 2);
+    expect(localPause(text)).toEqual([]);
+    // without the operator's restart line the same report is a pause again
+    const cut = text
+      .split('\n')
+      .filter((x) => !x.includes('Starting gossip by operator request'))
+      .join('\n');
+    expect(facts(cut).localPauses).toMatchObject({ count: 1, gossipOffSetAside: 0 });
   });
 });

@@ -355,7 +355,7 @@ export class LogAccumulator {
 
   // the rest
   private readonly bufferPools = new Map<string, { limit: number | null; count: number }>();
-  private localPause = { count: 0, total: 0, max: 0, startupSetAside: 0, startupMaxMs: 0 };
+  private localPause = { count: 0, total: 0, max: 0, startupSetAside: 0, startupMaxMs: 0, gossipOffSetAside: 0, gossipOffMaxMs: 0 };
   /**
    * The failure detector since the last boot line. Its clock starts with the node, but it only measures between
    * checks of a peer it has heard from (FailureDetector.interpret returns before moving lastInterpret while no peer
@@ -363,7 +363,12 @@ export class LogAccumulator {
    * pause". A node's first report since boot whose length is the time since boot is that, not a pause: set aside
    * like start-up safepoint stops. (Lab 4.1.10: 12.2 s and 5.5 s at 3-node start; sperf's DSE 6.7 node: 50.8 min.)
    */
-  private fd: { bootT: number | null; pauseSinceBoot: boolean } = { bootT: null, pauseSinceBoot: false };
+  private fd: { bootT: number | null; pauseSinceBoot: boolean; gossipStopT: number | null; gossipStartT: number | null } = {
+    bootT: null,
+    pauseSinceBoot: false,
+    gossipStopT: null,
+    gossipStartT: null,
+  };
   private readonly oomKinds = new Map<string, number>();
   private hintPartial = 0;
   private readonly hintEndpoints = new Map<string, number>();
@@ -524,12 +529,17 @@ export class LogAccumulator {
     }
     // DEBUG/TRACE lines (debug.log) carry nothing the facts need, and "Still not marking nodes down" is one of them
     if (h.level === LEVEL_DEBUG || h.level === LEVEL_TRACE) return;
+    // `nodetool disablegossip` / `enablegossip`: the detector's first report after gossip restarts is the time it was off
+    if (fam === FAMILY_CASSANDRA && h.level === LEVEL_WARN && s.includes(' gossip by operator request', h.msgStart)) {
+      if (s.startsWith('Stopping gossip', h.msgStart)) this.fd.gossipStopT = this.entryTime();
+      else if (s.startsWith('Starting gossip', h.msgStart) && this.fd.gossipStopT !== null) this.fd.gossipStartT = this.entryTime();
+    }
     if (fam === FAMILY_CASSANDRA && h.level === LEVEL_INFO) {
       // boot and ready lines bound the start-up window whose safepoint stops are set aside (startup-window.ts)
       if (isReadyLine(s, h.msgStart)) this.spStartup.ready(this.entryTime());
       else if (s.startsWith('JVM Arguments:', h.msgStart)) {
         this.spStartup.boot(this.entryTime());
-        this.fd = { bootT: this.entryTime(), pauseSinceBoot: false };
+        this.fd = { bootT: this.entryTime(), pauseSinceBoot: false, gossipStopT: null, gossipStartT: null };
       }
       if (this.startup.offer(s, h.msgStart, this.total, this.isNewLine)) return;
     }
@@ -1016,6 +1026,14 @@ export class LogAccumulator {
           lp.startupMaxMs = Math.max(lp.startupMaxMs, hit.ms);
           return;
         }
+        // the first report after an operator restarted gossip, as long as gossip was off (lab 4.1.10: off 33.8 s, 32.5 s)
+        const { gossipStopT: off, gossipStartT: on } = fd;
+        if (t !== null && off !== null && on !== null && t >= on && t - on <= SINCE_BOOT_SLACK_MS && Math.abs(hit.ms - (t - off)) <= SINCE_BOOT_SLACK_MS) {
+          fd.gossipStopT = fd.gossipStartT = null;
+          lp.gossipOffSetAside++;
+          lp.gossipOffMaxMs = Math.max(lp.gossipOffMaxMs, hit.ms);
+          return;
+        }
         lp.count++;
         lp.total += hit.ms;
         lp.max = Math.max(lp.max, hit.ms);
@@ -1338,6 +1356,8 @@ export class LogAccumulator {
         maxMs: round3(this.localPause.max),
         startupSetAside: this.localPause.startupSetAside,
         startupMaxMs: round3(this.localPause.startupMaxMs),
+        gossipOffSetAside: this.localPause.gossipOffSetAside,
+        gossipOffMaxMs: round3(this.localPause.gossipOffMaxMs),
       },
       oom: { count: this.kinds.get('oom')!.count, byKind: byCount(this.oomKinds).map(([k, count]) => ({ kind: k, count })) },
       hints: {

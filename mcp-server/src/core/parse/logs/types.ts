@@ -289,7 +289,16 @@ export interface LogFacts {
    * Local pauses counted; `startupSetAside`: first reports right after the first peer came UP since a boot, which
    * measure the time since start, not a pause (accumulator.ts, the failure detector's clock), with the longest.
    */
-  localPauses: { count: number; totalMs: number; maxMs: number; startupSetAside: number; startupMaxMs: number };
+  localPauses: {
+    count: number;
+    totalMs: number;
+    maxMs: number;
+    startupSetAside: number;
+    startupMaxMs: number;
+    /** First reports after an operator restarted gossip (nodetool enablegossip), as long as gossip was off. */
+    gossipOffSetAside: number;
+    gossipOffMaxMs: number;
+  };
   oom: { count: number; byKind: { kind: string; count: number }[] };
   hints: { failures: number; partial: number; byEndpoint: { endpoint: string; count: number }[] };
   repair: { failures: number; distinctSessions: number };
