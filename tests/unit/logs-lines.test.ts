@@ -477,7 +477,15 @@ describe('other Cassandra events', () => {
         { kind: 'Direct buffer memory', count: 1 },
       ],
     });
-    expect(v.localPauses).toEqual({ count: 2, totalMs: 93569.442, maxMs: 81905.048, startupSetAside: 0, startupMaxMs: 0, gossipOffSetAside: 0, gossipOffMaxMs: 0 });
+    expect(v.localPauses).toEqual({
+      count: 2,
+      totalMs: 93569.442,
+      maxMs: 81905.048,
+      startupSetAside: 0,
+      startupMaxMs: 0,
+      gossipOffSetAside: 0,
+      gossipOffMaxMs: 0,
+    });
     expect(v.events.localPause.worst[0]).toMatchObject({ magnitude: 81905.048, detail: { thresholdMs: 5000 } });
     expect(v.hints).toEqual({
       failures: 2,
