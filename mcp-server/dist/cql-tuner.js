@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "31c8428a7f668aeae3ffb18a6a570bd3606654dbad3f1205c7d62e249566155e" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "ae803ea62c2c821c4ab3d5521fd77caf4edb173a7ca5a7436610ff35ef7036ec" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "5104d207b04c9382f196bc63423f29af035cc72f120667441208dcc3230192b8" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "a5901ca375ff9835a649c3953248c057e49957c4c0a8a07228d0a50a88e8fa59" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "8a8f019c680880a1a0769ff855727af09af343af8ad5594b3a809118ed2f1eba" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "ae803ea62c2c821c4ab3d5521fd77caf4edb173a7ca5a7436610ff35ef7036ec" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "5104d207b04c9382f196bc63423f29af035cc72f120667441208dcc3230192b8" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "a5901ca375ff9835a649c3953248c057e49957c4c0a8a07228d0a50a88e8fa59" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {

@@ -3,6 +3,8 @@ import { INCIDENT_KEYSPACE as KS, type Incident, type IncidentContext } from './
 
 const STALE = 3;
 const TABLE = 'schema_drift';
+/** Past Cassandra's 60 s migration delay, with a margin for the time disablegossip takes to be seen. */
+const MIN_UPTIME_S = 70;
 
 /** Distinct schema versions in `nodetool describecluster` output, ignoring the UNREACHABLE group. */
 export function schemaVersionCount(describecluster: string): number {
@@ -39,7 +41,8 @@ export const schemaDisagreement: Incident = {
   title: 'Schema disagreement between nodes',
   description:
     `Disables gossip on node ${STALE}, creates ${KS}.${TABLE} through node 1 while node ${STALE} is marked down, re-enables gossip; ` +
-    'the nodes disagree on the schema version for about a minute (Cassandra delays the schema pull by 60 s). Diagnose right after.',
+    'the nodes disagree on the schema version for about a minute (Cassandra delays the schema pull by 60 s once a node has been up a ' +
+    'minute; on a lab just started it first waits for that). Diagnose right after.',
   nodes: 3,
   needs: [],
   expect: ['topology.schema-disagreement'],
@@ -47,6 +50,13 @@ export const schemaDisagreement: Incident = {
     await createIncidentKeyspace(ctx);
     await ctx.cql(`DROP TABLE IF EXISTS ${KS}.${TABLE}`);
     const host = ctx.state.nodes.find((n) => n.index === STALE)!.host;
+    // A node up for less than a minute pulls a differing schema at once (MigrationCoordinator.shouldPullImmediately:
+    // uptime < MIGRATION_DELAY_IN_MS, 60 s): on a lab just started, node 3 would agree within a second.
+    const uptime = Number(/Uptime \(seconds\)\s*:\s*(\d+)/.exec(await ctx.nodetool(STALE, ['info']))?.[1] ?? 0);
+    if (uptime < MIN_UPTIME_S) {
+      ctx.progress(`node ${STALE} is up ${uptime} s: waiting ${MIN_UPTIME_S - uptime} s, a node up less than a minute pulls a new schema at once`);
+      await ctx.sleep((MIN_UPTIME_S - uptime) * 1000);
+    }
     await ctx.nodetool(STALE, ['disablegossip']);
     try {
       const down = await waitFor(ctx, 40, async () => (await statusOf(ctx, 1, host)) === 'DN');
