@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "8a8f019c680880a1a0769ff855727af09af343af8ad5594b3a809118ed2f1eba" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "ae803ea62c2c821c4ab3d5521fd77caf4edb173a7ca5a7436610ff35ef7036ec" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "5104d207b04c9382f196bc63423f29af035cc72f120667441208dcc3230192b8" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "a5901ca375ff9835a649c3953248c057e49957c4c0a8a07228d0a50a88e8fa59" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "210f4900ad2921c955c32c6cfcfca76811fda4deb5fa906a813da2fba23396a5" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "b4737314adb9e19ad9b4a180640d91fd2209d3af9e99117155d5176e9d46f02f" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "9d272e5fcebc1b09973443fab450d7529e861011a422b5ddf48b295522b38d06" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "35e86ee2465bc3a4edaef2e30b0b1a0d71c0e59a7a65f22ef96ae9ab7f14f950" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {

@@ -79,7 +79,8 @@ describe('rules on synthetic evidence', () => {
     const r = run([
       node('n1', { heap: { usedMb: 300, maxMb: 8192 }, gc: { intervalMs: 60000, maxPauseMs: 5000, totalPauseMs: 9000, collections: 12, reclaimedBytes: 1 } }),
     ]);
-    expect(r.findings.map((f) => `${f.severity}:${f.id}`)).toEqual(['critical:jvm.gc.pause']);
+    // 9 s of GC in 60 s is 15 %, past G1's own ~7.7 % goal
+    expect(r.findings.map((f) => `${f.severity}:${f.id}`)).toEqual(['critical:jvm.gc.pause', 'warning:jvm.gc.time-share']);
   });
 
   it('outliers: one node with 10× the pending tasks of its peers is named', () => {

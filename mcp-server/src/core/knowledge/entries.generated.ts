@@ -7403,6 +7403,47 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   },
   // knowledge/jvm.yaml
   {
+    "id": "jvm.gc.time-share",
+    "statement": "G1's default throughput goal is GCTimeRatio 12: at most 1/(1+12), about 7.7 %, of the time in GC pauses (HotSpot sets it for G1 \"to ~8%\"). A node whose pauses take a larger share of the time than the collector's own goal is short of heap for its load even when no single pause is long: a small heap collects constantly.",
+    "thresholds": {
+      "warning": 7.7,
+      "critical": 25,
+      "direction": "above"
+    },
+    "unit": "%",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "openjdk/jdk17u-dev src/hotspot/share/gc/g1/g1Arguments.cpp (G1Arguments::initialize, GCTimeRatio default 12)",
+        "url": "https://github.com/openjdk/jdk17u-dev/blob/06c7f0a77af0ebee201d49a270738c95d2669efe/src/hotspot/share/gc/g1/g1Arguments.cpp",
+        "ref": "openjdk/jdk17u-dev src/hotspot/share/gc/g1/g1Arguments.cpp"
+      }
+    ],
+    "rationale": "Measured from nodetool gcstats (total GC elapsed over its interval) or over a diagnosis window. The warning is the collector's own goal; the critical level, a quarter of the time, is a convention (the node then spends one second in four stopped). Lab, Cassandra 4.1.10 on JDK 17 with whole-partition reads of 12 MiB partitions at concurrency 6: 5.6 % of 49.8 s on a 512M heap (max pause 64 ms), 40 % of 49.5 s on a 256M heap (2,213 collections, max pause 126 ms): long pauses never show it.",
+    "related": [
+      "jvm.gc.pause",
+      "jvm.heap.used-ratio",
+      "trap.nodetool.gcstats-resets-interval"
+    ],
+    "tags": [
+      "gc"
+    ],
+    "verified": {
+      "source": "https://github.com/openjdk/jdk17u-dev/blob/06c7f0a77af0ebee201d49a270738c95d2669efe/src/hotspot/share/gc/g1/g1Arguments.cpp#G1Arguments::initialize (GCTimeRatio 12, ~8%); installed JDK 17.0.15: java -XX:+UseG1GC -XX:+PrintFlagsFinal -version prints GCTimeRatio = 12 {default}; 25 % is a convention",
+      "checked": "2026-11-29"
+    }
+  },
+  // knowledge/jvm.yaml
+  {
     "id": "jvm.gc.zgc-jdk17",
     "statement": "On JDK 17 (Cassandra 5.0) ZGC is a production collector (JDK 15+) whose pauses stay well under a millisecond whatever the heap size (sub-millisecond since JDK 16), at the cost of extra CPU and memory headroom. Cassandra 5.0's options files have no ZGC section: using it means replacing the G1 block of jvm17-server.options with -XX:+UseZGC yourself.",
     "appliesTo": [
@@ -15586,6 +15627,7 @@ export type KnowledgeId =
   | "jvm.gc.g1-default"
   | "jvm.gc.pause"
   | "jvm.gc.shenandoah"
+  | "jvm.gc.time-share"
   | "jvm.gc.zgc-jdk17"
   | "jvm.gc.zgc-vs-g1-benchmark"
   | "jvm.heap.compressed-oops"

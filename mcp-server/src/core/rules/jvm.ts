@@ -1,10 +1,13 @@
 import type { Finding } from '../findings.js';
 import { finding, grade, outcome, pushFinding, skipped, type Rule } from './rule.js';
 
-/** JVM: heap nearly full and long GC pauses (nodetool info and gcstats; logs add more in the log rules). */
+/** gcstats intervals shorter than this are not graded for the share of time in GC. */
+const MIN_SHARE_INTERVAL_MS = 5_000;
+
+/** JVM: heap nearly full, long GC pauses and the share of time in GC (nodetool info and gcstats; logs add more). */
 export const jvmRule: Rule = {
   id: 'jvm',
-  checks: 'heap use (nodetool info) and the longest GC pause (nodetool gcstats)',
+  checks: 'heap use (nodetool info), the longest GC pause and the share of time in GC pauses (nodetool gcstats)',
   run(input, ctx) {
     const findings: Finding[] = [];
     const withHeap = input.nodes.filter((n) => n.facts.heap?.maxMb);
@@ -60,6 +63,28 @@ export const jvmRule: Rule = {
           node: n.node,
           recommendation:
             'Long pauses stall every request on the node and can make peers mark it down. Check the GC log for the pause cause (humongous allocations, evacuation failure, time to safepoint), heap size vs. data model (large partitions), and consider G1 pause targets or ZGC on JDK 17+.',
+          confidence: 'high',
+        })),
+      );
+    }
+    for (const n of withGc) {
+      const g = n.facts.gc!;
+      // A share needs an interval long enough to hold several collections; gcstats called twice in a row says little.
+      if (g.totalPauseMs === null || !g.intervalMs || g.intervalMs < MIN_SHARE_INTERVAL_MS) continue;
+      const pct = (100 * g.totalPauseMs) / g.intervalMs;
+      pushFinding(
+        findings,
+        finding(ctx, 'jvm.gc.time-share', pct, () => ({
+          title: `${n.node} spent ${pct.toFixed(1)} % of the time in GC pauses (${g.collections ?? '?'} collections, the longest ${g.maxPauseMs ?? '?'} ms)`,
+          evidence: [
+            `${n.node}: nodetool gcstats over ${(g.intervalMs! / 1000).toFixed(1)} s: ${g.totalPauseMs} ms in GC, ${g.collections ?? '?'} collections, ` +
+              `max ${g.maxPauseMs ?? '?'} ms` +
+              (g.reclaimedBytes !== null ? `, ${(g.reclaimedBytes / 2 ** 30 / (g.intervalMs! / 1000)).toFixed(2)} GiB/s reclaimed` : ''),
+          ],
+          node: n.node,
+          recommendation:
+            'The collector misses its own throughput goal although no single pause is long: the heap is small for this load. Find what ' +
+            'allocates (whole reads of large partitions, big batches, wide IN queries, on-heap memtables), then size the heap to it.',
           confidence: 'high',
         })),
       );
