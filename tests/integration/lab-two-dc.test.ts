@@ -80,8 +80,11 @@ describe.skipIf(skip)('a real 2-DC lab (5.0, 2 + 1 nodes)', () => {
       r.findings.filter((f) => /unreachable|node-down|collect|partial/.test(f.id)),
       ids.join('\n'),
     ).toEqual([]);
+    // No critical about the cluster as it is now. What the logs recorded is history and can be true on this host: three
+    // 512M JVMs starting on 2 cores once gave node 3 a real 1,112 ms young pause (G1 Preventive Collection) 37 s in.
+    const fromLogsOnly = (f: (typeof r.findings)[number]) => (f.sources ?? []).length > 0 && (f.sources ?? []).every((s) => s === 'log');
     expect(
-      r.findings.filter((f) => f.severity === 'critical'),
+      r.findings.filter((f) => f.severity === 'critical' && !fromLogsOnly(f)),
       ids.join('\n'),
     ).toEqual([]);
     expect(r.checked.filter((c) => !c.checked).map((c) => c.rule)).toEqual([]);
