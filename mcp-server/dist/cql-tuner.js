@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "210f4900ad2921c955c32c6cfcfca76811fda4deb5fa906a813da2fba23396a5" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "b4737314adb9e19ad9b4a180640d91fd2209d3af9e99117155d5176e9d46f02f" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "9d272e5fcebc1b09973443fab450d7529e861011a422b5ddf48b295522b38d06" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "35e86ee2465bc3a4edaef2e30b0b1a0d71c0e59a7a65f22ef96ae9ab7f14f950" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "5d19fce3b860d10d977cdb6bd1f9074b8a0809b5eb029da47226f025ff3d7280" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "b59acbc3e78f22007e98901dc681c4a7b6ae4e4f0abccb9ca03a3bde16556fba" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "84daeab6a8eee51a5606894497b5fa370ace3fd32bd8d96acbd49c1eb1e4d360" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "330324cba5a40b1323736a0cd0d990c693ac6a17f2afd039893c27f966cec456" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {

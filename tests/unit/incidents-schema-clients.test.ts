@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { badIndex } from '../../mcp-server/src/lab/incidents/bad-index.js';
 import { badSchema } from '../../mcp-server/src/lab/incidents/bad-schema.js';
+import { lcsWriteHeavy } from '../../mcp-server/src/lab/incidents/lcs-write-heavy.js';
 import { clientMisuse, UNPREPARED_WORKLOAD } from '../../mcp-server/src/lab/incidents/client-misuse.js';
 import { findIncident } from '../../mcp-server/src/lab/incidents/registry.js';
 import type { IncidentContext, LatteRun } from '../../mcp-server/src/lab/incidents/types.js';
@@ -74,6 +76,59 @@ describe('bad-schema incident', () => {
     const h = recorder();
     await badSchema.heal(h.ctx);
     expect(h.calls).toEqual(['cql: DROP TABLE IF EXISTS cql_tuner_incident.sessions']);
+  });
+});
+
+describe('bad-index incident', () => {
+  it('is registered and expects the secondary-index finding, backed by the cardinality knowledge', () => {
+    expect(findIncident('bad-index')).toBe(badIndex);
+    expect(badIndex).toMatchObject({ nodes: 1, needs: [], expect: ['schema.secondary-index'] });
+    expect(hasKnowledge('schema.secondary-index.high-cardinality')).toBe(true);
+  });
+
+  it('inject: a legacy index on a unique column, rows written and flushed, lookups by value; heal drops index and table', async () => {
+    const r = recorder();
+    await badIndex.inject(r.ctx);
+    expect(r.calls).toEqual([
+      "cql: CREATE KEYSPACE IF NOT EXISTS cql_tuner_incident WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}",
+      'cql: CREATE TABLE IF NOT EXISTS cql_tuner_incident.accounts (id int PRIMARY KEY, email text, name text)',
+      'cql: CREATE INDEX IF NOT EXISTS accounts_by_email ON cql_tuner_incident.accounts (email)',
+      'cqlMany x5000: INSERT INTO cql_tuner_incident.accounts (id, email, name) VALUES (?, ?, ?)',
+      'nodetool@1: flush cql_tuner_incident accounts',
+      'cqlMany x300: SELECT * FROM cql_tuner_incident.accounts WHERE email = ?',
+    ]);
+    const h = recorder();
+    await badIndex.heal(h.ctx);
+    expect(h.calls).toEqual(['cql: DROP INDEX IF EXISTS cql_tuner_incident.accounts_by_email', 'cql: DROP TABLE IF EXISTS cql_tuner_incident.accounts']);
+  });
+});
+
+describe('lcs-write-heavy incident', () => {
+  it('is registered and expects the LCS write-heavy finding', () => {
+    expect(findIncident('lcs-write-heavy')).toBe(lcsWriteHeavy);
+    expect(lcsWriteHeavy).toMatchObject({ nodes: 1, needs: [], expect: ['schema.lcs-write-heavy'] });
+    expect(hasKnowledge('compaction.lcs.write-heavy')).toBe(true);
+  });
+
+  it('inject: an LCS table written in three flushed batches, far more writes than reads; heal drops it', async () => {
+    const r = recorder();
+    await lcsWriteHeavy.inject(r.ctx);
+    const insert = 'cqlMany x10000: INSERT INTO cql_tuner_incident.readings (device, seq, v) VALUES (?, ?, ?)';
+    const flush = 'nodetool@1: flush cql_tuner_incident readings';
+    expect(r.calls).toEqual([
+      "cql: CREATE KEYSPACE IF NOT EXISTS cql_tuner_incident WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}",
+      "cql: CREATE TABLE IF NOT EXISTS cql_tuner_incident.readings (device int, seq int, v text, PRIMARY KEY (device, seq)) WITH compaction = {'class': 'LeveledCompactionStrategy'}",
+      insert,
+      flush,
+      insert,
+      flush,
+      insert,
+      flush,
+      'cqlMany x200: SELECT * FROM cql_tuner_incident.readings WHERE device = ? LIMIT 10',
+    ]);
+    const h = recorder();
+    await lcsWriteHeavy.heal(h.ctx);
+    expect(h.calls).toEqual(['cql: DROP TABLE IF EXISTS cql_tuner_incident.readings']);
   });
 });
 

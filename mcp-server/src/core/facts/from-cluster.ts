@@ -56,9 +56,22 @@ export interface TabletLoadFact {
   tabletsPerShard: number | null;
 }
 
+/** A row of system_schema.indexes: legacy (COMPOSITES/KEYS) or CUSTOM (SAI, SASI, …) with its class. */
+export interface IndexFact {
+  keyspace: string;
+  table: string;
+  name: string;
+  kind: string | null;
+  /** options.target: the indexed column or expression (keys(m), values(l), …). */
+  target: string | null;
+  /** options.class_name of a CUSTOM index. */
+  className: string | null;
+}
+
 export interface ClusterFacts {
   keyspaces?: KeyspaceFact[];
   tableOptions?: TableOptionsFact[];
+  indexes?: IndexFact[];
   ring?: RingTokensFact[];
   repairs?: RepairRunFact[];
   /** Rows of the repair history that were read, and the limit of the query (history may be longer). */
@@ -81,6 +94,7 @@ export const CLUSTER_CQL = {
       query: 'SELECT keyspace_name, table_name, id, gc_grace_seconds, extensions FROM system_schema.tables',
       sourceName: 'cql:system_schema.tables#options',
     },
+    { keyspace: 'system_schema', table: 'indexes', query: 'SELECT keyspace_name, table_name, index_name, kind, options FROM system_schema.indexes' },
   ],
   cassandra: [
     {
@@ -239,6 +253,22 @@ export function clusterFactsFromTables(tables: Record<string, TsvTable>): Cluste
         tombstoneGcMode: tombstoneGcModeFromExtensions(r['extensions']),
         createdAt: createdAtOf(r['id']),
       }));
+  }
+  const indexes = tables['system_schema.indexes'];
+  if (indexes?.columns.includes('index_name')) {
+    out.indexes = indexes.rows
+      .filter((r) => r['keyspace_name'] && r['table_name'] && r['index_name'])
+      .map((r) => {
+        const options = mapCell(r['options']);
+        return {
+          keyspace: r['keyspace_name']!,
+          table: r['table_name']!,
+          name: r['index_name']!,
+          kind: r['kind'] ?? null,
+          target: options['target'] ?? null,
+          className: options['class_name'] ?? null,
+        };
+      });
   }
   const peers = tables['system.peers'];
   const local = tables['system.local']?.rows[0];

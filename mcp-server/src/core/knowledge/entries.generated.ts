@@ -1777,6 +1777,88 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   },
   // knowledge/compaction.yaml
   {
+    "id": "compaction.lcs.write-heavy",
+    "statement": "LeveledCompactionStrategy suits read-heavy tables; on a table that takes more writes than reads it rewrites each byte once per level it climbs for little read benefit, costing disk I/O and CPU (the project's docs: \"not a good choice for write-heavy workloads\"; DataStax: appropriate at twice or more reads than writes).",
+    "thresholds": {
+      "warning": 1,
+      "direction": "below"
+    },
+    "unit": "reads / writes",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — Leveled Compaction Strategy (not a good choice for write-heavy workloads)",
+        "url": "https://cassandra.apache.org/doc/stable/cassandra/managing/operating/compaction/lcs.html"
+      },
+      {
+        "title": "DataStax docs — Choosing a compaction strategy (LCS at twice or more reads than writes; can be overwhelmed by writes)",
+        "url": "https://docs.datastax.com/en/ddac/doc/datastax_enterprise/config/configChooseCompactStrategy.html"
+      }
+    ],
+    "rationale": "Warning below 1 (writes outnumber reads) is this project's convention, stricter than DataStax's \"twice or more reads\" so that balanced tables are left alone. Fix: STCS (or UCS with a tiered scaling parameter on 5.0) for write-heavy tables; LCS stays for read-heavy ones.",
+    "related": [
+      "compaction.lcs.fanout",
+      "compaction.lcs.l0-backlog",
+      "compaction.strategy.ucs",
+      "compaction.lcs.write-heavy-floor"
+    ],
+    "tags": [
+      "compaction",
+      "lcs",
+      "convention"
+    ],
+    "verified": {
+      "source": "doc/modules/cassandra/pages/managing/operating/compaction/lcs.adoc@b89261192f51 (\"It is not a good choice for write-heavy workloads\"; the same sentence on the stable 5.0 docs page) + the DataStax choose-compaction page; 1 is this project's convention",
+      "checked": "2026-11-29"
+    }
+  },
+  // knowledge/compaction.yaml
+  {
+    "id": "compaction.lcs.write-heavy-floor",
+    "statement": "A table's read/write mix is judged for LCS only once it has taken at least 10,000 local writes: fewer say nothing about the workload.",
+    "value": 10000,
+    "unit": "local writes since the node started",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "Apache Cassandra docs — nodetool tablestats (Local read count, Local write count)",
+        "url": "https://cassandra.apache.org/doc/latest/cassandra/managing/tools/nodetool/tablestats.html"
+      }
+    ],
+    "rationale": "Operator convention, so that a table just created or loaded once is not judged by a handful of requests.",
+    "related": [
+      "compaction.lcs.write-heavy"
+    ],
+    "tags": [
+      "compaction",
+      "lcs",
+      "convention"
+    ],
+    "verified": {
+      "source": "https://cassandra.apache.org/doc/latest/cassandra/managing/tools/nodetool/tablestats.html#tablestats (Local read count, Local write count); 10,000 writes is this project's convention",
+      "checked": "2026-11-29"
+    }
+  },
+  // knowledge/compaction.yaml
+  {
     "id": "compaction.pending",
     "statement": "Pending compaction tasks estimate how far compaction is behind the writes; a number that keeps growing or never drains means reads touch ever more SSTables and disk use climbs.",
     "thresholds": {
@@ -12224,6 +12306,87 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   },
   // knowledge/schema.yaml
   {
+    "id": "schema.secondary-index.cardinality-floor",
+    "statement": "Index cardinality is judged only on tables with at least 1,000 partitions on a node: below that a query by value is cheap whatever the index holds, and partition estimates are coarse.",
+    "value": 1000,
+    "unit": "table partitions on one node",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax CQL docs — When not to use an index",
+        "url": "https://docs.datastax.com/en/cql-oss/3.3/cql/cql_using/useWhenIndex.html"
+      }
+    ],
+    "rationale": "Operator convention: a floor so that a small lookup table with an index on a unique column is not flagged.",
+    "related": [
+      "schema.secondary-index.high-cardinality"
+    ],
+    "tags": [
+      "schema",
+      "index",
+      "convention"
+    ],
+    "verified": {
+      "source": "https://docs.datastax.com/en/cql-oss/3.3/cql/cql_using/useWhenIndex.html#when-not-to-use-an-index (no number given); 1,000 partitions is this project's convention",
+      "checked": "2026-11-29"
+    }
+  },
+  // knowledge/schema.yaml
+  {
+    "id": "schema.secondary-index.high-cardinality",
+    "statement": "A legacy secondary index stores one hidden-table partition per distinct indexed value on each node, so its partition count beside the table's own says how selective the column is: when the index holds half as many partitions as the table or more, most values point at one or a few rows, and a query by value asks every node's index to find them — the high-cardinality case the index is not meant for.",
+    "thresholds": {
+      "warning": 0.5,
+      "direction": "above"
+    },
+    "unit": "index partitions / table partitions on one node",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax CQL docs — When not to use an index (high-cardinality columns: many seeks for very few results)",
+        "url": "https://docs.datastax.com/en/cql-oss/3.3/cql/cql_using/useWhenIndex.html"
+      },
+      {
+        "title": "Apache Cassandra docs — nodetool tablestats (index tables listed as \"Table (index)\", Number of partitions)",
+        "url": "https://cassandra.apache.org/doc/latest/cassandra/managing/tools/nodetool/tablestats.html"
+      }
+    ],
+    "rationale": "The docs name high cardinality without a number; 0.5 is this project's convention. Measured on the local lab (Cassandra 4.1.10, 3,000 rows): an index on a unique e-mail column held 3,000 partitions beside the table's 3,000 (ratio 1.0, 42-byte index partitions); one on a 5-value country column held 5 (ratio 0.002).",
+    "related": [
+      "schema.secondary-index.legacy",
+      "schema.secondary-index.cardinality-floor",
+      "schema.sai"
+    ],
+    "tags": [
+      "schema",
+      "index",
+      "convention"
+    ],
+    "verified": {
+      "source": "https://docs.datastax.com/en/cql-oss/3.3/cql/cql_using/useWhenIndex.html#when-not-to-use-an-index (high-cardinality column) + nodetool tablestats on the lab (Cassandra 4.1.10: 'Table (index): users.users_email', Number of partitions (estimate): 3000); 0.5 is this project's convention",
+      "checked": "2026-11-29"
+    }
+  },
+  // knowledge/schema.yaml
+  {
     "id": "schema.secondary-index.legacy",
     "statement": "A regular (legacy) secondary index is local to each node, so a query on it alone asks every node (or a range of them); it suits low-cardinality columns queried together with the partition key, and hurts on high-cardinality or frequently updated and deleted columns.",
     "appliesTo": [
@@ -15510,6 +15673,8 @@ export type KnowledgeId =
   | "compaction.lcs.free-space"
   | "compaction.lcs.l0-backlog"
   | "compaction.lcs.sstable-size"
+  | "compaction.lcs.write-heavy"
+  | "compaction.lcs.write-heavy-floor"
   | "compaction.pending"
   | "compaction.scylla.ics"
   | "compaction.scylla.ics-default"
@@ -15756,6 +15921,8 @@ export type KnowledgeId =
   | "schema.replication.simple-strategy"
   | "schema.sai"
   | "schema.sasi.experimental"
+  | "schema.secondary-index.cardinality-floor"
+  | "schema.secondary-index.high-cardinality"
   | "schema.secondary-index.legacy"
   | "scylla-host.aio-per-shard"
   | "scylla-host.cpuset-perftune-masks"

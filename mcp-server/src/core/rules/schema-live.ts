@@ -6,9 +6,10 @@
  */
 import type { NodeEvidence } from '../diagnosis/evidence.js';
 import type { NodeFacts } from '../facts/node-facts.js';
+import { isSystemKeyspace } from '../facts/from-cluster.js';
 import type { CqlSchema, SchemaKeyspace, SchemaOptions, SchemaTable } from '../parse/schema/types.js';
 import { compareVersions, parseVersion } from '../knowledge/index.js';
-import { schemaRules, type SchemaRuleInput } from './schema.js';
+import { schemaRules, type IndexCardinality, type SchemaRuleInput } from './schema.js';
 import { outcome, skipped, type Rule } from './rule.js';
 
 /**
@@ -16,8 +17,8 @@ import { outcome, skipped, type Rule } from './rule.js';
  * the ring), and the rules that need DESCRIBE-only details (indexes, views, compression, counters) have nothing to
  * read in the sweep's schema facts: they are listed as not checked.
  */
-const LIVE_RULES = new Set(['schema.stcs-large-table', 'schema.gc-grace-zero']);
-const NOT_IN_SWEEP = 'secondary indexes, materialized views, compression chunk length and counters (the sweep reads no DESCRIBE text: use review_schema)';
+const LIVE_RULES = new Set(['schema.stcs-large-table', 'schema.gc-grace-zero', 'schema.secondary-index', 'schema.lcs-write-heavy']);
+const NOT_IN_SWEEP = 'materialized views, compression chunk length and counters (the sweep reads no DESCRIBE text: use review_schema)';
 
 const shortClass = (cls: string | undefined) => (cls ? cls.split('.').pop()! : null);
 
@@ -65,12 +66,51 @@ export function schemaFromFacts(facts: NodeFacts): CqlSchema | null {
   return {
     keyspaces: (facts.cluster?.keyspaces ?? []).map((k) => keyspaceOf(k.name, k.replication)),
     tables: [...tables.values()],
-    indexes: [],
+    // Indexes the server keeps on its own tables (system.paxos) are not the user's design.
+    indexes: (facts.cluster?.indexes ?? [])
+      .filter((ix) => !isSystemKeyspace(ix.keyspace))
+      .map((ix) => ({
+        keyspace: ix.keyspace,
+        table: ix.table,
+        name: ix.name,
+        target: ix.target ?? '?',
+        custom: ix.kind === 'CUSTOM' || ix.className !== null,
+        using: ix.className,
+      })),
     views: [],
     types: [],
     other: [],
     statements: 0,
   };
+}
+
+/**
+ * Each node's legacy index tables beside their base tables. nodetool tablestats lists an index as
+ * "Table (index): <table>.<index>" inside its keyspace; its partitions are the distinct indexed values there.
+ */
+export function indexCardinality(nodes: readonly NodeEvidence[]): IndexCardinality[] {
+  const out: IndexCardinality[] = [];
+  for (const n of nodes) {
+    const tables = n.nodetool.tablestats?.tables ?? [];
+    const base = new Map(tables.filter((t) => !t.isIndex).map((t) => [`${t.keyspace}.${t.name}`, t]));
+    for (const t of tables) {
+      if (!t.isIndex || t.keyspace === null || t.partitionsEstimate === null) continue;
+      const dot = t.name.indexOf('.');
+      if (dot <= 0) continue;
+      const table = t.name.slice(0, dot);
+      const b = base.get(`${t.keyspace}.${table}`);
+      if (!b || b.partitionsEstimate === null) continue;
+      out.push({
+        node: n.node,
+        keyspace: t.keyspace,
+        table,
+        index: t.name.slice(dot + 1),
+        indexPartitions: t.partitionsEstimate,
+        tablePartitions: b.partitionsEstimate,
+      });
+    }
+  }
+  return out;
 }
 
 /** The rule input: the schema from the node that read it, table numbers from every node. */
@@ -88,19 +128,24 @@ export function liveSchemaInput(nodes: readonly NodeEvidence[]): SchemaRuleInput
   return {
     schema,
     ...(products.size === 1 ? { product: [...products][0]! } : {}),
-    ...(versions.length ? { version: versions.sort()[0]! } : {}),
+    ...(versions.length ? { version: versions[0]! } : {}),
     tableFacts: nodes.filter((n) => n.facts.tables?.length).map((n) => ({ node: n.node, tables: n.facts.tables! })),
     ...(dcs.length ? { datacenters: dcs } : {}),
+    indexCardinality: indexCardinality(nodes),
   };
 }
 
 export const liveSchemaRule: Rule = {
   id: 'schema',
-  checks: `table design in the live schema: gc_grace_seconds 0 on tables with deletes, STCS on large tables; not from the sweep: ${NOT_IN_SWEEP}`,
+  checks:
+    'table design in the live schema: gc_grace_seconds 0 on tables with deletes, STCS on large tables, LCS on write-heavy tables, ' +
+    `legacy secondary indexes by their cardinality (system_schema.indexes + tablestats); not from the sweep: ${NOT_IN_SWEEP}`,
   run(input, ctx) {
     const ruleInput = liveSchemaInput(input.nodes);
     if (!ruleInput) return skipped('schema', 'no schema was read (system_schema.tables answers on the node that makes the cluster-wide reads)');
-    const outcomes = schemaRules(ruleInput, ctx).filter((o) => LIVE_RULES.has(o.rule));
+    // A bundle from before the sweep read system_schema.indexes has no index facts: not "no indexes".
+    const indexesRead = input.nodes.some((n) => n.facts.cluster?.indexes !== undefined);
+    const outcomes = schemaRules(ruleInput, ctx).filter((o) => LIVE_RULES.has(o.rule) && (indexesRead || o.rule !== 'schema.secondary-index'));
     const failed = outcomes.filter((o) => !o.checked);
     if (failed.length === outcomes.length) return skipped('schema', failed.map((o) => `${o.rule}: ${o.skippedBecause ?? '?'}`).join('; '));
     // The sweep does not read default_time_to_live: "no default TTL" (what DESCRIBE without the option means) would be a guess here.

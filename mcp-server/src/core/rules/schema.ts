@@ -19,6 +19,20 @@ export interface SchemaRuleInput {
   datacenters?: string[];
   /** Server release (e.g. "2026.1.2"), when known: some limits depend on it (counters with tablets, default compaction). */
   version?: string;
+  /**
+   * Per node, a legacy index's hidden table beside its base table (nodetool tablestats "Table (index)"): its
+   * partitions are the distinct indexed values on that node.
+   */
+  indexCardinality?: IndexCardinality[];
+}
+
+export interface IndexCardinality {
+  node: string;
+  keyspace: string;
+  table: string;
+  index: string;
+  indexPartitions: number;
+  tablePartitions: number;
 }
 
 /** Keyspaces the server manages itself; their tables are not the user's design. */
@@ -111,7 +125,7 @@ function stcsLargeTables(input: SchemaRuleInput): KindRuleOutcome {
   return outcome(rule, findings, checks);
 }
 
-function secondaryIndexes(input: SchemaRuleInput): KindRuleOutcome {
+function secondaryIndexes(input: SchemaRuleInput, ctx: RuleContext): KindRuleOutcome {
   const rule = 'schema.secondary-index';
   const checks = 'secondary indexes (legacy, SASI, SAI)';
   const findings: Finding[] = [];
@@ -169,6 +183,8 @@ function secondaryIndexes(input: SchemaRuleInput): KindRuleOutcome {
           knowledgeIds: ['schema.secondary-index.legacy'],
         }),
       );
+    } else if (input.indexCardinality?.length) {
+      findings.push(legacyIndexByCardinality(input, ctx, ix, label));
     } else {
       const table = input.schema.tables.find((t) => t.keyspace === ix.keyspace && t.name === ix.table);
       const col = table?.columns.find((c) => c.name === ix.target.replace(/^(?:keys|values|entries|full)\((.*)\)$/, '$1').replace(/"/g, ''));
@@ -186,6 +202,95 @@ function secondaryIndexes(input: SchemaRuleInput): KindRuleOutcome {
         }),
       );
     }
+  }
+  return outcome(rule, findings, checks);
+}
+
+/**
+ * A legacy index judged by what it holds (live cluster or bundle): its partitions are the distinct values on a node,
+ * so beside the table's partitions they say whether the column is selective. The node with the highest ratio
+ * (among those holding enough partitions to judge) speaks for the index.
+ */
+function legacyIndexByCardinality(input: SchemaRuleInput, ctx: RuleContext, ix: CqlSchema['indexes'][number], label: string): Finding {
+  const floor = numberOf('schema.secondary-index.cardinality-floor');
+  const rows = (input.indexCardinality ?? []).filter((c) => c.keyspace === ix.keyspace && c.table === ix.table && c.index === ix.name);
+  const judged = rows.filter((c) => c.tablePartitions >= floor).sort((a, b) => b.indexPartitions / b.tablePartitions - a.indexPartitions / a.tablePartitions);
+  const worst = judged[0];
+  const ratio = worst ? worst.indexPartitions / worst.tablePartitions : null;
+  const sev = grade(ctx, ratio, 'schema.secondary-index.high-cardinality');
+  const evidence = [
+    'CREATE INDEX without USING: node-local index (system_schema.indexes)',
+    ...(worst
+      ? [
+          `${worst.node}: index ${ix.name} holds ${worst.indexPartitions} partitions (distinct values) beside ${worst.tablePartitions} of ${ix.keyspace}.${ix.table} ` +
+            `— ratio ${fmtNum(ratio!, 3)} (nodetool tablestats, estimates)`,
+        ]
+      : rows.length
+        ? [
+            `${ix.keyspace}.${ix.table} holds fewer than ${floor} partitions on every node read (${rows.map((r) => `${r.node} ${r.tablePartitions}`).join(', ')}): too small to judge`,
+          ]
+        : ['index table not in nodetool tablestats: cardinality not measured']),
+  ];
+  if (sev)
+    return finding({
+      id: 'schema.secondary-index',
+      severity: sev,
+      title: `legacy secondary index ${label} on a high-cardinality column`,
+      evidence,
+      table: `${ix.keyspace}.${ix.table}`,
+      node: worst!.node,
+      recommendation:
+        "Nearly every value points at its own row, and a query by value without the partition key asks every node's index to find it. " +
+        'Keep a query table keyed by this value (written beside the base table), or SAI on 5.0; then DROP INDEX.',
+      knowledgeIds: ['schema.secondary-index.high-cardinality', 'schema.secondary-index.legacy', 'schema.sai'],
+    });
+  // Measured below the threshold, or a table too small to judge: worth knowing, not a warning. Not measured: as from DESCRIBE.
+  const measured = worst !== undefined || rows.length > 0;
+  return finding({
+    id: 'schema.secondary-index',
+    severity: measured ? 'info' : 'warning',
+    title: worst
+      ? `legacy secondary index ${label}: ${worst.indexPartitions} distinct values for ${worst.tablePartitions} partitions on ${worst.node}`
+      : `legacy secondary index ${label}`,
+    evidence,
+    table: `${ix.keyspace}.${ix.table}`,
+    recommendation: 'A query by this value without the partition key still asks every node; keep it for low-cardinality values queried with the partition key.',
+    knowledgeIds: ['schema.secondary-index.legacy', 'schema.secondary-index.high-cardinality'],
+    confidence: measured ? 'high' : 'medium',
+  });
+}
+
+/** LCS on a table that takes more writes than reads: the compaction I/O buys little. Counts since the nodes started. */
+function lcsWriteHeavy(input: SchemaRuleInput, ctx: RuleContext): KindRuleOutcome {
+  const rule = 'schema.lcs-write-heavy';
+  const checks = 'LeveledCompactionStrategy on tables taking more writes than reads';
+  if (!input.tableFacts?.length) return skipped(rule, 'read/write counts not known: give a snapshot bundle (or review a live cluster)', checks);
+  const floor = numberOf('compaction.lcs.write-heavy-floor');
+  const findings: Finding[] = [];
+  for (const t of input.schema.tables.filter((x) => userTable(x.keyspace))) {
+    const cls = t.options.compaction?.class ?? '';
+    if (!/(?:^|\.)LeveledCompactionStrategy$/.test(cls)) continue;
+    const nums = tableNumbers(input, t.keyspace, t.name);
+    if (!nums || nums.reads === null || nums.writes === null || nums.writes < floor) continue;
+    const ratio = nums.reads / nums.writes;
+    const sev = grade(ctx, ratio, 'compaction.lcs.write-heavy');
+    if (!sev) continue;
+    findings.push(
+      finding({
+        id: rule,
+        severity: sev,
+        title: `${fq(t)} uses LeveledCompactionStrategy on a write-heavy table (${nums.writes} writes, ${nums.reads} reads since start)`,
+        evidence: [
+          `compaction ${cls} (schema)`,
+          `local reads ${nums.reads}, local writes ${nums.writes} summed over the nodes since they started: ${fmtNum(ratio, 3)} reads per write (tablestats / virtual tables)`,
+        ],
+        table: fq(t),
+        recommendation:
+          'LCS rewrites every byte once per level for read benefit this table does not use. Switch it to STCS (or UCS on 5.0): ' +
+          "ALTER TABLE … WITH compaction = {'class': 'SizeTieredCompactionStrategy'} — the switch recompacts the table, so do it off-peak with disk headroom.",
+        knowledgeIds: ['compaction.lcs.write-heavy', 'compaction.lcs.fanout', 'compaction.strategy.switch-cost'],
+      }),
+    );
   }
   return outcome(rule, findings, checks);
 }
@@ -427,7 +532,7 @@ function replication(input: SchemaRuleInput, ctx: RuleContext): KindRuleOutcome 
 
 /** Every schema rule, in report order; thresholds from ctx (the pack's unless a diagnosis hands its policy's). */
 export function schemaRules(input: SchemaRuleInput, ctx: RuleContext = PACK): KindRuleOutcome[] {
-  return [stcsLargeTables, secondaryIndexes, counters, views, gcGrace, chunkLength, replication].map((r) => {
+  return [stcsLargeTables, secondaryIndexes, lcsWriteHeavy, counters, views, gcGrace, chunkLength, replication].map((r) => {
     try {
       return r(input, ctx);
     } catch (e) {

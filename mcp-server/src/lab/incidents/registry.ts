@@ -1,4 +1,5 @@
 /** The incident registry: every problem `cql-tuner lab incident` can put into the lab, cheapest first. */
+import { badIndex } from './bad-index.js';
 import { badSchema } from './bad-schema.js';
 import { clientMisuse } from './client-misuse.js';
 import { compactionBacklog } from './compaction-backlog.js';
@@ -7,6 +8,7 @@ import { diskNearFull } from './disk-near-full.js';
 import { droppedMutations } from './dropped-mutations.js';
 import { gcPressure } from './gc-pressure.js';
 import { hotPartition } from './hot-partition.js';
+import { lcsWriteHeavy } from './lcs-write-heavy.js';
 import { nodeDown } from './node-down.js';
 import { schemaDisagreement } from './schema-disagreement.js';
 import { slowDisk } from './slow-disk.js';
@@ -30,6 +32,8 @@ export const INCIDENTS: readonly Incident[] = [
   slowDisk,
   schemaDisagreement,
   badSchema,
+  badIndex,
+  lcsWriteHeavy,
   clientMisuse,
   hotPartition,
 ];
