@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   allKnowledge,
   appliesTo,
+  compareVersionText,
   compareVersions,
+  oldestVersion,
   hasKnowledge,
   knowledge,
   knowledgeFor,
@@ -173,5 +177,34 @@ describe('appliesTo', () => {
     expect(on41).toContain('trap.nodetool.getstreamthroughput-d-flag');
     expect(knowledgeFor('cassandra', '4.0.11').map((e) => e.id)).not.toContain('trap.nodetool.getstreamthroughput-d-flag');
     expect(appliesTo(knowledge('trap.scylla.compactionstats-pending'), 'cassandra', '4.1.10')).toBe(false);
+  });
+});
+
+describe('one version comparison for the whole code base', () => {
+  it('compares by number, part by part, and says when a string holds no version', () => {
+    expect(compareVersionText('4.1.10', '4.1.9')).toBeGreaterThan(0);
+    expect(compareVersionText('6.2.3', '2025.1.0')).toBeLessThan(0);
+    expect(compareVersionText('5.0-beta1', '5.0.0')).toBe(0);
+    expect(compareVersionText('4.0', '4.0.0')).toBe(0);
+    expect(compareVersionText('unknown', '4.0')).toBeNull();
+    expect(oldestVersion(['2025.1.2', '6.2.3', '?', '2025.1.0'])).toBe('6.2.3');
+    expect(oldestVersion(['?'])).toBeUndefined();
+  });
+
+  it('is the only one: no other module defines its own version comparator', () => {
+    const root = join(__dirname, '../../mcp-server/src');
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        const p = join(dir, e.name);
+        if (e.isDirectory()) walk(p);
+        else if (p.endsWith('.ts') && !p.endsWith('knowledge/index.ts')) {
+          if (/function\s+\w*(?:compare|cmp)\w*Version\w*\s*\(|Version\w*\s*=\s*\(a: string, b: string\)/i.test(readFileSync(p, 'utf8'))) offenders.push(p);
+        }
+      }
+    };
+    walk(root);
+    // migration/common.ts's cmpVersion only narrows compareVersionText's null to an error for its callers.
+    expect(offenders.map((p) => p.slice(root.length + 1))).toEqual(['core/migration/common.ts']);
   });
 });

@@ -3,7 +3,8 @@ import { createServer, type Server } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { LabError } from '../../mcp-server/src/lab/errors.js';
 import { checkPortsFree, tryBind } from '../../mcp-server/src/lab/preflight.js';
-import { findListener, isAlive, isLabProcess, readProcStat, summarizeCommand } from '../../mcp-server/src/lab/proc.js';
+import { findListener, isAlive, isLabProcess, summarizeCommand } from '../../mcp-server/src/lab/proc.js';
+import { procStat } from '../../mcp-server/src/collect/pid-alive.js';
 
 const linux = process.platform === 'linux';
 
@@ -24,7 +25,7 @@ describe.runIf(linux)('lab process checks', () => {
     expect(await isAlive(process.pid)).toBe(true);
     expect(await isAlive(2 ** 22 + 12345)).toBe(false);
     expect(await isAlive(-1)).toBe(false);
-    expect((await readProcStat(process.pid))?.state).toMatch(/[RS]/);
+    expect(await procStat(process.pid)).toMatchObject({ pid: process.pid, ppid: process.ppid, state: expect.stringMatching(/^[RS]$/) });
   });
 
   it('never takes a non-java or unmarked process for a lab node', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LabError } from '../../mcp-server/src/lab/errors.js';
-import { SUPPORTED_LAB_VERSIONS, compareVersions, isLabVersion, labVersionsNewestFirst, normalizeLabVersion } from '../../mcp-server/src/lab/versions.js';
+import { SUPPORTED_LAB_VERSIONS, isLabVersion, labVersionsNewestFirst, normalizeLabVersion } from '../../mcp-server/src/lab/versions.js';
+import { compareVersionText as compareVersions } from '../../mcp-server/src/core/knowledge/index.js';
 
 describe('lab versions', () => {
   it('maps short versions to the exact Maven releases', () => {

@@ -1,23 +1,26 @@
 import { readFile } from 'node:fs/promises';
+import { procStatRow, type ProcRow } from '../core/parse/proc/ps-table.js';
 
-/** State, parent and process group of a pid, read from /proc (null where it is gone or there is no /proc). */
-export async function procStat(pid: number): Promise<{ state: string; ppid: number; pgid: number } | null> {
+/**
+ * State, parent and process group of a pid from /proc/<pid>/stat (null where it is gone or there is no /proc): the
+ * one async reader of that file, parsed by the same procStatRow as the process-tree walk.
+ */
+export async function procStat(pid: number): Promise<ProcRow | null> {
   const text = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
-  if (text === null) return null;
-  const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return { state: rest[0] ?? '?', ppid: Number(rest[1]), pgid: Number(rest[2]) };
+  return text === null ? null : procStatRow(pid, text);
 }
 
-/** Is this pid a live process (a zombie is not)? */
+/** Is this pid a live process (a zombie is not)? Without /proc (macOS) signal 0 asks; EPERM means it exists. */
 export async function pidAlive(pid: number | null): Promise<boolean> {
   if (pid === null || !Number.isInteger(pid) || pid <= 0) return false;
-  const st = await procStat(pid);
-  if (st) return st.state !== 'Z' && st.state !== 'X';
-  if (process.platform === 'linux') return false;
+  if (process.platform === 'linux') {
+    const st = await procStat(pid);
+    return st !== null && st.state !== 'Z' && st.state !== 'X';
+  }
   try {
     process.kill(pid, 0);
     return true;
-  } catch {
-    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

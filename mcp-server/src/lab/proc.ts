@@ -1,24 +1,8 @@
 import { readFile, readdir, readlink } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { LocalTarget } from '../collect/local-target.js';
+import { pidAlive, procStat } from '../collect/pid-alive.js';
 import { labMarkerFlag } from './jvm-flags.js';
-
-export interface ProcStat {
-  state: string;
-  ppid: number;
-  pgid: number;
-}
-
-/** /proc/<pid>/stat fields we need; null when the process does not exist (or this is not Linux). */
-export async function readProcStat(pid: number): Promise<ProcStat | null> {
-  const text = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
-  if (text === null) return null;
-  // comm is in parentheses and may itself hold spaces or ')', so split after the last ')'.
-  const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  const [state, ppid, pgid] = rest;
-  if (!state || !ppid || !pgid) return null;
-  return { state, ppid: Number(ppid), pgid: Number(pgid) };
-}
 
 export async function readCmdline(pid: number): Promise<string[] | null> {
   const buf = await readFile(`/proc/${pid}/cmdline`).catch(() => null);
@@ -33,22 +17,10 @@ function hasProcfs(): boolean {
 }
 
 /** Alive = exists and is not a zombie (a zombie is dead, only not yet reaped by its parent). */
-export async function isAlive(pid: number): Promise<boolean> {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  if (hasProcfs()) {
-    const st = await readProcStat(pid);
-    return st !== null && st.state !== 'Z' && st.state !== 'X';
-  }
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export const isAlive = (pid: number): Promise<boolean> => pidAlive(pid);
 
 export async function procEntryExists(pid: number): Promise<boolean> {
-  return (await readProcStat(pid)) !== null;
+  return (await procStat(pid)) !== null;
 }
 
 /**
@@ -70,7 +42,7 @@ export async function isLabProcess(pid: number | null, nodeDir: string): Promise
 
 /** Signals the process group when the process leads one (our daemons are spawned detached), else the process. */
 export async function signalLabProcess(pid: number, signal: NodeJS.Signals): Promise<void> {
-  const st = hasProcfs() ? await readProcStat(pid) : null;
+  const st = hasProcfs() ? await procStat(pid) : null;
   const target = st !== null && st.pgid === pid ? -pid : pid;
   try {
     process.kill(target, signal);

@@ -1,3 +1,4 @@
+import { compareVersionText } from '../core/knowledge/index.js';
 import { LabError } from './errors.js';
 
 export type LabVersion = '5.0' | '4.1';
@@ -36,15 +37,5 @@ export function isLabVersion(v: unknown): v is LabVersion {
 
 /** Newest first, for "any resolved version" fallbacks. */
 export function labVersionsNewestFirst(): LabVersion[] {
-  return [...LAB_VERSIONS].sort((a, b) => compareVersions(SUPPORTED_LAB_VERSIONS[b], SUPPORTED_LAB_VERSIONS[a]));
-}
-
-export function compareVersions(a: string, b: string): number {
-  const pa = a.split('.').map((x) => Number.parseInt(x, 10) || 0);
-  const pb = b.split('.').map((x) => Number.parseInt(x, 10) || 0);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
+  return [...LAB_VERSIONS].sort((a, b) => compareVersionText(SUPPORTED_LAB_VERSIONS[b], SUPPORTED_LAB_VERSIONS[a]) ?? 0);
 }

@@ -4,7 +4,7 @@ import { readNamedFile } from '../collect/safe-file.js';
 import { worstFirst, type Finding } from '../core/findings.js';
 import type { CqlSchema } from '../core/parse/schema/index.js';
 import { schemaRules, schemaTableRows, type SchemaRuleInput, type SchemaTableRow } from '../core/rules/schema.js';
-import { compareVersions, parseVersion } from '../core/knowledge/index.js';
+import { oldestVersion } from '../core/knowledge/index.js';
 import { labStatus } from '../lab/index.js';
 import { markdownTable } from '../render/markdown-table.js';
 import { OpError } from './errors.js';
@@ -136,18 +136,6 @@ export function describeFailure(e: unknown, address: string): OpError {
     `server-side DESCRIBE failed on ${address}: ${msg}`,
     'Server-side DESCRIBE needs Cassandra 4.0+ (or a recent ScyllaDB): on older versions run cqlsh -e "DESCRIBE SCHEMA" > schema.cql and review the file.',
   );
-}
-
-/**
- * The version the rules judge by: the oldest a node runs, since mid-upgrade the oldest node is the one that
- * refuses a statement (counters in a tablets keyspace before ScyllaDB 2026.1).
- */
-function oldestVersion(versions: string[]): string | undefined {
-  const known = versions
-    .map((v) => ({ v, parsed: parseVersion(v) }))
-    .filter((x): x is { v: string; parsed: NonNullable<typeof x.parsed> } => x.parsed !== null);
-  known.sort((a, b) => compareVersions(a.parsed, b.parsed));
-  return known[0]?.v;
 }
 
 /** The rule input from a parsed schema plus, optionally, a snapshot. */

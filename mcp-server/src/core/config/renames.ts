@@ -9,7 +9,7 @@
  *   oldNamesOf(newKey)                  → the old names a new key replaces
  *   keyStatus(key, version)             → what a key in a file means on that version
  */
-import { allKnowledge, compareVersions, parseVersion } from '../knowledge/index.js';
+import { allKnowledge, compareVersionText } from '../knowledge/index.js';
 import type { ConfigKeyChange } from '../knowledge/types.js';
 
 export type { ConfigKeyChange } from '../knowledge/types.js';
@@ -25,10 +25,9 @@ const BY_KEY = new Map<string, KeyChange[]>();
 for (const c of ALL) BY_KEY.set(c.key, [...(BY_KEY.get(c.key) ?? []), c]);
 
 function cmp(a: string, b: string): number {
-  const va = parseVersion(a);
-  const vb = parseVersion(b);
-  if (!va || !vb) throw new Error(`config renames: cannot compare versions "${a}" and "${b}"`);
-  return compareVersions(va, vb);
+  const c = compareVersionText(a, b);
+  if (c === null) throw new Error(`config renames: cannot compare versions "${a}" and "${b}"`);
+  return c;
 }
 
 /** Compares release lines: "4.1.10" is on the 4.1 line, so a change "since 4.1" applies to it. */

@@ -139,6 +139,22 @@ export function compareVersions(a: Version, b: Version): number {
   return 0;
 }
 
+/**
+ * The one comparison of two version strings ("4.1.10" vs "4.1.9", "6.2.3" vs "2025.1.0"): part by part as numbers,
+ * never as text. Null when either has no numeric version in it.
+ */
+export function compareVersionText(a: string, b: string): number | null {
+  const va = parseVersion(a);
+  const vb = parseVersion(b);
+  return va && vb ? compareVersions(va, vb) : null;
+}
+
+/** The oldest of some version strings by number (mid-upgrade the oldest node decides); those without a version are left out. */
+export function oldestVersion(versions: readonly string[]): string | undefined {
+  const known = versions.filter((v) => parseVersion(v) !== null);
+  return [...known].sort((a, b) => compareVersionText(a, b)!)[0];
+}
+
 /** Parses a range into its alternatives; throws with the offending clause when the syntax is wrong. */
 export function parseRange(range: string): VersionInterval[] {
   const text = range.trim();

@@ -1,11 +1,10 @@
-import { appliesTo, compareVersions, knowledge, parseVersion } from '../knowledge/index.js';
+import { appliesTo, compareVersionText, knowledge } from '../knowledge/index.js';
 import type { ChecklistItem, ClusterFacts, MigrationInput } from './types.js';
 
 export function cmpVersion(a: string, b: string): number {
-  const va = parseVersion(a);
-  const vb = parseVersion(b);
-  if (!va || !vb) throw new RangeError(`cannot compare versions "${a}" and "${b}"`);
-  return compareVersions(va, vb);
+  const c = compareVersionText(a, b);
+  if (c === null) throw new RangeError(`cannot compare versions "${a}" and "${b}"`);
+  return c;
 }
 
 /** The release line of a version: 4.1.10 → 4.1, 2025.1.3 → 2025.1. */

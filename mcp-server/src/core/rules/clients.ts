@@ -2,7 +2,7 @@ import { maxOf, pushTo } from '../arrays.js';
 import type { NodeEvidence } from '../diagnosis/evidence.js';
 import type { ClientFact } from '../facts/node-facts.js';
 import type { Finding } from '../findings.js';
-import { compareVersions, parseVersion, valueOf, versionInRange } from '../knowledge/index.js';
+import { compareVersionText, valueOf, versionInRange } from '../knowledge/index.js';
 import { finding, fmtNum, grade, outcome, pushFinding, type Rule, type RuleContext } from './rule.js';
 
 /** Evidence lines kept per finding: enough to act on, bounded for a hostile paste of 100k connections. */
@@ -58,11 +58,7 @@ const MINIMUMS: Minimum[] = [
   })),
 ];
 
-const below = (version: string, min: string): boolean => {
-  const v = parseVersion(version);
-  const m = parseVersion(min);
-  return v !== null && m !== null && compareVersions(v, m) < 0;
-};
+const below = (version: string, min: string): boolean => (compareVersionText(version, min) ?? 0) < 0;
 
 const settingTrue = (n: NodeEvidence, ...names: string[]) => names.some((k) => String(n.facts.settings?.[k] ?? '').toLowerCase() === 'true');
 

@@ -8,7 +8,7 @@ import type { NodeEvidence } from '../diagnosis/evidence.js';
 import type { NodeFacts } from '../facts/node-facts.js';
 import { isSystemKeyspace } from '../facts/from-cluster.js';
 import type { CqlSchema, SchemaKeyspace, SchemaOptions, SchemaTable } from '../parse/schema/types.js';
-import { compareVersions, parseVersion } from '../knowledge/index.js';
+import { oldestVersion } from '../knowledge/index.js';
 import { schemaRules, type IndexCardinality, type SchemaRuleInput } from './schema.js';
 import { outcome, skipped, type Rule } from './rule.js';
 
@@ -120,15 +120,12 @@ export function liveSchemaInput(nodes: readonly NodeEvidence[]): SchemaRuleInput
   if (!schema) return null;
   const products = new Set(nodes.map((n) => n.facts.product).filter((p): p is 'cassandra' | 'scylla' => p === 'cassandra' || p === 'scylla'));
   // The oldest version decides, as in review_schema: mid-upgrade the oldest node is the one that refuses things.
-  const versions = nodes
-    .map((n) => n.facts.releaseVersion)
-    .filter((v): v is string => !!v && parseVersion(v) !== null)
-    .sort((a, b) => compareVersions(parseVersion(a)!, parseVersion(b)!));
+  const version = oldestVersion(nodes.map((n) => n.facts.releaseVersion).filter((v): v is string => !!v));
   const dcs = [...new Set(nodes.map((n) => n.facts.datacenter).filter((d): d is string => !!d))];
   return {
     schema,
     ...(products.size === 1 ? { product: [...products][0]! } : {}),
-    ...(versions.length ? { version: versions[0]! } : {}),
+    ...(version ? { version } : {}),
     tableFacts: nodes.filter((n) => n.facts.tables?.length).map((n) => ({ node: n.node, tables: n.facts.tables! })),
     ...(dcs.length ? { datacenters: dcs } : {}),
     indexCardinality: indexCardinality(nodes),
