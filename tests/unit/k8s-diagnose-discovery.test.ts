@@ -13,6 +13,8 @@ import { createTarget } from '../../mcp-server/src/collect/target-spec.js';
 import { parseK8sPodList } from '../../mcp-server/src/core/parse/k8s/pods.js';
 import { k8sSnapshotInput } from '../../mcp-server/src/ops/k8s-diagnose.js';
 import { buildProgram } from '../../mcp-server/src/cli/main.js';
+import { auditK8sText } from '../../mcp-server/src/ops/k8s-audit.js';
+import { FIXTURES_DIR } from '../helpers/corpus.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'k8s-shim-'));
 const LOG = join(dir, 'argv.log');
@@ -22,6 +24,7 @@ case "$*" in
   *"get pods -l cassandra.datastax.com/datacenter="*) cat "${dir}/cass-pods.json" ;;
   *"get pods -l scylla/cluster="*) cat "${dir}/scylla-pods.json" ;;
   *" exec "*" status") cat "${dir}/status.txt" ;;
+  *"get cassandradatacenters.cassandra.datastax.com "*) if [ -f "${dir}/dc.yaml" ]; then cat "${dir}/dc.yaml"; else echo 'Error from server (Forbidden): cassandradatacenters.cassandra.datastax.com "dc1" is forbidden' >&2; exit 1; fi ;;
   *) echo "error: shim has no answer for: $*" >&2; exit 1 ;;
 esac
 `;
@@ -256,5 +259,51 @@ describe('collection through kubectl exec', () => {
     expect(new Set(execs.map((c) => c[3]))).toEqual(new Set(['demo-dc1-r1-sts-0', 'demo-dc1-r2-sts-0']));
     const report = JSON.parse(out.join('')) as { nodes: { address: string }[]; origin: string };
     expect(report.nodes.map((n) => n.address).sort()).toEqual(['127.0.10.5', '127.0.10.6']);
+  }, 120_000);
+
+  /** diagnose --k8s db/dc1 --json through the shim, with what it printed parsed. */
+  async function diagnoseK8sJson(): Promise<{
+    findings: { id: string; severity: string; evidence: string[] }[];
+    checked: { rule: string; checked: boolean; skippedBecause?: string }[];
+  }> {
+    const out: string[] = [];
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = (s: string | Uint8Array) => (out.push(String(s)), true);
+    const savedExit = process.exitCode;
+    const pods = CASS_PODS.slice(0, 2).map((p, i) => ({ ...p, ip: `127.0.10.${i + 5}` }));
+    writeFileSync(join(dir, 'cass-pods.json'), podList(pods));
+    writeFileSync(join(dir, 'status.txt'), statusFor('127.0.10.5', '127.0.10.6'));
+    try {
+      const args = ['diagnose', '--k8s', 'db/dc1', '--cql-port', '1', '--window', '0', '--node-timeout', '20000', '--json'];
+      await buildProgram().parseAsync(['node', 'cql-tuner', ...args], { from: 'node' });
+    } finally {
+      process.stdout.write = write;
+      process.exitCode = savedExit;
+    }
+    return JSON.parse(out.join('')) as Awaited<ReturnType<typeof diagnoseK8sJson>>;
+  }
+
+  it('reads the CassandraDatacenter the pods belong to and audits it inside the diagnosis (real cass-operator v1.32.0 example)', async () => {
+    writeFileSync(join(dir, 'dc.yaml'), readFileSync(join(FIXTURES_DIR, 'k8s', 'cass-operator-v1.32.0-example-cassandradatacenter-full.yaml')));
+    try {
+      const report = await diagnoseK8sJson();
+      expect(calls()).toContainEqual(['-n', 'db', 'get', 'cassandradatacenters.cassandra.datastax.com', 'dc1', '-o', 'yaml']);
+      // The same rules and findings audit_config gives on that file, now part of the diagnosis.
+      const audit = auditK8sText('x', readFileSync(join(FIXTURES_DIR, 'k8s', 'cass-operator-v1.32.0-example-cassandradatacenter-full.yaml'), 'utf8'));
+      const auditIds = audit.outcomes.flatMap((o) => o.findings.map((f) => f.id));
+      expect(auditIds.length).toBeGreaterThan(0);
+      for (const id of new Set(auditIds)) expect(report.findings.map((f) => f.id)).toContain(id);
+      for (const o of audit.outcomes) expect(report.checked.find((c) => c.rule === o.rule)).toBeDefined();
+    } finally {
+      rmSync(join(dir, 'dc.yaml'), { force: true });
+    }
+  }, 120_000);
+
+  it('a resource RBAC will not show is one rule not checked, with kubectl’s answer; the diagnosis goes on', async () => {
+    const report = await diagnoseK8sJson();
+    expect(report.checked.find((c) => c.rule === 'k8s.resource')).toMatchObject({
+      checked: false,
+      skippedBecause: expect.stringContaining('is forbidden'),
+    });
   }, 120_000);
 });

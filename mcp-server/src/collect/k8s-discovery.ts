@@ -160,3 +160,47 @@ export async function discoverK8sPods(ref: K8sRef, opts: DiscoverOptions = {}): 
     'Give NAMESPACE/NAME of a CassandraDatacenter (cass-operator, k8ssandra: the datacenter name) or of a ScyllaCluster.',
   );
 }
+
+/** The operator's own resource for NAME: what cass-operator and Scylla Operator name the custom resource the pods belong to. */
+const RESOURCE_OF: Record<OperatorSelector['operator'], string> = {
+  'cass-operator': 'cassandradatacenters.cassandra.datastax.com',
+  'scylla-operator': 'scyllaclusters.scylla.scylladb.com',
+};
+
+/** The exact kubectl argv that prints the operator resource NAME as YAML (fully qualified: no short-name ambiguity). */
+export function resourceArgv(ref: K8sRef, operator: OperatorSelector['operator'], env: Readonly<Record<string, string | undefined>> = process.env): string[] {
+  const d = kubectlDefaultsFromEnv(env);
+  return [
+    'kubectl',
+    ...(d.kubeconfig !== undefined ? ['--kubeconfig', d.kubeconfig] : []),
+    ...(d.context !== undefined ? ['--context', d.context] : []),
+    '-n',
+    ref.namespace,
+    'get',
+    RESOURCE_OF[operator],
+    ref.name,
+    '-o',
+    'yaml',
+  ];
+}
+
+export type K8sResourceRead = { ok: true; text: string; source: string } | { ok: false; source: string; reason: string };
+
+/**
+ * The resource the pods were found under, as YAML (cluster data: parsed, never run). A refusal (RBAC may allow
+ * pods/exec but not the custom resource) is an answer, not an error: the diagnosis goes on without it.
+ */
+export async function readK8sResource(ref: K8sRef, operator: OperatorSelector['operator'], opts: DiscoverOptions = {}): Promise<K8sResourceRead> {
+  const argv = resourceArgv(ref, operator, opts.env);
+  const source = `kubectl get ${RESOURCE_OF[operator]} ${ref.name} (namespace ${ref.namespace})`;
+  const r = await (opts.runner ?? new LocalTarget()).run(argv, {
+    timeoutMs: TIMEOUT_MS,
+    maxBytes: 8 * 1024 * 1024,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
+  if (r.spawnError || r.exitCode !== 0) {
+    const why = r.spawnError ?? (r.timedOut ? `timed out after ${TIMEOUT_MS / 1000} s` : (r.stderr.trim().split('\n').pop() ?? `exit ${r.exitCode}`));
+    return { ok: false, source, reason: why };
+  }
+  return { ok: true, text: r.stdout, source };
+}

@@ -4,7 +4,11 @@
  * When the pod IPs do not answer CQL from this machine, the snapshot reads the cluster with nodetool only, still
  * through kubectl exec. CLI only: the namespace and name come from the user's own flag (see the report).
  */
-import { discoverK8sPods, K8sDiscoveryError, parseK8sRef, type K8sDiscovery } from '../collect/k8s-discovery.js';
+import { discoverK8sPods, K8sDiscoveryError, parseK8sRef, type K8sDiscovery, type K8sResourceRead } from '../collect/k8s-discovery.js';
+import { worstFirst, type Finding } from '../core/findings.js';
+import type { RulesResult } from '../core/rules/index.js';
+import type { KindRuleOutcome } from '../core/rules/per-kind.js';
+import { auditK8sText } from './k8s-audit.js';
 import type { Target } from '../collect/target.js';
 import type { MgmtApiEndpoint } from '../collect/mgmt-api.js';
 import { DEFAULT_MGMT_API_PORT } from '../core/parse/mgmt-api/paths.js';
@@ -65,4 +69,60 @@ export function isJmxRefusal(e: unknown): boolean {
   // failure may come back as the exec's own error with nodetool's "Failed to connect … ConnectException" inside it.
   const nodetool = e.message.slice(e.message.indexOf('nodetool status at'));
   return e.message.includes('nodetool status at') && /JMX_UNREACHABLE|Failed to connect to '[^']*'|ConnectException/.test(nodetool);
+}
+
+/**
+ * The operator resource's audit (CPU limits, QoS, anti-affinity, storage class, heap vs the memory limit, its
+ * embedded config) joined to a --k8s diagnosis: its findings ranked with the cluster's, its rules in "checked".
+ * A resource that could not be read is one rule not checked, with kubectl's answer.
+ */
+type CheckedRule = RulesResult['outcomes'][number];
+
+export function withK8sResource<R extends { findings: Finding[]; checked: CheckedRule[]; counts: { critical: number; warning: number; info: number } }>(
+  report: R,
+  read: K8sResourceRead,
+): R {
+  const outcomes: KindRuleOutcome[] = read.ok
+    ? auditK8sText(read.source, read.text).outcomes
+    : [
+        {
+          rule: 'k8s.resource',
+          checks: 'the operator resource (resources, placement, storage, embedded config)',
+          checked: false,
+          skippedBecause: `${read.source}: ${read.reason}`,
+          findings: [],
+        },
+      ];
+  const all = worstFirst([...report.findings, ...outcomes.flatMap((o) => o.findings)]);
+  // One line per rule: a resource with several datacenters or racks runs each rule once per group.
+  const byRule = new Map<string, CheckedRule>();
+  for (const o of outcomes) {
+    const seen = byRule.get(o.rule);
+    if (!seen) {
+      byRule.set(o.rule, {
+        rule: o.rule,
+        checks: o.checks,
+        checked: o.checked,
+        ...(o.skippedBecause !== undefined ? { skippedBecause: o.skippedBecause } : {}),
+        findings: o.findings.length,
+      });
+      continue;
+    }
+    seen.findings += o.findings.length;
+    if (o.checked && !seen.checked) {
+      seen.checked = true;
+      delete seen.skippedBecause;
+    }
+  }
+  const checked = [...byRule.values()];
+  return {
+    ...report,
+    findings: all,
+    checked: [...report.checked, ...checked],
+    counts: {
+      critical: all.filter((f) => f.severity === 'critical').length,
+      warning: all.filter((f) => f.severity === 'warning').length,
+      info: all.filter((f) => f.severity === 'info').length,
+    },
+  };
 }

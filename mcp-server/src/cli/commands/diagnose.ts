@@ -4,7 +4,8 @@ import { diagnose, diagnoseBundle, type DiagnoseInput } from '../../ops/diagnose
 import { diagnoseCliInputSchema, DIAGNOSE_FLAG_NAMES } from '../../ops/diagnose-input.js';
 import { parseFlags } from '../validate-flags.js';
 import { checkReportPath, writeDiagnosisReport } from '../../ops/diagnose-report.js';
-import { k8sSnapshotInput } from '../../ops/k8s-diagnose.js';
+import { k8sSnapshotInput, withK8sResource } from '../../ops/k8s-diagnose.js';
+import { readK8sResource } from '../../collect/k8s-discovery.js';
 import { parseK8sRef } from '../../collect/k8s-discovery.js';
 import { diagnoseMgmtApiUrls, k8sViaMgmtApi, MGMT_API_HELP, refuseWithMgmtApi, withMgmtApiFallback, type MgmtApiFlag } from './diagnose-mgmt-api.js';
 import { OpError } from '../../ops/errors.js';
@@ -135,9 +136,19 @@ async function diagnoseK8s(ref: string, o: DiagnoseFlags, deps: { onProgress: (p
     const fix = 'Write --k8s NAMESPACE/NAME --mgmt-api (no URL), or drop --k8s.';
     throw new OpError('BAD_ARGUMENT', '--k8s reads each pod through the API server; --mgmt-api takes no URL with it', fix);
   }
-  if (o.mgmtApi === true) return k8sViaMgmtApi(namespace, discovery, deps);
-  const run = () => diagnose({ ...base, ...input }, { onProgress: deps.onProgress, signal: deps.signal, ...(deps.policy ? { policy: deps.policy } : {}) });
-  return withMgmtApiFallback(run, namespace, discovery, deps);
+  const report =
+    o.mgmtApi === true
+      ? await k8sViaMgmtApi(namespace, discovery, deps)
+      : await withMgmtApiFallback(
+          () => diagnose({ ...base, ...input }, { onProgress: deps.onProgress, signal: deps.signal, ...(deps.policy ? { policy: deps.policy } : {}) }),
+          namespace,
+          discovery,
+          deps,
+        );
+  // The resource the pods belong to: its resources, placement and embedded config are part of the diagnosis.
+  if (!parsed.ok) return report;
+  deps.onProgress({ message: `reading the ${discovery.operator} resource ${ref}` });
+  return withK8sResource(report, await readK8sResource(parsed.ref, discovery.operator, { signal: deps.signal }));
 }
 
 /** "30", "30s", "2m", "1.5m" → seconds (0 allowed: one instant sweep). */
