@@ -18,6 +18,8 @@ export const CAUSE_RANK: Record<string, number> = {
   // A CPU quota on the node's process: every thread waits for the next period, whatever else is slow on it.
   'host.cpu-throttle': 1,
   'log.time-to-safepoint': 2,
+  // A heap that keeps the collector busy a large share of the time: its pauses, queues and drops follow from it.
+  'jvm.gc.time-share': 3,
   'jvm.gc.pause': 3,
   'compaction.pending': 4,
   'table.sstables-per-read': 5,
@@ -54,6 +56,12 @@ function stageExplains(stage: string, s: Finding): boolean {
   return false;
 }
 
+/**
+ * GC pressure read from nodetool gcstats explains the longest pause of the same reading: the pause is how the
+ * pressure shows, not a second problem (linked by node: both numbers cover the same gcstats interval).
+ */
+const GC_SHARE = 'jvm.gc.time-share';
+
 /** Symptoms a cause can explain (by family or id prefix). */
 const SYMPTOM = /^(dropped\.messages|threadpool\.(pending|blocked|blocked-all-time)|latency\.|log\.commitlog-sync-lag)/;
 
@@ -83,6 +91,8 @@ export function chainFindings(findings: Finding[], timelines: Record<string, Log
   for (const list of byNode.values()) {
     const cpuCap = list.find((f) => f.id === CPU_CAP && f.severity !== 'info');
     if (cpuCap) for (const s of list.filter((f) => CPU_CAP_EXPLAINS.test(f.id))) follow(cpuCap, s);
+    const gcShare = list.find((f) => f.id === GC_SHARE && f.severity !== 'info' && !taken.has(f));
+    if (gcShare) for (const s of list.filter((f) => f.id === 'jvm.gc.pause' && !taken.has(f))) follow(gcShare, s);
     const cap = list.find((f) => f.id === DISK_CAP && f.severity !== 'info') ?? cpuCap;
     if (cap) for (const s of list.filter((f) => DISK_CAP_EXPLAINS.test(f.id) && !taken.has(f))) follow(cap, s);
     for (const low of list.filter((f) => f.id === STAGE_LOW && f.severity !== 'info')) {
@@ -143,7 +153,9 @@ export function chainFindings(findings: Finding[], timelines: Record<string, Log
             ? `same node (${f.node}): a disk capped now explains these log symptoms (compare their times with when the cap was set)`
             : f.id === CPU_CAP && effects.some((e) => CPU_CAP_EXPLAINS.test(e.id) || DISK_CAP_EXPLAINS.test(e.id))
               ? `same node (${f.node}): a CPU quota hit now explains these symptoms (compare their times with when the quota was set)`
-              : (reasons.get(f) ?? `same node (${f.node}) and time (${f.when ?? 'now'}): ${f.id} explains the others`),
+              : f.id === GC_SHARE && effects.every((e) => e.id === 'jvm.gc.pause')
+                ? `same node (${f.node}) and gcstats interval: the longest pause is how the collector's share of the time shows`
+                : (reasons.get(f) ?? `same node (${f.node}) and time (${f.when ?? 'now'}): ${f.id} explains the others`),
         effects,
       },
     });
@@ -156,8 +168,10 @@ export function orderFindings(findings: Finding[]): Finding[] {
   const outliers = new Set(findings.filter((f) => f.id === 'cluster.outlier' && f.node).map((f) => f.node!));
   const lead = (f: Finding) => (f.chain ? 0 : 1) + (f.node && outliers.has(f.node) && f.id !== 'cluster.outlier' ? 0 : 2);
   // At equal severity a measurement of the cluster as it is now leads a log line, which may be hours old or about
-  // another cause (a loaded host's safepoint stalls sorted above the tombstones the operator came for).
-  const history = (f: Finding) => (f.id.startsWith('log.') && (f.sources?.length ?? 0) < 2 ? 1 : 0);
+  // another cause (a loaded host's safepoint stalls sorted above the tombstones the operator came for), and a
+  // counter that covers the node's whole life (the worst GC pause since start, on a JVM that started under load).
+  const sinceStart = (f: Finding) => f.when !== undefined && f.when !== 'now' && f.when !== 'window';
+  const history = (f: Finding) => ((f.id.startsWith('log.') && (f.sources?.length ?? 0) < 2) || sinceStart(f) ? 1 : 0);
   return [...findings].sort(
     (a, b) =>
       SEV[a.severity] - SEV[b.severity] ||
