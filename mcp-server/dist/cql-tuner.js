@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "5d19fce3b860d10d977cdb6bd1f9074b8a0809b5eb029da47226f025ff3d7280" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "b59acbc3e78f22007e98901dc681c4a7b6ae4e4f0abccb9ca03a3bde16556fba" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "84daeab6a8eee51a5606894497b5fa370ace3fd32bd8d96acbd49c1eb1e4d360" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "330324cba5a40b1323736a0cd0d990c693ac6a17f2afd039893c27f966cec456" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "43b800ef43e0d3e2044f0b0cc67cfef0d7081c132353e25598bdb1e1c25a17e1" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "0d855da1248cbf86686dad936979133e651529a3cb97677b01c544238bc96f80" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "bbf1ff41e230dd4cfab4c9f9f6b0d91143c424b69b040c48ad4990bbfa357f90" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "fb342c9df5d82f70727d0cee0c35ac717a68a5265bb99419ca17793d8e7374eb" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
