@@ -136,4 +136,21 @@ describe('the chain: a capped disk leads the symptoms on its node', () => {
     expect(out[0]!.chain?.effects.map((e) => e.id).sort()).toEqual(['latency.local-read-p99', 'log.dropped', 'log.time-to-safepoint']);
     expect(out[0]!.chain?.reason).toMatch(/compare their times/);
   });
+
+  it('dropped-message counters since start on the capped node follow it too, with what they explained (the full scenario run: a separate critical)', () => {
+    // Scenario slow-disk, 2026-11-29: "256 messages dropped on 127.0.0.3 (RANGE_REQ, READ_REQ) (since start, 2 min ago)",
+    // itself leading a StatusLogger ReadStage backlog, stood as a critical beside host.io-throttle.
+    const pending = { ...f('log.threadpool-pending', 'warning', '127.0.0.3', 'in the logs'), title: 'ReadStage reached 43 pending tasks' };
+    const dropped = {
+      ...f('dropped.messages', 'critical', '127.0.0.3', 'since start, 2 min ago'),
+      chain: { reason: 'StatusLogger', effects: [pending] },
+    };
+    const other = f('dropped.messages', 'critical', '127.0.0.1', 'since start, 2 min ago');
+    const out = orderFindings(chainFindings([f('host.io-throttle', 'critical', '127.0.0.3', 'window'), dropped, other]));
+    expect(out.map((x) => [x.id, x.node])).toEqual([
+      ['host.io-throttle', '127.0.0.3'],
+      ['dropped.messages', '127.0.0.1'],
+    ]);
+    expect(out[0]!.chain?.effects.map((e) => e.id)).toEqual(['dropped.messages']);
+  });
 });

@@ -30,17 +30,19 @@ export const CAUSE_RANK: Record<string, number> = {
 /**
  * What a cgroup cap on a node's data disk explains in that node's logs: threads stalled in page faults on
  * memory-mapped reads cannot reach a safepoint (long time to safepoint, "local pause"), and reads that wait on the
- * capped device time out and are dropped. Linked by node only: the cap is in force now and the logs cover the
- * process's life, so the chain says to check the log times against when the cap was set.
+ * capped device time out and are dropped (in the log, and in the dropped-message counters since start). Linked by node
+ * only: the cap is in force now and the logs and counters cover the process's life, so the chain says to check their
+ * times against when the cap was set.
  */
 const DISK_CAP = 'host.io-throttle';
-const DISK_CAP_EXPLAINS = /^log\.(time-to-safepoint|dropped|local-pause|timed-out-queries)$/;
+const DISK_CAP_EXPLAINS = /^(log\.(time-to-safepoint|dropped|local-pause|timed-out-queries)|dropped\.messages)$/;
 /**
  * A CPU quota that stops the whole process each period explains the same and more: threads held off the CPU
  * reach safepoints late and stretch GC pauses, stages queue, requests time out and are dropped.
  */
 const CPU_CAP = 'host.cpu-throttle';
-const CPU_CAP_EXPLAINS = /^(log\.(time-to-safepoint|stop-the-world|gc-pause|dropped|local-pause|timed-out-queries|threadpool-pending)|jvm\.gc\.pause)$/;
+const CPU_CAP_EXPLAINS =
+  /^(log\.(time-to-safepoint|stop-the-world|gc-pause|dropped|local-pause|timed-out-queries|threadpool-pending)|jvm\.gc\.pause|dropped\.messages)$/;
 
 /**
  * A request stage held to a few threads now (concurrent_reads 2) explains that stage's queue and the drops of the
