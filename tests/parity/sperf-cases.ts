@@ -32,13 +32,14 @@ const NODE_CONFIG_LOG =
 const DIAG_FORMAT = 'formatting helpers of the core diag report';
 const INLINE = 'same inline text';
 const SL68 =
-  'DSE 6.8 StatusLogger (Backpressure/Delayed/Shared/Stolen columns): our log reader keeps no TPC row of that table, its busiest pending pool is ' +
-  'MemtablePostFlush 6, not TPC/all/WRITE_REMOTE 13094';
+  'DSE 6.8 StatusLogger (Backpressure/Delayed/Shared/Stolen columns): the TPC rows follow an all-N/A "TPC/all" row, which once ended the table ' +
+  '(busiest pool read as MemtablePostFlush 6); read through now';
+const SL68_IT = 'statuslogger: DSE 6.8 table — busiest pending pool TPC/all/WRITE_REMOTE 13094 after the all-N/A TPC/all row';
 const SL67 = 'DSE TPC pool, but our StatusLogger reader handles this table';
 const SAME_INPUT = 'same input';
 const DSECONFIG = 'DSE-only line, read by our start-up facts (cpuThreads, threadsPerCore)';
-const ACCESS_MODE =
-  'the DatabaseDescriptor "DiskAccessMode … indexAccessMode is …" start-up line is not read: no disk or index access mode in our start-up facts';
+const ACCESS_MODE = 'the DatabaseDescriptor "DiskAccessMode … indexAccessMode is …" start-up line: start-up facts diskAccessMode / indexAccessMode';
+const ACCESS_IT = `outputlog: DatabaseDescriptor access modes — "'auto' determined to be", "is", with and without a commit log mode`;
 const DSECONFIG_OLD = 'pre-5.1 DSE wording "This machine appears to have N thread(s) per CPU core." is not read (threadsPerCore null)';
 const APACHE_LOGS = 'same Apache system.log files';
 const TPC_ROW = 'regex for a single DSE TPC StatusLogger row';
@@ -271,12 +272,20 @@ export const SPERF_CASES: readonly SperfCase[] = [
     it: 'slowquery: a timed-out report — 1 operation, 10058 ms against 10000 ms',
     note: INLINE,
   },
-  { id: 'tests/core/test_statuslogger.py::TestStatusLogger::test_68_debug_log_format', feature: 'core statuslogger', dse: 'Y', status: 'dse-only', note: SL68 },
+  {
+    id: 'tests/core/test_statuslogger.py::TestStatusLogger::test_68_debug_log_format',
+    feature: 'core statuslogger',
+    dse: 'Y',
+    status: 'asserted',
+    it: SL68_IT,
+    note: SL68,
+  },
   {
     id: 'tests/core/test_statuslogger.py::TestStatusLogger::test_68_system_log_format',
     feature: 'core statuslogger',
     dse: 'Y',
-    status: 'dse-only',
+    status: 'asserted',
+    it: SL68_IT,
     note: SL68,
   },
   {
@@ -393,15 +402,37 @@ export const SPERF_CASES: readonly SperfCase[] = [
     it: 'outputlog: DseConfig "N thread(s) per CPU core and M total CPU threads", long and short line formats',
     note: DSECONFIG,
   },
-  { id: 'tests/parser/test_outputlog.py::TestOutputLog::test_parse_disk_access_mode_48', feature: 'core diag', dse: 'N', status: 'gap', note: ACCESS_MODE },
-  { id: 'tests/parser/test_outputlog.py::TestOutputLog::test_parse_disk_access_mode_50', feature: 'core diag', dse: 'N', status: 'gap', note: ACCESS_MODE },
-  { id: 'tests/parser/test_outputlog.py::TestOutputLog::test_parse_disk_access_mode_51', feature: 'core diag', dse: 'N', status: 'gap', note: ACCESS_MODE },
+  {
+    id: 'tests/parser/test_outputlog.py::TestOutputLog::test_parse_disk_access_mode_48',
+    feature: 'core diag',
+    dse: 'N',
+    status: 'asserted',
+    it: ACCESS_IT,
+    note: ACCESS_MODE,
+  },
+  {
+    id: 'tests/parser/test_outputlog.py::TestOutputLog::test_parse_disk_access_mode_50',
+    feature: 'core diag',
+    dse: 'N',
+    status: 'asserted',
+    it: ACCESS_IT,
+    note: ACCESS_MODE,
+  },
+  {
+    id: 'tests/parser/test_outputlog.py::TestOutputLog::test_parse_disk_access_mode_51',
+    feature: 'core diag',
+    dse: 'N',
+    status: 'asserted',
+    it: ACCESS_IT,
+    note: ACCESS_MODE,
+  },
   {
     id: 'tests/parser/test_outputlog.py::TestOutputLog::test_parse_disk_access_mode_60',
     feature: 'core diag',
     dse: 'Y',
-    status: 'dse-only',
-    note: 'commitlogAccessMode exists only in DSE 6; the disk/index part is the gap of test_parse_disk_access_mode_51',
+    status: 'asserted',
+    it: ACCESS_IT,
+    note: 'commitlogAccessMode exists only in DSE 6; read all the same',
   },
   {
     id: 'tests/parser/test_outputlog.py::TestOutputLog::test_parse_threads_per_core',
@@ -437,9 +468,9 @@ export const SPERF_CASES: readonly SperfCase[] = [
     id: 'tests/parser/test_outputlog.py::TestOutputLog::test_parser_output_log',
     feature: 'core diag',
     dse: 'P',
-    status: 'gap',
-    it: 'outputlog: output.log — heap 3759M, G1, 8 CPU threads, 1 thread per core, 15038 MB',
-    note: 'heap, GC, CPU threads, threads per core and RAM match (the it named here); the disk and index access modes ("standard") are not read',
+    status: 'asserted',
+    it: 'outputlog: output.log — heap 3759M, G1, 8 CPU threads, 1 thread per core, 15038 MB, every access mode standard',
+    note: 'heap, GC, CPU threads, threads per core, RAM and the three access modes; the RAM figure comes from a dse.* property',
   },
   {
     id: 'tests/parser/test_outputlog.py::TestOutputLog::test_versions_cassandra_21',

@@ -12,6 +12,8 @@ import { jvmArgumentList } from '../../mcp-server/src/core/parse/logs/startup.js
 import { parseJvmOptions } from '../../mcp-server/src/core/parse/config/index.js';
 import { jvmRules } from '../../mcp-server/src/core/rules/config.js';
 import { readFileSync } from 'node:fs';
+import { parseLogs } from '../../mcp-server/src/core/parse/logs/index.js';
+import { FIXTURES_DIR } from '../helpers/corpus.js';
 
 const SPERF = join(import.meta.dirname, '..', 'fixtures', 'sperf');
 
@@ -70,5 +72,19 @@ describe('startup facts from real DSE logs (sperf testdata)', () => {
 
   it('splits a Java list, the last element included', () => {
     expect(jvmArgumentList('JVM Arguments: [-Xms3759M, -Xmx3759M, -XX:+UseG1GC]', 0)).toEqual(['-Xms3759M', '-Xmx3759M', '-XX:+UseG1GC']);
+  });
+});
+
+describe('disk access mode from the start-up line (real logs)', () => {
+  it('Cassandra 0.6 "Auto DiskAccessMode determined to be mmap" (a paste with a shell prompt before it): mmap, no index mode', () => {
+    const r = parseLogs(readFileSync(join(FIXTURES_DIR, 'real-world', 'log_c06-startup-then-oom_twissandra3.txt'), 'utf8'));
+    if (!r.ok) throw new Error(r.reason);
+    expect([r.value.startup.diskAccessMode, r.value.startup.indexAccessMode]).toEqual(['mmap', null]);
+  });
+
+  it('a line that only mentions the words is not the start-up line', () => {
+    const r = parseLogs('INFO  [main] 2024-01-01 00:00:00,000 Foo.java:1 - DiskAccessMode is what this cluster tuned last year\n');
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.value.startup.diskAccessMode).toBeNull();
   });
 });

@@ -240,10 +240,32 @@ describe('start-up lines and versions (sperf tests/parser/test_outputlog.py)', (
     }
   });
 
-  it('outputlog: output.log — heap 3759M, G1, 8 CPU threads, 1 thread per core, 15038 MB', async () => {
-    // test_outputlog.py:134-138 (the access modes of :131-133 are not read: a gap)
+  it('outputlog: output.log — heap 3759M, G1, 8 CPU threads, 1 thread per core, 15038 MB, every access mode standard', async () => {
+    // test_outputlog.py:131-138
     const s = (await logFile('dse677-output.log')).startup;
     expect([s.heapMaxBytes, s.gc, s.cpuThreads, s.threadsPerCore, s.memoryMb]).toEqual([3759 * 1024 ** 2, 'G1', 8, 1, 15038]);
+    expect([s.diskAccessMode, s.indexAccessMode, s.commitlogAccessMode]).toEqual(['standard', 'standard', 'standard']);
+  });
+
+  it('outputlog: DatabaseDescriptor access modes — "\'auto\' determined to be", "is", with and without a commit log mode', () => {
+    // test_outputlog.py:142-146 (4.8), 150-164 (5.0), 168-175 (5.1), 179-187 (6.0): [disk, index, commit log]
+    const lines: [string, (string | null)[]][] = [
+      ["INFO 10:13:16,088  DiskAccessMode 'auto' determined to be mmap, indexAccessMode is mmap", ['mmap', 'mmap', null]],
+      ["INFO 11:15:02,584 DatabaseDescriptor.java:320 - DiskAccessMode 'auto' determined to be mmap, indexAccessMode is mmap", ['mmap', 'mmap', null]],
+      ['INFO 11:12:24,303 DatabaseDescriptor.java:326 - DiskAccessMode is standard, indexAccessMode is mmap', ['standard', 'mmap', null]],
+      ['INFO 11:13:34,429 DatabaseDescriptor.java:331 - DiskAccessMode is standard, indexAccessMode is standard', ['standard', 'standard', null]],
+      ['INFO [main] 2018-01-09 12:18:13,157 DatabaseDescriptor.java:374 - DiskAccessMode is standard, indexAccessMode is mmap', ['standard', 'mmap', null]],
+      [
+        'INFO [main] 2018-01-09 12:32:23,568 DatabaseDescriptor.java:425 - DiskAccessMode is standard, indexAccessMode is standard, commitlogAccessMode is standard',
+        ['standard', 'standard', 'standard'],
+      ],
+    ];
+    for (const [line, expected] of lines) {
+      const r = parseLogs(`${line}\n`);
+      if (!r.ok) throw new Error(r.reason);
+      const s = r.value.startup;
+      expect([s.diskAccessMode, s.indexAccessMode, s.commitlogAccessMode], line).toEqual(expected);
+    }
   });
 
   it('versions: Apache Cassandra 2.1.21, 2.2.15, 3.0.19 and 3.11.5 from their system.log', async () => {
@@ -279,6 +301,16 @@ describe('GC and StatusLogger (sperf tests/core/test_gc.py, tests/core/test_stat
     for (const f of ['statusloggernew_debug.log', 'statuslogger_new.log']) {
       const top = (await logFile(f)).threadPools.pools[0];
       expect([f, top?.pool, top?.maxPending]).toEqual([f, 'TPC/all/WRITE_REMOTE', 13094]);
+    }
+  });
+
+  it('statuslogger: DSE 6.8 table — busiest pending pool TPC/all/WRITE_REMOTE 13094 after the all-N/A TPC/all row', async () => {
+    // core/test_statuslogger.py:97-113 (debug.log) and :115-131 (system.log)
+    for (const f of ['statuslogger68_debug.log.gz', 'statuslogger_68.log.gz']) {
+      const pools = (await logFile(f)).threadPools.pools;
+      expect([f, pools[0]?.pool, pools[0]?.maxPending]).toEqual([f, 'TPC/all/WRITE_REMOTE', 13094]);
+      // The all-N/A group row itself is no pool.
+      expect(pools.some((p) => p.pool === 'TPC/all')).toBe(false);
     }
   });
 });

@@ -164,7 +164,7 @@ const TOKEN = /\S+/g;
  * "MutationStage  0  0  123  0  0" / "TPC/all/WRITE_REMOTE 0 13094 (N/A) N/A 0 N/A 0" from `start` → name and
  * values (null = N/A; "(…)" groups such as DSE's backpressure column are skipped). null when not a pool row.
  */
-function parsePoolRow(s: string, start: number): { name: string; v: (number | null)[] } | null {
+function parsePoolRow(s: string, start: number): { name: string; v: (number | null)[]; numbers: number } | null {
   TOKEN.lastIndex = start;
   let m = TOKEN.exec(s);
   if (!m || !POOL_NAME.test(m[0])) return null;
@@ -193,8 +193,9 @@ function parsePoolRow(s: string, start: number): { name: string; v: (number | nu
     v.push(n);
     numbers++;
   }
-  if (v.length < 2 || numbers === 0) return null;
-  return { name, v };
+  // A row of N/A only (DSE 6.8's "TPC/all" group line) is still a row of the table: its rows follow it.
+  if (v.length < 2) return null;
+  return { name, v, numbers };
 }
 
 /** Adds `by` to a counter in a map that takes no new key past `cap` (later keys fold into "(other)"). */
@@ -738,7 +739,7 @@ export class LogAccumulator {
     if (this.statusMode === 1 && this.snap) {
       const row = parsePoolRow(s, start);
       if (row) {
-        this.poolRow(row.name, row.v, line);
+        if (row.numbers > 0) this.poolRow(row.name, row.v, line);
         return;
       }
       this.statusMode = 2;

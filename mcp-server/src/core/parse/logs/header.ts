@@ -332,6 +332,13 @@ function readAfterLevel(s: string, i: number, level: number, h: LineHeader, st?:
       h.t = NaN;
       h.basis = 'none';
       h.msgStart = skipSpaces(s, tod);
+      // DSE 5.0 "INFO 11:15:02,584 DatabaseDescriptor.java:320 - msg": the source file between the time and the message
+      const e = s.indexOf(' ', h.msgStart);
+      if (e > h.msgStart && e - h.msgStart < 80 && s.startsWith(' - ', e) && SOURCE_FILE.test(s.slice(h.msgStart, e))) {
+        h.fileStart = h.msgStart;
+        h.fileEnd = e;
+        h.msgStart = e + 3;
+      }
       h.level = level;
       h.format = 'cassandra';
       return true;
@@ -339,6 +346,9 @@ function readAfterLevel(s: string, i: number, level: number, h: LineHeader, st?:
   }
   return false;
 }
+
+/** "DatabaseDescriptor.java:320": a source file and line, as log4j/logback print %F:%L. */
+const SOURCE_FILE = /^[A-Za-z_$][\w$]{0,78}\.(?:java|scala|kt):\d{1,6}$/;
 
 /**
  * The shard number at i (after "[shard "), into h.shard; returns the index after it. Scylla pads it to the width of

@@ -23,6 +23,9 @@ export function newStartupFacts(): StartupFacts {
     cpuThreads: null,
     threadsPerCore: null,
     memoryMb: null,
+    diskAccessMode: null,
+    indexAccessMode: null,
+    commitlogAccessMode: null,
     lineNo: null,
   };
 }
@@ -91,6 +94,12 @@ function intOrNull(v: string): number | null {
 const THREADS = /appears to have (\d+) threads? per CPU core and (\d+) total CPU threads/;
 const JRE_BANNER = /^(.+?) \([^)]*\) for \S+ JRE \(([^)]+)\)/;
 const GC_MEMORY = /^Memory: \S+ page, physical (\d+)k/;
+// 2.0–4.x "DiskAccessMode 'auto' determined to be mmap, indexAccessMode is mmap", "DiskAccessMode is standard, indexAccessMode
+// is mmap", DSE 6 adding ", commitlogAccessMode is standard"; 1.x "Auto DiskAccessMode determined to be mmap".
+const MODE = '(mmap_index_only|mmap|standard|direct|legacy)\\b';
+const ACCESS_MODE = new RegExp(
+  `^(?:Auto )?DiskAccessMode (?:'auto' determined to be|determined to be|is) ${MODE}(?:, indexAccessMode is ${MODE})?(?:, commitlogAccessMode is ${MODE})?`,
+);
 
 export class StartupReader {
   readonly facts = newStartupFacts();
@@ -131,6 +140,10 @@ export class StartupReader {
           f.dseVersion = s.slice(start + 13, start + 60).trim();
           return true;
         }
+        if (s.startsWith('DiskAccessMode ', start)) return this.accessModes(s.slice(start, start + 200));
+        return false;
+      case 65: // A
+        if (s.startsWith('Auto DiskAccessMode ', start)) return this.accessModes(s.slice(start, start + 200));
         return false;
       case 67: // C
         if (s.startsWith('Cassandra version: ', start)) {
@@ -151,6 +164,16 @@ export class StartupReader {
       default:
         return false;
     }
+  }
+
+  private accessModes(msg: string): boolean {
+    const m = ACCESS_MODE.exec(msg);
+    if (!m) return false;
+    const f = this.facts;
+    f.diskAccessMode = m[1]!;
+    f.indexAccessMode = m[2] ?? null;
+    f.commitlogAccessMode = m[3] ?? null;
+    return true;
   }
 
   /** A header-less line of a JDK 8 gc.log header; true when it was one. */

@@ -332,6 +332,13 @@ export interface StartupFacts {
   threadsPerCore: number | null;
   /** -Ddse.system_memory_in_mb, else gc.log "Memory: 4k page, physical 7651440k". */
   memoryMb: number | null;
+  /**
+   * How SSTables, their indexes and (DSE 6) the commit log are read: mmap or standard, from DatabaseDescriptor's
+   * "DiskAccessMode 'auto' determined to be mmap, indexAccessMode is mmap" / "DiskAccessMode is standard, …" line.
+   */
+  diskAccessMode: string | null;
+  indexAccessMode: string | null;
+  commitlogAccessMode: string | null;
   /** 1-based line of the last JVM arguments seen, null when none. */
   lineNo: number | null;
 }
