@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "43b800ef43e0d3e2044f0b0cc67cfef0d7081c132353e25598bdb1e1c25a17e1" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "0d855da1248cbf86686dad936979133e651529a3cb97677b01c544238bc96f80" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "bbf1ff41e230dd4cfab4c9f9f6b0d91143c424b69b040c48ad4990bbfa357f90" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "fb342c9df5d82f70727d0cee0c35ac717a68a5265bb99419ca17793d8e7374eb" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "d7d16d5fbb072a7d19943b46c61d63fc4074a5e813f43065c1a161711259d9c2" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "79f8f230d957a5ad3579586ee868b599297ccf719d7e33782d1f2f8137e99539" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "946e5734b3ebd807b0ead48dba5d20213a6b8bcab0375a499ef349b66cff6de3" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "213dd7bd131aad62f5be708eb573273dd368887c7d78f595b53fcf74b9df1a31" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
