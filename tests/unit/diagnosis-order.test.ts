@@ -35,6 +35,21 @@ describe('a since-start counter is history too', () => {
   });
 });
 
+describe('causes lead symptoms across nodes', () => {
+  it("a CPU quota on one node leads another node's dropped-message chain that sorts first by id (the slow-node re-run)", () => {
+    const chain = (x: Finding, effect: Finding): Finding => ({ ...x, chain: { reason: 'same node', effects: [effect] } });
+    const drops = chain(
+      { ...f('dropped.messages', 'critical'), node: '127.0.0.2', when: 'window' },
+      { ...f('log.threadpool-pending', 'warning'), node: '127.0.0.2' },
+    );
+    const quota = chain({ ...f('host.cpu-throttle', 'critical'), node: '127.0.0.3', when: 'window' }, { ...f('log.dropped', 'warning'), node: '127.0.0.3' });
+    expect(orderFindings([drops, quota]).map((x) => x.id)).toEqual(['host.cpu-throttle', 'dropped.messages']);
+    // Any finding of equal standing leads a symptom, whatever their ids (dropped messages sort first by id).
+    const tomb = { ...f('table.tombstones-per-read', 'critical'), when: 'now' };
+    expect(orderFindings([tomb, { ...drops, chain: undefined }]).map((x) => x.id)).toEqual(['table.tombstones-per-read', 'dropped.messages']);
+  });
+});
+
 describe('GC pressure explains the longest pause of the same gcstats reading', () => {
   it('jvm.gc.time-share leads with the pause in its chain, on its node only', () => {
     const share = { ...f('jvm.gc.time-share', 'warning'), node: 'n1', title: 'n1 spent 12 % of 50 s in GC' };

@@ -165,7 +165,10 @@ export function chainFindings(findings: Finding[], timelines: Record<string, Log
   return out;
 }
 
-/** Worst first; among equals, chains lead, then nodes that stand out from the cluster, then by id and node. */
+/**
+ * Worst first; among equals, chains lead, then nodes that stand out from the cluster, then what holds now, then
+ * causes before symptoms (a CPU quota on one node leads another node's dropped messages), then by id and node.
+ */
 export function orderFindings(findings: Finding[]): Finding[] {
   const outliers = new Set(findings.filter((f) => f.id === 'cluster.outlier' && f.node).map((f) => f.node!));
   const lead = (f: Finding) => (f.chain ? 0 : 1) + (f.node && outliers.has(f.node) && f.id !== 'cluster.outlier' ? 0 : 2);
@@ -174,11 +177,14 @@ export function orderFindings(findings: Finding[]): Finding[] {
   // counter that covers the node's whole life (the worst GC pause since start, on a JVM that started under load).
   const sinceStart = (f: Finding) => f.when !== undefined && f.when !== 'now' && f.when !== 'window';
   const history = (f: Finding) => ((f.id.startsWith('log.') && (f.sources?.length ?? 0) < 2) || sinceStart(f) ? 1 : 0);
+  // A symptom on one node never outranks another node's cause by the accident of its id sorting first.
+  const symptom = (f: Finding) => (isSymptom(f) && !isCause(f) ? 1 : 0);
   return [...findings].sort(
     (a, b) =>
       SEV[a.severity] - SEV[b.severity] ||
       lead(a) - lead(b) ||
       history(a) - history(b) ||
+      symptom(a) - symptom(b) ||
       a.id.localeCompare(b.id) ||
       (a.node ?? '').localeCompare(b.node ?? ''),
   );
