@@ -28,7 +28,9 @@ const WIRING_SEARCH = 'argparse wiring of a DSE Search command: nothing to compa
 const MISSING_DIR = 'runs on tests/commands/testdata/diag/statuslogger, a path that does not exist: only proves no crash';
 const DRIFT = 'configDrift lists the keys that differ between nodes: none for one group, abc (zzz vs xyz) for two';
 const NODE_CONFIG_LOG =
-  'the "Node configuration:[…]" line of system.log is not read, so memtable_cleanup_threshold ("default" for 10.101.33.205) is not known from the logs';
+  'the "Node configuration:[…]" start-up line (startup.nodeConfiguration): memtable_cleanup_threshold null, the default, for 10.101.33.205';
+const NODE_CONFIG_IT =
+  'node_env: DSE 6.7.7 output.log, and system.log when there is no output.log, of 10.101.33.205 — memtable_cleanup_threshold null (default)';
 const DIAG_FORMAT = 'formatting helpers of the core diag report';
 const INLINE = 'same inline text';
 const SL68 =
@@ -150,10 +152,9 @@ export const SPERF_CASES: readonly SperfCase[] = [
     id: 'tests/core/diag/test_config_diff.py::TestConfigDiff::test_ignore_known_problem_configuration_fields',
     feature: 'core diag',
     dse: 'N',
-    status: 'gap',
-    note:
-      'we do not read the "Node configuration:[…]" start-up line at all (see test_read_cassandra_parameter_parsing), so there are no Java-object values ' +
-      '(…Options@31j0fa0) to filter out',
+    status: 'asserted',
+    it: 'config_diff: values that are only a Java object identity are not settings (inline DSE line)',
+    note: 'the "Node configuration:[…]" line is read into start-up facts; Class@hash values (DSE 6) are dropped, as sperf filters them',
   },
   {
     id: 'tests/core/diag/test_node_env.py::TestNodeEnv::test_jvm_based_parameter_parsing',
@@ -167,17 +168,24 @@ export const SPERF_CASES: readonly SperfCase[] = [
     id: 'tests/core/diag/test_node_env.py::TestNodeEnv::test_read_cassandra_parameter_parsing',
     feature: 'core diag',
     dse: 'N',
-    status: 'gap',
-    note:
-      'the "Node configuration:[…]" line Config.java logs at start is not read (memtable_flush_writers "2", memtable_cleanup_threshold null → ' +
-      '"default"); our settings come from cassandra.yaml or system_views.settings',
+    status: 'asserted',
+    it: 'node_env: "Node configuration:[…]" pairs — memtable_flush_writers "2", memtable_cleanup_threshold null, the default (inline)',
+    note: 'sperf gets the pairs as a dict and shows null as "default"; here the log line is read and null kept as "null" (unset)',
   },
-  { id: 'tests/core/diag/test_node_env.py::TestNodeEnv::test_read_outputlog', feature: 'core diag', dse: 'N-DF', status: 'gap', note: NODE_CONFIG_LOG },
+  {
+    id: 'tests/core/diag/test_node_env.py::TestNodeEnv::test_read_outputlog',
+    feature: 'core diag',
+    dse: 'N-DF',
+    status: 'asserted',
+    it: NODE_CONFIG_IT,
+    note: NODE_CONFIG_LOG,
+  },
   {
     id: 'tests/core/diag/test_node_env.py::TestNodeEnv::test_read_systemlog_when_outputlog_is_empty',
     feature: 'core diag',
     dse: 'N-DF',
-    status: 'gap',
+    status: 'asserted',
+    it: NODE_CONFIG_IT,
     note: NODE_CONFIG_LOG,
   },
   {

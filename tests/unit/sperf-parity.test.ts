@@ -247,6 +247,49 @@ describe('start-up lines and versions (sperf tests/parser/test_outputlog.py)', (
     expect([s.diskAccessMode, s.indexAccessMode, s.commitlogAccessMode]).toEqual(['standard', 'standard', 'standard']);
   });
 
+  it('node_env: "Node configuration:[…]" pairs — memtable_flush_writers "2", memtable_cleanup_threshold null, the default (inline)', () => {
+    // core/diag/test_node_env.py:41-49: sperf shows the unset "null" as "default"; here it stays "null" (unset, default applies)
+    const r = parseLogs(
+      'INFO  [main] 2020-01-10 10:00:00,000  Config.java:516 - Node configuration:[memtable_cleanup_threshold=null; memtable_flush_writers=2]\n',
+    );
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.value.startup.nodeConfiguration).toEqual({ settings: { memtable_cleanup_threshold: 'null', memtable_flush_writers: '2' }, complete: true });
+  });
+
+  it('node_env: DSE 6.7.7 output.log, and system.log when there is no output.log, of 10.101.33.205 — memtable_cleanup_threshold null (default)', async () => {
+    // core/diag/test_node_env.py:51-76 (output.log) and 78-111 (system.log)
+    for (const f of ['dse677-output.log', 'dse677-10.101.33.205-system.log.gz']) {
+      const c = (await logFile(f)).startup.nodeConfiguration;
+      expect(c?.complete, f).toBe(true);
+      expect(c?.settings['memtable_cleanup_threshold'], f).toBe('null');
+    }
+  });
+
+  it('config_diff: values that are only a Java object identity are not settings (inline DSE line)', () => {
+    // core/diag/test_config_diff.py:59-80: audit_logging_options, data_file_directories ("[Ljava.lang.String;@31801f", whose ';' is
+    // not a separator), system_info_encryption and transparent_data_encryption_options are left out; the rest is read
+    const line =
+      'INFO  [main] 2020-01-10 10:00:00,000  Config.java:516 - Node configuration:[aggregated_request_timeout_in_ms=120000; ' +
+      'audit_logging_options=com.datastax.bdp.db.audit.AuditLoggingOptions@31j0fa0; cross_node_timeout=false; data_file_directories=[Ljava.lang.String;@31801f; ' +
+      'system_info_encryption=org.apache.cassandra.config.SystemTableEncryptionOptions@590c73d3; transparent_data_encryption_options=' +
+      'org.apache.cassandra.config.TransparentDataEncryptionOptions@311d3a138a; user_defined_function_fail_timeout=1500; user_defined_function_warn_timeout=500; ' +
+      'user_function_timeout_policy=die; windows_timer_interval=1; write_request_timeout_in_ms=2000]';
+    const r = parseLogs(`${line}\n`);
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.value.startup.nodeConfiguration).toEqual({
+      settings: {
+        aggregated_request_timeout_in_ms: '120000',
+        cross_node_timeout: 'false',
+        user_defined_function_fail_timeout: '1500',
+        user_defined_function_warn_timeout: '500',
+        user_function_timeout_policy: 'die',
+        windows_timer_interval: '1',
+        write_request_timeout_in_ms: '2000',
+      },
+      complete: true,
+    });
+  });
+
   it('outputlog: DatabaseDescriptor access modes — "\'auto\' determined to be", "is", with and without a commit log mode', () => {
     // test_outputlog.py:142-146 (4.8), 150-164 (5.0), 168-175 (5.1), 179-187 (6.0): [disk, index, commit log]
     const lines: [string, (string | null)[]][] = [

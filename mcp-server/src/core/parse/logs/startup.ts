@@ -7,6 +7,7 @@
 import { GC_FLAGS } from '../config/jvm-options.js';
 import { SIZE_FACTORS } from '../../units.js';
 import { sizeToBytes } from './classify.js';
+import { parseNodeConfiguration } from './node-configuration.js';
 import type { StartupFacts } from './types.js';
 
 export function newStartupFacts(): StartupFacts {
@@ -26,6 +27,7 @@ export function newStartupFacts(): StartupFacts {
     diskAccessMode: null,
     indexAccessMode: null,
     commitlogAccessMode: null,
+    nodeConfiguration: null,
     lineNo: null,
   };
 }
@@ -148,6 +150,12 @@ export class StartupReader {
       case 67: // C
         if (s.startsWith('Cassandra version: ', start)) {
           f.cassandraVersion = s.slice(start + 19, start + 60).trim();
+          return true;
+        }
+        return false;
+      case 78: // N
+        if (s.startsWith('Node configuration:', start)) {
+          f.nodeConfiguration = parseNodeConfiguration(s, start + 19) ?? f.nodeConfiguration;
           return true;
         }
         return false;

@@ -3,6 +3,7 @@
  * Facts only: thresholds and verdicts belong to the rules. Every kind is always present (count 0 when
  * nothing matched) so a rule can tell "checked, none seen" from "not collected".
  */
+import type { NodeConfiguration } from './node-configuration.js';
 import type { SlowQueries } from './slow-queries.js';
 import type { StartupStops } from './startup-window.js';
 
@@ -339,6 +340,11 @@ export interface StartupFacts {
   diskAccessMode: string | null;
   indexAccessMode: string | null;
   commitlogAccessMode: string | null;
+  /**
+   * The settings the node started with, from its "Node configuration:[…]" line (the last start's): values as Java
+   * printed them, "null" where unset (the default applies).
+   */
+  nodeConfiguration: NodeConfiguration | null;
   /** 1-based line of the last JVM arguments seen, null when none. */
   lineNo: number | null;
 }
