@@ -52,6 +52,41 @@ beforeAll(async () => {
     await nodetoolAdmin('flush', 'induced', 'leveled');
   }
 
+  // 4. Cassandra Reaper's state in reaper_db (its tables' columns, Reaper 4.2.3): a DONE run of keyspace `repaired`
+  // 2 h ago (its table's gc_grace_seconds is 1 h) and a run that ended in ERROR. Reaper itself does not run here.
+  await client.execute("CREATE KEYSPACE repaired WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 2}");
+  await client.execute('CREATE TABLE repaired.t (k int PRIMARY KEY, v text) WITH gc_grace_seconds = 3600');
+  await client.execute("CREATE KEYSPACE reaper_db WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+  await client.execute(
+    'CREATE TABLE reaper_db.repair_unit_v1 (id timeuuid PRIMARY KEY, cluster_name text, keyspace_name text, column_families set<text>, ' +
+      'blacklisted_tables set<text>, incremental_repair boolean, nodes set<text>, datacenters set<text>)',
+  );
+  await client.execute(
+    'CREATE TABLE reaper_db.repair_run (id timeuuid, segment_id timeuuid, cluster_name text static, repair_unit_id timeuuid static, ' +
+      'state text static, start_time timestamp static, end_time timestamp static, segment_state int, PRIMARY KEY (id, segment_id))',
+  );
+  const unit = cassandra.types.TimeUuid.now();
+  await client.execute(
+    'INSERT INTO reaper_db.repair_unit_v1 (id, cluster_name, keyspace_name, column_families, incremental_repair) VALUES (?, ?, ?, ?, ?)',
+    [unit, 'lab', 'repaired', [], false],
+    { prepare: true },
+  );
+  const now = Date.now();
+  const runs: [string, number, number][] = [
+    ['DONE', now - 3 * 3_600_000, now - 2 * 3_600_000],
+    ['ERROR', now - 3_600_000, now - 1_800_000],
+  ];
+  for (const [state, start, end] of runs) {
+    const id = cassandra.types.TimeUuid.now();
+    // two segments each: the sweep reads one row per run
+    for (let seg = 0; seg < 2; seg++)
+      await client.execute(
+        'INSERT INTO reaper_db.repair_run (id, segment_id, cluster_name, repair_unit_id, state, start_time, end_time, segment_state) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        [id, cassandra.types.TimeUuid.now(), 'lab', unit, state, new Date(start), new Date(end), 2],
+        { prepare: true },
+      );
+  }
+
   report = await diagnose({ lab: true });
 }, 900_000);
 
@@ -99,6 +134,15 @@ describe.skipIf(skip)('diagnose finds problems induced on a real 4.1 node', () =
       await nodetoolAdmin('enablebinary');
     }
   }, 180_000);
+
+  it("Reaper's runs in reaper_db are read as repair history: the DONE run 2 h ago is older than the table's 1-h gc_grace, the ERROR run counts for nothing", () => {
+    const overdue = report.findings.find((f) => f.id === 'repair.overdue');
+    expect(overdue, JSON.stringify(report.findings.map((f) => f.id))).toBeDefined();
+    expect(overdue!.evidence[0]).toMatch(/^repaired\.t: last successful repair 0\.1 d ago .* > gc_grace_seconds 3600/);
+    expect(overdue!.evidence.join('\n')).toMatch(/history: 2 repair run\(s\) read from system_distributed\.parent_repair_history and Reaper's repair_run/);
+    const failed = report.findings.find((f) => f.id === 'repair.failed');
+    expect(failed!.evidence[0]).toMatch(/^repaired: started .*Z, finished .*Z ended ERROR \[Reaper repair_run\]$/);
+  });
 
   it('logs were read and every rule ran', () => {
     expect(report.checked.find((c) => c.rule === 'logs')).toMatchObject({ checked: true });

@@ -1,4 +1,5 @@
 import { CLUSTER_CQL } from '../core/facts/from-cluster.js';
+import { reaperKeyspaces, reaperQueries } from '../core/facts/reaper-runs.js';
 import { SCYLLA_SYSTEM_TABLES_QUERY, scyllaTablesToRead } from '../core/facts/from-scylla.js';
 import { VTABLES_FOR_FACTS } from '../core/facts/from-vtables.js';
 import { parseTsv, toTsv } from '../core/parse/tsv.js';
@@ -125,6 +126,13 @@ export async function collectNode(session: CqlSession, node: SweepNode, opts: Sw
   // (core/facts/from-cluster.ts), each query bounded; a table this product or version lacks fails visibly.
   const clusterCql = cqlReachable && opts.extraCql?.length ? [...CLUSTER_CQL.common, ...(scylla ? CLUSTER_CQL.scylla : CLUSTER_CQL.cassandra)] : [];
   for (const q of clusterCql) sources.push(await cql(q.keyspace, q.table, q.query, 'sourceName' in q ? q.sourceName : undefined));
+  // Cassandra Reaper's runs, where its tables live in this cluster (any keyspace holding both; read-only, bounded).
+  const schemaRead = clusterCql.length ? sources.find((s) => s.name === 'cql:system_schema.tables#options') : undefined;
+  const schemaTsv = schemaRead?.ok && schemaRead.text ? parseTsv(schemaRead.text) : null;
+  for (const q of reaperKeyspaces(schemaTsv?.ok ? schemaTsv.value : undefined)
+    .slice(0, 1)
+    .flatMap(reaperQueries))
+    sources.push(await cql(q.keyspace, q.table, q.query, q.sourceName));
   const tablesToRead = scylla ? scyllaTables : wanted;
   const cqlJobs = cqlReachable
     ? mapBounded(tablesToRead, 4, (t) => {

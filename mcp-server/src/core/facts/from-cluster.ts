@@ -1,6 +1,10 @@
 import type { TsvTable } from '../parse/tsv.js';
 import { parseNumber } from '../units.js';
 import { timeUuidMs } from '../timeuuid.js';
+import { collectionCell, mapCell, timestampMs } from './cells.js';
+import { reaperRunsFromTables, REAPER_RUNS_SOURCE, REAPER_UNITS_SOURCE, runsOfCluster } from './reaper-runs.js';
+
+export { collectionCell, mapCell, timestampMs };
 
 /**
  * Cluster-wide tables (read once, from the first node that answers) → facts the repair and ownership rules
@@ -45,7 +49,15 @@ export interface RepairRunFact {
   /** From the options map: subrange (ranges given), primary range only, incremental. */
   subrange: boolean;
   incremental: boolean | null;
-  source: 'parent_repair_history' | 'scylla.repair_history';
+  /** Tables a whole-keyspace run left out (Reaper's blacklisted_tables). */
+  excludedTables?: string[];
+  /** A run held to some nodes or datacenters (Reaper's unit): it did not repair every replica. */
+  limitedTo?: string;
+  /** Reaper's run state (DONE, ERROR, ABORTED, RUNNING, PAUSED, NOT_STARTED). */
+  state?: string;
+  /** Reaper's name of the cluster the run belongs to (one Reaper backend may serve several). */
+  reaperCluster?: string;
+  source: 'parent_repair_history' | 'scylla.repair_history' | 'reaper';
 }
 
 export interface TabletLoadFact {
@@ -76,6 +88,10 @@ export interface ClusterFacts {
   repairs?: RepairRunFact[];
   /** Rows of the repair history that were read, and the limit of the query (history may be longer). */
   repairRowsRead?: number;
+  /** The repair histories that were read (an empty one still says what was looked at). */
+  repairSources?: RepairRunFact['source'][];
+  /** Which Reaper runs were kept when its backend holds several clusters' runs. */
+  reaperNote?: string;
   tabletLoad?: TabletLoadFact[];
   /** The node's clock when the cluster tables were read (ISO), from system.local. */
   nodeNow?: string;
@@ -116,87 +132,6 @@ export const CLUSTER_CQL = {
     { keyspace: 'system', table: 'load_per_node', query: 'SELECT * FROM system.load_per_node' },
   ],
 } as const;
-
-/** A set/list cell: JSON (["a","b"]) as the collector writes it, or cqlsh's {'a', 'b'} / ['a', 'b']. */
-export function collectionCell(v: string | null | undefined): string[] {
-  if (v === null || v === undefined || v === '' || v === 'null' || v === 'None') return [];
-  try {
-    const p: unknown = JSON.parse(v);
-    if (Array.isArray(p)) return p.map(String);
-  } catch {
-    // cqlsh literal below
-  }
-  const t = v.trim();
-  if (!/^[{[]/.test(t) || !/[}\]]$/.test(t)) return [v];
-  return literalTokens(t.slice(1, -1)).map((x) => x.text);
-}
-
-/**
- * The items of a cqlsh collection literal body ('a', 'it''s', 3, 'k': 'v'), each with the separator after it.
- * One pass over the text: no regex backtracking on a hostile cell.
- */
-function literalTokens(body: string): { text: string; sep: string }[] {
-  const out: { text: string; sep: string }[] = [];
-  let i = 0;
-  while (i < body.length) {
-    while (i < body.length && /\s/.test(body[i]!)) i++;
-    if (i >= body.length) break;
-    let text = '';
-    if (body[i] === "'") {
-      i++;
-      while (i < body.length) {
-        if (body[i] === "'" && body[i + 1] === "'") {
-          text += "'";
-          i += 2;
-        } else if (body[i] === "'") {
-          i++;
-          break;
-        } else text += body[i++];
-      }
-    } else {
-      const start = i;
-      while (i < body.length && body[i] !== ',' && body[i] !== ':') i++;
-      text = body.slice(start, i).trim();
-    }
-    while (i < body.length && /\s/.test(body[i]!)) i++;
-    const sep = i < body.length && (body[i] === ',' || body[i] === ':') ? body[i++]! : '';
-    out.push({ text, sep });
-  }
-  return out;
-}
-
-/** A map<text,text> cell: JSON object, or cqlsh's {'k': 'v', …}. */
-export function mapCell(v: string | null | undefined): Record<string, string> {
-  if (!v || v === 'null' || v === 'None') return {};
-  try {
-    const p: unknown = JSON.parse(v);
-    if (p && typeof p === 'object' && !Array.isArray(p))
-      return Object.fromEntries(Object.entries(p as Record<string, unknown>).map(([k, x]) => [k, String(x)]));
-  } catch {
-    // cqlsh literal below
-  }
-  const out: Record<string, string> = {};
-  const t = v.trim();
-  if (!t.startsWith('{') || !t.endsWith('}')) return out;
-  const tokens = literalTokens(t.slice(1, -1));
-  for (let i = 0; i + 1 < tokens.length; i++) {
-    if (tokens[i]!.sep !== ':') continue;
-    out[tokens[i]!.text] = tokens[i + 1]!.text;
-    i++;
-  }
-  return out;
-}
-
-/** Epoch ms of a timestamp cell: ISO (collector) or cqlsh's "2024-05-01 10:00:00.000000+0000"; null otherwise. */
-export function timestampMs(v: string | null | undefined): number | null {
-  if (!v || v === 'null' || v === 'None') return null;
-  const cq = /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(\.\d+)?([+-]\d\d:?\d\d|Z)?$/.exec(v.trim());
-  if (!cq) return null;
-  const frac = cq[3] ? cq[3].slice(0, 4) : '';
-  const zone = !cq[4] || cq[4] === 'Z' ? 'Z' : `${cq[4].slice(0, 3)}:${cq[4].slice(-2)}`;
-  const ms = Date.parse(`${cq[1]}T${cq[2]}${frac}${zone}`);
-  return Number.isFinite(ms) ? ms : null;
-}
 
 /**
  * ScyllaDB keeps tombstone_gc in the table's schema extensions (a blob: "0x…" from the collector). The
@@ -294,7 +229,9 @@ export function clusterFactsFromTables(tables: Record<string, TsvTable>): Cluste
   const clock = tables['system.local#clock']?.rows[0]?.['now'];
   if (clock && timestampMs(clock) !== null) out.nodeNow = new Date(timestampMs(clock)!).toISOString();
   const parent = tables['system_distributed.parent_repair_history'];
+  const readFrom = (src: RepairRunFact['source']) => (out.repairSources = [...(out.repairSources ?? []), src]);
   if (parent) {
+    readFrom('parent_repair_history');
     out.repairRowsRead = parent.rows.length;
     out.repairs = parent.rows
       .filter((r) => r['keyspace_name'])
@@ -315,6 +252,7 @@ export function clusterFactsFromTables(tables: Record<string, TsvTable>): Cluste
   }
   const scyllaHistory = tables['system.repair_history'];
   if (scyllaHistory) {
+    readFrom('scylla.repair_history');
     out.repairRowsRead = (out.repairRowsRead ?? 0) + scyllaHistory.rows.length;
     out.repairs = [
       ...(out.repairs ?? []),
@@ -331,6 +269,15 @@ export function clusterFactsFromTables(tables: Record<string, TsvTable>): Cluste
           source: 'scylla.repair_history',
         })),
     ];
+  }
+  const reaper = reaperRunsFromTables(tables[REAPER_RUNS_SOURCE], tables[REAPER_UNITS_SOURCE]);
+  if (reaper) {
+    readFrom('reaper');
+    out.repairs ??= [];
+    const mine = runsOfCluster(reaper, local?.['cluster_name'] ?? null);
+    out.repairRowsRead = (out.repairRowsRead ?? 0) + (tables[REAPER_RUNS_SOURCE]?.rows.length ?? 0);
+    out.repairs = [...(out.repairs ?? []), ...mine.runs];
+    if (mine.note) out.reaperNote = mine.note;
   }
   const load = tables['system.load_per_node'];
   if (load) {

@@ -5,6 +5,7 @@
  */
 import { jvmTopThreads } from './jvm-top-threads/index.js';
 import { nodetoolListPendingHints } from './nodetool-listpendinghints/index.js';
+import { reaperRepairRuns } from './reaper-repair-runs/index.js';
 import type { KindModule } from './types.js';
 
-export const KIND_MODULES: readonly KindModule[] = [jvmTopThreads, nodetoolListPendingHints];
+export const KIND_MODULES: readonly KindModule[] = [jvmTopThreads, nodetoolListPendingHints, reaperRepairRuns];

@@ -11524,6 +11524,48 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "checked": "2026-11-24"
     }
   },
+  // knowledge/repair.yaml
+  {
+    "id": "repair.reaper-history-days",
+    "statement": "Cassandra Reaper keeps its repair runs (reaper_db.repair_run, one partition per run with its state, start and end; repair_unit_v1 with the keyspace and tables it repairs) for purgeRecordsAfterInDays, 30 days unless configured, so a table with no Reaper run in its history was not repaired by Reaper in the last 30 days.",
+    "value": 30,
+    "unit": "days",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "thelastpickle/cassandra-reaper ReaperApplicationConfiguration.java (purgeRecordsAfterInDays defaults to 30)",
+        "url": "https://github.com/thelastpickle/cassandra-reaper/blob/4.2.3/src/server/src/main/java/io/cassandrareaper/ReaperApplicationConfiguration.java",
+        "ref": "thelastpickle/cassandra-reaper src/server/src/main/java/io/cassandrareaper/ReaperApplicationConfiguration.java"
+      },
+      {
+        "title": "thelastpickle/cassandra-reaper schema (repair_run statics state, start_time, end_time, repair_unit_id; repair_unit_v1)",
+        "url": "https://github.com/thelastpickle/cassandra-reaper/blob/4.2.3/src/server/src/main/resources/db/cassandra/034_init_reaper_db.cql",
+        "ref": "thelastpickle/cassandra-reaper src/server/src/main/resources/db/cassandra/034_init_reaper_db.cql"
+      }
+    ],
+    "rationale": "A run counts as a repair of its keyspace's tables (or the tables it names, less its blacklisted ones) only when its state is DONE; ERROR and ABORTED runs repaired some segments but cannot be counted on, and a run held to some nodes or datacenters did not repair every replica. Reaper's keyspace may be renamed (the sweep reads any keyspace holding both tables) and one Reaper may keep several clusters' runs (matched by its lower-cased cluster name).",
+    "related": [
+      "repair.within-gc-grace",
+      "repair.history-ttl"
+    ],
+    "tags": [
+      "repair",
+      "reaper"
+    ],
+    "verified": {
+      "source": "src/server/src/main/java/io/cassandrareaper/ReaperApplicationConfiguration.java@4.2.3 lines 123-124, 391 (purgeRecordsAfterInDays = 30); core/RepairRun.java@4.2.3 line 187 (RunState); core/Cluster.java@4.2.3 line 84 (toSymbolicName)",
+      "checked": "2026-11-29"
+    }
+  },
   // knowledge/config.yaml
   {
     "id": "repair.request-timeout.default",
@@ -15900,6 +15942,7 @@ export type KnowledgeId =
   | "repair.concurrent-validations.default"
   | "repair.history-ttl"
   | "repair.max-tree-depth.default"
+  | "repair.reaper-history-days"
   | "repair.request-timeout.default"
   | "repair.session-space.default"
   | "repair.within-gc-grace"

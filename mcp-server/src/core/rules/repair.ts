@@ -73,21 +73,44 @@ function replicatedKeyspaces(c: ClusterFacts): Set<string> | null {
   return out;
 }
 
-function lastRepairs(repairs: readonly RepairRunFact[]): Map<string, { ms: number; run: RepairRunFact }> {
-  const out = new Map<string, { ms: number; run: RepairRunFact }>();
-  const wholeKeyspace = new Map<string, { ms: number; run: RepairRunFact }>();
+type LastRepair = { ms: number; run: RepairRunFact };
+
+/** The last successful run of each table: its own, or its keyspace's whole-keyspace run that did not leave it out. */
+function lastRepairs(repairs: readonly RepairRunFact[]): (keyspace: string, table: string) => LastRepair | undefined {
+  const own = new Map<string, LastRepair>();
+  const wholeKeyspace = new Map<string, LastRepair[]>();
   for (const r of repairs) {
     const ms = r.ok ? timestampMs(r.finishedAt) : null;
     if (ms === null) continue;
-    const keep = (m: Map<string, { ms: number; run: RepairRunFact }>, key: string) => {
-      if ((m.get(key)?.ms ?? -Infinity) < ms) m.set(key, { ms, run: r });
-    };
-    if (r.tables.length === 0) keep(wholeKeyspace, r.keyspace);
-    for (const t of r.tables) keep(out, `${r.keyspace}.${t}`);
+    if (r.tables.length === 0) pushTo(wholeKeyspace, r.keyspace, { ms, run: r });
+    for (const t of r.tables) if ((own.get(`${r.keyspace}.${t}`)?.ms ?? -Infinity) < ms) own.set(`${r.keyspace}.${t}`, { ms, run: r });
   }
-  // A repair of the whole keyspace counts for each of its tables.
-  for (const [ks, v] of wholeKeyspace) out.set(`${ks}.*`, v);
-  return out;
+  return (keyspace, table) => {
+    let best = own.get(`${keyspace}.${table}`);
+    for (const k of wholeKeyspace.get(keyspace) ?? []) if (!k.run.excludedTables?.includes(table) && (best?.ms ?? -Infinity) < k.ms) best = k;
+    return best;
+  };
+}
+
+const HISTORY_NAME: Record<RepairRunFact['source'], string> = {
+  parent_repair_history: 'system_distributed.parent_repair_history',
+  'scylla.repair_history': 'system.repair_history',
+  reaper: "Reaper's repair_run",
+};
+
+/** Where the history came from, and how many days it covers (null: as long as the cluster kept it). */
+function historyScope(c: ClusterFacts): { names: string; days: number | null; knowledgeIds: string[] } {
+  const kinds = [...new Set([...(c.repairSources ?? []), ...(c.repairs ?? []).map((r) => r.source)])];
+  if (!kinds.length) kinds.push('parent_repair_history');
+  const retention = (k: RepairRunFact['source']) =>
+    k === 'parent_repair_history' ? numberOf('repair.history-ttl') : k === 'reaper' ? numberOf('repair.reaper-history-days') : null;
+  const spans = kinds.map(retention);
+  const days = spans.some((d) => d === null) ? null : Math.max(...(spans as number[]));
+  const knowledgeIds = [
+    ...(kinds.includes('parent_repair_history') ? ['repair.history-ttl'] : []),
+    ...(kinds.includes('reaper') ? ['repair.reaper-history-days'] : []),
+  ];
+  return { names: kinds.map((k) => HISTORY_NAME[k]).join(' and '), days, knowledgeIds };
 }
 
 function tableRepairFindings(c: ClusterFacts): Finding[] {
@@ -101,9 +124,9 @@ function tableRepairFindings(c: ClusterFacts): Finding[] {
     : nowMs !== null
       ? `newest repair in the history (${new Date(nowMs).toISOString()}; no node clock read)`
       : null;
-  const scylla = repairs.some((r) => r.source === 'scylla.repair_history');
-  const historySrc = scylla ? 'system.repair_history' : 'system_distributed.parent_repair_history';
-  const ttlDays = scylla ? null : numberOf('repair.history-ttl');
+  const scope = historyScope(c);
+  const historySrc = scope.names;
+  const ttlDays = scope.days;
 
   const never = new Map<string, string[]>();
   const overdue = new Map<string, string[]>();
@@ -115,9 +138,7 @@ function tableRepairFindings(c: ClusterFacts): Finding[] {
     if (t.tombstoneGcMode && t.tombstoneGcMode !== 'timeout') continue;
     const grace = t.gcGraceSeconds;
     if (grace === null || grace <= 0) continue;
-    const own = last.get(`${t.keyspace}.${t.table}`);
-    const ks = last.get(`${t.keyspace}.*`);
-    const best = own && ks ? (own.ms >= ks.ms ? own : ks) : (own ?? ks);
+    const best = last(t.keyspace, t.table);
     if (!best) {
       // A table younger than its gc_grace_seconds cannot be overdue yet: its tombstones have not become purgeable.
       const created = timestampMs(t.createdAt ?? null);
@@ -130,7 +151,7 @@ function tableRepairFindings(c: ClusterFacts): Finding[] {
         pushTo(never, t.keyspace, `${t.keyspace}.${t.table}: no successful repair in ${historySrc}; gc_grace_seconds ${grace} (${days(grace * 1000)} d)`);
       continue;
     }
-    if (best.run.subrange) partial = true;
+    if (best.run.subrange || best.run.limitedTo) partial = true;
     if (nowMs === null) continue;
     const age = nowMs - best.ms;
     if (age > grace * 1000) {
@@ -138,7 +159,7 @@ function tableRepairFindings(c: ClusterFacts): Finding[] {
         overdue,
         t.keyspace,
         `${t.keyspace}.${t.table}: last successful repair ${days(age)} d ago (${new Date(best.ms).toISOString()}) > gc_grace_seconds ${grace} ` +
-          `(${days(grace * 1000)} d)${best.run.subrange ? ', subrange/-pr' : ''}`,
+          `(${days(grace * 1000)} d)${best.run.subrange ? ', subrange/-pr' : ''}${best.run.limitedTo ? `, only ${best.run.limitedTo}` : ''}`,
       );
     }
   }
@@ -147,6 +168,7 @@ function tableRepairFindings(c: ClusterFacts): Finding[] {
     lines.length > EVIDENCE_LINES ? [...lines.slice(0, EVIDENCE_LINES), `… ${lines.length - EVIDENCE_LINES} more table(s)`] : lines;
   const tail = [
     `history: ${repairs.length} repair run(s) read from ${historySrc}${c.repairRowsRead !== undefined ? ` (${c.repairRowsRead} row(s))` : ''}`,
+    ...(c.reaperNote ? [c.reaperNote] : []),
     ...(nowFrom ? [`now: ${nowFrom}`] : []),
   ];
   for (const [ks, lines] of never) {
@@ -158,7 +180,7 @@ function tableRepairFindings(c: ClusterFacts): Finding[] {
       recommendation:
         `Run a full repair of ${ks} (\`nodetool repair -full ${ks}\` on each node in turn, or schedule it with Reaper / ScyllaDB Manager) and ` +
         `keep repairs within gc_grace_seconds; otherwise deleted data can come back.`,
-      knowledgeIds: ['repair.within-gc-grace', ...(ttlDays !== null ? ['repair.history-ttl'] : []), 'datamodel.gc-grace-seconds.default'],
+      knowledgeIds: ['repair.within-gc-grace', ...(ttlDays !== null ? scope.knowledgeIds : []), 'datamodel.gc-grace-seconds.default'],
       confidence: 'medium',
     });
   }
@@ -190,9 +212,12 @@ function tableRepairFindings(c: ClusterFacts): Finding[] {
   return findings;
 }
 
-function failedRepairFindings(repairs: readonly RepairRunFact[]): Finding[] {
+export function failedRepairFindings(repairs: readonly RepairRunFact[]): Finding[] {
   const failed = repairs.filter((r) => !r.ok && timestampMs(r.finishedAt) !== null);
   if (!failed.length) return [];
+  const sources = [...new Set(failed.map((r) => r.source))];
+  const why = (r: RepairRunFact) =>
+    r.source === 'reaper' ? `ended ${r.state ?? 'unsuccessfully'} [Reaper repair_run]` : 'with an exception [system_distributed.parent_repair_history]';
   return [
     {
       id: 'repair.failed',
@@ -205,12 +230,16 @@ function failedRepairFindings(repairs: readonly RepairRunFact[]): Finding[] {
             r.keyspace +
             (r.tables.length ? ` (${r.tables.slice(0, 5).join(', ')}${r.tables.length > 5 ? ' …' : ''})` : '') +
             `: started ${r.startedAt ?? '?'}, ` +
-            `finished ${r.finishedAt} with an exception [system_distributed.parent_repair_history]`,
+            `finished ${r.finishedAt} ${why(r)}`,
         ),
-      recommendation:
-        'Read exception_message of these runs (system_distributed.parent_repair_history) and the repair coordinator logs; a failed run repaired nothing it ' +
-        'can be counted on for.',
-      knowledgeIds: ['repair.within-gc-grace'],
+      recommendation: [
+        ...(sources.includes('parent_repair_history')
+          ? ['Read exception_message of these runs (system_distributed.parent_repair_history) and the repair coordinator logs.']
+          : []),
+        ...(sources.includes('reaper') ? ["Open these runs in Reaper (last_event says why they stopped) and read Reaper's log and the nodes' logs."] : []),
+        'A failed or aborted run repaired nothing it can be counted on for: run it again to the end.',
+      ].join(' '),
+      knowledgeIds: ['repair.within-gc-grace', ...(sources.includes('reaper') ? ['repair.reaper-history-days'] : [])],
       confidence: 'high',
     },
   ];
@@ -223,8 +252,7 @@ function tombstoneModeFindings(c: ClusterFacts): Finding[] {
   const findings: Finding[] = [];
   const repaired = lastRepairs(c.repairs ?? []);
   for (const [mode, tables] of byMode) {
-    const unrepaired =
-      mode === 'repair' && c.repairs ? tables.filter((t) => !repaired.has(`${t.keyspace}.${t.table}`) && !repaired.has(`${t.keyspace}.*`)) : [];
+    const unrepaired = mode === 'repair' && c.repairs ? tables.filter((t) => !repaired(t.keyspace, t.table)) : [];
     if (mode === 'repair' && !unrepaired.length) continue;
     const list = (mode === 'repair' ? unrepaired : tables).map((t) => `${t.keyspace}.${t.table}: tombstone_gc mode ${mode} [system_schema.tables extensions]`);
     findings.push({
