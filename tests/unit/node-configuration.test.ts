@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { parseLogs } from '../../mcp-server/src/core/parse/logs/index.js';
 import { parseNodeConfiguration } from '../../mcp-server/src/core/parse/logs/node-configuration.js';
 import { FIXTURES_DIR } from '../helpers/corpus.js';
+import { nodeConfigurationYaml } from '../../mcp-server/src/core/rules/log-node-configuration.js';
+import { interpretText } from '../../mcp-server/src/ops/interpret.js';
+import { analyzeLogFiles } from '../../mcp-server/src/ops/analyze-logs.js';
 
 // A real start of Cassandra 4.1.10 in the local lab (tests/fixtures/lab-incident-outputs/README.md).
 const LOG = readFileSync(join(FIXTURES_DIR, 'lab-incident-outputs', 'system-log-3node-start-4.1.10-node1.log'), 'utf8');
@@ -43,5 +46,21 @@ describe('"Node configuration:[…]" start-up line', () => {
     const t0 = performance.now();
     expect(parseNodeConfiguration(big, 0)!.complete).toBe(false);
     expect(performance.now() - t0).toBeLessThan(500);
+  });
+});
+
+describe('the logged settings judged like a cassandra.yaml', () => {
+  it('a healthy 4.1.10 lab node: value rules checked, nothing found', () => {
+    const r = interpretText(LOG);
+    expect(r.findings.filter((f) => f.id.startsWith('config.'))).toEqual([]);
+    expect(r.checked.some((c) => c.rule.startsWith('config.') && c.checked)).toBe(true);
+  });
+  it('Apache Cassandra 3.11.5 (sperf test data): num_tokens 256 read from the log, with its source named', async () => {
+    const r = await analyzeLogFiles([join(FIXTURES_DIR, 'sperf', 'cassandra311-system.log')]);
+    const f = r.findings.find((x) => x.id === 'config.yaml.num-tokens-legacy');
+    expect(f?.evidence.join('\n')).toContain('system.log "Node configuration" line');
+  });
+  it('structured values are left out, odd scalars quoted', () => {
+    expect(nodeConfigurationYaml({ a: '1', b: 'x{y}', c: 'it is: odd', d: '64MiB/s', e: 'null' })).toBe('a: 1\nc: "it is: odd"\nd: 64MiB/s\ne: null');
   });
 });

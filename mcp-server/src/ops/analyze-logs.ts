@@ -1,7 +1,9 @@
 import { nodeEvidence } from '../core/diagnosis/evidence.js';
-import type { Finding } from '../core/findings.js';
+import { worstFirst, type Finding } from '../core/findings.js';
 import type { LogFacts } from '../core/parse/logs/types.js';
 import { runRules, type RulesResult } from '../core/rules/index.js';
+import { logNodeConfigurationOutcomes } from '../core/rules/log-node-configuration.js';
+import { checkedRow } from '../core/rules/per-kind.js';
 import { readNodeLogs } from './node-logs.js';
 import { OpError } from './errors.js';
 
@@ -36,5 +38,12 @@ export async function analyzeLogFiles(paths: string[], opts: { node?: string; si
       'Check the paths (absolute or relative to the current directory) and that they are text or .gz.',
     );
   const result = runRules({ origin: `logs ${paths.join(', ')}`, nodes: [{ ...nodeEvidence(node, true, { facts: {}, nodetool: {} }), logs: r.logs }] });
-  return { files: paths, facts: r.logs, findings: result.findings, checked: result.outcomes.filter((o) => o.rule === 'logs') };
+  // the settings the node logged at start, judged like a cassandra.yaml
+  const config = logNodeConfigurationOutcomes(r.logs);
+  return {
+    files: paths,
+    facts: r.logs,
+    findings: config.length ? worstFirst([...result.findings, ...config.flatMap((o) => o.findings)]) : result.findings,
+    checked: [...result.outcomes.filter((o) => o.rule === 'logs'), ...config.map(checkedRow)],
+  };
 }

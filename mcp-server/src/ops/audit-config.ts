@@ -4,6 +4,7 @@
  * limit and never executed. Optionally compares the yaml with system_views.settings of a snapshot (drift).
  */
 import { readdir } from 'node:fs/promises';
+import { checkedRow } from '../core/rules/per-kind.js';
 import { z } from 'zod';
 import { basename, join } from 'node:path';
 import { namedDirectory, readNamedFile } from '../collect/safe-file.js';
@@ -236,13 +237,7 @@ export function auditConfigTexts(
     },
     counts,
     findings,
-    checked: outcomes.map((o) => ({
-      rule: o.rule,
-      checks: o.checks,
-      checked: o.checked,
-      ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}),
-      findings: o.findings.length,
-    })),
+    checked: outcomes.map(checkedRow),
     ...(drift ? { drift } : {}),
   };
 }

@@ -4,6 +4,7 @@
  * TCP keepalive, socket buffers and listen backlogs.
  */
 import { readOs } from '../collect/storage/read-os.js';
+import { checkedRow } from '../core/rules/per-kind.js';
 import { readScyllaHost } from '../collect/host-scylla.js';
 import { scyllaHostRules, type ScyllaHostFacts } from '../core/rules/scylla-host.js';
 import { worstFirst, type Finding } from '../core/findings.js';
@@ -77,13 +78,7 @@ export async function auditOs(spec: AuditOsSpec, opts: { signal?: AbortSignal; t
     facts,
     ...(scyllaHost ? { scyllaHost } : {}),
     findings,
-    checked: outcomes.map((o) => ({
-      rule: o.rule,
-      checks: o.checks,
-      checked: o.checked,
-      ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}),
-      findings: o.findings.length,
-    })),
+    checked: outcomes.map(checkedRow),
   };
 }
 

@@ -4,6 +4,8 @@ import { nodeFactsFromRaw } from '../core/facts/from-raw.js';
 import type { Finding } from '../core/findings.js';
 import type { LogFacts } from '../core/parse/logs/types.js';
 import { runRules, type RulesResult } from '../core/rules/index.js';
+import { logNodeConfigurationOutcomes } from '../core/rules/log-node-configuration.js';
+import { checkedRow } from '../core/rules/per-kind.js';
 import { worstFirst } from '../core/findings.js';
 import { summariseParsed } from '../render/interpret.js';
 import { classifyNodetoolFailure } from '../core/nodetool-errors.js';
@@ -173,18 +175,14 @@ function interpretOne(text: string, lineMap?: readonly number[]): InterpretRepor
   if (judge?.by === 'log-rules') {
     const logs = d.parsed.value as LogFacts;
     const result = runRules({ origin: 'pasted log', nodes: [{ ...nodeEvidence('input', true, { facts: {}, nodetool: {} }), logs }] });
-    findings = result.findings;
-    checked = result.outcomes.filter((o) => o.rule === 'logs' || o.rule === 'traps');
+    // the settings the node logged at start, judged like a cassandra.yaml
+    const config = logNodeConfigurationOutcomes(logs);
+    findings = config.length ? worstFirst([...result.findings, ...config.flatMap((o) => o.findings)]) : result.findings;
+    checked = [...result.outcomes.filter((o) => o.rule === 'logs' || o.rule === 'traps'), ...config.map(checkedRow)];
   } else if (judge?.by === 'kind-rules') {
     const outcomes = judge.rules.run(d.kind, d.parsed.value);
     findings = worstFirst(outcomes.flatMap((o) => o.findings));
-    checked = outcomes.map((o) => ({
-      rule: o.rule,
-      checks: o.checks,
-      checked: o.checked,
-      ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}),
-      findings: o.findings.length,
-    }));
+    checked = outcomes.map(checkedRow);
   } else if (judge?.by === 'node-rules' && name) {
     const r = nodeFactsFromRaw([{ name, text: readText }]);
     const result = runRules({ origin: `pasted ${d.kind}`, nodes: [nodeEvidence('input', true, r)] });

@@ -1,4 +1,5 @@
 import { CqlSession } from '../collect/cql-session.js';
+import { checkedRow } from '../core/rules/per-kind.js';
 import { grantForUnauthorized } from '../core/cql-connect-errors.js';
 import { readNamedFile } from '../collect/safe-file.js';
 import { worstFirst, type Finding } from '../core/findings.js';
@@ -197,13 +198,7 @@ export async function reviewSchema(input: ReviewSchemaInput, deps: { onProgress?
     },
     tables: schemaTableRows(ruleInput),
     findings: worstFirst(outcomes.flatMap((o) => o.findings)),
-    checked: outcomes.map((o) => ({
-      rule: o.rule,
-      checks: o.checks,
-      checked: o.checked,
-      ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}),
-      findings: o.findings.length,
-    })),
+    checked: outcomes.map(checkedRow),
     warnings,
   };
 }

@@ -4,6 +4,7 @@
  * Read-only: every command is a reader (find, grep, cat, readlink, lsblk, xfs_info).
  */
 import { HostFiles, readHostStorage } from '../collect/storage/read-host.js';
+import { checkedRow } from '../core/rules/per-kind.js';
 import { WatchedTarget } from '../collect/storage/watched-target.js';
 import { createTarget, parseTargetSpec, targetForms, TOOL_TARGET_FORMS, type TargetOrigin } from '../collect/target-spec.js';
 import type { Target } from '../collect/target.js';
@@ -195,13 +196,7 @@ export async function inspectStorage(
     xfs: facts.xfs,
     ...(facts.ioProperties ? { ioProperties: facts.ioProperties } : {}),
     findings,
-    checked: outcomes.map((o) => ({
-      rule: o.rule,
-      checks: o.checks,
-      checked: o.checked,
-      ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}),
-      findings: o.findings.length,
-    })),
+    checked: outcomes.map(checkedRow),
     unread: facts.unread,
     warnings,
   };
