@@ -52,7 +52,7 @@ const DATES = 'sperf date-parsing helpers';
 const FIND_FILES = "sperf's discovery of log files in a diag directory";
 const OPSC_MISSING = 'completeness warnings of an OpsCenter diagnostic tarball (node_info.json decides the blockdev warning)';
 const HUMANIZE = 'sperf humanize helpers';
-const CLASSPATH = 'the "Classpath:" start-up line is not read: no jar list and no jar comparison between nodes';
+const CLASSPATH = 'the "Classpath:" start-up line (startup.classpathJars), compared across nodes by jarDrift (diagnose: cluster.jar-drift)';
 const JARCHECK_CLI = '"Nothing analyzed" / "Analyzed 1 file" message of the CLI on no or empty input';
 const SAME_FILE = 'same file';
 const SEARCH_TPC_RECS = 'DSE Search filter cache or DSE TPC stage recommendations';
@@ -673,8 +673,22 @@ export const SPERF_CASES: readonly SperfCase[] = [
     status: 'internal',
     note: HUMANIZE,
   },
-  { id: 'tests/test_jarcheck.py::TestJarCheck::test_read_line_output', feature: 'core jarcheck', dse: 'N-DF', status: 'gap', note: CLASSPATH },
-  { id: 'tests/test_jarcheck.py::TestJarCheck::test_run_jarcheck_diff_only', feature: 'core jarcheck', dse: 'N-DF', status: 'gap', note: CLASSPATH },
+  {
+    id: 'tests/test_jarcheck.py::TestJarCheck::test_read_line_output',
+    feature: 'core jarcheck',
+    dse: 'N-DF',
+    status: 'asserted',
+    it: 'jarcheck: the "Classpath:" line of simple-output.log — 501 jars, exp4j-0.4.8.jar among them',
+    note: CLASSPATH,
+  },
+  {
+    id: 'tests/test_jarcheck.py::TestJarCheck::test_run_jarcheck_diff_only',
+    feature: 'core jarcheck',
+    dse: 'N-DF',
+    status: 'asserted',
+    it: 'jarcheck: simple-output.log against simple-output2.log — dse-advrep-6.7.1.jar the one inconsistent jar',
+    note: CLASSPATH,
+  },
   { id: 'tests/test_jarcheck.py::TestJarCheck::test_run_jarcheck_found_no_files', feature: 'core jarcheck', dse: 'N', status: 'internal', note: JARCHECK_CLI },
   { id: 'tests/test_jarcheck.py::TestJarCheck::test_run_jarcheck_with_empty_file', feature: 'core jarcheck', dse: 'N', status: 'internal', note: JARCHECK_CLI },
   {

@@ -19,6 +19,7 @@ import { parseTablestats, type TableStats } from '../../mcp-server/src/core/pars
 import { parseCqlSchema } from '../../mcp-server/src/core/parse/schema/index.js';
 import { parseBlockdevReport, type BlockdevReportRow } from '../../mcp-server/src/core/parse/storage/blockdev-report.js';
 import { groupsOf } from '../../mcp-server/src/core/rules/host-ttop.js';
+import { jarDrift } from '../../mcp-server/src/core/rules/jar-drift.js';
 import { interpretText } from '../../mcp-server/src/ops/interpret.js';
 import { readNodeLogs } from '../../mcp-server/src/ops/node-logs.js';
 import { SPERF_CASES, type SperfDse, type SperfStatus } from '../parity/sperf-cases.js';
@@ -288,6 +289,23 @@ describe('start-up lines and versions (sperf tests/parser/test_outputlog.py)', (
       },
       complete: true,
     });
+  });
+
+  it('jarcheck: the "Classpath:" line of simple-output.log — 501 jars, exp4j-0.4.8.jar among them', async () => {
+    // test_jarcheck.py:26-33
+    const jars = (await logFile('simple-output.log')).startup.classpathJars!;
+    expect(jars).toHaveLength(501);
+    expect(jars).toContain('exp4j-0.4.8.jar');
+  });
+
+  it('jarcheck: simple-output.log against simple-output2.log — dse-advrep-6.7.1.jar the one inconsistent jar', async () => {
+    // test_jarcheck.py:35-49 (diff_only: "Inconsistent jars" lists dse-advrep-6.7.1.jar; "Analyzed 2 files")
+    const lists = await Promise.all(
+      ['simple-output.log', 'simple-output2.log'].map(async (f) => ({ node: f, jars: (await logFile(f)).startup.classpathJars! })),
+    );
+    const d = jarDrift(lists);
+    expect(d.inconsistent).toEqual([{ jar: 'dse-advrep-6.7.1.jar', on: ['simple-output2.log'] }]);
+    expect(d.nodes).toHaveLength(2);
   });
 
   it('outputlog: DatabaseDescriptor access modes — "\'auto\' determined to be", "is", with and without a commit log mode', () => {

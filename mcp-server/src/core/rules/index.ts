@@ -1,6 +1,7 @@
 import type { DiagnosisInput } from '../diagnosis/evidence.js';
 import { worstFirst, type Finding } from '../findings.js';
 import { compactionRule } from './compaction.js';
+import { jarDriftRule } from './jar-drift.js';
 import { jvmRule } from './jvm.js';
 import { logsRule } from './logs.js';
 import { slowQueriesRule } from './slow-queries.js';
@@ -21,6 +22,7 @@ export const RULES: readonly Rule[] = [
   tablesRule,
   jvmRule,
   logsRule,
+  jarDriftRule,
   slowQueriesRule,
   outliersRule,
   trapsRule,

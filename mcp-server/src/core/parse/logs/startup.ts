@@ -28,6 +28,7 @@ export function newStartupFacts(): StartupFacts {
     indexAccessMode: null,
     commitlogAccessMode: null,
     nodeConfiguration: null,
+    classpathJars: null,
     lineNo: null,
   };
 }
@@ -103,6 +104,18 @@ const ACCESS_MODE = new RegExp(
   `^(?:Auto )?DiskAccessMode (?:'auto' determined to be|determined to be|is) ${MODE}(?:, indexAccessMode is ${MODE})?(?:, commitlogAccessMode is ${MODE})?`,
 );
 
+const MAX_JARS = 5000;
+
+/** The jar file names of a "Classpath: /a/b.jar:/c/d.jar:conf" message, each once, in order (Windows ';' too). */
+export function classpathJars(s: string, start: number): string[] {
+  const out = new Set<string>();
+  for (const entry of s.slice(start).trim().split(/[:;]/)) {
+    const name = entry.slice(Math.max(entry.lastIndexOf('/'), entry.lastIndexOf('\\')) + 1).trim();
+    if (name.endsWith('.jar') && out.size < MAX_JARS) out.add(name);
+  }
+  return [...out];
+}
+
 export class StartupReader {
   readonly facts = newStartupFacts();
 
@@ -150,6 +163,10 @@ export class StartupReader {
       case 67: // C
         if (s.startsWith('Cassandra version: ', start)) {
           f.cassandraVersion = s.slice(start + 19, start + 60).trim();
+          return true;
+        }
+        if (s.startsWith('Classpath: ', start)) {
+          f.classpathJars = classpathJars(s, start + 11);
           return true;
         }
         return false;

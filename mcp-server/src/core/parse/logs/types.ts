@@ -345,6 +345,8 @@ export interface StartupFacts {
    * printed them, "null" where unset (the default applies).
    */
   nodeConfiguration: NodeConfiguration | null;
+  /** The jar file names of the last start's "Classpath:" line, each once; null when no such line was read. */
+  classpathJars: string[] | null;
   /** 1-based line of the last JVM arguments seen, null when none. */
   lineNo: number | null;
 }
