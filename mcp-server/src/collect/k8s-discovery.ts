@@ -13,7 +13,7 @@ import { checkK8sName, showValue } from '../core/remote-argv.js';
 import { parseK8sPodList } from '../core/parse/k8s/pods.js';
 import { checkNodeAddress } from '../core/validate.js';
 import { LocalTarget } from './local-target.js';
-import { kubectlDefaultsFromEnv } from './target-defaults.js';
+import { kubectlPrefix } from './target-defaults.js';
 import type { TargetSpec } from './target-spec.js';
 import type { Target } from './target.js';
 
@@ -52,20 +52,7 @@ export function parseK8sRef(text: string): K8sRefResult {
 
 /** The exact kubectl argv for one operator's pods. */
 export function podListArgv(ref: K8sRef, sel: OperatorSelector, env: Readonly<Record<string, string | undefined>> = process.env): string[] {
-  const d = kubectlDefaultsFromEnv(env);
-  return [
-    'kubectl',
-    ...(d.kubeconfig !== undefined ? ['--kubeconfig', d.kubeconfig] : []),
-    ...(d.context !== undefined ? ['--context', d.context] : []),
-    '-n',
-    ref.namespace,
-    'get',
-    'pods',
-    '-l',
-    `${sel.label}=${ref.name}`,
-    '-o',
-    'json',
-  ];
+  return [...kubectlPrefix(env), '-n', ref.namespace, 'get', 'pods', '-l', `${sel.label}=${ref.name}`, '-o', 'json'];
 }
 
 export interface K8sNode {
@@ -169,19 +156,7 @@ const RESOURCE_OF: Record<OperatorSelector['operator'], string> = {
 
 /** The exact kubectl argv that prints the operator resource NAME as YAML (fully qualified: no short-name ambiguity). */
 export function resourceArgv(ref: K8sRef, operator: OperatorSelector['operator'], env: Readonly<Record<string, string | undefined>> = process.env): string[] {
-  const d = kubectlDefaultsFromEnv(env);
-  return [
-    'kubectl',
-    ...(d.kubeconfig !== undefined ? ['--kubeconfig', d.kubeconfig] : []),
-    ...(d.context !== undefined ? ['--context', d.context] : []),
-    '-n',
-    ref.namespace,
-    'get',
-    RESOURCE_OF[operator],
-    ref.name,
-    '-o',
-    'yaml',
-  ];
+  return [...kubectlPrefix(env), '-n', ref.namespace, 'get', RESOURCE_OF[operator], ref.name, '-o', 'yaml'];
 }
 
 export type K8sResourceRead = { ok: true; text: string; source: string } | { ok: false; source: string; reason: string };

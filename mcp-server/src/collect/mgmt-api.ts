@@ -16,7 +16,7 @@ import { MGMT_API_GETS, MGMT_API_GET_NAMES, type MgmtApiGet } from '../core/pars
 import { readBodyCapped } from './http-body.js';
 import { LocalTarget } from './local-target.js';
 import { readNamedFile } from './safe-file.js';
-import { kubectlDefaultsFromEnv } from './target-defaults.js';
+import { kubectlPrefix } from './target-defaults.js';
 import type { Target } from './target.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -110,15 +110,7 @@ export function podProxyPath(ep: Extract<MgmtApiEndpoint, { kind: 'pod' }>, get:
 
 /** The exact kubectl argv: the user's kubeconfig/context from the environment, as every kubectl target uses. */
 export function podProxyArgv(ep: Extract<MgmtApiEndpoint, { kind: 'pod' }>, get: MgmtApiGet, env: Env = process.env): string[] {
-  const d = kubectlDefaultsFromEnv(env);
-  return [
-    'kubectl',
-    ...(d.kubeconfig !== undefined ? ['--kubeconfig', d.kubeconfig] : []),
-    ...(d.context !== undefined ? ['--context', d.context] : []),
-    'get',
-    '--raw',
-    podProxyPath(ep, get),
-  ];
+  return [...kubectlPrefix(env), 'get', '--raw', podProxyPath(ep, get)];
 }
 
 export interface MgmtApiOptions {

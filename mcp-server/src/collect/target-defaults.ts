@@ -66,6 +66,12 @@ export function kubectlDefaultsFromEnv(env: Env = process.env): KubectlDefaults 
   return { ...(kubeconfig !== undefined ? { kubeconfig } : {}), ...(context !== undefined ? { context } : {}) };
 }
 
+/** `kubectl` with the user's kubeconfig and context from the environment: how every kubectl call here begins. */
+export function kubectlPrefix(env: Env = process.env): string[] {
+  const d = kubectlDefaultsFromEnv(env);
+  return ['kubectl', ...(d.kubeconfig !== undefined ? ['--kubeconfig', d.kubeconfig] : []), ...(d.context !== undefined ? ['--context', d.context] : [])];
+}
+
 /** Defaults overlaid by the spec's own values (an explicit undefined in a hand-built spec does not erase one). */
 function overlay<T extends object>(defaults: Partial<T>, spec: T): T {
   const own = Object.fromEntries(Object.entries(spec).filter(([, v]) => v !== undefined));
