@@ -2,8 +2,7 @@ import { nodeEvidence } from '../core/diagnosis/evidence.js';
 import { worstFirst, type Finding } from '../core/findings.js';
 import type { LogFacts } from '../core/parse/logs/types.js';
 import { runRules, type RulesResult } from '../core/rules/index.js';
-import { logNodeConfigurationOutcomes } from '../core/rules/log-node-configuration.js';
-import { checkedRow } from '../core/rules/per-kind.js';
+import { checkedRow } from '../core/rules/rule.js';
 import { readNodeLogs } from './node-logs.js';
 import { OpError } from './errors.js';
 
@@ -38,8 +37,8 @@ export async function analyzeLogFiles(paths: string[], opts: { node?: string; si
       'Check the paths (absolute or relative to the current directory) and that they are text or .gz.',
     );
   const result = runRules({ origin: `logs ${paths.join(', ')}`, nodes: [{ ...nodeEvidence(node, true, { facts: {}, nodetool: {} }), logs: r.logs }] });
-  // the settings the node logged at start, judged like a cassandra.yaml
-  const config = logNodeConfigurationOutcomes(r.logs);
+  // the settings the node logged at start, judged like a cassandra.yaml (the yaml rules load only for such a log)
+  const config = r.logs.startup.nodeConfiguration ? (await import('../core/rules/log-node-configuration.js')).logNodeConfigurationOutcomes(r.logs) : [];
   return {
     files: paths,
     facts: r.logs,

@@ -4,7 +4,7 @@
  * limit and never executed. Optionally compares the yaml with system_views.settings of a snapshot (drift).
  */
 import { readdir } from 'node:fs/promises';
-import { checkedRow } from '../core/rules/per-kind.js';
+import { checkedRow } from '../core/rules/rule.js';
 import { z } from 'zod';
 import { basename, join } from 'node:path';
 import { namedDirectory, readNamedFile } from '../collect/safe-file.js';

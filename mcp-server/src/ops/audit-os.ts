@@ -4,7 +4,7 @@
  * TCP keepalive, socket buffers and listen backlogs.
  */
 import { readOs } from '../collect/storage/read-os.js';
-import { checkedRow } from '../core/rules/per-kind.js';
+import { checkedRow } from '../core/rules/rule.js';
 import { readScyllaHost } from '../collect/host-scylla.js';
 import { scyllaHostRules, type ScyllaHostFacts } from '../core/rules/scylla-host.js';
 import { worstFirst, type Finding } from '../core/findings.js';

@@ -5,7 +5,7 @@ import type { Finding } from '../core/findings.js';
 import type { LogFacts } from '../core/parse/logs/types.js';
 import { runRules, type RulesResult } from '../core/rules/index.js';
 import { logNodeConfigurationOutcomes } from '../core/rules/log-node-configuration.js';
-import { checkedRow } from '../core/rules/per-kind.js';
+import { checkedRow } from '../core/rules/rule.js';
 import { worstFirst } from '../core/findings.js';
 import { summariseParsed } from '../render/interpret.js';
 import { classifyNodetoolFailure } from '../core/nodetool-errors.js';

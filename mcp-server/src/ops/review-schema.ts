@@ -1,5 +1,5 @@
 import { CqlSession } from '../collect/cql-session.js';
-import { checkedRow } from '../core/rules/per-kind.js';
+import { checkedRow } from '../core/rules/rule.js';
 import { grantForUnauthorized } from '../core/cql-connect-errors.js';
 import { readNamedFile } from '../collect/safe-file.js';
 import { worstFirst, type Finding } from '../core/findings.js';

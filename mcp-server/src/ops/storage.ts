@@ -4,7 +4,7 @@
  * Read-only: every command is a reader (find, grep, cat, readlink, lsblk, xfs_info).
  */
 import { HostFiles, readHostStorage } from '../collect/storage/read-host.js';
-import { checkedRow } from '../core/rules/per-kind.js';
+import { checkedRow } from '../core/rules/rule.js';
 import { WatchedTarget } from '../collect/storage/watched-target.js';
 import { createTarget, parseTargetSpec, targetForms, TOOL_TARGET_FORMS, type TargetOrigin } from '../collect/target-spec.js';
 import type { Target } from '../collect/target.js';

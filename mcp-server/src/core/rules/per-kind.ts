@@ -12,11 +12,6 @@ export interface KindRules {
 /** A rule outcome plus what the rule checks, for the report's "what was checked" list. */
 export type KindRuleOutcome = RuleOutcome & { checks: string };
 
-/** A kind rule's outcome as a row of "what was checked" (the count of its findings, not the findings). */
-export function checkedRow(o: KindRuleOutcome): { rule: string; checks: string; checked: boolean; skippedBecause?: string; findings: number } {
-  return { rule: o.rule, checks: o.checks, checked: o.checked, ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}), findings: o.findings.length };
-}
-
 /** The rules registered with a kind, when it is judged by its own rules (not the node or log rules). */
 export function kindRulesFor(kind: string): KindRules | undefined {
   const j = judgeOf(kind);

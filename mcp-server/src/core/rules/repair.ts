@@ -216,6 +216,7 @@ export function failedRepairFindings(repairs: readonly RepairRunFact[]): Finding
   const failed = repairs.filter((r) => !r.ok && timestampMs(r.finishedAt) !== null);
   if (!failed.length) return [];
   const sources = [...new Set(failed.map((r) => r.source))];
+  const byReaper = sources.includes('reaper');
   const why = (r: RepairRunFact) =>
     r.source === 'reaper' ? `ended ${r.state ?? 'unsuccessfully'} [Reaper repair_run]` : 'with an exception [system_distributed.parent_repair_history]';
   return [
@@ -236,10 +237,10 @@ export function failedRepairFindings(repairs: readonly RepairRunFact[]): Finding
         ...(sources.includes('parent_repair_history')
           ? ['Read exception_message of these runs (system_distributed.parent_repair_history) and the repair coordinator logs.']
           : []),
-        ...(sources.includes('reaper') ? ["Open these runs in Reaper (last_event says why they stopped) and read Reaper's log and the nodes' logs."] : []),
+        ...(byReaper ? ["Open these runs in Reaper (last_event says why they stopped) and read Reaper's log and the nodes' logs."] : []),
         'A failed or aborted run repaired nothing it can be counted on for: run it again to the end.',
       ].join(' '),
-      knowledgeIds: ['repair.within-gc-grace', ...(sources.includes('reaper') ? ['repair.reaper-history-days'] : [])],
+      knowledgeIds: ['repair.within-gc-grace', ...(byReaper ? ['repair.reaper-history-days'] : [])],
       confidence: 'high',
     },
   ];

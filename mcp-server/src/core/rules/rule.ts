@@ -1,4 +1,5 @@
 import type { DiagnosisInput, NodetoolEvidence } from '../diagnosis/evidence.js';
+import type { KindRuleOutcome } from './per-kind.js';
 import type { NodeFacts } from '../facts/node-facts.js';
 import type { Finding, RuleOutcome, Severity } from '../findings.js';
 import { missingFacts } from './facts.js';
@@ -127,3 +128,8 @@ export function outcomeOf(rule: string, checks: string, res: Finding[] | string)
 }
 
 export const fmtNum = (n: number, digits = 1) => (Number.isInteger(n) ? String(n) : n.toFixed(digits));
+
+/** A kind rule's outcome as a row of "what was checked" (the count of its findings, not the findings). */
+export function checkedRow(o: KindRuleOutcome): { rule: string; checks: string; checked: boolean; skippedBecause?: string; findings: number } {
+  return { rule: o.rule, checks: o.checks, checked: o.checked, ...(o.skippedBecause ? { skippedBecause: o.skippedBecause } : {}), findings: o.findings.length };
+}
