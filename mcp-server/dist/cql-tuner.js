@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "d7d16d5fbb072a7d19943b46c61d63fc4074a5e813f43065c1a161711259d9c2" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "79f8f230d957a5ad3579586ee868b599297ccf719d7e33782d1f2f8137e99539" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "946e5734b3ebd807b0ead48dba5d20213a6b8bcab0375a499ef349b66cff6de3" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "213dd7bd131aad62f5be708eb573273dd368887c7d78f595b53fcf74b9df1a31" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "323dda13937b52a4ba2b08bc468103c59aa809b86cb3db68b4aefea5d0b7aa1a" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "607c76a4fa1e668a1ca7263e49e81fd3607fb3724c7e61bb4bcda333c0da57b8" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "0fa6a939aba8386e00d7240cca4b3037514b92ecef4a0113fb913131ed662bbc" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "242f9b0a89ae12bfcaa5bba17a97d3ac5177bc0fbdc276afdc355189b9ecc675" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
