@@ -9,6 +9,7 @@
  */
 import type { TsvTable } from '../parse/tsv.js';
 import type { RepairRunFact } from './from-cluster.js';
+import { stringOrNull } from '../json-values.js';
 import { collectionCell, timestampMs } from './cells.js';
 
 /** The source names (and table keys) of the two reads, whatever Reaper's keyspace is called. */
@@ -131,7 +132,7 @@ export function reaperRunsFromTables(runs: TsvTable | undefined, units: TsvTable
 
 /** Reaper's RepairRunStatus JSON (REST `GET /repair_run`, `spreaper list-runs`): the runs, joined already. */
 export function reaperRunsFromStatus(items: readonly Record<string, unknown>[]): RepairRunFact[] {
-  const text = (v: unknown) => (typeof v === 'string' ? v : null);
+  const text = stringOrNull;
   const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
   const out: RepairRunFact[] = [];
   for (const r of items) {

@@ -5,6 +5,7 @@
  */
 import type { RepairRunFact } from '../../facts/from-cluster.js';
 import { reaperRunsFromStatus } from '../../facts/reaper-runs.js';
+import { finiteNumber, stringOrNull } from '../../json-values.js';
 import { total, unrecognized, type Parsed } from '../../parsed.js';
 
 export const REAPER_RUNS_KIND = 'reaper.repair-runs';
@@ -25,9 +26,6 @@ export interface ReaperRuns {
   /** Reaper's clock when it answered (current_time; the REST API prints it, old spreaper does not). */
   reaperNow: string | null;
 }
-
-const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-const str = (v: unknown) => (typeof v === 'string' ? v : null);
 
 function parse(text: string): Parsed<ReaperRuns> {
   // spreaper prints "# …" lines first; the JSON starts at the first line opening an array or object
@@ -53,12 +51,12 @@ function parse(text: string): Parsed<ReaperRuns> {
     .map((r) => ({
       keyspace: String(r['keyspace_name']),
       state: String(r['state']),
-      startedAt: str(r['start_time']),
-      segmentsRepaired: num(r['segments_repaired']),
-      totalSegments: num(r['total_segments']),
-      lastEvent: str(r['last_event']),
+      startedAt: stringOrNull(r['start_time']),
+      segmentsRepaired: finiteNumber(r['segments_repaired']),
+      totalSegments: finiteNumber(r['total_segments']),
+      lastEvent: stringOrNull(r['last_event']),
     }));
-  const clocks = runs.map((r) => str(r['current_time'])).filter((x): x is string => !!x && Number.isFinite(Date.parse(x)));
+  const clocks = runs.map((r) => stringOrNull(r['current_time'])).filter((x): x is string => !!x && Number.isFinite(Date.parse(x)));
   const reaperNow = clocks.length ? new Date(Math.max(...clocks.map((c) => Date.parse(c)))).toISOString() : null;
   return { kind: REAPER_RUNS_KIND, ok: true, value: { runs: reaperRunsFromStatus(runs), active, reaperNow }, warnings };
 }

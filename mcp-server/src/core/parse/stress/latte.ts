@@ -1,4 +1,5 @@
 import { parsedOk, total, unrecognized } from '../../parsed.js';
+import { finiteNumber, stringOrNull } from '../../json-values.js';
 import { cleanLines } from '../../text.js';
 
 export const LATTE_TEXT_KIND = 'stress.latte';
@@ -399,8 +400,8 @@ export interface LatteJson {
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const numOf = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-const strOf = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const numOf = finiteNumber;
+const strOf = stringOrNull;
 /** latte serialises estimates as {n, value, std_err}; older versions as plain numbers. */
 const est = (v: unknown): number | null => (isObj(v) ? numOf(v['value']) : numOf(v));
 const estErr = (v: unknown): number | null => (isObj(v) ? numOf(v['std_err']) : null);
