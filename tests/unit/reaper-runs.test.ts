@@ -105,6 +105,7 @@ describe("interpret: Reaper's run list (REST /repair_run, spreaper list-runs)", 
   it('issue 131: one run RUNNING with 1 of 301 segments, no run ended DONE', () => {
     const r = interpretText(fixture('spreaper-list-runs_reaper-0.2_issue-131.txt'));
     expect(r.kind).toBe('reaper.repair-runs');
+    expect(r.summary).toBe('Reaper: 1 run(s) of 1 keyspace(s) — 0 DONE, 0 ERROR/ABORTED, 1 RUNNING/PAUSED/NOT_STARTED');
     expect(r.findings.map((f) => f.id)).toEqual(['repair.reaper-last-run']);
     expect(r.findings[0]!.evidence[0]).toBe(
       'cache: no run ended DONE in this list; RUNNING since 2015-12-08T06:19:40Z, 1 of 301 segments repaired (last event: Triggered repair of segment 1 via host 10.16.3.162)',

@@ -1,4 +1,5 @@
 import type { Finding } from '../core/findings.js';
+import { KIND_MODULES } from '../core/kinds/registry.js';
 import type { LogFacts } from '../core/parse/logs/types.js';
 import type { NodetoolInfo } from '../core/parse/nodetool/info.js';
 import type { NodetoolStatus } from '../core/parse/nodetool/status.js';
@@ -26,6 +27,8 @@ export function summariseParsed(kind: string, value: unknown): string {
       return `${l.source.kind} (${l.source.product}), ${l.lines.total} lines${l.time.firstTime ? ` from ${l.time.firstTime} to ${l.time.lastTime}` : ''}; events: ${busy.join(', ') || 'none'}${l.notes.length ? `. Note: ${l.notes.slice(0, 2).join('; ')}` : ''}`;
     }
     default: {
+      const own = KIND_MODULES.find((m) => m.kind === kind)?.summary;
+      if (own) return own(value);
       const v = value as Record<string, unknown>;
       const parts = Object.entries(v)
         .filter(([, x]) => Array.isArray(x) || typeof x === 'number')

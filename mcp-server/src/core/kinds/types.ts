@@ -37,20 +37,25 @@ export interface KindModuleSpec<T> {
   knowledgeIds: readonly KnowledgeId[];
   /** Folder of real samples under tests/fixtures/, with a SOURCES.tsv (provenance) beside them. */
   fixtures: string;
+  /** One line saying what was read, for interpret's summary (default: the value's lists and numbers, counted). */
+  summary?: (value: T) => string;
 }
 
 /** A registered kind: the spec with its parsed type erased, plus the rules adapter interpret calls. */
-export interface KindModule extends Omit<KindModuleSpec<unknown>, 'rules' | 'parse'> {
+export interface KindModule extends Omit<KindModuleSpec<unknown>, 'rules' | 'parse' | 'summary'> {
   parse: (text: string) => Parsed<unknown>;
+  summary?: (value: unknown) => string;
   ruleIds: readonly string[];
   judge: KindRules;
 }
 
 export function defineKind<T>(spec: KindModuleSpec<T>): KindModule {
   const run = (value: unknown): KindRuleOutcome[] => spec.rules.map((r) => outcomeOf(r.id, r.checks, r.run(value as T)));
+  const { summary, ...rest } = spec;
   return {
-    ...spec,
+    ...rest,
     parse: spec.parse,
+    ...(summary ? { summary: (value: unknown) => summary(value as T) } : {}),
     ruleIds: spec.rules.map((r) => r.id),
     judge: { run: (_kind, value) => run(value) },
   };

@@ -13,4 +13,10 @@ export const reaperRepairRuns = defineKind({
   rules: REAPER_RUN_RULES,
   knowledgeIds: ['repair.within-gc-grace', 'datamodel.gc-grace-seconds.default', 'repair.reaper-history-days'],
   fixtures: 'reaper-repair-runs',
+  summary: (v) => {
+    const done = v.runs.filter((r) => r.ok).length;
+    const failed = v.runs.filter((r) => !r.ok && r.finishedAt).length;
+    const keyspaces = new Set([...v.runs.map((r) => r.keyspace), ...v.active.map((a) => a.keyspace)]).size;
+    return `Reaper: ${v.runs.length} run(s) of ${keyspaces} keyspace(s) — ${done} DONE, ${failed} ERROR/ABORTED, ${v.active.length} RUNNING/PAUSED/NOT_STARTED${v.reaperNow ? `; Reaper's clock ${v.reaperNow}` : ''}`;
+  },
 });
