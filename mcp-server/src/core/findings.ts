@@ -36,6 +36,21 @@ export interface RuleOutcome {
 
 const ORDER: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
 
+/** How many findings of each severity a report holds. */
+export type SeverityCounts = Record<Severity, number>;
+
+export function severityCounts(findings: readonly Finding[]): SeverityCounts {
+  const counts: SeverityCounts = { critical: 0, warning: 0, info: 0 };
+  for (const f of findings) counts[f.severity]++;
+  return counts;
+}
+
+/** A report with more findings ranked in (worst first) and its counts recomputed. */
+export function withMoreFindings<R extends { findings: Finding[]; counts: SeverityCounts }>(report: R, more: readonly Finding[]): R {
+  const findings = worstFirst([...report.findings, ...more]);
+  return { ...report, findings, counts: severityCounts(findings) };
+}
+
 export function worstFirst(findings: Finding[]): Finding[] {
   return [...findings].sort((a, b) => ORDER[a.severity] - ORDER[b.severity] || a.id.localeCompare(b.id) || (a.node ?? '').localeCompare(b.node ?? ''));
 }

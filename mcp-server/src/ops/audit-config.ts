@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { basename, join } from 'node:path';
 import { namedDirectory, readNamedFile } from '../collect/safe-file.js';
 import { configDrift, type DriftReport } from '../core/config/drift.js';
-import { worstFirst, type Finding } from '../core/findings.js';
+import { severityCounts, worstFirst, type Finding } from '../core/findings.js';
 import { parseCassandraYaml, parseJvmOptions, type CassandraYaml, type JvmOptions } from '../core/parse/config/index.js';
 import { cassandraYamlRules, jvmRules, type ConfigContext } from '../core/rules/config.js';
 import type { KindRuleOutcome } from '../core/rules/per-kind.js';
@@ -224,8 +224,7 @@ export function auditConfigTexts(
   }
 
   const findings = worstFirst(outcomes.flatMap((o) => o.findings));
-  const counts = { critical: 0, warning: 0, info: 0 };
-  for (const f of findings) counts[f.severity]++;
+  const counts = severityCounts(findings);
   return {
     inputs,
     context: {

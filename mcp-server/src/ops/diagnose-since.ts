@@ -5,7 +5,7 @@
  * The snapshot itself is always "now"; the report says which evidence the period restricted.
  */
 import { OpError } from '../core/errors.js';
-import { worstFirst, type Finding } from '../core/findings.js';
+import { withMoreFindings, type Finding } from '../core/findings.js';
 import type { SinceCut } from '../core/diagnosis/since-filter.js';
 import { prometheusFromEnv, type PrometheusConfig } from '../collect/metrics/prometheus.js';
 import { parseDuration, parseInstant } from '../core/metrics/window.js';
@@ -74,8 +74,5 @@ export function withSince<R extends { findings: Finding[]; counts: { critical: n
   since: DiagnosisSince,
   metricsFindings: Finding[],
 ): R & { since: DiagnosisSince } {
-  const findings = worstFirst([...report.findings, ...metricsFindings]);
-  const counts = { critical: 0, warning: 0, info: 0 };
-  for (const f of findings) counts[f.severity]++;
-  return { ...report, findings, counts, since };
+  return { ...withMoreFindings(report, metricsFindings), since };
 }

@@ -4,7 +4,7 @@ import type { NodeClock } from '../core/diagnosis/since-start.js';
 import type { LogTimelines } from '../core/diagnosis/status-logger.js';
 import { LocalTarget } from '../collect/local-target.js';
 import type { Target } from '../collect/target.js';
-import type { Finding } from '../core/findings.js';
+import { severityCounts } from '../core/findings.js';
 import { RULES, runRules } from '../core/rules/index.js';
 import type { Rule } from '../core/rules/rule.js';
 import type { RulePolicy } from '../core/rules/policy.js';
@@ -94,11 +94,7 @@ export function diagnosisFromSnapshot(
     durationMs: s.durationMs,
     nodes: s.nodes.map((n) => ({ address: n.address, datacenter: n.datacenter, releaseVersion: n.releaseVersion, status: n.status })),
     versions: [...new Set(s.nodes.map((n) => n.releaseVersion).filter((v): v is string => !!v))].sort(),
-    counts: {
-      critical: r.findings.filter((f) => f.severity === 'critical').length,
-      warning: r.findings.filter((f) => f.severity === 'warning').length,
-      info: r.findings.filter((f) => f.severity === 'info').length,
-    },
+    counts: severityCounts(r.findings),
     findings: r.findings,
     checked: r.outcomes,
     ...(s.bundleDir ? { bundleDir: s.bundleDir } : {}),
@@ -122,8 +118,7 @@ export function applyPolicyToReport(r: DiagnosisReport, policy: RulePolicy | und
     effect.findingsOff[f.id] = (effect.findingsOff[f.id] ?? 0) + 1;
     return false;
   });
-  const count = (sev: Finding['severity']) => findings.filter((f) => f.severity === sev).length;
-  return { ...r, findings, counts: { critical: count('critical'), warning: count('warning'), info: count('info') }, policy: effect };
+  return { ...r, findings, counts: severityCounts(findings), policy: effect };
 }
 
 export interface DiagnoseInput extends SnapshotInput {

@@ -5,7 +5,7 @@
  * through kubectl exec. CLI only: the namespace and name come from the user's own flag (see the report).
  */
 import { discoverK8sPods, K8sDiscoveryError, parseK8sRef, type K8sDiscovery, type K8sResourceRead } from '../collect/k8s-discovery.js';
-import { worstFirst, type Finding } from '../core/findings.js';
+import { withMoreFindings, type Finding } from '../core/findings.js';
 import type { RulesResult } from '../core/rules/index.js';
 import type { KindRuleOutcome } from '../core/rules/per-kind.js';
 import { auditK8sText } from './k8s-audit.js';
@@ -93,7 +93,6 @@ export function withK8sResource<R extends { findings: Finding[]; checked: Checke
           findings: [],
         },
       ];
-  const all = worstFirst([...report.findings, ...outcomes.flatMap((o) => o.findings)]);
   // One line per rule: a resource with several datacenters or racks runs each rule once per group.
   const byRule = new Map<string, CheckedRule>();
   for (const o of outcomes) {
@@ -116,13 +115,10 @@ export function withK8sResource<R extends { findings: Finding[]; checked: Checke
   }
   const checked = [...byRule.values()];
   return {
-    ...report,
-    findings: all,
+    ...withMoreFindings(
+      report,
+      outcomes.flatMap((o) => o.findings),
+    ),
     checked: [...report.checked, ...checked],
-    counts: {
-      critical: all.filter((f) => f.severity === 'critical').length,
-      warning: all.filter((f) => f.severity === 'warning').length,
-      info: all.filter((f) => f.severity === 'info').length,
-    },
   };
 }

@@ -6,7 +6,7 @@
  */
 import { readScyllaHost } from '../collect/host-scylla.js';
 import type { Target } from '../collect/target.js';
-import { worstFirst, type Finding } from '../core/findings.js';
+import { withMoreFindings, type Finding } from '../core/findings.js';
 import { scyllaHostRules, type ScyllaHostFacts } from '../core/rules/scylla-host.js';
 import type { KindRuleOutcome } from '../core/rules/per-kind.js';
 import { perHost, type HostGroupInput } from './host-checks.js';
@@ -82,15 +82,5 @@ export function withScyllaHost<R extends { findings: Finding[]; checked: Outcome
 ): R {
   if (!check) return report;
   const { findings, outcomes } = scyllaHostOutcomes(check);
-  const all = worstFirst([...report.findings, ...findings]);
-  return {
-    ...report,
-    findings: all,
-    checked: [...report.checked, ...outcomes],
-    counts: {
-      critical: all.filter((f) => f.severity === 'critical').length,
-      warning: all.filter((f) => f.severity === 'warning').length,
-      info: all.filter((f) => f.severity === 'info').length,
-    },
-  };
+  return { ...withMoreFindings(report, findings), checked: [...report.checked, ...outcomes] };
 }
