@@ -3,14 +3,14 @@
  * recorded tuned-host tree. readScyllaHost through SshTarget must get exactly the facts it gets locally from the same
  * tree (the k8s:// and docker:// cases are in tests/unit/scylla-host-targets.test.ts, with shim clients).
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readScyllaHost } from '../../mcp-server/src/collect/host-scylla.js';
 import { LocalTarget } from '../../mcp-server/src/collect/local-target.js';
 import { SshTarget } from '../../mcp-server/src/collect/ssh-target.js';
-import { FIXTURES_DIR } from '../helpers/corpus.js';
+import { writeTunedScyllaTree } from '../helpers/scylla-tree.js';
 import { findSshd, SSHD_MISSING_MESSAGE, startSshd, type TestSshd } from '../helpers/sshd.js';
 
 const SSHD = findSshd();
@@ -20,17 +20,7 @@ const root = mkdtempSync(join(tmpdir(), 'scylla-host-ssh-tree-'));
 let sshd: TestSshd;
 
 beforeAll(async () => {
-  // The tuned ScyllaDB tree plus the set-up files of scylladb#14366 and one NIC queue, as in the k8s/docker case.
-  cpSync(join(FIXTURES_DIR, 'storage', 'os-scylla-tuned'), root, { recursive: true });
-  const w = (p: string, text: string) => {
-    mkdirSync(dirname(join(root, p)), { recursive: true });
-    writeFileSync(join(root, p), text);
-  };
-  w('etc/scylla.d/cpuset.conf', 'CPUSET="--cpuset 1 "\n');
-  w('etc/scylla.d/perftune.yaml', "cpu_mask: '0x3'\nirq_cpu_mask: '0x1'\nnic:\n- ens4\ntune:\n- net\n");
-  w('etc/default/scylla-server', 'SET_NIC_AND_DISKS=no\nSET_CLOCKSOURCE=yes\n');
-  w('proc/interrupts', '           CPU0       CPU1       \n 24:    8812345          0   PCI-MSI 81920-edge      ens4-Tx-Rx-0\n');
-  w('proc/irq/24/smp_affinity_list', '1\n');
+  writeTunedScyllaTree(root);
   if (SSHD) sshd = await startSshd(SSHD);
 });
 afterAll(async () => {

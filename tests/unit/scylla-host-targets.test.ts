@@ -3,14 +3,14 @@
  * PATH that record their argv and run the in-container command locally) readScyllaHost gets exactly the facts it
  * gets locally from the same recorded tree, and every call has the client's prefix with a plain argv after it.
  */
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readScyllaHost } from '../../mcp-server/src/collect/host-scylla.js';
 import { LocalTarget } from '../../mcp-server/src/collect/local-target.js';
 import { targetFromString } from '../../mcp-server/src/collect/target-spec.js';
-import { FIXTURES_DIR } from '../helpers/corpus.js';
+import { writeTunedScyllaTree } from '../helpers/scylla-tree.js';
 
 const bin = mkdtempSync(join(tmpdir(), 'scylla-host-shims-'));
 const log = join(bin, 'argv.log');
@@ -42,17 +42,7 @@ beforeAll(() => {
   process.env.PATH = `${bin}${delimiter}${saved.path ?? ''}`;
   process.env.SCYLLA_SHIM_LOG = log;
   process.env.CQL_TUNER_KUBE_CONTEXT = 'x';
-  // The tuned ScyllaDB tree plus the set-up files of scylladb#14366 and two NIC queues.
-  cpSync(join(FIXTURES_DIR, 'storage', 'os-scylla-tuned'), root, { recursive: true });
-  const w = (p: string, text: string) => {
-    mkdirSync(dirname(join(root, p)), { recursive: true });
-    writeFileSync(join(root, p), text);
-  };
-  w('etc/scylla.d/cpuset.conf', 'CPUSET="--cpuset 1 "\n');
-  w('etc/scylla.d/perftune.yaml', "cpu_mask: '0x3'\nirq_cpu_mask: '0x1'\nnic:\n- ens4\ntune:\n- net\n");
-  w('etc/default/scylla-server', 'SET_NIC_AND_DISKS=no\nSET_CLOCKSOURCE=yes\n');
-  w('proc/interrupts', '           CPU0       CPU1       \n 24:    8812345          0   PCI-MSI 81920-edge      ens4-Tx-Rx-0\n');
-  w('proc/irq/24/smp_affinity_list', '1\n');
+  writeTunedScyllaTree(root);
 });
 afterAll(() => {
   process.env.PATH = saved.path;
