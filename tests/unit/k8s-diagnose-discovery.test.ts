@@ -5,6 +5,7 @@
  * status listing the pod IPs. Every kubectl argv is asserted exactly.
  */
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { captureCli } from '../helpers/capture-cli.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -229,23 +230,21 @@ describe('collection through kubectl exec', () => {
     expect(calls()).toEqual([]);
   });
 
-  it('cql-tuner diagnose --k8s: no CQL reachable, so nodetool runs in each pod through kubectl exec', async () => {
-    const out: string[] = [];
-    const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = (s: string | Uint8Array) => (out.push(String(s)), true);
-    const savedExit = process.exitCode;
-    // Loopback pod IPs and CQL port 1: the CQL connection is refused at once (a real pod IP outside the pod
-    // network takes the driver's whole connect timeout), as from a laptop that cannot reach the pods.
+  /**
+   * diagnose --k8s db/dc1 --json through the shim. Loopback pod IPs and CQL port 1: the CQL connection is refused at
+   * once (a real pod IP outside the pod network takes the driver's whole connect timeout), as from a laptop that
+   * cannot reach the pods.
+   */
+  function diagnoseK8s() {
     const pods = CASS_PODS.slice(0, 2).map((p, i) => ({ ...p, ip: `127.0.10.${i + 5}` }));
     writeFileSync(join(dir, 'cass-pods.json'), podList(pods));
     writeFileSync(join(dir, 'status.txt'), statusFor('127.0.10.5', '127.0.10.6'));
-    try {
-      const args = ['diagnose', '--k8s', 'db/dc1', '--cql-port', '1', '--window', '0', '--node-timeout', '20000', '--json'];
-      await buildProgram().parseAsync(['node', 'cql-tuner', ...args], { from: 'node' });
-    } finally {
-      process.stdout.write = write;
-      process.exitCode = savedExit;
-    }
+    const args = ['diagnose', '--k8s', 'db/dc1', '--cql-port', '1', '--window', '0', '--node-timeout', '20000', '--json'];
+    return captureCli(() => buildProgram().parseAsync(['node', 'cql-tuner', ...args], { from: 'node' }));
+  }
+
+  it('cql-tuner diagnose --k8s: no CQL reachable, so nodetool runs in each pod through kubectl exec', async () => {
+    const { out } = await diagnoseK8s();
     const seen = calls();
     expect(seen[0]).toEqual(['-n', 'db', 'get', 'pods', '-l', 'cassandra.datastax.com/datacenter=dc1', '-o', 'json']);
     const execs = seen.filter((c) => c.includes('exec'));
@@ -257,7 +256,7 @@ describe('collection through kubectl exec', () => {
     expect(execs).toContainEqual(['-n', 'db', 'exec', 'demo-dc1-r1-sts-0', '-c', 'cassandra', '--', 'nodetool', '-h', '127.0.0.1', '-p', '7199', 'status']);
     // Both pods were reached, each through its own exec.
     expect(new Set(execs.map((c) => c[3]))).toEqual(new Set(['demo-dc1-r1-sts-0', 'demo-dc1-r2-sts-0']));
-    const report = JSON.parse(out.join('')) as { nodes: { address: string }[]; origin: string };
+    const report = JSON.parse(out) as { nodes: { address: string }[]; origin: string };
     expect(report.nodes.map((n) => n.address).sort()).toEqual(['127.0.10.5', '127.0.10.6']);
   }, 120_000);
 
@@ -266,21 +265,7 @@ describe('collection through kubectl exec', () => {
     findings: { id: string; severity: string; evidence: string[] }[];
     checked: { rule: string; checked: boolean; skippedBecause?: string }[];
   }> {
-    const out: string[] = [];
-    const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = (s: string | Uint8Array) => (out.push(String(s)), true);
-    const savedExit = process.exitCode;
-    const pods = CASS_PODS.slice(0, 2).map((p, i) => ({ ...p, ip: `127.0.10.${i + 5}` }));
-    writeFileSync(join(dir, 'cass-pods.json'), podList(pods));
-    writeFileSync(join(dir, 'status.txt'), statusFor('127.0.10.5', '127.0.10.6'));
-    try {
-      const args = ['diagnose', '--k8s', 'db/dc1', '--cql-port', '1', '--window', '0', '--node-timeout', '20000', '--json'];
-      await buildProgram().parseAsync(['node', 'cql-tuner', ...args], { from: 'node' });
-    } finally {
-      process.stdout.write = write;
-      process.exitCode = savedExit;
-    }
-    return JSON.parse(out.join('')) as Awaited<ReturnType<typeof diagnoseK8sJson>>;
+    return JSON.parse((await diagnoseK8s()).out) as Awaited<ReturnType<typeof diagnoseK8sJson>>;
   }
 
   it('reads the CassandraDatacenter the pods belong to and audits it inside the diagnosis (real cass-operator v1.32.0 example)', async () => {

@@ -4,6 +4,7 @@
  * debug.log are given (tests/fixtures/sperf/SOURCES.tsv): the report must carry sperf's 1096 dropped mutations.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { captureCli } from '../helpers/capture-cli.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,22 +45,8 @@ beforeAll(async () => {
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 async function runCli(args: string[]): Promise<{ out: string; err: string; code: number | undefined }> {
-  let out = '';
-  let err = '';
-  const w1 = process.stdout.write.bind(process.stdout);
-  const w2 = process.stderr.write.bind(process.stderr);
-  process.stdout.write = (c: string | Uint8Array) => ((out += String(c)), true);
-  process.stderr.write = (c: string | Uint8Array) => ((err += String(c)), true);
-  const before = process.exitCode;
-  process.exitCode = undefined;
-  try {
-    await diagnoseCommand().exitOverride().parseAsync(args, { from: 'user' });
-    return { out, err, code: process.exitCode as number | undefined };
-  } finally {
-    process.stdout.write = w1;
-    process.stderr.write = w2;
-    process.exitCode = before;
-  }
+  const r = await captureCli(() => diagnoseCommand().exitOverride().parseAsync(args, { from: 'user' }));
+  return { out: r.out, err: r.err, code: r.exitCode };
 }
 
 describe('diagnose --bundle honours --log', () => {

@@ -4,6 +4,7 @@
  * asserted exactly) and by a local http/https server (URL mode); diagnose runs the usual rules on them.
  */
 import { execFileSync } from 'node:child_process';
+import { captureCli } from '../helpers/capture-cli.js';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,24 +64,7 @@ function calls(): string[][] {
 }
 
 async function runCli(args: string[]): Promise<{ out: string; err: string; exitCode: number | undefined }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const write = process.stdout.write.bind(process.stdout);
-  const ewrite = process.stderr.write.bind(process.stderr);
-  process.stdout.write = (s: string | Uint8Array) => (out.push(String(s)), true);
-  process.stderr.write = (s: string | Uint8Array) => (err.push(String(s)), true);
-  const savedExit = process.exitCode;
-  process.exitCode = undefined;
-  let exitCode: number | undefined;
-  try {
-    await buildProgram().parseAsync(['node', 'cql-tuner', ...args], { from: 'node' });
-  } finally {
-    exitCode = typeof process.exitCode === 'number' ? process.exitCode : undefined;
-    process.stdout.write = write;
-    process.stderr.write = ewrite;
-    process.exitCode = savedExit;
-  }
-  return { out: out.join(''), err: err.join(''), exitCode };
+  return captureCli(() => buildProgram().parseAsync(['node', 'cql-tuner', ...args], { from: 'node' }));
 }
 
 const savedPath = process.env.PATH;
