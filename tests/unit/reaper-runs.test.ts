@@ -70,7 +70,10 @@ describe("Reaper's tables as repair history (the sweep's reads)", () => {
     const failed = o.findings.find((f) => f.id === 'repair.failed')!;
     expect(failed.title).toBe('1 of 2 recorded repair run(s) ended with an error');
     expect(failed.evidence[0]).toBe('shop: started 2026-03-19T10:00:00.000Z, finished 2026-03-19T11:00:00.000Z ended ERROR [Reaper repair_run]');
-    expect(o.findings.filter((f) => f.id === 'repair.never-repaired')).toHaveLength(1);
+    const never = o.findings.filter((f) => f.id === 'repair.never-repaired');
+    expect(never).toHaveLength(1);
+    // the RUNNING run is named beside the tables it has not repaired yet
+    expect(never[0]!.evidence).toContain('Reaper run of shop RUNNING since 2026-03-20T10:00:00.000Z, not finished [Reaper repair_run]');
   });
   it("one Reaper serving two clusters: only this cluster's runs count (Reaper's lower-cased name)", () => {
     const runs = ['r1\tothercluster\tu1\tDONE\t2026-03-19T10:00:00.000Z\t2026-03-19T11:00:00.000Z'];

@@ -171,12 +171,18 @@ function tableRepairFindings(c: ClusterFacts): Finding[] {
     ...(c.reaperNote ? [c.reaperNote] : []),
     ...(nowFrom ? [`now: ${nowFrom}`] : []),
   ];
+  // A Reaper run of the keyspace that has not ended (RUNNING or PAUSED): a repair under way, or one stuck for days.
+  const unfinished = (ks: string) =>
+    repairs
+      .filter((r) => r.source === 'reaper' && r.keyspace === ks && (r.state === 'RUNNING' || r.state === 'PAUSED'))
+      .slice(0, 3)
+      .map((r) => `Reaper run of ${ks} ${r.state}${r.startedAt ? ` since ${r.startedAt}` : ''}, not finished [Reaper repair_run]`);
   for (const [ks, lines] of never) {
     findings.push({
       id: 'repair.never-repaired',
       severity: 'warning',
       title: `${lines.length} table(s) of ${ks} have no successful repair recorded${ttlDays !== null ? ` in the last ${ttlDays} days` : ''}`,
-      evidence: [...capped(lines), ...tail],
+      evidence: [...capped(lines), ...unfinished(ks), ...tail],
       recommendation:
         `Run a full repair of ${ks} (\`nodetool repair -full ${ks}\` on each node in turn, or schedule it with Reaper / ScyllaDB Manager) and ` +
         `keep repairs within gc_grace_seconds; otherwise deleted data can come back.`,
@@ -201,7 +207,7 @@ function tableRepairFindings(c: ClusterFacts): Finding[] {
       id: 'repair.overdue',
       severity: 'warning',
       title: `${lines.length} table(s) of ${ks} were last repaired longer ago than their gc_grace_seconds`,
-      evidence: [...capped(lines), ...tail],
+      evidence: [...capped(lines), ...unfinished(ks), ...tail],
       recommendation:
         `Repair ${ks} now, then repair more often than gc_grace_seconds (or raise gc_grace_seconds only if repairs cannot keep up and ` +
         `tombstones can stay longer).`,
