@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "323dda13937b52a4ba2b08bc468103c59aa809b86cb3db68b4aefea5d0b7aa1a" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "607c76a4fa1e668a1ca7263e49e81fd3607fb3724c7e61bb4bcda333c0da57b8" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "0fa6a939aba8386e00d7240cca4b3037514b92ecef4a0113fb913131ed662bbc" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "242f9b0a89ae12bfcaa5bba17a97d3ac5177bc0fbdc276afdc355189b9ecc675" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "b894dff39a1b99342943fd9e6ec9401a3b398a80bd63c07b0d5d8232d6e5183c" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "6b8cfd6ac4280adcc97c3dca40ee9466c72de0c13f5624370ebd6be6a2ff26b7" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "ad156fb88a4b96f2f2248b3cdebfd4558324aa8ddd285aab27d0e032622492f0" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "06ea6f17bc35bc85b8978e3c25aec8f41a6d5d68ae5e276a83b111bf2ae26959" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
