@@ -14,7 +14,7 @@ import { threadPoolsRule } from '../../mcp-server/src/core/rules/threadpools.js'
 import { DIAGNOSE_RULES } from '../../mcp-server/src/ops/diagnose.js';
 
 const texts = { title: 't', evidence: ['e'], node: 'n1', recommendation: 'r', confidence: 'high' as const };
-const pool = (pending: number) => ({ name: 'MutationStage', active: 1, activeLimit: 32, pending, blocked: 0, blockedAllTime: 0, completed: 10 });
+const pool = (pending: number) => ({ name: 'ReadStage', active: 1, activeLimit: 32, pending, blocked: 0, blockedAllTime: 0, completed: 10 });
 const withPools = (pending: number): DiagnosisInput => ({
   origin: 'test',
   nodes: [nodeEvidence('n1', true, { facts: { threadPools: [pool(pending)] }, nodetool: {} })],

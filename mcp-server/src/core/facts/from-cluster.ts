@@ -3,6 +3,7 @@ import { parseNumber } from '../units.js';
 import { timeUuidMs } from '../timeuuid.js';
 import { collectionCell, mapCell, timestampMs } from './cells.js';
 import { reaperRunsFromTables, REAPER_RUNS_SOURCE, REAPER_UNITS_SOURCE, runsOfCluster } from './reaper-runs.js';
+import { runsFromTabletRepairs, tabletRepairsFromTable, TABLETS_SOURCE, TABLETS_ROW_LIMIT, type TabletRepairFact } from './scylla-tablets.js';
 
 export { collectionCell, mapCell, timestampMs };
 
@@ -57,7 +58,7 @@ export interface RepairRunFact {
   state?: string;
   /** Reaper's name of the cluster the run belongs to (one Reaper backend may serve several). */
   reaperCluster?: string;
-  source: 'parent_repair_history' | 'scylla.repair_history' | 'reaper';
+  source: 'parent_repair_history' | 'scylla.repair_history' | 'scylla.tablets' | 'reaper';
 }
 
 export interface TabletLoadFact {
@@ -92,6 +93,8 @@ export interface ClusterFacts {
   repairSources?: RepairRunFact['source'][];
   /** Which Reaper runs were kept when its backend holds several clusters' runs. */
   reaperNote?: string;
+  /** ScyllaDB tablet tables: tablets repaired per table (system.tablets repair_time). */
+  tabletRepairs?: TabletRepairFact[];
   tabletLoad?: TabletLoadFact[];
   /** The node's clock when the cluster tables were read (ISO), from system.local. */
   nodeNow?: string;
@@ -130,6 +133,9 @@ export const CLUSTER_CQL = {
       query: 'SELECT table_uuid, keyspace_name, table_name, repair_time FROM system.repair_history PER PARTITION LIMIT 1',
     },
     { keyspace: 'system', table: 'load_per_node', query: 'SELECT * FROM system.load_per_node' },
+    // Tablet repairs are recorded per tablet here, not in repair_history (core/facts/scylla-tablets.ts); * because
+    // the columns differ by version (repair_time 2025.1+, base_table 2025.4+).
+    { keyspace: 'system', table: 'tablets', query: `SELECT * FROM system.tablets LIMIT ${TABLETS_ROW_LIMIT}` },
   ],
 } as const;
 
@@ -269,6 +275,13 @@ export function clusterFactsFromTables(tables: Record<string, TsvTable>): Cluste
           source: 'scylla.repair_history',
         })),
     ];
+  }
+  const tablets = tabletRepairsFromTable(tables[TABLETS_SOURCE]);
+  if (tablets) {
+    readFrom('scylla.tablets');
+    out.tabletRepairs = tablets;
+    out.repairRowsRead = (out.repairRowsRead ?? 0) + (tables[TABLETS_SOURCE]?.rows.length ?? 0);
+    out.repairs = [...(out.repairs ?? []), ...runsFromTabletRepairs(tablets)];
   }
   const reaper = reaperRunsFromTables(tables[REAPER_RUNS_SOURCE], tables[REAPER_UNITS_SOURCE]);
   if (reaper) {

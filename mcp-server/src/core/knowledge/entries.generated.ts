@@ -13210,6 +13210,48 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "checked": "2026-11-24"
     }
   },
+  // knowledge/scylla.yaml
+  {
+    "id": "scylla.tablets.repair-time",
+    "statement": "For tablet tables ScyllaDB records each tablet's last repair as repair_time in system.tablets; repairs the tablet scheduler runs (nodetool cluster repair, ScyllaDB Manager, auto-repair) are not written to system.repair_history, so a table's last full repair is its least recently repaired tablet's repair_time.",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": ">=2025.1"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/scylladb repair/row_level.cc (tablet repair skips system.repair_history)",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.2.5/repair/row_level.cc",
+        "ref": "scylladb/scylladb repair/row_level.cc"
+      },
+      {
+        "title": "scylladb/scylladb replica/tablets.cc (system.tablets schema)",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.2.5/replica/tablets.cc",
+        "ref": "scylladb/scylladb replica/tablets.cc"
+      },
+      {
+        "title": "scylladb/scylladb pull request 25578 (system.tablets rows of a base table and its co-located tables)",
+        "url": "https://github.com/scylladb/scylladb/pull/25578"
+      }
+    ],
+    "rationale": "Reading only system.repair_history reports a tablet table repaired every day by the scheduler as never repaired, and in tombstone_gc mode repair (the tablet default) as keeping its tombstones forever. A tablet with no repair_time was never repaired since it was created or split. Co-located tables (local indexes and views, CDC logs, Paxos state; base_table set, 2025.4+) carry only a static row or sparse rows and are repaired with their base table's tablets. ScyllaDB 6.x and earlier kept no per-tablet repair time.",
+    "related": [
+      "scylla.tombstone-gc.modes",
+      "scylla.tombstone-gc.default",
+      "repair.within-gc-grace"
+    ],
+    "tags": [
+      "scylla",
+      "tablets",
+      "repair"
+    ],
+    "verified": {
+      "source": "repair/row_level.cc@scylla-2026.2.5 lines 3400-3405 (skip for sched_by_scheduler tablet repair; present from scylla-2025.1.0, absent at scylla-6.2.0); replica/tablets.cc@scylla-2026.2.5 lines 70-90 (table_id partition key, last_token clustering, repair_time, base_table static; base_table from scylla-2025.4.0)",
+      "checked": "2026-11-29"
+    }
+  },
   // knowledge/topology.yaml
   {
     "id": "scylla.tablets.scaling",
@@ -15079,6 +15121,92 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   },
   // knowledge/threadpools.yaml
   {
+    "id": "threadpool.pending-mutation",
+    "statement": "MutationStage (and DSE's TPC write stages) absorb write bursts in their queue: thousands of pending mutations drain in moments at normal write rates, so a snapshot is judged only above ten thousand, where the queue is a write backlog that is about to drop mutations.",
+    "thresholds": {
+      "critical": 10001,
+      "direction": "above"
+    },
+    "unit": "tasks",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax sperf recommendation engine (\"mutations pending over 10000\", \"pending local/remote writes over 10000\")",
+        "url": "https://github.com/datastax-labs/sperf/blob/master/pysper/recs.py",
+        "ref": "datastax-labs/sperf pysper/recs.py",
+        "date": "2020"
+      }
+    ],
+    "rationale": "Operator convention taken from sperf, which flags MutationStage and the TPC/all/WRITE_LOCAL and WRITE_REMOTE stages above 10000 pending (so 10001 and up) and recommends a lower memtable_cleanup_threshold. Critical, not a warning, by arithmetic: at 5,000 mutations a second a node needs 2 s, the default write_request_timeout (kb:config.write-request-timeout.default), to drain 10,000, so the back of such a queue is being dropped. A standing write queue below that shows in dropped mutations (kb:dropped.messages) and write latency first.",
+    "related": [
+      "threadpool.pending",
+      "dropped.messages",
+      "config.write-request-timeout.default"
+    ],
+    "tags": [
+      "tpstats",
+      "saturation",
+      "convention"
+    ],
+    "verified": {
+      "source": "pysper/recs.py@v0.6.9 lines 71, 76, 112 (pending over 10000 for WRITE_REMOTE, WRITE_LOCAL, MutationStage); same at b3f66da39276",
+      "checked": "2026-11-29"
+    }
+  },
+  // knowledge/threadpools.yaml
+  {
+    "id": "threadpool.pending-native-transport",
+    "statement": "Native-Transport-Requests pending counts client requests waiting for one of the node's native_transport_max_threads request threads; its length follows how many requests the clients keep in flight, so a queue of tens is ordinary load and only a queue in the thousands says the node cannot keep up.",
+    "thresholds": {
+      "warning": 1001,
+      "direction": "above"
+    },
+    "unit": "tasks",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "DataStax sperf recommendation engine (\"more than 1000 pending NTR\", since sperf 0.6.15)",
+        "url": "https://github.com/datastax-labs/sperf/blob/master/pysper/recs.py",
+        "ref": "datastax-labs/sperf pysper/recs.py",
+        "date": "2021"
+      }
+    ],
+    "rationale": "Operator convention taken from sperf, which flags this pool only above 1000 pending (so 1001 and up) and otherwise judges it by blocked tasks (kb:threadpool.blocked). Every in-flight request of every client connection passes through this queue, so a client running 32 or 128 concurrent requests against a busy node shows that many pending without anything being wrong; the generic 10-task limit (kb:threadpool.pending) turned a healthy node under load into a warning.",
+    "related": [
+      "threadpool.pending",
+      "threadpool.blocked",
+      "config.native-transport-max-threads"
+    ],
+    "tags": [
+      "tpstats",
+      "saturation",
+      "convention"
+    ],
+    "verified": {
+      "source": "pysper/recs.py@b3f66da39276 line 122 (\"more than 1000 pending NTR\"), added in 8a58565 (Recommendations 0.6.15, 2021)",
+      "checked": "2026-11-29"
+    }
+  },
+  // knowledge/threadpools.yaml
+  {
     "id": "threadpool.stage-threads-low",
     "statement": "A request stage (ReadStage, MutationStage, CounterMutationStage) limited to a handful of threads queues the requests the disks and cores could serve; they wait in that queue until they time out and are dropped.",
     "thresholds": {
@@ -15989,6 +16117,7 @@ export type KnowledgeId =
   | "scylla.shard-per-core"
   | "scylla.tablets"
   | "scylla.tablets.balance"
+  | "scylla.tablets.repair-time"
   | "scylla.tablets.scaling"
   | "scylla.tombstone-gc.default"
   | "scylla.tombstone-gc.modes"
@@ -16035,6 +16164,8 @@ export type KnowledgeId =
   | "threadpool.concurrent-reads.default"
   | "threadpool.concurrent-writes.default"
   | "threadpool.pending"
+  | "threadpool.pending-mutation"
+  | "threadpool.pending-native-transport"
   | "threadpool.stage-threads-low"
   | "topology.load-imbalance"
   | "topology.ownership-imbalance"

@@ -24,6 +24,7 @@ const BY_COLUMNS: { name: string; has: string[] }[] = [
   { name: 'system.peers', has: ['peer', 'tokens'] },
   { name: 'system.local', has: ['tokens', 'data_center'] },
   { name: 'system.load_per_node', has: ['tablets_allocated'] },
+  { name: 'system.tablets', has: ['last_token', 'repair_time'] },
 ];
 
 export function nameTable(t: TsvTable, from: string | null): string | null {
@@ -38,7 +39,7 @@ export function factsFromPastedTables(tables: Record<string, TsvTable>): NodeFac
     facts.product = 'scylla';
     facts.clients = factsFromVtables({ clients: tables['system.clients'] }).clients ?? [];
   }
-  if (tables['system.repair_history'] || tables['system.load_per_node']) facts.product ??= 'scylla';
+  if (tables['system.repair_history'] || tables['system.load_per_node'] || tables['system.tablets']) facts.product ??= 'scylla';
   const cluster = clusterFactsFromTables(tables);
   if (cluster) facts.cluster = cluster;
   return facts;

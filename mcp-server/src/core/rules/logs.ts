@@ -4,6 +4,7 @@ import type { LogExample, LogFacts } from '../parse/logs/types.js';
 import { formatBytes } from '../units.js';
 import { configErrorFinding } from './log-config-error.js';
 import { grade, outcome, type Rule } from './rule.js';
+import { pendingKnowledgeIds } from './pending-limits.js';
 
 /**
  * No collection on a Cassandra heap stops the JVM this long: a "pause" of 5 minutes or more is a suspended VM or
@@ -213,9 +214,13 @@ export const logsRule: Rule = {
           confidence: 'high',
         });
       }
-      const backlog = l.threadPools.pools.filter((p) => (p.maxPending ?? 0) > 0);
-      for (const p of backlog.slice(0, 3)) {
-        push(grade(ctx, p.maxPending, 'threadpool.pending'), {
+      // Each pool graded by its own limit (pools that follow the load have higher ones); the three worst are named.
+      const backlog = l.threadPools.pools
+        .map((p) => ({ p, ids: pendingKnowledgeIds(p.pool) }))
+        .map((b) => ({ ...b, sev: grade(ctx, b.p.maxPending, b.ids[0]) }))
+        .filter((b) => b.sev !== null);
+      for (const { p, ids, sev } of backlog.slice(0, 3)) {
+        push(sev, {
           id: 'log.threadpool-pending',
           title: `${p.pool} reached ${p.maxPending} pending tasks in StatusLogger reports on ${n.node}`,
           evidence: [
@@ -224,7 +229,7 @@ export const logsRule: Rule = {
           node: n.node,
           recommendation:
             'StatusLogger prints when a stage backs up; the pool names the bottleneck (writes, reads, flushes, compaction). Check disk and GC at those times.',
-          knowledgeIds: ['threadpool.pending'],
+          knowledgeIds: [...ids],
           confidence: 'medium',
         });
       }

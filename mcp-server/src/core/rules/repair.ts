@@ -4,6 +4,7 @@ import type { NodeEvidence } from '../diagnosis/evidence.js';
 import { isSystemKeyspace, timestampMs, type ClusterFacts, type RepairRunFact, type TableOptionsFact } from '../facts/from-cluster.js';
 import type { Finding } from '../findings.js';
 import { knowledge, numberOf } from '../knowledge/index.js';
+import { tabletRepairState, type TabletRepairFact } from '../facts/scylla-tablets.js';
 import { replicationFromMap } from '../planners/token-balance.js';
 import { fmtNum, outcome, skipped, type Rule } from './rule.js';
 
@@ -56,6 +57,7 @@ export const repairRule: Rule = {
     if (cluster?.repairs && cluster.tableOptions) findings.push(...tableRepairFindings(cluster));
     if (cluster?.repairs) findings.push(...failedRepairFindings(cluster.repairs));
     if (cluster?.tableOptions) findings.push(...tombstoneModeFindings(cluster));
+    if (cluster) findings.push(...tabletStateFindings(cluster));
     findings.push(...hintFindings(hintNodes, cluster));
     return outcome('repair', findings);
   },
@@ -95,6 +97,7 @@ function lastRepairs(repairs: readonly RepairRunFact[]): (keyspace: string, tabl
 const HISTORY_NAME: Record<RepairRunFact['source'], string> = {
   parent_repair_history: 'system_distributed.parent_repair_history',
   'scylla.repair_history': 'system.repair_history',
+  'scylla.tablets': 'system.tablets (repair_time per tablet)',
   reaper: "Reaper's repair_run",
 };
 
@@ -109,6 +112,7 @@ function historyScope(c: ClusterFacts): { names: string; days: number | null; kn
   const knowledgeIds = [
     ...(kinds.includes('parent_repair_history') ? ['repair.history-ttl'] : []),
     ...(kinds.includes('reaper') ? ['repair.reaper-history-days'] : []),
+    ...(kinds.includes('scylla.tablets') ? ['scylla.tablets.repair-time'] : []),
   ];
   return { names: kinds.map((k) => HISTORY_NAME[k]).join(' and '), days, knowledgeIds };
 }
@@ -128,6 +132,7 @@ function tableRepairFindings(c: ClusterFacts): Finding[] {
   const historySrc = scope.names;
   const ttlDays = scope.days;
 
+  const tabletNote = tabletNoteOf(c);
   const never = new Map<string, string[]>();
   const overdue = new Map<string, string[]>();
   const young: string[] = [];
@@ -148,7 +153,11 @@ function tableRepairFindings(c: ClusterFacts): Finding[] {
       }
       // Without history rows past the TTL, "none recorded" is only overdue when gc_grace fits inside the history.
       if (ttlDays === null || grace <= ttlDays * 86_400)
-        pushTo(never, t.keyspace, `${t.keyspace}.${t.table}: no successful repair in ${historySrc}; gc_grace_seconds ${grace} (${days(grace * 1000)} d)`);
+        pushTo(
+          never,
+          t.keyspace,
+          `${t.keyspace}.${t.table}: no successful repair in ${historySrc}; gc_grace_seconds ${grace} (${days(grace * 1000)} d)${tabletNote(t.keyspace, t.table)}`,
+        );
       continue;
     }
     if (best.run.subrange || best.run.limitedTo) partial = true;
@@ -252,16 +261,59 @@ export function failedRepairFindings(repairs: readonly RepairRunFact[]): Finding
   ];
 }
 
+/** "; 12 of 16 tablets repaired (…) [system.tablets]" for a tablet table, "" for any other. */
+function tabletNoteOf(c: ClusterFacts): (keyspace: string, table: string) => string {
+  const byName = new Map((c.tabletRepairs ?? []).map((f) => [`${f.keyspace ?? ''}.${f.table}`, f]));
+  return (keyspace, table) => {
+    const f = byName.get(`${keyspace}.${table}`);
+    return f ? `; ${tabletRepairState(f)} [system.tablets]` : '';
+  };
+}
+
+/**
+ * A pasted system.tablets alone (no table options to judge against): each tablet table's repair state, for the
+ * operator who asked "which tables are repaired?".
+ */
+function tabletStateFindings(c: ClusterFacts): Finding[] {
+  const facts = (c.tabletRepairs ?? []).filter((f) => !f.keyspace || !isSystemKeyspace(f.keyspace));
+  if (!facts.length || c.tableOptions) return [];
+  const partly = facts.filter((f) => f.tablets > 0 && f.repaired < f.tablets);
+  const colocated = facts.filter((f) => f.tablets === 0 && f.colocatedWith);
+  const full = facts.filter((f) => f.tablets > 0 && f.repaired === f.tablets);
+  const share = (f: TabletRepairFact) => (f.tablets ? f.repaired / f.tablets : 2);
+  const lines = [...facts]
+    // Least repaired first; co-located tables (no tablets of their own) last.
+    .sort((a, b) => share(a) - share(b))
+    .map((f) => `${f.keyspace ? `${f.keyspace}.` : ''}${f.table}: ${tabletRepairState(f)} [system.tablets]`);
+  return [
+    {
+      id: 'repair.tablet-state',
+      severity: 'info',
+      title:
+        `${facts.length} tablet table(s): ${full.length} repaired in full, ${partly.length} with tablets never repaired` +
+        (colocated.length ? `, ${colocated.length} co-located (repaired with their base table)` : ''),
+      evidence: lines.length > EVIDENCE_LINES ? [...lines.slice(0, EVIDENCE_LINES), `… ${lines.length - EVIDENCE_LINES} more`] : lines,
+      recommendation:
+        'A table is repaired in full as of its oldest tablet repair_time; compare that with gc_grace_seconds (tombstone_gc mode timeout) or expect tombstones to stay until repaired (mode repair, the tablet default). Repair with `nodetool cluster repair <keyspace> <table>` or ScyllaDB Manager.',
+      knowledgeIds: ['scylla.tablets.repair-time', 'scylla.tombstone-gc.default'],
+      confidence: 'high',
+    },
+  ];
+}
+
 function tombstoneModeFindings(c: ClusterFacts): Finding[] {
   const byMode = new Map<string, TableOptionsFact[]>();
   for (const t of c.tableOptions ?? [])
     if (t.tombstoneGcMode && t.tombstoneGcMode !== 'timeout' && !isSystemKeyspace(t.keyspace)) pushTo(byMode, t.tombstoneGcMode, t);
   const findings: Finding[] = [];
   const repaired = lastRepairs(c.repairs ?? []);
+  const tabletNote = tabletNoteOf(c);
   for (const [mode, tables] of byMode) {
     const unrepaired = mode === 'repair' && c.repairs ? tables.filter((t) => !repaired(t.keyspace, t.table)) : [];
     if (mode === 'repair' && !unrepaired.length) continue;
-    const list = (mode === 'repair' ? unrepaired : tables).map((t) => `${t.keyspace}.${t.table}: tombstone_gc mode ${mode} [system_schema.tables extensions]`);
+    const list = (mode === 'repair' ? unrepaired : tables).map(
+      (t) => `${t.keyspace}.${t.table}: tombstone_gc mode ${mode} [system_schema.tables extensions]${mode === 'repair' ? tabletNote(t.keyspace, t.table) : ''}`,
+    );
     findings.push({
       id: `repair.tombstone-gc-${mode}`,
       severity: mode === 'immediate' ? 'info' : 'warning',

@@ -1,4 +1,5 @@
 import type { Finding } from '../findings.js';
+import { pendingKnowledgeIds } from './pending-limits.js';
 import { finding, outcome, pushFinding, skipped, type Rule } from './rule.js';
 
 /** The stages that run client requests, and the cassandra.yaml setting that sizes each. */
@@ -58,7 +59,9 @@ export const threadPoolsRule: Rule = {
         } else
           pushFinding(
             findings,
-            finding(ctx, 'threadpool.pending', p.pending, () => ({
+            // Graded per pool (client-request and write queues follow the load), reported as one finding id.
+            finding(ctx, pendingKnowledgeIds(p.name), p.pending, () => ({
+              id: 'threadpool.pending',
               title: `${p.name} has ${p.pending} pending tasks`,
               evidence: [
                 `${n.node}: ${p.name} active ${p.active ?? '?'}${p.activeLimit !== null ? `/${p.activeLimit}` : ''}, pending ${p.pending}, blocked ${p.blocked ?? '?'}, completed ${p.completed ?? '?'}`,
