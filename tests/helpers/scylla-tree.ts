@@ -7,12 +7,17 @@ import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { FIXTURES_DIR } from './corpus.js';
 
-export function writeTunedScyllaTree(root: string): void {
+/** The recorded tuned tree copied under `root`, and a writer of more files under it (directories made as needed). */
+export function copyTunedScyllaTree(root: string): (path: string, text: string) => void {
   cpSync(join(FIXTURES_DIR, 'storage', 'os-scylla-tuned'), root, { recursive: true });
-  const w = (p: string, text: string) => {
+  return (p, text) => {
     mkdirSync(dirname(join(root, p)), { recursive: true });
     writeFileSync(join(root, p), text);
   };
+}
+
+export function writeTunedScyllaTree(root: string): void {
+  const w = copyTunedScyllaTree(root);
   w('etc/scylla.d/cpuset.conf', 'CPUSET="--cpuset 1 "\n');
   w('etc/scylla.d/perftune.yaml', "cpu_mask: '0x3'\nirq_cpu_mask: '0x1'\nnic:\n- ens4\ntune:\n- net\n");
   w('etc/default/scylla-server', 'SET_NIC_AND_DISKS=no\nSET_CLOCKSOURCE=yes\n');

@@ -2,7 +2,8 @@
  * ScyllaDB host tuning: parsers and rules on real pastes (tests/fixtures/scylla-host/README.md names each thread),
  * interpret end to end, and audit_os on a recorded host tree built from those real files.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyTunedScyllaTree } from '../helpers/scylla-tree.js';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -136,11 +137,7 @@ describe('interpret: real pastes', () => {
 /** A recorded ScyllaDB host: the tuned tree of audit-os.test.ts plus the set-up files of scylladb#14366. */
 function scyllaTree(edit: (w: (p: string, text: string) => void) => void): string {
   const root = mkdtempSync(join(tmpdir(), 'scylla-host-'));
-  cpSync(join(FIXTURES_DIR, 'storage', 'os-scylla-tuned'), root, { recursive: true });
-  const w = (p: string, text: string) => {
-    mkdirSync(dirname(join(root, p)), { recursive: true });
-    writeFileSync(join(root, p), text);
-  };
+  const w = copyTunedScyllaTree(root);
   w('sys/devices/system/cpu/online', '0-1\n');
   w('proc/sys/fs/aio-nr', '0\n');
   w('proc/sys/fs/nr_open', '1073741816\n');
