@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "b894dff39a1b99342943fd9e6ec9401a3b398a80bd63c07b0d5d8232d6e5183c" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "6b8cfd6ac4280adcc97c3dca40ee9466c72de0c13f5624370ebd6be6a2ff26b7" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "ad156fb88a4b96f2f2248b3cdebfd4558324aa8ddd285aab27d0e032622492f0" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "06ea6f17bc35bc85b8978e3c25aec8f41a6d5d68ae5e276a83b111bf2ae26959" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "70434838f05325e5e9ba764b07d510c9e9a6d8ef12f77dbaa1774eaddce15127" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "8594d4bf98a60db60ed76626badb161017a9be7e981c743bedc95cab49943de4" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "c7d285d12c2f6e722fe9e6067b819c2a0028b50002be123bca786e7f19d7a9df" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "a88491a3d3fbfc6b9aee8d7e80adad901d1a8d88d83db901746f68a93904aec7" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
