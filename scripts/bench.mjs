@@ -5,10 +5,11 @@ import { benchRealWorld } from '../bench/realworld.mjs';
 import { benchSecured } from '../bench/secured.mjs';
 import { benchSnapshot } from '../bench/snapshot.mjs';
 import { benchSperf } from '../bench/sperf.mjs';
+import { benchSperfParity } from '../bench/sperf-parity.mjs';
 import { benchStartup } from '../bench/startup.mjs';
 import { benchStressOverhead } from '../bench/stress-overhead.mjs';
 
-// BENCH_ONLY=startup (or realworld, logs, snapshot, secured, stress, metrics, sperf) runs one benchmark (the snapshot bench
+// BENCH_ONLY=startup (or realworld, logs, snapshot, secured, stress, metrics, sperf, parity) runs one benchmark (the snapshot bench
 // starts a 3-node Cassandra lab, ≈ 1 min;
 // sperf needs scripts/setup-sperf.sh once, else it says so and skips).
 const all = {
@@ -20,6 +21,7 @@ const all = {
   stress: benchStressOverhead,
   metrics: benchMetrics,
   sperf: benchSperf,
+  parity: benchSperfParity,
 };
 const only = process.env.BENCH_ONLY;
 const benches = only ? [all[only]].filter(Boolean) : Object.values(all);

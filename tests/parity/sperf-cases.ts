@@ -316,10 +316,9 @@ export const SPERF_CASES: readonly SperfCase[] = [
     id: 'tests/core/test_statuslogger.py::TestStatusLogger::test_should_count_ops',
     feature: 'core statuslogger',
     dse: 'P',
-    status: 'gap',
-    note:
-      'the per-table section of StatusLogger (memtable ops, data) is not read: no busiest table by ops (sperf: keyspace1.standard1, 5931 ops, 75690238 ' +
-      'bytes)',
+    status: 'asserted',
+    it: 'statuslogger: busiest table by memtable ops keyspace1.standard1, 5931 ops and 75690238 bytes, system.log and debug.log read together',
+    note: "StatusLogger's per-table section is read into threadPools.memtables (largest ops and size per table, busiest first)",
   },
   {
     id: 'tests/core/test_statuslogger.py::TestStatusLogger::test_skip_duplicate_events_diag',
@@ -738,13 +737,26 @@ export const SPERF_CASES: readonly SperfCase[] = [
     id: 'tests/test_recs.py::TestRecs::test_high_pending_mutations',
     feature: 'statuslogger recs',
     dse: 'N',
-    status: 'gap',
-    note:
-      'deliberate: threadpool.pending flags every pool from 10 pending (critical from 100, knowledge/threadpools.yaml), so MutationStage 9999 is ' +
-      'critical where sperf says nothing below 10001',
+    status: 'asserted',
+    it: 'recs: MutationStage 10001 pending is flagged, 9999 is not (tpstats)',
+    note: "kb:threadpool.pending-mutation takes sperf's level (critical above 10000) since a write burst of thousands is ordinary",
   },
-  { id: 'tests/test_recs.py::TestRecs::test_high_pending_write_local', feature: 'statuslogger recs', dse: 'Y', status: 'dse-only', note: TPC_SEARCH_RECS },
-  { id: 'tests/test_recs.py::TestRecs::test_high_pending_write_remote', feature: 'statuslogger recs', dse: 'Y', status: 'dse-only', note: TPC_SEARCH_RECS },
+  {
+    id: 'tests/test_recs.py::TestRecs::test_high_pending_write_local',
+    feature: 'statuslogger recs',
+    dse: 'Y',
+    status: 'asserted',
+    it: 'recs: TPC/all/WRITE_LOCAL and WRITE_REMOTE 10001 pending are flagged, 9999 are not (DSE tpstats)',
+    note: 'the TPC write stages are graded as MutationStage (kb:threadpool.pending-mutation)',
+  },
+  {
+    id: 'tests/test_recs.py::TestRecs::test_high_pending_write_remote',
+    feature: 'statuslogger recs',
+    dse: 'Y',
+    status: 'asserted',
+    it: 'recs: TPC/all/WRITE_LOCAL and WRITE_REMOTE 10001 pending are flagged, 9999 are not (DSE tpstats)',
+    note: 'the TPC write stages are graded as MutationStage (kb:threadpool.pending-mutation)',
+  },
   {
     id: 'tests/test_recs.py::TestRecs::test_limit_eviction_limit_already_reached',
     feature: 'filtercache recs',
@@ -843,8 +855,11 @@ export const SPERF_CASES: readonly SperfCase[] = [
     id: 'tests/test_sysbottle.py::TestSysBottle::test_date_format',
     feature: 'sysbottle',
     dse: 'N',
-    status: 'gap',
-    note: 'iostat -t stamps are kept as printed ("06/06/2019 11:44:01 AM"), not read as dates, so the three layouts are not told apart',
+    status: 'asserted',
+    it: 'sysbottle: date formats — en_US with AM/PM, en_GB and en_US two-digit years all read as 2011-09-16 19:01:10',
+    note:
+      'iostat -t stamps are read as dates (report.date); sperf tries its formats in turn and keeps the last that parses, here the day/month order ' +
+      "comes from the file's own dates (banner and stamps)",
   },
   {
     id: 'tests/test_sysbottle.py::TestSysBottle::test_sysbottle_analyze',
@@ -858,11 +873,9 @@ export const SPERF_CASES: readonly SperfCase[] = [
     id: 'tests/test_ttop.py::TestTTop::test_collate_threads',
     feature: 'ttop',
     dse: 'N',
-    status: 'gap',
-    it: 'ttop: collate — 16 query workers in one pool, their CPU and allocation summed',
-    note:
-      'pools sum threads (16), allocation (160 b/s) and user+sys CPU (96 %) but keep no separate user and sys share (sperf: user 64, sys 32); the it ' +
-      'shows ours',
+    status: 'asserted',
+    it: 'ttop: collate — 16 query workers in one pool, their CPU (user and sys apart) and allocation summed',
+    note: 'pools sum threads (16), allocation (160 b/s), user (64) and sys (32) CPU; the top-threads finding prints the split',
   },
   {
     id: 'tests/test_ttop.py::TestTTop::test_ttop_allocation_report',

@@ -12,7 +12,10 @@ const f1 = (v: number) => fmtNum(Math.round(v * 100) / 100, 2);
 export interface ThreadGroupCpu {
   group: string;
   threads: number;
+  /** user + sys, and each apart: a pool whose CPU is mostly sys is in the kernel (I/O, locks, page faults). */
   cpuPct: number;
+  userPct: number;
+  sysPct: number;
   allocBytesPerS: number;
 }
 
@@ -20,9 +23,11 @@ export interface ThreadGroupCpu {
 export function groupsOf(s: TtopSample): ThreadGroupCpu[] {
   const m = new Map<string, ThreadGroupCpu>();
   for (const t of s.threads) {
-    const g = m.get(t.group) ?? { group: t.group, threads: 0, cpuPct: 0, allocBytesPerS: 0 };
+    const g = m.get(t.group) ?? { group: t.group, threads: 0, cpuPct: 0, userPct: 0, sysPct: 0, allocBytesPerS: 0 };
     g.threads++;
     g.cpuPct += t.userPct + t.sysPct;
+    g.userPct += t.userPct;
+    g.sysPct += t.sysPct;
     g.allocBytesPerS += t.allocBytesPerS ?? 0;
     m.set(t.group, g);
   }
@@ -51,7 +56,9 @@ const topGroups: TtopRule = {
         evidence: [
           `${at(s)}: process cpu ${f1(s.processCpuPct ?? 0)} %, application ${f1(s.applicationCpuPct ?? 0)} %, other ${f1(s.otherCpuPct ?? 0)} %` +
             `${s.threadCount !== null ? `, ${s.threadCount} threads` : ''}`,
-          ...gs.map((g) => `${groupText(g)}${g.allocBytesPerS ? `, allocating ${f1(g.allocBytesPerS / 1024)} KiB/s` : ''}`),
+          ...gs.map(
+            (g) => `${groupText(g)} (user ${f1(g.userPct)}, sys ${f1(g.sysPct)})${g.allocBytesPerS ? `, allocating ${f1(g.allocBytesPerS / 1024)} KiB/s` : ''}`,
+          ),
           `${v.samples.length} sample(s); thread groups join pool members (CoreThread-0…n → CoreThread)`,
         ],
         recommendation:

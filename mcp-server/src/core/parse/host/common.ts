@@ -99,3 +99,56 @@ export function cpuShares(cols: readonly string[], values: readonly (number | nu
   });
   return out;
 }
+
+/** Whether a sysstat file writes dates day first (LC_TIME en_GB: 16/09/11) or month first (en_US: 09/16/11). */
+export type DateOrder = 'dmy' | 'mdy';
+
+const SLASH_DATE = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})$/;
+
+/**
+ * The order a file's dates are written in, from any of its dates (banner and -t stamps): a first field above 12
+ * is a day, a second field above 12 is a day. When no date tells, month first (en_US, and what sperf's sysbottle
+ * settles on for an ambiguous date).
+ */
+export function dateOrderOf(dates: readonly (string | null | undefined)[]): DateOrder {
+  for (const d of dates) {
+    const m = SLASH_DATE.exec((d ?? '').trim().split(/[ T]/)[0] ?? '');
+    if (!m) continue;
+    if (Number(m[1]) > 12) return 'dmy';
+    if (Number(m[2]) > 12) return 'mdy';
+  }
+  return 'mdy';
+}
+
+/**
+ * A sysstat time stamp (`iostat -t`, sar) as an ISO local date-time ("2011-09-16T19:01:10"; the offset kept when
+ * printed): "09/16/2011 07:01:10 PM", "16/09/11 19:01:10", "2011-09-16T19:01:10+0000". Null for a time without a
+ * date or an impossible date.
+ */
+export function stampIso(text: string, order: DateOrder): string | null {
+  const iso = /^(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d)(Z|[+-]\d{4})?$/.exec(text.trim());
+  if (iso) {
+    const [, y, mo, d, h, mi, s, z] = iso;
+    return valid(Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s)) ? `${y}-${mo}-${d}T${h}:${mi}:${s}${z ?? ''}` : null;
+  }
+  const m = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})\s+(\d{1,2}):(\d\d):(\d\d)(?:\s?([AP]M))?$/i.exec(text.trim());
+  if (!m) return null;
+  const [a, b] = [Number(m[1]), Number(m[2])];
+  const [day, month] = order === 'dmy' ? [a, b] : [b, a];
+  // Two-digit years are this century (sysstat prints %y for %x in some locales).
+  const year = m[3]!.length === 2 ? 2000 + Number(m[3]) : Number(m[3]);
+  let hour = Number(m[4]);
+  const ampm = m[7]?.toUpperCase();
+  if (ampm && (hour < 1 || hour > 12)) return null;
+  if (ampm === 'PM' && hour !== 12) hour += 12;
+  if (ampm === 'AM' && hour === 12) hour = 0;
+  const [mi, s] = [Number(m[5]), Number(m[6])];
+  if (!valid(year, month, day, hour, mi, s)) return null;
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${year}-${p(month)}-${p(day)}T${p(hour)}:${p(mi)}:${p(s)}`;
+}
+
+function valid(y: number, mo: number, d: number, h: number, mi: number, s: number): boolean {
+  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 60) return false;
+  return d <= new Date(Date.UTC(y, mo, 0)).getUTCDate();
+}

@@ -1,6 +1,6 @@
 import { parsedOk, total, unrecognized, type Parsed } from '../../parsed.js';
 import { splitLines } from '../../text.js';
-import { cpuShares, num, parseBanner, TIMESTAMP_LINE, tokens, type CpuShares, type SysstatBanner } from './common.js';
+import { cpuShares, dateOrderOf, num, parseBanner, stampIso, TIMESTAMP_LINE, tokens, type CpuShares, type SysstatBanner } from './common.js';
 
 export const IOSTAT_KIND = 'host.iostat';
 
@@ -48,6 +48,8 @@ export interface IostatReport {
    */
   sinceBoot: boolean | null;
   timestamp: string | null;
+  /** The time stamp as an ISO local date-time (day/month order told from the file's dates), null without a date. */
+  date: string | null;
   cpu: CpuShares | null;
   cpuLine: number | null;
   devices: IostatDevice[];
@@ -170,6 +172,7 @@ function parse(text: string): Parsed<Iostat> {
       line: pendingStamp?.line ?? line,
       sinceBoot: null,
       timestamp: pendingStamp?.text ?? null,
+      date: null,
       cpu: null,
       cpuLine: null,
       devices: [],
@@ -237,7 +240,8 @@ function parse(text: string): Parsed<Iostat> {
   }
   const withData = reports.filter((r) => r.cpu !== null || r.devices.length > 0);
   if (withData.length === 0) return unrecognized(IOSTAT_KIND, 'no avg-cpu values or Device rows found (expected `iostat -x` output)');
-  const ordered = withData.map((r, k) => ({ ...r, index: k + 1 }));
+  const order = dateOrderOf([banner?.date, ...withData.map((r) => r.timestamp)]);
+  const ordered = withData.map((r, k) => ({ ...r, index: k + 1, date: r.timestamp === null ? null : stampIso(r.timestamp, order) }));
   const firstHow = openedWith[reports.indexOf(withData[0]!)];
   let sinceBootNote: string | null = null;
   // iostat's first report covers the time since boot (unless -y). It is the first one in the paste when the

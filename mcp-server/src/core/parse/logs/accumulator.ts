@@ -47,6 +47,8 @@ const TOP = 5;
 const CAP_COLLECTORS = 32;
 const CAP_TABLES = 500;
 const CAP_POOLS = 300;
+/** Busiest memtables kept in the facts (StatusLogger's per-table section lists every table, system ones included). */
+const MEMTABLES_KEPT = 20;
 const CAP_SMALL = 100;
 const CAP_SESSIONS = 10_000;
 const RECENT = 16;
@@ -330,10 +332,11 @@ export class LogAccumulator {
   private readonly droppedTables = new Map<string, number>();
 
   // thread pools
-  private statusMode: 0 | 1 | 2 = 0; // 0 off, 1 pool rows, 2 trailer (caches, memtables)
+  private statusMode: 0 | 1 | 2 | 3 = 0; // 0 off, 1 pool rows, 2 trailer (caches), 3 per-table memtable rows
   private snap: Snapshot | null = null;
   private snapshots = 0;
   private readonly pools = new Map<string, PoolAgg>();
+  private readonly memtables = new Map<string, { snapshots: number; maxOps: number; maxData: number }>();
   private readonly poolMemo = new PositionMemo<PoolAgg>();
   private readonly gcMemo = new PositionMemo<{ from: 'GCInspector' | 'gc.log'; count: number; total: number; max: number; q: Quantiles }>();
   private readonly poolAfterMemo = new PositionMemo<{ min: number; max: number; samples: number }>();
@@ -743,6 +746,22 @@ export class LogAccumulator {
         return;
       }
       this.statusMode = 2;
+    }
+    // The per-table section: "Table  Memtable ops,data" (ColumnFamily before 3.0), then "ks.table  ops,data" rows.
+    if (this.statusMode >= 2 && this.snap) {
+      const rest = s.slice(start).trim();
+      if (/^(Table|ColumnFamily)\s+Memtable ops,data$/.test(rest)) {
+        this.statusMode = 3;
+        return;
+      }
+      if (this.statusMode === 3) {
+        const m = /^(\S+)\s+(\d+),(\d+)$/.exec(rest);
+        if (!m) return;
+        const t = slot(this.memtables, m[1]!, CAP_TABLES, () => ({ snapshots: 0, maxOps: 0, maxData: 0 }));
+        t.snapshots++;
+        t.maxOps = Math.max(t.maxOps, Number(m[2]));
+        t.maxData = Math.max(t.maxData, Number(m[3]));
+      }
     }
   }
 
@@ -1327,7 +1346,14 @@ export class LogAccumulator {
         byType: droppedBy,
         byTable: byCount(this.droppedTables).map(([table, messages]) => ({ table, messages })),
       },
-      threadPools: { snapshots: this.snapshots, pools },
+      threadPools: {
+        snapshots: this.snapshots,
+        pools,
+        memtables: [...this.memtables.entries()]
+          .map(([table, m]) => ({ table, snapshots: m.snapshots, maxOps: m.maxOps, maxDataBytes: m.maxData }))
+          .sort((a, b) => b.maxOps - a.maxOps || b.maxDataBytes - a.maxDataBytes || a.table.localeCompare(b.table))
+          .slice(0, MEMTABLES_KEPT),
+      },
       tombstones: {
         warnings: this.kinds.get('tombstoneWarn')!.count,
         aborts: this.kinds.get('tombstoneAbort')!.count,

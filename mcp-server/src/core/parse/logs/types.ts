@@ -203,6 +203,11 @@ export interface ThreadPoolFacts {
   snapshots: number;
   /** Sorted by maxPending, then maxBlocked, largest first. */
   pools: ThreadPoolStats[];
+  /**
+   * StatusLogger's per-table section ("Memtable ops,data"): each table's largest memtable operation count and size
+   * seen in a snapshot, busiest by operations first (at most 20).
+   */
+  memtables: { table: string; snapshots: number; maxOps: number; maxDataBytes: number }[];
 }
 
 export interface TombstoneFacts {
