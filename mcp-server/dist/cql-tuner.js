@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "70434838f05325e5e9ba764b07d510c9e9a6d8ef12f77dbaa1774eaddce15127" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "8594d4bf98a60db60ed76626badb161017a9be7e981c743bedc95cab49943de4" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "c7d285d12c2f6e722fe9e6067b819c2a0028b50002be123bca786e7f19d7a9df" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "a88491a3d3fbfc6b9aee8d7e80adad901d1a8d88d83db901746f68a93904aec7" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "ae3dbc02730cfa73c97ebc0f3c8c86a69db44c422a989343ed56ec6248c7098f" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "3c6088b8923378e67a908dea1f8f9e29d890355f228d18492f70714408b5109c" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "aa606d5f534244c904981f4f173c0d9188ec1c09ae0386007a3e08984a763d0a" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "6d4824728a8b90457ae4965ed9ba350e7784c04d1954d43fac53838d3d323bac" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {

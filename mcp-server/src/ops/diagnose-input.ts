@@ -12,7 +12,13 @@ import { DEFAULT_NODE_TIMEOUT_MS, DEFAULT_SWEEP_CONCURRENCY } from './snapshot.j
 export const diagnoseInputSchema = z.object({
   hosts: z.array(z.string().max(300)).max(64).optional(),
   lab: z.boolean().default(false),
-  bundle: z.string().max(4096).optional().describe('Re-diagnose a saved bundle folder instead of collecting'),
+  bundle: z
+    .string()
+    .max(4096)
+    .optional()
+    .describe(
+      'Re-diagnose a saved bundle folder, or an unpacked OpsCenter / ds-collector diagnostic tarball (nodes/<address>/nodetool, conf, logs: its logs and cassandra.yaml files are read too), instead of collecting',
+    ),
   cqlPort: z.number().int().min(1).max(65535).optional(),
   localDataCenter: z.string().max(200).optional(),
   dc: z.string().max(200).optional(),

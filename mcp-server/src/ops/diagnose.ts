@@ -14,7 +14,8 @@ import type { LogFacts } from '../core/parse/logs/types.js';
 import { labLogPaths, readNodeLogs } from './node-logs.js';
 import { OpError } from './errors.js';
 import type { ProgressFn } from './progress.js';
-import { analyzeBundle, takeSnapshot, type ClusterSnapshot, type SnapshotInput } from './snapshot.js';
+import { analyzeBundle, snapshotOfDiagTree, takeSnapshot, type ClusterSnapshot, type SnapshotInput } from './snapshot.js';
+import { isDiagTree, readDiagTree, type DiagTree } from '../collect/diag-tree.js';
 import { hostGroups, MAX_WINDOW_SECONDS, runWindow, type DiagnosisWindow } from './diagnose-window.js';
 import { sinceCutOf, sinceMetrics, withSince } from './diagnose-since.js';
 import { checkDiskSpace, withDiskSpace, type DiskSpaceCheck } from './disk-space.js';
@@ -221,8 +222,17 @@ export interface BundleLogOptions {
 }
 
 export async function diagnoseBundle(dir: string, opts: BundleLogOptions = {}): Promise<DiagnosisReport> {
-  const s = await analyzeBundle(dir, opts.signal ? { signal: opts.signal } : {});
+  // An unpacked diagnostic tarball carries each node's logs and cassandra.yaml: read with its nodetool outputs.
+  const tree = (await isDiagTree(dir)) ? await readDiagTree(dir, opts.signal ? { signal: opts.signal } : {}) : null;
+  const s = tree ? snapshotOfDiagTree(tree, dir) : await analyzeBundle(dir, opts.signal ? { signal: opts.signal } : {});
   const logs: Record<string, LogFacts> = {};
+  for (const [node, paths] of Object.entries(tree?.logFiles ?? {})) {
+    if (opts.logFiles?.[node]) continue; // the user's own --log for this node wins
+    opts.onProgress?.({ message: `reading logs of ${node} from the diagnostic tree` });
+    const r = await readNodeLogs(node, paths, opts.signal, undefined, tree!.root);
+    if (r.logs) logs[node] = r.logs;
+    else s.warnings = [...(s.warnings ?? []), `logs of ${node} not read: ${r.error ?? 'unreadable'}`];
+  }
   const known = s.nodes.map((n) => n.address);
   for (const [node, paths] of Object.entries(opts.logFiles ?? {})) {
     if (!known.includes(node)) {
@@ -238,5 +248,27 @@ export async function diagnoseBundle(dir: string, opts: BundleLogOptions = {}): 
     if (!r.logs) throw new OpError('LOG_UNREADABLE', r.error ?? `the logs of ${node} could not be read`, fix);
     logs[node] = r.logs;
   }
-  return applyPolicyToReport(diagnosisFromSnapshot(s, `bundle ${dir}`, logs, undefined, undefined, opts.policy), opts.policy);
+  const report = diagnosisFromSnapshot(s, tree ? `diagnostic tree ${dir}` : `bundle ${dir}`, logs, undefined, undefined, opts.policy);
+  return applyPolicyToReport(tree ? await withYamlDrift(report, tree) : report, opts.policy);
+}
+
+/** Settings that differ between the nodes' cassandra.yaml files of a diagnostic tree (sperf's config diff). */
+async function withYamlDrift(report: DiagnosisReport, tree: DiagTree): Promise<DiagnosisReport> {
+  // Loaded here: the YAML parser is only needed for trees that carry configs.
+  const [{ parseCassandraYaml }, { configDrift }] = await Promise.all([import('../core/parse/config/cassandra-yaml.js'), import('../core/config/drift.js')]);
+  const nodes = Object.entries(tree.yamls).flatMap(([node, text]) => {
+    const y = parseCassandraYaml(text);
+    if (!y.ok) return [];
+    // Scalars only (lists and maps are not compared, as in audit_config's drift).
+    const settings: Record<string, string | null> = {};
+    for (const [k, v] of Object.entries(y.value.settings)) {
+      if (v === null) settings[k] = null;
+      else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') settings[k] = String(v);
+    }
+    return [{ node, settings }];
+  });
+  if (nodes.length < 2) return report;
+  const drift = configDrift(null, null, nodes);
+  const findings = drift.findings.map((f) => ({ ...f, evidence: [...f.evidence, `compared: conf/cassandra/cassandra.yaml of ${nodes.length} nodes`] }));
+  return findings.length ? { ...report, findings: [...report.findings, ...findings] } : report;
 }

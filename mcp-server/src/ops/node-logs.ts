@@ -1,7 +1,7 @@
 import { createGunzip } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { NEXT_SOURCE, readLogStream } from '../collect/log-reader.js';
-import { openNamedFile, streamOpened, type OpenedFile } from '../collect/safe-file.js';
+import { openBundleFile, openNamedFile, streamOpened, type OpenedFile } from '../collect/safe-file.js';
 import type { LogFacts } from '../core/parse/logs/types.js';
 import { SinceLineFilter, type SinceCut } from '../core/diagnosis/since-filter.js';
 
@@ -40,11 +40,18 @@ async function* concatFiles(
  * through collect/safe-file.ts like every named file, so a device, FIFO or /proc entry (/dev/zero, /dev/stdin,
  * /proc/self/environ) is refused before a byte is read; a missing file is skipped.
  */
-export async function readNodeLogs(node: string, paths: string[], signal?: AbortSignal, since?: SinceCut): Promise<{ logs?: LogFacts; error?: string }> {
+export async function readNodeLogs(
+  node: string,
+  paths: string[],
+  signal?: AbortSignal,
+  since?: SinceCut,
+  /** Paths relative to this folder (a diagnostic tree), opened as bundle files: no link, nothing outside it. */
+  root?: string,
+): Promise<{ logs?: LogFacts; error?: string }> {
   const opened: { name: string; file: OpenedFile }[] = [];
   try {
     for (const p of paths) {
-      const f = await openNamedFile(p);
+      const f = root === undefined ? await openNamedFile(p) : await openBundleFile(root, p);
       if (f.ok) opened.push({ name: p, file: f });
       else if (f.code !== 'NOT_FOUND') return { error: `${node}: ${p} ${f.reason}` };
     }

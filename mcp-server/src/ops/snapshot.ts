@@ -3,6 +3,7 @@ import { nodeFactsFromRaw } from '../core/facts/from-raw.js';
 import { checkHost, checkNodeAddress } from '../core/validate.js';
 import { mapBounded } from '../collect/bounded.js';
 import { readBundle, writeBundle } from '../collect/bundle-store.js';
+import { isDiagTree, readDiagTree, type DiagTree } from '../collect/diag-tree.js';
 import { CqlSession } from '../collect/cql-session.js';
 import {
   asAbsenceFact,
@@ -465,7 +466,15 @@ async function saveBundle(
 }
 
 /** Re-analyses a bundle offline with the same parsers as a live sweep. */
+/** A diagnostic tree's nodetool outputs as a snapshot; files it refused are named in the warnings. */
+export function snapshotOfDiagTree(tree: DiagTree, dir: string, raw?: RawRequest): ClusterSnapshot {
+  const s = snapshotFromRaw(tree.nodes, { collectedAt: tree.collectedAt, durationMs: 0, contactPoints: [], bundleDir: dir }, raw);
+  return tree.refused.length ? { ...s, warnings: [...(s.warnings ?? []), ...tree.refused.map((r) => `not read: ${r}`)] } : s;
+}
+
 export async function analyzeBundle(dir: string, opts: { raw?: RawRequest; signal?: AbortSignal } = {}): Promise<ClusterSnapshot> {
+  // An unpacked OpsCenter / ds-collector diagnostic tarball reads like a bundle (collect/diag-tree.ts).
+  if (await isDiagTree(dir)) return snapshotOfDiagTree(await readDiagTree(dir, opts.signal ? { signal: opts.signal } : {}), dir, opts.raw);
   const { manifest, nodes } = await readBundle(dir, opts.signal ? { signal: opts.signal } : {});
   return snapshotFromRaw(
     nodes,

@@ -66,8 +66,11 @@ export function snapshotCommand(): Command {
 export function analyzeCommand(): Command {
   return addRawOptions(
     new Command('analyze')
-      .description('re-analyse a bundle written by `snapshot --bundle` offline, with the same parsers')
-      .argument('<bundle>', 'bundle directory'),
+      .description(
+        're-analyse a bundle written by `snapshot --bundle` offline, with the same parsers; also an unpacked OpsCenter / ds-collector ' +
+          'diagnostic tarball (nodes/<address>/nodetool/…; `diagnose --bundle` reads its logs and compares its cassandra.yaml files too)',
+      )
+      .argument('<bundle>', 'bundle directory, or the folder holding nodes/ of a diagnostic tarball'),
   )
     .option('--detail', 'with --json: every collected fact')
     .option('--json', 'print as JSON')

@@ -117,7 +117,8 @@ export function registerSnapshotTools(server: McpServer): void {
     {
       title: 'Re-analyse a saved snapshot bundle',
       description:
-        'Reads a bundle folder written by cluster_snapshot (bundle: true) or `cql-tuner snapshot --bundle DIR` and parses it offline with the same parsers.',
+        'Reads a bundle folder written by cluster_snapshot (bundle: true) or `cql-tuner snapshot --bundle DIR` and parses it offline with the same parsers. ' +
+        'Also reads an unpacked OpsCenter / ds-collector diagnostic tarball (the folder holding nodes/<address>/nodetool/…); diagnose with bundle reads its logs and cassandra.yaml files as well.',
       inputSchema: analyzeBundleInputSchema,
       outputSchema: snapshotOutput,
       annotations: annotationsFor('analyze_bundle'),
