@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "ae3dbc02730cfa73c97ebc0f3c8c86a69db44c422a989343ed56ec6248c7098f" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "3c6088b8923378e67a908dea1f8f9e29d890355f228d18492f70714408b5109c" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "aa606d5f534244c904981f4f173c0d9188ec1c09ae0386007a3e08984a763d0a" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "6d4824728a8b90457ae4965ed9ba350e7784c04d1954d43fac53838d3d323bac" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "a314784ed4a4d17f7c21ade1f8247f05d2af831a8593a511da27919c645b6970" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "c8dce7631044140e4db1627d71aa6e4c3be34de899f09268057cb2e7f53a764b" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "aa606d5f534244c904981f4f173c0d9188ec1c09ae0386007a3e08984a763d0a" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "d83d50e1b719faac7b18f38f09ddddb833d83b1f85b9defafeaed2557098d310" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
