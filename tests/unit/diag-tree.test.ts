@@ -61,6 +61,16 @@ describe('diagnostic tarball trees', () => {
     expect(drift?.evidence.join('\n')).toMatch(/10\.101\.34\.223[^\n]*8/);
   });
 
+  it("each node's os-metrics (iostat, df, blockdev --report) are judged as interpret judges them, on that node", async () => {
+    const r = await diagnoseBundle(unpackedTree());
+    const readAhead = r.findings.filter((f) => f.id === 'storage.read-ahead-untuned');
+    expect(readAhead.map((f) => f.node).sort()).toEqual(NODES);
+    expect(readAhead[0]!.evidence.at(-1)).toMatch(/^read from nodes\/10\.101\.\d+\.\d+\/os-metrics\/blockdev_report of the diagnostic tree$/);
+    expect(r.findings.filter((f) => f.id === 'host.bottleneck-time')).toHaveLength(3);
+    // The counts cover the findings added after the rules.
+    expect(r.counts.info).toBe(r.findings.filter((f) => f.severity === 'info').length);
+  });
+
   it('a link in the tree is not followed: the file is named as not read', async () => {
     const dir = unpackedTree();
     const tp = join(dir, 'nodes', NODES[0]!, 'nodetool', 'tpstats');

@@ -39,6 +39,8 @@ const NODETOOL_FILES: Readonly<Record<string, string>> = {
 /** Log files of a node, in the order they are read (debug.log repeats system.log; the reader counts an event once). */
 const LOG_FILES = ['logs/cassandra/system.log', 'logs/cassandra/debug.log'];
 const YAML_FILES = ['conf/cassandra/cassandra.yaml', 'conf/dse/cassandra.yaml'];
+/** Host outputs interpret reads (iostat, df, blockdev --report), where ds-collector and OpsCenter put them. */
+const HOST_FILES = ['os-metrics/iostat', 'os-metrics/df', 'os-metrics/blockdev_report', 'blockdev_report'];
 /** An address (IPv4, IPv6 with its colons) or a host name: what the collectors name node folders. */
 const NODE_DIR = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,252}$/;
 const MAX_NODES = 1000;
@@ -52,6 +54,8 @@ export interface DiagTree {
   logFiles: Record<string, string[]>;
   /** Per node address, its cassandra.yaml text. */
   yamls: Record<string, string>;
+  /** Per node address, host outputs by their path in the tree (interpret judges them). */
+  hostFiles: Record<string, { path: string; text: string }[]>;
   /** Files that were there but refused (a link, too large), with why. */
   refused: string[];
 }
@@ -86,7 +90,7 @@ export async function readDiagTree(dir: string, opts: { signal?: AbortSignal } =
       ),
     ),
   );
-  const tree: DiagTree = { root, collectedAt: new Date(Math.max(...times)).toISOString(), nodes: [], logFiles: {}, yamls: {}, refused: [] };
+  const tree: DiagTree = { root, collectedAt: new Date(Math.max(...times)).toISOString(), nodes: [], logFiles: {}, yamls: {}, hostFiles: {}, refused: [] };
   let total = 0;
   const read = async (rel: string): Promise<string | null> => {
     if (opts.signal?.aborted) throw new OpError('CANCELLED', `reading ${dir} was cancelled`, 'Run it again.');
@@ -124,6 +128,10 @@ export async function readDiagTree(dir: string, opts: { signal?: AbortSignal } =
         tree.yamls[name] = text;
         break;
       }
+    }
+    for (const rel of HOST_FILES.map((f) => `nodes/${name}/${f}`)) {
+      const text = await read(rel);
+      if (text !== null) (tree.hostFiles[name] ??= []).push({ path: rel, text });
     }
     tree.nodes.push({
       // The collector reached the node (its outputs are here); where it runs is not recorded.

@@ -4,7 +4,8 @@ import type { NodeClock } from '../core/diagnosis/since-start.js';
 import type { LogTimelines } from '../core/diagnosis/status-logger.js';
 import { LocalTarget } from '../collect/local-target.js';
 import type { Target } from '../collect/target.js';
-import { severityCounts } from '../core/findings.js';
+import { severityCounts, type Finding } from '../core/findings.js';
+import { orderFindings } from '../core/diagnosis/chain.js';
 import { RULES, runRules } from '../core/rules/index.js';
 import type { Rule } from '../core/rules/rule.js';
 import type { RulePolicy } from '../core/rules/policy.js';
@@ -249,11 +250,26 @@ export async function diagnoseBundle(dir: string, opts: BundleLogOptions = {}): 
     logs[node] = r.logs;
   }
   const report = diagnosisFromSnapshot(s, tree ? `diagnostic tree ${dir}` : `bundle ${dir}`, logs, undefined, undefined, opts.policy);
-  return applyPolicyToReport(tree ? await withYamlDrift(report, tree) : report, opts.policy);
+  return applyPolicyToReport(tree ? withFindings(report, [...(await yamlDrift(tree)), ...(await hostFileFindings(tree))]) : report, opts.policy);
+}
+
+/** Findings made outside the rules joined to the report: ordered with the rest, counts recomputed. */
+function withFindings(report: DiagnosisReport, extra: Finding[]): DiagnosisReport {
+  if (!extra.length) return report;
+  const findings = orderFindings([...report.findings, ...extra]);
+  return { ...report, findings, counts: severityCounts(findings) };
+}
+
+/** A diagnostic tree's host outputs (iostat, df, blockdev --report) judged as interpret judges them, per node. */
+async function hostFileFindings(tree: DiagTree): Promise<Finding[]> {
+  const { interpretText } = await import('./interpret.js');
+  return Object.entries(tree.hostFiles).flatMap(([node, files]) =>
+    files.flatMap((f) => interpretText(f.text).findings.map((x) => ({ ...x, node, evidence: [...x.evidence, `read from ${f.path} of the diagnostic tree`] }))),
+  );
 }
 
 /** Settings that differ between the nodes' cassandra.yaml files of a diagnostic tree (sperf's config diff). */
-async function withYamlDrift(report: DiagnosisReport, tree: DiagTree): Promise<DiagnosisReport> {
+async function yamlDrift(tree: DiagTree): Promise<Finding[]> {
   // Loaded here: the YAML parser is only needed for trees that carry configs.
   const [{ parseCassandraYaml }, { configDrift }] = await Promise.all([import('../core/parse/config/cassandra-yaml.js'), import('../core/config/drift.js')]);
   const nodes = Object.entries(tree.yamls).flatMap(([node, text]) => {
@@ -267,8 +283,6 @@ async function withYamlDrift(report: DiagnosisReport, tree: DiagTree): Promise<D
     }
     return [{ node, settings }];
   });
-  if (nodes.length < 2) return report;
-  const drift = configDrift(null, null, nodes);
-  const findings = drift.findings.map((f) => ({ ...f, evidence: [...f.evidence, `compared: conf/cassandra/cassandra.yaml of ${nodes.length} nodes`] }));
-  return findings.length ? { ...report, findings: [...report.findings, ...findings] } : report;
+  if (nodes.length < 2) return [];
+  return configDrift(null, null, nodes).findings.map((f) => ({ ...f, evidence: [...f.evidence, `compared: the cassandra.yaml of ${nodes.length} nodes`] }));
 }

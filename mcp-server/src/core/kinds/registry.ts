@@ -3,9 +3,10 @@
  * folder and one line here (CONTRIBUTING.md). Older kinds still live in detect.ts's KINDS table and move here
  * one at a time.
  */
+import { hostDf } from './host-df/index.js';
 import { jvmTopThreads } from './jvm-top-threads/index.js';
 import { nodetoolListPendingHints } from './nodetool-listpendinghints/index.js';
 import { reaperRepairRuns } from './reaper-repair-runs/index.js';
 import type { KindModule } from './types.js';
 
-export const KIND_MODULES: readonly KindModule[] = [jvmTopThreads, nodetoolListPendingHints, reaperRepairRuns];
+export const KIND_MODULES: readonly KindModule[] = [jvmTopThreads, nodetoolListPendingHints, reaperRepairRuns, hostDf];
