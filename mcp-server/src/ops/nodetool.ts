@@ -162,7 +162,9 @@ export async function runNodetool(input: NodetoolInput, deps: NodetoolDeps = {})
     const stdout = scrub(res.stdout, auth.secrets);
     const stderr = scrub(res.stderr, auth.secrets);
     const combined = stderr.trim() ? `${stdout}${stdout.endsWith('\n') || !stdout ? '' : '\n'}${stderr}` : stdout;
-    const ok = res.exitCode === 0 && !res.timedOut && !res.cancelled && !res.spawnError;
+    // A cut output is never a success, even when the writer's parent exits 0 first (its child got SIGPIPE when the
+    // pipe closed at the cap, before the kill landed: seen once under CI load).
+    const ok = res.exitCode === 0 && !res.timedOut && !res.cancelled && !res.spawnError && !res.truncated;
     let error: NodetoolReport['error'];
     // A sweep's per-node deadline arrives as an abort (AbortSignal.timeout): that is a timeout, not the client.
     const deadline = res.cancelled && (deps.signal?.reason as { name?: string } | undefined)?.name === 'TimeoutError';
