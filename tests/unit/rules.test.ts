@@ -180,6 +180,16 @@ describe('heap readings need GC pressure to alarm', () => {
     ]);
     expect(busy.findings.find((f) => f.id === 'jvm.heap.used-ratio')?.severity).toBe('warning');
   });
+
+  it('97 % used is critical only beside a critical pause: with a 344 ms pause (a busy healthy lab node) it is a warning', () => {
+    const heap = (maxPauseMs: number) =>
+      run([
+        node('n1', { heap: { usedMb: 496, maxMb: 512 }, gc: { intervalMs: 1000, maxPauseMs, totalPauseMs: maxPauseMs, collections: 1, reclaimedBytes: 1 } }),
+      ]).findings.find((f) => f.id === 'jvm.heap.used-ratio')?.severity;
+    expect(heap(344)).toBe('warning');
+    expect(heap(1112)).toBe('critical');
+    expect(heap(20)).toBe('warning');
+  });
 });
 
 describe('jvm rule: why it could not check', () => {

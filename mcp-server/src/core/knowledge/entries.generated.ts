@@ -5594,6 +5594,61 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "checked": "2026-11-24"
     }
   },
+  // knowledge/topology.yaml
+  {
+    "id": "gossip.conviction-silence",
+    "statement": "Peers mark a node DOWN after it has been silent for about 18 s. Cassandra's failure detector convicts an endpoint when PHI_FACTOR × (time since its last heartbeat / mean heartbeat interval) exceeds phi_convict_threshold (default 8), with PHI_FACTOR = 1/ln 10 and heartbeats gossiped every 1,000 ms: 8 × ln 10 ≈ 18.4 intervals. ScyllaDB's gossiper marks a node down after failure_detector_timeout_in_ms (default 20,000 ms) without a successful echo. A node silent for less keeps receiving requests that wait on it; one silent for longer is taken out of reads and writes and gets hints.",
+    "thresholds": {
+      "critical": 18.4,
+      "direction": "above"
+    },
+    "unit": "s",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra FailureDetector.java and ArrivalWindow (phi = t / mean; convicted when PHI_FACTOR × phi > phi_convict_threshold)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/gms/FailureDetector.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/gms/FailureDetector.java"
+      },
+      {
+        "title": "apache/cassandra Config.java (phi_convict_threshold = 8.0) and Gossiper.java (intervalInMillis = 1000)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/config/Config.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/Config.java"
+      },
+      {
+        "title": "scylladb db/config.cc (failure_detector_timeout_in_ms 20 * 1000)",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-2026.2.5/db/config.cc",
+        "ref": "scylladb db/config.cc"
+      }
+    ],
+    "rationale": "Arithmetic on the shipped defaults. The mean interval is measured per peer and is about one gossip round; a node whose exporter stops answering for a few seconds under load is slow, not down, while one silent for 18 s or more has been convicted by its peers: requests fail over, hints pile up, and the cluster sees an outage of that node. A metrics stretch of failed scrapes is judged against this with one scrape step of tolerance, because the true silence can be up to one step longer than the failed samples show.",
+    "related": [
+      "jvm.gc.pause",
+      "hints.pending-per-target"
+    ],
+    "tags": [
+      "gossip",
+      "failure-detector",
+      "metrics"
+    ],
+    "verified": {
+      "source": "cassandra-all-5.0.9.jar and cassandra-all-4.1.10.jar (javap): FailureDetector PHI_FACTOR = 1/Math.log(10.0), ArrivalWindow.phi(t) = t / mean(), Config.phi_convict_threshold = 8.0d, Gossiper.intervalInMillis = 1000; scylladb db/config.cc@scylla-2026.2.5 line 827 (failure_detector_timeout_in_ms 20 * 1000)",
+      "checked": "2026-11-29"
+    }
+  },
   // knowledge/config.yaml
   {
     "id": "hints.delivery-threads.default",
@@ -15917,6 +15972,7 @@ export type KnowledgeId =
   | "driver.token-aware"
   | "dropped.messages"
   | "dropped.messages.verb-names"
+  | "gossip.conviction-silence"
   | "hints.delivery-threads.default"
   | "hints.down-longer-than-window"
   | "hints.enabled.default"

@@ -55,7 +55,7 @@ export interface MetricsAnalysis {
 }
 
 const KNOWLEDGE: Partial<Record<SignalSpec['id'], string[]>> = {
-  scrape_up: [],
+  scrape_up: ['gossip.conviction-silence'],
   read_p99: ['latency.coordinator-read-p99'],
   write_p99: ['latency.coordinator-write-p99'],
   pending_compactions: ['compaction.pending'],
@@ -122,27 +122,65 @@ export function analyseMetrics(window: MetricsWindow, data: SignalData[], export
   changes.sort((a, b) => a.change.start - b.change.start || Number(b.bad) - Number(a.bad) || a.node.localeCompare(b.node));
   const nodes = [...byNode.entries()].sort(([a], [b]) => a.localeCompare(b, undefined, { numeric: true })).map(([node, signals]) => ({ node, signals }));
   const tables = analyseTables(data, window.step, formatValue, via);
-  return { window, exporters, nodes, changes, findings: [...changeFindings(changes, nearS, data, via), ...tables.findings], missing, tables: tables.views };
+  return {
+    window,
+    exporters,
+    nodes,
+    changes,
+    findings: [...changeFindings(changes, nearS, window.step, data, via), ...tables.findings],
+    missing,
+    tables: tables.views,
+  };
 }
 
-/** One finding per signal that moved the bad way: the first node leads, the others and what moved with it follow. */
-function changeFindings(changes: ChangeEvent[], near: number, data: SignalData[], via: string): Finding[] {
+/**
+ * Changes of one signal on several nodes belong to one incident when their stretches overlap or follow each other
+ * within `near`; a node that missed scrapes a minute before another was paused is a separate story.
+ */
+function incidents(group: ChangeEvent[], near: number): ChangeEvent[][] {
+  const out: ChangeEvent[][] = [];
+  let until = -Infinity;
+  for (const c of group) {
+    if (out.length && c.change.start <= until + near) out[out.length - 1]!.push(c);
+    else {
+      out.push([c]);
+      until = -Infinity;
+    }
+    until = Math.max(until, c.change.end ?? Infinity);
+  }
+  return out;
+}
+
+/** Seconds a node's stretch of failed scrapes may have lasted: up to one step longer than the failed samples. */
+const silenceS = (c: ChangeEvent, step: number) => (c.change.end === null ? Infinity : c.change.end - c.change.start + step);
+
+function severityOf(c: ChangeEvent, step: number): 'critical' | 'warning' {
+  // Peers convict a silent node after ~18 s (kb:gossip.conviction-silence); a few missed scrapes under load are a
+  // slow exporter or a short stall, worth a look but not an outage.
+  if (c.signal === 'scrape_up') return silenceS(c, step) >= threshold('gossip.conviction-silence').critical! ? 'critical' : 'warning';
+  return c.signal === 'dropped' || c.signal === 'timeouts' || c.change.during >= 5 * Math.max(c.change.baseline, 1e-9) ? 'critical' : 'warning';
+}
+
+/** One finding per signal and incident that moved the bad way: the first node leads, the others and what moved with it follow. */
+function changeFindings(changes: ChangeEvent[], near: number, step: number, data: SignalData[], via: string): Finding[] {
   const findings: Finding[] = [];
   const bySignal = new Map<string, ChangeEvent[]>();
   for (const c of changes) if (c.bad) bySignal.set(`${c.exporter}:${c.signal}`, [...(bySignal.get(`${c.exporter}:${c.signal}`) ?? []), c]);
-  for (const group of bySignal.values()) {
+  for (const group of [...bySignal.values()].flatMap((g) => incidents(g, near))) {
     const first = group[0]!;
     const spec = data.find((d) => d.spec.id === first.signal && d.spec.exporter === first.exporter);
     const others = group.slice(1);
     const movedWith = changes.filter((c) => c !== first && !group.includes(c) && Math.abs(c.change.start - first.change.start) <= near);
-    const severe =
-      first.signal === 'scrape_up' ||
-      first.signal === 'dropped' ||
-      first.signal === 'timeouts' ||
-      first.change.during >= 5 * Math.max(first.change.baseline, 1e-9);
+    const severe = group.some((c) => severityOf(c, step) === 'critical');
+    const conviction = threshold('gossip.conviction-silence').critical!;
     const evidence = [
       describeChange(first),
       ...others.map((o) => `${describeChange(o)} (${Math.round(o.change.start - first.change.start)} s after ${first.node})`),
+      ...(first.signal === 'scrape_up' && !severe
+        ? [
+            `the longest stretch of failed scrapes is under the ≈${Math.round(conviction)} s of silence after which peers mark a node down (kb:gossip.conviction-silence): slow to answer, not down`,
+          ]
+        : []),
       ...movedWith.slice(0, 6).map((m) => `moved with it: ${describeChange(m)}`),
       ...(spec ? [`series: ${spec.query}`] : []),
     ];

@@ -30,10 +30,13 @@ export const jvmRule: Rule = {
       const { usedMb, maxMb } = n.facts.heap!;
       if (usedMb === null || !maxMb) continue;
       let sev = grade(ctx, usedMb / maxMb, 'jvm.heap.used-ratio');
-      // Used heap includes garbage not collected yet (G1 fills eden before each young collection): one high
-      // reading only matters when GC shows pressure too. Without long pauses it is lowered one step.
-      const pressure = grade(ctx, n.facts.gc?.maxPauseMs ?? null, 'jvm.gc.pause') !== null;
+      // Used heap includes garbage not collected yet (G1 fills eden before each young collection): one reading is
+      // only as alarming as the GC evidence beside it. Without long pauses it is lowered one step; with pauses that
+      // are long but not critical (a 344 ms young pause on a busy 512 MB lab node) it is at most a warning.
+      const pauseSev = grade(ctx, n.facts.gc?.maxPauseMs ?? null, 'jvm.gc.pause');
+      const pressure = pauseSev !== null;
       if (sev && !pressure) sev = sev === 'critical' ? 'warning' : 'info';
+      else if (sev === 'critical' && pauseSev !== 'critical') sev = 'warning';
       if (sev) {
         findings.push({
           id: 'jvm.heap.used-ratio',
