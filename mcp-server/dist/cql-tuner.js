@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "76b81341599da3c9ccf6a079f324e6fc37370cf48a68cd052ff8f8c9ebbe6668" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "5e98179947e62e9b19020db44d726578dd54c5a494f0062829d175bc1f76198e" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "6c562417ee247fab37dbf53d77ba31166a8b2e8514291b8abb0f7695e0430ccd" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "01ebc501842e4aa4ab5d0144c7321bbcbe3a4a19e0eaf6977f920ab83cd0752d" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "5e56aae01669b10cc7528ab237c7ec38782a6ac9d87712881e73bded5f3f62d3" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "0b72a54fa2c4dfc647805486750466c4faaf5ae4ed4cb2a85a22ae0ef5e653ee" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "8d3607b5b4148096567f1216c84cef4c00d61293d74ea26663a8db11f3ed848c" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "ed010da981b1f83556e2d35b2241f12bb0a9c0d36d0f8f161b2397bf52d5288a" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
