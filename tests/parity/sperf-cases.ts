@@ -47,7 +47,7 @@ const APACHE_LOGS = 'same Apache system.log files';
 const TPC_ROW = 'regex for a single DSE TPC StatusLogger row';
 const SEARCH = 'DSE Search (Solr filter cache, query score)';
 const BGREP =
-  'no regex search over log entries (sperf core bgrep counts matches per time bucket, a stack trace kept with its entry); cql-tuner has no grep command';
+  '`logs --grep` (ops/log-grep.ts): text or RE2 pattern per line, an undated line at the time of the dated line above it, distinct times counted as sperf does, matches per time bucket';
 const DATES = 'sperf date-parsing helpers';
 const FIND_FILES = "sperf's discovery of log files in a diag directory";
 const OPSC_MISSING = 'completeness warnings of an OpsCenter diagnostic tarball (node_info.json decides the blockdev warning)';
@@ -571,10 +571,38 @@ export const SPERF_CASES: readonly SperfCase[] = [
     note: SEARCH,
   },
   { id: 'tests/search/test_queryscore.py::TestQueryScore::test_get_title', feature: 'search queryscore', dse: 'Y', status: 'dse-only', note: SEARCH },
-  { id: 'tests/test_bgrep.py::TestBgrep::test_bgrep', feature: 'core bgrep', dse: 'N-DF', status: 'gap', note: BGREP },
-  { id: 'tests/test_bgrep.py::TestBgrep::test_bgrep_when_statuslogger_lines_present', feature: 'core bgrep', dse: 'N-DF', status: 'gap', note: BGREP },
-  { id: 'tests/test_bgrep.py::TestBgrep::test_no_matches', feature: 'core bgrep', dse: 'N-DF', status: 'gap', note: BGREP },
-  { id: 'tests/test_bgrep.py::TestBgrep::test_nodate', feature: 'core bgrep', dse: 'N-DF', status: 'gap', note: BGREP },
+  {
+    id: 'tests/test_bgrep.py::TestBgrep::test_bgrep',
+    feature: 'core bgrep',
+    dse: 'N-DF',
+    status: 'asserted',
+    it: 'bgrep: "main" matches at 2 times in simple.log',
+    note: BGREP,
+  },
+  {
+    id: 'tests/test_bgrep.py::TestBgrep::test_bgrep_when_statuslogger_lines_present',
+    feature: 'core bgrep',
+    dse: 'N-DF',
+    status: 'asserted',
+    it: 'bgrep: "RANGE_SLICE messages were dropped" at 1 time in a log with StatusLogger tables',
+    note: BGREP,
+  },
+  {
+    id: 'tests/test_bgrep.py::TestBgrep::test_no_matches',
+    feature: 'core bgrep',
+    dse: 'N-DF',
+    status: 'asserted',
+    it: 'bgrep: a pattern that never matches gives no time and no match',
+    note: BGREP,
+  },
+  {
+    id: 'tests/test_bgrep.py::TestBgrep::test_nodate',
+    feature: 'core bgrep',
+    dse: 'N-DF',
+    status: 'asserted',
+    it: 'bgrep: an undated stack-trace line matches at the time of the dated line above it',
+    note: BGREP,
+  },
   { id: 'tests/test_dates.py::TestDates::test_european_dates', feature: 'internal: dates', dse: 'N', status: 'internal', note: DATES },
   { id: 'tests/test_dates.py::TestDates::test_european_dates_with_comma_for_ms', feature: 'dates', dse: 'N', status: 'internal', note: DATES },
   { id: 'tests/test_dates.py::TestDates::test_european_dates_with_permissive_time', feature: 'dates', dse: 'N', status: 'internal', note: DATES },

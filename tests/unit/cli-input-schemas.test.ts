@@ -177,4 +177,11 @@ describe('trusted CLI, untrusted tool', () => {
     expect(r.success).toBe(false);
     expect(r.error?.issues[0]?.message).toMatch(/gcstats is not run by this read-only tool/);
   });
+
+  it('logs: search flags without --grep are refused by name, not ignored', async () => {
+    const { exitCode, error } = await run(['logs', 'system.log', '--regex', '--bucket', '60']);
+    expect(exitCode).toBe(2);
+    expect(error).toMatchObject({ code: 'BAD_ARGUMENT', message: '--regex, --bucket only apply to a search' });
+    expect(error?.fix).toMatch(/--grep <pattern>/);
+  });
 });

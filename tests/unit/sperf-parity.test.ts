@@ -23,6 +23,7 @@ import { groupsOf } from '../../mcp-server/src/core/rules/host-ttop.js';
 import { jarDrift } from '../../mcp-server/src/core/rules/jar-drift.js';
 import { interpretText } from '../../mcp-server/src/ops/interpret.js';
 import { readNodeLogs } from '../../mcp-server/src/ops/node-logs.js';
+import { grepLogFiles } from '../../mcp-server/src/ops/log-grep.js';
 import { SPERF_CASES, type SperfDse, type SperfStatus } from '../parity/sperf-cases.js';
 import { FIXTURES_DIR } from '../helpers/corpus.js';
 
@@ -626,6 +627,33 @@ describe('iostat and ttop (sperf tests/test_sysbottle.py, tests/test_ttop.py)', 
     if (!r.ok) throw new Error(r.reason);
     const g = Object.fromEntries(groupsOf(r.value.samples[0]!).map((x) => [x.group, [x.threads, x.userPct, x.sysPct, x.cpuPct, x.allocBytesPerS]]));
     expect(g).toEqual({ 'RemoteMessageServer query worker': [16, 64, 32, 96, 160], 'My Single Thread': [1, 1, 2, 3, 10] });
+  });
+});
+
+describe('bgrep (sperf tests/test_bgrep.py): logs --grep', () => {
+  const grep = (file: string, pattern: string, regex = false) => grepLogFiles([join(SPERF, file)], { pattern, regex });
+
+  it('bgrep: "main" matches at 2 times in simple.log', async () => {
+    // test_bgrep.py:26-33 (sperf counts distinct times with a match)
+    expect((await grep('simple.log', 'main')).times).toBe(2);
+  });
+
+  it('bgrep: "RANGE_SLICE messages were dropped" at 1 time in a log with StatusLogger tables', async () => {
+    // test_bgrep.py:35-46
+    const r = await grep('statusloggernew_debug.log', 'RANGE_SLICE messages were dropped');
+    expect([r.times, r.matches]).toEqual([1, 1]);
+  });
+
+  it('bgrep: a pattern that never matches gives no time and no match', async () => {
+    // test_bgrep.py:48-58
+    const r = await grep('statusloggernew_debug.log', 'this should never match anything');
+    expect([r.times, r.matches, r.buckets]).toEqual([0, 0, []]);
+  });
+
+  it('bgrep: an undated stack-trace line matches at the time of the dated line above it', async () => {
+    // test_bgrep.py:60-70: ".*No such file or directory.*" (sperf's own regex) in traceback.log
+    const r = await grep('traceback.log', '.*No such file or directory.*', true);
+    expect([r.times, r.undated, r.examples[0]?.time]).toEqual([1, 0, '2020-01-09T16:06:49.522Z']);
   });
 });
 

@@ -4,7 +4,10 @@
  * so the instructions cannot fall behind the registry again.
  */
 export const TOOL_GROUPS: readonly { ask: string; tools: readonly string[] }[] = [
-  { ask: 'what is wrong with this cluster, now or at a time', tools: ['diagnose', 'cluster_snapshot', 'analyze_bundle', 'metrics_window', 'analyze_logs'] },
+  {
+    ask: 'what is wrong with this cluster, now or at a time',
+    tools: ['diagnose', 'cluster_snapshot', 'analyze_bundle', 'metrics_window', 'analyze_logs', 'grep_logs'],
+  },
   { ask: 'what does this pasted output say', tools: ['interpret'] },
   { ask: 'one read-only nodetool command on one node', tools: ['nodetool'] },
   { ask: 'is the host and its storage set up for the database', tools: ['audit_os', 'inspect_storage', 'plan_mkfs', 'plan_queue_depth'] },

@@ -20,6 +20,8 @@ export function logsInputFits(input: { files: string[]; node?: string | undefine
 
 export interface LogsReport {
   files: string[];
+  /** Files named but not there: skipped, and said so (a mistyped path must not look like a quiet log). */
+  notFound: string[];
   facts: LogFacts;
   findings: Finding[];
   checked: RulesResult['outcomes'];
@@ -41,6 +43,7 @@ export async function analyzeLogFiles(paths: string[], opts: { node?: string; si
   const config = r.logs.startup.nodeConfiguration ? (await import('../core/rules/log-node-configuration.js')).logNodeConfigurationOutcomes(r.logs) : [];
   return {
     files: paths,
+    notFound: r.notFound,
     facts: r.logs,
     findings: config.length ? worstFirst([...result.findings, ...config.flatMap((o) => o.findings)]) : result.findings,
     checked: [...result.outcomes.filter((o) => o.rule === 'logs'), ...config.map(checkedRow)],

@@ -38,7 +38,7 @@ async function* concatFiles(
 /**
  * Reads the log files of one node. The paths come from a caller (analyze_logs, diagnose logFiles): each is opened
  * through collect/safe-file.ts like every named file, so a device, FIFO or /proc entry (/dev/zero, /dev/stdin,
- * /proc/self/environ) is refused before a byte is read; a missing file is skipped.
+ * /proc/self/environ) is refused before a byte is read; a missing file is skipped and named in notFound.
  */
 export async function readNodeLogs(
   node: string,
@@ -47,17 +47,19 @@ export async function readNodeLogs(
   since?: SinceCut,
   /** Paths relative to this folder (a diagnostic tree), opened as bundle files: no link, nothing outside it. */
   root?: string,
-): Promise<{ logs?: LogFacts; error?: string }> {
+): Promise<{ logs?: LogFacts; error?: string; notFound: string[] }> {
   const opened: { name: string; file: OpenedFile }[] = [];
+  const notFound: string[] = [];
   try {
     for (const p of paths) {
       const f = root === undefined ? await openNamedFile(p) : await openBundleFile(root, p);
       if (f.ok) opened.push({ name: p, file: f });
-      else if (f.code !== 'NOT_FOUND') return { error: `${node}: ${p} ${f.reason}` };
+      else if (f.code === 'NOT_FOUND') notFound.push(p);
+      else return { error: `${node}: ${p} ${f.reason}`, notFound };
     }
-    if (!opened.length) return { error: `no log file found for ${node} (looked for ${paths.join(', ')})` };
+    if (!opened.length) return { error: `no log file found for ${node} (looked for ${paths.join(', ')})`, notFound };
     const r = await readLogStream(concatFiles(opened, signal, since), { node, source: opened.map((o) => o.name).join(' + '), ...(signal ? { signal } : {}) });
-    return r.ok ? { logs: r.value } : { error: `${node}: ${r.reason}` };
+    return r.ok ? { logs: r.value, notFound } : { error: `${node}: ${r.reason}`, notFound };
   } finally {
     // Streams close their handle when they end; the ones never streamed (an early return, an abort) close here.
     await Promise.all(opened.map((o) => o.file.handle.close().catch(() => {})));

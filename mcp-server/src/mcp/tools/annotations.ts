@@ -38,6 +38,7 @@ export const TOOL_ANNOTATIONS = {
   diagnose: row(false, false, false, true, "save: true writes a new bundle folder each call; nodetool gcstats resets each node's GC interval"),
   interpret: row(true, false, true, false, 'parses text or one local file'),
   analyze_logs: row(true, false, true, false, 'reads local log files'),
+  grep_logs: row(true, false, true, false, 'reads local log files'),
   inspect_storage: row(true, false, true, true, 'runs read-only commands (find, grep, cat, lsblk, xfs_info) on a host'),
   plan_mkfs: row(true, false, true, true, 'reads sysfs; at most mkfs.xfs -N, which writes nothing'),
   plan_queue_depth: row(true, false, true, false, 'arithmetic on its arguments'),

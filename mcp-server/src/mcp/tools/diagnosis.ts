@@ -9,9 +9,11 @@ import { diagnose, diagnoseBundle, type DiagnosisReport } from '../../ops/diagno
 import { OpError } from '../../ops/errors.js';
 import { interpretOffThread } from '../../ops/interpret.js';
 import { analyzeLogFiles } from '../../ops/analyze-logs.js';
+import { renderLogsReport } from '../../render/logs-report.js';
+import { grepLogFiles, grepLogsInputSchema } from '../../ops/log-grep.js';
+import { renderLogGrep } from '../../render/log-grep.js';
 import { readSavedOutput } from '../../ops/saved-output.js';
 import { MAX_TOOL_TEXT_CHARS } from '../limits.js';
-import { renderChecked, renderFinding, summariseParsed } from '../../render/interpret.js';
 import { renderDiagnosis } from '../../render/diagnosis.js';
 import { renderInterpret } from '../../render/interpret.js';
 import { mcpProgress } from '../progress.js';
@@ -134,6 +136,26 @@ export function registerDiagnosisTools(server: McpServer): void {
   );
 
   server.registerTool(
+    'grep_logs',
+    {
+      title: 'Search log files over time',
+      description:
+        'Counts the lines of log files (one node, on the machine the server runs on; .gz too) that hold a text or match an RE2 regular expression, per time bucket, ' +
+        "as sperf's bgrep does: an undated line (a stack frame) counts at the time of the dated line above it. Returns the counts, buckets and the first matching lines.",
+      inputSchema: grepLogsInputSchema.shape,
+      annotations: annotationsFor('grep_logs'),
+    },
+    async (args, extra) => {
+      try {
+        const r = await grepLogFiles(args.paths, args, { signal: extra.signal });
+        return toolResult(renderLogGrep(r), r);
+      } catch (e) {
+        return toolError(e);
+      }
+    },
+  );
+
+  server.registerTool(
     'analyze_logs',
     {
       title: 'Analyse log files',
@@ -150,8 +172,7 @@ export function registerDiagnosisTools(server: McpServer): void {
     async (args, extra) => {
       try {
         const r = await analyzeLogFiles(args.paths, { ...(args.node ? { node: args.node } : {}), signal: extra.signal });
-        const text = `${summariseParsed('logs', r.facts)}\n\n${r.findings.length ? r.findings.map(renderFinding).join('\n') : 'No findings in these logs.'}\n\nChecked:\n${renderChecked(r.checked)}`;
-        return toolResult(text, r);
+        return toolResult(renderLogsReport(r), r);
       } catch (e) {
         return toolError(e);
       }
