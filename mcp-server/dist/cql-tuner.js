@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "5e56aae01669b10cc7528ab237c7ec38782a6ac9d87712881e73bded5f3f62d3" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "0b72a54fa2c4dfc647805486750466c4faaf5ae4ed4cb2a85a22ae0ef5e653ee" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "8d3607b5b4148096567f1216c84cef4c00d61293d74ea26663a8db11f3ed848c" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "ed010da981b1f83556e2d35b2241f12bb0a9c0d36d0f8f161b2397bf52d5288a" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "00138646aa30e3a7f4067815d9b523f466cdd18f27570aa9c85d53aad154f471" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "7da8c5250a26c1192ecb9a53a74470b4b007d433f45857cf0c65ac39e26f8d73" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "8d3607b5b4148096567f1216c84cef4c00d61293d74ea26663a8db11f3ed848c" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "ed010da981b1f83556e2d35b2241f12bb0a9c0d36d0f8f161b2397bf52d5288a" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
