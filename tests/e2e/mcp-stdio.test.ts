@@ -32,6 +32,7 @@ describe('MCP server over stdio (built bundle)', () => {
       'compare_runs',
       'diagnose',
       'estimate_scaling',
+      'grep_logs',
       'inspect_storage',
       'interpret',
       'lab_incident',

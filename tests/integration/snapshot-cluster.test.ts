@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import cassandra from 'cassandra-driver';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { labStatus } from '../../mcp-server/src/lab/index.js';
+import { labNodetoolArgv, labStatus } from '../../mcp-server/src/lab/index.js';
 import { diagnose, diagnoseBundle } from '../../mcp-server/src/ops/diagnose.js';
 import { analyzeBundle, takeSnapshot } from '../../mcp-server/src/ops/snapshot.js';
 import { snapshotView } from '../../mcp-server/src/render/snapshot.js';
@@ -141,6 +141,28 @@ describe.skipIf(skip)('cluster snapshot on a real 3-node lab', () => {
     expect(s.nodes.flatMap((n) => n.sources).filter((x) => x.via === 'nodetool')).toEqual([]);
     expect(s.nodes.every((n) => n.reachable)).toBe(true);
   }, 60_000);
+
+  it('an incremental repair shows in diagnose from tablestats; a table just repaired with --full does not (kb:repair.percent-repaired)', async () => {
+    const argv = (await labNodetoolArgv('5.0'))!;
+    const nodes = (await labStatus()).nodes;
+    const nt = (jmxPort: number, ...args: string[]) => execa(argv[0]!, [...argv.slice(1), '-h', '127.0.0.1', '-p', String(jmxPort), ...args]);
+    const client = new cassandra.Client({ contactPoints: ['127.0.0.1'], localDataCenter: 'datacenter1' });
+    await client.connect();
+    await client.execute('CREATE TABLE IF NOT EXISTS snap_ks.audit (id int PRIMARY KEY, v text)');
+    await Promise.all(
+      Array.from({ length: 200 }, (_, i) => client.execute('INSERT INTO snap_ks.audit (id, v) VALUES (?, ?)', [i, 'y'.repeat(100)], { prepare: true })),
+    );
+    await client.shutdown();
+    for (const n of nodes) await nt(n.jmxPort, 'flush', 'snap_ks');
+    const first = nodes[0]!.jmxPort;
+    expect((await nt(first, 'repair', 'snap_ks', 'events')).stdout).toMatch(/incremental: true[\s\S]*Repair completed successfully/);
+    expect((await nt(first, 'repair', '--full', 'snap_ks', 'audit')).stdout).toMatch(/incremental: false[\s\S]*Repair completed successfully/);
+    const r = await diagnose({ lab: true });
+    const f = r.findings.find((x) => x.id === 'repair.incremental-state');
+    expect(f, r.findings.map((x) => x.id).join(', ')).toBeDefined();
+    expect(f!.evidence[0]).toMatch(/^snap_ks\.events: 100 % repaired on 3 node\(s\), 0 B unrepaired across them$/);
+    expect(f!.evidence.join('\n')).not.toMatch(/snap_ks\.audit/);
+  }, 180_000);
 
   it('a node killed mid-sweep is marked unreachable and the others are complete, within the timeout', async () => {
     const status = await labStatus();

@@ -1,7 +1,6 @@
 import { nodeEvidence } from '../core/diagnosis/evidence.js';
-import { worstFirst, type Finding } from '../core/findings.js';
-import type { LogFacts } from '../core/parse/logs/types.js';
-import { runRules, type RulesResult } from '../core/rules/index.js';
+import { worstFirst } from '../core/findings.js';
+import { runRules } from '../core/rules/index.js';
 import { checkedRow } from '../core/rules/rule.js';
 import { readNodeLogs } from './node-logs.js';
 import { OpError } from './errors.js';
@@ -18,14 +17,9 @@ export function logsInputFits(input: { files: string[]; node?: string | undefine
   return input.files.length >= 1 && input.files.every((f) => f.length >= 1 && f.length <= pathChars) && (input.node ?? '').length <= nodeChars;
 }
 
-export interface LogsReport {
-  files: string[];
-  /** Files named but not there: skipped, and said so (a mistyped path must not look like a quiet log). */
-  notFound: string[];
-  facts: LogFacts;
-  findings: Finding[];
-  checked: RulesResult['outcomes'];
-}
+import type { LogsReport } from '../core/reports/logs.js';
+
+export type { LogsReport };
 
 /** Streams log files of one node (any size, .gz too) through the log parser and the log rules. */
 export async function analyzeLogFiles(paths: string[], opts: { node?: string; signal?: AbortSignal } = {}): Promise<LogsReport> {

@@ -225,15 +225,17 @@ export interface BundleLogOptions {
 export async function diagnoseBundle(dir: string, opts: BundleLogOptions = {}): Promise<DiagnosisReport> {
   // An unpacked diagnostic tarball carries each node's logs and cassandra.yaml: read with its nodetool outputs.
   const tree = (await isDiagTree(dir)) ? await readDiagTree(dir, opts.signal ? { signal: opts.signal } : {}) : null;
-  const s = tree ? snapshotOfDiagTree(tree, dir) : await analyzeBundle(dir, opts.signal ? { signal: opts.signal } : {});
+  const read = tree ? snapshotOfDiagTree(tree, dir) : await analyzeBundle(dir, opts.signal ? { signal: opts.signal } : {});
   const logs: Record<string, LogFacts> = {};
+  const unread: string[] = [];
   for (const [node, paths] of Object.entries(tree?.logFiles ?? {})) {
     if (opts.logFiles?.[node]) continue; // the user's own --log for this node wins
     opts.onProgress?.({ message: `reading logs of ${node} from the diagnostic tree` });
     const r = await readNodeLogs(node, paths, opts.signal, undefined, tree!.root);
     if (r.logs) logs[node] = r.logs;
-    else s.warnings = [...(s.warnings ?? []), `logs of ${node} not read: ${r.error ?? 'unreadable'}`];
+    else unread.push(`logs of ${node} not read: ${r.error ?? 'unreadable'}`);
   }
+  const s: ClusterSnapshot = unread.length ? { ...read, warnings: [...(read.warnings ?? []), ...unread] } : read;
   const known = s.nodes.map((n) => n.address);
   for (const [node, paths] of Object.entries(opts.logFiles ?? {})) {
     if (!known.includes(node)) {
@@ -250,7 +252,12 @@ export async function diagnoseBundle(dir: string, opts: BundleLogOptions = {}): 
     logs[node] = r.logs;
   }
   const report = diagnosisFromSnapshot(s, tree ? `diagnostic tree ${dir}` : `bundle ${dir}`, logs, undefined, undefined, opts.policy);
-  return applyPolicyToReport(tree ? withFindings(report, [...(await yamlDrift(tree)), ...(await hostFileFindings(tree))]) : report, opts.policy);
+  if (!tree) return applyPolicyToReport(report, opts.policy);
+  const host = await hostFileFindings(tree, opts.signal);
+  const drift = await yamlDrift(tree, opts.signal);
+  const joined = withFindings(report, [...drift.findings, ...host.findings]);
+  const warnings = [...(joined.warnings ?? []), ...drift.warnings, ...host.warnings];
+  return applyPolicyToReport(warnings.length ? { ...joined, warnings } : joined, opts.policy);
 }
 
 /** Findings made outside the rules joined to the report: ordered with the rest, counts recomputed. */
@@ -260,29 +267,48 @@ function withFindings(report: DiagnosisReport, extra: Finding[]): DiagnosisRepor
   return { ...report, findings, counts: severityCounts(findings) };
 }
 
-/** A diagnostic tree's host outputs (iostat, df, blockdev --report) judged as interpret judges them, per node. */
-async function hostFileFindings(tree: DiagTree): Promise<Finding[]> {
-  const { interpretText } = await import('./interpret.js');
-  return Object.entries(tree.hostFiles).flatMap(([node, files]) =>
-    files.flatMap((f) => interpretText(f.text).findings.map((x) => ({ ...x, node, evidence: [...x.evidence, `read from ${f.path} of the diagnostic tree`] }))),
-  );
+/**
+ * A diagnostic tree's host outputs (iostat, df, blockdev --report) judged as interpret judges them, per node. Each
+ * file is parsed off the event loop with interpret's deadline (a tree's file may be tens of MiB); one that cannot be
+ * read is a warning, not the end of the diagnosis.
+ */
+async function hostFileFindings(tree: DiagTree, signal?: AbortSignal): Promise<{ findings: Finding[]; warnings: string[] }> {
+  const { interpretOffThread } = await import('./interpret.js');
+  const findings: Finding[] = [];
+  const warnings: string[] = [];
+  for (const [node, files] of Object.entries(tree.hostFiles)) {
+    for (const f of files) {
+      try {
+        const r = await interpretOffThread(f.text, { signal });
+        for (const x of r.findings) findings.push({ ...x, node, evidence: [...x.evidence, `read from ${f.path} of the diagnostic tree`] });
+      } catch (e) {
+        if (signal?.aborted) throw e;
+        warnings.push(`${f.path} not judged: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+  }
+  return { findings, warnings };
 }
 
 /** Settings that differ between the nodes' cassandra.yaml files of a diagnostic tree (sperf's config diff). */
-async function yamlDrift(tree: DiagTree): Promise<Finding[]> {
-  // Loaded here: the YAML parser is only needed for trees that carry configs.
-  const [{ parseCassandraYaml }, { configDrift }] = await Promise.all([import('../core/parse/config/cassandra-yaml.js'), import('../core/config/drift.js')]);
-  const nodes = Object.entries(tree.yamls).flatMap(([node, text]) => {
-    const y = parseCassandraYaml(text);
-    if (!y.ok) return [];
-    // Scalars only (lists and maps are not compared, as in audit_config's drift).
-    const settings: Record<string, string | null> = {};
-    for (const [k, v] of Object.entries(y.value.settings)) {
-      if (v === null) settings[k] = null;
-      else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') settings[k] = String(v);
+async function yamlDrift(tree: DiagTree, signal?: AbortSignal): Promise<{ findings: Finding[]; warnings: string[] }> {
+  const { configDrift } = await import('../core/config/drift.js');
+  const { parseOffThread } = await import('./off-thread.js');
+  const nodes: { node: string; settings: Record<string, string | null> }[] = [];
+  const warnings: string[] = [];
+  for (const [node, text] of Object.entries(tree.yamls)) {
+    try {
+      const settings = await parseOffThread('yamlScalars', text, { what: `the cassandra.yaml of ${node}`, chars: text.length, ...(signal ? { signal } : {}) });
+      if (settings) nodes.push({ node, settings });
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      warnings.push(`the cassandra.yaml of ${node} not compared: ${e instanceof Error ? e.message : String(e)}`);
     }
-    return [{ node, settings }];
-  });
-  if (nodes.length < 2) return [];
-  return configDrift(null, null, nodes).findings.map((f) => ({ ...f, evidence: [...f.evidence, `compared: the cassandra.yaml of ${nodes.length} nodes`] }));
+  }
+  if (nodes.length < 2) return { findings: [], warnings };
+  const findings = configDrift(null, null, nodes).findings.map((f) => ({
+    ...f,
+    evidence: [...f.evidence, `compared: the cassandra.yaml of ${nodes.length} nodes`],
+  }));
+  return { findings, warnings };
 }

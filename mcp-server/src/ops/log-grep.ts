@@ -7,7 +7,7 @@
 import { createGunzip } from 'node:zlib';
 import { z } from 'zod';
 import { openNamedFile, streamOpened } from '../collect/safe-file.js';
-import { LogGrep, type GrepResult } from '../core/parse/logs/grep.js';
+import { LogGrep } from '../core/parse/logs/grep.js';
 import { OpError } from './errors.js';
 
 export interface GrepRequest {
@@ -53,11 +53,9 @@ export async function grepMatcher(req: GrepRequest): Promise<(line: string) => b
   return (s) => re.matcher(s).find();
 }
 
-export interface GrepFilesResult extends GrepResult {
-  pattern: string;
-  regex: boolean;
-  files: { path: string; read: boolean; error?: string }[];
-}
+import type { GrepFilesResult } from '../core/reports/logs.js';
+
+export type { GrepFilesResult };
 
 /** Searches the files one after another (a node's logs: times run on across them). */
 export async function grepLogFiles(paths: string[], req: GrepRequest, opts: { signal?: AbortSignal } = {}): Promise<GrepFilesResult> {

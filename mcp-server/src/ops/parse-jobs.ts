@@ -5,6 +5,7 @@
  */
 import { parsePostgresDdl } from '../core/parse/postgres-ddl.js';
 import { parseCqlSchema } from '../core/parse/schema/index.js';
+import { yamlScalars } from '../core/config/yaml-scalars.js';
 import { auditConfigTexts, type ConfigText } from './audit-config.js';
 import { interpretText } from './interpret.js';
 
@@ -15,6 +16,7 @@ export const PARSE_JOBS = {
   interpret: (text: string) => interpretText(text),
   cqlSchema: (text: string) => parseCqlSchema(text),
   postgresDdl: (text: string) => parsePostgresDdl(text),
+  yamlScalars: (text: string) => yamlScalars(text),
   auditConfigTexts: (a: { texts: ConfigText[]; spec: AuditSpec; snapshot?: AuditSnapshot }) => auditConfigTexts(a.texts, a.spec, a.snapshot),
 } as const;
 

@@ -1,4 +1,4 @@
-import type { GrepFilesResult } from '../ops/log-grep.js';
+import type { GrepFilesResult } from '../core/reports/logs.js';
 
 const BAR = 40;
 

@@ -1,4 +1,4 @@
-import type { LogsReport } from '../ops/analyze-logs.js';
+import type { LogsReport } from '../core/reports/logs.js';
 import { renderChecked, renderFinding, summariseParsed } from './interpret.js';
 
 /** The text of `cql-tuner logs` and analyze_logs: files not found first, so a mistyped path is never a quiet log. */

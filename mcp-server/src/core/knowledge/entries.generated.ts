@@ -11581,6 +11581,51 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   },
   // knowledge/repair.yaml
   {
+    "id": "repair.percent-repaired",
+    "statement": "nodetool tablestats \"Percent repaired\" (and the PercentRepaired, BytesRepaired, BytesUnrepaired table metrics) counts only data that incremental repair has marked repaired. From Cassandra 4.0 (CASSANDRA-9143) full repairs (--full), subrange repairs (-st/-et) and --local/--dc repairs do not anticompact and mark nothing, so a cluster that repairs in full shows 0 % however well repaired it is; a table above 0 % has been repaired incrementally. Before moving from incremental to full repairs, the repaired status is removed (DSE: nodetool mark_unrepaired; Apache Cassandra: sstablerepairedset --is-unrepaired with the node stopped).",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.0"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "dev@cassandra.apache.org — Paulo Motta on what \"percent repaired\" measures and when anticompaction runs (2017)",
+        "url": "https://mail-archive.com/dev@cassandra.apache.org/msg11296.html"
+      },
+      {
+        "title": "DataStax DSE 6.8 docs — Changing repair strategies (mark_unrepaired before moving to full repairs)",
+        "url": "https://docs.datastax.com/en/dse/6.8/managing/operations/repair-node-migration.html"
+      },
+      {
+        "title": "apache/cassandra TableStatsHolder.java (percent_repaired, bytes_repaired, bytes_unrepaired from the table metrics)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.0/src/java/org/apache/cassandra/tools/nodetool/stats/TableStatsHolder.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/tools/nodetool/stats/TableStatsHolder.java"
+      }
+    ],
+    "rationale": "Read literally, \"Percent repaired: 0.0\" looks like a table never repaired and 40 % like one repaired badly. Both readings are wrong on 4.0+: the number says which repair mode marked data, not whether replicas agree. The repair history (kb:repair.within-gc-grace) answers \"when was it last repaired\"; this number answers \"is incremental repair in use, and how much data is waiting for the next incremental run\". ScyllaDB prints 0.0 as a placeholder.",
+    "related": [
+      "repair.within-gc-grace",
+      "repair.history-ttl"
+    ],
+    "tags": [
+      "repair",
+      "incremental",
+      "tablestats",
+      "trap"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/tools/nodetool/stats/TableStatsHolder.java@cassandra-5.0.9 (javap of cassandra-all-5.0.9.jar: percent_repaired, bytes_repaired, bytes_unrepaired from the PercentRepaired/BytesRepaired/BytesUnrepaired metrics); anticompaction only for incremental repairs since 4.0 (CASSANDRA-9143) as the dev-list message by a committer states; cql-tuner 3-node lab on 5.0.9, 2026-11-29: after nodetool repair (incremental) and 3,000 more rows flushed, shop.orders showed 62.53 %, while shop.events repaired with --full stayed at 0.0 % (tests/fixtures/repair-incremental)",
+      "checked": "2026-11-29"
+    }
+  },
+  // knowledge/repair.yaml
+  {
     "id": "repair.reaper-history-days",
     "statement": "Cassandra Reaper keeps its repair runs (reaper_db.repair_run, one partition per run with its state, start and end; repair_unit_v1 with the keyspace and tables it repairs) for purgeRecordsAfterInDays, 30 days unless configured, so a table with no Reaper run in its history was not repaired by Reaper in the last 30 days.",
     "value": 30,
@@ -16126,6 +16171,7 @@ export type KnowledgeId =
   | "repair.concurrent-validations.default"
   | "repair.history-ttl"
   | "repair.max-tree-depth.default"
+  | "repair.percent-repaired"
   | "repair.reaper-history-days"
   | "repair.request-timeout.default"
   | "repair.session-space.default"

@@ -23,7 +23,7 @@ export interface DiagnosisReport {
   bundleDir?: string;
   /** save was asked but the bundle could not be written; the diagnosis itself is complete. */
   bundleError?: { code: string; message: string; fix: string };
-  /** About credentials: withheld from hosts not allowed them, or sent without TLS. */
+  /** About credentials (withheld from hosts not allowed them, or sent without TLS) and inputs that could not be read. */
   warnings?: string[];
   /** Rates over the window between two sweeps, and the hosts' disk/CPU figures; absent for an instant diagnosis. */
   window?: DiagnosisWindow;

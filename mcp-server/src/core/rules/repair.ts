@@ -7,6 +7,7 @@ import { knowledge, numberOf } from '../knowledge/index.js';
 import { tabletRepairState, type TabletRepairFact } from '../facts/scylla-tablets.js';
 import { replicationFromMap } from '../planners/token-balance.js';
 import { fmtNum, outcome, skipped, type Rule } from './rule.js';
+import { incrementalRepairFindings } from './repair-incremental.js';
 
 const DAY = 86_400_000;
 const EVIDENCE_LINES = 15;
@@ -46,12 +47,14 @@ function clusterFacts(input: { nodes: NodeEvidence[] }): ClusterFacts | null {
  */
 export const repairRule: Rule = {
   id: 'repair',
-  checks: 'last successful repair per table vs gc_grace_seconds, ScyllaDB tombstone_gc mode, failed repairs, pending hints per target vs max_hint_window',
+  checks:
+    'last successful repair per table vs gc_grace_seconds, ScyllaDB tombstone_gc mode, failed repairs, pending hints per target vs max_hint_window, incremental repair state (tablestats percent repaired)',
   run(input) {
     const cluster = clusterFacts(input);
     const hintNodes = input.nodes.filter((n) => n.facts.pendingHints !== undefined);
-    if (!cluster?.repairs && !cluster?.tableOptions && !hintNodes.length) {
-      return skipped('repair', 'no repair history, table options (gc_grace_seconds) or pending hints were read');
+    const tablestats = input.nodes.some((n) => n.nodetool.tablestats);
+    if (!cluster?.repairs && !cluster?.tableOptions && !hintNodes.length && !tablestats) {
+      return skipped('repair', 'no repair history, table options (gc_grace_seconds), pending hints or tablestats were read');
     }
     const findings: Finding[] = [];
     if (cluster?.repairs && cluster.tableOptions) findings.push(...tableRepairFindings(cluster));
@@ -59,6 +62,7 @@ export const repairRule: Rule = {
     if (cluster?.tableOptions) findings.push(...tombstoneModeFindings(cluster));
     if (cluster) findings.push(...tabletStateFindings(cluster));
     findings.push(...hintFindings(hintNodes, cluster));
+    findings.push(...incrementalRepairFindings(input.nodes));
     return outcome('repair', findings);
   },
 };
