@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "00138646aa30e3a7f4067815d9b523f466cdd18f27570aa9c85d53aad154f471" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "7da8c5250a26c1192ecb9a53a74470b4b007d433f45857cf0c65ac39e26f8d73" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "8d3607b5b4148096567f1216c84cef4c00d61293d74ea26663a8db11f3ed848c" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "ed010da981b1f83556e2d35b2241f12bb0a9c0d36d0f8f161b2397bf52d5288a" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "6c1708669dbf7211a9a5c8a6485b922320e1162e700951b7f3b8e2b88e333d6c" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "5732f0d1a56f54fbba2ec0885a3e1b337e68dd7c79c1ca61c480570fca784d66" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "b4eff4627b0897a849a9fc2cf1c52a2c105a55df63fd765d256ca4a2929e0a12" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "fe5ad2a229bfc61ee087d2eac7c57e79028eab09c2434656656a79bcba3252d6" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
