@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "6c1708669dbf7211a9a5c8a6485b922320e1162e700951b7f3b8e2b88e333d6c" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "5732f0d1a56f54fbba2ec0885a3e1b337e68dd7c79c1ca61c480570fca784d66" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "b4eff4627b0897a849a9fc2cf1c52a2c105a55df63fd765d256ca4a2929e0a12" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "fe5ad2a229bfc61ee087d2eac7c57e79028eab09c2434656656a79bcba3252d6" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "95d2b23a721c4fdf8124e78fee919d19f76360936a9a6ca601809aed35b6ab11" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "b5fa7052d5431de08159d6f87739de4a330408bbe136afaa5b1ffe2746588ffc" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "f89adfc5dd55438af4d1c5dbd58a769929bd0a11ff2d72f5fea99d687c120a69" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "181db91818a6eea585c07cdbe2e8cf5895e33ecdefffb3fa452e8d248c190b96" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
