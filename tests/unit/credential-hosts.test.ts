@@ -137,6 +137,14 @@ describe('the local lab', () => {
       expect(live.allows('127.0.0.3', 9042)).toBeNull();
       lab(spawnSync(process.execPath, ['-e', '0']).pid);
       expect((await loadCredentialHosts({ CQL_TUNER_HOME: home })).allows('127.0.0.2', 9042)).toBeNull();
+      // A lab.json that is not JSON, or holds a node record the lab never writes, is no lab: nothing is trusted.
+      writeFileSync(join(home, 'lab', 'lab.json'), '{"nodes": [');
+      expect((await loadCredentialHosts({ CQL_TUNER_HOME: home })).allows('127.0.0.1', 9042)).toBeNull();
+      writeFileSync(
+        join(home, 'lab', 'lab.json'),
+        JSON.stringify({ nodes: [{ index: 1, host: '127.0.0.1', cqlPort: 9042, jmxPort: '7199', pid: process.pid, dir: '/x', logFile: '/x/l' }] }),
+      );
+      expect((await loadCredentialHosts({ CQL_TUNER_HOME: home })).allows('127.0.0.1', 9042)).toBeNull();
     } finally {
       rmSync(home, { recursive: true, force: true });
     }

@@ -23,11 +23,7 @@ const ALLOWED: Record<string, string[]> = {
 };
 
 /** Upward imports present when this test was written ("file -> layer"); fix them and delete the line. */
-const KNOWN = new Set([
-  // The running lab's own nodes may receive credentials: read from lab.json through lab/state.ts, which the CQL
-  // session (collect) consults too. Moving it needs the lab's state reader in collect/ (left, session 9).
-  'collect/credential-hosts.ts -> lab',
-]);
+const KNOWN = new Set<string>([]);
 
 function tsFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>

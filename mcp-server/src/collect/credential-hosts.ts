@@ -1,8 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { lookup, Resolver } from 'node:dns/promises';
 import { CREDENTIAL_HOSTS_VAR, entryFor, isLoopback, matchIp, matchName, parseCredentialHosts, parseIp } from '../core/credential-hosts.js';
-import { labPaths } from '../lab/paths.js';
-import { readLabState } from '../lab/state.js';
+import { readFile } from 'node:fs/promises';
+import { storedLabNodes } from '../core/lab-node-record.js';
+import { labJsonPath, labStateDir } from './data-home.js';
 import { pidAlive } from './pid-alive.js';
 
 /**
@@ -61,9 +62,15 @@ async function addressesOf(name: string): Promise<string[]> {
  * loopback, at the CQL and JMX ports the lab state names. Nothing else on loopback is implied.
  */
 async function labEndpoints(env: NodeJS.ProcessEnv): Promise<{ host: string; port: number }[]> {
-  const state = await readLabState(labPaths(env).stateDir).catch(() => null);
+  const text = await readFile(labJsonPath(labStateDir(env)), 'utf8').catch(() => null);
+  let nodes: ReturnType<typeof storedLabNodes> = null;
+  try {
+    nodes = text === null ? null : storedLabNodes(JSON.parse(text));
+  } catch {
+    nodes = null; // a corrupt lab.json is no lab, never trusted
+  }
   const out: { host: string; port: number }[] = [];
-  for (const n of state?.nodes ?? []) {
+  for (const n of nodes ?? []) {
     if (!isLoopback(n.host) || !parseIp(n.host) || !(await pidAlive(n.pid))) continue;
     // Every lab node's JMX listens on 127.0.0.1, at its own port.
     out.push({ host: n.host, port: n.cqlPort }, { host: '127.0.0.1', port: n.jmxPort });

@@ -16,3 +16,12 @@ export function dataHome(env: Env = process.env, home: string = homedir()): stri
   const xdg = nonEmpty(env['XDG_DATA_HOME']);
   return xdg ? join(resolve(xdg), 'cql-tuner') : join(home, '.local', 'share', 'cql-tuner');
 }
+
+/** The lab's state folder (lab.json and the node folders) inside the data folder. */
+export function labStateDir(env: Env = process.env, home: string = homedir()): string {
+  return join(dataHome(env, home), 'lab');
+}
+
+export function labJsonPath(stateDir: string): string {
+  return join(stateDir, 'lab.json');
+}

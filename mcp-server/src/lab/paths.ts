@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { dataHome } from '../collect/data-home.js';
+import { labJsonPath, labStateDir } from '../collect/data-home.js';
 import { LabError } from './errors.js';
 import type { LabVersion } from './versions.js';
 import { SUPPORTED_LAB_VERSIONS } from './versions.js';
@@ -18,7 +18,7 @@ function nonEmpty(v: string | undefined): string | undefined {
  * - stateDir: lab.json and the node directories (data, logs).
  */
 export function labPaths(env: Env = process.env, home: string = homedir()): { stateDir: string; cacheDir: string } {
-  const stateDir = join(dataHome(env, home), 'lab');
+  const stateDir = labStateDir(env, home);
   const cqlCache = nonEmpty(env.CQL_TUNER_CACHE);
   const cacheHome = nonEmpty(env.XDG_CACHE_HOME);
   const cacheDir = cqlCache ? resolve(cqlCache) : cacheHome ? join(resolve(cacheHome), 'cql-tuner') : join(home, '.cache', 'cql-tuner');
@@ -37,9 +37,7 @@ export function libDirFor(cacheDir: string, version: LabVersion): string {
   return join(versionCacheDir(cacheDir, version), 'lib');
 }
 
-export function labJsonPath(stateDir: string): string {
-  return join(stateDir, 'lab.json');
-}
+export { labJsonPath };
 
 export function nodeDirFor(stateDir: string, index: number): string {
   return join(stateDir, `node${index}`);

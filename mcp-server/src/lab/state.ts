@@ -1,4 +1,5 @@
 import { readFile, rm } from 'node:fs/promises';
+import { storedLabNodes } from '../core/lab-node-record.js';
 import { writeFileAtomic } from './fs-util.js';
 import { labJsonPath } from './paths.js';
 import { LAB_DATACENTER, LAB_RACK } from './topology.js';
@@ -11,24 +12,6 @@ export async function writeLabState(state: LabState): Promise<void> {
 
 export async function removeLabState(stateDir: string): Promise<void> {
   await rm(labJsonPath(stateDir), { force: true });
-}
-
-type StoredNode = Omit<LabNode, 'datacenter' | 'rack'> & { datacenter?: string; rack?: string };
-
-function isNode(x: unknown): x is StoredNode {
-  if (typeof x !== 'object' || x === null) return false;
-  const n = x as Record<string, unknown>;
-  return (
-    (n.datacenter === undefined || typeof n.datacenter === 'string') &&
-    (n.rack === undefined || typeof n.rack === 'string') &&
-    typeof n.index === 'number' &&
-    typeof n.host === 'string' &&
-    n.cqlPort === 9042 &&
-    typeof n.jmxPort === 'number' &&
-    (n.pid === null || typeof n.pid === 'number') &&
-    typeof n.dir === 'string' &&
-    typeof n.logFile === 'string'
-  );
 }
 
 function isSecurity(x: unknown): x is LabSecurityState {
@@ -59,13 +42,14 @@ export async function readLabState(stateDir: string): Promise<LabState | null> {
   if (typeof raw !== 'object' || raw === null) return null;
   const s = raw as Record<string, unknown>;
   if (!isLabVersion(s.version) || typeof s.fullVersion !== 'string' || !Array.isArray(s.nodes)) return null;
-  if (!s.nodes.every(isNode) || typeof s.heap !== 'string' || typeof s.startedAt !== 'string') return null;
+  const stored = storedLabNodes(s);
+  if (!stored || typeof s.heap !== 'string' || typeof s.startedAt !== 'string') return null;
   if (s.datacenters !== undefined && s.datacenters !== 1 && s.datacenters !== 2) return null;
   if (s.net !== undefined && (typeof s.net !== 'string' || !/^127\.\d{1,3}\.\d{1,3}$/.test(s.net))) return null;
   const security = isSecurity(s.security) ? s.security : undefined;
   if (s.security !== undefined && !security) return null;
   // A lab.json from before 2-DC labs existed has no DC fields: such a lab was single-DC (SimpleSnitch).
-  const nodes: LabNode[] = s.nodes.map((n) => ({ ...n, datacenter: n.datacenter ?? LAB_DATACENTER, rack: n.rack ?? LAB_RACK }));
+  const nodes: LabNode[] = stored.map((n) => ({ ...n, datacenter: n.datacenter ?? LAB_DATACENTER, rack: n.rack ?? LAB_RACK }));
   return {
     version: s.version,
     fullVersion: s.fullVersion,
