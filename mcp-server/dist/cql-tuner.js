@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "95d2b23a721c4fdf8124e78fee919d19f76360936a9a6ca601809aed35b6ab11" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "b5fa7052d5431de08159d6f87739de4a330408bbe136afaa5b1ffe2746588ffc" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "f89adfc5dd55438af4d1c5dbd58a769929bd0a11ff2d72f5fea99d687c120a69" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "181db91818a6eea585c07cdbe2e8cf5895e33ecdefffb3fa452e8d248c190b96" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "f675330455027cdabe3c99b2c2d4d90d198c373747953a5f467f2d7911bdd5fb" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "b5fa7052d5431de08159d6f87739de4a330408bbe136afaa5b1ffe2746588ffc" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "f89adfc5dd55438af4d1c5dbd58a769929bd0a11ff2d72f5fea99d687c120a69" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "89075746e842b1720b065ff3c170d9f9b4c46bd93a8b6c3b94155206ebb03343" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
