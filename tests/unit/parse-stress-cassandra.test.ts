@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseCassandraStress } from '../../mcp-server/src/core/parse/stress/index.js';
 import { corpus, corpusFiles, HAVE_CORPUS } from '../helpers/corpus.js';
@@ -318,5 +319,15 @@ describe('cassandra-stress', () => {
     }
     for (const f of corpusFiles('stress', /^cassandra_stress_.*\.txt$/)) expectTotalOnEveryTruncation(corpus(f));
     for (const f of corpusFiles('local-runs', /^stress_.*\.txt$/)) expectTotalOnEveryTruncation(corpus(f));
+  });
+
+  it("ScyllaDB's cassandra-stress: lower-case Results rows with brackets and no Results: line (scylladb#23376) are the 3.x+ format", () => {
+    const text = readFileSync(new URL('../fixtures/real-world/stress_lowercase-summary-wrapped-gc-lines-local-disk_scylla23376.txt', import.meta.url), 'utf8');
+    const r = parseCassandraStress(text);
+    expect(r.ok).toBe(true);
+    const v = r.ok ? r.value : null;
+    expect(v?.format).toBe('modern');
+    expect(v?.results).toMatchObject({ opRate: 98008, latencyP99Ms: 2.9, latencyMaxMs: 162.9, operationTimeS: 120 });
+    expect(v?.results?.byOperation['insert']?.opRate).toBe(98008);
   });
 });

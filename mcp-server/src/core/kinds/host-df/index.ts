@@ -1,12 +1,12 @@
-/** `df -P -k` / `df -k` pasted or collected (a diagnostic tarball's os-metrics/df): filesystems filling up. */
+/** `df -P -k` / `df -k` / `df -h` pasted or collected (a diagnostic tarball's os-metrics/df): filesystems filling up. */
 import { DF_KIND, parseDf } from '../../parse/host/df.js';
 import { defineKind } from '../types.js';
 import { DF_RULES } from './rules.js';
 
 export const hostDf = defineKind({
   kind: DF_KIND,
-  title: 'df -P -k / df -k (filesystem usage)',
-  signature: /^\s*Filesystem\s+(?:1024|1K)-blocks\s+Used\s+Avail/im,
+  title: 'df -P -k / df -k / df -h (filesystem usage)',
+  signature: /^\s*Filesystem\s+(?:(?:1024|1K)-blocks|Size)\s+Used\s+Avail/im,
   parse: parseDf,
   // A header no log line prints
   order: 'before-logs',

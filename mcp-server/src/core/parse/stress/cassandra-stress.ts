@@ -350,9 +350,12 @@ function parseResultLine(line: string, results: StressResults): boolean {
   return true;
 }
 
-/** One row of the 3.x+ Results block with its per-operation bracket ("Total partitions : 5,000,000 [insert: 5,000,000]"). */
+/**
+ * One row of the 3.x+ Results block with its per-operation bracket ("Total partitions : 5,000,000 [insert: 5,000,000]");
+ * ScyllaDB's cassandra-stress prints the labels in lower case ("op rate : 98,008 op/s [insert: 98,008 op/s]").
+ */
 const RESULT_ROW =
-  /^(?:Op rate|Partition rate|Row rate|Latency (?:mean|median|95th percentile|99th percentile|99\.9th percentile|max)|Total (?:partitions|errors))\s*:\s*[\d.,]+(?:\s*(?:ms|op\/s|pk\/s|row\/s))?\s*\[\w[\w.-]*:/;
+  /^(?:Op rate|Partition rate|Row rate|Latency (?:mean|median|95th percentile|99th percentile|99\.9th percentile|max)|Total (?:partitions|errors))\s*:\s*[\d.,]+(?:\s*(?:ms|op\/s|pk\/s|row\/s))?\s*\[\w[\w.-]*:/i;
 
 function newRun(threadCount: number | null, operation: string | null): StressRun {
   return { threadCount, operation, intervals: [], results: null, improvementPercent: null };
@@ -459,7 +462,8 @@ export const parseCassandraStress = total<CassandraStress>(CASSANDRA_STRESS_KIND
     }
     if (inResults && lastResults) {
       if (parseResultLine(line, lastResults)) {
-        if (/^(?:real op rate|op rate|key rate|latency|interval_)/.test(line)) format = 'legacy';
+        // 2.0's lower-case labels have no per-operation bracket; ScyllaDB's lower-case 3.x+ rows do.
+        if (/^(?:real op rate|op rate|key rate|latency|interval_)/.test(line) && !/\[\w[\w.-]*:/.test(line)) format = 'legacy';
         continue;
       }
       // Other "label : value" lines of the block (2.0 "adjusted op rate stderr : 0") do not end it.
