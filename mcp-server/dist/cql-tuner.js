@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "f675330455027cdabe3c99b2c2d4d90d198c373747953a5f467f2d7911bdd5fb" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "b5fa7052d5431de08159d6f87739de4a330408bbe136afaa5b1ffe2746588ffc" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "f89adfc5dd55438af4d1c5dbd58a769929bd0a11ff2d72f5fea99d687c120a69" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "89075746e842b1720b065ff3c170d9f9b4c46bd93a8b6c3b94155206ebb03343" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "b2b8cb854ecbaeb2170b40714b063bb06f2fa370a483219b48696bc4dd9159c3" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "1bad8d8a95e45d393d5dfea58a2d4bf77e843a367baf4552da001f216e0b936a" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "33a138c045ce0f923ef2e467b5a08ec58a3cce9b5efb92742ee50d8b6fff8903" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "961e05179e65748d2bef116288344df07808dbd17ea3857d9d654f48e53457e3" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
