@@ -9,7 +9,11 @@ import { nodeWindowRates, type CounterReading } from '../../mcp-server/src/core/
 import { familyOf, sourcesOf } from '../../mcp-server/src/core/diagnosis/identity.js';
 import type { NodeFacts } from '../../mcp-server/src/core/facts/node-facts.js';
 
-const base = { recommendation: 'fix it', knowledgeIds: ['table.tombstones-per-read'], confidence: 'high' as const };
+const base: Pick<Finding, 'recommendation' | 'knowledgeIds' | 'confidence'> = {
+  recommendation: 'fix it',
+  knowledgeIds: ['table.tombstones-per-read'],
+  confidence: 'high',
+};
 // Shaped as core/rules/tables.ts and logs.ts write them.
 const fromVtable = (node: string, table: string): Finding => ({
   ...base,
@@ -45,7 +49,7 @@ const f = (id: string, severity: Finding['severity'], node: string, extra: Parti
   title: `${id} on ${node}`,
   evidence: [`${node}: ${id} evidence`],
   recommendation: 'r',
-  knowledgeIds: [id],
+  knowledgeIds: [],
   confidence: 'high',
   ...extra,
 });

@@ -34,7 +34,7 @@ const f = (id: string, severity: Finding['severity'], node = 'n1', extra: Partia
   title: `${id} on ${node}`,
   evidence: [`${node}: ${id}`],
   recommendation: 'r',
-  knowledgeIds: [id],
+  knowledgeIds: [],
   confidence: 'high',
   ...extra,
 });

@@ -1,3 +1,4 @@
+import type { KnowledgeId } from './knowledge/index.js';
 /** What an expert concludes from the numbers, with the evidence. Every rule returns these. */
 export type Severity = 'critical' | 'warning' | 'info';
 
@@ -12,7 +13,7 @@ export interface Finding {
   table?: string;
   recommendation: string;
   /** Knowledge entries (knowledge/*.yaml) whose thresholds or facts the rule used. */
-  knowledgeIds: string[];
+  knowledgeIds: KnowledgeId[];
   /** How sure the rule is: high when measured directly, low when inferred or the data is partial. */
   confidence: 'high' | 'medium' | 'low';
   /** Where the evidence came from ("log", "system_views.tombstones_per_read", "nodetool tablestats"); set by correlation. */

@@ -2,6 +2,7 @@ import { nodeEvidence } from '../core/diagnosis/evidence.js';
 import { detect, judgeOf, SUPPORTED_KINDS } from '../core/detect.js';
 import { nodeFactsFromRaw } from '../core/facts/from-raw.js';
 import type { Finding } from '../core/findings.js';
+import type { KnowledgeId } from '../core/knowledge/index.js';
 import type { LogFacts } from '../core/parse/logs/types.js';
 import { runRules, type RulesResult } from '../core/rules/index.js';
 import { logNodeConfigurationOutcomes } from '../core/rules/log-node-configuration.js';
@@ -17,7 +18,7 @@ import type { InterpretPartReport, InterpretReport } from '../core/reports/inter
 export type { InterpretPartReport, InterpretReport } from '../core/reports/interpret.js';
 
 /** Known nodetool error texts that mean something specific (each is a trap with a knowledge entry). */
-const ERROR_TRAPS: { code: string; knowledgeId: string }[] = [
+const ERROR_TRAPS: { code: string; knowledgeId: KnowledgeId }[] = [
   { code: 'NO_METRIC_YET', knowledgeId: 'trap.nodetool.proxyhistograms-idle-node' },
   { code: 'NODE_STARTING', knowledgeId: 'trap.nodetool.server-not-initialized' },
 ];

@@ -1,12 +1,12 @@
 import { readNamedFile } from '../collect/safe-file.js';
-import { hasKnowledge, knowledge, type KnowledgeId } from '../core/knowledge/index.js';
+import { hasKnowledge, knowledge } from '../core/knowledge/index.js';
 import { parseRulePolicy, type RulePolicy } from '../core/rules/policy.js';
 import { OpError } from './errors.js';
 
 /** The environment variable naming the operator's rule policy file (trusted: the user's own environment). */
 export const RULE_POLICY_ENV = 'CQL_TUNER_RULES';
 
-const hasThresholds = (id: string) => hasKnowledge(id) && knowledge(id as KnowledgeId).thresholds !== undefined;
+const hasThresholds = (id: string) => hasKnowledge(id) && knowledge(id).thresholds !== undefined;
 
 /**
  * The rule policy from the path the user gave (CLI `--rules`) or from CQL_TUNER_RULES; none when neither is set.

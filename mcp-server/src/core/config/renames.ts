@@ -9,17 +9,21 @@
  *   oldNamesOf(newKey)                  → the old names a new key replaces
  *   keyStatus(key, version)             → what a key in a file means on that version
  */
-import { allKnowledge, compareVersionText } from '../knowledge/index.js';
+import { allKnowledge, compareVersionText, hasKnowledge, type KnowledgeId } from '../knowledge/index.js';
 import type { ConfigKeyChange } from '../knowledge/types.js';
 
 export type { ConfigKeyChange } from '../knowledge/types.js';
 
 /** A key change plus the knowledge entry that states it (cite it in findings). */
 export interface KeyChange extends ConfigKeyChange {
-  knowledgeId: string;
+  knowledgeId: KnowledgeId;
 }
 
-const ALL: readonly KeyChange[] = allKnowledge().flatMap((e) => (e.configKeys ?? []).map((r) => ({ ...r, knowledgeId: e.id })));
+// Every entry id is known; the guard only narrows its type.
+const ALL: readonly KeyChange[] = allKnowledge().flatMap((e) => {
+  const id = e.id;
+  return hasKnowledge(id) ? (e.configKeys ?? []).map((r) => ({ ...r, knowledgeId: id })) : [];
+});
 
 const BY_KEY = new Map<string, KeyChange[]>();
 for (const c of ALL) BY_KEY.set(c.key, [...(BY_KEY.get(c.key) ?? []), c]);

@@ -52,8 +52,8 @@ export function knowledge(id: KnowledgeId): KnowledgeEntry {
   return e;
 }
 
-/** True when the id exists (for code that must not throw, e.g. rendering a cited id). */
-export function hasKnowledge(id: string): boolean {
+/** True when the id exists (for code that must not throw, e.g. rendering a cited id, or an id read from data). */
+export function hasKnowledge(id: string): id is KnowledgeId {
   return BY_ID.has(id);
 }
 

@@ -3,7 +3,7 @@
  * changed first, what moved with it, and findings that cite the series and the times.
  */
 import type { Finding } from '../findings.js';
-import { threshold } from '../knowledge/index.js';
+import { threshold, type KnowledgeId } from '../knowledge/index.js';
 import { findChange, type ChangePoint } from './change-point.js';
 import { summarise, type Series, type SeriesSummary } from './series.js';
 import { nodeOfInstance, type Exporter, type SignalSpec } from './signals.js';
@@ -54,7 +54,7 @@ export interface MetricsAnalysis {
   tables: TableSignalView[];
 }
 
-const KNOWLEDGE: Partial<Record<SignalSpec['id'], string[]>> = {
+const KNOWLEDGE: Partial<Record<SignalSpec['id'], KnowledgeId[]>> = {
   scrape_up: ['gossip.conviction-silence'],
   read_p99: ['latency.coordinator-read-p99'],
   write_p99: ['latency.coordinator-write-p99'],

@@ -5,6 +5,7 @@
  * table, the node and the time.
  */
 import type { Finding } from '../findings.js';
+import type { KnowledgeId } from '../knowledge/index.js';
 import { findChange, type ChangePoint } from './change-point.js';
 import { summarise, type SeriesSummary } from './series.js';
 import { EXPORTER_NAMES, nodeOfInstance, type Exporter, type SignalSpec } from './signals.js';
@@ -36,7 +37,7 @@ export interface TableSignalView {
   leftOut: number;
 }
 
-const KNOWLEDGE: Partial<Record<SignalSpec['id'], string[]>> = {
+const KNOWLEDGE: Partial<Record<SignalSpec['id'], KnowledgeId[]>> = {
   table_read_p99: ['latency.local-read-p99'],
   table_write_p99: ['latency.local-write-p99'],
   table_sstables_per_read: ['table.sstables-per-read'],

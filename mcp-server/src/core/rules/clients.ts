@@ -2,7 +2,7 @@ import { maxOf, pushTo } from '../arrays.js';
 import type { NodeEvidence } from '../diagnosis/evidence.js';
 import type { ClientFact } from '../facts/node-facts.js';
 import type { Finding } from '../findings.js';
-import { compareVersionText, valueOf, versionInRange } from '../knowledge/index.js';
+import { compareVersionText, valueOf, versionInRange, type KnowledgeId } from '../knowledge/index.js';
 import { finding, fmtNum, grade, outcome, pushFinding, type Rule, type RuleContext } from './rule.js';
 
 /** Evidence lines kept per finding: enough to act on, bounded for a hostile paste of 100k connections. */
@@ -16,7 +16,7 @@ interface Conn extends ClientFact {
 interface Minimum {
   driver: RegExp;
   label: string;
-  knowledgeId: string;
+  knowledgeId: KnowledgeId;
   min: (product: string | undefined, version: string | undefined, tablets: boolean) => string | null;
 }
 

@@ -135,8 +135,8 @@ export function yamlKeyRules(y: CassandraYaml, ctx: ConfigContext = {}): KindRul
   const deprecated: string[] = [];
   const renamed: KeyChange[] = [];
   // The entries that state each removal (4.0 Thrift keys, 5.0 leftovers), cited by the findings.
-  const removedKb = new Set<string>();
-  const removedLaterKb = new Set<string>();
+  const removedKb = new Set<KnowledgeId>();
+  const removedLaterKb = new Set<KnowledgeId>();
   for (const k of keys) {
     // Unknown version (an old-style file): judge it as current for its own era; later removals become upgrade notes.
     const st = keyStatus(k, version ?? '0.0');
@@ -288,7 +288,7 @@ export function yamlValueRules(y: CassandraYaml, ctx: ConfigContext = {}): KindR
     { field: 'counterWriteRequestTimeoutMs', kb: 'config.counter-write-request-timeout.default' },
   ];
   const raised: string[] = [];
-  const kbs: string[] = [];
+  const kbs: KnowledgeId[] = [];
   let worst: 'warning' | 'critical' | null = null;
   for (const t of timeouts) {
     const v = a[t.field];
@@ -636,7 +636,7 @@ export function jvmRules(j: JvmOptions, ctx: ConfigContext = {}): KindRuleOutcom
         evidence: [`${src}: ${removed.map((f) => `${f.raw} (line ${f.line})`).join(', ')}${ignored ? '; -XX:+IgnoreUnrecognizedVMOptions is set' : ''}`],
         recommendation:
           'Replace them with unified logging, e.g. -Xlog:gc*,safepoint:file=/var/log/cassandra/gc.log:time,uptime:filecount=10,filesize=10M (Cassandra ships this in jvm11-server.options / jvm17-server.options).',
-        knowledgeIds: ['config.jvm.jdk8-gc-log-flags-removed', ...(ctx.jdk === undefined ? ['config.jvm.cassandra-5.0-jdk'] : [])],
+        knowledgeIds: ['config.jvm.jdk8-gc-log-flags-removed', ...(ctx.jdk === undefined ? (['config.jvm.cassandra-5.0-jdk'] satisfies KnowledgeId[]) : [])],
         confidence: 'high',
       });
     }
@@ -729,7 +729,7 @@ export function scyllaYamlRules(y: CassandraYaml, ctx: ConfigContext = {}): Kind
       recommendation:
         'Remove them: ScyllaDB sizes concurrency, memtables and caches per shard by itself, so these values do nothing and mislead readers of the file' +
         (streamCap ? '; to cap streaming set stream_io_throughput_mb_per_sec (MiB/s for the whole node).' : '.'),
-      knowledgeIds: ['config.scylla.ignored-cassandra-keys', ...(streamCap ? ['streaming.scylla.stream-io-throughput'] : [])],
+      knowledgeIds: ['config.scylla.ignored-cassandra-keys', ...(streamCap ? (['streaming.scylla.stream-io-throughput'] satisfies KnowledgeId[]) : [])],
       confidence: 'high',
     });
   }

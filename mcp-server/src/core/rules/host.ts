@@ -34,7 +34,7 @@ function finding(
   title: string,
   evidence: string[],
   recommendation: string,
-  knowledgeIds: string[],
+  knowledgeIds: KnowledgeId[],
   f: HostFacts,
   confidence: Finding['confidence'] = 'high',
 ): Finding {
@@ -162,7 +162,7 @@ function gradeDevice(ss: DiskSample[]) {
 
 type Graded = { dev: string; ss: DiskSample[]; g: ReturnType<typeof gradeDevice> };
 
-const VERDICT_TEXT: Record<Verdict, { id: string; recommendation: string; kids: string[]; confidence: Finding['confidence'] }> = {
+const VERDICT_TEXT: Record<Verdict, { id: string; recommendation: string; kids: KnowledgeId[]; confidence: Finding['confidence'] }> = {
   saturated: {
     id: 'host.disk.saturated',
     recommendation:

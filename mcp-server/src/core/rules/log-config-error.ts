@@ -5,10 +5,11 @@
  */
 import { allKeyChanges, keyStatus } from '../config/renames.js';
 import type { Finding } from '../findings.js';
+import type { KnowledgeId } from '../knowledge/index.js';
 import type { LogExample, LogFacts } from '../parse/logs/types.js';
 
 /** What the record says about one setting, in a few words ("removed in 4.0", "renamed read_request_timeout in 4.1"). */
-function verdict(key: string): { text: string; knowledgeId: string } | null {
+function verdict(key: string): { text: string; knowledgeId: KnowledgeId } | null {
   const s = keyStatus(key);
   if (s.status === 'removed')
     return { text: `${key}: removed in ${s.change.since}${s.change.replacement ? ` (use ${s.change.replacement})` : ''}`, knowledgeId: s.change.knowledgeId };
@@ -24,7 +25,7 @@ function verdict(key: string): { text: string; knowledgeId: string } | null {
   return null;
 }
 
-const FIX: Record<string, { fix: string; knowledgeId: string }> = {
+const FIX: Record<string, { fix: string; knowledgeId: KnowledgeId }> = {
   'unknown-keys': {
     fix: 'Remove the named properties from cassandra.yaml (or rename them to what this version calls them), then start the node again.',
     knowledgeId: 'config.unknown-key-refused',
@@ -47,7 +48,7 @@ export function configErrorFinding(node: string, l: LogFacts, ex: (node: string,
   const c = l.configErrors;
   if (!c?.count) return null;
   const main = c.byType.find((t) => t.type !== 'other')?.type ?? 'other';
-  const verdicts = c.settings.map(verdict).filter((v): v is { text: string; knowledgeId: string } => v !== null);
+  const verdicts = c.settings.map(verdict).filter((v): v is { text: string; knowledgeId: KnowledgeId } => v !== null);
   const named = c.settings.length ? `: ${c.settings.slice(0, 6).join(', ')}${c.settings.length > 6 ? ', …' : ''}` : '';
   const line = ex(node, l.events.configError.worst[0]);
   return {

@@ -239,7 +239,7 @@ function limits(f: OsFacts): KindRuleOutcome {
   if (f.process === null) return skip('limits', checks, 'no Cassandra/ScyllaDB process found on the host (or /proc/PID not readable)');
   const l = f.process.limits;
   const bad: string[] = [];
-  const ids: string[] = [];
+  const ids: KnowledgeId[] = [];
   const atLeast = (key: string, id: KnowledgeId) => {
     const want = numberOf(id);
     const v = l[key]?.soft;
@@ -248,7 +248,7 @@ function limits(f: OsFacts): KindRuleOutcome {
       ids.push(id);
     }
   };
-  const unlimited = (key: string, id: string) => {
+  const unlimited = (key: string, id: KnowledgeId) => {
     const v = l[key]?.soft;
     if (v !== undefined && v !== null && v !== 'unlimited') {
       bad.push(`${key} ${v} (not unlimited)`);
@@ -412,7 +412,7 @@ function keepalive(f: OsFacts): KindRuleOutcome {
   }
   const want = { time: numberOf('os.tcp-keepalive'), intvl: numberOf('os.tcp-keepalive-intvl'), probes: numberOf('os.tcp-keepalive-probes') };
   const off: string[] = [];
-  const ids: string[] = [];
+  const ids: KnowledgeId[] = [];
   if (f.tcpKeepaliveTime !== null && f.tcpKeepaliveTime > want.time) {
     off.push(`tcp_keepalive_time ${f.tcpKeepaliveTime} s > ${want.time} s`);
     ids.push('os.tcp-keepalive');
@@ -459,8 +459,8 @@ function tcpBuffers(f: OsFacts): KindRuleOutcome {
   const core = numberOf('os.net.core-buffer-max');
   const tcp = numberOf('os.net.tcp-buffer-max');
   const low: string[] = [];
-  const ids = new Set<string>();
-  const need = (name: string, v: number | null, want: number, id: string) => {
+  const ids = new Set<KnowledgeId>();
+  const need = (name: string, v: number | null, want: number, id: KnowledgeId) => {
     if (v !== null && v < want) {
       low.push(`${name} ${v} (${bytes(v)}) < ${want}`);
       ids.add(id);

@@ -2,6 +2,7 @@ import { maxOf, minOf, pushTo } from '../arrays.js';
 import type { NodeEvidence } from '../diagnosis/evidence.js';
 import { isSystemKeyspace, type ClusterFacts, type RingTokensFact } from '../facts/from-cluster.js';
 import type { Finding } from '../findings.js';
+import type { KnowledgeId } from '../knowledge/index.js';
 import type { NodetoolRing } from '../parse/nodetool/ring.js';
 import type { NodetoolStatus } from '../parse/nodetool/status.js';
 import {
@@ -144,7 +145,11 @@ function skewFindings(ctx: RuleContext, r: OwnershipResult, label: string, sourc
           ? 'Mixed num_tokens drive this: align num_tokens on new nodes and replace the outliers.'
           : 'Token placement is uneven (random tokens or few vnodes). New nodes should join with allocate_tokens_for_local_replication_factor set to the ' +
             'keyspace RF; to even out existing nodes, add allocator-placed nodes or replace the most-loaded ones.',
-      knowledgeIds: ['topology.ownership-imbalance', 'config.num-tokens.default', ...(tokenCounts.size > 1 ? ['topology.token-count'] : [])],
+      knowledgeIds: [
+        'topology.ownership-imbalance',
+        'config.num-tokens.default',
+        ...(tokenCounts.size > 1 ? (['topology.token-count'] satisfies KnowledgeId[]) : []),
+      ],
       confidence: primaryOnly ? 'low' : 'high',
     });
   }

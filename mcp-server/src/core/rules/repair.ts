@@ -3,7 +3,7 @@ import { parseDurationMs } from '../parse/config/units.js';
 import type { NodeEvidence } from '../diagnosis/evidence.js';
 import { isSystemKeyspace, timestampMs, type ClusterFacts, type RepairRunFact, type TableOptionsFact } from '../facts/from-cluster.js';
 import type { Finding } from '../findings.js';
-import { knowledge, numberOf } from '../knowledge/index.js';
+import { knowledge, numberOf, type KnowledgeId } from '../knowledge/index.js';
 import { tabletRepairState, type TabletRepairFact } from '../facts/scylla-tablets.js';
 import { replicationFromMap } from '../planners/token-balance.js';
 import { fmtNum, outcome, skipped, type Rule } from './rule.js';
@@ -106,18 +106,17 @@ const HISTORY_NAME: Record<RepairRunFact['source'], string> = {
 };
 
 /** Where the history came from, and how many days it covers (null: as long as the cluster kept it). */
-function historyScope(c: ClusterFacts): { names: string; days: number | null; knowledgeIds: string[] } {
+function historyScope(c: ClusterFacts): { names: string; days: number | null; knowledgeIds: KnowledgeId[] } {
   const kinds = [...new Set([...(c.repairSources ?? []), ...(c.repairs ?? []).map((r) => r.source)])];
   if (!kinds.length) kinds.push('parent_repair_history');
   const retention = (k: RepairRunFact['source']) =>
     k === 'parent_repair_history' ? numberOf('repair.history-ttl') : k === 'reaper' ? numberOf('repair.reaper-history-days') : null;
   const spans = kinds.map(retention);
   const days = spans.some((d) => d === null) ? null : Math.max(...(spans as number[]));
-  const knowledgeIds = [
-    ...(kinds.includes('parent_repair_history') ? ['repair.history-ttl'] : []),
-    ...(kinds.includes('reaper') ? ['repair.reaper-history-days'] : []),
-    ...(kinds.includes('scylla.tablets') ? ['scylla.tablets.repair-time'] : []),
-  ];
+  const knowledgeIds: KnowledgeId[] = [];
+  if (kinds.includes('parent_repair_history')) knowledgeIds.push('repair.history-ttl');
+  if (kinds.includes('reaper')) knowledgeIds.push('repair.reaper-history-days');
+  if (kinds.includes('scylla.tablets')) knowledgeIds.push('scylla.tablets.repair-time');
   return { names: kinds.map((k) => HISTORY_NAME[k]).join(' and '), days, knowledgeIds };
 }
 
@@ -259,7 +258,7 @@ export function failedRepairFindings(repairs: readonly RepairRunFact[]): Finding
         ...(byReaper ? ["Open these runs in Reaper (last_event says why they stopped) and read Reaper's log and the nodes' logs."] : []),
         'A failed or aborted run repaired nothing it can be counted on for: run it again to the end.',
       ].join(' '),
-      knowledgeIds: ['repair.within-gc-grace', ...(byReaper ? ['repair.reaper-history-days'] : [])],
+      knowledgeIds: ['repair.within-gc-grace', ...(byReaper ? (['repair.reaper-history-days'] satisfies KnowledgeId[]) : [])],
       confidence: 'high',
     },
   ];

@@ -5,6 +5,7 @@
  */
 import type { NodeEvidence } from '../diagnosis/evidence.js';
 import type { Finding, Severity } from '../findings.js';
+import type { KnowledgeId } from '../knowledge/index.js';
 import type { LogFacts } from '../parse/logs/types.js';
 import type { SlowOperation, SlowQueries } from '../parse/logs/slow-queries.js';
 import type { KindRuleOutcome, KindRules } from './per-kind.js';
@@ -122,7 +123,7 @@ function noticesOnly(v: SlowQueries): Finding | null {
     recommendation:
       'Read debug.log around the same times (grep -A 60 "operations were slow\\|operations timed out" debug.log): ' +
       'it names each read, its table and its time.',
-    knowledgeIds: ['logs.slow-query.log-timeout', ...(v.notices.timedOut ? ['logs.slow-query.timed-out'] : [])],
+    knowledgeIds: ['logs.slow-query.log-timeout', ...(v.notices.timedOut ? (['logs.slow-query.timed-out'] satisfies KnowledgeId[]) : [])],
     confidence: 'medium',
     when: 'in the logs',
   };

@@ -4,7 +4,7 @@
  * limits, impossible values and the tool's own A/B significance. PURE: reads StressFacts (core/stress/facts.ts).
  */
 import type { Finding, Severity } from '../findings.js';
-import { numberOf, threshold } from '../knowledge/index.js';
+import { numberOf, threshold, type KnowledgeId } from '../knowledge/index.js';
 import { median, stressFacts, type IntervalFacts, type StressFacts } from '../stress/facts.js';
 import { fmtNum, grade, outcomeOf, PACK, skipped } from './rule.js';
 import type { KindRuleOutcome, KindRules } from './per-kind.js';
@@ -21,7 +21,7 @@ function finding(
   title: string,
   evidence: string[],
   recommendation: string,
-  knowledgeIds: string[],
+  knowledgeIds: KnowledgeId[],
   confidence: Finding['confidence'] = 'high',
 ): Finding {
   return { id, severity, title, evidence, recommendation, knowledgeIds, confidence };

@@ -4,7 +4,7 @@
  * Values stay raw strings here; each format escapes them its own way (cluster data is untrusted).
  */
 import type { Finding } from '../../core/findings.js';
-import { hasKnowledge, knowledge, type KnowledgeId } from '../../core/knowledge/index.js';
+import { hasKnowledge, knowledge } from '../../core/knowledge/index.js';
 import type { DiagnosisReport } from '../../core/reports/diagnosis.js';
 import { renderWindow } from '../diagnosis.js';
 import { windowCharts, type WindowChart } from './window-charts.js';
@@ -36,7 +36,7 @@ function references(findings: Finding[]): ReportReference[] {
   const ids = [...new Set(findings.flatMap((f) => [...f.knowledgeIds, ...(f.chain?.effects ?? []).flatMap((e) => e.knowledgeIds)]))].sort();
   return ids.map((id) => {
     if (!hasKnowledge(id)) return { id, statement: '(not in this version of the knowledge base)', sources: [] };
-    const e = knowledge(id as KnowledgeId);
+    const e = knowledge(id);
     return { id, statement: e.statement, sources: e.sources.map((s) => ({ title: s.title, url: s.url ?? s.ref ?? null })) };
   });
 }
