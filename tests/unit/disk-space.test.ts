@@ -28,7 +28,11 @@ describe('df -P -k parser', () => {
   });
 
   it('is total: other text is refused with a reason, a stray line becomes a warning', () => {
-    expect(parseDf('Filesystem Size Used Avail Use% Mounted on\n/dev/sda 10G 1G 9G 10% /').ok).toBe(false);
+    // df -i counts inodes, not space: refused. df -h is read, its rounded figures flagged as approximate.
+    expect(parseDf('Filesystem Inodes IUsed IFree IUse% Mounted on\n/dev/sda 655360 1000 654360 1% /').ok).toBe(false);
+    const h = parseDf('Filesystem Size Used Avail Use% Mounted on\n/dev/sda 10G 1G 9G 10% /');
+    expect(h.ok && h.value[0]).toMatchObject({ sizeKiB: 10 * 1024 ** 2, usedPct: 10 });
+    expect(h.ok && h.warnings.join(' ')).toMatch(/approximate/);
     expect(parseDf('').ok).toBe(false);
     const r = parseDf(`${NEAR_FULL}garbage line\n`);
     expect(r.ok && r.warnings.length).toBe(1);
