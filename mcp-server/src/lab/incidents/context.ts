@@ -25,6 +25,48 @@ import type { IncidentContext, LatteRun } from './types.js';
 
 type Client = InstanceType<typeof cassandra.Client>;
 
+const CQL_ATTEMPTS = 3;
+const CQL_RETRY_MS = 5_000;
+
+/** The driver's error with each host's own reason ("All host(s) tried… See innerErrors" says nothing by itself). */
+export function driverErrorText(e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  const inner = (e as { innerErrors?: Record<string, unknown> } | null)?.innerErrors;
+  const hosts = Object.entries(inner ?? {}).map(([h, err]) => `${h}: ${err instanceof Error ? err.message : String(err)}`);
+  return hosts.length ? `${msg.replace(/\s*See innerErrors\.?$/, '')} (${hosts.join('; ')})` : msg;
+}
+
+/**
+ * One request of an incident. Every statement an incident sends is idempotent (DDL with IF [NOT] EXISTS, writes by
+ * key), so a request no host could answer in time is tried again: on a 2-core host three freshly started nodes can
+ * miss one (clean-clone CI, node-down, 2026-11-29). Anything else, or the last failure, names each host's reason.
+ */
+export async function executeIdempotent(
+  client: Pick<Client, 'execute'>,
+  query: string,
+  params: unknown[],
+  opts: cassandra.QueryOptions,
+  retryMs = CQL_RETRY_MS,
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client.execute(query, params, opts);
+      return;
+    } catch (e) {
+      const name = e instanceof Error ? e.name : '';
+      if ((name === 'NoHostAvailableError' || name === 'OperationTimedOutError') && attempt < CQL_ATTEMPTS) {
+        await new Promise((r) => setTimeout(r, retryMs * attempt));
+        continue;
+      }
+      throw new OpError(
+        'INCIDENT_CQL_FAILED',
+        `${query.slice(0, 120)} failed${attempt > 1 ? ` after ${attempt} attempts` : ''}: ${driverErrorText(e)}`,
+        'Check the lab with `cql-tuner lab status` (every node UN?) and its logs, then run the incident again.',
+      );
+    }
+  }
+}
+
 const NODETOOL_TIMEOUT_MS = 300_000;
 
 /** latte's argv for one run: pure, so tests can check exactly what an incident starts. */
@@ -125,7 +167,7 @@ export async function realContext(state: LabState, onProgress: ProgressFn = () =
   const ctx: RealContext = {
     state,
     async cql(query, params, opts = {}) {
-      await client.execute(query, params ?? [], {
+      await executeIdempotent(client, query, params ?? [], {
         prepare: (params?.length ?? 0) > 0,
         host: hostOf(opts.node ?? 1),
         consistency: opts.consistency === 'all' ? consistencies.all : consistencies.one,
@@ -134,7 +176,7 @@ export async function realContext(state: LabState, onProgress: ProgressFn = () =
     async cqlMany(query, rows, concurrency = 32) {
       for (let i = 0; i < rows.length; i += concurrency) {
         const opts = { prepare: true, host: hostOf(1), consistency: consistencies.one };
-        await Promise.all(rows.slice(i, i + concurrency).map((r) => client.execute(query, r, opts)));
+        await Promise.all(rows.slice(i, i + concurrency).map((r) => executeIdempotent(client, query, r, opts)));
       }
     },
     async nodetool(index, args) {
