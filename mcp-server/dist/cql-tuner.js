@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "858159bae88c898661f653b6fafccdf1f6a2618dea7e7f1f8c7f3d58a25b84c3" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "98b2cb8e20613e74d8b217d62e2846eeaf0c93fa4eb969535db4a6c0159157e9" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "476dd80c9c2f842010b1263de772f0b8047ee2151011bad01128fe348c58be13" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "79080406bbd449261f8f8386113b0feff91eaedeb30d46d2c912aa81394e8071" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "99dd8a128fa96830b5040e5d2cd34c7d6891a391a8e1fa8746f8e0f94ab0161a" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "98b2cb8e20613e74d8b217d62e2846eeaf0c93fa4eb969535db4a6c0159157e9" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "476dd80c9c2f842010b1263de772f0b8047ee2151011bad01128fe348c58be13" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "79080406bbd449261f8f8386113b0feff91eaedeb30d46d2c912aa81394e8071" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
