@@ -4,11 +4,14 @@
  */
 export interface StoredLabNode {
   index: number;
+  /** 127.0.0.N */
   host: string;
   cqlPort: 9042;
+  /** 7199, 7299, 7399 (JMX listens on 127.0.0.1 for every node; other ports on a CQL_TUNER_LAB_NET lab). */
   jmxPort: number;
   pid: number | null;
   dir: string;
+  /** logs/system.log */
   logFile: string;
   /** Absent in lab.json written before 2-DC labs existed. */
   datacenter?: string;

@@ -1,17 +1,9 @@
+import type { StoredLabNode } from '../core/lab-node-record.js';
 import type { LabSecurityOptions } from './security.js';
 import type { LabVersion } from './versions.js';
 
-export interface LabNode {
-  index: number;
-  /** 127.0.0.N */
-  host: string;
-  cqlPort: 9042;
-  /** 7199, 7299, 7399 (JMX listens on 127.0.0.1 for every node; other ports on a CQL_TUNER_LAB_NET lab). */
-  jmxPort: number;
-  pid: number | null;
-  dir: string;
-  /** logs/system.log */
-  logFile: string;
+/** A lab node as lab.json stores it, with the DC fields that older files may lack filled in. */
+export interface LabNode extends Omit<StoredLabNode, 'datacenter' | 'rack'> {
   /** datacenter1, or datacenter2 for node 3 of a 2-DC lab. */
   datacenter: string;
   rack: string;
