@@ -1,5 +1,5 @@
 /**
- * `logs --grep` / analyze_logs `grep`: a pattern searched through log files, matches counted per time bucket
+ * `logs --grep` / MCP grep_logs: a pattern searched through log files, matches counted per time bucket
  * (core/parse/logs/grep.ts). The pattern may come from an MCP argument, so a regex runs on RE2 semantics (re2js:
  * linear time, no backtracking), never on JavaScript's backtracking engine; a literal (the default) is a substring.
  * Files are opened like every named file (collect/safe-file.ts); .gz files are inflated on the way.
@@ -8,7 +8,10 @@ import { createGunzip } from 'node:zlib';
 import { z } from 'zod';
 import { openNamedFile, streamOpened } from '../collect/safe-file.js';
 import { LogGrep } from '../core/parse/logs/grep.js';
+import type { GrepFilesResult } from '../core/reports/logs.js';
 import { OpError } from './errors.js';
+
+export type { GrepFilesResult };
 
 export interface GrepRequest {
   pattern: string;
@@ -52,10 +55,6 @@ export async function grepMatcher(req: GrepRequest): Promise<(line: string) => b
   }
   return (s) => re.matcher(s).find();
 }
-
-import type { GrepFilesResult } from '../core/reports/logs.js';
-
-export type { GrepFilesResult };
 
 /** Searches the files one after another (a node's logs: times run on across them). */
 export async function grepLogFiles(paths: string[], req: GrepRequest, opts: { signal?: AbortSignal } = {}): Promise<GrepFilesResult> {
