@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { LocalTarget } from '../../mcp-server/src/collect/local-target.js';
 import { readOs } from '../../mcp-server/src/collect/storage/read-os.js';
 import { heapFromCmdline, parseProcLimits } from '../../mcp-server/src/core/rules/os.js';
-import { auditOs, renderAuditOs } from '../../mcp-server/src/ops/audit-os.js';
+import { auditOs } from '../../mcp-server/src/ops/audit-os.js';
+import { renderAuditOs } from '../../mcp-server/src/render/audit-os.js';
 import { FIXTURES_DIR } from '../helpers/corpus.js';
 
 const tree = (n: string) => join(FIXTURES_DIR, 'storage', n);

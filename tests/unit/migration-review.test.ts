@@ -7,7 +7,8 @@ import { buildProgram } from '../../mcp-server/src/cli/main.js';
 import { reviewMigration, upgradePath, type MigrationReview } from '../../mcp-server/src/core/migration/index.js';
 import { parseCqlSchema, type CqlSchema } from '../../mcp-server/src/core/parse/schema/index.js';
 import { createServer } from '../../mcp-server/src/mcp/server.js';
-import { clusterFactsFromSnapshot, migrationReview, renderMigrationReview } from '../../mcp-server/src/ops/migration.js';
+import { clusterFactsFromSnapshot, migrationReview } from '../../mcp-server/src/ops/migration.js';
+import { renderMigrationReview } from '../../mcp-server/src/render/migration-review.js';
 import { corpus, HAVE_CORPUS } from '../helpers/corpus.js';
 import { labSnapshot } from './schema-migration-lab-snapshot.js';
 

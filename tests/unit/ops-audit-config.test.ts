@@ -7,7 +7,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../mcp-server/src/mcp/server.js';
-import { auditConfig, auditConfigTexts, configKindOf, renderAuditConfig, type AuditConfigReport } from '../../mcp-server/src/ops/audit-config.js';
+import { auditConfig, auditConfigTexts, configKindOf } from '../../mcp-server/src/ops/audit-config.js';
+import type { AuditConfigReport } from '../../mcp-server/src/core/reports/audit-config.js';
+import { renderAuditConfig } from '../../mcp-server/src/render/audit-config.js';
 import { buildProgram } from '../../mcp-server/src/cli/main.js';
 import { CORPUS_DIR, FIXTURES_DIR, HAVE_CORPUS, corpus, fixture } from '../helpers/corpus.js';
 

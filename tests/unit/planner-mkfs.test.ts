@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { assertDryRun, planMkfs } from '../../mcp-server/src/core/planners/mkfs.js';
-import { planMkfsOnHost, renderPlanMkfs } from '../../mcp-server/src/ops/plan-mkfs.js';
+import { planMkfsOnHost } from '../../mcp-server/src/ops/plan-mkfs.js';
+import { renderPlanMkfs } from '../../mcp-server/src/render/plan-mkfs.js';
 import { FIXTURES_DIR } from '../helpers/corpus.js';
 
 const dev = (name: string, phys: number | null, logical: number | null = 512) => ({

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../mcp-server/src/cli/main.js';
 import { planScaling } from '../../mcp-server/src/core/planners/scaling.js';
 import { createServer } from '../../mcp-server/src/mcp/server.js';
-import { estimateScaling, renderScaling } from '../../mcp-server/src/ops/scaling.js';
+import { estimateScaling } from '../../mcp-server/src/ops/scaling.js';
+import { renderScaling } from '../../mcp-server/src/render/scaling.js';
 
 // ScyllaDB tablets-vs-vNodes benchmark, Cassandra column (kb:scaling.bootstrap.exponent): 3 → 27 nodes in
 // batches of 3, 2 TB, first step 24 min.

@@ -10,7 +10,8 @@ import { parsePostgresDdl, type PgSchema } from '../../mcp-server/src/core/parse
 import { parseCqlSchema } from '../../mcp-server/src/core/parse/schema/index.js';
 import { schemaRules } from '../../mcp-server/src/core/rules/schema.js';
 import { createServer } from '../../mcp-server/src/mcp/server.js';
-import { migrationReview, renderMigrationReview } from '../../mcp-server/src/ops/migration.js';
+import { migrationReview } from '../../mcp-server/src/ops/migration.js';
+import { renderMigrationReview } from '../../mcp-server/src/render/migration-review.js';
 
 const FIX = resolve(import.meta.dirname, '../fixtures/postgres');
 const SHOP = join(FIX, 'shop-pg_dump.sql');

@@ -9,11 +9,11 @@ import { z } from 'zod';
 import { basename, join } from 'node:path';
 import { namedDirectory, readNamedFile } from '../collect/safe-file.js';
 import { configDrift, type DriftReport } from '../core/config/drift.js';
-import { severityCounts, worstFirst, type Finding } from '../core/findings.js';
+import { severityCounts, worstFirst } from '../core/findings.js';
 import { parseCassandraYaml, parseJvmOptions, type CassandraYaml, type JvmOptions } from '../core/parse/config/index.js';
 import { cassandraYamlRules, jvmRules, type ConfigContext } from '../core/rules/config.js';
 import type { KindRuleOutcome } from '../core/rules/per-kind.js';
-import { renderChecked, renderFinding } from '../render/interpret.js';
+import type { AuditConfigReport, AuditInputSummary, ConfigInputKind } from '../core/reports/audit-config.js';
 import { OpError } from './errors.js';
 import { auditK8sText } from './k8s-audit.js';
 import { looksLikeK8sResource } from '../core/parse/k8s/resources.js';
@@ -55,9 +55,6 @@ export const auditConfigInputSchema = z.object({
   detail: z.boolean().default(false).describe('Show every info finding in the text'),
 });
 
-/** k8s-resource: `kubectl get -o yaml` of a CassandraDatacenter, K8ssandraCluster or ScyllaCluster (ops/k8s-audit.ts). */
-export type ConfigInputKind = 'cassandra-yaml' | 'jvm-options' | 'k8s-resource';
-
 export interface ConfigText {
   /** Where it came from: a path, or "inline cassandra.yaml" … */
   source: string;
@@ -78,27 +75,6 @@ export interface AuditConfigSpec {
   jdk?: number;
   hostRamBytes?: number;
   cores?: number;
-}
-
-export interface AuditInputSummary {
-  source: string;
-  kind: ConfigInputKind | null;
-  ok: boolean;
-  reason?: string;
-  /** cassandra.yaml: the naming era; JVM options: the format. */
-  detail?: string;
-  warnings: string[];
-}
-
-export interface AuditConfigReport {
-  inputs: AuditInputSummary[];
-  context: { version: string | null; jdk: number | null; hostRamBytes: number | null; cores: number | null; jdkFrom?: string };
-  counts: { critical: number; warning: number; info: number };
-  findings: Finding[];
-  checked: { rule: string; checks: string; checked: boolean; skippedBecause?: string; findings: number }[];
-  drift?: DriftReport;
-  /** What reading the inputs decided on the user's behalf (e.g. JDK-specific option files skipped). */
-  notes?: string[];
 }
 
 /** Which parser a text needs: by file name first (cassandra.yaml / jvm*.options / cassandra-env.sh), then content. */
@@ -302,35 +278,4 @@ export async function auditConfig(spec: AuditConfigSpec, snapshot?: ClusterSnaps
   const chars = texts.reduce((n, t) => n + t.text.length, 0);
   const r = await parseOffThread('auditConfigTexts', { texts, spec, ...(snapshot ? { snapshot } : {}) }, { what: 'the configuration texts', chars });
   return notes.length ? { ...r, notes } : r;
-}
-
-const GIB = 1024 ** 3;
-
-export function renderAuditConfig(r: AuditConfigReport, opts: { detail?: boolean } = {}): string {
-  const ctx = [
-    r.context.version ? `Cassandra ${r.context.version}` : 'version not given',
-    r.context.jdk !== null ? `JDK ${r.context.jdk}${r.context.jdkFrom ? ` (from ${basename(r.context.jdkFrom)})` : ''}` : 'JDK not given',
-    r.context.hostRamBytes ? `${(r.context.hostRamBytes / GIB).toFixed(0)} GiB RAM` : 'RAM not given',
-    r.context.cores ? `${r.context.cores} cores` : 'cores not given',
-  ].join(', ');
-  const inputs = [
-    ...r.inputs.map(
-      (i) =>
-        `- ${i.source}: ${i.ok ? `${i.kind} (${i.detail})` : `not read — ${i.reason}`}${i.warnings.length ? `; parser notes: ${i.warnings.slice(0, 3).join('; ')}` : ''}`,
-    ),
-    ...(r.notes ?? []).map((n) => `- note: ${n}`),
-  ];
-  const shown = opts.detail ? r.findings : r.findings.filter((f) => f.severity !== 'info' || f.id === 'config.yaml.naming');
-  const hidden = r.findings.length - shown.length;
-  const body = shown.length ? shown.map(renderFinding).join('\n') : 'No findings: nothing in these files crossed a threshold.';
-  return [
-    `Config audit: ${r.counts.critical} critical, ${r.counts.warning} warning, ${r.counts.info} info (${ctx})`,
-    ...inputs,
-    '',
-    body,
-    ...(hidden ? [`(${hidden} more info finding(s); ask for detail to see them)`] : []),
-    '',
-    'Checked:',
-    renderChecked(r.checked),
-  ].join('\n');
 }

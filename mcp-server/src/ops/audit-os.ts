@@ -6,9 +6,10 @@
 import { readOs } from '../collect/storage/read-os.js';
 import { checkedRow } from '../core/rules/rule.js';
 import { readScyllaHost } from '../collect/host-scylla.js';
-import { scyllaHostRules, type ScyllaHostFacts } from '../core/rules/scylla-host.js';
-import { worstFirst, type Finding } from '../core/findings.js';
-import { osRules, type OsFacts } from '../core/rules/os.js';
+import { scyllaHostRules } from '../core/rules/scylla-host.js';
+import { worstFirst } from '../core/findings.js';
+import { osRules } from '../core/rules/os.js';
+import type { AuditOsReport } from '../core/reports/audit-os.js';
 import { OpError } from './errors.js';
 import type { Target } from '../collect/target.js';
 import { targetOf } from './storage.js';
@@ -31,16 +32,6 @@ export interface AuditOsSpec {
   product?: 'cassandra' | 'scylla';
   pid?: number;
   timeoutMs?: number;
-}
-
-export interface AuditOsReport {
-  target: string;
-  summary: string;
-  facts: OsFacts;
-  /** ScyllaDB host set-up (perftune, cpuset, IRQs, AIO need, descriptors, disk/RAM); only with product scylla. */
-  scyllaHost?: ScyllaHostFacts;
-  findings: Finding[];
-  checked: { rule: string; checks: string; checked: boolean; skippedBecause?: string; findings: number }[];
 }
 
 /** `opts.target` overrides spec.target: the CLI builds it from its trusted --target flag. */
@@ -80,27 +71,4 @@ export async function auditOs(spec: AuditOsSpec, opts: { signal?: AbortSignal; t
     findings,
     checked: outcomes.map(checkedRow),
   };
-}
-
-export function renderAuditOs(r: AuditOsReport): string {
-  const out = [r.summary, ''];
-  if (r.findings.length) {
-    out.push('Findings:');
-    for (const f of r.findings)
-      out.push(`- [${f.severity}] ${f.id}: ${f.title}\n  evidence: ${f.evidence.join('; ')}\n  fix: ${f.recommendation}\n  kb: ${f.knowledgeIds.join(', ')}`);
-  } else out.push('No OS findings.');
-  out.push(
-    '',
-    `Checked: ${
-      r.checked
-        .filter((c) => c.checked)
-        .map((c) => c.rule.replace(/^os:/, ''))
-        .join(', ') || 'nothing'
-    }`,
-  );
-  const skipped = r.checked.filter((c) => !c.checked);
-  if (skipped.length) out.push(`Not checked: ${skipped.map((c) => `${c.rule.replace(/^os:/, '')} (${c.skippedBecause})`).join('; ')}`);
-  if (r.facts.unread.length) out.push(`Not read: ${r.facts.unread.map((u) => `${u.what}: ${u.why}`).join('; ')}`);
-  if (r.scyllaHost?.unread.length) out.push(`ScyllaDB set-up not read: ${r.scyllaHost.unread.map((u) => `${u.what}: ${u.why}`).join('; ')}`);
-  return out.join('\n');
 }

@@ -6,13 +6,9 @@
 import { lstat, stat } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
 import { writeReportFile } from '../collect/report-file.js';
-import { renderReportHtml } from '../render/report/html.js';
-import { renderReportMarkdown } from '../render/report/markdown.js';
-import { CQL_TUNER_VERSION } from '../version.js';
+import { renderReport, type ReportFormat } from '../render/report/index.js';
 import type { DiagnosisReport } from './diagnose.js';
 import { OpError } from './errors.js';
-
-export type ReportFormat = 'markdown' | 'html';
 
 export interface WrittenReport {
   path: string;
@@ -46,11 +42,6 @@ export async function checkReportPath(path: string): Promise<ReportFormat> {
     throw new OpError('NOT_A_FILE', `the report path ${wanted} is ${what}; a report is only written to a regular file`, 'Name a new or a regular file.');
   }
   return format;
-}
-
-export function renderReport(r: DiagnosisReport, format: ReportFormat): string {
-  const by = `cql-tuner ${CQL_TUNER_VERSION}`;
-  return format === 'html' ? renderReportHtml(r, by) : renderReportMarkdown(r, by);
 }
 
 export async function writeDiagnosisReport(r: DiagnosisReport, path: string): Promise<WrittenReport> {

@@ -6,8 +6,9 @@
 import { HostFiles } from '../collect/storage/read-host.js';
 import type { Target } from '../collect/target.js';
 import { parseMountinfo } from '../core/parse/storage/host.js';
-import { parseMkfsXfs, type XfsGeometry } from '../core/parse/storage/mkfs-xfs.js';
-import { assertDryRun, MkfsPlanError, planMkfs, type MkfsDevice, type MkfsPlan, type RaidLevel } from '../core/planners/mkfs.js';
+import { parseMkfsXfs } from '../core/parse/storage/mkfs-xfs.js';
+import { assertDryRun, MkfsPlanError, planMkfs, type MkfsPlan, type RaidLevel } from '../core/planners/mkfs.js';
+import type { PlanMkfsReport } from '../core/reports/plan-mkfs.js';
 import { OpError } from './errors.js';
 import { WatchedTarget } from '../collect/storage/watched-target.js';
 import { targetFailure, targetOf } from './storage.js';
@@ -50,15 +51,6 @@ export interface PlanMkfsSpec {
   /** Run mkfs.xfs -N when the device exists (default true). */
   dryRun?: boolean;
   timeoutMs?: number;
-}
-
-export interface PlanMkfsReport {
-  target: string;
-  plan: MkfsPlan;
-  devices: (MkfsDevice & { source: 'sysfs' | 'given' | 'assumed' })[];
-  dryRun:
-    | { ran: true; argv: string[]; output: string; geometry: XfsGeometry | null; existingFilesystem: boolean; mismatches: string[] }
-    | { ran: false; why: string };
 }
 
 const name = (d: string) => d.replace(/^\/dev\//, '');
@@ -204,26 +196,4 @@ async function dryRun(io: HostFiles, plan: MkfsPlan): Promise<PlanMkfsReport['dr
       mismatches.push(`sunit ${g.value.data.sunitBytes} B ≠ planned ${plan.stripe.suKiB * 1024} B`);
   }
   return { ran: true, argv, output: r.text, geometry: g.ok ? g.value : null, existingFilesystem: existing, mismatches };
-}
-
-export function renderPlanMkfs(r: PlanMkfsReport): string {
-  const p = r.plan;
-  const out: string[] = [
-    `mkfs plan for ${p.device} on ${r.target} (${r.devices.map((d) => `${d.name}: ${d.physicalSectorSize ?? '?'} B physical, ${d.source}`).join('; ')})`,
-    '',
-  ];
-  if (p.mdadmArgv) out.push(`1. create the array: ${p.mdadmArgv.join(' ')}`);
-  out.push(`${p.mdadmArgv ? '2' : '1'}. format: ${p.mkfsArgv.join(' ')}`);
-  for (const f of p.flags) out.push(`   ${f.flag}: ${f.why}${f.knowledgeIds.length ? ` [${f.knowledgeIds.join(', ')}]` : ''}`);
-  out.push(`${p.mdadmArgv ? '3' : '2'}. mount with: ${p.mountOptions.map((m) => m.flag).join(', ')}`);
-  for (const m of p.mountOptions) out.push(`   ${m.flag}: ${m.why} [${m.knowledgeIds.join(', ')}]`);
-  for (const w of p.warnings) out.push(`Warning: ${w}`);
-  out.push('');
-  if (r.dryRun.ran) {
-    out.push(`Dry run (${r.dryRun.argv.join(' ')}; nothing written):`, r.dryRun.output.trimEnd());
-    if (r.dryRun.existingFilesystem) out.push(`Warning: ${p.device} already holds a file system; formatting it would destroy it.`);
-    if (r.dryRun.mismatches.length) out.push(`Dry run differs from the plan: ${r.dryRun.mismatches.join('; ')}`);
-  } else out.push(`No dry run: ${r.dryRun.why}`);
-  out.push('cql-tuner never formats anything: run the commands yourself after checking the device names.');
-  return out.join('\n');
 }

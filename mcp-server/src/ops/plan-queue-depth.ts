@@ -24,7 +24,3 @@ export function planQueueDepthOp(input: QueueDepthInput): QueueDepthPlan {
     throw e instanceof QueueDepthError ? new OpError(e.code, e.message, e.fix) : e;
   }
 }
-
-export function renderQueueDepth(p: QueueDepthPlan): string {
-  return `${p.inFlight} requests in flight (${p.formula})\n${p.notes.map((n) => `- ${n}`).join('\n')}`;
-}

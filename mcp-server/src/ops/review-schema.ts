@@ -2,12 +2,12 @@ import { CqlSession } from '../collect/cql-session.js';
 import { checkedRow } from '../core/rules/rule.js';
 import { grantForUnauthorized } from '../core/cql-connect-errors.js';
 import { readNamedFile } from '../collect/safe-file.js';
-import { worstFirst, type Finding } from '../core/findings.js';
+import { worstFirst } from '../core/findings.js';
 import type { CqlSchema } from '../core/parse/schema/index.js';
-import { schemaRules, schemaTableRows, type SchemaRuleInput, type SchemaTableRow } from '../core/rules/schema.js';
+import { schemaRules, schemaTableRows, type SchemaRuleInput } from '../core/rules/schema.js';
+import type { SchemaReview } from '../core/reports/schema-review.js';
 import { oldestVersion } from '../core/knowledge/index.js';
 import { labStatus } from '../lab/index.js';
-import { markdownTable } from '../render/markdown-table.js';
 import { OpError } from './errors.js';
 import { parseOffThread } from './off-thread.js';
 import { fileRefusedError } from './saved-output.js';
@@ -43,16 +43,6 @@ export interface ReviewSchemaInput {
   /** Per-table numbers (sizes, tombstones, read/write counts) and DCs from a snapshot bundle. */
   bundleDir?: string;
   product?: 'cassandra' | 'scylla';
-}
-
-export interface SchemaReview {
-  source: string;
-  product: 'cassandra' | 'scylla' | 'unknown';
-  counts: { keyspaces: number; tables: number; indexes: number; views: number; types: number; other: number };
-  tables: SchemaTableRow[];
-  findings: Finding[];
-  checked: { rule: string; checks: string; checked: boolean; skippedBecause?: string; findings: number }[];
-  warnings: string[];
 }
 
 const MAX_SCHEMA_BYTES = 32 * 1024 * 1024;
@@ -201,42 +191,4 @@ export async function reviewSchema(input: ReviewSchemaInput, deps: { onProgress?
     checked: outcomes.map(checkedRow),
     warnings,
   };
-}
-
-export function renderSchemaReview(r: SchemaReview, opts: { detail?: boolean } = {}): string {
-  const c = r.counts;
-  const lines = [
-    `## Schema review — ${r.source} (${r.product})`,
-    `${c.keyspaces} keyspaces, ${c.tables} tables, ${c.indexes} indexes, ${c.views} views, ${c.types} types.`,
-    '',
-  ];
-  const shown = opts.detail ? r.findings : r.findings.filter((f) => f.severity !== 'info');
-  if (!shown.length) lines.push('No problems found.');
-  for (const f of shown) {
-    lines.push(`- **${f.severity}** \`${f.id}\` ${f.title}`);
-    for (const e of f.evidence) lines.push(`  - ${e}`);
-    lines.push(`  - Fix: ${f.recommendation} (${f.knowledgeIds.map((k) => `kb:${k}`).join(', ')})`);
-  }
-  const infos = r.findings.length - shown.length;
-  if (infos > 0) lines.push(`(${infos} info finding(s) hidden; detail shows them)`);
-  lines.push(
-    '',
-    markdownTable(
-      ['table', 'compaction', 'chunk KiB', 'gc_grace', 'TTL', 'caching', 'spec. retry', 'MiB/node max'],
-      r.tables.map((t) => [
-        t.kind === 'view' ? `${t.table} (view)` : t.table,
-        t.compaction?.replace(/CompactionStrategy$/, '') ?? 'default',
-        t.chunkKb,
-        t.gcGraceSeconds,
-        t.defaultTtl,
-        t.caching,
-        t.speculativeRetry,
-        t.diskMiBMaxNode,
-      ]),
-    ),
-  );
-  const skipped = r.checked.filter((o) => !o.checked);
-  if (skipped.length) lines.push('', 'Not checked:', ...skipped.map((o) => `- ${o.checks}: ${o.skippedBecause}`));
-  if (r.warnings.length) lines.push('', ...r.warnings.map((w) => `⚠ ${w}`));
-  return lines.join('\n');
 }

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
-import { auditConfig, auditConfigInputSchema, renderAuditConfig } from '../../ops/audit-config.js';
+import { auditConfig, auditConfigInputSchema } from '../../ops/audit-config.js';
+import { renderAuditConfig } from '../../render/audit-config.js';
 import { takeSnapshot, type SnapshotInput } from '../../ops/snapshot.js';
 import { abortOnSignal } from '../abort-on-signal.js';
 import { cliNumber, parseFlags } from '../validate-flags.js';

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Endpoint } from '../../core/migration/index.js';
-import { migrationReview, migrationReviewInputSchema, renderMigrationReview } from '../../ops/migration.js';
+import { migrationReview, migrationReviewInputSchema } from '../../ops/migration.js';
+import { renderMigrationReview } from '../../render/migration-review.js';
 import { failWith, printJson, printText } from '../output.js';
 import { parseFlags } from '../validate-flags.js';
 

@@ -1,6 +1,7 @@
 import { OpError } from '../../core/errors.js';
 import { Command } from 'commander';
-import { estimateScaling, estimateScalingInputSchema, renderScaling } from '../../ops/scaling.js';
+import { estimateScaling, estimateScalingInputSchema } from '../../ops/scaling.js';
+import { renderScaling } from '../../render/scaling.js';
 import { failWith, printJson, printText } from '../output.js';
 import { cliNumber, parseFlags } from '../validate-flags.js';
 

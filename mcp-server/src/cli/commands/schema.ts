@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { withCommandLineHosts } from '../../collect/credential-hosts.js';
-import { renderSchemaReview, reviewSchema, reviewSchemaInputSchema } from '../../ops/review-schema.js';
+import { reviewSchema, reviewSchemaInputSchema } from '../../ops/review-schema.js';
+import { renderSchemaReview } from '../../render/schema-review.js';
 import { abortOnSignal } from '../abort-on-signal.js';
 import { failWith, printJson, printText } from '../output.js';
 import { cliList, cliNumber, parseFlags } from '../validate-flags.js';

@@ -1,9 +1,13 @@
 import { resolve } from 'node:path';
 import { Command } from 'commander';
-import { inspectStorage, inspectStorageInputSchema, renderStorageReport, targetOf } from '../../ops/storage.js';
-import { planMkfsInputSchema, planMkfsOnHost, renderPlanMkfs } from '../../ops/plan-mkfs.js';
-import { planQueueDepthInputSchema, planQueueDepthOp, renderQueueDepth } from '../../ops/plan-queue-depth.js';
-import { auditOs, auditOsInputSchema, renderAuditOs } from '../../ops/audit-os.js';
+import { inspectStorage, inspectStorageInputSchema, targetOf } from '../../ops/storage.js';
+import { planMkfsInputSchema, planMkfsOnHost } from '../../ops/plan-mkfs.js';
+import { planQueueDepthInputSchema, planQueueDepthOp } from '../../ops/plan-queue-depth.js';
+import { auditOs, auditOsInputSchema } from '../../ops/audit-os.js';
+import { renderAuditOs } from '../../render/audit-os.js';
+import { renderPlanMkfs } from '../../render/plan-mkfs.js';
+import { renderQueueDepth } from '../../render/queue-depth.js';
+import { renderStorageReport } from '../../render/storage.js';
 import { TARGET_FORMS } from '../../collect/target-spec.js';
 import { abortOnSignal } from '../abort-on-signal.js';
 import { failWith, printJson, printText } from '../output.js';

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { auditConfig, auditConfigInputSchema, renderAuditConfig } from '../../ops/audit-config.js';
+import { auditConfig, auditConfigInputSchema } from '../../ops/audit-config.js';
+import { renderAuditConfig } from '../../render/audit-config.js';
 import { DEFAULT_NODE_TIMEOUT_MS, DEFAULT_SWEEP_CONCURRENCY, takeSnapshot } from '../../ops/snapshot.js';
 import { mcpProgress } from '../progress.js';
 import { toolError, toolResult } from '../tool-result.js';

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { migrationReview, migrationReviewInputSchema, renderMigrationReview } from '../../ops/migration.js';
+import { migrationReview, migrationReviewInputSchema } from '../../ops/migration.js';
+import { renderMigrationReview } from '../../render/migration-review.js';
 import { toolError, toolResult } from '../tool-result.js';
 import { annotationsFor } from './annotations.js';
 

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { estimateScaling, estimateScalingInputSchema, renderScaling } from '../../ops/scaling.js';
+import { estimateScaling, estimateScalingInputSchema } from '../../ops/scaling.js';
+import { renderScaling } from '../../render/scaling.js';
 import { toolError, toolResult } from '../tool-result.js';
 import { annotationsFor } from './annotations.js';
 

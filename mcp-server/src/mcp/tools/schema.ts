@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { renderSchemaReview, reviewSchema, reviewSchemaInputSchema } from '../../ops/review-schema.js';
+import { reviewSchema, reviewSchemaInputSchema } from '../../ops/review-schema.js';
+import { renderSchemaReview } from '../../render/schema-review.js';
 import { mcpProgress } from '../progress.js';
 import { toolError, toolResult } from '../tool-result.js';
 import { checkedSchema, findingSchema } from './shared-schemas.js';
