@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LogGrep } from '../../mcp-server/src/core/parse/logs/grep.js';
 import { grepLogFiles, grepMatcher } from '../../mcp-server/src/ops/log-grep.js';
@@ -58,6 +59,22 @@ describe('log search', () => {
     const r = await grepLogFiles([p, join(dir, 'absent.log')], { pattern: 'hello' });
     expect(r.files.map((f) => f.read)).toEqual([true, false]);
     await expect(grepLogFiles([join(dir, 'absent.log')], { pattern: 'x' })).rejects.toMatchObject({ code: 'LOG_UNREADABLE' });
+  });
+
+  it('a rotated .gz log is inflated on the way (the one stream helper logs and grep share); a corrupt one is named, not fatal', async () => {
+    const text = Array.from({ length: 3000 }, (_, i) => `INFO  [main] 2024-05-01 10:${String(i % 60).padStart(2, '0')}:00,000 X.java:1 - row ${i} timeout\n`);
+    const plain = file('rot.log', text.join(''));
+    const gz = join(dir, 'rot.log.1.gz');
+    writeFileSync(gz, gzipSync(text.join('')));
+    const bad = file('bad.log.gz', 'not gzip at all');
+    const a = await grepLogFiles([plain], { pattern: 'timeout' });
+    const b = await grepLogFiles([gz, bad], { pattern: 'timeout' });
+    expect(b.matches).toBe(3000);
+    expect([b.lines, b.matches, b.buckets]).toEqual([a.lines, a.matches, a.buckets]);
+    expect(b.files.map((f) => [f.read, f.error === undefined])).toEqual([
+      [true, true],
+      [false, false],
+    ]);
   });
 
   it('logs (not a search): a named file that is not there is listed in notFound and printed first, the rest is read', async () => {

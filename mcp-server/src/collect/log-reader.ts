@@ -8,7 +8,8 @@ import { basename } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { unrecognized, type Parsed } from '../core/parsed.js';
 import { LOG_KIND, LogAccumulator, type LogFacts, type LogReadOptions } from '../core/parse/logs/index.js';
-import { openNamedFile, streamOpened } from './safe-file.js';
+import type { Readable } from 'node:stream';
+import { openNamedFile, streamOpened, type OpenedFile } from './safe-file.js';
 
 export interface ReadLogOptions extends LogReadOptions {
   /** Stop after this many bytes (the facts then cover the head of the file; a warning says so). */
@@ -92,18 +93,39 @@ export async function readLogStream(stream: AsyncIterable<Uint8Array | string | 
 }
 
 /**
+ * The bytes of an opened log file, inflated on the way when its name ends in .gz (rotated logs; .zip is not read).
+ * destroy() ends the file stream and the inflater; a read error surfaces on `stream`.
+ */
+export function streamLogFile(
+  name: string,
+  file: OpenedFile,
+  opts: { signal?: AbortSignal; chunkBytes?: number } = {},
+): { stream: Readable; destroy: () => void } {
+  const raw = streamOpened(file, { highWaterMark: opts.chunkBytes ?? DEFAULT_CHUNK, ...(opts.signal ? { signal: opts.signal } : {}) });
+  if (!name.endsWith('.gz')) return { stream: raw, destroy: () => raw.destroy() };
+  const gunzip = createGunzip({ chunkSize: opts.chunkBytes ?? DEFAULT_CHUNK });
+  raw.on('error', (e) => gunzip.destroy(e));
+  raw.pipe(gunzip);
+  return {
+    stream: gunzip,
+    destroy: () => {
+      raw.destroy();
+      gunzip.destroy();
+    },
+  };
+}
+
+/**
  * Reads one file; *.gz is decompressed while streaming. The path is opened through safe-file.ts like every
  * named file: a device, FIFO or /proc entry is refused (ok:false) before anything is read.
  */
 export async function readLogFile(path: string, opts: ReadLogOptions = {}): Promise<Parsed<LogFacts>> {
   const opened = await openNamedFile(path);
   if (!opened.ok) return unrecognized(LOG_KIND, `${path} ${opened.reason}`);
-  const file = streamOpened(opened, { highWaterMark: opts.chunkBytes ?? DEFAULT_CHUNK, ...(opts.signal ? { signal: opts.signal } : {}) });
+  const file = streamLogFile(path, opened, opts);
   const source = opts.source ?? basename(path);
-  const stream = path.endsWith('.gz') ? file.pipe(createGunzip({ chunkSize: opts.chunkBytes ?? DEFAULT_CHUNK })) : file;
-  if (stream !== file) file.on('error', (e) => stream.destroy(e));
   try {
-    return await readLogStream(stream, { ...opts, source });
+    return await readLogStream(file.stream, { ...opts, source });
   } finally {
     file.destroy();
     await opened.handle.close().catch(() => {});

@@ -4,9 +4,9 @@
  * linear time, no backtracking), never on JavaScript's backtracking engine; a literal (the default) is a substring.
  * Files are opened like every named file (collect/safe-file.ts); .gz files are inflated on the way.
  */
-import { createGunzip } from 'node:zlib';
 import { z } from 'zod';
-import { openNamedFile, streamOpened } from '../collect/safe-file.js';
+import { streamLogFile } from '../collect/log-reader.js';
+import { openNamedFile } from '../collect/safe-file.js';
 import { LogGrep } from '../core/parse/logs/grep.js';
 import type { GrepFilesResult } from '../core/reports/logs.js';
 import { OpError } from './errors.js';
@@ -66,10 +66,8 @@ export async function grepLogFiles(paths: string[], req: GrepRequest, opts: { si
       files.push({ path, read: false, error: f.reason });
       continue;
     }
+    const { stream, destroy } = streamLogFile(path, f, opts.signal ? { signal: opts.signal } : {});
     try {
-      const raw = streamOpened(f, opts.signal ? { signal: opts.signal } : {});
-      const stream = path.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
-      if (stream !== raw) raw.on('error', (e) => stream.destroy(e));
       const decoder = new TextDecoder();
       for await (const chunk of stream) {
         if (opts.signal?.aborted) throw new OpError('CANCELLED', 'the log search was cancelled', 'Run it again.');
@@ -81,6 +79,7 @@ export async function grepLogFiles(paths: string[], req: GrepRequest, opts: { si
       if (e instanceof OpError) throw e;
       files.push({ path, read: false, error: e instanceof Error ? e.message : String(e) });
     } finally {
+      destroy();
       await f.handle.close().catch(() => {});
     }
   }

@@ -1,7 +1,6 @@
-import { createGunzip } from 'node:zlib';
 import { dirname, join } from 'node:path';
-import { NEXT_SOURCE, readLogStream } from '../collect/log-reader.js';
-import { openBundleFile, openNamedFile, streamOpened, type OpenedFile } from '../collect/safe-file.js';
+import { NEXT_SOURCE, readLogStream, streamLogFile } from '../collect/log-reader.js';
+import { openBundleFile, openNamedFile, type OpenedFile } from '../collect/safe-file.js';
 import type { LogFacts } from '../core/parse/logs/types.js';
 import { SinceLineFilter, type SinceCut } from '../core/diagnosis/since-filter.js';
 
@@ -18,10 +17,7 @@ async function* concatFiles(
   for (const { name, file } of files) {
     if (!first) yield NEXT_SOURCE;
     first = false;
-    const raw = streamOpened(file, signal ? { signal } : {});
-    // Rotated logs are often gzipped (system.log.1.zip is not supported; .gz is).
-    const stream = name.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
-    if (stream !== raw) raw.on('error', (e) => stream.destroy(e));
+    const { stream, destroy } = streamLogFile(name, file, signal ? { signal } : {});
     // --since: only the lines of the incident window go on (core/diagnosis/since-filter.ts).
     const filter = since ? new SinceLineFilter(since) : null;
     const decoder = filter ? new TextDecoder() : null;
@@ -29,7 +25,7 @@ async function* concatFiles(
       for await (const chunk of stream) yield filter ? filter.push(decoder!.decode(chunk as Uint8Array, { stream: true })) : (chunk as Uint8Array);
       if (filter) yield filter.push(decoder!.decode()) + filter.flush();
     } finally {
-      raw.destroy();
+      destroy();
     }
     yield '\n';
   }
