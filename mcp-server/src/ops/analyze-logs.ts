@@ -6,15 +6,15 @@ import { readNodeLogs } from './node-logs.js';
 import { OpError } from './errors.js';
 
 /** `cql-tuner logs` input limits (the user's own paths; there is no tool for it yet); the schema is analyze-logs-input.ts. */
-export const LOGS_INPUT_LIMITS = { pathChars: 4096, nodeChars: 300 } as const;
+export const LOGS_INPUT_LIMITS = { pathChars: 4096, nodeChars: 300, toolFiles: 16 } as const;
 
 /**
- * True when the input passes analyzeLogsInputSchema: the CLI then skips loading zod (a sixth of the logs bundle,
+ * True when the input passes analyzeLogsCliInputSchema: the CLI then skips loading zod (a sixth of the logs bundle,
  * ~6 MiB of RSS) and only checks with the schema, for its error message, what does not fit.
  */
-export function logsInputFits(input: { files: string[]; node?: string | undefined }): boolean {
+export function logsInputFits(input: { paths: string[]; node?: string | undefined }): boolean {
   const { pathChars, nodeChars } = LOGS_INPUT_LIMITS;
-  return input.files.length >= 1 && input.files.every((f) => f.length >= 1 && f.length <= pathChars) && (input.node ?? '').length <= nodeChars;
+  return input.paths.length >= 1 && input.paths.every((f) => f.length >= 1 && f.length <= pathChars) && (input.node ?? '').length <= nodeChars;
 }
 
 import type { LogsReport } from '../core/reports/logs.js';

@@ -43,11 +43,11 @@ export function logsCommand(): Command {
           else printText((await import('../../render/log-grep.js')).renderLogGrep(r));
           return;
         }
-        const given = { files, node: o.node };
+        const given = { paths: files, node: o.node };
         const input = logsInputFits(given)
           ? given
-          : parseFlags('logs', (await import('../../ops/analyze-logs-input.js')).analyzeLogsInputSchema, given, { files: '<files>' });
-        const r = await analyzeLogFiles(input.files, { ...(input.node ? { node: input.node } : {}), signal: abort.signal });
+          : parseFlags('logs', (await import('../../ops/analyze-logs-input.js')).analyzeLogsCliInputSchema, given, { paths: '<files>' });
+        const r = await analyzeLogFiles(input.paths, { ...(input.node ? { node: input.node } : {}), signal: abort.signal });
         if (o.json) printJson(r);
         else printText(renderLogsReport(r));
         if (r.findings.some((f) => f.severity === 'critical')) process.exitCode = 1;

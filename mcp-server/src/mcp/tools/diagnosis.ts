@@ -11,6 +11,7 @@ import { interpretOffThread } from '../../ops/interpret.js';
 import { analyzeLogFiles } from '../../ops/analyze-logs.js';
 import { renderLogsReport } from '../../render/logs-report.js';
 import { grepLogFiles, grepLogsInputSchema } from '../../ops/log-grep.js';
+import { analyzeLogsInputSchema } from '../../ops/analyze-logs-input.js';
 import { renderLogGrep } from '../../render/log-grep.js';
 import { readSavedOutput } from '../../ops/saved-output.js';
 import { MAX_TOOL_TEXT_CHARS } from '../limits.js';
@@ -162,10 +163,7 @@ export function registerDiagnosisTools(server: McpServer): void {
       description:
         'Streams log files of one node on the machine the server runs on (system.log, debug.log, gc.log, ScyllaDB journal text; .gz too; any size) and reports GC pauses vs time to safepoint, ' +
         'dropped messages, StatusLogger backlogs, tombstone warnings, large partitions, OOM, local pauses, hint/repair failures, commit log lag and reactor stalls, with the worst lines and their times.',
-      inputSchema: {
-        paths: z.array(z.string().min(1).max(4096)).min(1).max(16),
-        node: z.string().max(300).optional(),
-      },
+      inputSchema: analyzeLogsInputSchema.shape,
       outputSchema: { files: z.array(z.string()), facts: z.unknown(), findings: z.array(findingSchema), checked: checkedSchema },
       annotations: annotationsFor('analyze_logs'),
     },
