@@ -98,6 +98,11 @@ describe.skipIf(skip)('cluster snapshot on a real 3-node lab', () => {
     for (const f of live.findings.filter(gcDriven)) expect(f.evidence.join(' ')).toMatch(/gcstats|GC pause \d/);
     expect(live.findings.filter((f) => f.severity !== 'info' && !f.id.startsWith('log.') && !gcDriven(f))).toEqual([]);
     expect(live.checked.find((c) => c.rule === 'logs')?.checked).toBe(true);
+    // The planner on the real ring (16 allocator-placed tokens per node, snap_ks RF 3): where node 4 goes and what the
+    // allocator would leave (kb:ownership.allocator-spread).
+    expect(live.findings.find((f) => f.id === 'ownership.next-node')?.title).toMatch(
+      /^Next node of datacenter1: rack rack1; with the token allocator a DC of 4 nodes × 16 token\(s\) comes out at about 1\.06×/,
+    );
     expect(live.checked.filter((c) => !c.checked).map((c) => c.rule)).toEqual([]);
     const offline = await diagnoseBundle(bundleDir);
     expect(offline.findings.filter((f) => f.severity !== 'info' && !gcDrivenIn(offline.findings)(f))).toEqual([]);

@@ -23,17 +23,45 @@ describe('ownership from the real 5.0.9 ring', () => {
     expect(f).toMatchObject({ severity: 'warning', node: '127.0.0.3' });
     expect(f!.title).toMatch(/differs 1\.28× between nodes for keyspace ks/);
     expect(f!.evidence[0]).toMatch(/^127\.0\.0\.3 \(rack rack1\): owns 76\.0 % with 16 token\(s\)/);
+    // The lab's allocator is set for RF 3; for this RF 2 keyspace the allocator would have left at most 1.06×.
+    expect(f!.evidence).toContain(
+      "Cassandra 5.0.9's token allocator (allocate_tokens_for_local_replication_factor: 2) leaves 1.06× (worst measured 1.06×) for 3 nodes × 16 token(s) in one rack",
+    );
+    expect(f!.recommendation).toMatch(/beyond what the allocator leaves \(at most 1\.06× measured\): these tokens were not placed by .*: 2/);
+    expect(f!.knowledgeIds).toContain('ownership.allocator-spread');
   });
-  it('RF 3 on 3 nodes: every node owns everything, no finding', () => {
-    expect(run([ring, keyspaces(3)]).findings).toEqual([]);
+  it('RF 3 on 3 nodes: every node owns everything; only the planner says where the 4th node goes and what it gives', () => {
+    const o = run([ring, keyspaces(3)]);
+    expect(o.findings.map((f) => [f.id, f.severity])).toEqual([['ownership.next-node', 'info']]);
+    expect(o.findings[0]!.title).toBe(
+      'Next node of datacenter1: rack rack1; with the token allocator a DC of 4 nodes × 16 token(s) comes out at about 1.06× (worst measured 1.06×)',
+    );
+  });
+});
+
+describe('the planner waits for a settled cluster', () => {
+  it('with a node down (status DN) neither the ring nor the status path adds a next-node note', () => {
+    const down = fixture('ownership/c509-cluster3-status-effective.txt').replace('UN  127.0.0.2', 'DN  127.0.0.2');
+    const ring = { name: 'nodetool:ring', text: fixture('ownership/c509-cluster3-ring.txt') };
+    expect(run([ring, keyspaces(3), { name: 'nodetool:status', text: down }]).findings.map((f) => f.id)).not.toContain('ownership.next-node');
+    expect(interpretText(down).findings.map((f) => f.id)).not.toContain('ownership.next-node');
+    expect(interpretText(down.replace('DN  127.0.0.2', 'UN  127.0.0.2')).findings.map((f) => f.id)).toContain('ownership.next-node');
   });
 });
 
 describe('interpret: pasted nodetool status', () => {
-  it('nodetool status <keyspace> with Owns (effective) 76.0/59.3/64.7 shows the skew', () => {
+  it('nodetool status <keyspace> with Owns (effective) 76.0/59.3/64.7 shows the skew; rf 2 read from the sum; beyond the allocator', () => {
     const r = interpretText(fixture('ownership/c509-cluster3-status-effective.txt'));
     expect(r.kind).toBe('nodetool.status');
-    expect(r.findings.find((f) => f.id === 'ownership.skew')?.title).toMatch(/differs 1\.28×/);
+    const f = r.findings.find((x) => x.id === 'ownership.skew');
+    expect(f?.title).toMatch(/differs 1\.28×/);
+    expect(f?.evidence.some((e) => /summing to 2 replica\(s\) in this DC/.test(e))).toBe(true);
+    expect(f?.evidence.some((e) => /allocate_tokens_for_local_replication_factor: 2\) leaves 1\.06×/.test(e))).toBe(true);
+    expect(f?.recommendation).toMatch(/^This is beyond what the allocator leaves/);
+    // The planner from the paste alone: rf 2 from the ownership sum, 16 tokens, one rack.
+    expect(r.findings.find((x) => x.id === 'ownership.next-node')?.title).toBe(
+      'Next node of datacenter1: rack rack1; with the token allocator a DC of 4 nodes × 16 token(s) comes out at about 1.02× (worst measured 1.02×)',
+    );
   });
   it('unequal racks in a status paste', () => {
     const status = [
@@ -85,6 +113,60 @@ describe('rack-aware ownership from system.peers tokens', () => {
     const racks = o.findings.find((f) => f.id === 'ownership.unequal-racks');
     expect(racks?.evidence).toContain('rack r2: 1 node(s), 100 % in total, 100 % per node');
     expect(racks?.recommendation).toMatch(/next node of dc1 belongs in rack r2/);
+  });
+});
+
+/** GenerateTokens output ("Node 3 rack 1: [t, …]") as the system.local + system.peers rows a live cluster gives. */
+function allocatorRing(file: string, rf: number): RawOutput[] {
+  const rows = [...fixture(file).matchAll(/^Node (\d+) rack (\d+): \[([-\d, ]+)\]$/gm)].map(
+    (m) =>
+      `10.0.${m[2]}.${m[1]}\tdc1\tr${m[2]}\th${m[1]}\t[${m[3]!
+        .split(', ')
+        .map((t) => `"${t}"`)
+        .join(',')}]`,
+  );
+  const head = 'peer\tdata_center\track\thost_id\ttokens\n';
+  return [
+    { name: 'cql:system.local', text: `broadcast_address\tdata_center\track\thost_id\ttokens\n${rows[0]}\n` },
+    { name: 'cql:system.peers', text: head + rows.slice(1).join('\n') + '\n' },
+    {
+      name: 'cql:system_schema.keyspaces',
+      text: `keyspace_name\treplication\nks\t{"class":"org.apache.cassandra.locator.NetworkTopologyStrategy","dc1":"${rf}"}\n`,
+    },
+  ];
+}
+
+describe('rings the real allocator built (GenerateTokens, cassandra-all 5.0.9)', () => {
+  it('6 nodes × 8 tokens in one rack, RF 3: no skew; the next node goes in the rack and the allocator leaves about 1.03×', () => {
+    const o = run(allocatorRing('ownership/generatetokens-509-n6-t8-rf3.txt', 3));
+    expect(o.findings.map((f) => f.id)).toEqual(['ownership.next-node']);
+    const f = o.findings[0]!;
+    expect(f.title).toMatch(/^Next node of dc1: rack r0; with the token allocator a DC of 7 nodes × 8 token\(s\) comes out at about 1\.03×/);
+    expect(f.evidence[0]).toMatch(/ownership spread now 1\.0[0-6]×$/);
+    expect(f.recommendation).toMatch(/allocate_tokens_for_local_replication_factor: 3 and num_tokens: 8/);
+  });
+  it("24 nodes × 16 tokens in three racks, RF 3: a 2.09× skew that is the allocator's own result, not a sign it was unset", () => {
+    const o = run(allocatorRing('ownership/generatetokens-509-n24-t16-rf3-racks3.txt', 3));
+    const skew = o.findings.find((f) => f.id === 'ownership.skew')!;
+    expect(skew.severity).toBe('critical');
+    expect(skew.title).toMatch(/differs 2\.09× between nodes/);
+    expect(skew.recommendation).toMatch(/^This is what the allocator itself leaves at 16 token\(s\) per node \(up to 2\.09× measured\), not a placement error/);
+    // 27 nodes is past the measured sizes (24): no planner guess.
+    expect(o.findings.find((f) => f.id === 'ownership.next-node')).toBeUndefined();
+  });
+  it('random tokens on the same layout as a measured allocator ring are called out as not allocated for this rf', () => {
+    // 8 nodes × 4 tokens drawn by a fixed LCG (random placement, as without the allocator).
+    let x = 12345n;
+    const next = () => ((x = (x * 6364136223846793005n + 1442695040888963407n) % 2n ** 64n), String(x - 2n ** 63n));
+    const tokens: string[][] = Array.from({ length: 8 }, () => Array.from({ length: 4 }, next));
+    const rows = tokens.map((t, n) => `10.0.0.${n}\tdc1\tr0\th${n}\t[${t.map((x) => `"${x}"`).join(',')}]`);
+    const o = run([
+      { name: 'cql:system.local', text: `broadcast_address\tdata_center\track\thost_id\ttokens\n${rows[0]}\n` },
+      { name: 'cql:system.peers', text: 'peer\tdata_center\track\thost_id\ttokens\n' + rows.slice(1).join('\n') + '\n' },
+      keyspaces(3),
+    ]);
+    const skew = o.findings.find((f) => f.id === 'ownership.skew');
+    expect(skew?.recommendation).toMatch(/^This is beyond what the allocator leaves \(at most 1\.12× measured\)/);
   });
 });
 

@@ -11321,6 +11321,48 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "checked": "2026-11-24"
     }
   },
+  // knowledge/ownership.yaml
+  {
+    "id": "ownership.allocator-spread",
+    "statement": "The token allocator (allocate_tokens_for_local_replication_factor, or allocate_tokens_for_keyspace) places a joining node's tokens to even out replicated ownership for that replication factor, but leaves a spread that depends on num_tokens, the node count and the racks. Measured with Cassandra 5.0.9's own allocator: in one rack with RF 3 the largest over the smallest effective ownership stays at or under 1.11 at 8 tokens, 1.07 at 16 and 1.04 at 32 for 4 to 24 nodes; with 3 racks and RF 3 it reaches 1.13 (6 nodes) to 2.09 (24 nodes) at 16 tokens.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra GenerateTokens — the allocator run offline for N nodes, T tokens, RF and racks (CASSANDRA-16205)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0/src/java/org/apache/cassandra/tools/GenerateTokens.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/tools/GenerateTokens.java"
+      },
+      {
+        "title": "cql-tuner measurement — scripts/allocator-spread.ts ran GenerateTokens from cassandra-all-5.0.9.jar, 5 runs per layout",
+        "ref": "cql-tuner mcp-server/src/core/knowledge/allocator-spread.generated.ts"
+      },
+      {
+        "title": "Apache Cassandra docs — Production recommendations (Tokens; about 10 % variance with 8 allocated vnodes)",
+        "url": "https://cassandra.apache.org/doc/latest/cassandra/getting-started/production.html"
+      }
+    ],
+    "rationale": "GenerateTokens allocates nodes one after another through the same TokenAllocation code a bootstrapping node uses, so the first k nodes of a run are the ring after k allocator-placed joins; the effective ownership of each prefix is computed with NetworkTopologyStrategy placement (core/planners/token-balance.ts, which reproduces nodetool status to 0.05 %). The one-rack figures confirm the documented ~10 % at 8 tokens. With racks equal to RF the allocator's own log line agrees with the computed spread (Replicated node load in rack=0 after 24 nodes: max 1.46, min 0.68), so a multi-rack spread up to the table's worst does not by itself show that the allocator was unset; beyond the worst measured it does. Racks unequal or fewer than RF were not measured. ScyllaDB vnode clusters use their own token allocation and tablets clusters place tablets, not tokens: not covered.",
+    "related": [
+      "topology.ownership-imbalance",
+      "config.num-tokens.default",
+      "topology.unequal-racks"
+    ],
+    "tags": [
+      "ownership",
+      "tokens",
+      "allocator",
+      "measured"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/tools/GenerateTokens.java@cassandra-5.0.9 run from cassandra-all-5.0.9.jar (scripts/allocator-spread.ts, 2026-11-30): rf 3 one rack worst 1.111 (8 tokens), 1.065 (16), 1.033 (32) for 4–24 nodes; rf 3 three racks 1.128–2.09 (16)",
+      "checked": "2026-11-30"
+    }
+  },
   // knowledge/read-path.yaml
   {
     "id": "read-path.disk-access-mode.default",
@@ -15430,11 +15472,12 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
         "ref": "cql-tuner tests/fixtures/ownership/c509-cluster3-status-effective.txt"
       }
     ],
-    "rationale": "Operator convention. A node owning 25 % more ranges than its peer holds and serves about 25 % more data. Random token placement (allocate_tokens_for_local_replication_factor unset, or few tokens) is the usual cause; nodes joined with the allocator set for the keyspace's RF come out within about 10 %. Existing tokens do not move: rebalancing means adding nodes with the allocator or replacing the skewed ones.",
+    "rationale": "Operator convention. A node owning 25 % more ranges than its peer holds and serves about 25 % more data. Random token placement (allocate_tokens_for_local_replication_factor unset, or few tokens) is the usual cause. What the allocator itself leaves depends on num_tokens and the rack layout (kb:ownership.allocator-spread): in one rack within about 11 % at 8 tokens and 7 % at 16; with as many racks as replicas much more. Existing tokens do not move: rebalancing means adding nodes with the allocator or replacing the skewed ones.",
     "related": [
       "topology.token-count",
       "config.num-tokens.default",
-      "topology.load-imbalance"
+      "topology.load-imbalance",
+      "ownership.allocator-spread"
     ],
     "tags": [
       "ownership",
@@ -16163,6 +16206,7 @@ export type KnowledgeId =
   | "os.time-sync"
   | "os.vm-max-map-count"
   | "os.zone-reclaim-mode"
+  | "ownership.allocator-spread"
   | "read-path.disk-access-mode.default"
   | "read-path.disk-access-mode.default-4.1"
   | "read.read-repair.default"

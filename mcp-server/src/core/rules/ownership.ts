@@ -11,9 +11,11 @@ import {
   nextNodeRack,
   replicationFromMap,
   type OwnershipResult,
+  type RackOwnership,
   type Replication,
   type RingMember,
 } from '../planners/token-balance.js';
+import { allocatorSpread, allocatorSpreadText, tokensForSpread, type AllocatorSpread } from '../planners/allocator-spread.js';
 import { formatBytes } from '../units.js';
 import { fmtNum, grade, outcome, skipped, type Rule, type RuleContext } from './rule.js';
 
@@ -66,7 +68,9 @@ export const ownershipRule: Rule = {
     const tablets = input.nodes.map((n) => n.facts.cluster?.tabletLoad).find((t) => t?.length);
     if (!ring && !status && !tablets) return skipped('ownership', 'no ring with tokens (nodetool ring, system.peers), no nodetool status and no tablet load');
 
-    if (ring) findings.push(...ringFindings(ctx, ring, cluster));
+    // Planning is for a settled cluster: with a node down or moving, the incident comes first.
+    const settled = !status || status.nodetool.status!.nodes.every((n) => n.up && n.state === 'normal');
+    if (ring) findings.push(...ringFindings(ctx, ring, cluster, settled));
     if (status && !ring) findings.push(...statusFindings(ctx, status.node, status.nodetool.status!));
     if (status) findings.push(...residualFindings(ctx, status.node, status.nodetool.status!, ring ? ownershipForStatus(ring, cluster) : null));
     if (tablets) findings.push(...tabletFindings(ctx, tablets));
@@ -74,7 +78,7 @@ export const ownershipRule: Rule = {
   },
 };
 
-function ringFindings(ctx: RuleContext, ring: { members: RingMember[]; source: string }, cluster: ClusterFacts | null): Finding[] {
+function ringFindings(ctx: RuleContext, ring: { members: RingMember[]; source: string }, cluster: ClusterFacts | null, settled: boolean): Finding[] {
   const findings: Finding[] = [];
   // Keyspaces grouped by identical replication: the ownership is the same for all of them.
   const groups = new Map<string, { replication: Replication; keyspaces: string[] }>();
@@ -98,7 +102,74 @@ function ringFindings(ctx: RuleContext, ring: { members: RingMember[]; source: s
     findings.push(...skewFindings(ctx, r, label, ring.source, g.replication, g.keyspaces.length === 0));
     findings.push(...rackFindings(r, label, g.replication));
   }
+  // The planner's answer for the replication most keyspaces use: where the next node goes, what the allocator gives.
+  const main = [...groups.values()].filter((g) => g.keyspaces.length).sort((a, b) => b.keyspaces.length - a.keyspaces.length)[0];
+  if (main && settled) {
+    const r = effectiveOwnership(ring.members, main.replication);
+    if (!('error' in r)) findings.push(...nextNodeFindings(r, main.replication, main.keyspaces));
+  }
   return findings;
+}
+
+/**
+ * Where the next node of each DC should go and what allocate_tokens_for_local_replication_factor would leave once
+ * it (or one node per rack, with as many racks as replicas) has joined: the spread the real allocator left in
+ * GenerateTokens runs at that size (core/planners/allocator-spread.ts). Information for planning, not a problem.
+ */
+function nextNodeFindings(r: OwnershipResult, replication: Replication, keyspaces: string[]): Finding[] {
+  const findings: Finding[] = [];
+  const byDc = new Map<string, OwnershipResult['nodes']>();
+  for (const n of r.nodes) pushTo(byDc, n.datacenter, n);
+  const names = `${keyspaces.slice(0, 4).join(', ')}${keyspaces.length > 4 ? ` and ${keyspaces.length - 4} more` : ''}: ${replicationText(replication)}`;
+  for (const [dc, nodes] of byDc) {
+    const f = nextNodeFinding({ dc, rf: replicasIn(replication, dc), nodes, racks: r.racks.filter((x) => x.datacenter === dc), about: names });
+    if (f) findings.push(f);
+  }
+  return findings;
+}
+
+/** One DC's planner note; null when the layout or size was not measured (unequal racks, racks ≠ rf, > 24 nodes). */
+function nextNodeFinding(p: {
+  dc: string;
+  rf: number | null;
+  nodes: readonly { ownsPercent: number | null; tokens: number | null }[];
+  racks: RackOwnership[];
+  about: string;
+}): Finding | null {
+  const { dc, rf, nodes, racks } = p;
+  const tokenCounts = new Set(nodes.map((n) => n.tokens));
+  const tokens = nodes[0]?.tokens;
+  if (!rf || nodes.length < rf || tokenCounts.size !== 1 || !tokens) return null;
+  const equal = new Set(racks.map((x) => x.nodes)).size === 1;
+  const step = racks.length > 1 && racks.length === rf && equal ? racks.length : 1;
+  const next = allocatorSpread(rf, racks.length, tokens, nodes.length + step);
+  const now = allocatorSpread(rf, racks.length, tokens, nodes.length);
+  if (!next) return null;
+  const owns = nodes.map((n) => n.ownsPercent).filter((x): x is number => x !== null && x > 0);
+  const spread = owns.length === nodes.length ? maxOf(owns) / minOf(owns) : null;
+  const rack = racks.length > 1 ? (equal ? null : nextNodeRack(racks, dc)) : null;
+  const where =
+    racks.length <= 1 ? `rack ${racks[0]?.rack ?? '?'}` : rack ? `rack ${rack.rack} (the smallest)` : `one node in each of the ${racks.length} racks`;
+  return {
+    id: 'ownership.next-node',
+    severity: 'info',
+    title:
+      `Next ${step > 1 ? `${step} nodes` : 'node'} of ${dc || 'the DC'}: ${where}; with the token allocator a DC of ${next.nodes} nodes × ${tokens} ` +
+      `token(s) comes out at about ${next.median.toFixed(2)}× (worst measured ${next.worst.toFixed(2)}×)`,
+    evidence: [
+      `${p.about}; ${nodes.length} node(s) in ${racks.length} rack(s) (${racks.map((x) => `${x.rack}: ${x.nodes}`).join(', ')})` +
+        (spread !== null ? `; ownership spread now ${fmtNum(spread, 2)}×` : ''),
+      ...(now ? [`now: ${allocatorSpreadText(now)}`] : []),
+      `after: ${allocatorSpreadText(next)}`,
+    ],
+    recommendation:
+      `Join ${step > 1 ? 'them' : 'it'} with allocate_tokens_for_local_replication_factor: ${rf} and num_tokens: ${tokens} like the others` +
+      (racks.length > 1 ? `, keeping racks equal (add nodes in multiples of ${racks.length})` : '') +
+      '. The allocator splits the most-loaded ranges; existing tokens keep their ranges, so a spread above the measured worst only ' +
+      'narrows as allocator-placed nodes are added or skewed ones are replaced.',
+    knowledgeIds: ['ownership.allocator-spread', 'topology.unequal-racks'],
+    confidence: 'medium',
+  };
 }
 
 function replicationText(r: Replication): string {
@@ -109,6 +180,38 @@ function replicationText(r: Replication): string {
           .map(([d, n]) => `${d}:${n}`)
           .join(', ')}`
       : r.className;
+}
+
+/** Replicas each range gets in a DC: the DC's rf (NetworkTopologyStrategy) or the keyspace rf (SimpleStrategy). */
+function replicasIn(r: Replication, dc: string): number | null {
+  if (r.strategy === 'simple') return r.rf;
+  if (r.strategy === 'network') return r.perDc[dc] ?? null;
+  return null;
+}
+
+/**
+ * A spread above the worst the allocator left in its measured runs means these tokens were not placed by it for
+ * this rf; at or under it, the spread is what the allocator gives at this vnode count, and only more tokens (new
+ * nodes or a new DC: a running node's tokens never change) narrow it.
+ */
+function allocatorAdvice(ctx: RuleContext, a: AllocatorSpread, ratio: number): string {
+  if (ratio > a.worst * 1.02) {
+    return (
+      `This is beyond what the allocator leaves (at most ${a.worst.toFixed(2)}× measured): these tokens were not placed by ` +
+      `allocate_tokens_for_local_replication_factor: ${a.rf} (random tokens, the allocator unset, or set for another RF). New nodes should join ` +
+      'with it set to this RF; existing nodes only even out by adding allocator-placed nodes or replacing the most-loaded ones.'
+    );
+  }
+  const limit = ctx.threshold('topology.ownership-imbalance').warning;
+  const better = limit !== undefined ? tokensForSpread(a.rf, a.racks, a.nodes, limit) : null;
+  return (
+    `This is what the allocator itself leaves at ${a.tokens} token(s) per node (up to ${a.worst.toFixed(2)}× measured), not a placement ` +
+    'error. ' +
+    (better && better.tokens > a.tokens
+      ? `num_tokens ${better.tokens} keeps it at or under ${better.worst.toFixed(2)}× for this layout; tokens of a running node never change, so ` +
+        'that means new nodes or a new datacenter.'
+      : 'Tokens of a running node never change: even it out with more nodes or a new datacenter.')
+  );
 }
 
 /**
@@ -128,6 +231,9 @@ function skewFindings(ctx: RuleContext, r: OwnershipResult, label: string, sourc
     if (!sev) continue;
     const sorted = [...nodes].sort((a, b) => b.ownsPercent - a.ownsPercent);
     const tokenCounts = new Set(nodes.map((n) => n.tokens));
+    const rf = replicasIn(replication, dc);
+    const rackCount = new Set(nodes.map((n) => n.rack)).size;
+    const allocator = !primaryOnly && tokenCounts.size === 1 && rf ? allocatorSpread(rf, rackCount, nodes[0]!.tokens, nodes.length) : null;
     findings.push({
       id: primaryOnly ? 'ownership.primary-range-skew' : 'ownership.skew',
       severity: primaryOnly ? 'info' : sev,
@@ -138,17 +244,21 @@ function skewFindings(ctx: RuleContext, r: OwnershipResult, label: string, sourc
       evidence: [
         ...sorted.slice(0, EVIDENCE_NODES).map((n) => `${n.address} (rack ${n.rack}): owns ${fmtNum(n.ownsPercent, 1)} % with ${n.tokens} token(s)`),
         `computed from ${source} for ${replicationText(replication)}${tokenCounts.size > 1 ? `; token counts differ (${[...tokenCounts].join(', ')})` : ''}`,
+        ...(allocator ? [allocatorSpreadText(allocator)] : []),
       ],
       node: sorted[0]!.address,
       recommendation:
         tokenCounts.size > 1
           ? 'Mixed num_tokens drive this: align num_tokens on new nodes and replace the outliers.'
-          : 'Token placement is uneven (random tokens or few vnodes). New nodes should join with allocate_tokens_for_local_replication_factor set to the ' +
-            'keyspace RF; to even out existing nodes, add allocator-placed nodes or replace the most-loaded ones.',
+          : allocator
+            ? allocatorAdvice(ctx, allocator, ratio)
+            : 'Token placement is uneven (random tokens or few vnodes). New nodes should join with allocate_tokens_for_local_replication_factor set to the ' +
+              'keyspace RF; to even out existing nodes, add allocator-placed nodes or replace the most-loaded ones.',
       knowledgeIds: [
         'topology.ownership-imbalance',
         'config.num-tokens.default',
         ...(tokenCounts.size > 1 ? (['topology.token-count'] satisfies KnowledgeId[]) : []),
+        ...(allocator ? (['ownership.allocator-spread'] satisfies KnowledgeId[]) : []),
       ],
       confidence: primaryOnly ? 'low' : 'high',
     });
@@ -202,22 +312,46 @@ function statusFindings(ctx: RuleContext, observer: string, s: NodetoolStatus): 
       const sev = grade(ctx, ratio, 'topology.ownership-imbalance');
       if (sev) {
         const sorted = [...nodes].sort((a, b) => (b.ownsPercent ?? 0) - (a.ownsPercent ?? 0));
+        // Effective ownership sums to rf × 100 % in a DC: the keyspace's rf there, without its schema.
+        const rf = Math.round(owns.reduce((a, b) => a + b, 0) / 100);
+        const tokenCounts = new Set(nodes.map((n) => n.tokens));
+        const t = tokenCounts.size === 1 ? [...tokenCounts][0] : null;
+        const allocator = t ? allocatorSpread(rf, new Set(nodes.map((n) => n.rack)).size, t, nodes.length) : null;
         findings.push({
           id: 'ownership.skew',
           severity: sev,
           title: `Effective ownership in ${dc || 'the DC'} differs ${fmtNum(ratio, 2)}× between nodes`,
           evidence: [
             ...sorted.slice(0, EVIDENCE_NODES).map((n) => `${n.address} (rack ${n.rack}): owns ${n.ownsPercent} % with ${n.tokens ?? '?'} token(s)`),
-            `nodetool status from ${observer} (Owns (effective))`,
+            `nodetool status from ${observer} (Owns (effective), summing to ${rf} replica(s) in this DC)`,
+            ...(allocator ? [allocatorSpreadText(allocator)] : []),
           ],
           node: sorted[0]!.address,
-          recommendation:
-            'Token placement is uneven: new nodes should join with allocate_tokens_for_local_replication_factor set to the keyspace RF; existing tokens only ' +
-            'change by adding allocator-placed nodes or replacing nodes.',
-          knowledgeIds: ['topology.ownership-imbalance', 'config.num-tokens.default'],
+          recommendation: allocator
+            ? allocatorAdvice(ctx, allocator, ratio)
+            : 'Token placement is uneven: new nodes should join with allocate_tokens_for_local_replication_factor set to the keyspace RF; existing tokens ' +
+              'only change by adding allocator-placed nodes or replacing nodes.',
+          knowledgeIds: [
+            'topology.ownership-imbalance',
+            'config.num-tokens.default',
+            ...(allocator ? (['ownership.allocator-spread'] satisfies KnowledgeId[]) : []),
+          ],
           confidence: 'high',
         });
       }
+    }
+    if (s.ownsEffective && owns.length === nodes.length && owns.length >= 2 && nodes.every((n) => n.up && n.state === 'normal')) {
+      const rackOwns = new Map<string, RackOwnership>();
+      for (const n of nodes) {
+        const r = rackOwns.get(n.rack) ?? { datacenter: dc, rack: n.rack, nodes: 0, ownsPercent: 0 };
+        r.nodes++;
+        r.ownsPercent += n.ownsPercent ?? 0;
+        rackOwns.set(n.rack, r);
+      }
+      const rf = Math.round(owns.reduce((a, b) => a + b, 0) / 100);
+      const about = `nodetool status from ${observer} (Owns (effective) sums to ${rf} replica(s))`;
+      const f = nextNodeFinding({ dc, rf, nodes, racks: [...rackOwns.values()], about });
+      if (f) findings.push(f);
     }
     const racks = new Map<string, number>();
     for (const n of nodes) racks.set(n.rack, (racks.get(n.rack) ?? 0) + 1);
