@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "99dd8a128fa96830b5040e5d2cd34c7d6891a391a8e1fa8746f8e0f94ab0161a" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "98b2cb8e20613e74d8b217d62e2846eeaf0c93fa4eb969535db4a6c0159157e9" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "476dd80c9c2f842010b1263de772f0b8047ee2151011bad01128fe348c58be13" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "79080406bbd449261f8f8386113b0feff91eaedeb30d46d2c912aa81394e8071" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "1b2fc1173f41f24682e52fc7edff57f7ece64540d0e6048be13897ae5d7c5594" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "811103dd14bc69a56ccf0ed81a023f058a3d71b75695f1d86effea1e5b11d8b7" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "9ad3d2c004d74ae10360b629425c9cfe79eb841c85a2139c5724bdbd04a6be61" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "a35aeac6f1c4378070ad9efb1de936ea80d00849e3182df6d3129c92b6cee493" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
