@@ -58,6 +58,8 @@ const BAD: [string[], string, RegExp][] = [
   // gcstats (resets counters) passes the CLI schema, so the refusal is about the port, not the subcommand.
   [['nodetool', 'gcstats', '--port', '0'], '--port 0', />=1/],
   [['estimate-scaling', '--data-gib', '100', '--nodes', 'three'], '--nodes "three"', /expected number/],
+  // interpret checks its path with the MCP tool's own schema (ops/interpret-input.ts).
+  [['interpret', 'x'.repeat(4097)], '<file>', /<=4096 characters/],
   [['estimate-scaling', '--data-gib=-100', '--nodes', '3', '--target', '6'], '--data-gib -100', />0/],
   [
     ['estimate-scaling', '--data-gib', '100', '--nodes', '3', '--last-bootstrap-min', '30', '--last-bootstrap-gib', 'x'],

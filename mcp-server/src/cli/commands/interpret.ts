@@ -1,7 +1,8 @@
 // `interpret` apart from diagnose.ts: it reads a file or stdin, so it must not load the collectors `diagnose` needs.
 import { Command } from 'commander';
 import { interpretText } from '../../ops/interpret.js';
-import { readSavedOutput } from '../../ops/saved-output.js';
+import { interpretInputSchema, interpretSource } from '../../ops/interpret-input.js';
+import { parseFlags } from '../validate-flags.js';
 import { renderInterpret } from '../../render/interpret.js';
 import { failWith, printJson, printText } from '../output.js';
 
@@ -12,7 +13,9 @@ export function interpretCommand(): Command {
     .option('--json', 'print the report as JSON')
     .action(async (file: string, o: { json?: boolean }) => {
       try {
-        const text = file === '-' ? await readStdin() : await readSavedOutput(file);
+        // The MCP tool's schema checks the path here too; stdin is the CLI's own (no path to check).
+        const text =
+          file === '-' ? await readStdin() : await interpretSource(parseFlags('interpret', interpretInputSchema, { path: file }, { path: '<file>' }));
         const r = interpretText(text);
         if (o.json) printJson(r);
         else printText(renderInterpret(r));

@@ -12,9 +12,8 @@ import { analyzeLogFiles } from '../../ops/analyze-logs.js';
 import { renderLogsReport } from '../../render/logs-report.js';
 import { grepLogFiles, grepLogsInputSchema } from '../../ops/log-grep.js';
 import { analyzeLogsInputSchema } from '../../ops/analyze-logs-input.js';
+import { interpretInputSchema, interpretSource } from '../../ops/interpret-input.js';
 import { renderLogGrep } from '../../render/log-grep.js';
-import { readSavedOutput } from '../../ops/saved-output.js';
-import { MAX_TOOL_TEXT_CHARS } from '../limits.js';
 import { renderDiagnosis } from '../../render/diagnosis.js';
 import { renderInterpret } from '../../render/interpret.js';
 import { mcpProgress } from '../progress.js';
@@ -105,10 +104,7 @@ export function registerDiagnosisTools(server: McpServer): void {
         `Detects the kind of a pasted output (${kindsSentence(SUPPORTED_KINDS)}), parses it and runs the rules on it; a paste of several ` +
         'outputs is split and each part read. ' +
         'Give the text, or the path of a file on the machine the server runs on. Unknown text is said to be unknown, with the list of supported kinds.',
-      inputSchema: {
-        text: z.string().max(MAX_TOOL_TEXT_CHARS).optional(),
-        path: z.string().max(4096).optional(),
-      },
+      inputSchema: interpretInputSchema.shape,
       outputSchema: {
         kind: z.string().nullable(),
         version: z.string().nullable(),
@@ -123,11 +119,7 @@ export function registerDiagnosisTools(server: McpServer): void {
     },
     async (args, extra) => {
       try {
-        let text = args.text;
-        if (text === undefined) {
-          if (!args.path) throw new OpError('NO_INPUT', 'give text or path', 'Pass the output as text, or a file path.');
-          text = await readSavedOutput(args.path);
-        }
+        const text = await interpretSource(args, extra.signal);
         const r = await interpretOffThread(text, { signal: extra.signal });
         return toolResult(renderInterpret(r), r);
       } catch (e) {
