@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "1b2fc1173f41f24682e52fc7edff57f7ece64540d0e6048be13897ae5d7c5594" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "811103dd14bc69a56ccf0ed81a023f058a3d71b75695f1d86effea1e5b11d8b7" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "9ad3d2c004d74ae10360b629425c9cfe79eb841c85a2139c5724bdbd04a6be61" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "a35aeac6f1c4378070ad9efb1de936ea80d00849e3182df6d3129c92b6cee493" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "d1bfe6a154640514b62a9fb5db3cccfffe0329515a57e4aef6423c94d27170b1" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "811103dd14bc69a56ccf0ed81a023f058a3d71b75695f1d86effea1e5b11d8b7" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "eef902e6c75a6feb71cf5fe2f2ba6aef9dabd31db2887be814c10cce09439ec1" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "a35aeac6f1c4378070ad9efb1de936ea80d00849e3182df6d3129c92b6cee493" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
