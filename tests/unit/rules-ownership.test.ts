@@ -154,6 +154,13 @@ describe('rings the real allocator built (GenerateTokens, cassandra-all 5.0.9)',
     // 27 nodes is past the measured sizes (24): no planner guess.
     expect(o.findings.find((f) => f.id === 'ownership.next-node')).toBeUndefined();
   });
+  it('SimpleStrategy over three racks is not the measured (rack-aware) layout: no allocator comparison, no planner note', () => {
+    const outputs = allocatorRing('ownership/generatetokens-509-n24-t16-rf3-racks3.txt', 3);
+    outputs[2] = keyspaces(3);
+    const o = run(outputs);
+    expect(o.findings.find((f) => f.id === 'ownership.skew')?.knowledgeIds ?? []).not.toContain('ownership.allocator-spread');
+    expect(o.findings.map((f) => f.id)).not.toContain('ownership.next-node');
+  });
   it('random tokens on the same layout as a measured allocator ring are called out as not allocated for this rf', () => {
     // 8 nodes × 4 tokens drawn by a fixed LCG (random placement, as without the allocator).
     let x = 12345n;

@@ -122,7 +122,9 @@ function nextNodeFindings(r: OwnershipResult, replication: Replication, keyspace
   for (const n of r.nodes) pushTo(byDc, n.datacenter, n);
   const names = `${keyspaces.slice(0, 4).join(', ')}${keyspaces.length > 4 ? ` and ${keyspaces.length - 4} more` : ''}: ${replicationText(replication)}`;
   for (const [dc, nodes] of byDc) {
-    const f = nextNodeFinding({ dc, rf: replicasIn(replication, dc), nodes, racks: r.racks.filter((x) => x.datacenter === dc), about: names });
+    const racks = r.racks.filter((x) => x.datacenter === dc);
+    if (replication.strategy !== 'network' && racks.length > 1) continue; // see skewFindings: measured rack-aware only
+    const f = nextNodeFinding({ dc, rf: replicasIn(replication, dc), nodes, racks, about: names });
     if (f) findings.push(f);
   }
   return findings;
@@ -233,7 +235,9 @@ function skewFindings(ctx: RuleContext, r: OwnershipResult, label: string, sourc
     const tokenCounts = new Set(nodes.map((n) => n.tokens));
     const rf = replicasIn(replication, dc);
     const rackCount = new Set(nodes.map((n) => n.rack)).size;
-    const allocator = !primaryOnly && tokenCounts.size === 1 && rf ? allocatorSpread(rf, rackCount, nodes[0]!.tokens, nodes.length) : null;
+    // The measurements place replicas rack-aware (NetworkTopologyStrategy); SimpleStrategy over several racks is not that.
+    const comparable = replication.strategy === 'network' || rackCount === 1;
+    const allocator = !primaryOnly && comparable && tokenCounts.size === 1 && rf ? allocatorSpread(rf, rackCount, nodes[0]!.tokens, nodes.length) : null;
     findings.push({
       id: primaryOnly ? 'ownership.primary-range-skew' : 'ownership.skew',
       severity: primaryOnly ? 'info' : sev,
