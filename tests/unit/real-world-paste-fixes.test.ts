@@ -93,3 +93,20 @@ describe('a cassandra.yaml excerpt of backup/snapshot keys (instaclustr cassandr
     expect(interpretText('/10.0.0.1\n  generation:1700000000\n  RPC_ADDRESS:10.0.0.1\n  STATUS:14:NORMAL,-1').kind).toBe('nodetool.gossipinfo');
   });
 });
+
+describe('nodetool ring with Down nodes, cut after a few vnodes (scylladb#2254)', () => {
+  const text = rw('ring_two-nodes-down-observer-cut_scylla2254.txt');
+
+  it("the ring's own Up/Down column names each down node when no status was given; a cut ring says nothing on balance", () => {
+    const r = interpretText(text);
+    expect(r.kind).toBe('nodetool.ring');
+    const down = r.findings.filter((f) => f.id === 'topology.node-down');
+    expect(down.map((f) => [f.node, f.severity])).toEqual([
+      ['10.240.0.23', 'critical'],
+      ['10.240.0.26', 'critical'],
+    ]);
+    expect(down[0]!.evidence).toEqual(['nodetool ring from input: 10.240.0.23 DN']);
+    // 10.240.0.23 appears with 1 token, 10.240.0.28 with dozens: a cut paste, not a ring to judge primary ranges on.
+    expect(r.findings.map((f) => f.id)).not.toContain('ownership.primary-range-skew');
+  });
+});

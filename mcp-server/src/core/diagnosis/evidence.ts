@@ -4,6 +4,7 @@ import type { NodetoolCompactionstats } from '../parse/nodetool/compactionstats.
 import type { NodetoolDescribeCluster } from '../parse/nodetool/describecluster.js';
 import type { NodetoolCompactionThroughput } from '../parse/nodetool/getcompactionthroughput.js';
 import type { NodetoolProxyHistograms } from '../parse/nodetool/proxyhistograms.js';
+import type { NodetoolRing } from '../parse/nodetool/ring.js';
 import type { NodetoolStatus } from '../parse/nodetool/status.js';
 import type { NodetoolTableHistograms } from '../parse/nodetool/tablehistograms.js';
 import type { NodetoolTablestats } from '../parse/nodetool/tablestats.js';
@@ -19,6 +20,7 @@ export interface NodetoolEvidence {
   proxyhistograms?: NodetoolProxyHistograms;
   describecluster?: NodetoolDescribeCluster;
   getcompactionthroughput?: NodetoolCompactionThroughput;
+  ring?: NodetoolRing;
 }
 
 /** Everything known about one node (or one pasted output) that rules may read. */

@@ -3,7 +3,6 @@ import type { NodeEvidence } from '../diagnosis/evidence.js';
 import { isSystemKeyspace, type ClusterFacts, type RingTokensFact } from '../facts/from-cluster.js';
 import type { Finding } from '../findings.js';
 import type { KnowledgeId } from '../knowledge/index.js';
-import type { NodetoolRing } from '../parse/nodetool/ring.js';
 import type { NodetoolStatus } from '../parse/nodetool/status.js';
 import {
   effectiveOwnership,
@@ -25,7 +24,7 @@ const GiB = 1024 ** 3;
 /** The ring with tokens: nodetool ring (any node), else system.local + system.peers as one node sees them. */
 function ringMembers(input: { nodes: NodeEvidence[] }): { members: RingMember[]; source: string } | null {
   for (const n of input.nodes) {
-    const ring = (n.nodetool as { ring?: NodetoolRing }).ring;
+    const ring = n.nodetool.ring;
     if (!ring?.entries.length) continue;
     const byAddr = new Map<string, RingMember & { tokens: string[] }>();
     for (const e of ring.entries) {
@@ -233,6 +232,9 @@ function skewFindings(ctx: RuleContext, r: OwnershipResult, label: string, sourc
     if (!sev) continue;
     const sorted = [...nodes].sort((a, b) => b.ownsPercent - a.ownsPercent);
     const tokenCounts = new Set(nodes.map((n) => n.tokens));
+    // Primary ranges of a ring whose token counts differ many times over are most likely a cut paste (a node shown
+    // with 1 of its 256 tokens): nothing to say about balance from that.
+    if (primaryOnly && maxOf([...tokenCounts]) > 4 * minOf([...tokenCounts])) continue;
     const rf = replicasIn(replication, dc);
     const rackCount = new Set(nodes.map((n) => n.rack)).size;
     // The measurements place replicas rack-aware (NetworkTopologyStrategy); SimpleStrategy over several racks is not that.

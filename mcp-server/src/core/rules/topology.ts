@@ -18,19 +18,30 @@ export const topologyRule: Rule = {
     const findings: Finding[] = [];
     const statusViews = input.nodes.filter((n) => n.nodetool.status);
     const gossipViews = input.nodes.filter((n) => n.facts.gossip?.length);
+    // `nodetool ring` prints each node's Up/Down and state too: a view where no status was read.
+    const ringViews = statusViews.length ? [] : input.nodes.filter((n) => n.nodetool.ring?.nodes.length);
     const haveSchema = input.nodes.filter((n) => n.facts.schemaVersion || n.nodetool.describecluster);
-    if (!statusViews.length && !gossipViews.length && input.nodes.length < 2 && !haveSchema.length) {
-      return skipped('topology', 'no ring view (nodetool status, gossip_info) and a single node');
+    if (!statusViews.length && !ringViews.length && !gossipViews.length && input.nodes.length < 2 && !haveSchema.length) {
+      return skipped('topology', 'no ring view (nodetool status or ring, gossip_info) and a single node');
     }
 
     // Node states as seen by each observer; the same bad node reported by several observers is one finding.
-    const bad = new Map<string, { code: string; observers: string[] }>();
+    const bad = new Map<string, { code: string; observers: string[]; via: string }>();
     for (const v of statusViews) {
       for (const s of v.nodetool.status!.nodes) {
         if (s.code === 'UN') continue;
-        const e = bad.get(s.address) ?? { code: s.code, observers: [] };
+        const e = bad.get(s.address) ?? { code: s.code, observers: [], via: 'nodetool status' };
         e.observers.push(v.node);
         bad.set(s.address, e);
+      }
+    }
+    for (const v of ringViews) {
+      for (const r of v.nodetool.ring!.nodes) {
+        const code = (r.status === 'down' ? 'D' : r.status === 'up' ? 'U' : '?') + r.state[0]!.toUpperCase();
+        if (code === 'UN') continue;
+        const e = bad.get(r.address) ?? { code, observers: [], via: 'nodetool ring' };
+        if (!e.observers.includes(v.node)) e.observers.push(v.node);
+        bad.set(r.address, e);
       }
     }
     // A cut status (pasted or truncated) hides nodes: say so, or "no node is down" would be a claim about rows never seen.
@@ -57,7 +68,7 @@ export const topologyRule: Rule = {
           id: 'topology.node-unknown',
           severity: 'warning',
           title: `${address} is ${e.code} (liveness unknown to ${e.observers.join(', ')}, ${state})`,
-          evidence: [`nodetool status from ${e.observers.join(', ')}: ${address} ${e.code}`],
+          evidence: [`${e.via} from ${e.observers.join(', ')}: ${address} ${e.code}`],
           node: address,
           recommendation: `The observer has no gossip liveness for ${address}: run \`nodetool status\` from another node and check \`nodetool gossipinfo\` for ${address} (a node just restarted, partitioned or removed shows this).`,
           knowledgeIds: [],
@@ -70,7 +81,7 @@ export const topologyRule: Rule = {
         id: down ? 'topology.node-down' : 'topology.node-transition',
         severity: down ? 'critical' : 'warning',
         title: `${address} is ${e.code} (${down ? 'down' : 'up'}, ${state})`,
-        evidence: [`nodetool status from ${e.observers.join(', ')}: ${address} ${e.code}`],
+        evidence: [`${e.via} from ${e.observers.join(', ')}: ${address} ${e.code}`],
         node: address,
         recommendation: down
           ? `Check the Cassandra process and network on ${address} (up/down is each observer's view: compare from another node). Hints for it pile up on the others; if it stays down longer than max_hint_window, repair after it returns.`
