@@ -11,18 +11,27 @@ export function unrecognized<T>(kind: string, reason: string): Parsed<T> {
   return { kind, ok: false, reason };
 }
 
+export interface TotalOptions {
+  /**
+   * Lines longer than this are cut before parsing (default MAX_LINE_CHARS). null: keep them whole, for a format whose
+   * whole document is one line (a JSON dump) and whose parser runs no per-line regex over it (JSON.parse is linear).
+   */
+  maxLineChars?: number | null;
+}
+
 /**
  * Wraps a parser so that a bug in it can never escape as an exception: the caller gets `ok: false`
  * with the error message as the reason.
  */
-export function total<T>(kind: string, parse: (text: string) => Parsed<T>): (text: string) => Parsed<T> {
+export function total<T>(kind: string, parse: (text: string) => Parsed<T>, options: TotalOptions = {}): (text: string) => Parsed<T> {
+  const max = options.maxLineChars === undefined ? MAX_LINE_CHARS : options.maxLineChars;
   return (text: string) => {
     try {
       if (typeof text !== 'string') return unrecognized(kind, 'input is not text');
       // Over-long lines are cut before any parser sees them, so no per-line regex can cost more than a line's cap.
-      const capped = capLineLength(text);
+      const capped = max === null ? { text, cut: 0 } : capLineLength(text, max);
       const r = parse(capped.text);
-      const cutNote = capped.cut ? `${capped.cut} line(s) longer than ${MAX_LINE_CHARS / 1024} KiB were cut to their first ${MAX_LINE_CHARS / 1024} KiB` : null;
+      const cutNote = capped.cut && max !== null ? `${capped.cut} line(s) longer than ${max / 1024} KiB were cut to their first ${max / 1024} KiB` : null;
       // Parsers keep numbers finite (NaN in a column → null). A number past double range ("1e309", or sums of
       // "1e308"s) is no real tool output, and NaN/Infinity would become null in JSON and fail output schemas.
       const bad = r.ok ? nonFinitePath(r.value, '') : null;

@@ -7,6 +7,7 @@ import { hostDf } from './host-df/index.js';
 import { jvmTopThreads } from './jvm-top-threads/index.js';
 import { nodetoolListPendingHints } from './nodetool-listpendinghints/index.js';
 import { reaperRepairRuns } from './reaper-repair-runs/index.js';
+import { scyllaDoctorVitals } from './scylla-doctor-vitals/index.js';
 import type { KindModule } from './types.js';
 
-export const KIND_MODULES: readonly KindModule[] = [jvmTopThreads, nodetoolListPendingHints, reaperRepairRuns, hostDf];
+export const KIND_MODULES: readonly KindModule[] = [jvmTopThreads, nodetoolListPendingHints, reaperRepairRuns, hostDf, scyllaDoctorVitals];

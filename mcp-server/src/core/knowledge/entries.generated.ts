@@ -12608,6 +12608,43 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   },
   // knowledge/scylla-host.yaml
   {
+    "id": "scylla-doctor.collector-status",
+    "statement": "scylla-doctor's vitals file (scylla_doctor.py --save-vitals) is one JSON object keyed by collector class name; each entry has status 0 (passed), 1 (failed) or 2 (skipped), the collected data and a message. A collector whose dependency failed fails too (\"Required X Collector has not run successfully\"), one whose dependency was skipped is skipped (\"… was skipped\"), and a privileged one run without root is skipped (\"Insufficient privileges, please run as root\"). The file carries no analyzer verdicts: --output json prints those apart.",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/scylla-doctor-oss scylla-doctor/collectors_base.py (CollectorStatus, CollectorResult, Collector._collect_recursive)",
+        "url": "https://github.com/scylladb/scylla-doctor-oss/blob/49d21c0d3db32c6fe563a1ee4cd871f0eab40858/scylla-doctor/collectors_base.py",
+        "ref": "scylladb/scylla-doctor-oss scylla-doctor/collectors_base.py (49d21c0d3db3)"
+      },
+      {
+        "title": "scylladb/scylla-doctor-oss scylla-doctor/scylla_doctor.py (Doctor.save_vitals, print_results with --output json)",
+        "url": "https://github.com/scylladb/scylla-doctor-oss/blob/49d21c0d3db32c6fe563a1ee4cd871f0eab40858/scylla-doctor/scylla_doctor.py",
+        "ref": "scylladb/scylla-doctor-oss scylla-doctor/scylla_doctor.py (49d21c0d3db3)"
+      }
+    ],
+    "rationale": "Support asks for the vitals file; a check whose collector failed was not run, and one root failure (no scylla.yaml where scylla-doctor looks, a missing tool, no root) fails every collector that needs it. Naming the root failures tells the sender what to fix before the file can answer anything.",
+    "related": [
+      "scylla-host.nofile",
+      "scylla-host.aio-per-shard"
+    ],
+    "tags": [
+      "scylla",
+      "scylla-doctor",
+      "support"
+    ],
+    "verified": {
+      "source": "scylla-doctor/collectors_base.py@49d21c0d3db3 (CollectorStatus PASSED 0, FAILED 1, SKIPPED 2; the \"Required … Collector has not run successfully\" / \"was skipped\" messages; \"Insufficient privileges, please run as root\") and scylla-doctor/scylla_doctor.py@49d21c0d3db3 (save_vitals json.dump of Doctor.vitals; analyzers printed by print_results)",
+      "checked": "2026-11-30"
+    }
+  },
+  // knowledge/scylla-host.yaml
+  {
     "id": "scylla-host.aio-per-shard",
     "statement": "Seastar reserves AIO control blocks at start-up: per shard 1024 for storage, 2 for preemption and (ScyllaDB's default) 50000 for networking, plus a fixed reserve for tools (10, or 1024 without io_uring). The minimum it accepts is aio-nr + reserve + 1027 per shard; below the full amount it shrinks the networking blocks and warns, below the minimum it refuses to start (\"Your system does not satisfy minimum AIO requirements\").",
     "value": 51026,
@@ -16241,6 +16278,7 @@ export type KnowledgeId =
   | "schema.secondary-index.cardinality-floor"
   | "schema.secondary-index.high-cardinality"
   | "schema.secondary-index.legacy"
+  | "scylla-doctor.collector-status"
   | "scylla-host.aio-per-shard"
   | "scylla-host.cpuset-perftune-masks"
   | "scylla-host.developer-mode-conf"
