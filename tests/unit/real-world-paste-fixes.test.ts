@@ -110,3 +110,13 @@ describe('nodetool ring with Down nodes, cut after a few vnodes (scylladb#2254)'
     expect(r.findings.map((f) => f.id)).not.toContain('ownership.primary-range-skew');
   });
 });
+
+describe('Seastar AIO start-up failure in a Docker cluster on macOS (scylladb#16806)', () => {
+  it('the fix names both ways out: raise fs.aio-max-nr, or where it cannot be raised start with --reactor-backend=epoll', () => {
+    const r = interpretText(rw('log_supervisord-aio-setup-fatal-macos-docker-cut_scylla16806.txt'));
+    const f = r.findings.find((x) => x.id === 'scylla-host.aio-max-nr-below-need');
+    expect(f?.severity).toBe('critical');
+    expect(f?.recommendation).toMatch(/Docker Desktop on macOS\), start ScyllaDB with --reactor-backend=epoll/);
+    expect(f?.knowledgeIds).toContain('scylla-host.reactor-backend-epoll');
+  });
+});

@@ -12964,6 +12964,43 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   },
   // knowledge/scylla-host.yaml
   {
+    "id": "scylla-host.reactor-backend-epoll",
+    "statement": "Where fs.aio-max-nr cannot be raised for ScyllaDB (Docker Desktop on macOS, several nodes in one Docker VM), ScyllaDB's Docker guide starts it with --reactor-backend=epoll instead of the default linux-aio reactor backend.",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "ScyllaDB docs — Best Practices for Running ScyllaDB on Docker (macOS, multi-node: --reactor-backend=epoll)",
+        "url": "https://docs.scylladb.com/manual/master/operating-scylla/procedures/tips/best-practices-scylla-on-docker.html",
+        "ref": "scylladb/scylladb docs/operating-scylla/procedures/tips/best-practices-scylla-on-docker.rst"
+      },
+      {
+        "title": "scylladb/scylladb#16806 — nodes of a Docker cluster on macOS crash-looped on 'Could not setup Async I/O'",
+        "url": "https://github.com/scylladb/scylladb/issues/16806"
+      }
+    ],
+    "rationale": "The AIO limit is the kernel's: inside Docker Desktop it belongs to the VM, where a user seldom sets sysctls, and every ScyllaDB container there draws from it. The epoll backend does not use Linux AIO contexts, so the start-up check no longer fails; it is a development set-up, not a production one (production raises fs.aio-max-nr, kb:os.aio-max-nr.scylla).",
+    "related": [
+      "scylla-host.aio-per-shard",
+      "os.aio-max-nr.scylla"
+    ],
+    "tags": [
+      "aio",
+      "docker",
+      "scylla",
+      "development"
+    ],
+    "verified": {
+      "source": "docs/operating-scylla/procedures/tips/best-practices-scylla-on-docker.rst@scylla-2026.2.5 lines 25-30 (macOS, 3 nodes or more: start with --reactor-backend=epoll to override the default linux-aio reactor backend)",
+      "checked": "2026-11-30"
+    }
+  },
+  // knowledge/scylla-host.yaml
+  {
     "id": "scylla-host.smp-vs-cpus",
     "statement": "ScyllaDB runs one shard per CPU it is given (--cpuset, else all online CPUs); --smp N above the CPUs available stops start-up with \"insufficient processing units\", and --smp below them leaves CPUs without a shard. scylla_cpuset_setup writes both options to /etc/scylla.d/cpuset.conf as CPUSET=\"--cpuset … --smp …\".",
     "appliesTo": [
@@ -16288,6 +16325,7 @@ export type KnowledgeId =
   | "scylla-host.nofile"
   | "scylla-host.overprovisioned-dedicated"
   | "scylla-host.perftune-net-switch"
+  | "scylla-host.reactor-backend-epoll"
   | "scylla-host.smp-vs-cpus"
   | "scylla.cas-contention-timeout.default"
   | "scylla.commitlog.segment-size.default"

@@ -578,8 +578,9 @@ export function seastarAioRules(a: SeastarAio): KindRuleOutcome[] {
           `Set fs.aio-max-nr to at least ${target ?? 'the recommended value Seastar printed'} (sysctl -w fs.aio-max-nr=…, persisted in ` +
           `/etc/sysctl.d/; ` +
           'the packages ship 30000000). The limit is kernel-wide: several ScyllaDB containers on one host (or the Docker Desktop VM) add their needs, ' +
-          `${s !== null ? `here ${plural(s, 'shard')} × 51026 + reserve per instance; ` : ''}--smp lowers it.`,
-        knowledgeIds: ['scylla-host.aio-per-shard', 'os.aio-max-nr.scylla'],
+          `${s !== null ? `here ${plural(s, 'shard')} × 51026 + reserve per instance; ` : ''}--smp lowers it. Where the setting cannot be changed ` +
+          '(Docker Desktop on macOS), start ScyllaDB with --reactor-backend=epoll instead of linux-aio, for development only.',
+        knowledgeIds: ['scylla-host.aio-per-shard', 'os.aio-max-nr.scylla', 'scylla-host.reactor-backend-epoll'],
         confidence: 'high',
       },
     ]),
