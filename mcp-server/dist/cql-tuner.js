@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "d1bfe6a154640514b62a9fb5db3cccfffe0329515a57e4aef6423c94d27170b1" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "811103dd14bc69a56ccf0ed81a023f058a3d71b75695f1d86effea1e5b11d8b7" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "eef902e6c75a6feb71cf5fe2f2ba6aef9dabd31db2887be814c10cce09439ec1" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "a35aeac6f1c4378070ad9efb1de936ea80d00849e3182df6d3129c92b6cee493" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "c68e02caac8334416eb673b290707e903dc263fd570c5bdfcdb0035f432754d2" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "b1100e4a47f940a21b8613f82f743c0aa4d5a1541e10b9721e8d810046144515" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "53f89d985549bbe0295d7fc322107fdfce7685a1044a4c620f2b76c9cc41408d" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "b787acd82565adbd88fbdd7312239f2b372a2eaca70d68acc61cb4337b4ceae0" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
