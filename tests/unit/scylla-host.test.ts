@@ -8,16 +8,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { detect } from '../../mcp-server/src/core/detect.js';
-import {
-  parseCpuList,
-  parseHexMask,
-  parseInterrupts,
-  parsePerftuneYaml,
-  parseScyllaArgs,
-  parseScyllaSetup,
-  parseSeastarAio,
-  splitArgs,
-} from '../../mcp-server/src/core/parse/host/scylla-setup.js';
+import { parseCpuList, parseHexMask, parseInterrupts, parseScyllaArgs, parseSeastarAio, splitArgs } from '../../mcp-server/src/core/parse/host/scylla-setup.js';
+import { parsePerftuneYaml, parseScyllaSetup } from '../../mcp-server/src/core/parse/host/scylla-setup-files.js';
 import { aioNeed, scyllaHostRules } from '../../mcp-server/src/core/rules/scylla-host.js';
 import { interpretText } from '../../mcp-server/src/ops/interpret.js';
 import { auditOs } from '../../mcp-server/src/ops/audit-os.js';

@@ -6,7 +6,8 @@
  * filesystem size (df). Paths are constants or IRQ numbers checked to be digits; nothing read becomes an
  * option. Never throws for a missing file: what could not be read is listed in `unread`.
  */
-import { parseCpuList, parseInterrupts, parsePerftuneYaml, parseScyllaArgs, parseSysconfig, deviceOfIrq } from '../core/parse/host/scylla-setup.js';
+import { parseCpuList, parseInterrupts, parseScyllaArgs, parseSysconfig, deviceOfIrq } from '../core/parse/host/scylla-setup.js';
+import { parsePerftuneYaml } from '../core/parse/host/scylla-setup-files.js';
 import { parseProcLimits } from '../core/rules/os.js';
 import { emptyScyllaHostFacts, type ScyllaHostFacts } from '../core/rules/scylla-host.js';
 import type { Target } from './target.js';

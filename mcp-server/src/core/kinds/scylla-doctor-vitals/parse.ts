@@ -7,8 +7,7 @@
  * those separately (--output json). Read here: the host facts cql-tuner judges elsewhere and each collector's
  * status and message. PURE and total.
  */
-import { stringify } from 'yaml';
-import { parsePerftuneYaml, type PerftuneYaml } from '../../parse/host/scylla-setup.js';
+import { perftuneFromObject, type PerftuneYaml } from '../../parse/host/perftune-object.js';
 import { parsedOk, total, unrecognized, type Parsed } from '../../parsed.js';
 
 export const SCYLLA_DOCTOR_VITALS_KIND = 'scylla-doctor.vitals';
@@ -109,7 +108,7 @@ function perftuneOf(o: unknown): PerftuneYaml | null {
     const n = copy[k];
     if (typeof n === 'number') copy[k] = `0x${n.toString(16)}`;
   }
-  return parsePerftuneYaml(stringify(copy));
+  return perftuneFromObject(copy);
 }
 
 function scyllaDOf(data: Obj): ScyllaSetupFiles | null {

@@ -9,17 +9,18 @@ import {
   INTERRUPTS_KIND,
   parseEthtoolStats,
   parseInterrupts,
-  parseScyllaSetup,
   parseSeastarAio,
   SCYLLA_SETUP_KIND,
   SEASTAR_AIO_KIND,
 } from './scylla-setup.js';
+import { parseScyllaSetup } from './scylla-setup-files.js';
 
 export * from './common.js';
 export * from './iostat.js';
 export * from './mpstat.js';
 export * from './sar.js';
 export * from './scylla-setup.js';
+export * from './scylla-setup-files.js';
 export * from './sysstat-table.js';
 export * from './ttop.js';
 export * from './vmstat.js';

@@ -1,5 +1,10 @@
-import { parse as parseYaml } from 'yaml';
 import { parsedOk, total, unrecognized, type Parsed } from '../../parsed.js';
+import { parseHexMask, perftuneFromObject, type PerftuneYaml } from './perftune-object.js';
+
+// Kept importable from here: the readers of /proc/irq masks and the rules used them from this module first. The YAML
+// readers (perftune.yaml, the setup files kind) live in scylla-setup-files.ts, so a module that needs only these
+// helpers (the ScyllaDB host rules, which the logs verb loads through the kind registry) does not load the YAML parser.
+export { parseHexMask, perftuneFromObject, type PerftuneYaml };
 
 /**
  * ScyllaDB host setup as text: CPU lists and masks, /etc/scylla.d/*.conf and /etc/default/scylla-server
@@ -27,22 +32,6 @@ export function parseCpuList(text: string | undefined | null): number[] | null {
     for (let c = a; c <= b; c++) out.add(c);
   }
   return [...out].sort((x, y) => x - y);
-}
-
-/**
- * A CPU mask as perftune.yaml or /proc/irq/N/smp_affinity writes it: comma-separated 32-bit hex words, most
- * significant first, "0x" optional, empty words zero ("0x0000ffff,,0x00000001"). null when it is not one.
- */
-export function parseHexMask(text: string | undefined | null): number[] | null {
-  const s = (text ?? '').trim().replace(/^['"]|['"]$/g, '');
-  if (s === '' || !/^(?:(?:0x)?[0-9a-fA-F]{0,8},)*(?:0x)?[0-9a-fA-F]{1,8}$/.test(s)) return null;
-  const words = s.split(',').reverse();
-  const cpus: number[] = [];
-  words.forEach((w, i) => {
-    const v = w === '' ? 0 : parseInt(w.replace(/^0x/i, ''), 16);
-    for (let bit = 0; bit < 32; bit++) if ((v >>> bit) & 1) cpus.push(i * 32 + bit);
-  });
-  return cpus;
 }
 
 /** [0,1,2,3,8] → "0-3,8". */
@@ -150,102 +139,11 @@ export function parseScyllaArgs(argv: readonly string[]): ScyllaArgs {
   return a;
 }
 
-export interface PerftuneYaml {
-  cpuMask: number[] | null;
-  cpuMaskText: string | null;
-  irqCpuMask: number[] | null;
-  irqCpuMaskText: string | null;
-  /** The pre-2023 layout ("sq", "sq_split", "mq"); irq_cpu_mask replaces it. */
-  mode: string | null;
-  nics: string[];
-  tune: string[];
-  tuneClock: boolean | null;
-  dirs: string[];
-  devs: string[];
-}
-
-const PERFTUNE_KEYS = [
-  'cpu_mask',
-  'irq_cpu_mask',
-  'mode',
-  'nic',
-  'tune',
-  'tune_clock',
-  'dir',
-  'dev',
-  'write_back_cache',
-  'arfs',
-  'num_rx_queues',
-  'irq_core_auto_detection_ratio',
-];
-const PERFTUNE_LINE = new RegExp(`^(?:${PERFTUNE_KEYS.join('|')}):`);
-
-const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : typeof v === 'string' || typeof v === 'number' ? [String(v)] : []);
-
-/** perftune.yaml (perftune.py --dump-options-file); also reads its lines out of a longer paste. null when none. */
-export function parsePerftuneYaml(text: string): PerftuneYaml | null {
-  // Keep the perftune keys and the "- item" lines under them: the paste may hold other files around it.
-  const kept: string[] = [];
-  let inList = false;
-  for (const raw of text.split('\n')) {
-    const line = raw.replace(/\r$/, '');
-    if (PERFTUNE_LINE.test(line)) {
-      kept.push(line);
-      inList = /:\s*$/.test(line);
-      continue;
-    }
-    if (inList && /^\s*-\s+\S/.test(line)) {
-      kept.push(line);
-      continue;
-    }
-    inList = false;
-  }
-  if (kept.length === 0) return null;
-  let y: unknown;
-  try {
-    y = parseYaml(kept.join('\n'), { uniqueKeys: false });
-  } catch {
-    return null;
-  }
-  if (y === null || typeof y !== 'object' || Array.isArray(y)) return null;
-  const o = y as Record<string, unknown>;
-  const text1 = (k: string) => (typeof o[k] === 'string' || typeof o[k] === 'number' || typeof o[k] === 'boolean' ? String(o[k]) : null);
-  const cpuMaskText = text1('cpu_mask');
-  const irqCpuMaskText = text1('irq_cpu_mask');
-  return {
-    cpuMask: parseHexMask(cpuMaskText),
-    cpuMaskText,
-    irqCpuMask: parseHexMask(irqCpuMaskText),
-    irqCpuMaskText,
-    mode: text1('mode'),
-    nics: list(o['nic']),
-    tune: list(o['tune']),
-    tuneClock: typeof o['tune_clock'] === 'boolean' ? o['tune_clock'] : null,
-    dirs: list(o['dir']),
-    devs: list(o['dev']),
-  };
-}
-
 export interface ScyllaSetup {
   /** KEY=VALUE settings found (CPUSET, SEASTAR_IO, DEV_MODE, MEM_CONF, SET_NIC_AND_DISKS, IFNAME, SCYLLA_ARGS …). */
   env: Record<string, string>;
   perftune: PerftuneYaml | null;
 }
-
-const SETUP_KEYS = /^\s*(?:CPUSET|SEASTAR_IO|DEV_MODE|MEM_CONF|SET_NIC_AND_DISKS|SET_CLOCKSOURCE|IFNAME|SCYLLA_ARGS|DISABLE_WRITEBACK_CACHE)=/m;
-
-function parseSetup(text: string): Parsed<ScyllaSetup> {
-  const env = Object.fromEntries(Object.entries(parseSysconfig(text)).filter(([k]) => SETUP_KEYS.test(`${k}=`)));
-  const perftune = parsePerftuneYaml(text);
-  if (Object.keys(env).length === 0 && (perftune === null || (perftune.cpuMaskText === null && perftune.nics.length === 0 && perftune.tune.length === 0))) {
-    const what = 'cpuset.conf CPUSET=, io.conf SEASTAR_IO=, scylla-server SET_NIC_AND_DISKS=, perftune.yaml cpu_mask:';
-    return unrecognized(SCYLLA_SETUP_KIND, `no ScyllaDB host setup found (${what})`);
-  }
-  return parsedOk(SCYLLA_SETUP_KIND, { env, perftune });
-}
-
-/** `cat /etc/scylla.d/*.conf /etc/scylla.d/perftune.yaml /etc/default/scylla-server` and the like. */
-export const parseScyllaSetup = total(SCYLLA_SETUP_KIND, parseSetup);
 
 export interface IrqLine {
   irq: string;
