@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "c68e02caac8334416eb673b290707e903dc263fd570c5bdfcdb0035f432754d2" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "b1100e4a47f940a21b8613f82f743c0aa4d5a1541e10b9721e8d810046144515" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "53f89d985549bbe0295d7fc322107fdfce7685a1044a4c620f2b76c9cc41408d" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "b787acd82565adbd88fbdd7312239f2b372a2eaca70d68acc61cb4337b4ceae0" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "26b626853de21e3d8c1d2c8e0c6ed6491e1bcbd1d9ac8612b7249a5b8268fed4" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "764a6997271b0624d6743c8a33edebeecf30b7e35992ec7da171445119e7bb2d" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "b9ce4062ce3da66003c5afabfaa011021f031f531993d0a65ee83a929f23b256" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "0ae927071468b68a4d6d284c8163b884336fa65f1c9ed93d3e0ad9b6fb681502" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
