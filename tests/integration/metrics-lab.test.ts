@@ -29,6 +29,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * JVM catching up answers one scrape and misses the next): its first failed sample and the first answered one after.
  */
 function failedStretch(samples: readonly (readonly [number, number])[], from: number, to: number): { start: number; end: number | null } | null {
+  return failedRuns(samples).find((r) => r.start <= to && (r.end === null || r.end >= from)) ?? null;
+}
+
+/** Every stretch of failed scrapes, a single answered scrape inside one bridged; end is the first answered sample after it. */
+function failedRuns(samples: readonly (readonly [number, number])[]): { start: number; end: number | null }[] {
+  const runs: { start: number; end: number | null }[] = [];
   let i = 0;
   while (i < samples.length) {
     if (samples[i]![1] === 1) {
@@ -38,11 +44,10 @@ function failedStretch(samples: readonly (readonly [number, number])[], from: nu
     const start = samples[i]![0];
     let j = i;
     while (j < samples.length && (samples[j]![1] !== 1 || (samples[j + 1] !== undefined && samples[j + 1]![1] !== 1 && samples[j - 1]![1] !== 1))) j++;
-    const end = j < samples.length ? samples[j]![0] : null;
-    if (start <= to && (end === null || end >= from)) return { start, end };
+    runs.push({ start, end: j < samples.length ? samples[j]![0] : null });
     i = j + 1;
   }
-  return null;
+  return runs;
 }
 
 let state: LabState;
@@ -159,7 +164,17 @@ describe.skipIf(skip)('metrics history on a real lab', () => {
     expect(change, JSON.stringify(r.changes.map((c) => [c.node, c.signal, c.change.start]))).toBeDefined();
     expect(Math.abs(change.change.start - truth!.start)).toBeLessThanOrEqual(SCRAPE_S + r.window.step);
     expect(change.change.end).not.toBeNull();
-    expect(Math.abs(change.change.end! - truth!.end!)).toBeLessThanOrEqual(SCRAPE_S + r.window.step);
+    // After SIGCONT a JVM on 2 loaded cores can answer a few scrapes and miss more (seen in CI: failed to 12:18,
+    // answered 12:20 and 12:22, failed 12:24–12:28). Whether that flapping belongs to the outage is a judgement; the
+    // tool may end the change at the end of any failed stretch that starts within the catch-up time after the pause's
+    // stretch, never inside a steady answered stretch and never before the pause's stretch ended.
+    const CATCH_UP_S = 15;
+    const ends = failedRuns(samples)
+      .filter((s) => s.start >= truth!.start && s.start <= truth!.end! + CATCH_UP_S && s.end !== null)
+      .map((s) => s.end!);
+    const nearest = Math.min(...ends.map((e) => Math.abs(change.change.end! - e)));
+    expect(nearest, `change ends ${iso(change.change.end!)}; failed stretches end ${ends.map(iso).join(' ')}`).toBeLessThanOrEqual(SCRAPE_S + r.window.step);
+    expect(change.change.end!).toBeGreaterThanOrEqual(truth!.end! - SCRAPE_S - r.window.step);
     // and it covers the pause
     expect(change.change.start).toBeLessThanOrEqual(pausedAt + SCRAPE_S + r.window.step);
     expect(change.change.end!).toBeGreaterThanOrEqual(resumedAt);

@@ -17,7 +17,7 @@ import { emptyFacts, type StorageFacts } from '../../mcp-server/src/core/parse/s
 import type { Parsed } from '../../mcp-server/src/core/parsed.js';
 import { planMkfs } from '../../mcp-server/src/core/planners/mkfs.js';
 import { cassandraYamlRules, jvmRules, type ConfigContext } from '../../mcp-server/src/core/rules/config.js';
-import { osRules, type OsFacts } from '../../mcp-server/src/core/rules/os.js';
+import { emptyOsFacts, osRules, type OsFacts } from '../../mcp-server/src/core/rules/os.js';
 import type { KindRuleOutcome } from '../../mcp-server/src/core/rules/per-kind.js';
 import { grade, PACK } from '../../mcp-server/src/core/rules/rule.js';
 import { storageRules } from '../../mcp-server/src/core/rules/storage.js';
@@ -396,34 +396,5 @@ describe('skills: versions and production warnings', () => {
 
 /** OS facts of a Cassandra host with swap on and nothing else read. */
 function osFactsWithSwap(): OsFacts {
-  return {
-    origin: 'test host',
-    product: 'cassandra',
-    swapTotalKiB: 4 * 1024 * 1024,
-    swapDevices: ['/swapfile'],
-    swappiness: 60,
-    thpEnabled: null,
-    thpDefrag: null,
-    zoneReclaimMode: null,
-    maxMapCount: null,
-    aioMaxNr: null,
-    governors: null,
-    clocksource: null,
-    availableClocksources: [],
-    numaNodes: null,
-    tcpKeepaliveTime: null,
-    tcpKeepaliveIntvl: null,
-    tcpKeepaliveProbes: null,
-    rmemMax: null,
-    wmemMax: null,
-    tcpRmem: null,
-    tcpWmem: null,
-    somaxconn: null,
-    tcpMaxSynBacklog: null,
-    timeSynced: null,
-    cpus: null,
-    memTotalKiB: null,
-    process: null,
-    unread: [],
-  };
+  return { ...emptyOsFacts('test host', 'cassandra'), swapTotalKiB: 4 * 1024 * 1024, swapDevices: ['/swapfile'], swappiness: 60 };
 }

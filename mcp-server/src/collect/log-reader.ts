@@ -15,11 +15,13 @@ export interface ReadLogOptions extends LogReadOptions {
   /** Stop after this many bytes (the facts then cover the head of the file; a warning says so). */
   maxBytes?: number;
   signal?: AbortSignal;
-  /** Read size; 1 MiB by default. */
+  /** Read size; 64 KiB by default. */
   chunkBytes?: number;
 }
 
-const DEFAULT_CHUNK = 1024 * 1024;
+// Node's own read size. Larger chunks read a little faster, but each becomes one external string that lives until a
+// full GC: 1 MiB chunks held ~35 MiB of them while a 100 MB log was read (peak RSS 120 MiB against 80 MiB).
+const DEFAULT_CHUNK = 64 * 1024;
 
 /**
  * Put between two files of one node in a stream given to readLogStream: what follows is another file, so an event
@@ -43,7 +45,7 @@ function endsMidSequence(b: Uint8Array): boolean {
  * Decodes chunks to text: ASCII chunks (nearly every log) take the native one-byte path, which is several times
  * faster than UTF-8 decoding; anything else goes through a streaming TextDecoder that keeps split sequences.
  */
-class ChunkDecoder {
+export class ChunkDecoder {
   private readonly utf8 = new TextDecoder('utf-8');
   private pending = false;
   decode(chunk: Uint8Array): string {
@@ -60,7 +62,11 @@ class ChunkDecoder {
 
 /** Feeds every chunk of `stream` to a fresh accumulator and returns the facts. */
 export async function readLogStream(stream: AsyncIterable<Uint8Array | string | typeof NEXT_SOURCE>, opts: ReadLogOptions = {}): Promise<Parsed<LogFacts>> {
-  const acc = new LogAccumulator({ ...(opts.source ? { source: opts.source } : {}), ...(opts.node ? { node: opts.node } : {}) });
+  const acc = new LogAccumulator({
+    ...(opts.source ? { source: opts.source } : {}),
+    ...(opts.node ? { node: opts.node } : {}),
+    ...(opts.sources ? { sources: opts.sources } : {}),
+  });
   const decoder = new ChunkDecoder();
   const feed = (bytes: Uint8Array) => acc.push(decoder.decode(bytes), bytes.byteLength);
   let seen = 0;
@@ -125,7 +131,7 @@ export async function readLogFile(path: string, opts: ReadLogOptions = {}): Prom
   const file = streamLogFile(path, opened, opts);
   const source = opts.source ?? basename(path);
   try {
-    return await readLogStream(file.stream, { ...opts, source });
+    return await readLogStream(file.stream, { ...opts, source, sources: 1 });
   } finally {
     file.destroy();
     await opened.handle.close().catch(() => {});
@@ -134,5 +140,5 @@ export async function readLogFile(path: string, opts: ReadLogOptions = {}): Prom
 
 /** Reads standard input to its end. */
 export function readLogStdin(opts: ReadLogOptions = {}): Promise<Parsed<LogFacts>> {
-  return readLogStream(process.stdin, { source: 'stdin', ...opts });
+  return readLogStream(process.stdin, { source: 'stdin', sources: 1, ...opts });
 }

@@ -5,7 +5,7 @@
  * Files are opened like every named file (collect/safe-file.ts); .gz files are inflated on the way.
  */
 import { z } from 'zod';
-import { streamLogFile } from '../collect/log-reader.js';
+import { ChunkDecoder, streamLogFile } from '../collect/log-reader.js';
 import { openNamedFile } from '../collect/safe-file.js';
 import { LogGrep } from '../core/parse/logs/grep.js';
 import type { GrepFilesResult } from '../core/reports/logs.js';
@@ -68,12 +68,12 @@ export async function grepLogFiles(paths: string[], req: GrepRequest, opts: { si
     }
     const { stream, destroy } = streamLogFile(path, f, opts.signal ? { signal: opts.signal } : {});
     try {
-      const decoder = new TextDecoder();
+      const decoder = new ChunkDecoder();
       for await (const chunk of stream) {
         if (opts.signal?.aborted) throw new OpError('CANCELLED', 'the log search was cancelled', 'Run it again.');
-        grep.push(decoder.decode(chunk as Uint8Array, { stream: true }));
+        grep.push(decoder.decode(chunk as Uint8Array));
       }
-      grep.push(`${decoder.decode()}\n`);
+      grep.push(`${decoder.flush()}\n`);
       files.push({ path, read: true });
     } catch (e) {
       if (e instanceof OpError) throw e;

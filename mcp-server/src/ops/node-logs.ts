@@ -1,5 +1,5 @@
 import { dirname, join } from 'node:path';
-import { NEXT_SOURCE, readLogStream, streamLogFile } from '../collect/log-reader.js';
+import { ChunkDecoder, NEXT_SOURCE, readLogStream, streamLogFile } from '../collect/log-reader.js';
 import { openBundleFile, openNamedFile, type OpenedFile } from '../collect/safe-file.js';
 import type { LogFacts } from '../core/parse/logs/types.js';
 import { SinceLineFilter, type SinceCut } from '../core/diagnosis/since-filter.js';
@@ -20,10 +20,10 @@ async function* concatFiles(
     const { stream, destroy } = streamLogFile(name, file, signal ? { signal } : {});
     // --since: only the lines of the incident window go on (core/diagnosis/since-filter.ts).
     const filter = since ? new SinceLineFilter(since) : null;
-    const decoder = filter ? new TextDecoder() : null;
+    const decoder = filter ? new ChunkDecoder() : null;
     try {
-      for await (const chunk of stream) yield filter ? filter.push(decoder!.decode(chunk as Uint8Array, { stream: true })) : (chunk as Uint8Array);
-      if (filter) yield filter.push(decoder!.decode()) + filter.flush();
+      for await (const chunk of stream) yield filter ? filter.push(decoder!.decode(chunk as Uint8Array)) : (chunk as Uint8Array);
+      if (filter) yield filter.push(decoder!.flush()) + filter.flush();
     } finally {
       destroy();
     }
@@ -54,7 +54,12 @@ export async function readNodeLogs(
       else return { error: `${node}: ${p} ${f.reason}`, notFound };
     }
     if (!opened.length) return { error: `no log file found for ${node} (looked for ${paths.join(', ')})`, notFound };
-    const r = await readLogStream(concatFiles(opened, signal, since), { node, source: opened.map((o) => o.name).join(' + '), ...(signal ? { signal } : {}) });
+    const r = await readLogStream(concatFiles(opened, signal, since), {
+      node,
+      source: opened.map((o) => o.name).join(' + '),
+      sources: opened.length,
+      ...(signal ? { signal } : {}),
+    });
     return r.ok ? { logs: r.value, notFound } : { error: `${node}: ${r.reason}`, notFound };
   } finally {
     // Streams close their handle when they end; the ones never streamed (an early return, an abort) close here.

@@ -4,7 +4,7 @@
  * clocksource, NUMA nodes, and the database process's /proc/PID/limits and cmdline (found with pgrep
  * on a live host; on a recorded tree from <root>/.commands/pgrep….txt). Never throws for a missing file.
  */
-import { heapFromCmdline, parseProcLimits, parseTriple, selected, type OsFacts } from '../../core/rules/os.js';
+import { emptyOsFacts, heapFromCmdline, parseProcLimits, parseTriple, selected, type OsFacts } from '../../core/rules/os.js';
 import type { Target } from '../target.js';
 import { HostFiles } from './read-host.js';
 
@@ -52,36 +52,7 @@ function countCpus(list: string | undefined): number | null {
 
 export async function readOs(target: Target, opts: ReadOsOptions = {}): Promise<OsFacts> {
   const io = new HostFiles(target, opts.root ?? '/', opts.timeoutMs ?? 20_000, opts.signal);
-  const facts: OsFacts = {
-    origin: `host ${target.describe()}${io.recorded ? ` (recorded tree ${io.root})` : ''}`,
-    product: opts.product ?? null,
-    swapTotalKiB: null,
-    swapDevices: [],
-    swappiness: null,
-    thpEnabled: null,
-    thpDefrag: null,
-    zoneReclaimMode: null,
-    maxMapCount: null,
-    aioMaxNr: null,
-    governors: null,
-    clocksource: null,
-    availableClocksources: [],
-    numaNodes: null,
-    tcpKeepaliveTime: null,
-    tcpKeepaliveIntvl: null,
-    tcpKeepaliveProbes: null,
-    rmemMax: null,
-    wmemMax: null,
-    tcpRmem: null,
-    tcpWmem: null,
-    somaxconn: null,
-    tcpMaxSynBacklog: null,
-    timeSynced: null,
-    cpus: null,
-    memTotalKiB: null,
-    process: null,
-    unread: [],
-  };
+  const facts = emptyOsFacts(`host ${target.describe()}${io.recorded ? ` (recorded tree ${io.root})` : ''}`, opts.product ?? null);
   const v = await io.values(VALUES);
   if (v.error) facts.unread.push({ what: '/proc/sys and /sys values', why: v.error });
   const num = (p: string) => (v.values[p] !== undefined && /^\s*\d+\s*$/.test(v.values[p]) ? Number(v.values[p]) : null);

@@ -50,6 +50,40 @@ export interface OsFacts {
   unread: { what: string; why: string }[];
 }
 
+/** Facts with nothing read yet: every value null or empty, for a reader or an adapter to fill in. */
+export function emptyOsFacts(origin: string, product: OsFacts['product'] = null): OsFacts {
+  return {
+    origin,
+    product,
+    swapTotalKiB: null,
+    swapDevices: [],
+    swappiness: null,
+    thpEnabled: null,
+    thpDefrag: null,
+    zoneReclaimMode: null,
+    maxMapCount: null,
+    aioMaxNr: null,
+    governors: null,
+    clocksource: null,
+    availableClocksources: [],
+    numaNodes: null,
+    tcpKeepaliveTime: null,
+    tcpKeepaliveIntvl: null,
+    tcpKeepaliveProbes: null,
+    rmemMax: null,
+    wmemMax: null,
+    tcpRmem: null,
+    tcpWmem: null,
+    somaxconn: null,
+    tcpMaxSynBacklog: null,
+    timeSynced: null,
+    cpus: null,
+    memTotalKiB: null,
+    process: null,
+    unread: [],
+  };
+}
+
 /** The bracketed choice in "always madvise [never]". */
 export function selected(text: string | undefined): string | null {
   if (text === undefined) return null;

@@ -14,11 +14,11 @@ import {
   ENA_ALLOWANCES,
   type EthtoolStats,
   type Interrupts,
-  type PerftuneYaml,
   type ScyllaArgs,
   type ScyllaSetup,
   type SeastarAio,
 } from '../parse/host/scylla-setup.js';
+import type { PerftuneYaml } from '../parse/host/perftune-object.js';
 import type { KindRuleOutcome } from './per-kind.js';
 import { grade, outcome, PACK, skipped } from './rule.js';
 

@@ -9,7 +9,7 @@
 import type { Finding } from '../../findings.js';
 import { numberOf } from '../../knowledge/index.js';
 import type { MdFacts, StorageFacts } from '../../parse/storage/facts.js';
-import { osRules, type OsFacts } from '../../rules/os.js';
+import { emptyOsFacts, osRules, type OsFacts } from '../../rules/os.js';
 import type { KindRuleOutcome } from '../../rules/per-kind.js';
 import { emptyScyllaHostFacts, scyllaHostRules, type ScyllaHostFacts } from '../../rules/scylla-host.js';
 import { storageRules } from '../../rules/storage.js';
@@ -40,35 +40,15 @@ function result(o: KindRuleOutcome | undefined, rewrite: (f: Finding) => Finding
 
 function osFacts(v: V): OsFacts {
   return {
-    origin: ORIGIN,
-    product: 'scylla',
+    ...emptyOsFacts(ORIGIN, 'scylla'),
     swapTotalKiB: v.swapTotalKiB,
-    swapDevices: [],
-    swappiness: null,
-    thpEnabled: null,
-    thpDefrag: null,
-    zoneReclaimMode: null,
-    maxMapCount: null,
     aioMaxNr: v.aioMaxNr,
     // scylla-doctor reads cpufreq policy0 only: one governor, counted once
     governors: v.scalingGovernor !== null ? { [v.scalingGovernor]: 1 } : null,
     clocksource: v.clocksource,
-    availableClocksources: [],
-    numaNodes: null,
-    tcpKeepaliveTime: null,
-    tcpKeepaliveIntvl: null,
-    tcpKeepaliveProbes: null,
-    rmemMax: null,
-    wmemMax: null,
-    tcpRmem: null,
-    tcpWmem: null,
-    somaxconn: null,
-    tcpMaxSynBacklog: null,
     timeSynced: timeSync(v),
     cpus: v.logicalCores,
     memTotalKiB: v.memTotalKiB,
-    process: null,
-    unread: [],
   };
 }
 

@@ -1,10 +1,10 @@
 import { parsedOk, total, unrecognized, type Parsed } from '../../parsed.js';
-import { parseHexMask, perftuneFromObject, type PerftuneYaml } from './perftune-object.js';
+import { parseHexMask, type PerftuneYaml } from './perftune-object.js';
 
-// Kept importable from here: the readers of /proc/irq masks and the rules used them from this module first. The YAML
-// readers (perftune.yaml, the setup files kind) live in scylla-setup-files.ts, so a module that needs only these
-// helpers (the ScyllaDB host rules, which the logs verb loads through the kind registry) does not load the YAML parser.
-export { parseHexMask, perftuneFromObject, type PerftuneYaml };
+// Kept importable from here: the readers of /proc/irq masks used it from this module first. The YAML readers
+// (perftune.yaml, the setup files kind) live in scylla-setup-files.ts, so the ScyllaDB host rules, which the logs
+// verb loads through the kind registry, do not load the YAML parser.
+export { parseHexMask };
 
 /**
  * ScyllaDB host setup as text: CPU lists and masks, /etc/scylla.d/*.conf and /etc/default/scylla-server

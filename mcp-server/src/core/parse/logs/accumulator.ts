@@ -475,7 +475,12 @@ export class LogAccumulator {
     }
     if (headed && h.fileStart >= 0) {
       const f = s.charCodeAt(h.fileStart);
-      if ((f === 77 && s.startsWith('MonitoringTask', h.fileStart)) || (f === 78 && s.startsWith('NoSpamLogger', h.fileStart))) this.slow.line(s, this.total);
+      // NoSpamLogger logs much else (chunk cache, …): its slow-query lines open with "Some operations" or a count
+      if (f === 77 && s.startsWith('MonitoringTask', h.fileStart)) this.slow.line(s, this.total);
+      else if (f === 78 && s.startsWith('NoSpamLogger', h.fileStart)) {
+        const m = s.charCodeAt(h.msgStart);
+        if (m === 83 || (m >= 48 && m <= 57)) this.slow.line(s, this.total);
+      }
     }
     if (headed) this.headedLine(s);
     else this.unheadedLine(s);
@@ -522,7 +527,7 @@ export class LogAccumulator {
     const fromStatusLogger = h.fileStart >= 0 && s.charCodeAt(h.fileStart) === 83 && s.startsWith('StatusLogger', h.fileStart);
     if (this.statusMode !== 0 && !fromStatusLogger) this.closeSnapshot();
     if (fromStatusLogger || (s.charCodeAt(h.msgStart) === 80 && s.startsWith('Pool Name', h.msgStart))) {
-      if (h.dateAt >= 0 && this.seenLines.repeatsEarlier(s, this.sourceIndex)) {
+      if (h.dateAt >= 0 && this.repeatsEarlier(s)) {
         this.closeSnapshot();
         this.skipDuplicate();
         return;
@@ -552,7 +557,7 @@ export class LogAccumulator {
     const hit = classify(s, h.msgStart, mode) ?? (h.level === LEVEL_ERROR && mode === 'cassandra' ? configError(s, h.msgStart) : null);
     if (hit) {
       // the same line seen before (system.log and debug.log of one node read together) is one event
-      if (h.dateAt >= 0 && this.seenLines.repeatsEarlier(s, this.sourceIndex)) this.skipDuplicate();
+      if (h.dateAt >= 0 && this.repeatsEarlier(s)) this.skipDuplicate();
       else this.record(hit, this.entryTime(), s);
     } else if (fam === FAMILY_GC) {
       const collector = openGcRecord(s, h.msgStart);
@@ -565,10 +570,16 @@ export class LogAccumulator {
 
   /** False (and the entry skipped) when this timestamped line was already read. */
   private readonly isNewLine = (s: string): boolean => {
-    if (this.h.dateAt < 0 || !this.seenLines.repeatsEarlier(s, this.sourceIndex)) return true;
+    if (this.h.dateAt < 0 || !this.repeatsEarlier(s)) return true;
     this.skipDuplicate();
     return false;
   };
+
+  /** The same line came in an earlier file of this stream; lines of the stream's last file are not remembered. */
+  private repeatsEarlier(s: string): boolean {
+    const sources = this.opts.sources;
+    return this.seenLines.repeatsEarlier(s, this.sourceIndex, sources === undefined || this.sourceIndex < sources - 1);
+  }
 
   private skipDuplicate(): void {
     this.duplicates++;

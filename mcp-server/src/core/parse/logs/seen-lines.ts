@@ -14,8 +14,12 @@ export class SeenLines {
   /** True once the cap was reached: later lines are no longer deduplicated. */
   full = false;
 
-  /** True when the very same line came in an earlier input than `source` (it is remembered otherwise). */
-  repeatsEarlier(s: string, source: number): boolean {
+  /**
+   * True when the very same line came in an earlier input than `source`. It is remembered otherwise, unless
+   * `remember` is false: the last input of a stream need not be remembered, and a single file costs no hashing.
+   */
+  repeatsEarlier(s: string, source: number, remember = true): boolean {
+    if (!remember && this.keys.size === 0) return false;
     // FNV-1a and djb2 side by side, 32 + 21 bits: a collision between two of a million lines is ~1e-4 likely
     // the first 192 characters (timestamp, thread, file:line and the message's start) and the length: enough to
     // tell events apart, and a bounded cost per line
@@ -30,6 +34,7 @@ export class SeenLines {
     const key = (a >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff);
     const first = this.keys.get(key);
     if (first !== undefined) return first < source;
+    if (!remember) return false;
     if (this.keys.size >= CAP) this.full = true;
     else this.keys.set(key, source);
     return false;

@@ -162,7 +162,8 @@ export class SlowQueryReader {
   }
 
   line(line: string, lineNo: number): void {
-    const h = HEADER.exec(line);
+    // each pattern's own literal is looked for first: NoSpamLogger logs many other things (chunk cache, …)
+    const h = line.includes(' msecs') ? HEADER.exec(line) : null;
     if (h) {
       const outcome = h[2] === 'were slow' ? 'slow' : 'timed-out';
       this.reportTime = this.lastReportTime = TIME.exec(line)?.[1] ?? null;
@@ -172,13 +173,13 @@ export class SlowQueryReader {
       if (this.reports.length < MAX_REPORTS) this.reports.push({ outcome, time: this.reportTime, operations: Number(h[1]), windowMs: Number(h[3]), lineNo });
       return;
     }
-    const n = NOTICE.exec(line);
+    const n = line.includes('Some operations') ? NOTICE.exec(line) : null;
     if (n) {
       if (n[1] === 'were slow') this.notices.slow++;
       else this.notices.timedOut++;
       return;
     }
-    const d = DROPPED.exec(line);
+    const d = line.includes(' were dropped)') ? DROPPED.exec(line) : null;
     if (d) {
       this.dropped += Number(d[1]);
       return;

@@ -361,4 +361,9 @@ export interface LogReadOptions {
   source?: string;
   /** Node (host / IP) when the caller knows it; journald lines name their own host. */
   node?: string;
+  /**
+   * How many files the stream holds, when the caller knows (one read file: 1): lines of the last one are not
+   * remembered for repeats, which spares hashing every event line of a single file.
+   */
+  sources?: number;
 }
