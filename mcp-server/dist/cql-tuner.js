@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "26b626853de21e3d8c1d2c8e0c6ed6491e1bcbd1d9ac8612b7249a5b8268fed4" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "764a6997271b0624d6743c8a33edebeecf30b7e35992ec7da171445119e7bb2d" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "b9ce4062ce3da66003c5afabfaa011021f031f531993d0a65ee83a929f23b256" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "0ae927071468b68a4d6d284c8163b884336fa65f1c9ed93d3e0ad9b6fb681502" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "c7513a884624fa04994f9c3b56cf6b492f3983aba0e8e8c5590ae11502e5631f" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "f887740b5a60420f2f3ba1a4a7809126b01b4f41199fd04bca6a6f7f53b99315" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "8332aa277cb43ba75ca5c42da072331aa4731e8ada6e933afc8cb7ddff46195e" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "99bc98f0fbe0f491ca352df4edf89d780a09f6831d03b25497366e94b9460024" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
