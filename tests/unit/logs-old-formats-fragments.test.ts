@@ -170,6 +170,29 @@ describe('startup ConfigurationException', () => {
     });
   });
 
+  it('"Can\'t construct a java object for …Config" on the line under "Invalid yaml" is a Config that could not be built, not the file', () => {
+    // the two-line form cassandra-unit users pasted (jsevellec/cassandra-unit#334, #264): the detail is on line 2
+    const text = [
+      'org.apache.cassandra.exceptions.ConfigurationException: Invalid yaml: file:/tmp/cu-cassandra-rndport.yaml',
+      " Error: Can't construct a java object for tag:yaml.org,2002:org.apache.cassandra.config.Config; exception=java.lang.reflect.InvocationTargetException",
+      " in 'reader', line 10, column 1:",
+      "    cluster_name: 'Test Cluster'",
+    ].join('\n');
+    expect(read(text).configErrors).toEqual({ count: 1, byType: [{ type: 'config-construct', count: 1 }], settings: [] });
+    const f = interpretText(text).findings.find((x) => x.id === 'log.config-error')!;
+    expect(f.title).toContain('Config object could not be built');
+    expect(f.knowledgeIds).toEqual(['config.yaml-config-construct-failed']);
+    expect(f.recommendation).toMatch(/Caused by/);
+    // on one line (a log that kept the message whole) the same
+    expect(read(text.split('\n').slice(0, 2).join('')).configErrors.byType).toEqual([{ type: 'config-construct', count: 1 }]);
+    // a later, unrelated "Invalid yaml" entry with no detail stays "other"
+    const two = `${text}\nERROR [main] 2019-06-01 10:00:00,000 CassandraDaemon.java:749 - Exception encountered during startup: Invalid yaml: file:/x.yaml`;
+    expect(read(two).configErrors.byType).toEqual([
+      { type: 'config-construct', count: 1 },
+      { type: 'other', count: 1 },
+    ]);
+  });
+
   it('an ERROR line that is not a configuration error adds nothing', () => {
     const f = read('ERROR [main] 2019-06-01 10:00:00,000 CassandraDaemon.java:749 - Exception encountered during startup: the port is in use');
     expect(f.configErrors.count).toBe(0);

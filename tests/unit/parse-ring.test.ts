@@ -114,4 +114,30 @@ describe('nodetool ring', () => {
       expectTotalOnEveryTruncation(corpus(f));
     }
   });
+
+  it('a rack longer than its 12-character column runs into the status, and anonymised addresses stay apart', () => {
+    // as pasted in datastax/cstar#39 (addresses masked, tokens replaced): the rack "aws-us-east-1a" is glued to "Up"
+    const text = [
+      'Address         Rack        Status State   Load            Owns                Token',
+      '10.***.***.***  aws-us-east-1aUp     Normal  244.32 GB       12.53%            foobar',
+      '10.***.***.***  aws-us-east-1bUp     Normal  266.45 GB       12.50%            foobar',
+      '10.***.***.***  aws-us-east-1bUp     Normal  266.45 GB       12.50%            foobaz',
+    ].join('\n');
+    const r = parseRing(text);
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.value.nodes.map((n) => [n.address, n.rack, n.status, n.state, n.tokens])).toEqual([
+      ['10.***.***.*** (1 of 2)', 'aws-us-east-1a', 'up', 'normal', 1],
+      // the same rack, load and ownership on two rows: one node with two tokens
+      ['10.***.***.*** (2 of 2)', 'aws-us-east-1b', 'up', 'normal', 2],
+    ]);
+    expect(r.value.entries.map((e) => e.address)).toEqual(['10.***.***.*** (1 of 2)', '10.***.***.*** (2 of 2)', '10.***.***.*** (2 of 2)']);
+    expect(r.value.nodes.every((n) => n.addressProblem !== undefined)).toBe(true);
+    expect(r.warnings.join(' ')).toMatch(/told apart by rack, load and ownership/);
+    // a real address keeps grouping by address alone, and a rack that ends in "Up" before its column still reads
+    const real = parseRing(
+      ['Address Rack Status State Load Owns Token', '10.0.0.1  BackUp Up     Normal  1 GB  50%  1', '10.0.0.1  BackUp Up     Normal  1 GB  50%  2'].join('\n'),
+    );
+    if (!real.ok) throw new Error(real.reason);
+    expect(real.value.nodes.map((n) => [n.address, n.rack, n.tokens, n.addressProblem])).toEqual([['10.0.0.1', 'BackUp', 2, undefined]]);
+  });
 });

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { detect } from '../../mcp-server/src/core/detect.js';
 import { parseInfo, parseNetstats, parseProxyhistograms, parseStatus, parseTablehistograms } from '../../mcp-server/src/core/parse/nodetool/index.js';
 import type { Parsed } from '../../mcp-server/src/core/parsed.js';
@@ -264,6 +266,19 @@ describe('nodetool info (ScyllaDB 2015-2016)', () => {
     expect(Object.keys(i.fields)).toHaveLength(9);
     expect(warnings).toEqual([
       expect.stringMatching(/^nodetool stopped with an error after 9 field\(s\): error: Index: 0, Size: 0; the fields after it are missing$/),
+    ]);
+  });
+
+  it('output cut by ScyllaDB\'s "nodetool: Scylla API server HTTP GET … failed": the line is no field, the failure is a warning', () => {
+    // scylladb/scylladb#1325, pasted from a dtest failure (tests/fixtures/real-world)
+    const text = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'real-world', 'info_dtest-stdout-cut-by-api-invalid-double_scylla1325.txt'), 'utf8');
+    const { value: i, warnings } = ok(parseInfo(text));
+    expect(Object.keys(i.fields)).not.toContain('nodetool');
+    expect([i.datacenter, i.rack, i.uptimeSeconds]).toEqual(['datacenter1', 'rack1', 74]);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^nodetool stopped with an error after \d+ field\(s\): nodetool: Scylla API server HTTP GET .* Invalid double value; the fields after it are missing$/,
+      ),
     ]);
   });
 });

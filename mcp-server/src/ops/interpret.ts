@@ -204,8 +204,9 @@ function interpretOne(text: string, lineMap?: readonly number[]): InterpretRepor
       });
     }
   }
-  const value = d.parsed.value as { release?: string };
+  const value = d.parsed.value as { release?: string; notes?: unknown };
   const cleaned = d.cleaned?.length ? d.cleaned : null;
+  const notes = d.kind !== 'logs' && Array.isArray(value.notes) ? value.notes.filter((n): n is string => typeof n === 'string' && n.trim() !== '') : [];
   return {
     kind: d.kind,
     version: d.kind === 'nodetool.version' && typeof value.release === 'string' ? value.release : null,
@@ -214,6 +215,7 @@ function interpretOne(text: string, lineMap?: readonly number[]): InterpretRepor
     findings,
     checked,
     warnings: d.parsed.warnings,
+    ...(notes.length ? { notes } : {}),
     ...(cleaned ? { cleaned: [...cleaned] } : {}),
   };
 }

@@ -3,6 +3,7 @@ import { KIND_MODULES } from '../core/kinds/registry.js';
 import type { LogFacts } from '../core/parse/logs/types.js';
 import type { NodetoolInfo } from '../core/parse/nodetool/info.js';
 import type { NodetoolStatus } from '../core/parse/nodetool/status.js';
+import type { NodetoolRing } from '../core/parse/nodetool/ring.js';
 import type { NodetoolVersion } from '../core/parse/nodetool/version.js';
 import type { InterpretPartReport, InterpretReport } from '../core/reports/interpret.js';
 import { renderInfo, renderStatus, renderVersion } from './nodetool.js';
@@ -19,6 +20,13 @@ export function summariseParsed(kind: string, value: unknown): string {
         .join(' · ');
     case 'nodetool.version':
       return renderVersion(value as NodetoolVersion);
+    case 'nodetool.ring': {
+      const r = value as NodetoolRing;
+      const states = new Map<string, number>();
+      for (const n of r.nodes) states.set(`${n.status} ${n.state}`, (states.get(`${n.status} ${n.state}`) ?? 0) + 1);
+      const dcs = r.datacenters.length ? `in ${r.datacenters.length} DC(s)` : '(no datacenter line)';
+      return `${r.nodes.length} node(s) ${dcs}, ${r.entries.length} token row(s): ${[...states].map(([k, c]) => `${c} ${k}`).join(', ') || 'none'}`;
+    }
     case 'logs': {
       const l = value as LogFacts;
       const busy = Object.values(l.events)
@@ -83,7 +91,25 @@ export function renderInterpret(r: InterpretReport): string {
   if (r.parts && r.parts.length > 1) return renderParts(r, r.parts);
   const head = `${r.kind}${r.version ? ` ${r.version}` : ''}: ${r.summary}`;
   const body = r.findings.length ? r.findings.map(renderFinding).join('\n') : 'No findings: nothing in this output crossed a threshold.';
-  return `${head}\n\n${body}\n\nChecked:\n${renderChecked(r.checked)}`;
+  return `${head}\n\n${body}${renderNotes(r.notes)}${renderWarnings(r.warnings)}\n\nChecked:\n${renderChecked(r.checked)}`;
+}
+
+const MAX_WARNINGS_SHOWN = 12;
+
+/** The output's own notes (nodetool's "Note:" lines, a negative size that is a counter bug). */
+function renderNotes(notes: readonly string[] | undefined): string {
+  if (!notes?.length) return '';
+  const shown = notes.slice(0, MAX_WARNINGS_SHOWN).map((n) => `- ${n}`);
+  const more = notes.length > MAX_WARNINGS_SHOWN ? [`- … and ${notes.length - MAX_WARNINGS_SHOWN} more (--json lists them all)`] : [];
+  return `\n\nNotes:\n${[...shown, ...more].join('\n')}`;
+}
+
+/** What the parser could not read or had to assume (rows not understood, a cut output, anonymised values): said, not hidden. */
+function renderWarnings(warnings: readonly string[]): string {
+  if (!warnings.length) return '';
+  const shown = warnings.slice(0, MAX_WARNINGS_SHOWN).map((w) => `- ${w}`);
+  const more = warnings.length > MAX_WARNINGS_SHOWN ? [`- … and ${warnings.length - MAX_WARNINGS_SHOWN} more (--json lists them all)`] : [];
+  return `\n\nRead with warnings:\n${[...shown, ...more].join('\n')}`;
 }
 
 /** A multi-output paste: one section per output, in paste order. */
@@ -93,7 +119,7 @@ function renderParts(r: InterpretReport, parts: InterpretPartReport[]): string {
     const where = `lines ${p.lines.from}–${p.lines.to}${named}`;
     if (!p.ok) return `## Part ${i + 1} (${where}): not recognised\n${p.summary}`;
     const body = p.findings.length ? p.findings.map(renderFinding).join('\n') : 'No findings: nothing in this output crossed a threshold.';
-    return `## Part ${i + 1} (${where}): ${p.kind}${p.version ? ` ${p.version}` : ''}\n${p.summary}\n\n${body}\n\nChecked:\n${renderChecked(p.checked)}`;
+    return `## Part ${i + 1} (${where}): ${p.kind}${p.version ? ` ${p.version}` : ''}\n${p.summary}\n\n${body}${renderNotes(p.notes)}${renderWarnings(p.warnings)}\n\nChecked:\n${renderChecked(p.checked)}`;
   });
   return `${r.summary}\n\n${sections.join('\n\n')}`;
 }

@@ -5129,6 +5129,44 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "checked": "2026-11-24"
     }
   },
+  // knowledge/config-renames.yaml
+  {
+    "id": "config.yaml-config-construct-failed",
+    "statement": "\"Invalid yaml … Can't construct a java object for tag:yaml.org,2002:org.apache.cassandra.config.Config; exception=java.lang.reflect.InvocationTargetException\" says that the Config object itself could not be built (its constructor threw), not that a property of the file is wrong (snakeyaml names those as \"Cannot create property=…\"). Reported causes are library conflicts on an embedded Cassandra's classpath (a Guava without Sets.newConcurrentHashSet). The loaders quoted in those reports put only the message in the exception; 5.0.9 passes the YAMLException on as its cause, so its stack trace shows the \"Caused by\".",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "jsevellec/cassandra-unit#334 — misleading \"Invalid yaml\": the real cause was an incompatible Guava (NoSuchMethodError)",
+        "url": "https://github.com/jsevellec/cassandra-unit/issues/334"
+      },
+      {
+        "title": "jsevellec/cassandra-unit#264 — the same message from EmbeddedCassandraServerHelper",
+        "url": "https://github.com/jsevellec/cassandra-unit/issues/264"
+      },
+      {
+        "title": "apache/cassandra YamlConfigurationLoader.java — loadConfig wraps a YAMLException in ConfigurationException",
+        "url": "https://github.com/apache/cassandra/blob/trunk/src/java/org/apache/cassandra/config/YamlConfigurationLoader.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/config/YamlConfigurationLoader.java"
+      }
+    ],
+    "rationale": "Editing a file that is fine wastes the incident: with this message, read the stack trace's causes and the classpath first.",
+    "related": [
+      "config.unknown-key-refused"
+    ],
+    "tags": [
+      "config",
+      "startup"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/config/YamlConfigurationLoader.java@cassandra-5.0.9 (javap of cassandra-all-5.0.9.jar: loadConfig(URL) catches YAMLException and throws new ConfigurationException(\"Invalid yaml: \" + url, cause))",
+      "checked": "2026-11-30"
+    }
+  },
   // knowledge/datamodel.yaml
   {
     "id": "datamodel.gc-grace-seconds.default",
@@ -16123,6 +16161,7 @@ export type KnowledgeId =
   | "config.unknown-key-refused"
   | "config.value-needs-unit"
   | "config.write-request-timeout.default"
+  | "config.yaml-config-construct-failed"
   | "datamodel.gc-grace-seconds.default"
   | "datamodel.partition-size.target"
   | "datamodel.tables-per-cluster"

@@ -12,6 +12,11 @@ export interface InterpretReport {
   checked: RulesResult['outcomes'];
   supported?: string[];
   warnings: string[];
+  /**
+   * What the output itself says or implies that a reader must know (nodetool's own "Note:" lines, a negative size
+   * that is a counter bug, placeholders that are not facts); absent when none. Logs carry theirs in the summary.
+   */
+  notes?: string[];
   /** What was stripped from the paste before it could be read (markdown quotes, SCT prefix…); absent when nothing. */
   cleaned?: string[];
   /**

@@ -38,6 +38,14 @@ const FIX: Record<string, { fix: string; knowledgeId: KnowledgeId }> = {
     fix: 'Correct the value of the named property: under the 4.1+ names durations, sizes and rates need a unit (5000ms, 16MiB, 64MiB/s).',
     knowledgeId: 'config.value-needs-unit',
   },
+  'config-construct': {
+    fix:
+      'The file may well be fine: Cassandra could not build its Config object at all (its constructor threw), and the message names no ' +
+      'property. Find the first "Caused by" of the full stack trace (5.0 keeps it; older loaders dropped it, so run once with the same ' +
+      'classpath and a debugger or -verbose:class): most often a second version of a library Cassandra ships, Guava or SnakeYAML, on an ' +
+      "embedded Cassandra's classpath (cassandra-unit, test runners). Align those jars with the Cassandra release's own lib/.",
+    knowledgeId: 'config.yaml-config-construct-failed',
+  },
   other: {
     fix: 'Read the exception message for the property it names, correct cassandra.yaml and start the node again.',
     knowledgeId: 'config.unknown-key-refused',
@@ -49,7 +57,11 @@ export function configErrorFinding(node: string, l: LogFacts, ex: (node: string,
   if (!c?.count) return null;
   const main = c.byType.find((t) => t.type !== 'other')?.type ?? 'other';
   const verdicts = c.settings.map(verdict).filter((v): v is { text: string; knowledgeId: KnowledgeId } => v !== null);
-  const named = c.settings.length ? `: ${c.settings.slice(0, 6).join(', ')}${c.settings.length > 6 ? ', …' : ''}` : '';
+  const named = c.settings.length
+    ? `: ${c.settings.slice(0, 6).join(', ')}${c.settings.length > 6 ? ', …' : ''}`
+    : main === 'config-construct'
+      ? ': its Config object could not be built (a classpath problem more often than the file)'
+      : '';
   const line = ex(node, l.events.configError.worst[0]);
   return {
     id: 'log.config-error',

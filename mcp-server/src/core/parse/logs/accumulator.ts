@@ -10,7 +10,7 @@
  * Pure: no I/O, no clock. TextDecoder is the platform's UTF-8 decoder (no I/O).
  */
 import { parsedOk, unrecognized, type Parsed } from '../../parsed.js';
-import { classify, closeGcRecord, configError, openGcRecord, type ClassifyMode, type ConfigErrorType, type Hit } from './classify.js';
+import { classify, closeGcRecord, configError, configErrorDetail, openGcRecord, type ClassifyMode, type ConfigErrorType, type Hit } from './classify.js';
 import {
   LEVEL_DEBUG,
   LEVEL_ERROR,
@@ -286,6 +286,8 @@ export class LogAccumulator {
   private lastLazyDateAt = -1;
   private readonly th = newHeader();
   private entryKinds = 0;
+  /** The entry's configError named nothing yet ("Invalid yaml: file:…"): the lines under it may say what. */
+  private entryConfigOther = false;
   private entryIsStatus = false;
   /** The entry is a header-less line that matched a pattern: only stack-trace-like lines continue it. */
   private entryBare = false;
@@ -522,6 +524,7 @@ export class LogAccumulator {
     this.entryKinds = 0;
     this.entryIsStatus = false;
     this.entryOomWhat = null;
+    this.entryConfigOther = false;
     this.entryDup = false;
 
     const fromStatusLogger = h.fileStart >= 0 && s.charCodeAt(h.fileStart) === 83 && s.startsWith('StatusLogger', h.fileStart);
@@ -579,6 +582,21 @@ export class LogAccumulator {
   private repeatsEarlier(s: string): boolean {
     const sources = this.opts.sources;
     return this.seenLines.repeatsEarlier(s, this.sourceIndex, sources === undefined || this.sourceIndex < sources - 1);
+  }
+
+  /**
+   * A line under an "Invalid yaml" that named nothing: the detail snakeyaml printed on it (the Config could not be
+   * built, a property could not be set) makes the entry's one error that kind instead of "other".
+   */
+  private refineConfigError(s: string): void {
+    const d = configErrorDetail(s);
+    if (!d) return;
+    this.entryConfigOther = false;
+    const left = (this.configErrorTypes.get('other') ?? 1) - 1;
+    if (left > 0) this.configErrorTypes.set('other', left);
+    else this.configErrorTypes.delete('other');
+    bump(this.configErrorTypes, d.error, 1, CAP_SMALL);
+    for (const key of d.settings) if (this.configSettings.size < CAP_SMALL) this.configSettings.add(detach(key));
   }
 
   private skipDuplicate(): void {
@@ -700,6 +718,7 @@ export class LogAccumulator {
       const c = s.charCodeAt(0);
       // stack frames ("\tat …") carry class names, not messages
       if ((c === 9 || c === 32) && s.trimStart().startsWith('at ')) return;
+      if (this.entryConfigOther) this.refineConfigError(s);
       const hit = classify(s, 0, 'any');
       if (hit) this.record(hit, this.entryTime(), s);
       return;
@@ -714,6 +733,7 @@ export class LogAccumulator {
       this.entryKinds = 0;
       this.entryIsStatus = false;
       this.entryOomWhat = null;
+      this.entryConfigOther = false;
       this.record(hit, null, s);
     } else {
       this.unrecognisedLines++;
@@ -1125,6 +1145,7 @@ export class LogAccumulator {
         return;
       }
       case 'configError': {
+        this.entryConfigOther = hit.error === 'other';
         bump(this.configErrorTypes, hit.error, 1, CAP_SMALL);
         for (const key of hit.settings) if (this.configSettings.size < CAP_SMALL) this.configSettings.add(detach(key));
         this.count(k, t, null, () =>

@@ -76,7 +76,7 @@ export type Hit =
   | { kind: 'configError'; error: ConfigErrorType; settings: string[] };
 
 /** What a startup ConfigurationException says is wrong with cassandra.yaml. */
-export type ConfigErrorType = 'unknown-keys' | 'old-and-new-keys' | 'invalid-value' | 'other';
+export type ConfigErrorType = 'unknown-keys' | 'old-and-new-keys' | 'invalid-value' | 'config-construct' | 'other';
 
 /** "1,5" or "1.5" or "1234" → number; NaN when not a number. */
 export function num(text: string | undefined): number {
@@ -494,6 +494,9 @@ const REMOVE_PROPERTIES = /Please remove propert(?:y|ies) \[([^\]]*)\]/;
 const OLD_AND_NEW = /old and new keys[^[]*\[([^\]]*)\]?/;
 const CANNOT_CREATE = /Cannot create property=(\w+)/g;
 const UNABLE_TO_FIND = /Unable to find property '(\w+)'/;
+/** snakeyaml could not build Cassandra's Config object itself (its constructor threw): no property of the file is at fault. */
+const CONFIG_CONSTRUCT =
+  /Can't construct a java object for tag:yaml\.org,2002:org\.apache\.cassandra\.config\.Config; exception=java\.lang\.reflect\.InvocationTargetException/;
 const SNAKE_KEY = /\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g;
 
 const keyList = (text: string) => [...new Set(text.match(SNAKE_KEY) ?? [])].slice(0, 20);
@@ -509,6 +512,25 @@ export function configError(s: string, start: number): Hit | null {
     return null;
   }
   const text = start ? s.slice(start) : s;
+  const named = configErrorDetail(text);
+  if (named) return named;
+  let at = text.indexOf('ConfigurationException: ');
+  if (at >= 0) at += 24;
+  else at = text.indexOf('Invalid yaml');
+  if (at >= 0) {
+    const msg = text.slice(at);
+    // "Invalid yaml" without a detail names nothing; a message naming snake_case settings names them
+    return { kind: 'configError', error: 'other', settings: keyList(msg.replace(/\S*\.(?:yaml|java)\S*/g, '')) };
+  }
+  return null;
+}
+
+/**
+ * What a refused cassandra.yaml message says precisely (unknown keys, old and new names, a bad value, a Config that
+ * could not be built), or null. Also read on the lines under an "Invalid yaml" line: older loaders print the
+ * snakeyaml detail on the next line (" Error: Can't construct a java object for …").
+ */
+export function configErrorDetail(text: string): Extract<Hit, { kind: 'configError' }> | null {
   let m = REMOVE_PROPERTIES.exec(text);
   if (m)
     return {
@@ -528,14 +550,7 @@ export function configError(s: string, start: number): Hit | null {
   // property=internode_encryption …; Unable to find enum value '/none'"
   const created = [...text.matchAll(CANNOT_CREATE)].map((x) => x[1]!);
   if (created.length) return { kind: 'configError', error: 'invalid-value', settings: [...new Set(created)].slice(0, 20) };
-  let at = text.indexOf('ConfigurationException: ');
-  if (at >= 0) at += 24;
-  else at = text.indexOf('Invalid yaml');
-  if (at >= 0) {
-    const msg = text.slice(at);
-    // "Invalid yaml" without a detail names nothing; a message naming snake_case settings names them
-    return { kind: 'configError', error: 'other', settings: keyList(msg.replace(/\S*\.(?:yaml|java)\S*/g, '')) };
-  }
+  if (CONFIG_CONSTRUCT.test(text)) return { kind: 'configError', error: 'config-construct', settings: [] };
   return null;
 }
 

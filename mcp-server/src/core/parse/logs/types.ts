@@ -6,6 +6,7 @@
 import type { NodeConfiguration } from './node-configuration.js';
 import type { SlowQueries } from './slow-queries.js';
 import type { StartupStops } from './startup-window.js';
+import type { ConfigErrorType } from './classify.js';
 
 /** What the text mostly is. */
 export type LogSourceKind = 'cassandra.system' | 'cassandra.debug' | 'gc.log' | 'scylla.journal' | 'scylla.log' | 'unknown';
@@ -310,7 +311,7 @@ export interface LogFacts {
   repair: { failures: number; distinctSessions: number };
   commitlogSync: { warnings: number; laggingSyncs: number; maxAverageSyncMs: number; maxExceededByMs: number };
   /** Startup ConfigurationExceptions: the node refused its cassandra.yaml. Settings as the messages name them. */
-  configErrors: { count: number; byType: { type: 'unknown-keys' | 'old-and-new-keys' | 'invalid-value' | 'other'; count: number }[]; settings: string[] };
+  configErrors: { count: number; byType: { type: ConfigErrorType; count: number }[]; settings: string[] };
   scyllaTimeouts: { count: number; byType: { type: 'write' | 'read' | 'semaphore' | 'other'; count: number }[]; byTable: { table: string; count: number }[] };
   /** Plain-language remarks on how the text was read (time basis, zone, caps hit, …). */
   notes: string[];

@@ -68,8 +68,9 @@ export const parseInfo = total<NodetoolInfo>('nodetool.info', (text) => {
   const warnings: string[] = [];
   for (const line of cleanLines(text)) {
     // nodetool can fail half-way (ScyllaDB 1.x AMI: "error: Index: 0, Size: 0" + a Java stack trace after the heap
-    // lines, scylladb/scylladb#1041): what came before is real, nothing after it is a field.
-    const failure = /^\s*(error:\s.*|-- StackTrace --|Exception in thread\b.*|(?:[a-z]\w*\.)+[A-Z]\w*(?:Exception|Error)\b.*)$/.exec(line);
+    // lines, scylladb/scylladb#1041; ScyllaDB's "nodetool: Scylla API server HTTP GET … failed", #1325): what came
+    // before is real, nothing after it is a field.
+    const failure = /^\s*(error:\s.*|nodetool:\s.*|-- StackTrace --|Exception in thread\b.*|(?:[a-z]\w*\.)+[A-Z]\w*(?:Exception|Error)\b.*)$/.exec(line);
     if (failure && Object.keys(fields).length > 0) {
       warnings.push(
         `nodetool stopped with an error after ${Object.keys(fields).length} field(s): ${failure[1]!.trim().slice(0, 200)}; the fields after it are missing`,

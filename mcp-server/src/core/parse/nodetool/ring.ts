@@ -6,6 +6,7 @@
  */
 import { parsedOk, total, unrecognized } from '../../parsed.js';
 import { parseSize } from '../../units.js';
+import { checkNodeAddress } from '../../validate.js';
 import { limitWarnings, nodetoolError, nodetoolLines } from './nodetool-text.js';
 
 export type RingStatus = 'up' | 'down' | 'unknown';
@@ -32,6 +33,8 @@ export interface RingNode {
   loadBytes: number | null;
   ownsPercent: number | null;
   tokens: number;
+  /** Set when the address is no IP address or host name (anonymised in a paste): kept as printed, never contacted. */
+  addressProblem?: string;
 }
 
 export interface NodetoolRing {
@@ -46,9 +49,10 @@ export interface NodetoolRing {
 }
 
 // Linear on hostile lines: the rack is words joined by single spaces (not `.+?`, which rescans every blank run),
-// and the optional unit takes its own blanks (`\s*(?:unit)?\s+` splits one run of blanks in n² ways).
+// and the optional unit takes its own blanks (`\s*(?:unit)?\s+` splits one run of blanks in n² ways). Ring.java
+// pads the rack to 12 characters: a longer one runs into the status ("aws-us-east-1aUp"), so no blank is required there.
 const ROW =
-  /^(\S+)\s+(\S+(?: \S+)*?)\s+(Up|Down|\?)\s+(Normal|Leaving|Joining|Moving)\s+(\?|-?\d+(?:[.,]\d+)?(?:\s*(?:bytes|[KMGTPE]i?B|B))?)\s+(\?|\d+(?:[.,]\d+)?%)\s+(\S+)$/;
+  /^(\S+)\s+(\S+(?: \S+)*?)\s*(Up|Down|\?)\s+(Normal|Leaving|Joining|Moving)\s+(\?|-?\d+(?:[.,]\d+)?(?:\s*(?:bytes|[KMGTPE]i?B|B))?)\s+(\?|\d+(?:[.,]\d+)?%)\s+(\S+)$/;
 const STATUS: Record<string, RingStatus> = { Up: 'up', Down: 'down', '?': 'unknown' };
 
 export const parseRing = total<NodetoolRing>('nodetool.ring', (text) => {
@@ -106,12 +110,26 @@ export const parseRing = total<NodetoolRing>('nodetool.ring', (text) => {
   if (!sawHeader) return unrecognized(kind, 'no "Address  Rack  Status  State  Load  Owns  Token" header');
   if (entries.length === 0) warnings.push('ring header without rows: the output looks truncated');
 
+  // One node per address; an anonymised address ("10.***.***.***" on every row) tells no node from another, but
+  // each row repeats its node's rack, load and ownership, which do.
   const byAddress = new Map<string, RingNode>();
+  const problems = new Map<string, string | undefined>();
+  const problemOf = (address: string) => {
+    if (!problems.has(address)) {
+      const c = checkNodeAddress(address);
+      problems.set(address, c.ok ? undefined : c.reason);
+    }
+    return problems.get(address);
+  };
+  const keys: string[] = [];
   for (const e of entries) {
-    const n = byAddress.get(e.address);
+    const problem = problemOf(e.address);
+    const key = problem === undefined ? e.address : `${e.address}\u0000${e.datacenter}\u0000${e.rack}\u0000${e.loadBytes}\u0000${e.ownsPercent}`;
+    keys.push(key);
+    const n = byAddress.get(key);
     if (n) n.tokens++;
     else {
-      byAddress.set(e.address, {
+      byAddress.set(key, {
         datacenter: e.datacenter,
         address: e.address,
         rack: e.rack,
@@ -120,9 +138,36 @@ export const parseRing = total<NodetoolRing>('nodetool.ring', (text) => {
         loadBytes: e.loadBytes,
         ownsPercent: e.ownsPercent,
         tokens: 1,
+        ...(problem !== undefined ? { addressProblem: problem } : {}),
       });
     }
   }
   const nodes = [...byAddress.values()];
+  // Several nodes behind one anonymised address: numbered, on the nodes and on their token rows alike, so nothing
+  // downstream that goes by address folds them into one node.
+  const shared = new Map<string, number>();
+  for (const n of nodes) shared.set(n.address, (shared.get(n.address) ?? 0) + 1);
+  if ([...shared.values()].some((c) => c > 1)) {
+    const seen = new Map<string, number>();
+    const renamed = new Map<string, string>();
+    for (const [key, n] of byAddress) {
+      const count = shared.get(n.address)!;
+      if (count < 2) continue;
+      const i = (seen.get(n.address) ?? 0) + 1;
+      seen.set(n.address, i);
+      renamed.set(key, `${n.address} (${i} of ${count})`);
+      n.address = renamed.get(key)!;
+    }
+    for (let i = 0; i < entries.length; i++) {
+      const name = renamed.get(keys[i]!);
+      if (name !== undefined) entries[i] = { ...entries[i]!, address: name };
+    }
+  }
+  const masked = [...problems.values()].filter((p) => p !== undefined);
+  if (masked.length) {
+    warnings.push(
+      `${masked[0]}${masked.length > 1 ? ` (and ${masked.length - 1} more)` : ''}: rows kept as printed; nodes told apart by rack, load and ownership, and never contacted`,
+    );
+  }
   return parsedOk<NodetoolRing>(kind, { datacenters, entries, nodes, vnodes: nodes.some((n) => n.tokens > 1), notes }, limitWarnings(warnings));
 });
