@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "c7513a884624fa04994f9c3b56cf6b492f3983aba0e8e8c5590ae11502e5631f" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "f887740b5a60420f2f3ba1a4a7809126b01b4f41199fd04bca6a6f7f53b99315" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "8332aa277cb43ba75ca5c42da072331aa4731e8ada6e933afc8cb7ddff46195e" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "99bc98f0fbe0f491ca352df4edf89d780a09f6831d03b25497366e94b9460024" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "a19e01e50ee5e89737c5933a7abcb6319a6c244ba725fb09959b0373ed01a2df" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "1bada542d234cea6d5a0509df447e367650d952c266ded262235b883449edbc6" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "e7a79aa483f6a04e68a993e10bac39d7ff9e1cfc4529ae02048884ad1265a25a" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "21465dcf48a16d97a4a8c4d08ecc9d219f6d3233edd7a84bd779d8a7e7317353" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
