@@ -91,26 +91,25 @@ export function renderInterpret(r: InterpretReport): string {
   if (r.parts && r.parts.length > 1) return renderParts(r, r.parts);
   const head = `${r.kind}${r.version ? ` ${r.version}` : ''}: ${r.summary}`;
   const body = r.findings.length ? r.findings.map(renderFinding).join('\n') : 'No findings: nothing in this output crossed a threshold.';
-  return `${head}\n\n${body}${renderNotes(r.notes)}${renderWarnings(r.warnings)}\n\nChecked:\n${renderChecked(r.checked)}`;
+  return `${head}\n\n${body}${renderNotesAndWarnings(r)}\n\nChecked:\n${renderChecked(r.checked)}`;
 }
 
-const MAX_WARNINGS_SHOWN = 12;
+const MAX_LISTED = 12;
 
-/** The output's own notes (nodetool's "Note:" lines, a negative size that is a counter bug). */
-function renderNotes(notes: readonly string[] | undefined): string {
-  if (!notes?.length) return '';
-  const shown = notes.slice(0, MAX_WARNINGS_SHOWN).map((n) => `- ${n}`);
-  const more = notes.length > MAX_WARNINGS_SHOWN ? [`- … and ${notes.length - MAX_WARNINGS_SHOWN} more (--json lists them all)`] : [];
-  return `\n\nNotes:\n${[...shown, ...more].join('\n')}`;
+/**
+ * A titled list, the first 12 items shown and the rest counted: the output's own notes (nodetool's "Note:" lines, a
+ * negative size that is a counter bug) and what the parser could not read or had to assume — said, not hidden.
+ */
+function renderList(title: string, items: readonly string[] | undefined): string {
+  if (!items?.length) return '';
+  const shown = items.slice(0, MAX_LISTED).map((x) => `- ${x}`);
+  const more = items.length > MAX_LISTED ? [`- … and ${items.length - MAX_LISTED} more (--json lists them all)`] : [];
+  return `\n\n${title}:\n${[...shown, ...more].join('\n')}`;
 }
 
-/** What the parser could not read or had to assume (rows not understood, a cut output, anonymised values): said, not hidden. */
-function renderWarnings(warnings: readonly string[]): string {
-  if (!warnings.length) return '';
-  const shown = warnings.slice(0, MAX_WARNINGS_SHOWN).map((w) => `- ${w}`);
-  const more = warnings.length > MAX_WARNINGS_SHOWN ? [`- … and ${warnings.length - MAX_WARNINGS_SHOWN} more (--json lists them all)`] : [];
-  return `\n\nRead with warnings:\n${[...shown, ...more].join('\n')}`;
-}
+/** Notes, then warnings, between the findings and the checks. */
+const renderNotesAndWarnings = (r: { notes?: string[]; warnings: string[] }) =>
+  `${renderList('Notes', r.notes)}${renderList('Read with warnings', r.warnings)}`;
 
 /** A multi-output paste: one section per output, in paste order. */
 function renderParts(r: InterpretReport, parts: InterpretPartReport[]): string {
@@ -119,7 +118,7 @@ function renderParts(r: InterpretReport, parts: InterpretPartReport[]): string {
     const where = `lines ${p.lines.from}–${p.lines.to}${named}`;
     if (!p.ok) return `## Part ${i + 1} (${where}): not recognised\n${p.summary}`;
     const body = p.findings.length ? p.findings.map(renderFinding).join('\n') : 'No findings: nothing in this output crossed a threshold.';
-    return `## Part ${i + 1} (${where}): ${p.kind}${p.version ? ` ${p.version}` : ''}\n${p.summary}\n\n${body}${renderNotes(p.notes)}${renderWarnings(p.warnings)}\n\nChecked:\n${renderChecked(p.checked)}`;
+    return `## Part ${i + 1} (${where}): ${p.kind}${p.version ? ` ${p.version}` : ''}\n${p.summary}\n\n${body}${renderNotesAndWarnings(p)}\n\nChecked:\n${renderChecked(p.checked)}`;
   });
   return `${r.summary}\n\n${sections.join('\n\n')}`;
 }
