@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "a19e01e50ee5e89737c5933a7abcb6319a6c244ba725fb09959b0373ed01a2df" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "1bada542d234cea6d5a0509df447e367650d952c266ded262235b883449edbc6" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "e7a79aa483f6a04e68a993e10bac39d7ff9e1cfc4529ae02048884ad1265a25a" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "21465dcf48a16d97a4a8c4d08ecc9d219f6d3233edd7a84bd779d8a7e7317353" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "909d3653ffc7bda17b2ad7965addb1b8649ae1c25de80f0d1e7f1dc9ab3665b5" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "1bada542d234cea6d5a0509df447e367650d952c266ded262235b883449edbc6" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "357036f46a70585a2730f6a434a4bbbab55287acda40c947fd44f9c3310e1280" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "21465dcf48a16d97a4a8c4d08ecc9d219f6d3233edd7a84bd779d8a7e7317353" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
