@@ -44,6 +44,14 @@ describe('tables rule: SSTable pile-up from tablestats alone', () => {
     expect(run({ tablestats: tablestats('fine', 6) }).findings.some((x) => x.id === 'table.sstable-count')).toBe(false);
   });
 
+  it('on a table that served no local reads (a write-only load) a pile-up past max_threshold is a warning that says so', () => {
+    const text = tablestats('written', 40).replace('Local read count: 50', 'Local read count: 0');
+    const f = run({ tablestats: text }).findings.find((x) => x.id === 'table.sstable-count');
+    expect(f).toMatchObject({ severity: 'warning', table: 'ks.written' });
+    expect(f!.title).toBe('ks.written holds 40 SSTables and has served no reads here: compaction is behind');
+    expect(f!.recommendation).toContain('ScyllaDB counts the SSTables of every shard');
+  });
+
   it('LCS tables (levels listed) are left to the level-0 rule', () => {
     const r = run({ tablestats: tablestats('leveled', 40, ['\t\tSSTables in each level: [2/4, 10, 28, 0, 0, 0, 0, 0, 0]']) });
     expect(r.findings.some((x) => x.id === 'table.sstable-count')).toBe(false);

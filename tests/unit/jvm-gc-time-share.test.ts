@@ -27,7 +27,7 @@ describe('share of time in GC (jvm.gc.time-share)', () => {
     expect(r.kind).toBe('nodetool.gcstats');
     const f = r.findings.find((x) => x.id === 'jvm.gc.time-share')!;
     expect(f.severity).toBe('critical');
-    expect(f.title).toBe('input spent 40.2 % of the time in GC pauses (2213 collections, the longest 126 ms)');
+    expect(f.title).toBe('this node spent 40.2 % of the time in GC pauses (2213 collections, the longest 126 ms)');
     expect(f.evidence[0]).toMatch(/over 49\.5 s: 19928 ms in GC, 2213 collections, max 126 ms, 1\.11 GiB\/s reclaimed$/);
     expect(f.knowledgeIds).toEqual(['jvm.gc.time-share']);
     // no pause is long, so the pause finding stays silent: the share is the only way to see it

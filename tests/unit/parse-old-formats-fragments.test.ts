@@ -47,6 +47,28 @@ describe('tablestats / cfstats', () => {
     expect(v.notes.some((n) => n.includes('was cut'))).toBe(true);
   });
 
+  it('two field lines without any header are a fragment of one unnamed table, said so; space-grouped digits are one number', () => {
+    // the shape of scylladb/scylladb#1252 (a prompt, then two lines of cfstats with digits grouped by spaces)
+    const text = '$ nodetool cfstats  keyspace1\n        Space used (live): 2 048 938 195\n        Space used (total): 31 997 017 045\n';
+    expect(kindOf(text)).toBe('nodetool.tablestats');
+    const r = parseTablestats(text.split('\n').slice(1).join('\n'));
+    const v = ok(r);
+    expect(v.tables).toHaveLength(1);
+    expect(v.tables[0]).toMatchObject({ name: CUT_TABLE, keyspace: null, spaceUsedLiveBytes: 2048938195, spaceUsedTotalBytes: 31997017045 });
+    expect(r.ok && r.warnings.some((w) => w.includes('without its "Keyspace:" and "Table:" lines'))).toBe(true);
+    expect(v.notes).toContain('digits grouped by spaces ("2 048 938 195") were read as one number each');
+    expect(v.notes.some((n) => n.includes('was cut'))).toBe(false);
+  });
+
+  it('one field line, or prose with more unknown labels than known ones, is not a tablestats fragment', () => {
+    expect(parseTablestats('SSTable count: 3\n').ok).toBe(false);
+    expect(parseTablestats('SSTable count: 3\nSpace used (live): 10\nOwner: me\nTicket: 12\nSeverity: high\n').ok).toBe(false);
+    // a value whose groups are not threes, or that carries a unit, is never joined
+    const v = ok(parseTablestats('SSTable count: 12 34\nSpace used (live): 1 024 KiB\n'));
+    expect(v.tables[0]!.sstableCount).toBeNull();
+    expect(v.notes.some((n) => n.startsWith('digits grouped'))).toBe(false);
+  });
+
   it('"Column Family:" (2.0) opens a table like "Table:"', () => {
     const v = ok(parseTablestats('Keyspace: ks\n\tColumn Family: users\n\tSSTable count: 3\n'));
     expect(v.tables).toHaveLength(1);

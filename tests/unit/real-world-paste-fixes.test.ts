@@ -105,7 +105,7 @@ describe('nodetool ring with Down nodes, cut after a few vnodes (scylladb#2254)'
       ['10.240.0.23', 'critical'],
       ['10.240.0.26', 'critical'],
     ]);
-    expect(down[0]!.evidence).toEqual(['nodetool ring from input: 10.240.0.23 DN']);
+    expect(down[0]!.evidence).toEqual(['nodetool ring from this node: 10.240.0.23 DN']);
     // 10.240.0.23 appears with 1 token, 10.240.0.28 with dozens: a cut paste, not a ring to judge primary ranges on.
     expect(r.findings.map((f) => f.id)).not.toContain('ownership.primary-range-skew');
   });
@@ -118,5 +118,62 @@ describe('Seastar AIO start-up failure in a Docker cluster on macOS (scylladb#16
     expect(f?.severity).toBe('critical');
     expect(f?.recommendation).toMatch(/Docker Desktop on macOS\), start ScyllaDB with --reactor-backend=epoll/);
     expect(f?.knowledgeIds).toContain('scylla-host.reactor-backend-epoll');
+  });
+});
+
+describe('nodetool status with the address column blanked out of the paste (scylladb/scylladb#2631)', () => {
+  const text = [
+    '$ nodetool status',
+    'Datacenter: datacenter1',
+    '=======================',
+    'Status=Up/Down',
+    '|/ State=Normal/Leaving/Joining/Moving',
+    '--  Address        Load       Tokens       Owns    Host ID                               Rack',
+    'UN      141.35 GB  256          ?       ccda8c3f-ec55-4020-9591-945fad0c100c  rack1',
+    'DN      184.49 GB  256          ?       e1465f3a-9d8b-48ef-9b16-4c6ff5557c50  rack1',
+    'UN      165.21 GB  256          ?       <redacted>  rack1',
+  ].join('\n');
+
+  it('reads every row, names each by its host ID (or row), marks it never to be contacted, and says so once', () => {
+    const r = parseStatus(text);
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.value.nodes.map((n) => [n.address, n.code, n.loadText, n.addressProblem])).toEqual([
+      ['(no address) ccda8c3f', 'UN', '141.35 GB', 'the address column is blank (removed from the paste)'],
+      ['(no address) e1465f3a', 'DN', '184.49 GB', 'the address column is blank (removed from the paste)'],
+      ['(no address) row 3', 'UN', '165.21 GB', 'the address column is blank (removed from the paste)'],
+    ]);
+    expect(r.warnings.filter((w) => w.includes('have no address'))).toEqual([
+      '3 node row(s) have no address (the address column is blank (removed from the paste)): named "(no address)" and their host ID\'s first group; nothing connects to them',
+    ]);
+  });
+
+  it('a down node without an address is still reported down', () => {
+    const down = interpretText(text).findings.filter((f) => f.id === 'topology.node-down');
+    expect(down.map((f) => f.node)).toEqual(['(no address) e1465f3a']);
+  });
+});
+
+describe('nodetool status rows pasted without a header, every address masked as "<ip>" (scylladb/scylladb#1731)', () => {
+  const rows = [
+    'UN  <ip>   ?          256     ?       e54bd15e-ca1b-47dd-b32b-fef60db019a4  RAC2',
+    'UJ  <ip>   0 bytes    256     ?       b2a21f57-7900-4cc4-ad28-fe2455fa4103  RAC1',
+    'UN  <ip>   ?          256     ?       618bf929-4a48-4208-93ea-94bded2ac20d  RAC1',
+  ].join('\n');
+
+  it('tells the rows apart by host ID, warns once for the masked address and once for the missing header', () => {
+    const r = parseStatus(rows);
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.value.nodes.map((n) => n.address)).toEqual(['<ip> (host e54bd15e)', '<ip> (host b2a21f57)', '<ip> (host 618bf929)']);
+    expect(r.warnings).toHaveLength(2);
+    expect(r.warnings[0]).toContain('(3 rows, told apart by host ID): kept as printed, but nothing connects to them');
+    expect(r.warnings[1]).toContain('3 node row(s) without the "Datacenter:" and "-- Address" header');
+  });
+
+  it('the joining node is named by its host ID, and unequal racks are qualified as counted among the rows pasted', () => {
+    const f = interpretText(rows).findings;
+    expect(f.find((x) => x.id === 'topology.node-transition')?.node).toBe('<ip> (host b2a21f57)');
+    const racks = f.find((x) => x.id === 'ownership.unequal-racks');
+    expect(racks?.title).toBe('Racks in the DC have different node counts among the rows pasted (RAC2: 1, RAC1: 2)');
+    expect(racks?.confidence).toBe('low');
   });
 });

@@ -1,4 +1,5 @@
 import { NODETOOL_PARSERS } from './parse/nodetool/index.js';
+import { TABLE_FIELDS_SIGNATURE } from './parse/nodetool/tablestats.js';
 import type { Parsed } from './parsed.js';
 import { parseTsv } from './parse/tsv.js';
 import { parseLogs } from './parse/logs/index.js';
@@ -105,7 +106,14 @@ export const KINDS: KindSpec[] = [
   nt('describecluster', /Cluster Information:/),
   nt('compactionhistory', /Compaction History:|There is no compaction history|^[ \t]*id[ \t]+keyspace_name[ \t]+columnfamily_name[ \t]+compacted_at\b/m),
   nt('compactionstats', /pending tasks/i),
-  nt('tablestats', /^[ \t]*(?:Keyspace\s*:|Total number of tables:)|^[ \t]*(?:Table|Column Family)(?: \(index\))?:\s/m),
+  // the headers, or two known field lines of a table pasted without them (issue #14)
+  nt(
+    'tablestats',
+    new RegExp(
+      String.raw`^[ \t]*(?:Keyspace\s*:|Total number of tables:)|^[ \t]*(?:Table|Column Family)(?: \(index\))?:\s|${TABLE_FIELDS_SIGNATURE.source}`,
+      'm',
+    ),
+  ),
   nt('status', STATUS_SIGNATURE),
   nt('ring', /Address\s+Rack\s+Status\s+State\s+Load/),
   nt('netstats', /^[ \t]*Mode:\s*[A-Z_]+/m),

@@ -1,4 +1,4 @@
-import { nodeEvidence } from '../core/diagnosis/evidence.js';
+import { nodeEvidence, PASTED_NODE } from '../core/diagnosis/evidence.js';
 import { detect, judgeOf, SUPPORTED_KINDS } from '../core/detect.js';
 import { nodeFactsFromRaw } from '../core/facts/from-raw.js';
 import type { Finding } from '../core/findings.js';
@@ -175,7 +175,7 @@ function interpretOne(text: string, lineMap?: readonly number[]): InterpretRepor
   const judge = judgeOf(d.kind);
   if (judge?.by === 'log-rules') {
     const logs = d.parsed.value as LogFacts;
-    const result = runRules({ origin: 'pasted log', nodes: [{ ...nodeEvidence('input', true, { facts: {}, nodetool: {} }), logs }] });
+    const result = runRules({ origin: 'pasted log', nodes: [{ ...nodeEvidence(PASTED_NODE, true, { facts: {}, nodetool: {} }), logs }] });
     // the settings the node logged at start, judged like a cassandra.yaml
     const config = logNodeConfigurationOutcomes(logs);
     findings = config.length ? worstFirst([...result.findings, ...config.flatMap((o) => o.findings)]) : result.findings;
@@ -186,7 +186,7 @@ function interpretOne(text: string, lineMap?: readonly number[]): InterpretRepor
     checked = outcomes.map(checkedRow);
   } else if (judge?.by === 'node-rules' && name) {
     const r = nodeFactsFromRaw([{ name, text: readText }]);
-    const result = runRules({ origin: `pasted ${d.kind}`, nodes: [nodeEvidence('input', true, r)] });
+    const result = runRules({ origin: `pasted ${d.kind}`, nodes: [nodeEvidence(PASTED_NODE, true, r)] });
     findings = result.findings;
     checked = result.outcomes;
   }

@@ -23,9 +23,12 @@ export interface NodetoolEvidence {
   ring?: NodetoolRing;
 }
 
+/** The node of a pasted output: findings read "dropped on this node", evidence "this node: …". */
+export const PASTED_NODE = 'this node';
+
 /** Everything known about one node (or one pasted output) that rules may read. */
 export interface NodeEvidence {
-  /** Node address, or a label such as "input" for pasted text. */
+  /** Node address, or PASTED_NODE for pasted text. */
   node: string;
   reachable: boolean;
   facts: NodeFacts;

@@ -1,5 +1,6 @@
 import { NODETOOL_PARSERS } from '../parse/nodetool/index.js';
 import type { NodetoolGcstats } from '../parse/nodetool/gcstats.js';
+import type { NodetoolGossipinfo } from '../parse/nodetool/gossipinfo.js';
 import type { NodetoolInfo } from '../parse/nodetool/info.js';
 import type { NodetoolTablestats } from '../parse/nodetool/tablestats.js';
 import type { NodetoolVersion } from '../parse/nodetool/version.js';
@@ -8,7 +9,7 @@ import { parseTsv, type TsvTable } from '../parse/tsv.js';
 import { clusterFactsFromTables } from './from-cluster.js';
 import { factsFromScyllaTables } from './from-scylla.js';
 import { factsFromVtables } from './from-vtables.js';
-import type { NodeFacts, TableFact, ThreadPoolFact } from './node-facts.js';
+import type { GossipEndpointFact, NodeFacts, TableFact, ThreadPoolFact } from './node-facts.js';
 
 /**
  * One node's raw outputs (name → text, as stored in a bundle) → NodeFacts. Used live and offline
@@ -114,6 +115,23 @@ export function nodeFactsFromRaw(outputs: readonly RawOutput[]): FactsResult {
       }
     }
     if (byKey.size) facts.tables = [...byKey.values()];
+  }
+  // nodetool gossipinfo is the same gossip view as system_views.gossip_info (Cassandra < 4.1, ScyllaDB, a bundle)
+  const gossip = parsedNodetool['gossipinfo'] as NodetoolGossipinfo | undefined;
+  if (gossip && !facts.gossip?.length) {
+    facts.gossip = gossip.endpoints.map((e): GossipEndpointFact => ({
+      address: e.address,
+      via: 'nodetool gossipinfo',
+      status: e.status,
+      dc: e.datacenter,
+      rack: e.rack,
+      hostId: e.hostId,
+      releaseVersion: e.releaseVersion,
+      schema: e.schemaVersion,
+      load: e.loadBytes,
+      generation: e.generation,
+      heartbeat: e.heartbeat,
+    }));
   }
   const gc = parsedNodetool['gcstats'] as NodetoolGcstats | undefined;
   if (gc) {

@@ -81,6 +81,8 @@ export interface SstableTaskFact {
 
 export interface GossipEndpointFact {
   address: string;
+  /** Where the state was read when not from the node's own gossip table: a pasted or collected `nodetool gossipinfo`. */
+  via?: 'nodetool gossipinfo';
   status: string | null;
   dc: string | null;
   rack: string | null;

@@ -8626,6 +8626,59 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "checked": "2026-11-24"
     }
   },
+  // knowledge/logs.yaml
+  {
+    "id": "logs.disk-full",
+    "statement": "A log line saying a disk is full — the OS's \"No space left on device\" (ENOSPC), Cassandra's \"Insufficient disk space to write … bytes into the … keyspace\" or \"… to store …\" (streaming) — means writes to that disk are failing: a full commit log disk stops the node under commit_failure_policy (stop by default), a full data disk stops its transports under disk_failure_policy stop (the shipped cassandra.yaml) or best_effort. \"Not enough space for compaction\" means compaction had to shrink or abort for lack of space: the disk is nearly full.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra FSDiskFullWriteError.java (\"Insufficient disk space to write %d bytes into the %s keyspace\")",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.9/src/java/org/apache/cassandra/io/FSDiskFullWriteError.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/io/FSDiskFullWriteError.java"
+      },
+      {
+        "title": "apache/cassandra DefaultFSErrorHandler.java (stop / best_effort stop the transports on a full disk)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.9/src/java/org/apache/cassandra/service/DefaultFSErrorHandler.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/service/DefaultFSErrorHandler.java"
+      },
+      {
+        "title": "apache/cassandra CompactionTask.java (\"Not enough space for compaction …\")",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.9/src/java/org/apache/cassandra/db/compaction/CompactionTask.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/db/compaction/CompactionTask.java"
+      },
+      {
+        "title": "scylladb/scylladb#6653 — commitlog \"storage_io_error (Storage I/O error: 28: No space left on device)\" after a disk filled",
+        "url": "https://github.com/scylladb/scylladb/issues/6653"
+      }
+    ],
+    "rationale": "Errno 28 is ENOSPC on Linux, whose text is \"No space left on device\"; the JDK and Seastar both print it. A full disk is critical: writes fail now, and the node will not start again until space is freed. Compaction shrinking for lack of space is a warning: the disk is close to full and compaction is falling behind.",
+    "related": [
+      "host.disk.space-used",
+      "disk.failure-policy.default"
+    ],
+    "tags": [
+      "logs",
+      "disk-space"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/io/FSDiskFullWriteError.java@cassandra-5.0.9 line 27 + src/java/org/apache/cassandra/service/DefaultFSErrorHandler.java@cassandra-5.0.9 lines 66-86 + src/java/org/apache/cassandra/db/compaction/CompactionTask.java@cassandra-5.0.9 lines 434 and 446 + src/java/org/apache/cassandra/config/Config.java@cassandra-5.0.9 line 125 (commit_failure_policy = stop)",
+      "checked": "2026-11-30"
+    }
+  },
   // knowledge/pastes-slow-queries.yaml
   {
     "id": "logs.slow-query.cross-node",
@@ -14955,6 +15008,93 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   },
   // knowledge/tables.yaml
   {
+    "id": "table.space-total-vs-live",
+    "statement": "tablestats \"Space used (total)\" counts the SSTables of a table including obsolete ones that compaction has replaced but whose files are not deleted yet; \"Space used (live)\" counts only the current ones. The difference is disk held by SSTables waiting for their last reader (a long read, a stream, a repair) or for a deletion that failed and is retried after GC and at restart — or, when du disagrees, a miscounted metric.",
+    "thresholds": {
+      "warning": 0.5,
+      "direction": "above"
+    },
+    "unit": "(total − live) / live bytes",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra TableMetrics.java — totalDiskSpaceUsed \"including obsolete ones waiting to be GC'd\"",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.9/src/java/org/apache/cassandra/metrics/TableMetrics.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/metrics/TableMetrics.java"
+      },
+      {
+        "title": "apache/cassandra LogTransaction.java — SSTableTidier decrements totalDiskSpaceUsed only once the files are deleted; a failed deletion is retried after GC and on restart",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.9/src/java/org/apache/cassandra/db/lifecycle/LogTransaction.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/db/lifecycle/LogTransaction.java"
+      },
+      {
+        "title": "scylladb/scylladb#1252 — \"Space used (total)\" 32 GB against 2 GB live on disk (a ScyllaDB counting bug)",
+        "url": "https://github.com/scylladb/scylladb/issues/1252"
+      }
+    ],
+    "rationale": "Operator convention. Obsolete SSTables are deleted as soon as the last reference to them is released, so on a healthy node total and live differ by a compaction's inputs for seconds at most; half the live data again still on disk is worth a look (du of the table's directory, lsof +L1 for deleted files held open) before the disk fills. Not graded below table.space-total-vs-live.min-bytes: on a small table the gap is one compaction's inputs.",
+    "related": [
+      "table.snapshots-vs-live",
+      "host.disk.space-used"
+    ],
+    "tags": [
+      "tablestats",
+      "disk-space",
+      "convention"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/metrics/TableMetrics.java@cassandra-5.0.9 lines 138-143 (liveDiskSpaceUsed; totalDiskSpaceUsed including obsolete ones) + src/java/org/apache/cassandra/db/lifecycle/LogTransaction.java@cassandra-5.0.9 SSTableTidier.run (totalDiskSpaceUsed.dec after delete; failed deletions retried); 0.5 is a convention",
+      "checked": "2026-11-30"
+    }
+  },
+  // knowledge/tables.yaml
+  {
+    "id": "table.space-total-vs-live.min-bytes",
+    "statement": "The gap between tablestats \"Space used (total)\" and \"Space used (live)\" is graded only from 1 GiB: below it, the obsolete SSTables are a small compaction's inputs awaiting their readers.",
+    "value": 1,
+    "unit": "GiB",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra TableMetrics.java — totalDiskSpaceUsed \"including obsolete ones waiting to be GC'd\"",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.9/src/java/org/apache/cassandra/metrics/TableMetrics.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/metrics/TableMetrics.java"
+      }
+    ],
+    "rationale": "Operator convention: a floor so that a ratio on a small table (100 MB live, 60 MB awaiting deletion) is not reported; 1 GiB of disk is the least an operator would go looking for.",
+    "related": [
+      "table.space-total-vs-live"
+    ],
+    "tags": [
+      "tablestats",
+      "disk-space",
+      "convention"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/metrics/TableMetrics.java@cassandra-5.0.9 lines 138-143; 1 GiB is a convention",
+      "checked": "2026-11-30"
+    }
+  },
+  // knowledge/tables.yaml
+  {
     "id": "table.sstable-count",
     "statement": "Under size-tiered compaction (STCS, UCS tiered) a table rarely holds more than min_threshold − 1 SSTables per size tier; many more SSTables than that means compaction is not keeping up or is disabled, and a read of a key written in each flush may touch every one of them.",
     "thresholds": {
@@ -16246,6 +16386,7 @@ export type KnowledgeId =
   | "latest.storage-compatibility-mode"
   | "latest.trie-memtable"
   | "logs.commitlog-sync-lag"
+  | "logs.disk-full"
   | "logs.slow-query.cross-node"
   | "logs.slow-query.log-timeout"
   | "logs.slow-query.max-time"
@@ -16416,6 +16557,8 @@ export type KnowledgeId =
   | "table.hot-partition.times-next"
   | "table.partition-size"
   | "table.snapshots-vs-live"
+  | "table.space-total-vs-live"
+  | "table.space-total-vs-live.min-bytes"
   | "table.sstable-count"
   | "table.sstables-per-read"
   | "table.tombstones-per-read"

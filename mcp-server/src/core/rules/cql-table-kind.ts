@@ -1,4 +1,4 @@
-import type { NodeEvidence } from '../diagnosis/evidence.js';
+import { PASTED_NODE, type NodeEvidence } from '../diagnosis/evidence.js';
 import { clusterFactsFromTables } from '../facts/from-cluster.js';
 import { factsFromVtables } from '../facts/from-vtables.js';
 import type { NodeFacts } from '../facts/node-facts.js';
@@ -47,7 +47,7 @@ export function factsFromPastedTables(tables: Record<string, TsvTable>): NodeFac
 
 function run(named: Record<string, TsvTable>): KindRuleOutcome[] {
   if (!Object.keys(named).length) return [];
-  const node: NodeEvidence = { node: 'input', reachable: true, facts: factsFromPastedTables(named), nodetool: {}, errors: [] };
+  const node: NodeEvidence = { node: PASTED_NODE, reachable: true, facts: factsFromPastedTables(named), nodetool: {}, errors: [] };
   return CLUSTER_WIDE_RULES.map((r) => ({ ...runRule(r, { nodes: [node], origin: 'pasted query result' }, PACK), checks: r.checks }));
 }
 

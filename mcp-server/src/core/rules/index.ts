@@ -1,6 +1,7 @@
 import type { DiagnosisInput } from '../diagnosis/evidence.js';
 import { worstFirst, type Finding } from '../findings.js';
 import { compactionRule } from './compaction.js';
+import { coordinatorLatencyRule } from './coordinator-latency.js';
 import { jarDriftRule } from './jar-drift.js';
 import { jvmRule } from './jvm.js';
 import { logsRule } from './logs.js';
@@ -20,6 +21,7 @@ export const RULES: readonly Rule[] = [
   threadPoolsRule,
   compactionRule,
   tablesRule,
+  coordinatorLatencyRule,
   jvmRule,
   logsRule,
   jarDriftRule,

@@ -18,7 +18,7 @@ const worst = (l: LogFacts, kind: keyof LogFacts['events'], k = 2) => l.events[k
 
 /**
  * What the logs show that counters do not: pauses with their time, time to safepoint vs. GC work, drops,
- * tombstone warnings and aborted reads, large partitions, OOM, local pauses, hint and repair failures,
+ * tombstone warnings and aborted reads, large partitions, OOM, a full disk, local pauses, hint and repair failures,
  * commit log sync lag, ScyllaDB reactor stalls.
  */
 /**
@@ -80,7 +80,7 @@ const n = (node: string) => `${node}: `;
 export const logsRule: Rule = {
   id: 'logs',
   checks:
-    'GC pauses and time to safepoint, dropped messages, StatusLogger backlogs, tombstone warnings/aborts, large partitions, OOM, local pauses, hint/repair failures, commit log sync lag, ScyllaDB reactor stalls (from logs)',
+    'GC pauses and time to safepoint, dropped messages, StatusLogger backlogs, tombstone warnings/aborts, large partitions, OOM, a full disk, local pauses, hint/repair failures, commit log sync lag, ScyllaDB reactor stalls (from logs)',
   dependsOn: ['logs'],
   run(input, ctx) {
     const withLogs = input.nodes.filter((n): n is NodeEvidence & { logs: LogFacts } => n.logs !== undefined);
@@ -283,6 +283,34 @@ export const logsRule: Rule = {
           recommendation:
             'Find what filled memory before restarting into the same state: a heap dump if one was written, large partitions or batches, off-heap memtables or direct buffers (the kind says which), and the OS memory left beside the heap.',
           knowledgeIds: [],
+          confidence: 'high',
+        });
+      }
+      if (l.diskFull.count) {
+        // writes failing (ENOSPC, Cassandra's own disk-full errors) is critical; compaction shrinking for space is not yet
+        const failing = l.diskFull.byKind.filter((k) => k.kind !== 'compaction').reduce((a, k) => a + k.count, 0);
+        const what: Record<string, string> = {
+          enospc: 'No space left on device',
+          write: 'insufficient disk space to write',
+          stream: 'insufficient disk space to stream',
+          compaction: 'not enough space for compaction',
+        };
+        findings.push({
+          id: 'log.disk-full',
+          severity: failing ? 'critical' : 'warning',
+          title: failing
+            ? `A disk is full on ${n.node}: ${failing} write(s) failed for lack of space`
+            : `A disk is nearly full on ${n.node}: compaction shrank or gave up ${l.diskFull.count} time(s) for lack of space`,
+          evidence: [
+            `${n.node}: ${l.diskFull.byKind.map((k) => `${what[k.kind] ?? k.kind} ×${k.count}`).join(', ')}`,
+            ...worst(l, 'diskFull', 2).map((e) => ex(n.node, e)),
+          ].filter((e): e is string => !!e),
+          node: n.node,
+          recommendation:
+            'Free space on the disk the lines name before anything else (df -h on the data and commit log mounts): clear old snapshots ' +
+            '(nodetool listsnapshots / clearsnapshot), move or delete files that are not the database’s, or add disk. A node whose commit log ' +
+            'disk filled stops (commit_failure_policy) and will not start again until there is room; restart it only after freeing space.',
+          knowledgeIds: ['logs.disk-full'],
           confidence: 'high',
         });
       }

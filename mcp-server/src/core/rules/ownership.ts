@@ -363,16 +363,18 @@ function statusFindings(ctx: RuleContext, observer: string, s: NodetoolStatus): 
     for (const n of nodes) racks.set(n.rack, (racks.get(n.rack) ?? 0) + 1);
     const sizes = new Set(racks.values());
     if (racks.size >= 2 && sizes.size >= 2) {
+      // rows pasted without their "Datacenter:" header may be part of the DC only: say what was counted
+      const partial = s.datacenters.length === 0;
       findings.push({
         id: 'ownership.unequal-racks',
         severity: 'warning',
-        title: `Racks in ${dc || 'the DC'} have different node counts (${[...racks].map(([r, c]) => `${r}: ${c}`).join(', ')})`,
+        title: `Racks in ${dc || 'the DC'} have different node counts${partial ? ' among the rows pasted' : ''} (${[...racks].map(([r, c]) => `${r}: ${c}`).join(', ')})`,
         evidence: [...racks].map(([r, c]) => `rack ${r}: ${c} node(s) [nodetool status from ${observer}]`),
         recommendation:
           `With NetworkTopologyStrategy and rf ≥ ${racks.size} each rack holds a full copy, so nodes of the smaller racks own more; keep racks ` +
           `the same size. Check with \`nodetool status <keyspace>\`.`,
         knowledgeIds: ['topology.unequal-racks'],
-        confidence: 'medium',
+        confidence: partial ? 'low' : 'medium',
       });
     }
   }

@@ -13,7 +13,7 @@ const SYSTEM = /^(system_views|system_virtual_schema)$/;
 export const tablesRule: Rule = {
   id: 'tables',
   checks:
-    'SSTables per read (tablehistograms, else the SSTable count of size-tiered tables), tombstones per read, partition sizes, bloom filter false ratio, snapshot size vs live data, key cache hit ratio, read/write latency p99',
+    'SSTables per read (tablehistograms, else the SSTable count of size-tiered tables), tombstones per read, partition sizes, bloom filter false ratio, snapshot size vs live data, space used total vs live, key cache hit ratio, read/write latency p99',
   run(input, ctx) {
     const findings: Finding[] = [];
     let looked = false;
@@ -121,19 +121,23 @@ export const tablesRule: Rule = {
         // off went unreported. LCS (levels) and TWCS (one SSTable per window) have their own rules.
         const strategy = compactionOf.get(name) ?? '';
         if (!histogrammed.has(name) && !t.sstablesInEachLevel && t.timeWindow === null && !/Leveled|TimeWindow/i.test(strategy)) {
-          pushFinding(
-            findings,
-            finding(ctx, ['table.sstable-count', 'table.sstables-per-read'], t.sstableCount, () => ({
-              title: `${name} holds ${t.sstableCount} SSTables: a read may touch every one`,
-              evidence: [`${n.node}: nodetool tablestats ${name}: SSTable count ${t.sstableCount}, local read count ${t.localReadCount ?? '?'}`],
-              node: n.node,
-              table: name,
-              recommendation:
-                'Size-tiered compaction keeps a few SSTables per size tier; this many means it is disabled (nodetool enableautocompaction, ' +
-                "or compaction = {'enabled': true} in the schema) or cannot keep up (nodetool compactionstats, compaction throughput).",
-              confidence: 'medium',
-            })),
-          );
+          const unread = t.localReadCount === 0;
+          const f = finding(ctx, ['table.sstable-count', 'table.sstables-per-read'], t.sstableCount, () => ({
+            title: unread
+              ? `${name} holds ${t.sstableCount} SSTables and has served no reads here: compaction is behind`
+              : `${name} holds ${t.sstableCount} SSTables: a read may touch every one`,
+            evidence: [`${n.node}: nodetool tablestats ${name}: SSTable count ${t.sstableCount}, local read count ${t.localReadCount ?? '?'}`],
+            node: n.node,
+            table: name,
+            recommendation:
+              'Size-tiered compaction keeps a few SSTables per size tier; this many means it is disabled (nodetool enableautocompaction, ' +
+              "or compaction = {'enabled': true} in the schema) or cannot keep up (nodetool compactionstats, compaction throughput). " +
+              'ScyllaDB counts the SSTables of every shard: divide by the shard count before comparing.',
+            confidence: 'medium',
+          }));
+          // no read has paid for them yet (a write-only load): worth fixing, not an emergency
+          if (f && unread && f.severity === 'critical') f.severity = 'warning';
+          pushFinding(findings, f);
         }
         pushFinding(
           findings,
@@ -193,6 +197,28 @@ export const tablesRule: Rule = {
             confidence: 'high',
           });
         }
+      }
+      for (const t of n.nodetool.tablestats?.tables ?? []) {
+        const live = t.spaceUsedLiveBytes;
+        const totalBytes = t.spaceUsedTotalBytes;
+        if (live === null || totalBytes === null || live <= 0 || totalBytes < 0) continue;
+        const obsolete = totalBytes - live;
+        if (obsolete < Number(valueOf('table.space-total-vs-live.min-bytes')) * 1024 ** 3) continue;
+        const name = `${t.keyspace ?? '?'}.${t.name}`;
+        pushFinding(
+          findings,
+          finding(ctx, ['table.space-total-vs-live', 'table.space-total-vs-live.min-bytes'], obsolete / live, () => ({
+            title: `${name}: ${formatBytes(obsolete)} on disk beyond its live SSTables (Space used total ${(totalBytes / live).toFixed(1)}× live)`,
+            evidence: [`${n.node}: nodetool tablestats ${name}: space used (live) ${formatBytes(live)}, (total) ${formatBytes(totalBytes)}`],
+            node: n.node,
+            table: name,
+            recommendation:
+              "The total counts SSTables that compaction replaced until their files are deleted. Compare `du -sh` of the table's data directory with the live figure: " +
+              'when du shows the total, old SSTables are held by a long read, a stream or repair, or a failed deletion (retried after GC and at restart; `lsof +L1` lists deleted files still open); ' +
+              'when du shows the live figure, the counter is wrong (ScyllaDB 1.x miscounted it, scylladb/scylladb#1252).',
+            confidence: 'medium',
+          })),
+        );
       }
       // Key cache: from the caches virtual table, else nodetool info's "Key Cache" line.
       const minRequests = Number(valueOf('cache.min-requests'));

@@ -95,13 +95,20 @@ export const topologyRule: Rule = {
       for (const v of gossipViews) {
         for (const g of v.facts.gossip ?? []) {
           if (!g.status || g.status === 'NORMAL') continue;
+          // LEFT is a node decommissioned or removed: gossip keeps its entry for a while after, as it should
+          const left = g.status === 'LEFT';
           findings.push({
             id: 'topology.gossip-state',
-            severity: ['shutdown', 'removed', 'DOWN'].includes(g.status) ? 'critical' : 'warning',
-            title: `${g.address} is ${g.status} in gossip`,
-            evidence: [`${v.node}: ${v.facts.product === 'scylla' ? 'system.cluster_status' : 'system_views.gossip_info'} state of ${g.address} = ${g.status}`],
+            severity: ['shutdown', 'removed', 'DOWN'].includes(g.status) ? 'critical' : left ? 'info' : 'warning',
+            title: left ? `${g.address} has left the ring (LEFT in gossip)` : `${g.address} is ${g.status} in gossip`,
+            evidence: [
+              `${v.node}: ${g.via ?? (v.facts.product === 'scylla' ? 'system.cluster_status' : 'system_views.gossip_info')} state of ${g.address} = ${g.status}` +
+                (g.heartbeat !== null && g.heartbeat >= 2147483647 ? ' (heartbeat at its maximum: the node announced its shutdown)' : ''),
+            ],
             node: g.address,
-            recommendation: `Confirm the state of ${g.address} with \`nodetool status\` from two nodes.`,
+            recommendation: left
+              ? `Expected after a decommission or removenode of ${g.address}; if it was not removed on purpose, find out who ran it.`
+              : `Confirm the state of ${g.address} with \`nodetool status\` from two nodes.`,
             knowledgeIds: [],
             confidence: 'medium',
           });

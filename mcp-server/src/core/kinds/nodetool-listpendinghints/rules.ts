@@ -3,7 +3,7 @@
  * system_views.pending_hints rows of a sweep: a target hinted for longer than max_hint_window needs a repair; a DOWN
  * target with hints waits; an UP one is a replay backlog. nodetool prints no clock, so the span is newest − oldest.
  */
-import type { NodeEvidence } from '../../diagnosis/evidence.js';
+import { PASTED_NODE, type NodeEvidence } from '../../diagnosis/evidence.js';
 import { hintFindings } from '../../rules/repair.js';
 import type { KindRule } from '../types.js';
 import type { PendingHints } from './parse.js';
@@ -15,7 +15,7 @@ export const hintsPerTarget: KindRule<PendingHints> = {
     // "This node does not have any pending hints": checked, nothing to do
     if (v.none) return [];
     const node: NodeEvidence = {
-      node: 'input',
+      node: PASTED_NODE,
       reachable: true,
       facts: {
         pendingHints: v.rows.map((r) => ({

@@ -10,7 +10,17 @@
  * Pure: no I/O, no clock. TextDecoder is the platform's UTF-8 decoder (no I/O).
  */
 import { parsedOk, unrecognized, type Parsed } from '../../parsed.js';
-import { classify, closeGcRecord, configError, configErrorDetail, openGcRecord, type ClassifyMode, type ConfigErrorType, type Hit } from './classify.js';
+import {
+  classify,
+  closeGcRecord,
+  configError,
+  configErrorDetail,
+  openGcRecord,
+  type ClassifyMode,
+  type ConfigErrorType,
+  type DiskFullKind,
+  type Hit,
+} from './classify.js';
 import {
   LEVEL_DEBUG,
   LEVEL_ERROR,
@@ -70,6 +80,7 @@ const UNITS: Record<LogEventKind, MagnitudeUnit> = {
   bufferPoolFull: null,
   commitlogSync: 'ms',
   flushTimeout: null,
+  diskFull: null,
   reactorStall: 'ms',
   scyllaTimeout: null,
   configError: null,
@@ -376,6 +387,7 @@ export class LogAccumulator {
     gossipStartT: null,
   };
   private readonly oomKinds = new Map<string, number>();
+  private readonly diskFullKinds = new Map<DiskFullKind, number>();
   private hintPartial = 0;
   private readonly hintEndpoints = new Map<string, number>();
   private readonly repairSessions = new Set<string>();
@@ -1131,6 +1143,10 @@ export class LogAccumulator {
       case 'flushTimeout':
         this.count(k, t, null, () => this.example(t, line, null));
         return;
+      case 'diskFull':
+        bump(this.diskFullKinds, hit.what, 1, CAP_SMALL);
+        this.count(k, t, null, () => this.example(t, line, null, { what: hit.what }));
+        return;
       case 'reactorStall': {
         this.stallAll.add(hit.ms);
         this.stallTotal += hit.ms;
@@ -1419,6 +1435,7 @@ export class LogAccumulator {
         gossipOffMaxMs: round3(this.localPause.gossipOffMaxMs),
       },
       oom: { count: this.kinds.get('oom')!.count, byKind: byCount(this.oomKinds).map(([k, count]) => ({ kind: k, count })) },
+      diskFull: { count: this.kinds.get('diskFull')!.count, byKind: byCount(this.diskFullKinds).map(([kind, count]) => ({ kind, count })) },
       hints: {
         failures: this.kinds.get('hintFailure')!.count,
         partial: this.hintPartial,

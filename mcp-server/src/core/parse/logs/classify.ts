@@ -42,6 +42,11 @@
  *   parameters, migrate old -> new: [<old> -> <new>]", "Invalid yaml: … Cannot create property=<key> for
  *   JavaBean=…", "Unable to find property '<key>' on class …", and free-text ConfigurationException messages.
  * - ScyllaDB querier (6.x): "Read <n> live cells and <m> dead cells/tombstones for <ks>.<cf> …" (and rows).
+ * - A full disk, in every product: the OS's ENOSPC text "No space left on device" (Java IOException, ScyllaDB
+ *   "storage_io_error (Storage I/O error: 28: No space left on device)"); Cassandra's own FSDiskFullWriteError
+ *   "Insufficient disk space to write <n> bytes into the <ks> keyspace", streaming "Insufficient disk space to store
+ *   <size>" / "Not enough disk space to stream|for stream|to store", and CompactionTask "Not enough space for
+ *   compaction (<id>) of <ks>.<cf>, estimated sstables = <n>, expected write size = <bytes>".
  * - ScyllaDB storage_proxy: "exceptions::mutation_write_timeout_exception (Operation timed out for <ks>.<cf> -
  *   received only …)", "read_timeout_exception", "seastar::semaphore_timed_out".
  */
@@ -71,9 +76,13 @@ export type Hit =
   | { kind: 'bufferPoolFull'; pool: string; limitBytes: number | null }
   | { kind: 'commitlogSync'; syncs: number; lagging: number; averageMs: number; exceededByMs: number }
   | { kind: 'flushTimeout' }
+  | { kind: 'diskFull'; what: DiskFullKind }
   | { kind: 'reactorStall'; ms: number; shard: number | null }
   | { kind: 'scyllaTimeout'; type: 'write' | 'read' | 'semaphore' | 'other'; table: string | null }
   | { kind: 'configError'; error: ConfigErrorType; settings: string[] };
+
+/** Which message said the disk is full: the OS (ENOSPC), a write, a stream, or a compaction that had to shrink. */
+export type DiskFullKind = 'enospc' | 'write' | 'stream' | 'compaction';
 
 /** What a startup ConfigurationException says is wrong with cassandra.yaml. */
 export type ConfigErrorType = 'unknown-keys' | 'old-and-new-keys' | 'invalid-value' | 'config-construct' | 'other';
@@ -569,9 +578,19 @@ function isDump(s: string, start: number): boolean {
  * One scan of the message for any of the substrings the patterns below are gated on: most lines match none,
  * and a single alternation run from the message start is about three times cheaper than a dozen indexOf calls.
  */
-const GATE_CASSANDRA = /GC |dropped|ombstone|arge |uardrail|OutOfMemory|local pause|hint|epair|Maximum memory usage|commit log syncs|imed out waiting/g;
+const GATE_CASSANDRA = /GC |dropped|ombstone|arge |uardrail|OutOfMemory|local pause|hint|epair|Maximum memory usage|commit log syncs|imed out waiting| space /g;
 const GATE_ALL =
-  /GC |dropped|ombstone|arge |uardrail|OutOfMemory|local pause|hint|epair|Maximum memory usage|commit log syncs|imed out waiting|Reactor stalled|bad_alloc|timed|timeout|Pause |Total time|Safepoint|ConfigurationException|Invalid yaml|old and new keys|Cannot create property=/g;
+  /GC |dropped|ombstone|arge |uardrail|OutOfMemory|local pause|hint|epair|Maximum memory usage|commit log syncs|imed out waiting| space |Reactor stalled|bad_alloc|timed|timeout|Pause |Total time|Safepoint|ConfigurationException|Invalid yaml|old and new keys|Cannot create property=/g;
+
+const DISK_FULL =
+  /No space left on device|Insufficient disk space to (write|store)|Not enough disk space (?:to stream|for stream|to store)|Not enough space for compaction/;
+
+function diskFull(s: string, start: number): Hit | null {
+  const m = DISK_FULL.exec(start === 0 ? s : s.slice(start));
+  if (!m) return null;
+  const what: DiskFullKind = m[0].startsWith('No space') ? 'enospc' : m[0].endsWith('compaction') ? 'compaction' : m[1] === 'write' ? 'write' : 'stream';
+  return { kind: 'diskFull', what };
+}
 
 export function classify(s: string, start: number, mode: ClassifyMode): Hit | null {
   if (mode === 'gc') return gcLog(s, start);
@@ -621,6 +640,10 @@ export function classify(s: string, start: number, mode: ClassifyMode): Hit | nu
     if (m) return { kind: 'commitlogSync', syncs: Number(m[1]), lagging: Number(m[4]), averageMs: num(m[3]), exceededByMs: num(m[5]) };
   }
   if (s.includes('imed out waiting', start) && /flush|[Mm]emtable|commit ?log|CommitLog/.test(s)) return { kind: 'flushTimeout' };
+  if (s.includes(' space ', start)) {
+    hit = diskFull(s, start);
+    if (hit) return hit;
+  }
   if (mode === 'cassandra') return null;
   hit = configError(s, start);
   if (hit) return hit;

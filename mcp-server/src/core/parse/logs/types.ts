@@ -6,7 +6,7 @@
 import type { NodeConfiguration } from './node-configuration.js';
 import type { SlowQueries } from './slow-queries.js';
 import type { StartupStops } from './startup-window.js';
-import type { ConfigErrorType } from './classify.js';
+import type { ConfigErrorType, DiskFullKind } from './classify.js';
 
 /** What the text mostly is. */
 export type LogSourceKind = 'cassandra.system' | 'cassandra.debug' | 'gc.log' | 'scylla.journal' | 'scylla.log' | 'unknown';
@@ -48,6 +48,7 @@ export type LogEventKind =
   | 'bufferPoolFull' // "Maximum memory usage reached (…), cannot allocate chunk of …" (chunk cache / buffer pool)
   | 'commitlogSync' // "Out of N commit log syncs … exceeded the configured commit interval by an average of X ms" (ms)
   | 'flushTimeout' // "Timed out waiting …" for a flush / memtable / commit log (heuristic)
+  | 'diskFull' // "No space left on device", "Insufficient disk space to …", "Not enough space for compaction"
   | 'reactorStall' // Scylla "Reactor stalled for N ms on shard S" (ms)
   | 'scyllaTimeout' // Scylla read/write/semaphore timeouts
   | 'configError'; // a startup ConfigurationException: cassandra.yaml refused (unknown keys, old and new names, bad value)
@@ -68,6 +69,7 @@ export const LOG_EVENT_KINDS: readonly LogEventKind[] = [
   'bufferPoolFull',
   'commitlogSync',
   'flushTimeout',
+  'diskFull',
   'reactorStall',
   'scyllaTimeout',
   'configError',
@@ -307,6 +309,8 @@ export interface LogFacts {
     gossipOffMaxMs: number;
   };
   oom: { count: number; byKind: { kind: string; count: number }[] };
+  /** Lines saying a disk is full, by which message said it (one per log entry). */
+  diskFull: { count: number; byKind: { kind: DiskFullKind; count: number }[] };
   hints: { failures: number; partial: number; byEndpoint: { endpoint: string; count: number }[] };
   repair: { failures: number; distinctSessions: number };
   commitlogSync: { warnings: number; laggingSyncs: number; maxAverageSyncMs: number; maxExceededByMs: number };

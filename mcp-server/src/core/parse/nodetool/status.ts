@@ -54,6 +54,10 @@ const STATE: Record<string, StatusNode['state']> = { N: 'normal', L: 'leaving', 
 // UN  127.0.0.1  118.52 KiB  16  100.0%  c474c29e-…  rack1    (load may be "?", owns "?", host id "null")
 const ROW =
   /^([UD?])([NLJM])\s+(\S+)\s+(\?|-?\d+(?:[.,]\d+)?(?:\s*(?:bytes|[KMGTP]i?B|B))?)\s+(\d+|\?)\s+(\?|-?\d+(?:[.,]\d+)?\s*%)\s+([0-9a-fA-F]{8}-[0-9a-fA-F-]{27}|null|\?|<[^>\s]{1,40}>|\w{1,16}(?:-\w{1,16}){2,5})\s*(.*)$/;
+// The same row with its address blanked out of a paste ("UN      141.35 GB  256  ?  ccda8c3f-…  rack1").
+const ROW_NO_ADDRESS =
+  /^([UD?])([NLJM])()\s+(\?|-?\d+(?:[.,]\d+)?(?:\s*(?:bytes|[KMGTP]i?B|B))?)\s+(\d+|\?)\s+(\?|-?\d+(?:[.,]\d+)?\s*%)\s+([0-9a-fA-F]{8}-[0-9a-fA-F-]{27}|null|\?|<[^>\s]{1,40}>|\w{1,16}(?:-\w{1,16}){2,5})\s*(.*)$/;
+const BLANK_ADDRESS = 'the address column is blank (removed from the paste)';
 /** A printed host ID that is a UUID; anything else in that column was anonymised by whoever pasted it. */
 const HOST_ID = /^[0-9a-fA-F]{8}-[0-9a-fA-F-]{27}$/;
 
@@ -63,6 +67,23 @@ function withPort(printed: string): { host: string; port?: number } {
   if (!m) return { host: printed };
   const port = Number(m[2]);
   return port >= 1 && port <= 65535 ? { host: m[1]!, port } : { host: printed };
+}
+
+/**
+ * Rows whose address is not one (anonymised "<ip>", "x.x.x.x"): one warning per distinct address, and when several
+ * rows share it, each is renamed by its host ID's first group (or its row number) so findings name one node each.
+ */
+function maskedAddresses(nodes: StatusNode[]): string[] {
+  const byAddress = new Map<string, StatusNode[]>();
+  for (const n of nodes) if (n.addressProblem && n.addressProblem !== BLANK_ADDRESS) byAddress.set(n.address, [...(byAddress.get(n.address) ?? []), n]);
+  const out: string[] = [];
+  for (const [address, rows] of byAddress) {
+    if (rows.length > 1) rows.forEach((n, i) => (n.address = `${address} (${n.hostId ? `host ${n.hostId.slice(0, 8)}` : `${i + 1} of ${rows.length}`})`));
+    out.push(
+      `${rows[0]!.addressProblem}${rows.length > 1 ? ` (${rows.length} rows, told apart by host ID)` : ''}: kept as printed, but nothing connects to ${rows.length > 1 ? 'them' : 'it'}`,
+    );
+  }
+  return out;
 }
 
 export const parseStatus = total<NodetoolStatus>('nodetool.status', (text) => {
@@ -75,6 +96,7 @@ export const parseStatus = total<NodetoolStatus>('nodetool.status', (text) => {
   let dc = '';
   let sawHeader = false;
   let ownsEffective: boolean | null = null;
+  let blanks = 0;
   for (const raw of lines) {
     const line = raw.trim();
     const dcMatch = /^Datacenter:\s*(.*)$/.exec(line);
@@ -93,11 +115,13 @@ export const parseStatus = total<NodetoolStatus>('nodetool.status', (text) => {
       notes.push(line);
       continue;
     }
-    const m = ROW.exec(line);
+    const m = ROW.exec(line) ?? ROW_NO_ADDRESS.exec(line);
     if (m) {
       const loadText = m[4]!.trim();
       const hostId = m[7]!;
-      const hostPort = withPort(m[3]!);
+      // a blanked address gets a name the report can show: its host ID's first group, else its row number
+      const blank = m[3] === '';
+      const hostPort = blank ? { host: `(no address) ${HOST_ID.test(hostId) ? hostId.slice(0, 8) : `row ${nodes.length + 1}`}` } : withPort(m[3]!);
       nodes.push({
         datacenter: dc,
         code: `${m[1]}${m[2]}`,
@@ -114,16 +138,25 @@ export const parseStatus = total<NodetoolStatus>('nodetool.status', (text) => {
         ...(hostId !== 'null' && hostId !== '?' && !HOST_ID.test(hostId) ? { hostIdAsPrinted: hostId } : {}),
         rack: m[8]!.trim(),
       });
-      const address = checkNodeAddress(hostPort.host);
-      if (!address.ok) {
-        nodes[nodes.length - 1]!.addressProblem = address.reason;
-        warnings.push(`${address.reason}: the row is kept as printed, but nothing connects to it`);
+      if (blank) {
+        nodes[nodes.length - 1]!.addressProblem = BLANK_ADDRESS;
+        blanks++;
+        continue;
       }
+      const address = checkNodeAddress(hostPort.host);
+      if (!address.ok) nodes[nodes.length - 1]!.addressProblem = address.reason;
     } else if (sawHeader && /^[UD?][NLJM]\s/.test(line)) {
       rowsNotParsed.push(line.slice(0, 120));
       warnings.push(`unparsed node line: ${line.slice(0, 120)}`);
     }
   }
+  if (blanks)
+    warnings.push(`${blanks} node row(s) have no address (${BLANK_ADDRESS}): named "(no address)" and their host ID's first group; nothing connects to them`);
+  warnings.push(...maskedAddresses(nodes));
+  if (!sawHeader && nodes.length)
+    warnings.push(
+      `${nodes.length} node row(s) without the "Datacenter:" and "-- Address" header: the paste may hold part of the cluster only; counts per DC and rack cover the rows shown`,
+    );
   // ScyllaDB oddities seen in real outputs: "?" status (the observer has no liveness for that node, e.g. the node
   // itself while it is being replaced, scylladb/scylladb#13692) and negative loads (counter bug, #719).
   for (const n of nodes) {

@@ -153,10 +153,21 @@ const TABLE_FIELDS: Record<string, [TypedKey, Conv]> = {
   'SSTables in correct location': ['sstablesInCorrectLocation', 'bool'],
 };
 
+// Digits grouped by a space in threes ("2 048 938 195"): how a paste from a tool or page that formats numbers for a
+// locale shows them. The whole value must be such groups, so a value with a unit or two numbers is never joined.
+const SPACE_GROUPED = /^-?\d{1,3}(?:[ \u00a0\u202f]\d{3})+$/;
+
 // A size that may be a plain byte count ("1234") or carry a unit under -H ("1.5 MiB", "0B", "0.000KiB").
 function bytes(v: string): number | null {
   const t = v.trim();
+  if (SPACE_GROUPED.test(t)) return Number(t.replace(/[ \u00a0\u202f]/g, ''));
   return /^-?\d+$/.test(t) ? Number(t) : parseSize(t);
+}
+
+/** A count, also when its digits are grouped by spaces. */
+function count(v: string): number | null {
+  const t = v.trim();
+  return SPACE_GROUPED.test(t) ? Number(t.replace(/[ \u00a0\u202f]/g, '')) : num(t);
 }
 
 // "0.310 ms", "NaN ms", "0.0808 ms." (DSE), "1.500000000000000E-01 ms" / "NAN ms" (ScyllaDB)
@@ -180,10 +191,10 @@ function levels(v: string): LevelCount[] | null {
 function convert(conv: Conv, v: string): TableStats[TypedKey] {
   switch (conv) {
     case 'count':
-      return num(v);
+      return count(v);
     case 'countAsSize':
       // A count, but -H may print it with a size unit ("0 bytes", "1.5 KiB"): undo the unit.
-      return num(v) ?? (WITH_SIZE_UNIT.test(v) ? parseSize(v) : null);
+      return count(v) ?? (WITH_SIZE_UNIT.test(v) ? parseSize(v) : null);
     case 'size':
       return bytes(v);
     case 'ms':
@@ -214,6 +225,7 @@ function newTable(keyspace: string | null, name: string, isIndex: boolean): Tabl
 /** Name given to the fields of a table section whose header line was not pasted. */
 export const CUT_TABLE = '(name cut)';
 
+const CUT_NOTE = `the output starts inside a table section whose "Table:" line was cut; its fields are kept as table "${CUT_TABLE}"`;
 const WITH_SIZE_UNIT = /\d\s*(?:bytes|[KMGTP]i?B|B)\s*$/;
 const COUNT_AS_SIZE_NOTE =
   '"Dropped Mutations" is printed with a size unit under -H (e.g. "0 bytes"): it is a count of mutations; droppedMutations keeps the number (a unit multiple like "1.5 KiB" is read as 1536).';
@@ -244,6 +256,7 @@ export const parseTablestats = total<NodetoolTablestats>('nodetool.tablestats', 
   let table: TableStats | null = null;
   let top: { list: TopPartition[]; bySize: boolean } | null = null;
   let looksLikeScylla = false;
+  let spaceGrouped = false;
 
   for (const raw of lines) {
     const line = raw.trim();
@@ -323,10 +336,11 @@ export const parseTablestats = total<NodetoolTablestats>('nodetool.tablestats', 
       // the paste starts inside a table section: keep its numbers under a placeholder name
       table = newTable(null, CUT_TABLE, false);
       tables.push(table);
-      notes.push(`the output starts inside a table section whose "Table:" line was cut; its fields are kept as table "${CUT_TABLE}"`);
+      notes.push(CUT_NOTE);
     }
     if (table) {
       table.fields[label] = value;
+      if (SPACE_GROUPED.test(value.trim())) spaceGrouped = true;
       const spec = Object.hasOwn(TABLE_FIELDS, label) ? TABLE_FIELDS[label] : undefined;
       if (spec) (table as unknown as Record<string, unknown>)[spec[0]] = convert(spec[1], value);
       if (spec?.[1] === 'countAsSize' && WITH_SIZE_UNIT.test(value) && !notes.includes(COUNT_AS_SIZE_NOTE)) notes.push(COUNT_AS_SIZE_NOTE);
@@ -337,8 +351,19 @@ export const parseTablestats = total<NodetoolTablestats>('nodetool.tablestats', 
     } else if (sawHeader) notes.push(line.slice(0, 200));
   }
 
-  // A lone "Keyspace: x" is not enough (cassandra-stress prints one in its settings).
-  if (!sawHeader || (totalTables === null && tables.length === 0)) return unrecognized(kind, 'no "Total number of tables" line and no "Table:" section');
+  // A lone "Keyspace: x" is not enough (cassandra-stress prints one in its settings). Without any header, a paste of
+  // a table's field lines alone is read when two or more of them are known table fields: a fragment, said so.
+  const fragment = !sawHeader && tables.length === 1 && tables[0]!.name === CUT_TABLE && mostlyKnownFields(tables[0]!);
+  if (!fragment && (!sawHeader || (totalTables === null && tables.length === 0)))
+    return unrecognized(kind, 'no "Total number of tables" line and no "Table:" section');
+  if (fragment) {
+    notes.splice(notes.indexOf(CUT_NOTE), 1);
+    warnings.push(
+      `only ${Object.keys(tables[0]!.fields).length} field line(s) of one table were pasted, without its "Keyspace:" and "Table:" lines: ` +
+        'the table is unnamed and every field not shown is unknown',
+    );
+  }
+  if (spaceGrouped) notes.push('digits grouped by spaces ("2 048 938 195") were read as one number each');
   if (tables.length === 0) warnings.push('no table sections: the output looks truncated or the filter matched nothing');
   // Every version prints the tombstones-per-slice lines near the end of each table and closes each keyspace
   // with a dashed line; either missing at the end means the paste was cut.
@@ -355,3 +380,22 @@ export const parseTablestats = total<NodetoolTablestats>('nodetool.tablestats', 
 
   return parsedOk<NodetoolTablestats>(kind, { totalTables, keyspaces, tables, looksLikeScylla, notes }, limitWarnings(warnings));
 });
+
+/** Two or more known table fields, and no more unknown labels than known ones: a fragment, not prose with a colon. */
+function mostlyKnownFields(t: TableStats): boolean {
+  const labels = Object.keys(t.fields);
+  const known = labels.filter((label) => Object.hasOwn(TABLE_FIELDS, label)).length;
+  return known >= 2 && known * 2 >= labels.length;
+}
+
+/**
+ * Two consecutive lines that are known table fields ("Space used (live): 2 048 938 195"): the signature of a
+ * tablestats fragment pasted without its header lines.
+ */
+export const TABLE_FIELDS_SIGNATURE = (() => {
+  const label = Object.keys(TABLE_FIELDS)
+    .map((l) => l.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
+    .join('|');
+  const line = `[ \\t]*(?:${label})(?:, bytes)?[ \\t]*:[ \\t]*\\S[^\\n]*`;
+  return new RegExp(`^${line}\\r?\\n${line}$`, 'm');
+})();

@@ -1,0 +1,40 @@
+/**
+ * nodetool proxyhistograms is graded (issue #14: a pasted 1-second coordinator read p99 gave "No findings"): read and
+ * write p99 against kb latency.coordinator-read-p99 / -write-p99 (20/100 ms and 10/50 ms).
+ */
+import { describe, expect, it } from 'vitest';
+import { interpretText } from '../../mcp-server/src/ops/interpret.js';
+
+// Cassandra 4.x layout (ProxyHistograms.java): microseconds per column
+const proxy = (readP99: number, writeP99: number) =>
+  [
+    'proxy histograms',
+    'Percentile       Read Latency      Write Latency      Range Latency   CAS Read Latency  CAS Write Latency View Write Latency',
+    '                     (micros)           (micros)           (micros)           (micros)           (micros)           (micros)',
+    '50%                    454.83             379.02           1131.75               0.00               0.00               0.00',
+    '75%                    654.95             545.79           1358.10               0.00               0.00               0.00',
+    '95%                   1131.75             943.13           2346.80               0.00               0.00               0.00',
+    '98%                   1629.72            1358.10           2816.16               0.00               0.00               0.00',
+    `99%                   ${readP99.toFixed(2)}            ${writeP99.toFixed(2)}           3379.39               0.00               0.00               0.00`,
+    'Min                     42.51              35.43             88.15               0.00               0.00               0.00',
+    'Max                 1155149.00           20924.30           4055.27               0.00               0.00               0.00',
+  ].join('\n');
+
+const graded = (text: string) => {
+  const r = interpretText(text);
+  expect(r.kind).toBe('nodetool.proxyhistograms');
+  return r.findings.filter((f) => f.id.startsWith('latency.coordinator-')).map((f) => [f.id, f.severity, f.title]);
+};
+
+describe('coordinator latency from nodetool proxyhistograms', () => {
+  it('a 1 s read p99 is critical and a 12 ms write p99 a warning, each naming the figure', () => {
+    expect(graded(proxy(1000000, 12000))).toEqual([
+      ['latency.coordinator-read-p99', 'critical', 'Coordinator read p99 on this node is 1000 ms'],
+      ['latency.coordinator-write-p99', 'warning', 'Coordinator write p99 on this node is 12 ms'],
+    ]);
+  });
+
+  it('p99 under the warning thresholds is quiet, whatever the max', () => {
+    expect(graded(proxy(1955.67, 1629.72))).toEqual([]);
+  });
+});
