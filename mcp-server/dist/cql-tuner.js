@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "909d3653ffc7bda17b2ad7965addb1b8649ae1c25de80f0d1e7f1dc9ab3665b5" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "1bada542d234cea6d5a0509df447e367650d952c266ded262235b883449edbc6" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "357036f46a70585a2730f6a434a4bbbab55287acda40c947fd44f9c3310e1280" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "21465dcf48a16d97a4a8c4d08ecc9d219f6d3233edd7a84bd779d8a7e7317353" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "39a4ab043a3d25ac3c21f42790fbbf933941dbfcdadb1adefbe3b0fada5b58a7" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "01635fb8d4facedda2b85c2e63049779f7fb2b47ba7d5cf02e086cc4023f64e1" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "e043be5e12f8707d63daee65a54cdc7923428fe35acab6de07d90edcdfe1558c" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "4776f37dda966807169532af78e1074f2d3d2baacbe382f0eefb053b9a85c008" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
