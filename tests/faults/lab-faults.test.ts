@@ -1,18 +1,23 @@
 /**
  * Fault scenarios on one real 3-node Cassandra 5.0 lab (127.0.0.1–3), started once: a JMX port that never
  * answers for one node of a snapshot and a diagnosis, a nodetool that prints garbage under a diagnosis, a full
- * runs folder and a full bundle folder (tmpfs), and — last, as it breaks the cluster — one node SIGKILLed in
- * the middle of a latte run. Each ends within its timeout with a partial result and a precise error, keeps
- * what was collected, and leaves no process behind (/proc).
+ * runs folder and a full bundle folder (tmpfs), and — last, as they break the cluster — one node SIGKILLed in
+ * the middle of a latte run, then a table directory of another node that fills (tmpfs) while it flushes, whose log
+ * `cql-tuner logs` must read as a full disk. Each ends within its timeout with a partial result and a precise
+ * error, keeps what was collected, and leaves no process behind (/proc).
  */
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import cassandra from 'cassandra-driver';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NODETOOL_BATCH_CLASS } from '../../mcp-server/src/collect/nodetool-batch-source.js';
 import { readStatus } from '../../mcp-server/src/collect/stress-runner.js';
-import { labStatus } from '../../mcp-server/src/lab/index.js';
+import { labNodetoolArgv, labStatus } from '../../mcp-server/src/lab/index.js';
+import { analyzeLogFiles } from '../../mcp-server/src/ops/analyze-logs.js';
 import { diagnose } from '../../mcp-server/src/ops/diagnose.js';
 import { takeSnapshot } from '../../mcp-server/src/ops/snapshot.js';
 import { startStress, stressStatus, waitForRun } from '../../mcp-server/src/ops/stress.js';
@@ -28,6 +33,8 @@ const skip = skipLab || !haveLatte;
 
 const full = join(home, 'full');
 let mounted = false;
+/** The table directory the disk-full scenario mounts a small tmpfs over (unmounted once the lab is stopped). */
+let tableMount: string | null = null;
 let labPids: number[] = [];
 let jmxPorts: Record<string, number> = {};
 let silent: Server;
@@ -60,6 +67,7 @@ afterAll(async () => {
   await lab.stop({
     afterStop: () => {
       if (mounted) execFileSync('umount', [full]);
+      if (tableMount) execFileSync('umount', ['-l', tableMount]);
     },
   });
 }, 180_000);
@@ -252,4 +260,53 @@ describe.skipIf(skip)('faults on a real 3-node lab', () => {
     expect(await settled(() => liveMatching(s.dir))).toEqual([]);
     expect(await settled(leftovers)).toEqual([]);
   }, 180_000);
+
+  it('a table directory that fills while node 1 flushes: its system.log says so and `cql-tuner logs` reports log.disk-full, critical', async () => {
+    const node1 = (await labStatus()).nodes.find((n) => n.index === 1)!;
+    const client = new cassandra.Client({ contactPoints: ['127.0.0.1'], localDataCenter: 'datacenter1', socketOptions: { readTimeout: 30_000 } });
+    await client.connect();
+    try {
+      // RF 3 on 3 nodes: node 1 holds every row; node 3 is dead since the previous scenario, CL ONE still writes
+      await client.execute("CREATE KEYSPACE faults_disk WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3}");
+      await client.execute('CREATE TABLE faults_disk.t (k int PRIMARY KEY, v text)');
+      const ksDir = join(dirname(dirname(node1.logFile)), 'data', 'faults_disk');
+      const tableDir = join(
+        ksDir,
+        readdirSync(ksDir).find((d) => d.startsWith('t-'))!,
+      );
+      // 256 KiB of room for about 2 MiB of rows that do not compress (random): the flush's SSTable writes run out of space
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', tableDir]);
+      tableMount = tableDir;
+      const v = () => randomBytes(768).toString('base64');
+      for (let i = 0; i < 2000; i += 100) {
+        await Promise.all(
+          Array.from({ length: 100 }, (_, j) =>
+            client.execute('INSERT INTO faults_disk.t (k, v) VALUES (?, ?)', [i + j, v()], { prepare: true, consistency: cassandra.types.consistencies.one }),
+          ),
+        );
+      }
+    } finally {
+      await client.shutdown();
+    }
+    const argv = (await labNodetoolArgv('5.0'))!;
+    // the flush fails inside the node; nodetool may report it or wait on it: only the log is judged
+    await execa(argv[0]!, [...argv.slice(1), '-h', '127.0.0.1', '-p', String(jmxPorts['127.0.0.1']), 'flush', 'faults_disk', 't'], {
+      timeout: 30_000,
+      reject: false,
+    });
+    let report = await analyzeLogFiles([node1.logFile], { node: '127.0.0.1' });
+    for (const until = Date.now() + 20_000; !report.facts.diskFull.count && Date.now() < until;) {
+      await new Promise((r) => setTimeout(r, 500));
+      report = await analyzeLogFiles([node1.logFile], { node: '127.0.0.1' });
+    }
+    const f = report.findings.find((x) => x.id === 'log.disk-full');
+    process.stdout.write(`disk full: ${JSON.stringify(report.facts.diskFull)}; ${f?.title}; ${f?.evidence[1] ?? ''}\n`);
+    if (!f) {
+      const tail = readFileSync(node1.logFile, 'utf8').split('\n').slice(-40).join('\n');
+      process.stdout.write(`node 1 system.log, last lines:\n${tail}\n${execFileSync('df', ['-k', tableMount!]).toString()}\n`);
+    }
+    expect(report.facts.diskFull.byKind.find((k) => k.kind === 'enospc')?.count).toBeGreaterThanOrEqual(1);
+    expect(f).toMatchObject({ severity: 'critical', node: '127.0.0.1', knowledgeIds: ['logs.disk-full'] });
+    expect(f!.evidence.join('\n')).toContain('No space left on device');
+  }, 120_000);
 });
