@@ -303,7 +303,7 @@ describe.skipIf(skip)('faults on a real 3-node lab', () => {
     process.stdout.write(`disk full: ${JSON.stringify(report.facts.diskFull)}; ${f?.title}; ${f?.evidence[1] ?? ''}\n`);
     if (!f) {
       const tail = readFileSync(node1.logFile, 'utf8').split('\n').slice(-40).join('\n');
-      process.stdout.write(`node 1 system.log, last lines:\n${tail}\n${execFileSync('df', ['-k', tableMount!]).toString()}\n`);
+      process.stdout.write(`node 1 system.log, last lines:\n${tail}\n${execFileSync('df', ['-k', tableMount]).toString()}\n`);
     }
     expect(report.facts.diskFull.byKind.find((k) => k.kind === 'enospc')?.count).toBeGreaterThanOrEqual(1);
     expect(f).toMatchObject({ severity: 'critical', node: '127.0.0.1', knowledgeIds: ['logs.disk-full'] });
