@@ -76,3 +76,63 @@ describe('logs: a full disk', () => {
     expect(diskFull(text)).toBeUndefined();
   });
 });
+
+describe('logs: a commit log failure (CommitLog.handleCommitError)', () => {
+  // the shape of apache/cassandra-dtest#290 (a 2.2 dev build): the segment allocator failed, policy stop
+  const text = [
+    'INFO  [main] 2015-05-21 14:05:22,830 ColumnFamilyStore.java:314 - Initializing system.schema_triggers',
+    'ERROR [COMMIT-LOG-ALLOCATOR] 2015-05-21 14:05:24,462 CommitLog.java:397 - Failed managing commit log segments. Commit disk failure policy is stop; terminating thread',
+    'org.apache.cassandra.io.FSWriteError: java.io.IOException: Invalid argument',
+    '        at org.apache.cassandra.db.commitlog.CommitLogSegment.<init>(CommitLogSegment.java:177) ~[main/:na]',
+  ].join('\n');
+
+  it('is one critical event naming the policy, and no disk-full event (the cause was not space)', () => {
+    expect(facts(text).commitlogFailures).toEqual({ count: 1, policies: ['stop'] });
+    expect(facts(text).diskFull.count).toBe(0);
+    const f = interpretText(text).findings.find((x) => x.id === 'log.commitlog-failure');
+    expect(f).toMatchObject({ severity: 'critical', knowledgeIds: ['logs.commitlog-failure'] });
+    expect(f!.title).toBe('The commit log failed 1 time(s) on this node (commit_failure_policy stop)');
+  });
+
+  it('under the ignore policy the message comes alone and is still counted, without a policy', () => {
+    const ignored = 'ERROR [PERIODIC-COMMIT-LOG-SYNCER] 2024-01-01 00:00:00,000 CommitLog.java:588 - Failed to persist commits to disk';
+    expect(facts(ignored).commitlogFailures).toEqual({ count: 1, policies: [] });
+  });
+});
+
+describe('logs: ScyllaDB prints the local pause in milliseconds (scylladb/scylladb#900)', () => {
+  it('"of 128306 > 5000 (milliseconds)" is a 128 s pause, not 0 ms; Cassandra\'s nanoseconds are unchanged', () => {
+    const scyllaLine =
+      'Feb 10 18:13:38 ip-172-31-18-110 scylla[2107]: WARN  [shard 0] failure_detector - Not marking nodes down due to local pause of 128306 > 5000 (milliseconds)';
+    expect(facts(scyllaLine).localPauses.maxMs).toBe(128306);
+    const cassandraLine =
+      'INFO  [GossipTasks:1] 2024-01-01 00:00:00,000 FailureDetector.java:288 - Not marking nodes down due to local pause of 10587289306ns > 5000000000ns';
+    expect(facts(cassandraLine).localPauses.maxMs).toBeCloseTo(10587.289306, 3);
+  });
+});
+
+describe('logs: repair sessions stopped on request (cassandra-reaper#133)', () => {
+  const bare = [
+    'Repair session 16814280-6174-11e7-99ee-57693e6498d2 for range (-2834815707274975924,-2830421819290266676] failed with error Terminate session is called',
+    'java.io.IOException: Terminate session is called',
+    '\tat org.apache.cassandra.service.ActiveRepairService.terminateSessions(ActiveRepairService.java:191) ~[apache-cassandra-2.2.9.jar:2.2.9]',
+  ].join('\n');
+
+  it('a bare failure line pasted without its log prefix is a log, and a session terminated on request is information', () => {
+    const r = interpretText(bare);
+    expect(r.kind).toBe('logs');
+    const f = r.findings.find((x) => x.id === 'log.repair-failures');
+    expect(f).toMatchObject({ severity: 'info', title: '1 repair session(s) on this node were stopped on request ("Terminate session is called")' });
+    expect(f!.recommendation).toContain('forceTerminateAllRepairSessions');
+  });
+
+  it('mixed with a real failure it stays a warning and counts the stopped ones', () => {
+    const text = [
+      'ERROR [Repair#1:1] 2024-01-01 00:00:00,000 RepairRunnable.java:100 - Repair session 16814280-6174-11e7-99ee-57693e6498d2 for range (1,2] failed with error Terminate session is called',
+      'ERROR [Repair#1:2] 2024-01-01 00:01:00,000 RepairRunnable.java:100 - Repair session 26814280-6174-11e7-99ee-57693e6498d2 for range (3,4] failed with error Endpoint /10.0.0.2 died',
+    ].join('\n');
+    expect(facts(text).repair).toEqual({ failures: 2, distinctSessions: 2, terminated: 1 });
+    const f = interpretText(text).findings.find((x) => x.id === 'log.repair-failures');
+    expect(f).toMatchObject({ severity: 'warning', title: '2 repair failure(s) on this node (1 of them stopped on request)' });
+  });
+});

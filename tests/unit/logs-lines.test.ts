@@ -495,7 +495,7 @@ describe('other Cassandra events', () => {
         { endpoint: '10.0.0.13', count: 1 },
       ],
     });
-    expect(v.repair).toEqual({ failures: 2, distinctSessions: 2 });
+    expect(v.repair).toEqual({ failures: 2, distinctSessions: 2, terminated: 0 });
     expect(v.bufferPool).toEqual({ count: 1, byPool: [{ pool: 'chunk-cache', limitBytes: 512 * 1024 ** 2, count: 1 }] });
     expect(v.commitlogSync).toEqual({ warnings: 2, laggingSyncs: 4, maxAverageSyncMs: 312.5, maxExceededByMs: 1450.25 });
     expect(v.events.flushTimeout.count).toBe(1);

@@ -177,3 +177,48 @@ describe('nodetool status rows pasted without a header, every address masked as 
     expect(racks?.confidence).toBe('low');
   });
 });
+
+describe('load imbalance while a node joins, ownership not shown (scylladb/scylladb#1269)', () => {
+  const text = [
+    'Datacenter: datacenter1',
+    '=======================',
+    'Status=Up/Down',
+    '|/ State=Normal/Leaving/Joining/Moving',
+    '--  Address       Load       Tokens  Owns    Host ID                               Rack',
+    'UN  172.30.0.178  859.58 MB  256     ?       a840f703-5417-474a-9926-faf4551cd890  rack1',
+    'UN  172.30.0.179  1019.47 MB  256     ?       b98fe02f-bb57-424e-86bd-e5efa4c3552a  rack1',
+    'UJ  172.30.0.225  ?          256     ?       5a1ce44c-8bac-4c27-b3ea-dd4c9127a955  rack1',
+    'UN  172.30.0.177  4.96 GB    256     ?       4a0c7876-f6e2-4908-94fd-b8d1fece5eed  rack1',
+  ].join('\n');
+
+  it('is a warning, not critical, and the fix names the joining node, the unknown ownership and cleanup', () => {
+    const f = interpretText(text).findings.find((x) => x.id === 'topology.load-imbalance');
+    expect(f?.severity).toBe('warning');
+    expect(f!.recommendation).toContain('172.30.0.225 is UJ: data is moving');
+    expect(f!.recommendation).toContain('Ownership is not shown');
+    expect(f!.recommendation).toContain('nodetool cleanup');
+  });
+
+  it('without a node in transition the same spread stays critical', () => {
+    const f = interpretText(text.replace('UJ  172.30.0.225', 'UN  172.30.0.225')).findings.find((x) => x.id === 'topology.load-imbalance');
+    expect(f?.severity).toBe('critical');
+  });
+});
+
+describe('tablehistograms pasted without its "ks/table histograms" title', () => {
+  it('names the table as not named in the output, not "?.?"', () => {
+    const text = [
+      'Percentile SSTables Write Latency Read Latency Partition Size Cell Count',
+      '(micros) (micros) (bytes)',
+      '50% 2.00 0.00 8239.00 924 20',
+      '75% 4.00 0.00 9887.00 1109 20',
+      '95% 4.00 0.00 51012.00 1916 24',
+      '98% 4.00 0.00 61214.00 2299 29',
+      '99% 4.00 0.00 73457.00 2759 35',
+      'Min 0.00 0.00 36.00 150 3',
+      'Max 4.00 0.00 88148.00 3311 42',
+    ].join('\n');
+    const f = interpretText(text).findings.find((x) => x.id === 'table.sstables-per-read');
+    expect(f?.title).toBe('Reads of the table (not named in the output) touch 4 SSTables at p99');
+  });
+});

@@ -8599,6 +8599,46 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   },
   // knowledge/logs.yaml
   {
+    "id": "logs.commitlog-failure",
+    "statement": "\"Failed managing commit log segments\" (or \"Failed to persist commits to disk\", \"Failed commit log replay\") followed by \"Commit disk failure policy is <policy>; terminating thread\" means the commit log could not be written: under stop and die the node stops its client transports, under stop_commit the commit log thread ends and writes stall; only ignore keeps going (and logs the failure without the policy).",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra CommitLog.java — handleCommitError and its message per commit_failure_policy",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.9/src/java/org/apache/cassandra/db/commitlog/CommitLog.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/db/commitlog/CommitLog.java"
+      },
+      {
+        "title": "apache/cassandra AbstractCommitLogSegmentManager.java (\"Failed managing commit log segments\")",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.9/src/java/org/apache/cassandra/db/commitlog/AbstractCommitLogSegmentManager.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/db/commitlog/AbstractCommitLogSegmentManager.java"
+      }
+    ],
+    "rationale": "Critical whatever the cause: the exception under the line (an FSWriteError with its IOException: no space, permission denied, an I/O error, a file system that refuses the call) says what to fix on the commit log disk before the node can take writes again.",
+    "related": [
+      "logs.disk-full",
+      "disk.failure-policy.default"
+    ],
+    "tags": [
+      "logs",
+      "commitlog"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/db/commitlog/CommitLog.java@cassandra-5.0.9 lines 576-595 (handleCommitError: stop/die stopTransports, \"%s. Commit disk failure policy is %s; terminating thread.\", ignore logs the message alone) + src/java/org/apache/cassandra/db/commitlog/AbstractCommitLogSegmentManager.java@cassandra-5.0.9 line 206 + src/java/org/apache/cassandra/db/commitlog/AbstractCommitLogService.java@cassandra-5.0.9 line 220",
+      "checked": "2026-11-30"
+    }
+  },
+  // knowledge/logs.yaml
+  {
     "id": "logs.commitlog-sync-lag",
     "statement": "\"Out of N commit log syncs … exceeded the configured commit interval\" means fsync of the commit log took longer than commitlog_sync_period: the disk holding the commit log cannot keep up with the writes.",
     "value": 1,
@@ -16385,6 +16425,7 @@ export type KnowledgeId =
   | "latest.default-compaction-ucs"
   | "latest.storage-compatibility-mode"
   | "latest.trie-memtable"
+  | "logs.commitlog-failure"
   | "logs.commitlog-sync-lag"
   | "logs.disk-full"
   | "logs.slow-query.cross-node"

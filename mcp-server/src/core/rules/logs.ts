@@ -80,7 +80,7 @@ const n = (node: string) => `${node}: `;
 export const logsRule: Rule = {
   id: 'logs',
   checks:
-    'GC pauses and time to safepoint, dropped messages, StatusLogger backlogs, tombstone warnings/aborts, large partitions, OOM, a full disk, local pauses, hint/repair failures, commit log sync lag, ScyllaDB reactor stalls (from logs)',
+    'GC pauses and time to safepoint, dropped messages, StatusLogger backlogs, tombstone warnings/aborts, large partitions, OOM, a full disk, commit log failures, local pauses, hint/repair failures, commit log sync lag, ScyllaDB reactor stalls (from logs)',
   dependsOn: ['logs'],
   run(input, ctx) {
     const withLogs = input.nodes.filter((n): n is NodeEvidence & { logs: LogFacts } => n.logs !== undefined);
@@ -314,6 +314,23 @@ export const logsRule: Rule = {
           confidence: 'high',
         });
       }
+      if (l.commitlogFailures.count) {
+        const policies = l.commitlogFailures.policies;
+        findings.push({
+          id: 'log.commitlog-failure',
+          severity: 'critical',
+          title: `The commit log failed ${l.commitlogFailures.count} time(s) on ${n.node}${policies.length ? ` (commit_failure_policy ${policies.join(', ')})` : ''}`,
+          evidence: worst(l, 'commitlogFailure', 2)
+            .map((e) => ex(n.node, e))
+            .filter((e): e is string => !!e),
+          node: n.node,
+          recommendation:
+            'The node could not write its commit log: under stop or die it stopped taking client requests, under stop_commit its writes stall. ' +
+            'The exception logged under the line says why (no space, permissions, an I/O error, a file system that refuses the call): fix the commit log disk, then restart the node.',
+          knowledgeIds: ['logs.commitlog-failure'],
+          confidence: 'high',
+        });
+      }
       if (l.localPauses.count) findings.push(localPauseFinding(n.node, l));
       const config = configErrorFinding(n.node, l, ex);
       if (config) findings.push(config);
@@ -331,15 +348,23 @@ export const logsRule: Rule = {
         });
       }
       if (l.repair.failures) {
+        const asked = l.repair.terminated;
+        // every failure is a session stopped on request (JMX forceTerminateAllRepairSessions): no fault to chase
+        const onlyAsked = asked === l.repair.failures;
         findings.push({
           id: 'log.repair-failures',
-          severity: 'warning',
-          title: `${l.repair.failures} repair failure(s) on ${n.node}`,
+          severity: onlyAsked ? 'info' : 'warning',
+          title: onlyAsked
+            ? `${asked} repair session(s) on ${n.node} were stopped on request ("Terminate session is called")`
+            : `${l.repair.failures} repair failure(s) on ${n.node}${asked ? ` (${asked} of them stopped on request)` : ''}`,
           evidence: worst(l, 'repairFailure', 2)
             .map((e) => ex(n.node, e))
             .filter((e): e is string => !!e),
           node: n.node,
           recommendation:
+            (asked
+              ? '"Terminate session is called" is how a session ends when forceTerminateAllRepairSessions is called over JMX — Cassandra Reaper does it when it aborts or times out a segment: not a node fault; if nobody asked for it, find the tool that calls it. '
+              : '') +
             'Repairs that keep failing let replicas drift past gc_grace_seconds (deleted data can come back). Read the cause in the failing session and re-run repair for those ranges.',
           knowledgeIds: [],
           confidence: 'medium',

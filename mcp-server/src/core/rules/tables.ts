@@ -26,7 +26,8 @@ export const tablesRule: Rule = {
       for (const h of n.nodetool.tablehistograms?.tables ?? []) {
         looked = true;
         const p99 = h.sstablesPerRead?.p99;
-        const name = `${h.keyspace ?? '?'}.${h.table ?? '?'}`;
+        // a histogram pasted without its "ks/table histograms" title line names no table
+        const name = h.keyspace === null && h.table === null ? 'the table (not named in the output)' : `${h.keyspace ?? '?'}.${h.table ?? '?'}`;
         pushFinding(
           findings,
           finding(ctx, 'table.sstables-per-read', p99, () => ({

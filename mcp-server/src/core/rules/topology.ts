@@ -163,21 +163,28 @@ export const topologyRule: Rule = {
           const max = maxOf(loads);
           const min = minOf(loads);
           // Tiny clusters (fresh, < 1 GiB) are uneven by nature; only judge real data.
-          pushFinding(
-            findings,
-            finding(ctx, 'topology.load-imbalance', max >= 1024 ** 3 ? max / min : null, () => ({
-              title: `Load in ${dcName || 'the DC'} differs ${(max / min).toFixed(1)}× between nodes`,
-              evidence: linesCapped(
-                nodes,
-                EVIDENCE_NODES,
-                (s) => `${s.address}: load ${s.loadBytes === null ? '?' : formatBytes(s.loadBytes)}, owns ${s.ownsPercent ?? '?'}%, tokens ${s.tokens ?? '?'}`,
-                'nodes',
-              ),
-              recommendation:
-                'Uneven load with even ownership points at a hot partition key or large partitions; uneven ownership points at token allocation (num_tokens, allocate_tokens_for_local_replication_factor). Check partition sizes and ownership per keyspace (`nodetool status <keyspace>`).',
-              confidence: 'medium',
-            })),
-          );
+          // data in motion (a node joining, leaving or moving) or ownership unknown ("?"): the cause is not the key
+          const moving = nodes.filter((s) => s.state !== 'normal');
+          const ownsUnknown = nodes.every((s) => s.ownsPercent === null);
+          const f = finding(ctx, 'topology.load-imbalance', max >= 1024 ** 3 ? max / min : null, () => ({
+            title: `Load in ${dcName || 'the DC'} differs ${(max / min).toFixed(1)}× between nodes`,
+            evidence: linesCapped(
+              nodes,
+              EVIDENCE_NODES,
+              (s) => `${s.address}: load ${s.loadBytes === null ? '?' : formatBytes(s.loadBytes)}, owns ${s.ownsPercent ?? '?'}%, tokens ${s.tokens ?? '?'}`,
+              'nodes',
+            ),
+            recommendation:
+              (moving.length ? `${moving.map((m) => `${m.address} is ${m.code}`).join(', ')}: data is moving, so loads are uneven until that ends. ` : '') +
+              (ownsUnknown
+                ? 'Ownership is not shown ("?": keyspaces with different replication); read it per keyspace (`nodetool status <keyspace>`) first. '
+                : '') +
+              'Uneven load with even ownership points at a hot partition key or large partitions, or at a node that was in the ring before others joined and still holds the ranges it gave away (`nodetool cleanup` on it frees them); uneven ownership points at token allocation (num_tokens, allocate_tokens_for_local_replication_factor). Check partition sizes and ownership per keyspace (`nodetool status <keyspace>`).',
+            confidence: 'medium',
+          }));
+          // a transition explains part of the spread: worth a look, not an emergency
+          if (f && moving.length && f.severity === 'critical') f.severity = 'warning';
+          pushFinding(findings, f);
         }
         const tokens = new Set(nodes.map((s) => s.tokens).filter((x): x is number => x !== null));
         if (tokens.size > 1) {

@@ -81,6 +81,7 @@ const UNITS: Record<LogEventKind, MagnitudeUnit> = {
   commitlogSync: 'ms',
   flushTimeout: null,
   diskFull: null,
+  commitlogFailure: null,
   reactorStall: 'ms',
   scyllaTimeout: null,
   configError: null,
@@ -388,9 +389,11 @@ export class LogAccumulator {
   };
   private readonly oomKinds = new Map<string, number>();
   private readonly diskFullKinds = new Map<DiskFullKind, number>();
+  private readonly commitPolicies = new Set<string>();
   private hintPartial = 0;
   private readonly hintEndpoints = new Map<string, number>();
   private readonly repairSessions = new Set<string>();
+  private repairTerminated = 0;
   private commitlog = { warnings: 0, lagging: 0, maxAvg: 0, maxExceeded: 0 };
 
   constructor(opts: LogReadOptions = {}) {
@@ -1118,6 +1121,7 @@ export class LogAccumulator {
         return;
       }
       case 'repairFailure': {
+        if (hit.terminated) this.repairTerminated++;
         if (hit.session && this.repairSessions.size < CAP_SESSIONS && !this.repairSessions.has(hit.session)) this.repairSessions.add(detach(hit.session));
         this.count(k, t, null, () => this.example(t, line, null, hit.session ? { session: hit.session } : undefined));
         return;
@@ -1146,6 +1150,10 @@ export class LogAccumulator {
       case 'diskFull':
         bump(this.diskFullKinds, hit.what, 1, CAP_SMALL);
         this.count(k, t, null, () => this.example(t, line, null, { what: hit.what }));
+        return;
+      case 'commitlogFailure':
+        if (hit.policy && this.commitPolicies.size < CAP_SMALL) this.commitPolicies.add(detach(hit.policy));
+        this.count(k, t, null, () => this.example(t, line, null));
         return;
       case 'reactorStall': {
         this.stallAll.add(hit.ms);
@@ -1436,12 +1444,13 @@ export class LogAccumulator {
       },
       oom: { count: this.kinds.get('oom')!.count, byKind: byCount(this.oomKinds).map(([k, count]) => ({ kind: k, count })) },
       diskFull: { count: this.kinds.get('diskFull')!.count, byKind: byCount(this.diskFullKinds).map(([kind, count]) => ({ kind, count })) },
+      commitlogFailures: { count: this.kinds.get('commitlogFailure')!.count, policies: [...this.commitPolicies] },
       hints: {
         failures: this.kinds.get('hintFailure')!.count,
         partial: this.hintPartial,
         byEndpoint: byCount(this.hintEndpoints).map(([endpoint, count]) => ({ endpoint, count })),
       },
-      repair: { failures: this.kinds.get('repairFailure')!.count, distinctSessions: this.repairSessions.size },
+      repair: { failures: this.kinds.get('repairFailure')!.count, distinctSessions: this.repairSessions.size, terminated: this.repairTerminated },
       commitlogSync: {
         warnings: this.commitlog.warnings,
         laggingSyncs: this.commitlog.lagging,

@@ -42,6 +42,9 @@
  *   parameters, migrate old -> new: [<old> -> <new>]", "Invalid yaml: … Cannot create property=<key> for
  *   JavaBean=…", "Unable to find property '<key>' on class …", and free-text ConfigurationException messages.
  * - ScyllaDB querier (6.x): "Read <n> live cells and <m> dead cells/tombstones for <ks>.<cf> …" (and rows).
+ * - CommitLog.handleCommitError (every version): "Failed managing commit log segments|Failed to persist commits to disk|
+ *   Failed commit log replay. Commit disk failure policy is <policy>; terminating thread" (the policy part absent
+ *   under ignore).
  * - A full disk, in every product: the OS's ENOSPC text "No space left on device" (Java IOException, ScyllaDB
  *   "storage_io_error (Storage I/O error: 28: No space left on device)"); Cassandra's own FSDiskFullWriteError
  *   "Insufficient disk space to write <n> bytes into the <ks> keyspace", streaming "Insufficient disk space to store
@@ -72,11 +75,12 @@ export type Hit =
   | { kind: 'oom'; what: string }
   | { kind: 'localPause'; ms: number; thresholdMs: number | null }
   | { kind: 'hintFailure'; partial: boolean; endpoint: string | null }
-  | { kind: 'repairFailure'; session: string | null }
+  | { kind: 'repairFailure'; session: string | null; terminated: boolean }
   | { kind: 'bufferPoolFull'; pool: string; limitBytes: number | null }
   | { kind: 'commitlogSync'; syncs: number; lagging: number; averageMs: number; exceededByMs: number }
   | { kind: 'flushTimeout' }
   | { kind: 'diskFull'; what: DiskFullKind }
+  | { kind: 'commitlogFailure'; policy: string | null }
   | { kind: 'reactorStall'; ms: number; shard: number | null }
   | { kind: 'scyllaTimeout'; type: 'write' | 'read' | 'semaphore' | 'other'; table: string | null }
   | { kind: 'configError'; error: ConfigErrorType; settings: string[] };
@@ -440,7 +444,9 @@ function oom(s: string, start: number): Hit | null {
   return null;
 }
 
-const LOCAL_PAUSE = /local pause of (\d+)(?:\s*ns)? > (\d+)/;
+// Cassandra prints nanoseconds ("… of 10587289306 > 5000000000"); early ScyllaDB milliseconds, said at the end
+// ("… of 128306 > 5000 (milliseconds)", scylladb/scylladb#900).
+const LOCAL_PAUSE = /local pause of (\d+)(?:\s*ns)? > (\d+)(?:\s*ns)?( \(milliseconds\))?/;
 
 const HINT_PARTIAL = /hinted handoff of file \S+ to endpoint \/?([^\s,:;]+)[^,]*, partially/;
 const HINT_ENDPOINT = /(?:endpoint|hints? to) \/?([^\s,:;]+)/;
@@ -476,7 +482,9 @@ function repair(s: string, start: number): Hit | null {
   if (!REPAIR_FAILURE.test(text)) return null;
   if (!REPAIR_SUBJECT.test(text)) return null;
   const id = UUID.exec(text);
-  return { kind: 'repairFailure', session: id ? id[0] : null };
+  // ActiveRepairService.terminateSessions (JMX forceTerminateAllRepairSessions: `nodetool repair --stop`-like tools,
+  // Reaper aborting a segment) fails every running session with this cause: stopped on request, not a fault
+  return { kind: 'repairFailure', session: id ? id[0] : null, terminated: text.includes('Terminate session is called') };
 }
 
 // 4.0: "… for chunk cache buffer pool, …"; 4.1+ networking pool: "… (1.000MiB) for networking, cannot allocate …"
@@ -578,12 +586,18 @@ function isDump(s: string, start: number): boolean {
  * One scan of the message for any of the substrings the patterns below are gated on: most lines match none,
  * and a single alternation run from the message start is about three times cheaper than a dozen indexOf calls.
  */
-const GATE_CASSANDRA = /GC |dropped|ombstone|arge |uardrail|OutOfMemory|local pause|hint|epair|Maximum memory usage|commit log syncs|imed out waiting| space /g;
+const GATE_CASSANDRA =
+  /GC |dropped|ombstone|arge |uardrail|OutOfMemory|local pause|hint|epair|Maximum memory usage|commit log syncs|imed out waiting| space |ommit disk failure|ommit log segments|ommits to disk/g;
 const GATE_ALL =
-  /GC |dropped|ombstone|arge |uardrail|OutOfMemory|local pause|hint|epair|Maximum memory usage|commit log syncs|imed out waiting| space |Reactor stalled|bad_alloc|timed|timeout|Pause |Total time|Safepoint|ConfigurationException|Invalid yaml|old and new keys|Cannot create property=/g;
+  /GC |dropped|ombstone|arge |uardrail|OutOfMemory|local pause|hint|epair|Maximum memory usage|commit log syncs|imed out waiting| space |ommit disk failure|ommit log segments|ommits to disk|Reactor stalled|bad_alloc|timed|timeout|Pause |Total time|Safepoint|ConfigurationException|Invalid yaml|old and new keys|Cannot create property=/g;
 
 const DISK_FULL =
   /No space left on device|Insufficient disk space to (write|store)|Not enough disk space (?:to stream|for stream|to store)|Not enough space for compaction/;
+
+// CommitLog.handleCommitError: "<what>. Commit disk failure policy is <policy>; terminating thread" (stop, die,
+// stop_commit), just "<what>" under ignore; <what> is one of the commit log's own failures.
+const COMMIT_FAILURE =
+  /(?:Failed managing commit log segments|Failed to persist commits to disk|Failed commit log replay)(?:\. Commit disk failure policy is (\w+))?|Commit disk failure policy is (\w+)/;
 
 function diskFull(s: string, start: number): Hit | null {
   const m = DISK_FULL.exec(start === 0 ? s : s.slice(start));
@@ -621,7 +635,10 @@ export function classify(s: string, start: number, mode: ClassifyMode): Hit | nu
   }
   if (s.includes('local pause', start)) {
     const m = LOCAL_PAUSE.exec(s);
-    if (m && !s.includes('Still not marking', start)) return { kind: 'localPause', ms: Number(m[1]) / 1e6, thresholdMs: Number(m[2]) / 1e6 };
+    if (m && !s.includes('Still not marking', start)) {
+      const per = m[3] ? 1 : 1e6;
+      return { kind: 'localPause', ms: Number(m[1]) / per, thresholdMs: Number(m[2]) / per };
+    }
   }
   if (s.includes('hint', start)) {
     hit = hints(s, start);
@@ -643,6 +660,10 @@ export function classify(s: string, start: number, mode: ClassifyMode): Hit | nu
   if (s.includes(' space ', start)) {
     hit = diskFull(s, start);
     if (hit) return hit;
+  }
+  if (s.includes('ommit', start)) {
+    const m = COMMIT_FAILURE.exec(s);
+    if (m) return { kind: 'commitlogFailure', policy: m[1] ?? m[2] ?? null };
   }
   if (mode === 'cassandra') return null;
   hit = configError(s, start);

@@ -49,6 +49,7 @@ export type LogEventKind =
   | 'commitlogSync' // "Out of N commit log syncs … exceeded the configured commit interval by an average of X ms" (ms)
   | 'flushTimeout' // "Timed out waiting …" for a flush / memtable / commit log (heuristic)
   | 'diskFull' // "No space left on device", "Insufficient disk space to …", "Not enough space for compaction"
+  | 'commitlogFailure' // "Failed managing commit log segments. Commit disk failure policy is stop; terminating thread"
   | 'reactorStall' // Scylla "Reactor stalled for N ms on shard S" (ms)
   | 'scyllaTimeout' // Scylla read/write/semaphore timeouts
   | 'configError'; // a startup ConfigurationException: cassandra.yaml refused (unknown keys, old and new names, bad value)
@@ -70,6 +71,7 @@ export const LOG_EVENT_KINDS: readonly LogEventKind[] = [
   'commitlogSync',
   'flushTimeout',
   'diskFull',
+  'commitlogFailure',
   'reactorStall',
   'scyllaTimeout',
   'configError',
@@ -311,8 +313,11 @@ export interface LogFacts {
   oom: { count: number; byKind: { kind: string; count: number }[] };
   /** Lines saying a disk is full, by which message said it (one per log entry). */
   diskFull: { count: number; byKind: { kind: DiskFullKind; count: number }[] };
+  /** The commit log failed (CommitLog.handleCommitError), with the commit_failure_policy the node applied. */
+  commitlogFailures: { count: number; policies: string[] };
   hints: { failures: number; partial: number; byEndpoint: { endpoint: string; count: number }[] };
-  repair: { failures: number; distinctSessions: number };
+  /** terminated: failures whose cause is "Terminate session is called" (sessions stopped over JMX on request). */
+  repair: { failures: number; distinctSessions: number; terminated: number };
   commitlogSync: { warnings: number; laggingSyncs: number; maxAverageSyncMs: number; maxExceededByMs: number };
   /** Startup ConfigurationExceptions: the node refused its cassandra.yaml. Settings as the messages name them. */
   configErrors: { count: number; byType: { type: ConfigErrorType; count: number }[]; settings: string[] };
