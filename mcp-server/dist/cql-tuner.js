@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "39a4ab043a3d25ac3c21f42790fbbf933941dbfcdadb1adefbe3b0fada5b58a7" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "01635fb8d4facedda2b85c2e63049779f7fb2b47ba7d5cf02e086cc4023f64e1" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "e043be5e12f8707d63daee65a54cdc7923428fe35acab6de07d90edcdfe1558c" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "4776f37dda966807169532af78e1074f2d3d2baacbe382f0eefb053b9a85c008" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "dfa45726293fec9716c4d22161ce6fd6dd9f5478dfd57deaba527251ec5edd6c" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "523d3d10373353413d87cdd4b2cbf54415cfe6c114b41bdaf9608d09d22c41b6" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "4dff9be843ec353eae921fc99eeae6b6b579995ecc30562fc870e93795a9f1e2" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "ed25169ed9bef4cc04e818679365d68052873d3ad79b795789bea12e7225ce45" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
