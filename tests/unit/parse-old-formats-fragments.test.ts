@@ -168,6 +168,39 @@ describe('cassandra-stress fragments and the 2.0 layout', () => {
   });
 });
 
+describe('cassandra-stress: the "Stress Settings" dump alone', () => {
+  // the shape of openebs/openebs#275: `kubectl logs` of a load generator, cut before the first interval
+  const text = [
+    '******************** Stress Settings ********************',
+    'Command:',
+    '  Type: write',
+    '  Count: -1',
+    '  Duration: 5 MINUTES',
+    '  Consistency Level: LOCAL_ONE',
+    'Rate:',
+    '  Auto: true',
+    '  Min Threads: 4',
+    '  Max Threads: 1000',
+    '',
+  ].join('\n');
+
+  it('is cassandra-stress with its settings, no run, and a warning that the outcome is not in the paste', () => {
+    expect(kindOf(text)).toBe('stress.cassandra-stress');
+    const r = parseCassandraStress(text);
+    const v = ok(r);
+    expect(v.runs).toEqual([]);
+    expect(v.settings).toMatchObject({ 'Command.Type': 'write', 'Rate.Max Threads': '1000' });
+    expect(r.ok && r.warnings[0]).toContain('only the "Stress Settings" block (7 settings) was pasted');
+  });
+
+  it('a settings block without a command type (or with two settings) is still refused', () => {
+    expect(
+      parseCassandraStress('******************** Stress Settings ********************\nRate:\n  Auto: true\n  Min Threads: 4\n  Max Threads: 8\n').ok,
+    ).toBe(false);
+    expect(parseCassandraStress('******************** Stress Settings ********************\nCommand:\n  Type: write\n').ok).toBe(false);
+  });
+});
+
 describe('scylla-bench rows without the header', () => {
   it('reads the rows, including one that a retry log line was appended to', () => {
     // scylla-bench#120 (retries logged on the same line as a row)

@@ -534,7 +534,13 @@ export const parseCassandraStress = total<CassandraStress>(CASSANDRA_STRESS_KIND
 
   if (headerless) warnings.push('interval rows without their header line: columns read in the 2.1+ order (type, total ops, op/s, pk/s, row/s, mean, med, …)');
   const hasData = runs.some((r) => r.intervals.length > 0 || r.results !== null) || summaryRows.length > 0;
-  if (!sawAnything || !hasData) {
+  // the "Stress Settings" dump alone (a paste cut before the first interval): read, and said to hold no result
+  const settingsOnly = !hasData && Object.keys(settings).length >= 3 && settings['Command.Type'] !== undefined;
+  if (settingsOnly)
+    warnings.push(
+      `only the "Stress Settings" block (${Object.keys(settings).length} settings) was pasted: no interval rows and no Results block, so nothing about the run's outcome can be judged`,
+    );
+  else if (!sawAnything || !hasData) {
     return unrecognized(CASSANDRA_STRESS_KIND, 'no cassandra-stress interval table ("type total ops, op/s, …") or "Results:" block');
   }
   // Drop runs that carry nothing (a "Running …" line cut off before its first row).

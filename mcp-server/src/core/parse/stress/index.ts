@@ -29,7 +29,7 @@ export const stressSignature: Record<StressKind, RegExp> = {
   // table header ("type total ops, op/s, pk/s", "id, type total ops", 2.0 "ops , op/s, key/s"); the 2.0 CSV
   // layout ("total,interval_op_rate,interval_key_rate,latency,…") and its "Averages from the middle 80%" summary.
   [CASSANDRA_STRESS_KIND]:
-    /^[ \t]*(?:real )?op rate[ \t]*:[^\n]*\n(?:[^\n]*\n){0,6}?[ \t]*latency 99th percentile[ \t]*:|total ops,[ \t]*op\/s,[ \t]*pk\/s|^[ \t]*ops[ \t]*,[ \t]*op\/s,[ \t]*key\/s|^[ \t]*total,[ \t]*interval_op_rate,|^Averages from the middle \d+% of values:|^[ \t]*(?:total|\d+[ \t]*),(?:[ \t]*-?[\d.]+,){16,17}[ \t]*-?[\d.]+[ \t]*$|^Latency (?:mean|median|95th percentile|99th percentile|99\.9th percentile|max)[ \t]*:[ \t]*[\d.,]+ ms \[\w+: /im,
+    /^[ \t]*(?:real )?op rate[ \t]*:[^\n]*\n(?:[^\n]*\n){0,6}?[ \t]*latency 99th percentile[ \t]*:|total ops,[ \t]*op\/s,[ \t]*pk\/s|^[ \t]*ops[ \t]*,[ \t]*op\/s,[ \t]*key\/s|^[ \t]*total,[ \t]*interval_op_rate,|^Averages from the middle \d+% of values:|^[ \t]*(?:total|\d+[ \t]*),(?:[ \t]*-?[\d.]+,){16,17}[ \t]*-?[\d.]+[ \t]*$|^Latency (?:mean|median|95th percentile|99th percentile|99\.9th percentile|max)[ \t]*:[ \t]*[\d.,]+ ms \[\w+: |^\*{8,}[ \t]*Stress Settings[ \t]*\*{8,}[ \t]*$/im,
   // Section rulers "CONFIG ====…" (latte 0.x) / "SUMMARY STATS ═══…" (0.2x+), or "Throughput [req/s]:" rows.
   [LATTE_TEXT_KIND]:
     /^[ \t]*(?:CONFIG|SUMMARY STATS|THROUGHPUT DISTRIBUTION|MEAN RESPONSE TIMES|CYCLE LATENCY)\b[^\n]*?[=═]{10,}|^[ \t]*Throughput[ \t]*\[(?:req|op)\/s\]/m,
