@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "dfa45726293fec9716c4d22161ce6fd6dd9f5478dfd57deaba527251ec5edd6c" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "523d3d10373353413d87cdd4b2cbf54415cfe6c114b41bdaf9608d09d22c41b6" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "4dff9be843ec353eae921fc99eeae6b6b579995ecc30562fc870e93795a9f1e2" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "ed25169ed9bef4cc04e818679365d68052873d3ad79b795789bea12e7225ce45" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "ea3070c2a258711b4fdb69979adf25ed820e7c0a26c17d17e658267b5eabfa40" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "523d3d10373353413d87cdd4b2cbf54415cfe6c114b41bdaf9608d09d22c41b6" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "6d8d659d5c1bf24f23fd9d524ba14dfc8bed9d93b55cff7c07c05ebb601ad4f9" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "39ed300c3f983dec06282a0db03fb4574d7a3d8540a24535b6b642ad3f0857c4" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
