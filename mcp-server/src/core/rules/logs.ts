@@ -308,7 +308,7 @@ export const logsRule: Rule = {
           node: n.node,
           recommendation:
             'Free space on the disk the lines name before anything else (df -h on the data and commit log mounts): clear old snapshots ' +
-            '(nodetool listsnapshots / clearsnapshot), move or delete files that are not the database’s, or add disk. A node whose commit log ' +
+            '(nodetool listsnapshots / clearsnapshot), move or delete files that do not belong to the database, or add disk. A node whose commit log ' +
             'disk filled stops (commit_failure_policy) and will not start again until there is room; restart it only after freeing space.',
           knowledgeIds: ['logs.disk-full'],
           confidence: 'high',
