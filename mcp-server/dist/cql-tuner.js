@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "ea3070c2a258711b4fdb69979adf25ed820e7c0a26c17d17e658267b5eabfa40" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "523d3d10373353413d87cdd4b2cbf54415cfe6c114b41bdaf9608d09d22c41b6" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "6d8d659d5c1bf24f23fd9d524ba14dfc8bed9d93b55cff7c07c05ebb601ad4f9" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "39ed300c3f983dec06282a0db03fb4574d7a3d8540a24535b6b642ad3f0857c4" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "6c0f071a330da42cbff8f3d076b6331ee651dc8b3ce54bab7d485cd12d3183fb" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "889d1d85ee0ac88db3796f0f97922f175b7ecd272758135c23aa08e60c546bd9" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "a868369d80c24a12a6b8f4a7d9f9b50d36c7d8d6eda59d4067c5e67b252d87a7" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "7c11b756448044ac375b43d5eb0dde3b83ce67fb4988dc6ff5fe620c0f948f3a" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
