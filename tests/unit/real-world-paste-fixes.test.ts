@@ -222,3 +222,17 @@ describe('tablehistograms pasted without its "ks/table histograms" title', () =>
     expect(f?.title).toBe('Reads of the table (not named in the output) touch 4 SSTables at p99');
   });
 });
+
+describe('nodetool status: a hostile paste of one masked address on 50,000 rows', () => {
+  it('is read in linear time (a copy per row made this quadratic: minutes for 100,000 rows)', () => {
+    const rows = ['Datacenter: dc1', '--  Address  Load  Tokens  Owns  Host ID  Rack'];
+    for (let i = 0; i < 50_000; i++) rows.push(`UN  <ip>  1.0 GB  16  ?  ${String(i).padStart(8, '0')}-1111-2222-3333-444444444444  r1`);
+    const t0 = performance.now();
+    const r = parseStatus(rows.join('\n'));
+    const ms = performance.now() - t0;
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.value.nodes).toHaveLength(50_000);
+    expect(r.value.nodes[49_999]!.address).toBe('<ip> (host 00049999)');
+    expect(ms).toBeLessThan(3000);
+  });
+});

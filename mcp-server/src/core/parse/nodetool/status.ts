@@ -2,6 +2,7 @@ import { parsedOk, total, unrecognized } from '../../parsed.js';
 import { cleanLines } from '../../text.js';
 import { parseSize } from '../../units.js';
 import { checkNodeAddress } from '../../validate.js';
+import { pushTo } from '../../arrays.js';
 
 export type NodeStatusCode = 'U' | 'D';
 export type NodeStateCode = 'N' | 'L' | 'J' | 'M';
@@ -75,7 +76,8 @@ function withPort(printed: string): { host: string; port?: number } {
  */
 function maskedAddresses(nodes: StatusNode[]): string[] {
   const byAddress = new Map<string, StatusNode[]>();
-  for (const n of nodes) if (n.addressProblem && n.addressProblem !== BLANK_ADDRESS) byAddress.set(n.address, [...(byAddress.get(n.address) ?? []), n]);
+  // push, not a copy per row: 100,000 rows of one masked address must stay linear
+  for (const n of nodes) if (n.addressProblem && n.addressProblem !== BLANK_ADDRESS) pushTo(byAddress, n.address, n);
   const out: string[] = [];
   for (const [address, rows] of byAddress) {
     if (rows.length > 1) rows.forEach((n, i) => (n.address = `${address} (${n.hostId ? `host ${n.hostId.slice(0, 8)}` : `${i + 1} of ${rows.length}`})`));
