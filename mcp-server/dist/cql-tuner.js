@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "6c0f071a330da42cbff8f3d076b6331ee651dc8b3ce54bab7d485cd12d3183fb" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "889d1d85ee0ac88db3796f0f97922f175b7ecd272758135c23aa08e60c546bd9" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "a868369d80c24a12a6b8f4a7d9f9b50d36c7d8d6eda59d4067c5e67b252d87a7" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "7c11b756448044ac375b43d5eb0dde3b83ce67fb4988dc6ff5fe620c0f948f3a" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "a85c27cd564ad3ab85d5e6905d38f9ecaf1b9851dc79e16aff6bb5e7046e9d45" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "889d1d85ee0ac88db3796f0f97922f175b7ecd272758135c23aa08e60c546bd9" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "e5bae330901a3eb22a3faae3c5ba71d75d6d0a9fb670364479f383e5db8b31f6" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "0eb9391d3ee129a74095e1278ea82fb70bc429dbde6a1efb3cda60ed184673a3" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
