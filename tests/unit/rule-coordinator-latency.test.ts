@@ -38,3 +38,16 @@ describe('coordinator latency from nodetool proxyhistograms', () => {
     expect(graded(proxy(1955.67, 1629.72))).toEqual([]);
   });
 });
+
+describe('coordinator latency in a live sweep (no proxyhistograms)', () => {
+  it('counts as checked when the coordinator latency virtual tables were read (graded per table), else says what was missing', async () => {
+    const { runRules } = await import('../../mcp-server/src/core/rules/index.js');
+    const { nodeEvidence } = await import('../../mcp-server/src/core/diagnosis/evidence.js');
+    const lat = { count: 10, p50Ms: 1, p99Ms: 2, maxMs: 3, perSecond: null };
+    const withVt = nodeEvidence('10.0.0.1', true, { facts: { tables: [{ keyspace: 'ks', table: 't', coordinatorRead: lat }] }, nodetool: {} });
+    const row = (nodes: Parameters<typeof runRules>[0]['nodes']) => runRules({ origin: 'test', nodes }).outcomes.find((o) => o.rule === 'coordinator-latency');
+    expect(row([withVt])).toMatchObject({ checked: true, findings: 0 });
+    const bare = nodeEvidence('10.0.0.1', true, { facts: {}, nodetool: {} });
+    expect(row([bare])).toMatchObject({ checked: false, skippedBecause: 'no nodetool proxyhistograms and no coordinator latency virtual table was read' });
+  });
+});

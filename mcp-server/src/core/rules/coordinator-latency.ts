@@ -17,10 +17,16 @@ const ms = (micros: number | null) => (micros === null ? '?' : `${fmtNum(micros 
  */
 export const coordinatorLatencyRule: Rule = {
   id: 'coordinator-latency',
-  checks: 'coordinator read and write latency p99 (nodetool proxyhistograms)',
+  checks: 'coordinator read and write latency p99 (nodetool proxyhistograms; per table from the virtual tables, graded by the tables rule)',
   run(input, ctx) {
     const views = input.nodes.filter((n) => n.nodetool.proxyhistograms);
-    if (!views.length) return skipped('coordinator-latency', 'no nodetool proxyhistograms was collected');
+    if (!views.length) {
+      // a live sweep reads the coordinator latency virtual tables instead: the tables rule grades them per table
+      const perTable = input.nodes.some((n) => (n.facts.tables ?? []).some((t) => t.coordinatorRead || t.coordinatorWrite));
+      return perTable
+        ? outcome('coordinator-latency', [])
+        : skipped('coordinator-latency', 'no nodetool proxyhistograms and no coordinator latency virtual table was read');
+    }
     const findings: Finding[] = [];
     for (const n of views) {
       const h = n.nodetool.proxyhistograms!;
