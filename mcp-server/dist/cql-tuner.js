@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "a85c27cd564ad3ab85d5e6905d38f9ecaf1b9851dc79e16aff6bb5e7046e9d45" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "889d1d85ee0ac88db3796f0f97922f175b7ecd272758135c23aa08e60c546bd9" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "e5bae330901a3eb22a3faae3c5ba71d75d6d0a9fb670364479f383e5db8b31f6" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "0eb9391d3ee129a74095e1278ea82fb70bc429dbde6a1efb3cda60ed184673a3" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "851463448e56d73e3900193c56b1be4692fe5002bdc304fdfe7fd2bcee237660" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "bc5d273b3eb931357ed98a947ba763fc8e599210974cc555a4996a5621d8750e" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "6473715df1289fca9113292511579f28818f45a42ce73d43729ecb2b552325f3" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "edc5d16e5876fbe5f28eea3adbc0084f744b22ef2dca70b10f99fb1845ecceab" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
