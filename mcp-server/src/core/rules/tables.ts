@@ -198,28 +198,25 @@ export const tablesRule: Rule = {
             confidence: 'high',
           });
         }
-      }
-      for (const t of n.nodetool.tablestats?.tables ?? []) {
-        const live = t.spaceUsedLiveBytes;
         const totalBytes = t.spaceUsedTotalBytes;
-        if (live === null || totalBytes === null || live <= 0 || totalBytes < 0) continue;
-        const obsolete = totalBytes - live;
-        if (obsolete < Number(valueOf('table.space-total-vs-live.min-bytes')) * 1024 ** 3) continue;
-        const name = `${t.keyspace ?? '?'}.${t.name}`;
-        pushFinding(
-          findings,
-          finding(ctx, ['table.space-total-vs-live', 'table.space-total-vs-live.min-bytes'], obsolete / live, () => ({
-            title: `${name}: ${formatBytes(obsolete)} on disk beyond its live SSTables (Space used total ${(totalBytes / live).toFixed(1)}× live)`,
-            evidence: [`${n.node}: nodetool tablestats ${name}: space used (live) ${formatBytes(live)}, (total) ${formatBytes(totalBytes)}`],
-            node: n.node,
-            table: name,
-            recommendation:
-              "The total counts SSTables that compaction replaced until their files are deleted. Compare `du -sh` of the table's data directory with the live figure: " +
-              'when du shows the total, old SSTables are held by a long read, a stream or repair, or a failed deletion (retried after GC and at restart; `lsof +L1` lists deleted files still open); ' +
-              'when du shows the live figure, the counter is wrong (ScyllaDB 1.x miscounted it, scylladb/scylladb#1252).',
-            confidence: 'medium',
-          })),
-        );
+        // total counts SSTables replaced by compaction until their files are deleted; graded from a floor of bytes
+        if (live !== null && live > 0 && totalBytes !== null && totalBytes - live >= Number(valueOf('table.space-total-vs-live.min-bytes')) * 1024 ** 3) {
+          const obsolete = totalBytes - live;
+          pushFinding(
+            findings,
+            finding(ctx, ['table.space-total-vs-live', 'table.space-total-vs-live.min-bytes'], obsolete / live, () => ({
+              title: `${name}: ${formatBytes(obsolete)} on disk beyond its live SSTables (Space used total ${(totalBytes / live).toFixed(1)}× live)`,
+              evidence: [`${n.node}: nodetool tablestats ${name}: space used (live) ${formatBytes(live)}, (total) ${formatBytes(totalBytes)}`],
+              node: n.node,
+              table: name,
+              recommendation:
+                "The total counts SSTables that compaction replaced until their files are deleted. Compare `du -sh` of the table's data directory with the live figure: " +
+                'when du shows the total, old SSTables are held by a long read, a stream or repair, or a failed deletion (retried after GC and at restart; `lsof +L1` lists deleted files still open); ' +
+                'when du shows the live figure, the counter is wrong (ScyllaDB 1.x miscounted it, scylladb/scylladb#1252).',
+              confidence: 'medium',
+            })),
+          );
+        }
       }
       // Key cache: from the caches virtual table, else nodetool info's "Key Cache" line.
       const minRequests = Number(valueOf('cache.min-requests'));
