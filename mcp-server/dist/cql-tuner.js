@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "851463448e56d73e3900193c56b1be4692fe5002bdc304fdfe7fd2bcee237660" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "bc5d273b3eb931357ed98a947ba763fc8e599210974cc555a4996a5621d8750e" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "6473715df1289fca9113292511579f28818f45a42ce73d43729ecb2b552325f3" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "edc5d16e5876fbe5f28eea3adbc0084f744b22ef2dca70b10f99fb1845ecceab" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "989490c0f91b44f7a5e148f97d71345e69e3136e2804f0d5b3294d6e331fcc1a" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "d356b49121bf5577619adc3cf1c588668f1aef807753c87764884776c7e283ad" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "5f0b89a7cba575de49ea1aecbccd01f4705a5e19de87f1fde3c55044598e6d6c" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "457cd85873df105a3303f5a2498ce87280b8e2d82469f5ca1faeeddaf627ea7a" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
