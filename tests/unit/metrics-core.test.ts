@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findChange } from '../../mcp-server/src/core/metrics/change-point.js';
+import { findChange, findOutage } from '../../mcp-server/src/core/metrics/change-point.js';
 import { summarise } from '../../mcp-server/src/core/metrics/series.js';
 import { exportersPresent, nodeOfInstance, queryFor, SIGNALS } from '../../mcp-server/src/core/metrics/signals.js';
 import { MAX_POINTS, parseDuration, parseInstant, resolveWindow } from '../../mcp-server/src/core/metrics/window.js';
@@ -94,6 +94,29 @@ describe('change points', () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  // CI on cdbd684: the paused node's 20 s outage was not reported at all. A 0/1 series with an early dip and the pause
+  // a while later: the one segment CUSUM picks spans both and the healthy stretch between them (median "answering").
+  it('answering scrapes: the longest outage is found even with an earlier dip, where one mean shift finds nothing', () => {
+    const up = [1, 1, ...Array(7).fill(0), ...Array(20).fill(1), ...Array(11).fill(0), 1, 0, ...Array(33).fill(1)];
+    const pts = series(up, 2);
+    expect(findChange(pts, { minAbsolute: 0.5 })).toBeNull(); // what the pause test hit
+    const c = findOutage(pts)!;
+    expect(c).toMatchObject({ direction: 'down', during: 0, baseline: 1 });
+    expect(c.start).toBe(pts[29]![0]);
+    expect(c.end).toBe(pts[42]![0]); // the one answered scrape at 40 is bridged: the JVM was catching up
+    // a shorter earlier dip beside a longer later one: CUSUM spans both from the first; the outage is the later one
+    const early = series([1, 1, 0, 0, ...Array(5).fill(1), ...Array(11).fill(0), 1, 0, ...Array(53).fill(1)], 2);
+    expect(findChange(early, { minAbsolute: 0.5 })!.start).toBe(early[2]![0]);
+    expect(findOutage(early)!.start).toBe(early[9]![0]);
+  });
+
+  it('answering scrapes: one missed scrape and a node never answering are not outages; one down from the start came back', () => {
+    expect(findOutage(series([...Array(20).fill(1), 0, ...Array(20).fill(1)], 2))).toBeNull();
+    expect(findOutage(series(Array(20).fill(0), 2))).toBeNull();
+    expect(findOutage(series([...Array(5).fill(0), ...Array(20).fill(1)], 2))).toMatchObject({ direction: 'up', end: null });
+    expect(findOutage(series([...Array(30).fill(1), 0, 0, 0], 2))).toMatchObject({ direction: 'down', end: null });
   });
 
   it('summaries count gaps and never carry the points', () => {

@@ -4,7 +4,7 @@
  */
 import type { Finding } from '../findings.js';
 import { threshold, type KnowledgeId } from '../knowledge/index.js';
-import { findChange, type ChangePoint } from './change-point.js';
+import { findChange, findOutage, type ChangePoint } from './change-point.js';
 import { summarise, type Series, type SeriesSummary } from './series.js';
 import { nodeOfInstance, type Exporter, type SignalSpec } from './signals.js';
 import type { MetricsWindow } from './window.js';
@@ -109,7 +109,7 @@ export function analyseMetrics(window: MetricsWindow, data: SignalData[], export
       const points = d.spec.scale ? s.points.map(([t, v]): [number, number] => [t, v * d.spec.scale!]) : s.points;
       const summary = summarise(points, window.step);
       if (!summary) continue;
-      const change = findChange(points, { minAbsolute: d.spec.minAbsolute });
+      const change = d.spec.id === 'scrape_up' ? findOutage(points, d.spec.minAbsolute) : findChange(points, { minAbsolute: d.spec.minAbsolute });
       const list = byNode.get(node) ?? [];
       list.push({ signal: d.spec.id, exporter: d.spec.exporter, title: d.spec.title, unit: d.spec.unit, summary, change });
       byNode.set(node, list);

@@ -70,3 +70,38 @@ export function findChange(points: [number, number][], opts: ChangeOptions = {})
   }
   return { start: points[lo]![0], end: hi < n ? points[hi]![0] : null, during, baseline, direction: during > baseline ? 'up' : 'down', score };
 }
+
+/**
+ * A 0/1 signal (a target answering its scrapes) is not a mean shift: a node that missed two scrapes when a load
+ * started and was paused for 20 s a minute later has two dips, and the one segment CUSUM picks can span both and the
+ * healthy minute between them, whose median is "answering" — no change at all. Here the change is the longest stretch
+ * of points below `below` (one answered point between failed ones bridged: a JVM catching up answers one scrape and
+ * misses the next), at least two points long.
+ */
+export function findOutage(points: [number, number][], below = 0.5): ChangePoint | null {
+  const n = points.length;
+  if (n < 6) return null;
+  const failed = (i: number) => points[i]![1] < below;
+  let best: [number, number] | null = null;
+  for (let i = 0; i < n; i++) {
+    if (!failed(i)) continue;
+    let j = i + 1;
+    while (j < n && (failed(j) || (j + 1 < n && failed(j + 1)))) j++;
+    if (j - i >= 2 && (!best || j - i > best[1] - best[0])) best = [i, j];
+    i = j;
+  }
+  if (!best) return null;
+  const [lo, hi] = best;
+  const inside = points.slice(lo, hi).map((p) => p[1]);
+  const outside = [...points.slice(0, lo), ...points.slice(hi)].map((p) => p[1]);
+  if (outside.length < 3) return null;
+  const during = median(inside);
+  const baseline = median(outside);
+  if (baseline < below) return null; // mostly failing: there is no answering baseline to fall from
+  const sd = robustSd(outside);
+  const shift = Math.abs(during - baseline);
+  const score = Math.min(1e6, sd > 0 ? shift / sd : 1e6);
+  // down at the start of the window and back later: read as the other way round, like findChange
+  if (lo === 0) return { start: points[hi]![0], end: null, during: baseline, baseline: during, direction: 'up', score };
+  return { start: points[lo]![0], end: hi < n ? points[hi]![0] : null, during, baseline, direction: 'down', score };
+}
