@@ -8,7 +8,6 @@ import { basename } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { unrecognized, type Parsed } from '../core/parsed.js';
 import { LOG_KIND, LogAccumulator, type LogFacts, type LogReadOptions } from '../core/parse/logs/index.js';
-import type { Readable } from 'node:stream';
 import { openNamedFile, streamOpened, type OpenedFile } from './safe-file.js';
 
 export interface ReadLogOptions extends LogReadOptions {
@@ -99,16 +98,51 @@ export async function readLogStream(stream: AsyncIterable<Uint8Array | string | 
 }
 
 /**
+ * The bytes of a plain file in chunks, each read ahead while the one before is decoded: two buffers used in turn,
+ * so a chunk is valid until the next one is asked for (every caller decodes it first). About 70 ms less on a 100 MB
+ * log than a ReadStream (its per-chunk buffers and events). Abort throws, as the stream did.
+ */
+async function* readAhead(file: OpenedFile, size: number, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
+  const bufs = [Buffer.allocUnsafe(size), Buffer.allocUnsafe(size)];
+  let k = 0;
+  let pending: Promise<{ bytesRead: number }> | null = file.handle.read(bufs[0]!, 0, size, null);
+  try {
+    for (;;) {
+      const { bytesRead } = await pending;
+      pending = null;
+      signal?.throwIfAborted();
+      if (bytesRead === 0) return;
+      const cur = bufs[k]!;
+      k ^= 1;
+      pending = file.handle.read(bufs[k]!, 0, size, null);
+      yield cur.subarray(0, bytesRead);
+    }
+  } finally {
+    // a read still under way when the reader stops finishes before the handle can be closed
+    if (pending) await pending.catch(() => {});
+  }
+}
+
+/**
  * The bytes of an opened log file, inflated on the way when its name ends in .gz (rotated logs; .zip is not read).
- * destroy() ends the file stream and the inflater; a read error surfaces on `stream`.
+ * destroy() ends the reading and closes the file; a read error surfaces on `stream`.
  */
 export function streamLogFile(
   name: string,
   file: OpenedFile,
   opts: { signal?: AbortSignal; chunkBytes?: number } = {},
-): { stream: Readable; destroy: () => void } {
+): { stream: AsyncIterable<Uint8Array>; destroy: () => void } {
+  if (!name.endsWith('.gz')) {
+    const chunks = readAhead(file, opts.chunkBytes ?? DEFAULT_CHUNK, opts.signal);
+    return {
+      stream: chunks,
+      destroy: () => {
+        // return() waits for a read under way (the finally above), then the handle is closed
+        void chunks.return(undefined).finally(() => file.handle.close().catch(() => {}));
+      },
+    };
+  }
   const raw = streamOpened(file, { highWaterMark: opts.chunkBytes ?? DEFAULT_CHUNK, ...(opts.signal ? { signal: opts.signal } : {}) });
-  if (!name.endsWith('.gz')) return { stream: raw, destroy: () => raw.destroy() };
   const gunzip = createGunzip({ chunkSize: opts.chunkBytes ?? DEFAULT_CHUNK });
   raw.on('error', (e) => gunzip.destroy(e));
   raw.pipe(gunzip);

@@ -71,7 +71,7 @@ export async function grepLogFiles(paths: string[], req: GrepRequest, opts: { si
       const decoder = new ChunkDecoder();
       for await (const chunk of stream) {
         if (opts.signal?.aborted) throw new OpError('CANCELLED', 'the log search was cancelled', 'Run it again.');
-        grep.push(decoder.decode(chunk as Uint8Array));
+        grep.push(decoder.decode(chunk));
       }
       grep.push(`${decoder.flush()}\n`);
       files.push({ path, read: true });

@@ -22,7 +22,7 @@ async function* concatFiles(
     const filter = since ? new SinceLineFilter(since) : null;
     const decoder = filter ? new ChunkDecoder() : null;
     try {
-      for await (const chunk of stream) yield filter ? filter.push(decoder!.decode(chunk as Uint8Array)) : (chunk as Uint8Array);
+      for await (const chunk of stream) yield filter ? filter.push(decoder!.decode(chunk)) : chunk;
       if (filter) yield filter.push(decoder!.flush()) + filter.flush();
     } finally {
       destroy();

@@ -15,6 +15,7 @@ import {
   closeGcRecord,
   configError,
   configErrorDetail,
+  passesCassandraGate,
   openGcRecord,
   type ClassifyMode,
   type ConfigErrorType,
@@ -29,13 +30,14 @@ import {
   LEVEL_WARN,
   newHeader,
   newHeaderState,
+  readCassandraInPlace,
   readGrepPrefixed,
   readHeader,
   resolveDate,
 } from './header.js';
 import { SeenLines } from './seen-lines.js';
 import { SlowQueryReader } from './slow-queries.js';
-import { StartupReader } from './startup.js';
+import { mayBeStartupLine, StartupReader } from './startup.js';
 import { isReadyLine, StartupWindows } from './startup-window.js';
 import { BucketCounter, bucketLevelForSpan, BUCKET_SIZES, clip, detach, FirstN, formatLogTime, Quantiles, TopN } from './stats.js';
 import {
@@ -89,6 +91,7 @@ const UNITS: Record<LogEventKind, MagnitudeUnit> = {
 
 const FORMATS: readonly LineFormat[] = ['cassandra', 'scylla', 'journald', 'gcUnified', 'gcJdk8', 'isoPrefix'];
 const FORMAT_INDEX = Object.fromEntries(FORMATS.map((f, i) => [f, i])) as Record<LineFormat, number>;
+const FORMAT_CASSANDRA = FORMAT_INDEX.cassandra;
 const FAMILY_CASSANDRA = 0;
 const FAMILY_SCYLLA = 1;
 const FAMILY_GC = 2;
@@ -455,8 +458,10 @@ export class LogAccumulator {
       start = nl + 1;
       nl = text.indexOf('\n', start);
     }
+    const fast = this.opts.fastLane !== false;
     while (nl >= 0) {
-      this.line(start === 0 && nl === text.length - 1 ? text.slice(0, nl) : text.slice(start, nl));
+      if (!(fast && this.statusMode === 0 && this.basis !== 'none' && this.plainLine(text, start, nl)))
+        this.line(start === 0 && nl === text.length - 1 ? text.slice(0, nl) : text.slice(start, nl));
       start = nl + 1;
       nl = text.indexOf('\n', start);
     }
@@ -469,6 +474,54 @@ export class LogAccumulator {
         this.skippingOverlong = true;
       }
     }
+  }
+
+  /**
+   * The fast lane: a logback line in the common shape (readCassandraInPlace) that the full reader would only count
+   * — INFO/WARN/DEBUG/TRACE, not from a logger read by name, not a start-up or ready line, nothing for classify's
+   * gate — is counted in place, with no slice: its chunk and offsets stand in for the line where a date may be
+   * read later (the entry, the recent lines, the span's end). False leaves the line to line().
+   */
+  private plainLine(text: string, a: number, end: number): boolean {
+    const h = this.h;
+    if (!readCassandraInPlace(text, a, end, h)) return false;
+    const level = h.level;
+    const m = h.msgStart;
+    const fs = h.fileStart;
+    const f = text.charCodeAt(fs);
+    if ((f === 83 && text.startsWith('StatusLogger', fs)) || (f === 68 && (text.startsWith('Dse', fs) || text.startsWith('DroppedMessages', fs)))) return false;
+    const c = text.charCodeAt(m);
+    if (c === 80 && text.startsWith('Pool Name', m)) return false;
+    if (level === LEVEL_INFO && (mayBeStartupLine(text, m) || (c === 83 && isReadyLine(text, m)))) return false;
+    // WARN lines are few: the message is cut out to look in it only
+    if (level !== LEVEL_DEBUG && level !== LEVEL_TRACE) {
+      const msg = text.slice(m, end);
+      if (passesCassandraGate(msg) || (level === LEVEL_WARN && msg.includes(' gossip by operator request'))) return false;
+    }
+    this.total++;
+    // the slow-query reader's loggers, handed the line as line() does
+    if (f === 77 && text.startsWith('MonitoringTask', fs)) this.slow.line(text.slice(a, end), this.total);
+    else if (f === 78 && (c === 83 || (c >= 48 && c <= 57)) && text.startsWith('NoSpamLogger', fs)) this.slow.line(text.slice(a, end), this.total);
+    this.headed++;
+    this.formatCounts[FORMAT_CASSANDRA] = this.formatCounts[FORMAT_CASSANDRA]! + 1;
+    this.levelCounts[level] = this.levelCounts[level]! + 1;
+    this.familyCounts[FAMILY_CASSANDRA] = this.familyCounts[FAMILY_CASSANDRA]! + 1;
+    this.recentLines[this.recentPos] = text;
+    this.recentDateAt[this.recentPos] = h.dateAt;
+    this.recentPos = (this.recentPos + 1) % RECENT;
+    this.entryLine = text;
+    this.entryDateAt = h.dateAt;
+    this.entryT = undefined;
+    this.lastLazyLine = text;
+    this.lastLazyDateAt = h.dateAt;
+    this.entryOpen = true;
+    this.entryBare = false;
+    this.entryKinds = 0;
+    this.entryIsStatus = false;
+    this.entryOomWhat = null;
+    this.entryConfigOther = false;
+    this.entryDup = false;
+    return true;
   }
 
   private line(raw: string): void {

@@ -752,3 +752,66 @@ export function readGrepPrefixed(s: string, h: LineHeader, st: HeaderState): boo
   h.grepSource = s.slice(0, colon);
   return true;
 }
+
+/**
+ * The common logback line read in place inside a chunk, without slicing it out: `LEVEL [thread] YYYY-MM-DD
+ * HH:MM:SS,mmm File.java:N - msg` between `a` and `end` (its newline). True only when readHeader on the line alone
+ * would give format 'cassandra' with the same level, date, file and message (offsets here are into `s`); every
+ * other shape (ERROR] pastes, "[shard", a time of day, no file token, a CR, "File.java:N -" at the end) is false and
+ * left to readHeader. The line reader's fast lane (LogAccumulator) uses it for the lines that carry no event.
+ */
+export function readCassandraInPlace(s: string, a: number, end: number, h: LineHeader): boolean {
+  // character codes, not startsWith: this runs on nearly every line of a big log
+  let level: number;
+  let i: number;
+  const c0 = s.charCodeAt(a);
+  if (c0 === 73) {
+    // "INFO "
+    if (s.charCodeAt(a + 1) !== 78 || s.charCodeAt(a + 2) !== 70 || s.charCodeAt(a + 3) !== 79 || s.charCodeAt(a + 4) !== 32) return false;
+    level = LEVEL_INFO;
+    i = a + 4;
+  } else if (c0 === 87) {
+    // "WARN " (not WARNING: readLevel reads that as a level of its own)
+    if (s.charCodeAt(a + 1) !== 65 || s.charCodeAt(a + 2) !== 82 || s.charCodeAt(a + 3) !== 78 || s.charCodeAt(a + 4) !== 32) return false;
+    level = LEVEL_WARN;
+    i = a + 4;
+  } else if (c0 === 68) {
+    // "DEBUG "
+    if (s.charCodeAt(a + 1) !== 69 || s.charCodeAt(a + 2) !== 66 || s.charCodeAt(a + 3) !== 85 || s.charCodeAt(a + 4) !== 71 || s.charCodeAt(a + 5) !== 32)
+      return false;
+    level = LEVEL_DEBUG;
+    i = a + 5;
+  } else if (c0 === 84) {
+    // "TRACE "
+    if (s.charCodeAt(a + 1) !== 82 || s.charCodeAt(a + 2) !== 65 || s.charCodeAt(a + 3) !== 67 || s.charCodeAt(a + 4) !== 69 || s.charCodeAt(a + 5) !== 32)
+      return false;
+    level = LEVEL_TRACE;
+    i = a + 5;
+  } else return false;
+  if (s.charCodeAt(end - 1) === 13) return false;
+  let j = i;
+  while (s.charCodeAt(j) === 32) j++;
+  if (s.charCodeAt(j) !== 91 || (s.charCodeAt(j + 1) === 115 && s.startsWith('[shard ', j))) return false;
+  const close = s.indexOf('] ', j + 1);
+  if (close < 0 || close >= end) return false;
+  j = close + 2;
+  while (j < end && s.charCodeAt(j) === 32) j++;
+  if (j + 19 > end || dateShapeEnd(s, j) < 0) return false;
+  // the first space after the seconds: logback's ",mmm" then one, else looked for
+  const afterDate =
+    s.charCodeAt(j + 23) === 32 && s.charCodeAt(j + 19) !== 32 && s.charCodeAt(j + 20) !== 32 && s.charCodeAt(j + 21) !== 32 && s.charCodeAt(j + 22) !== 32
+      ? j + 23
+      : s.indexOf(' ', j + 19);
+  if (afterDate < 0 || afterDate >= end) return false;
+  let f = afterDate + 1;
+  while (f < end && s.charCodeAt(f) === 32) f++;
+  const e = s.indexOf(' ', f);
+  if (e <= f || e - f >= 80 || e + 2 >= end || s.charCodeAt(e + 1) !== 45 || s.charCodeAt(e + 2) !== 32) return false;
+  h.format = 'cassandra';
+  h.level = level;
+  h.dateAt = j;
+  h.fileStart = f;
+  h.fileEnd = e;
+  h.msgStart = e + 3;
+  return true;
+}

@@ -116,6 +116,28 @@ export function classpathJars(s: string, start: number): string[] {
   return [...out];
 }
 
+/** The message openings offer() reads (keep the two together): the line reader's fast lane leaves these to it. */
+const STARTUP_OPENINGS = [
+  'JVM Arguments:',
+  'JVM vendor/version: ',
+  'Heap size: ',
+  'DSE version: ',
+  'DiskAccessMode ',
+  'Auto DiskAccessMode ',
+  'Cassandra version: ',
+  'Classpath: ',
+  'Node configuration:',
+  'This instance appears to have ',
+];
+const STARTUP_FIRST = new Set(STARTUP_OPENINGS.map((o) => o.charCodeAt(0)));
+
+/** True when offer() may take the message at `start` (checked by its opening only). */
+export function mayBeStartupLine(s: string, start: number): boolean {
+  if (!STARTUP_FIRST.has(s.charCodeAt(start))) return false;
+  for (const o of STARTUP_OPENINGS) if (s.startsWith(o, start)) return true;
+  return false;
+}
+
 export class StartupReader {
   readonly facts = newStartupFacts();
 
