@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "247303350299e73c17a3e67ef1c94caacc5033eb9e1c91aa6b4761e8dc756f3c" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "d356b49121bf5577619adc3cf1c588668f1aef807753c87764884776c7e283ad" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "5f0b89a7cba575de49ea1aecbccd01f4705a5e19de87f1fde3c55044598e6d6c" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "457cd85873df105a3303f5a2498ce87280b8e2d82469f5ca1faeeddaf627ea7a" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "8e990456704fe449ea318ab1a406677e55afab5b5180a0f413ef834b917879d7" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "be21569b39b81ff6b16b0e3f911fee272cd6b6608851ecbefc207867e19380ff" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "1d6d0969a207f6863ceccac44f9870f4a8f778d335e41949648c9ace6a54f141" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "4cc37f83a09750447620f5058c3812b1464ad5386853ae16be752016e70accd9" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
