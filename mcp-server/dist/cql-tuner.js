@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "8e990456704fe449ea318ab1a406677e55afab5b5180a0f413ef834b917879d7" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "be21569b39b81ff6b16b0e3f911fee272cd6b6608851ecbefc207867e19380ff" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "1d6d0969a207f6863ceccac44f9870f4a8f778d335e41949648c9ace6a54f141" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "4cc37f83a09750447620f5058c3812b1464ad5386853ae16be752016e70accd9" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "9c6644fd24e67149d94c424cd133318247243e46f9726d1032cf0ae0e6227e2a" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "fef6533f4f78345a1f070d20095ff6013d8411ea7cd879556c6a62f989d6a679" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "1e9df6549e15978409944fbb535ac020d93156c195eb05a19b4ae48776b3fe4a" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "396780be63352025d4902bf4c190ca7489eb8caacb57898e222fbab3206d8ed5" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
