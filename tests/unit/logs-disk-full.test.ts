@@ -40,6 +40,11 @@ describe('logs: a full disk', () => {
     expect(f).toMatchObject({ severity: 'critical', knowledgeIds: ['logs.disk-full'] });
     expect(f!.title).toContain('5 write(s) failed for lack of space');
     expect(f!.evidence[0]).toContain('No space left on device ×5');
+    // ScyllaDB has no commit_failure_policy: it isolates the node on the I/O error (kb logs.disk-full)
+    expect(facts(scylla).source.product).toBe('scylla');
+    expect(f!.recommendation).toContain('Shutting down communications due to I/O errors');
+    expect(f!.recommendation).not.toContain('commit_failure_policy');
+    expect(diskFull(cassandraCommitLog)!.recommendation).toContain('commit_failure_policy');
   });
 
   it('a Cassandra error with the ENOSPC text on its exception lines is one event, not three', () => {

@@ -39,6 +39,28 @@ describe('coordinator latency from nodetool proxyhistograms', () => {
   });
 });
 
+describe('coordinator latency on ScyllaDB', () => {
+  it('says the p99 without grading it: the thresholds are sourced for Cassandra and DSE only', async () => {
+    const { runRules } = await import('../../mcp-server/src/core/rules/index.js');
+    const { nodeEvidence } = await import('../../mcp-server/src/core/diagnosis/evidence.js');
+    const { parseProxyhistograms } = await import('../../mcp-server/src/core/parse/nodetool/proxyhistograms.js');
+    const p = parseProxyhistograms(proxy(1000000, 12000));
+    if (!p.ok) throw new Error(p.reason);
+    const run = (product: 'scylla' | 'cassandra') =>
+      runRules({ origin: 'test', nodes: [nodeEvidence('10.0.0.1', true, { facts: { product }, nodetool: { proxyhistograms: p.value } })] }).findings.filter(
+        (f) => f.id.startsWith('latency.coordinator-'),
+      );
+    const scylla = run('scylla');
+    expect(scylla.map((f) => [f.id, f.severity])).toEqual([
+      ['latency.coordinator-read-p99', 'info'],
+      ['latency.coordinator-write-p99', 'info'],
+    ]);
+    expect(scylla[0]!.title).toBe('Coordinator read p99 on 10.0.0.1 is 1000 ms (not graded on ScyllaDB)');
+    expect(scylla[0]!.evidence.join(' ')).toContain('none is sourced for ScyllaDB');
+    expect(run('cassandra').map((f) => f.severity)).toEqual(['critical', 'warning']);
+  });
+});
+
 describe('coordinator latency in a live sweep (no proxyhistograms)', () => {
   it('counts as checked when the coordinator latency virtual tables were read (graded per table), else says what was missing', async () => {
     const { runRules } = await import('../../mcp-server/src/core/rules/index.js');

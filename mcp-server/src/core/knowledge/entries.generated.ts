@@ -8703,9 +8703,14 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       {
         "title": "scylladb/scylladb#6653 — commitlog \"storage_io_error (Storage I/O error: 28: No space left on device)\" after a disk filled",
         "url": "https://github.com/scylladb/scylladb/issues/6653"
+      },
+      {
+        "title": "scylladb/scylladb test/cluster/dtest/commitlog_test.py — the log a full commit log disk leaves: \"Failed to persist commits to disk … 28: No space left on device\", then \"Shutting down communications due to I/O errors until operator intervention\"",
+        "url": "https://github.com/scylladb/scylladb/blob/master/test/cluster/dtest/commitlog_test.py",
+        "ref": "scylladb/scylladb test/cluster/dtest/commitlog_test.py"
       }
     ],
-    "rationale": "Errno 28 is ENOSPC on Linux, whose text is \"No space left on device\"; the JDK and Seastar both print it. A full disk is critical: writes fail now, and the node will not start again until space is freed. Compaction shrinking for lack of space is a warning: the disk is close to full and compaction is falling behind.",
+    "rationale": "ScyllaDB has no commit_failure_policy: an I/O error on the commit log or an SSTable isolates the node (transports and gossip stop) until an operator restarts it. Errno 28 is ENOSPC on Linux, whose text is \"No space left on device\"; the JDK and Seastar both print it. A full disk is critical: writes fail now, and the node will not start again until space is freed. Compaction shrinking for lack of space is a warning: the disk is close to full and compaction is falling behind.",
     "related": [
       "host.disk.space-used",
       "disk.failure-policy.default"

@@ -33,13 +33,18 @@ export const coordinatorLatencyRule: Rule = {
       for (const [what, key, id] of COLUMNS) {
         const p: Percentiles | null = h[key];
         if (!p || p.p99 === null) continue;
-        const severity = grade(ctx, p.p99 / 1000, id);
-        if (!severity) continue;
+        const graded = grade(ctx, p.p99 / 1000, id);
+        if (!graded) continue;
+        // the thresholds are sourced for Cassandra and DSE (kb appliesTo): on ScyllaDB the value is said, not graded
+        const scylla = n.facts.product === 'scylla';
         findings.push({
           id,
-          severity,
-          title: `Coordinator ${what} p99 on ${n.node} is ${ms(p.p99)}`,
-          evidence: [`${n.node}: nodetool proxyhistograms ${what} latency: p50 ${ms(p.p50)}, p95 ${ms(p.p95)}, p99 ${ms(p.p99)}, max ${ms(p.max)}`],
+          severity: scylla ? 'info' : graded,
+          title: `Coordinator ${what} p99 on ${n.node} is ${ms(p.p99)}${scylla ? ' (not graded on ScyllaDB)' : ''}`,
+          evidence: [
+            `${n.node}: nodetool proxyhistograms ${what} latency: p50 ${ms(p.p50)}, p95 ${ms(p.p95)}, p99 ${ms(p.p99)}, max ${ms(p.max)}`,
+            ...(scylla ? [`the ${graded} threshold this p99 reaches is Cassandra's and DSE's (kb:${id}); none is sourced for ScyllaDB`] : []),
+          ],
           node: n.node,
           recommendation:
             what === 'read'

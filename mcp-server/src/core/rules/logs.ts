@@ -308,8 +308,12 @@ export const logsRule: Rule = {
           node: n.node,
           recommendation:
             'Free space on the disk the lines name before anything else (df -h on the data and commit log mounts): clear old snapshots ' +
-            '(nodetool listsnapshots / clearsnapshot), move or delete files that do not belong to the database, or add disk. A node whose commit log ' +
-            'disk filled stops (commit_failure_policy) and will not start again until there is room; restart it only after freeing space.',
+            '(nodetool listsnapshots / clearsnapshot), move or delete files that do not belong to the database, or add disk. ' +
+            // ScyllaDB has no commit_failure_policy: an I/O error on the commit log or an SSTable isolates the node
+            (l.source.product === 'scylla'
+              ? 'ScyllaDB stops serving on such an I/O error ("Shutting down communications due to I/O errors until operator intervention": ' +
+                'transports and gossip off) and stays isolated until it is restarted; restart it only after freeing space.'
+              : 'A node whose commit log disk filled stops (commit_failure_policy) and will not start again until there is room; restart it only after freeing space.'),
           knowledgeIds: ['logs.disk-full'],
           confidence: 'high',
         });
