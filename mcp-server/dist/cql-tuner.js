@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "9c6644fd24e67149d94c424cd133318247243e46f9726d1032cf0ae0e6227e2a" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "fef6533f4f78345a1f070d20095ff6013d8411ea7cd879556c6a62f989d6a679" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "1e9df6549e15978409944fbb535ac020d93156c195eb05a19b4ae48776b3fe4a" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "396780be63352025d4902bf4c190ca7489eb8caacb57898e222fbab3206d8ed5" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "c3b97aaaac1f9d32f746613cb0591d8e07fbde16ff6ab04a243ccb382c2bff2b" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "3dc293626a756a0dfcd3e2334a9a111193d3159ecaa86fa872c654f532f8303f" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "17f81e91a438337b46672e7f528c1c2cb97d551b087097d415e15add88bcb3a8" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "995bd1c1d673628929e0fee661a806a77593dc1afe3294b447eea124b3d9b398" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
