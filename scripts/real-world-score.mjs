@@ -36,13 +36,24 @@ function readSources() {
 
 /**
  * expected = "<kind>" then either finding ids, the word `healthy`, or nothing (the thread's conclusion is outside
- * what any rule covers, so only the kind is scored).
+ * what any rule covers, so only the kind is scored). An id may carry the figure the thread states, `id~text` (`_` for
+ * a space): a finding with that id must say it in its title or evidence ("log.local-pause~2.1_min"), so a finding
+ * that names the right problem with a wrong number (a 128 s pause read as 0 ms) is a miss.
  */
 function parseExpected(expected) {
   const [kind, ...rest] = expected.trim().split(/\s+/);
-  if (rest.length === 0) return { kind, mode: 'kind-only', ids: [] };
-  if (rest.length === 1 && rest[0] === 'healthy') return { kind, mode: 'healthy', ids: [] };
-  return { kind, mode: 'findings', ids: rest };
+  if (rest.length === 0) return { kind, mode: 'kind-only', ids: [], checks: [] };
+  if (rest.length === 1 && rest[0] === 'healthy') return { kind, mode: 'healthy', ids: [], checks: [] };
+  const checks = rest.map((t) => {
+    const at = t.indexOf('~');
+    return at < 0 ? { id: t, says: null } : { id: t.slice(0, at), says: t.slice(at + 1).replace(/_/g, ' ') };
+  });
+  return { kind, mode: 'findings', ids: checks.map((c) => c.id), checks };
+}
+
+/** Every expected id is found, and says its figure when one is given. */
+function checksPass(exp, findings) {
+  return exp.checks.every((c) => findings.some((f) => f.id === c.id && (c.says === null || [f.title, ...(f.evidence ?? [])].join(' ').includes(c.says))));
 }
 
 /** Runs the CLI; interpret exits 1 on a critical finding and 2 when unrecognised, both still print the JSON report. */
@@ -75,18 +86,19 @@ function score(row) {
   const kindRight = got.kind === exp.kind;
   let conclusionRight = null; // null: not scored (kind-only label)
   if (exp.mode === 'healthy') conclusionRight = kindRight && alarming.length === 0;
-  if (exp.mode === 'findings') conclusionRight = kindRight && exp.ids.every((id) => ids.includes(id));
+  if (exp.mode === 'findings') conclusionRight = kindRight && checksPass(exp, got.findings);
   const gotText = got.kind === null ? `unrecognised${got.error ? ` (${got.error})` : ''}` : [got.kind, ...(exp.mode === 'healthy' ? alarming : ids)].join(' ');
-  const cause = causeOf(exp, got, ids, alarming);
+  const cause = causeOf(exp, got, ids, alarming, got.findings);
   return { file: row.file, split: row.split, expected: row.expected, mode: exp.mode, kindRight, conclusionRight, got: gotText, cause };
 }
 
 /** Why a sample missed, coarse enough to rank the work list. */
-function causeOf(exp, got, ids, alarming) {
+function causeOf(exp, got, ids, alarming, findings) {
   if (got.kind === null) return 'not recognised';
   if (got.kind !== exp.kind) return 'wrong kind';
   if (exp.mode === 'healthy' && alarming.length > 0) return 'false alarm on a healthy sample';
   if (exp.mode === 'findings' && !exp.ids.every((id) => ids.includes(id))) return 'expected finding missing';
+  if (exp.mode === 'findings' && !checksPass(exp, findings)) return 'finding with a wrong figure';
   return null;
 }
 

@@ -76,7 +76,9 @@ describe('real-world corpus (tests/fixtures/real-world)', () => {
       const [kind, ...rest] = r.expected.split(' ');
       expect(kind, `${r.file}: expected must start with the kind`).toBe(r.kind);
       if (rest.includes('healthy')) expect(rest, `${r.file}: healthy stands alone`).toEqual(['healthy']);
-      else for (const id of rest) expect(id, `${r.file}: finding id`).toMatch(FINDING_ID);
+      // "id~figure" asks the finding to state the thread's figure ("_" for a space)
+      else for (const t of rest) expect(t.split('~')[0], `${r.file}: finding id`).toMatch(FINDING_ID);
+      for (const t of rest) if (t.includes('~')) expect(t, `${r.file}: a figure after ~`).toMatch(/^[^~]+~[^~\s]+$/);
     }
   });
 
