@@ -51,9 +51,10 @@ function parseExpected(expected) {
   return { kind, mode: 'findings', ids: checks.map((c) => c.id), checks };
 }
 
-/** Every expected id is found, and says its figure when one is given. */
+/** Every expected id is found, and says its figure when one is given (underscores in its text compare as spaces: listen_address). */
 function checksPass(exp, findings) {
-  return exp.checks.every((c) => findings.some((f) => f.id === c.id && (c.says === null || [f.title, ...(f.evidence ?? [])].join(' ').includes(c.says))));
+  const says = (f, text) => [f.title, ...(f.evidence ?? [])].join(' ').replace(/_/g, ' ').includes(text);
+  return exp.checks.every((c) => findings.some((f) => f.id === c.id && (c.says === null || says(f, c.says))));
 }
 
 /** Runs the CLI; interpret exits 1 on a critical finding and 2 when unrecognised, both still print the JSON report. */

@@ -194,8 +194,40 @@ describe('startup ConfigurationException', () => {
   });
 
   it('an ERROR line that is not a configuration error adds nothing', () => {
-    const f = read('ERROR [main] 2019-06-01 10:00:00,000 CassandraDaemon.java:749 - Exception encountered during startup: the port is in use');
+    // "Exception encountered during startup" with its stack trace below: any Throwable (CassandraDaemon.activate)
+    const f = read(
+      [
+        'ERROR [main] 2019-06-01 10:00:00,000 CassandraDaemon.java:749 - Exception encountered during startup',
+        'java.lang.IllegalStateException: the port is in use',
+        '\tat org.apache.cassandra.service.CassandraDaemon.setup(CassandraDaemon.java:300)',
+      ].join('\n'),
+    );
     expect(f.configErrors.count).toBe(0);
+    expect(read('ERROR [main] 2019-06-01 10:00:00,000 StorageService.java:1 - Exception in thread main: the port is in use').configErrors.count).toBe(0);
+  });
+
+  it('"Exception encountered during startup: <message>" is a ConfigurationException that logs no stack trace', () => {
+    // CassandraDaemon.activate (4.1.10 and 5.0.9 alike): only a ConfigurationException with logStackTrace false takes the
+    // ": {}" form; stdout also gets "Exception (<class>) encountered during startup: <message>" for every failure
+    const seeds = read(
+      'ERROR [main] 2022-09-06 15:40:15,074 CassandraDaemon.java:911 - Exception encountered during startup: The seed provider lists no seeds.',
+    );
+    expect(seeds.configErrors).toEqual({ count: 1, byType: [{ type: 'other', count: 1 }], settings: [] });
+    const addr = read(
+      "Exception (org.apache.cassandra.exceptions.ConfigurationException) encountered during startup: Unknown listen_address '10.0.0.1 10.0.0.2'",
+    );
+    expect(addr.configErrors.settings).toEqual(['listen_address']);
+    const f = interpretText('ERROR 14:15:51 Exception encountered during startup: The seed provider lists no seeds.').findings.find(
+      (x) => x.id === 'log.config-error',
+    )!;
+    expect(f.title).toBe('this node stopped at startup on a configuration error');
+    expect(f.recommendation).toContain('seed');
+    // another exception class on stdout is not a configuration error
+    const other = [
+      'INFO  [main] 2022-09-06 15:40:14,000 CassandraDaemon.java:1 - starting',
+      'Exception (java.lang.RuntimeException) encountered during startup: boom',
+    ];
+    expect(read(other.join('\n')).configErrors.count).toBe(0);
   });
 });
 

@@ -164,3 +164,27 @@ describe('nodetool describecluster', () => {
     }
   });
 });
+
+describe('describecluster UNREACHABLE (bitnami/charts#1400: three of six nodes did not answer)', () => {
+  const text = [
+    'Cluster Information:',
+    '    Name: cassandra',
+    '    Snitch: org.apache.cassandra.locator.SimpleSnitch',
+    '    DynamicEndPointSnitch: enabled',
+    '    Partitioner: org.apache.cassandra.dht.Murmur3Partitioner',
+    '    Schema versions:',
+    '        ea63e099-37c5-3d7b-9ace-32f4c833653d: [10.0.0.1, 10.0.0.2, 10.0.0.3]',
+    '',
+    '        UNREACHABLE: [10.0.0.4, 10.0.0.5, 10.0.0.6]',
+  ].join('\n');
+
+  it('names the nodes that did not answer, critical, and is not a schema disagreement', async () => {
+    const { interpretText } = await import('../../mcp-server/src/ops/interpret.js');
+    const r = interpretText(text);
+    expect(r.findings.map((f) => [f.id, f.severity])).toEqual([['topology.schema-unreachable', 'critical']]);
+    expect(r.findings[0]!.title).toBe('3 node(s) did not answer the schema check (3 did): UNREACHABLE in nodetool describecluster');
+    expect(r.findings[0]!.evidence[0]).toBe('UNREACHABLE: 10.0.0.4, 10.0.0.5, 10.0.0.6');
+    // every node answering: no finding
+    expect(interpretText(text.replace(/\n\n\s+UNREACHABLE.*$/, '')).findings).toEqual([]);
+  });
+});

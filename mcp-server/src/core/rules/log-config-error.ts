@@ -47,7 +47,10 @@ const FIX: Record<string, { fix: string; knowledgeId: KnowledgeId }> = {
     knowledgeId: 'config.yaml-config-construct-failed',
   },
   other: {
-    fix: 'Read the exception message for the property it names, correct cassandra.yaml and start the node again.',
+    fix:
+      'Read the exception message: it names what was refused — a cassandra.yaml property or value, an address that is not one of this ' +
+      'host\'s (listen_address, rpc_address), seeds that do not resolve ("The seed provider lists no seeds": on Kubernetes the seed ' +
+      'service has no ready endpoint yet) — correct that and start the node again.',
     knowledgeId: 'config.unknown-key-refused',
   },
 };
@@ -66,7 +69,8 @@ export function configErrorFinding(node: string, l: LogFacts, ex: (node: string,
   return {
     id: 'log.config-error',
     severity: 'critical',
-    title: `${node} refused its cassandra.yaml at startup${named}`,
+    // 'other' is any ConfigurationException (seeds, addresses): not always the yaml file itself
+    title: main === 'other' ? `${node} stopped at startup on a configuration error${named}` : `${node} refused its cassandra.yaml at startup${named}`,
     evidence: [line, ...verdicts.slice(0, 4).map((v) => `${node}: ${v.text}`)].filter((e): e is string => !!e),
     node,
     recommendation: FIX[main]!.fix,

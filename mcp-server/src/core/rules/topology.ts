@@ -151,6 +151,28 @@ export const topologyRule: Rule = {
       });
     }
 
+    // describecluster's UNREACHABLE group: nodes that did not answer this node's schema check (StorageProxy
+    // describeSchemaVersions), i.e. down or cut off from where the command ran
+    if (dc?.unreachable.length) {
+      const n = dc.unreachable.length;
+      const answered = groups.reduce((a, g) => a + g.nodes.length, 0);
+      findings.push({
+        id: 'topology.schema-unreachable',
+        severity: 'critical',
+        title: `${n} node(s) did not answer the schema check${answered ? ` (${answered} did)` : ''}: UNREACHABLE in nodetool describecluster`,
+        evidence: [
+          `UNREACHABLE: ${dc.unreachable.slice(0, 20).join(', ')}${n > 20 ? `, … (${n} in all)` : ''}`,
+          ...groups.map((g) => `schema ${g.version}: ${g.nodes.join(', ')}`),
+        ],
+        recommendation:
+          'From the node that ran describecluster these nodes are down or cut off. Run `nodetool status` there and on one of them: ' +
+          'if each side sees the other DN while both run, the network between them (storage port 7000/7001, firewalls, pod networking) ' +
+          'or gossip is split; queries at QUORUM fail wherever a replica set spans the two groups. If they are really down, start them.',
+        knowledgeIds: ['topology.schema-agreement'],
+        confidence: 'high',
+      });
+    }
+
     // Load and token counts per DC, from the first status view (the whole ring is in it).
     const ring = statusViews[0]?.nodetool.status;
     if (ring) {

@@ -519,8 +519,15 @@ const SNAKE_KEY = /\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g;
 const keyList = (text: string) => [...new Set(text.match(SNAKE_KEY) ?? [])].slice(0, 20);
 
 /** A cassandra.yaml the node refused at startup, with the settings the message names. */
+// CassandraDaemon.activate (every version): a ConfigurationException that logs no stack trace is logged as
+// "Exception encountered during startup: <message>"; every startup failure is also printed to stdout as
+// "Exception (<class>) encountered during startup: <message>".
+const STARTUP_CONFIG = /(?:^|\s)Exception (?:\(\S*ConfigurationException\) )?encountered during startup: /;
+
 export function configError(s: string, start: number): Hit | null {
+  const startup = s.includes('encountered during startup: ', start);
   if (
+    !startup &&
     !s.includes('ConfigurationException', start) &&
     !s.includes('Invalid yaml', start) &&
     !s.includes('old and new keys', start) &&
@@ -531,8 +538,11 @@ export function configError(s: string, start: number): Hit | null {
   const text = start ? s.slice(start) : s;
   const named = configErrorDetail(text);
   if (named) return named;
-  let at = text.indexOf('ConfigurationException: ');
-  if (at >= 0) at += 24;
+  const sm = startup ? STARTUP_CONFIG.exec(text) : null;
+  let at = sm ? sm.index + sm[0].length : text.indexOf('ConfigurationException: ');
+  if (sm) {
+    /* the message follows the startup wording */
+  } else if (at >= 0) at += 24;
   else at = text.indexOf('Invalid yaml');
   if (at >= 0) {
     const msg = text.slice(at);
