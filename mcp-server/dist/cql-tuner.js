@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "c3b97aaaac1f9d32f746613cb0591d8e07fbde16ff6ab04a243ccb382c2bff2b" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "3dc293626a756a0dfcd3e2334a9a111193d3159ecaa86fa872c654f532f8303f" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "17f81e91a438337b46672e7f528c1c2cb97d551b087097d415e15add88bcb3a8" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "995bd1c1d673628929e0fee661a806a77593dc1afe3294b447eea124b3d9b398" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "0136729613029117def8502ca758275db93750515227564533ba88bf818edb5d" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "a0fb80c65c69aa5c6428097d0226915d69e0416db7676b68c9dfd15be62dacb6" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "049da15556b47edc2980922a21ee2e5c0b829eb6bffd8b3b444cde702af1776a" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "71b7cedb0d0ba951ee838df274a90184491fe7b3a3b93a8478b9f464664d7245" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
