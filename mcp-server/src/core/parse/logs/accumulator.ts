@@ -514,6 +514,12 @@ export class LogAccumulator {
     this.entryT = undefined;
     this.lastLazyLine = text;
     this.lastLazyDateAt = h.dateAt;
+    this.openEntry();
+    return true;
+  }
+
+  /** A headed line starts an entry: what the lines under it may continue. */
+  private openEntry(): void {
     this.entryOpen = true;
     this.entryBare = false;
     this.entryKinds = 0;
@@ -521,7 +527,6 @@ export class LogAccumulator {
     this.entryOomWhat = null;
     this.entryConfigOther = false;
     this.entryDup = false;
-    return true;
   }
 
   private line(raw: string): void {
@@ -587,13 +592,7 @@ export class LogAccumulator {
       this.entryDateAt = -1;
       this.entryT = this.lineTime(h.t, h.basis, h.hasZone);
     }
-    this.entryOpen = true;
-    this.entryBare = false;
-    this.entryKinds = 0;
-    this.entryIsStatus = false;
-    this.entryOomWhat = null;
-    this.entryConfigOther = false;
-    this.entryDup = false;
+    this.openEntry();
 
     const fromStatusLogger = h.fileStart >= 0 && s.charCodeAt(h.fileStart) === 83 && s.startsWith('StatusLogger', h.fileStart);
     if (this.statusMode !== 0 && !fromStatusLogger) this.closeSnapshot();
