@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "0136729613029117def8502ca758275db93750515227564533ba88bf818edb5d" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "a0fb80c65c69aa5c6428097d0226915d69e0416db7676b68c9dfd15be62dacb6" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "049da15556b47edc2980922a21ee2e5c0b829eb6bffd8b3b444cde702af1776a" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "71b7cedb0d0ba951ee838df274a90184491fe7b3a3b93a8478b9f464664d7245" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "6a133e17535bc729ff783719313dccbbbbd5ed8ece0764b3467a5a1d22385e95" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "402479195c79141de26ef3a290c0b325563111eca9eceff143b49be220c10531" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "7813588f6af19d4a911bd9a7db925465c4396f5ee253b3e5346d9df99d649df5" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "5d3fbb2e2a08053ba68121792d696ffbc5b96000a999bfc68b0d53d37fedadfd" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
