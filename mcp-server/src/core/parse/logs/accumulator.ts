@@ -506,16 +506,24 @@ export class LogAccumulator {
     this.formatCounts[FORMAT_CASSANDRA] = this.formatCounts[FORMAT_CASSANDRA]! + 1;
     this.levelCounts[level] = this.levelCounts[level]! + 1;
     this.familyCounts[FAMILY_CASSANDRA] = this.familyCounts[FAMILY_CASSANDRA]! + 1;
-    this.recentLines[this.recentPos] = text;
-    this.recentDateAt[this.recentPos] = h.dateAt;
-    this.recentPos = (this.recentPos + 1) % RECENT;
-    this.entryLine = text;
-    this.entryDateAt = h.dateAt;
-    this.entryT = undefined;
+    this.datedEntry(text, h.dateAt);
     this.lastLazyLine = text;
     this.lastLazyDateAt = h.dateAt;
     this.openEntry();
     return true;
+  }
+
+  /**
+   * A timestamped line (or the chunk holding it, with the date's offset) becomes the entry and joins the recent lines;
+   * its date is kept unread: only an event or a local pause reads it back.
+   */
+  private datedEntry(text: string, dateAt: number): void {
+    this.recentLines[this.recentPos] = text;
+    this.recentDateAt[this.recentPos] = dateAt;
+    this.recentPos = (this.recentPos + 1) % RECENT;
+    this.entryLine = text;
+    this.entryDateAt = dateAt;
+    this.entryT = undefined;
   }
 
   /** A headed line starts an entry: what the lines under it may continue. */
@@ -575,13 +583,7 @@ export class LogAccumulator {
       this.dseHints++;
 
     if (h.dateAt >= 0) {
-      // kept unread: only a local pause reads them back
-      this.recentLines[this.recentPos] = s;
-      this.recentDateAt[this.recentPos] = h.dateAt;
-      this.recentPos = (this.recentPos + 1) % RECENT;
-      this.entryLine = s;
-      this.entryDateAt = h.dateAt;
-      this.entryT = undefined;
+      this.datedEntry(s, h.dateAt);
       // the first timestamped line fixes the basis; the last one closes the span (read in end())
       if (this.basis === 'none') this.entryTime();
       else {
