@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "6a133e17535bc729ff783719313dccbbbbd5ed8ece0764b3467a5a1d22385e95" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "402479195c79141de26ef3a290c0b325563111eca9eceff143b49be220c10531" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "7813588f6af19d4a911bd9a7db925465c4396f5ee253b3e5346d9df99d649df5" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "5d3fbb2e2a08053ba68121792d696ffbc5b96000a999bfc68b0d53d37fedadfd" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "85d378648b71789a57120b735215f8d7c3d8cd79301d843a3d5a2bb35d009c67" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "5ca6eb19dfe0ae6165e3e5c8feb1c079b657ec6c8b626268f026457373b1ab3e" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "f22e132529b6fc0209ae7b8230643cb6f8c2730ba9f533cb7ac872d9497edd30" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "02544de7576ed7d7f66574d423573190be285a61c98a755235bc01204906d1d8" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
