@@ -5,7 +5,7 @@
  */
 import { OpError } from '../core/errors.js';
 import { analyseMetrics, levelFindings, type MetricsAnalysis, type SignalData } from '../core/metrics/analyse.js';
-import { describeExpr, exprMetrics, scrapeSeries, scrapeSeriesByTable, type Scrape } from '../core/metrics/scrape-eval.js';
+import { describeExpr, exprMetrics, RATIO_BOUNDS, scrapeSeries, scrapeSeriesByTable, type Scrape } from '../core/metrics/scrape-eval.js';
 import { SIGNALS, expectedNamings, exportersPresent, nodeOfInstance, type Exporter, type SignalId, type SignalSpec } from '../core/metrics/signals.js';
 import type { Series } from '../core/metrics/series.js';
 import { parseDuration, type MetricsWindow } from '../core/metrics/window.js';
@@ -201,7 +201,7 @@ export async function runScrape(input: ScrapeInput, deps: ScrapeDeps = {}): Prom
 
 /** A node's series for one signal: one, or one per table for a per-table signal (labelled as Prometheus would). */
 function seriesOf(spec: SignalSpec, scrapes: Scrape[], instance: string): Series[] {
-  if (!spec.table) return [{ labels: { instance }, points: scrapeSeries(spec.scrape!, scrapes) }];
+  if (!spec.table) return [{ labels: { instance }, points: scrapeSeries(spec.scrape!, scrapes, spec.unit === 'ratio' ? RATIO_BOUNDS : undefined) }];
   const labels = spec.table;
   return [...scrapeSeriesByTable(spec.scrape!, scrapes, labels).values()].map((t) => ({
     labels: { instance, [labels.keyspace]: t.keyspace, [labels.table]: t.table },

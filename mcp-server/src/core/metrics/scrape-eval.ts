@@ -181,17 +181,24 @@ export function needsTwoScrapes(e: ScrapeExpr): boolean {
  * A node's series for one signal from its scrapes in time order: one point per interval for counters (at the
  * later scrape's time), one per scrape for gauges.
  */
-export function scrapeSeries(e: ScrapeExpr, scrapes: Scrape[]): [number, number][] {
+export function scrapeSeries(e: ScrapeExpr, scrapes: Scrape[], bounds?: readonly [number, number]): [number, number][] {
   const points: [number, number][] = [];
   const counters = needsTwoScrapes(e);
   for (let i = counters ? 1 : 0; i < scrapes.length; i++) {
     const cur = scrapes[i]!;
     const prev = scrapes[Math.max(0, i - 1)]!;
     const v = evalScrapeExpr(e, prev, cur);
-    if (v !== null && Number.isFinite(v)) points.push([cur.at, v]);
+    if (v !== null && Number.isFinite(v)) points.push([cur.at, bounds ? Math.min(bounds[1], Math.max(bounds[0], v)) : v]);
   }
   return points;
 }
+
+/**
+ * A share of time (CPU busy, iowait, disk busy) lies in [0, 1], but the counters are read a moment apart from the
+ * scrape's own time: idle can advance by a little more than the interval (CI saw CPU busy −0.1 %), and Linux's
+ * iowait counter may even step back. Such shares are clamped to what they physically are.
+ */
+export const RATIO_BOUNDS: readonly [number, number] = [0, 1];
 
 /**
  * A per-table signal's series from a node's scrapes: the samples are split by the two labels naming the table
