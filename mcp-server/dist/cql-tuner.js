@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "85d378648b71789a57120b735215f8d7c3d8cd79301d843a3d5a2bb35d009c67" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "5ca6eb19dfe0ae6165e3e5c8feb1c079b657ec6c8b626268f026457373b1ab3e" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "f22e132529b6fc0209ae7b8230643cb6f8c2730ba9f533cb7ac872d9497edd30" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "02544de7576ed7d7f66574d423573190be285a61c98a755235bc01204906d1d8" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "f0eae242d5753592d6f86f3b32db738f943cc89cc1f4d280d03d02e2938fa340" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "5ca6eb19dfe0ae6165e3e5c8feb1c079b657ec6c8b626268f026457373b1ab3e" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "f22e132529b6fc0209ae7b8230643cb6f8c2730ba9f533cb7ac872d9497edd30" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "02544de7576ed7d7f66574d423573190be285a61c98a755235bc01204906d1d8" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
