@@ -187,4 +187,29 @@ describe('describecluster UNREACHABLE (bitnami/charts#1400: three of six nodes d
     // every node answering: no finding
     expect(interpretText(text.replace(/\n\n\s+UNREACHABLE.*$/, '')).findings).toEqual([]);
   });
+
+  it('a node that status already shows down is not reported a second time (the lab node-down scenario)', async () => {
+    const { runRules } = await import('../../mcp-server/src/core/rules/index.js');
+    const { nodeEvidence } = await import('../../mcp-server/src/core/diagnosis/evidence.js');
+    const { parseStatus } = await import('../../mcp-server/src/core/parse/nodetool/index.js');
+    const dc = parseDescribecluster(text.replace('[10.0.0.4, 10.0.0.5, 10.0.0.6]', '[10.0.0.4:7000]'));
+    const st = parseStatus(
+      [
+        'Datacenter: dc1',
+        '===============',
+        'Status=Up/Down',
+        '|/ State=Normal/Leaving/Joining/Moving',
+        '--  Address   Load       Tokens  Owns (effective)  Host ID                               Rack',
+        'UN  10.0.0.1  1.1 GiB    16      75.0%             11111111-1111-1111-1111-111111111111  rack1',
+        'DN  10.0.0.4  1.1 GiB    16      75.0%             44444444-4444-4444-4444-444444444444  rack1',
+      ].join('\n'),
+    );
+    if (!dc.ok || !st.ok) throw new Error('parse');
+    const ids = runRules({
+      origin: 'test',
+      nodes: [nodeEvidence('10.0.0.1', true, { facts: {}, nodetool: { describecluster: dc.value, status: st.value } })],
+    }).findings.map((f) => f.id);
+    expect(ids).toContain('topology.node-down');
+    expect(ids).not.toContain('topology.schema-unreachable');
+  });
 });

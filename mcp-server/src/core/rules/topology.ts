@@ -153,15 +153,20 @@ export const topologyRule: Rule = {
 
     // describecluster's UNREACHABLE group: nodes that did not answer this node's schema check (StorageProxy
     // describeSchemaVersions), i.e. down or cut off from where the command ran
-    if (dc?.unreachable.length) {
-      const n = dc.unreachable.length;
+    // a node status or ring already shows down (or that did not answer the sweep) is not reported twice
+    const hostOf = (e: string) => /^\/?(\d+\.\d+\.\d+\.\d+)(?::\d+)?$/.exec(e)?.[1] ?? /^\[(.+)\]:\d+$/.exec(e)?.[1] ?? e;
+    const knownDown = new Set([...bad].filter(([, e]) => e.code.startsWith('D')).map(([a]) => hostOf(a)));
+    for (const x of input.nodes) if (!x.reachable) knownDown.add(hostOf(x.node));
+    const unreachable = (dc?.unreachable ?? []).filter((e) => !knownDown.has(hostOf(e)));
+    if (dc && unreachable.length) {
+      const n = unreachable.length;
       const answered = groups.reduce((a, g) => a + g.nodes.length, 0);
       findings.push({
         id: 'topology.schema-unreachable',
         severity: 'critical',
         title: `${n} node(s) did not answer the schema check${answered ? ` (${answered} did)` : ''}: UNREACHABLE in nodetool describecluster`,
         evidence: [
-          `UNREACHABLE: ${dc.unreachable.slice(0, 20).join(', ')}${n > 20 ? `, … (${n} in all)` : ''}`,
+          `UNREACHABLE: ${unreachable.slice(0, 20).join(', ')}${n > 20 ? `, … (${n} in all)` : ''}`,
           ...groups.map((g) => `schema ${g.version}: ${g.nodes.join(', ')}`),
         ],
         recommendation:
