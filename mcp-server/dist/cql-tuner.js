@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "f0eae242d5753592d6f86f3b32db738f943cc89cc1f4d280d03d02e2938fa340" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "5ca6eb19dfe0ae6165e3e5c8feb1c079b657ec6c8b626268f026457373b1ab3e" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "f22e132529b6fc0209ae7b8230643cb6f8c2730ba9f533cb7ac872d9497edd30" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "02544de7576ed7d7f66574d423573190be285a61c98a755235bc01204906d1d8" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "a642f2f91877f655c67f2bb641b8dd50574faaf55d3109aef2cffb6167f6da27" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "c05d936517907f5559154bc38f2fe5ca79ee2959de6ef862d1a31ee16abd393f" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "dfae3b78c6e0f825255fda12eefc80ac28ff26d595e62a3f57759a36f52a002a" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "75f011757ca688a9d2f4d3ce2ff59cea6e59dc62ea29ac326f3f43ff52132764" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
