@@ -2,6 +2,7 @@
  * Configuration audit rules on real files: the corpus's three config samples (labels in SOURCES.tsv), the
  * lab's own generated cassandra.yaml and JVM flags, a half-migrated 4.1 yaml and a G1 options file.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../mcp-server/src/core/findings.js';
 import { parseCassandraYaml, parseJvmOptions } from '../../mcp-server/src/core/parse/config/index.js';
@@ -141,6 +142,51 @@ describe('JVM rules — corpus samples', () => {
     // The same flags on JDK 17 (a Cassandra 5.0 host): CMS is gone and the flags are unrecognized options, so the
     // JVM does not start. This asserted 'warning' ("runs G1") before issue #17; checked on OpenJDK 17.0.15.
     expect(byId(jvmAudit(corpus('config/cassandra2117_java_cmdline_cms_2g_heap.txt'), { jdk: 17 }), 'config.jvm.cms')?.severity).toBe('critical');
+  });
+});
+
+describe('JVM rules — lines the start script skips (k8ssandra/k8ssandra#1353)', () => {
+  // The top of a jvm-server.options a Helm chart generated: CMS values rendered as bare lines (real-world corpus).
+  const PASTE = readFileSync(new URL('../fixtures/real-world/jvm_cms-values-under-wrong-key-garbage-cut_k8ssandra1353.txt', import.meta.url), 'utf8');
+
+  it('names each bare value with its line, and does not claim the heap is unset on a three-line fragment', () => {
+    const o = jvmAudit(PASTE);
+    const s = byId(o, 'config.jvm.stray-line')!;
+    expect(s.severity).toBe('warning');
+    expect(s.title).toMatch(/^2 lines .* not a JVM option/);
+    expect(s.evidence).toEqual([expect.stringMatching(/line 1: "66" \(a bare value\)/), expect.stringMatching(/line 2: "15000" \(a bare value\)/)]);
+    expect(byId(o, 'config.jvm.heap-unset')).toBeUndefined();
+  });
+
+  it('a flag that lost its dash is named too; prompts, file names and prose are not', () => {
+    const text = [
+      '$ cat conf/jvm-server.options',
+      'jvm-server.options',
+      '# heap',
+      'XX:+UseG1GC',
+      'Xmx8G',
+      '-Xms8G',
+      'Default settings follow',
+      'Dcassandra.ring_delay_ms=30000',
+    ].join('\n');
+    const j = ok(parseJvmOptions(text));
+    expect(j.strayLines.map((l) => [l.line, l.text])).toEqual([
+      [4, 'XX:+UseG1GC'],
+      [5, 'Xmx8G'],
+      [8, 'Dcassandra.ring_delay_ms=30000'],
+    ]);
+    expect(byId(jvmRules(j), 'config.jvm.stray-line')?.evidence[0]).toMatch(/line 4: "XX:\+UseG1GC" \(a flag without its leading "-"\)/);
+  });
+
+  it('a java command line or a ps row has no stray lines: only one-flag-per-line files are judged', () => {
+    const j = ok(parseJvmOptions('java -Xms4G -Xmx4G -XX:+UseG1GC org.apache.cassandra.service.CassandraDaemon\n15000\n'));
+    expect(j.format).toBe('command-line');
+    expect(j.strayLines).toEqual([]);
+  });
+
+  it('a whole file without -Xmx still gets heap-unset (comments mark it whole)', () => {
+    expect(byId(jvmAudit('# jvm-server.options\n-ea\n-XX:+UseG1GC\n'), 'config.jvm.heap-unset')).toBeDefined();
+    expect(byId(jvmAudit('-ea\n-XX:+UseG1GC\n'), 'config.jvm.heap-unset')).toBeUndefined();
   });
 });
 

@@ -95,6 +95,36 @@ describe('vmstat parser', () => {
     expect(v.timestamped).toBe(true);
     expect(v.rows[1]).toMatchObject({ time: '2024-01-01 10:00:01', swapInPerS: 12, sinceBoot: false });
   });
+
+  it('reads rows pasted above a cut header with the default columns (scylladb/scylladb#632), and says so', () => {
+    const v = ok<Vmstat>(parseVmstat(fx('../real-world/vmstat_nvme-discard-writes-drop-to-zero-cut_scylla632.txt')));
+    expect(v.columns).toEqual(['r', 'b', 'swpd', 'free', 'buff', 'cache', 'si', 'so', 'bi', 'bo', 'in', 'cs', 'us', 'sy', 'id', 'wa', 'st']);
+    expect(v.rows).toHaveLength(14);
+    expect(v.rows.every((r) => !r.sinceBoot)).toBe(true);
+    expect(v.rows[0]).toMatchObject({ line: 1, running: 4, blocked: 0, blocksOutPerS: 323494 });
+    expect(v.rows[13]).toMatchObject({ line: 14, running: 3, blocked: 1, blocksOutPerS: 0 });
+    const r = parseVmstat(fx('../real-world/vmstat_nvme-discard-writes-drop-to-zero-cut_scylla632.txt'));
+    expect(r.ok && r.warnings.join()).toMatch(/no complete column header: the 14 rows were read with vmstat's default columns/);
+  });
+
+  it('rows above a full header take that header; numbers alone without any vmstat line are not vmstat', () => {
+    const rows = [
+      ' 1  0      0 1000 2000 3000    0    0     1     2   10   20  1  1 98  0  0',
+      ' 2  1      0 1000 2000 3000    0    0     5     0   10   20  1  1 90  8  0',
+    ];
+    const full = ' r  b   swpd   free  inact active   si   so    bi    bo   in   cs us sy id wa st';
+    const v = ok<Vmstat>(parseVmstat([...rows, full, rows[0]!].join('\n')));
+    expect(ok<Vmstat>(parseVmstat([...rows, full].join('\n'))).rows).toHaveLength(2); // the header last
+    expect(v.rows.map((r) => [r.line, r.sinceBoot, r.values.inact ?? null])).toEqual([
+      [1, false, 2000],
+      [2, false, 2000],
+      [4, true, 2000],
+    ]);
+    expect(parseVmstat(rows.join('\n')).ok).toBe(false);
+    // a cut header in -a layout names inact/active
+    const cut = ok<Vmstat>(parseVmstat([...rows, 'procs -----------memory---------- ---swap--', ' r  b   swpd   free  inact ac'].join('\n')));
+    expect(cut.columns.slice(4, 6)).toEqual(['inact', 'active']);
+  });
 });
 
 describe('sar and mpstat parsers', () => {

@@ -174,3 +174,37 @@ describe('real-world pastes of the tuned split that only cleaning makes readable
     });
   }
 });
+
+describe('fabric output of one command on several hosts (cstar_perf#120)', () => {
+  const text = readFileSync(join(FIXTURES_DIR, 'real-world', 'compactionstats_fab-prefixed-pending-29-hints-70gb-cut_cstarperf120.txt'), 'utf8');
+
+  it('regroups the "[host] out:" lines per host, keeps original line numbers and the command run', () => {
+    const { parts } = splitPaste(text);
+    const hosts = parts.filter((p) => p.host !== null);
+    expect(hosts.map((p) => [p.host, p.from, p.command?.endsWith('nodetool compactionstats')])).toEqual([
+      ['blade-11-4a', 8, true],
+      ['blade-11-3a', 16, true],
+    ]);
+    expect(hosts[0]!.text.split('\n')[0]).toBe('pending tasks: 29');
+    expect(hosts[0]!.lineMap.slice(0, 2)).toEqual([8, 9]);
+    // the cut tail of an earlier host's output, with no prefix, is a part of its own
+    expect(parts[0]).toMatchObject({ host: null, from: 1, to: 1 });
+  });
+
+  it('reads each host as its own compactionstats and names the host in its findings', () => {
+    const r = interpretText(text);
+    expect(r.kind).toBe('nodetool.compactionstats');
+    expect(r.findings.filter((f) => f.id === 'compaction.pending').map((f) => [f.node, f.title])).toEqual(
+      expect.arrayContaining([['blade-11-4a', expect.stringMatching(/^29 pending compactions on blade-11-4a/)]]),
+    );
+  });
+
+  it('one prefixed line is not a fabric run; interleaved hosts are still separated', () => {
+    expect(splitPaste('[web1] out: hello\nplain text').parts.every((p) => p.host === null)).toBe(true);
+    const mixed = ['[a] out: line a1', '[b] out: line b1', '[a] out: line a2', '[b] out: line b2'].join('\n');
+    expect(splitPaste(mixed).parts.map((p) => [p.host, p.text, p.lineMap])).toEqual([
+      ['a', 'line a1\nline a2', [1, 3]],
+      ['b', 'line b1\nline b2', [2, 4]],
+    ]);
+  });
+});

@@ -236,3 +236,33 @@ describe('nodetool status: a hostile paste of one masked address on 50,000 rows'
     expect(ms).toBeLessThan(3000);
   });
 });
+
+describe('every node DN but the one that ran nodetool (scylladb/scylladb#2015)', () => {
+  const text = rw('status_prompt-eight-dn-seen-from-sick-node_scylla2015.txt');
+
+  it('points at the observer first and marks the eight DN rows unconfirmed', () => {
+    const r = interpretText(text);
+    const iso = r.findings.filter((f) => f.id === 'topology.observer-isolated');
+    expect(iso).toHaveLength(1);
+    expect(iso[0]!.severity).toBe('critical');
+    expect(iso[0]!.title).toMatch(/^Only 10\.14\.101\.6 is up .* the other 8 of 9 nodes are DN/);
+    const down = r.findings.filter((f) => f.id === 'topology.node-down');
+    expect(down).toHaveLength(8);
+    expect(down.every((f) => f.severity === 'warning' && f.title.endsWith(', unconfirmed'))).toBe(true);
+    expect(r.findings.filter((f) => f.severity === 'critical').map((f) => f.id)).toEqual(['topology.observer-isolated']);
+  });
+
+  it('one node down of three, or two views that disagree, keep node-down critical', () => {
+    const three = [
+      '--  Address    Load       Tokens  Owns    Host ID                               Rack',
+      'UN  10.0.0.1   1.1 GiB    16      ?       11111111-1111-1111-1111-111111111111  r1',
+      'DN  10.0.0.2   1.2 GiB    16      ?       22222222-2222-2222-2222-222222222222  r1',
+      'DN  10.0.0.3   1.0 GiB    16      ?       33333333-3333-3333-3333-333333333333  r1',
+    ].join('\n');
+    const r = interpretText(three);
+    expect(r.findings.some((f) => f.id === 'topology.observer-isolated')).toBe(false); // 3 nodes: two crashes are as likely
+    expect(r.findings.filter((f) => f.id === 'topology.node-down').map((f) => f.severity)).toEqual(['critical', 'critical']);
+    const four = `${three}\nUN  10.0.0.4   1.0 GiB    16      ?       44444444-4444-4444-4444-444444444444  r1`;
+    expect(interpretText(four).findings.some((f) => f.id === 'topology.observer-isolated')).toBe(false); // two nodes up
+  });
+});

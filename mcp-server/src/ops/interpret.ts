@@ -100,7 +100,7 @@ export function interpretText(text: string): InterpretReport {
 }
 
 function interpretPart(p: PastePart): InterpretPartReport {
-  const r = interpretOne(p.text, p.lineMap);
+  const r = interpretOne(p.text, p.lineMap, p.host ?? PASTED_NODE);
   const { supported: _unused, ...rest } = r;
   return { ...rest, command: p.command, heading: p.heading, lines: { from: p.from, to: p.to } };
 }
@@ -149,7 +149,7 @@ function mergeChecked(all: RulesResult['outcomes']): RulesResult['outcomes'] {
 }
 
 /** One output. lineMap: the original line of each line of text, when text is a part of a paste. */
-function interpretOne(text: string, lineMap?: readonly number[]): InterpretReport {
+function interpretOne(text: string, lineMap?: readonly number[], node: string = PASTED_NODE): InterpretReport {
   const d = detect(text);
   if (!d.ok) {
     const failure = explainPastedError(text);
@@ -175,7 +175,7 @@ function interpretOne(text: string, lineMap?: readonly number[]): InterpretRepor
   const judge = judgeOf(d.kind);
   if (judge?.by === 'log-rules') {
     const logs = d.parsed.value as LogFacts;
-    const result = runRules({ origin: 'pasted log', nodes: [{ ...nodeEvidence(PASTED_NODE, true, { facts: {}, nodetool: {} }), logs }] });
+    const result = runRules({ origin: 'pasted log', nodes: [{ ...nodeEvidence(node, true, { facts: {}, nodetool: {} }), logs }] });
     // the settings the node logged at start, judged like a cassandra.yaml
     const config = logNodeConfigurationOutcomes(logs);
     findings = config.length ? worstFirst([...result.findings, ...config.flatMap((o) => o.findings)]) : result.findings;
@@ -186,7 +186,7 @@ function interpretOne(text: string, lineMap?: readonly number[]): InterpretRepor
     checked = outcomes.map(checkedRow);
   } else if (judge?.by === 'node-rules' && name) {
     const r = nodeFactsFromRaw([{ name, text: readText }]);
-    const result = runRules({ origin: `pasted ${d.kind}`, nodes: [nodeEvidence(PASTED_NODE, true, r)] });
+    const result = runRules({ origin: `pasted ${d.kind}`, nodes: [nodeEvidence(node, true, r)] });
     findings = result.findings;
     checked = result.outcomes;
   }

@@ -3350,6 +3350,41 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   },
   // knowledge/config-jvm.yaml
   {
+    "id": "config.jvm.options-file-lines",
+    "statement": "Cassandra's start script takes from jvm*.options only the lines that start with \"-\" (grep \"^-\"): a bare value or a flag without its dash is skipped silently, and what it was meant to set is not in effect.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/jvm-server.options header (\"lines that do not start with '-' will be ignored\")",
+        "url": "https://github.com/apache/cassandra/blob/054dc8cff3e79659a2f64ea228075274fbbc590f/conf/jvm-server.options",
+        "ref": "apache/cassandra conf/jvm-server.options"
+      },
+      {
+        "title": "apache/cassandra bin/cassandra.in.sh (reads jvm-server.options and jvm11/jvm17-server.options with grep \"^-\")",
+        "url": "https://github.com/apache/cassandra/blob/020d2fca78508d21fa2034e93ac68545467b6baa/bin/cassandra.in.sh",
+        "ref": "apache/cassandra bin/cassandra.in.sh"
+      },
+      {
+        "title": "k8ssandra/k8ssandra#1353 — CMS chart values rendered as bare lines (66, 15000) in jvm-server.options",
+        "url": "https://github.com/k8ssandra/k8ssandra/issues/1353"
+      }
+    ],
+    "rationale": "The loop `for opt in \\`grep \"^-\" $JVM_OPTS_FILE\\` \\`grep \"^-\" $JVM_DEP_OPTS_FILE\\`` appends only dash lines to JVM_OPTS, so nothing fails at start: the node runs with the defaults the stray lines were meant to change. Templates produce such lines when a value is placed under the wrong key.",
+    "tags": [
+      "jvm-options"
+    ],
+    "verified": {
+      "source": "https://github.com/apache/cassandra/blob/054dc8cff3e79659a2f64ea228075274fbbc590f/conf/jvm-server.options#header (4.0 file, jvm8/jvm11 era: \"lines that do not start with '-' will be ignored\") + https://github.com/apache/cassandra/blob/020d2fca78508d21fa2034e93ac68545467b6baa/bin/cassandra.in.sh#jvm-options (5.0, Java 11/17: for opt in `grep \"^-\" $JVM_OPTS_FILE` `grep \"^-\" $JVM_DEP_OPTS_FILE`); pinned commits, not release tags",
+      "checked": "2026-11-30"
+    }
+  },
+  // knowledge/config-jvm.yaml
+  {
     "id": "config.jvm.xms-equals-xmx",
     "statement": "Set -Xms equal to -Xmx for a database: a growing heap resizes under load (full collections on the way), and memory the host seemed to have free is claimed later.",
     "appliesTo": [
@@ -16321,6 +16356,7 @@ export type KnowledgeId =
   | "config.jvm.jdk8-gc-log-flags-removed"
   | "config.jvm.max-gc-pause-millis"
   | "config.jvm.numa"
+  | "config.jvm.options-file-lines"
   | "config.jvm.xms-equals-xmx"
   | "config.jvm.zgc-production"
   | "config.native-transport-max-threads"

@@ -407,26 +407,46 @@ export function jvmRules(j: JvmOptions, ctx: ConfigContext = {}): KindRuleOutcom
   const h = j.heap;
   const xmx = h.xmxBytes;
 
-  // Heap pinned or not.
+  // Lines the start script skips: whatever they were meant to set is not in effect.
+  if (j.strayLines.length > 0) {
+    const n = j.strayLines.length;
+    findings.push({
+      id: 'config.jvm.stray-line',
+      severity: 'warning',
+      title: `${n} line${n === 1 ? '' : 's'} of the options file ${n === 1 ? 'is' : 'are'} not a JVM option: the start script skips ${n === 1 ? 'it' : 'them'}`,
+      evidence: j.strayLines
+        .slice(0, 8)
+        .map((l) => `${src} line ${l.line}: ${JSON.stringify(l.text)}${/^\d/.test(l.text) ? ' (a bare value)' : ' (a flag without its leading "-")'}`),
+      recommendation:
+        'Cassandra reads only the lines of jvm*.options that start with "-", so these set nothing. Write each as the flag it was meant to be (e.g. -XX:CMSInitiatingOccupancyFraction=75, -Xmx8G) or delete it; when a chart or template wrote the file, check the key its values sit under.',
+      knowledgeIds: ['config.jvm.options-file-lines'],
+      confidence: 'high',
+    });
+  }
+
+  // Heap pinned or not. A few option lines pasted without the file's comments are a fragment: the heap may be set
+  // in the part not shown (or in another of the jvm*.options files), so its absence says nothing.
+  const fragment = j.format === 'options-file' && j.commentLines === 0 && j.flags.length < 5;
   if (xmx === null) {
     const commented = h.xmxCommented ?? h.xmsCommented;
     const ram = ctx.hostRamBytes;
     const auto = ram ? Math.max(Math.min(ram / 2, 1024 * MIB), Math.min(ram / 4, 8192 * MIB)) : null;
-    findings.push({
-      id: 'config.jvm.heap-unset',
-      severity: 'warning',
-      title: 'Heap size not set: the start script sizes it from RAM',
-      evidence: [
-        `${src}: no active -Xmx/-Xms${commented ? ` (commented out: -Xmx${commented})` : ''}${j.format === 'env-sh' ? ' and no MAX_HEAP_SIZE' : ''}`,
-        auto
-          ? `auto-sizing on ${fmtGiB(ram!)} RAM: ${fmtSize(auto)} (max(min(½ RAM, 1 GiB), min(¼ RAM, 8 GiB)))`
-          : 'auto-sizing: ¼ of RAM capped at 8 GiB (host RAM not given)',
-      ],
-      recommendation:
-        'Pin the heap: -Xms equal to -Xmx (e.g. 8 GiB for CMS, 16–31 GiB for G1 on hosts with 64 GiB or more), so the heap does not change with the machine and is not silently small.',
-      knowledgeIds: ['jvm.heap.default-size', 'config.jvm.xms-equals-xmx'],
-      confidence: 'high',
-    });
+    if (!fragment)
+      findings.push({
+        id: 'config.jvm.heap-unset',
+        severity: 'warning',
+        title: 'Heap size not set: the start script sizes it from RAM',
+        evidence: [
+          `${src}: no active -Xmx/-Xms${commented ? ` (commented out: -Xmx${commented})` : ''}${j.format === 'env-sh' ? ' and no MAX_HEAP_SIZE' : ''}`,
+          auto
+            ? `auto-sizing on ${fmtGiB(ram!)} RAM: ${fmtSize(auto)} (max(min(½ RAM, 1 GiB), min(¼ RAM, 8 GiB)))`
+            : 'auto-sizing: ¼ of RAM capped at 8 GiB (host RAM not given)',
+        ],
+        recommendation:
+          'Pin the heap: -Xms equal to -Xmx (e.g. 8 GiB for CMS, 16–31 GiB for G1 on hosts with 64 GiB or more), so the heap does not change with the machine and is not silently small.',
+        knowledgeIds: ['jvm.heap.default-size', 'config.jvm.xms-equals-xmx'],
+        confidence: 'high',
+      });
   } else {
     const gib = xmx / GIB;
     const small = grade(PACK, gib, 'config.jvm.heap-small');

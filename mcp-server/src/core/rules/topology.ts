@@ -6,6 +6,8 @@ import { finding, outcome, pushFinding, skipped, type Rule } from './rule.js';
 const STATE_WORD: Record<string, string> = { N: 'normal', L: 'leaving', J: 'joining', M: 'moving' };
 /** Per-node evidence lines kept in one finding: enough for any real DC, bounded for a hostile 100k-row paste. */
 const EVIDENCE_NODES = 200;
+/** Fewest nodes in a status for "one up, all others down" to point at the observer rather than at the others. */
+const ISOLATED_MIN_NODES = 4;
 
 /**
  * Topology: nodes down or in transition (as one node's `nodetool status` or gossip sees them), nodes that
@@ -60,6 +62,31 @@ export const topologyRule: Rule = {
         confidence: 'high',
       });
     }
+    // One node up and every other node down, in one observer's status: a node always sees itself up, so that node is
+    // the observer, and one node cut off from the rest is likelier than all the others failing together.
+    const isolated = new Map<string, { self: string; down: number; total: number }>();
+    for (const v of statusViews) {
+      const rows = v.nodetool.status!.nodes;
+      const up = rows.filter((r) => r.code.startsWith('U'));
+      if (rows.length >= ISOLATED_MIN_NODES && up.length === 1 && rows.every((r) => r === up[0] || r.code.startsWith('D'))) {
+        isolated.set(v.node, { self: up[0]!.address, down: rows.length - 1, total: rows.length });
+      }
+    }
+    for (const [view, i] of isolated) {
+      findings.push({
+        id: 'topology.observer-isolated',
+        severity: 'critical',
+        title: `Only ${i.self} is up in the status from ${view}: the other ${i.down} of ${i.total} nodes are DN — most likely ${i.self} itself is cut off`,
+        evidence: [
+          `nodetool status from ${view}: ${i.self} UN, ${i.down} node(s) DN, none other up`,
+          `a node always shows itself UN, so ${i.self} is the node that ran nodetool: it sees no peer alive`,
+        ],
+        node: i.self,
+        recommendation: `Run \`nodetool status\` on one of the DN nodes. If it shows the others UN and ${i.self} DN, the trouble is on ${i.self} (network or firewall, a long GC, an overloaded or failing node): look there, not at the ${i.down} others. If they see each other down too, the outage is real and wide: look for what they share (a deploy, a rack, power, the network).`,
+        knowledgeIds: [],
+        confidence: 'medium',
+      });
+    }
     for (const [address, e] of bad) {
       const state = STATE_WORD[e.code[1] ?? 'N'] ?? e.code;
       if (e.code.startsWith('?')) {
@@ -77,11 +104,18 @@ export const topologyRule: Rule = {
         continue;
       }
       const down = e.code.startsWith('D');
+      // seen down only by observers that see nobody up: unconfirmed (topology.observer-isolated says why)
+      const unconfirmed = down && e.observers.every((o) => isolated.has(o));
       findings.push({
         id: down ? 'topology.node-down' : 'topology.node-transition',
-        severity: down ? 'critical' : 'warning',
-        title: `${address} is ${e.code} (${down ? 'down' : 'up'}, ${state})`,
-        evidence: [`${e.via} from ${e.observers.join(', ')}: ${address} ${e.code}`],
+        severity: down && !unconfirmed ? 'critical' : 'warning',
+        title: `${address} is ${e.code} (${down ? 'down' : 'up'}, ${state})${unconfirmed ? ', unconfirmed' : ''}`,
+        evidence: [
+          `${e.via} from ${e.observers.join(', ')}: ${address} ${e.code}`,
+          ...(unconfirmed
+            ? [`only seen from ${e.observers.map((o) => isolated.get(o)!.self).join(', ')}, which sees no other node up (topology.observer-isolated)`]
+            : []),
+        ],
         node: address,
         recommendation: down
           ? `Check the Cassandra process and network on ${address} (up/down is each observer's view: compare from another node). Hints for it pile up on the others; if it stays down longer than max_hint_window, repair after it returns.`

@@ -78,6 +78,13 @@ export interface JvmOptions {
   systemProperties: Record<string, string>;
   /** Tokens that could not be resolved (shell variables such as -Xms${MAX_HEAP_SIZE}). */
   unresolved: string[];
+  /**
+   * In a one-flag-per-line file: lines that hold a bare value ("66") or a flag without its dash ("XX:+UseG1GC"),
+   * which the start script skips (it takes only lines starting with "-"). Empty for other formats.
+   */
+  strayLines: { line: number; text: string }[];
+  /** Comment lines seen: a stock options file has many, a pasted fragment usually none. */
+  commentLines: number;
 }
 
 /** -XX:+Use…GC flag → the collector it selects (also read from a log's JVM Arguments line). */
@@ -185,6 +192,10 @@ function flagsOf(s: string, line: number, unresolved: string[]): JvmFlag[] {
   return out;
 }
 
+// One token that is a bare number, or a flag that lost its dash ("XX:+UseG1GC", "Xmx4G", "Dcassandra.x=1"): what a
+// template leaves when a value lands under the wrong key. A prompt, a file name or prose has spaces or neither shape.
+const STRAY = /^(?:\d+(?:\.\d+)?[a-zA-Z%]{0,2}|XX:[+-]?\w+(?:=\S*)?|X(?:m[sxn]|ss)\d+[kKmMgGtT]?|D\w+(?:\.[\w$-]+)+(?:=\S*)?|D\w+=\S*)$/;
+
 // cassandra-env.sh: JVM_OPTS="$JVM_OPTS -XX:+UseG1GC", MAX_HEAP_SIZE="8G", HEAP_NEWSIZE="800M"
 const SHELL_OPTS = /^(?:export\s+)?(?:JVM_OPTS|JVM_EXTRA_OPTS|JAVA_OPTS|JVM_ARGS)\s*\+?=\s*(.*)$/;
 const SHELL_HEAP = /^(?:export\s+)?(MAX_HEAP_SIZE|HEAP_NEWSIZE)\s*=\s*["']?([^"'\s#]*)["']?/;
@@ -200,6 +211,8 @@ export const parseJvmOptions = total<JvmOptions>(JVM_OPTIONS_KIND, (text) => {
   let sawOptionsLine = false;
   let sawShell = false;
   let sawCommandLine = false;
+  let commentLines = 0;
+  const strayCandidates: { line: number; text: string }[] = [];
 
   for (let i = 0; i < lines.length; i++) {
     const lineNo = i + 1;
@@ -208,6 +221,7 @@ export const parseJvmOptions = total<JvmOptions>(JVM_OPTIONS_KIND, (text) => {
     let commented = false;
     if (line.startsWith('#')) {
       commented = true;
+      commentLines++;
       line = line.replace(/^#+\s*/, '');
     }
     const target = commented ? commentedFlags : flags;
@@ -243,7 +257,7 @@ export const parseJvmOptions = total<JvmOptions>(JVM_OPTIONS_KIND, (text) => {
     if (f.length > 0) {
       sawCommandLine = true;
       pushAll(flags, f);
-    }
+    } else if (STRAY.test(line)) strayCandidates.push({ line: lineNo, text: line });
   }
 
   if (flags.length === 0 && commentedFlags.length === 0 && !env.maxHeapSize && !env.heapNewsize && !envCommented.maxHeapSize) {
@@ -251,6 +265,7 @@ export const parseJvmOptions = total<JvmOptions>(JVM_OPTIONS_KIND, (text) => {
   }
   const styles = [sawOptionsLine, sawShell, sawCommandLine].filter(Boolean).length;
   const format: JvmOptions['format'] = styles > 1 ? 'mixed' : sawShell ? 'env-sh' : sawCommandLine ? 'command-line' : 'options-file';
+  const strayLines = format === 'options-file' ? strayCandidates : [];
 
   // Last occurrence wins, as in the JVM.
   const last = (pred: (f: JvmFlag) => boolean, list = flags): JvmFlag | undefined => {
@@ -357,6 +372,8 @@ export const parseJvmOptions = total<JvmOptions>(JVM_OPTIONS_KIND, (text) => {
       heapDumpPath: xx('HeapDumpPath')?.value ?? null,
       systemProperties,
       unresolved,
+      strayLines,
+      commentLines,
     },
     warnings,
   );

@@ -55,8 +55,10 @@ const SAR_ROW_PREFIX = String.raw`(?:\d{1,2}:\d\d:\d\d(?:[ \t]?[AP]M)?|Average:)
 export const hostSignature: Record<HostKind, RegExp> = {
   // "avg-cpu:  %user …" or a Device header of any layout ("Device:  rrqm/s", "Device  r/s", "Device  tps").
   [IOSTAT_KIND]: /^[ \t]*avg-cpu:[ \t]+%user\b|^[ \t]*Device:?[ \t]+(?:rrqm\/s|r\/s|tps)[ \t]/m,
-  // The column line "r  b  swpd  free  buff  cache  si  so …" (-a: inact active), after an optional time column.
-  [VMSTAT_KIND]: /^[ \t]*(?:\S+[ \t]+)?r[ \t]+b[ \t]+swpd[ \t]+free[ \t]+(?:buff|inact)[ \t]+\S+[ \t]+si[ \t]+so[ \t]+bi[ \t]+bo\b/m,
+  // The column line "r  b  swpd  free  buff  cache  si  so …" (-a: inact active), after an optional time column, or
+  // the group line above it ("procs -----memory---- ---swap--") when the column line is cut.
+  [VMSTAT_KIND]:
+    /^[ \t]*(?:\S+[ \t]+)?r[ \t]+b[ \t]+swpd[ \t]+free[ \t]+(?:buff|inact)[ \t]+\S+[ \t]+si[ \t]+so[ \t]+bi[ \t]+bo\b|^[ \t]*(?:\S+[ \t]+)?procs[ \t]+-+memory-+[ \t]+-+swap-+/m,
   [MPSTAT_KIND]: new RegExp(String.raw`^[ \t]*${SAR_ROW_PREFIX}CPU[ \t]+%usr[ \t]+%nice[ \t]+%sys[ \t]+%iowait[ \t]+%irq[ \t]+%soft\b`, 'm'),
   // sjk ttop: "2020-01-09T16:08:06.535+0000 Process summary" or a thread row "[000015] user=16.29% sys= 7.23% …".
   [TTOP_KIND]: /^[ \t]*\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\S*[ \t]+Process summary\b|^[ \t]*\[\d+\][ \t]+user=[ \t]*-?[\d.]+%[ \t]+sys=/m,

@@ -15,6 +15,8 @@ export interface PastePart {
   command: string | null;
   /** The heading that named the part, when one did. */
   heading: string | null;
+  /** The host whose output this is, when the paste prefixed each line with it (fabric's "[host] out: "). */
+  host: string | null;
   /** First and last original line of the part (1-based, inclusive). */
   from: number;
   to: number;
@@ -41,13 +43,21 @@ interface Open {
   prompt: PromptKind | null;
   /** Non-empty lines that are not command echoes. */
   output: number;
+  host?: string;
 }
 
 /**
  * Cheap look for anything that could separate outputs (a prompt, a fence, a heading, a label), quoted or not:
  * a text without one is one output and is not cleaned and scanned again.
  */
-const SEPARATOR_HINT = /^(?:> ?){0,8}[ \t]{0,8}(?:[$%#] |`{3}|~{3}|#{2,6} |\[?[\w.-]{1,64}@|cqlsh|\W{0,2}(?:output|result|nodetool|iostat|vmstat)\b)/im;
+const SEPARATOR_HINT =
+  /^(?:> ?){0,8}[ \t]{0,8}(?:[$%#] |`{3}|~{3}|#{2,6} |\[?[\w.-]{1,64}@|\[[\w.:-]{1,64}\] (?:out|run|sudo):|cqlsh|\W{0,2}(?:output|result|nodetool|iostat|vmstat)\b)/im;
+
+/**
+ * Fabric's per-host lines, the same command run on several nodes: "[host] run: nodetool compactionstats",
+ * "[host] out: pending tasks: 29", "[host] Executing task 'x'". The hosts' lines may interleave.
+ */
+const FABRIC = /^\[([\w.:-]{1,64})\] (out|err|run|sudo|Executing task)(?::(?: (.*))?| (.*))?$/;
 
 export function maySplit(text: string): boolean {
   return typeof text === 'string' && text.length <= MAX_SPLIT_CHARS && SEPARATOR_HINT.test(text);
@@ -57,6 +67,8 @@ export function splitPaste(text: string): SplitPaste {
   const cleaned = cleanPaste(text);
   if (typeof text !== 'string' || text.length > MAX_SPLIT_CHARS) return { cleaned, parts: [whole(cleaned)] };
   const lines = cleaned.text.split('\n');
+  const byHost = fabricParts(lines, cleaned.lineMap);
+  if (byHost) return { cleaned, parts: byHost };
   const hashIsComment = usesHashComments(lines.slice(0, 5000));
   const parts: PastePart[] = [];
   let open: Open = fresh(null, null, null);
@@ -115,9 +127,59 @@ function toPart(o: Open): PastePart {
   while (a < b && o.lines[a]!.trim() === '') a++;
   while (b > a && o.lines[b - 1]!.trim() === '') b--;
   const lineMap = o.map.slice(a, b);
-  return { text: o.lines.slice(a, b).join('\n'), lineMap, command: o.command, heading: o.heading, from: lineMap[0] ?? 0, to: lineMap[lineMap.length - 1] ?? 0 };
+  return {
+    text: o.lines.slice(a, b).join('\n'),
+    lineMap,
+    command: o.command,
+    heading: o.heading,
+    host: o.host ?? null,
+    from: lineMap[0] ?? 0,
+    to: lineMap[lineMap.length - 1] ?? 0,
+  };
 }
 
 function whole(c: Cleaned): PastePart {
-  return { text: c.text, lineMap: c.lineMap, command: null, heading: null, from: c.lineMap[0] ?? 1, to: c.lineMap[c.lineMap.length - 1] ?? 1 };
+  return { text: c.text, lineMap: c.lineMap, command: null, heading: null, host: null, from: c.lineMap[0] ?? 1, to: c.lineMap[c.lineMap.length - 1] ?? 1 };
+}
+
+/**
+ * A fabric run's output regrouped by host: one part per host (its output lines, its last command, the host as the
+ * heading), in order of first appearance; lines without a host prefix form a part of their own. Null unless at
+ * least two output lines carry a host prefix.
+ */
+function fabricParts(lines: readonly string[], lineMap: readonly number[]): PastePart[] | null {
+  let outs = 0;
+  for (let i = 0; i < lines.length && outs < 2; i++) if (lines[i]!.startsWith('[') && FABRIC.exec(lines[i]!)?.[2] === 'out') outs++;
+  if (outs < 2) return null;
+  const hosts = new Map<string, Open>();
+  const rest: Open = fresh(null, null, null);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const m = line.startsWith('[') ? FABRIC.exec(line) : null;
+    if (m === null) {
+      rest.lines.push(line);
+      rest.map.push(lineMap[i]!);
+      if (line.trim() !== '') rest.output++;
+      continue;
+    }
+    const host = m[1]!;
+    let o = hosts.get(host);
+    if (o === undefined) {
+      o = { ...fresh(null, host, null), host };
+      hosts.set(host, o);
+    }
+    const what = m[2]!;
+    const payload = m[3] ?? m[4] ?? '';
+    if (what === 'run' || what === 'sudo') o.command = payload.trim() || o.command;
+    else if (what === 'out' || what === 'err') {
+      o.lines.push(payload);
+      o.map.push(lineMap[i]!);
+      if (payload.trim() !== '') o.output++;
+    }
+  }
+  const parts: PastePart[] = [];
+  const opened = [...hosts.values()];
+  if (rest.output > 0) opened.push(rest);
+  for (const o of opened.sort((a, b) => (a.map[0] ?? 0) - (b.map[0] ?? 0))) if (o.output > 0) parts.push(toPart(o));
+  return parts.length ? parts : null;
 }
