@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "a642f2f91877f655c67f2bb641b8dd50574faaf55d3109aef2cffb6167f6da27" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "c05d936517907f5559154bc38f2fe5ca79ee2959de6ef862d1a31ee16abd393f" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "dfae3b78c6e0f825255fda12eefc80ac28ff26d595e62a3f57759a36f52a002a" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "75f011757ca688a9d2f4d3ce2ff59cea6e59dc62ea29ac326f3f43ff52132764" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "3b3a049ba045ca24f44e4fd69ee48f4a789f0f168e8796b330d41688610fe9c3" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "3bffac4cdc4b509089bd4326b41d70184db05bded205c87813379a840e364301" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "0d089d9b33be449d24ee1384f4d25fb6c10829ba557a7ad9c7a7c4dafc0eb5f2" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "55b3c9adfc6d99d5fbe6c2abf1a3e885de9a8079be3e5667f17e0f3ebe6dac6d" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
