@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "3b3a049ba045ca24f44e4fd69ee48f4a789f0f168e8796b330d41688610fe9c3" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "3bffac4cdc4b509089bd4326b41d70184db05bded205c87813379a840e364301" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "0d089d9b33be449d24ee1384f4d25fb6c10829ba557a7ad9c7a7c4dafc0eb5f2" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "55b3c9adfc6d99d5fbe6c2abf1a3e885de9a8079be3e5667f17e0f3ebe6dac6d" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "f87fb456b95a36d1471251179ae2be61fab11135ec06203b04bcd679fdee76a0" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "ff74bd46366e6c686ae48c3d42dd4ca573641beb066f811df2967ee2932cd1f7" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "f6aafda7c4c956d0cbec6622ee5e4900bd641b0c7c38a2c0da8dadf5ae8c7cc0" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "46e57f07f9175590487c459c322b44250ecfbacce169a4add386394eaf772834" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
