@@ -5,6 +5,7 @@
  * ConfigurationException as a finding that names the settings. Lines are written after the formats of the code that
  * prints them (named above each case); hosts, keys and numbers are made up unless the case says otherwise.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { detect } from '../../mcp-server/src/core/detect.js';
 import { parseLogs, type LogFacts } from '../../mcp-server/src/core/parse/logs/index.js';
@@ -203,7 +204,32 @@ describe('startup ConfigurationException', () => {
       ].join('\n'),
     );
     expect(f.configErrors.count).toBe(0);
-    expect(read('ERROR [main] 2019-06-01 10:00:00,000 StorageService.java:1 - Exception in thread main: the port is in use').configErrors.count).toBe(0);
+    // … it is a start-up that failed: the node exited (exitOrFail(3)), and the exception under the line says why
+    expect(f.startupFailures).toEqual({ count: 1, exceptions: ['java.lang.IllegalStateException: the port is in use'] });
+    const other = read('ERROR [main] 2019-06-01 10:00:00,000 StorageService.java:1 - Exception in thread main: the port is in use');
+    expect([other.configErrors.count, other.startupFailures.count]).toEqual([0, 0]);
+  });
+
+  it('a start-up that ended on an exception (Netflix/Priam#263, Cassandra 1.2) is critical and quotes the exception', () => {
+    const text = readFileSync(new URL('../fixtures/real-world/logs_cannot-replace-token_priam263.txt', import.meta.url), 'utf8');
+    const f = interpretText(text).findings.find((x) => x.id === 'log.startup-failure')!;
+    expect(f.severity).toBe('critical');
+    expect(f.title).toBe(
+      'this node stopped at startup: java.lang.UnsupportedOperationException: Cannot replace token 56713727820156410577229101240436610842 which does not exist!',
+    );
+    expect(f.evidence.join('\n')).toContain('line 3 ERROR 03:58:06,727 Exception encountered during startup');
+  });
+
+  it('a ConfigurationException logged with its stack trace is the config error alone, not a second finding', () => {
+    const text = [
+      'ERROR [main] 2019-06-01 10:00:00,000 CassandraDaemon.java:759 - Exception encountered during startup',
+      'org.apache.cassandra.exceptions.ConfigurationException: Invalid yaml. Please remove properties [start_rpc] from your cassandra.yaml',
+      '\tat org.apache.cassandra.config.YamlConfigurationLoader.loadConfig(YamlConfigurationLoader.java:120)',
+    ].join('\n');
+    const ids = interpretText(text).findings.map((x) => x.id);
+    expect(ids).toContain('log.config-error');
+    expect(ids).not.toContain('log.startup-failure');
+    expect(read(text).startupFailures.count).toBe(1); // the fact is kept; the finding defers to the specific one
   });
 
   it('"Exception encountered during startup: <message>" is a ConfigurationException that logs no stack trace', () => {
@@ -228,6 +254,7 @@ describe('startup ConfigurationException', () => {
       'Exception (java.lang.RuntimeException) encountered during startup: boom',
     ];
     expect(read(other.join('\n')).configErrors.count).toBe(0);
+    expect(read(other.join('\n')).startupFailures).toEqual({ count: 1, exceptions: ['java.lang.RuntimeException: boom'] });
   });
 });
 

@@ -266,3 +266,38 @@ describe('every node DN but the one that ran nodetool (scylladb/scylladb#2015)',
     expect(interpretText(four).findings.some((f) => f.id === 'topology.observer-isolated')).toBe(false); // two nodes up
   });
 });
+
+describe('nodetool ring of Cassandra 1.0, quoted, with its DC column and markdown bold (apache/whirr#4)', () => {
+  it('reads both rows, each with its datacenter, and the bold ownership as a number', () => {
+    const r = interpretText(rw('ring_two-node-initial-token_whirr4.txt'));
+    expect(r.kind).toBe('nodetool.ring');
+    expect(r.summary).toMatch(/^2 node\(s\) in 1 DC\(s\), 2 token row\(s\): 2 up normal/);
+    expect(r.findings.filter((f) => f.severity !== 'info')).toEqual([]);
+    const text = [
+      'Address         DC          Rack        Status State   Load            Owns    Token',
+      '10.0.0.1        dc-east     rack1       Up     Normal  13.48 KB        50.00%  1',
+      '10.0.0.2        dc-west     rack1       Down   Normal  6.67 KB         50.00%  2',
+    ].join('\n');
+    const d = detect(text);
+    expect(d.ok && d.kind).toBe('nodetool.ring');
+    const p = d.ok
+      ? (d.parsed.value as { datacenters: string[]; nodes: { address: string; datacenter: string; ownsPercent: number | null; status: string }[] })
+      : null;
+    expect(p?.datacenters).toEqual(['dc-east', 'dc-west']);
+    expect(p?.nodes.map((n) => [n.address, n.datacenter, n.ownsPercent, n.status])).toEqual([
+      ['10.0.0.1', 'dc-east', 50, 'up'],
+      ['10.0.0.2', 'dc-west', 50, 'down'],
+    ]);
+  });
+});
+
+describe('nodetool status pasted as the added lines of a diff (openebs/openebs#887)', () => {
+  it("strips the diff's '+' and reads the two UN nodes; a '+++ b/file' header is not taken for a marked line", () => {
+    const r = interpretText(rw('status_diff-readme-two-un_openebs887.txt'));
+    expect(r.kind).toBe('nodetool.status');
+    expect(r.summary).toMatch(/2 UN \(read after stripping a diff's '\+' marks\)/);
+    expect(r.findings.filter((f) => f.severity !== 'info')).toEqual([]);
+    const withHeader = `+++ b/README.md\n${rw('status_diff-readme-two-un_openebs887.txt')}`;
+    expect(interpretText(withHeader).kind).toBe('nodetool.status');
+  });
+});

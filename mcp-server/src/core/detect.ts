@@ -115,7 +115,7 @@ export const KINDS: KindSpec[] = [
     ),
   ),
   nt('status', STATUS_SIGNATURE),
-  nt('ring', /Address\s+Rack\s+Status\s+State\s+Load/),
+  nt('ring', /Address\s+(?:DC\s+)?Rack\s+Status\s+State\s+Load/),
   nt('netstats', /^[ \t]*Mode:\s*[A-Z_]+/m),
   nt('gossipinfo', /^[ \t]*(?:\S*\/[0-9a-f.:]+|\d{1,3}(?:\.\d{1,3}){3})[ \t]*$(?:\n[^\n]{0,400}){0,20}?\n[ \t]*generation:/m),
   nt('info', /Generation No\s*:/),

@@ -62,6 +62,7 @@ const WRAPPER_WORDS: Record<string, string> = {
   kibana: 'Kibana timestamp columns',
   'grep-prefix': 'grep file/line prefixes',
   'line-gutter': 'a line-number gutter',
+  'diff-added': "a diff's '+' marks",
 };
 
 export function describeCleaning(applied: readonly string[]): string {

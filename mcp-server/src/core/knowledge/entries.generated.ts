@@ -8908,6 +8908,44 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "checked": "2026-11-24"
     }
   },
+  // knowledge/logs.yaml
+  {
+    "id": "logs.startup-exception",
+    "statement": "\"Exception encountered during startup\" in system.log, with the exception on the next line (stdout prints \"Exception (<class>) encountered during startup: <message>\"), means start-up failed: CassandraDaemon logs the exception and exits with status 3, so the node stays down until its cause is fixed.",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra CassandraDaemon.java — activate() catches any start-up exception, logs it and calls exitOrFail(3, …)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0.9/src/java/org/apache/cassandra/service/CassandraDaemon.java",
+        "ref": "apache/cassandra src/java/org/apache/cassandra/service/CassandraDaemon.java"
+      },
+      {
+        "title": "Netflix/Priam#263 — a 1.2 node aborting start-up on \"Cannot replace token … which does not exist!\"",
+        "url": "https://github.com/Netflix/Priam/issues/263"
+      }
+    ],
+    "rationale": "A ConfigurationException that logs no stack trace takes the other form (\"Exception encountered during startup: <message>\", read as a refused configuration: log.config-error); every other exception, a configuration one with its stack trace included, takes this one. The exception text names the cause, so the finding quotes it.",
+    "related": [
+      "config.unknown-key-refused"
+    ],
+    "tags": [
+      "logs",
+      "startup"
+    ],
+    "verified": {
+      "source": "src/java/org/apache/cassandra/service/CassandraDaemon.java@cassandra-5.0.9 lines 748-768 (System.out.println(\"Exception (\" + class + \") encountered during startup: \" + message); logStackTrace: logger.error(\"Exception encountered during startup\", e) then exitOrFail(3, …); else logger.error(\"Exception encountered during startup: {}\", message))",
+      "checked": "2026-11-30"
+    }
+  },
   // knowledge/lwt.yaml
   {
     "id": "lwt.cas-contention-timeout.default",
@@ -16473,6 +16511,7 @@ export type KnowledgeId =
   | "logs.slow-query.log-timeout"
   | "logs.slow-query.max-time"
   | "logs.slow-query.timed-out"
+  | "logs.startup-exception"
   | "lwt.cas-contention-timeout.default"
   | "lwt.paxos-repair.default"
   | "lwt.paxos-state-purging.default"

@@ -338,6 +338,30 @@ export const logsRule: Rule = {
       if (l.localPauses.count) findings.push(localPauseFinding(n.node, l));
       const config = configErrorFinding(n.node, l, ex);
       if (config) findings.push(config);
+      // start-up ended on another exception (a refused configuration with its stack trace is log.config-error's)
+      const sf = l.startupFailures;
+      const others = sf ? sf.exceptions.filter((e) => !e.includes('ConfigurationException')) : [];
+      if (sf?.count && !(l.configErrors.count > 0 && others.length === 0)) {
+        findings.push({
+          id: 'log.startup-failure',
+          severity: 'critical',
+          title: `${n.node} stopped at startup${others.length ? `: ${others[0]!.slice(0, 160)}` : ' on an exception'}`,
+          evidence: [
+            ...others.slice(0, 3).map((e) => `${n.node}: ${e}`),
+            ...(others.length ? [] : [`${n.node}: the exception under "Exception encountered during startup" is not in this text`]),
+            ...worst(l, 'startupFailure', 2)
+              .map((e) => ex(n.node, e))
+              .filter((e): e is string => !!e),
+          ],
+          node: n.node,
+          recommendation:
+            'Cassandra exits when an exception escapes its start-up, so the node stays down until the cause is fixed. The exception names it — a token or ' +
+            'address to replace that the ring does not have (replace_address, initial_token), seeds or peers it cannot reach, a directory it cannot ' +
+            'read or write — fix that and start the node again; the lines before it in the log show the step that failed.',
+          knowledgeIds: ['logs.startup-exception'],
+          confidence: 'high',
+        });
+      }
       if (l.hints.failures || l.hints.partial) {
         findings.push({
           id: 'log.hint-failures',

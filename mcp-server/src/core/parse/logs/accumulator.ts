@@ -15,6 +15,8 @@ import {
   closeGcRecord,
   configError,
   configErrorDetail,
+  exceptionLine,
+  startupFailure,
   passesCassandraGate,
   openGcRecord,
   type ClassifyMode,
@@ -87,6 +89,7 @@ const UNITS: Record<LogEventKind, MagnitudeUnit> = {
   reactorStall: 'ms',
   scyllaTimeout: null,
   configError: null,
+  startupFailure: null,
 };
 
 const FORMATS: readonly LineFormat[] = ['cassandra', 'scylla', 'journald', 'gcUnified', 'gcJdk8', 'isoPrefix'];
@@ -301,6 +304,10 @@ export class LogAccumulator {
   private lastLazyDateAt = -1;
   private readonly th = newHeader();
   private entryKinds = 0;
+  /** The entry is a startup failure whose exception is on the next line. */
+  private entryStartupOpen = false;
+  /** The exceptions startups ended on, as printed, distinct, at most 5. */
+  private readonly startupExceptions: string[] = [];
   /** The entry's configError named nothing yet ("Invalid yaml: file:…"): the lines under it may say what. */
   private entryConfigOther = false;
   private entryIsStatus = false;
@@ -534,6 +541,7 @@ export class LogAccumulator {
     this.entryIsStatus = false;
     this.entryOomWhat = null;
     this.entryConfigOther = false;
+    this.entryStartupOpen = false;
     this.entryDup = false;
   }
 
@@ -626,7 +634,8 @@ export class LogAccumulator {
     }
     const mode: ClassifyMode = fam === FAMILY_CASSANDRA ? 'cassandra' : fam === FAMILY_GC ? 'gc' : fam === FAMILY_SCYLLA ? 'scylla' : 'any';
     // a refused cassandra.yaml is logged at ERROR, the only level worth the extra look
-    const hit = classify(s, h.msgStart, mode) ?? (h.level === LEVEL_ERROR && mode === 'cassandra' ? configError(s, h.msgStart) : null);
+    const hit =
+      classify(s, h.msgStart, mode) ?? (h.level === LEVEL_ERROR && mode === 'cassandra' ? (configError(s, h.msgStart) ?? startupFailure(s, h.msgStart)) : null);
     if (hit) {
       // the same line seen before (system.log and debug.log of one node read together) is one event
       if (h.dateAt >= 0 && this.repeatsEarlier(s)) this.skipDuplicate();
@@ -657,6 +666,10 @@ export class LogAccumulator {
    * A line under an "Invalid yaml" that named nothing: the detail snakeyaml printed on it (the Config could not be
    * built, a property could not be set) makes the entry's one error that kind instead of "other".
    */
+  private addStartupException(e: string): void {
+    if (this.startupExceptions.length < 5 && !this.startupExceptions.includes(e)) this.startupExceptions.push(detach(e));
+  }
+
   private refineConfigError(s: string): void {
     const d = configErrorDetail(s);
     if (!d) return;
@@ -788,6 +801,13 @@ export class LogAccumulator {
       // stack frames ("\tat …") carry class names, not messages
       if ((c === 9 || c === 32) && s.trimStart().startsWith('at ')) return;
       if (this.entryConfigOther) this.refineConfigError(s);
+      if (this.entryStartupOpen) {
+        const e = exceptionLine(s);
+        if (e !== null) {
+          this.entryStartupOpen = false;
+          this.addStartupException(e);
+        }
+      }
       const hit = classify(s, 0, 'any');
       if (hit) this.record(hit, this.entryTime(), s);
       return;
@@ -803,6 +823,7 @@ export class LogAccumulator {
       this.entryIsStatus = false;
       this.entryOomWhat = null;
       this.entryConfigOther = false;
+      this.entryStartupOpen = false;
       this.record(hit, null, s);
     } else {
       this.unrecognisedLines++;
@@ -1222,6 +1243,12 @@ export class LogAccumulator {
         this.count(k, t, hit.ms, () => this.example(t, line, hit.ms, hit.shard !== null ? { shard: hit.shard } : undefined));
         return;
       }
+      case 'startupFailure': {
+        if (hit.exception !== null) this.addStartupException(hit.exception);
+        else this.entryStartupOpen = true;
+        this.count(k, t, null, () => this.example(t, line, null));
+        return;
+      }
       case 'configError': {
         this.entryConfigOther = hit.error === 'other';
         bump(this.configErrorTypes, hit.error, 1, CAP_SMALL);
@@ -1516,6 +1543,7 @@ export class LogAccumulator {
         byType: byCount(this.configErrorTypes).map(([type, count]) => ({ type: type as ConfigErrorType, count })),
         settings: [...this.configSettings],
       },
+      startupFailures: { count: this.kinds.get('startupFailure')!.count, exceptions: [...this.startupExceptions] },
       scyllaTimeouts: {
         count: this.kinds.get('scyllaTimeout')!.count,
         byType: byCount(this.timeoutTypes).map(([type, count]) => ({ type, count })),

@@ -83,7 +83,8 @@ export type Hit =
   | { kind: 'commitlogFailure'; policy: string | null }
   | { kind: 'reactorStall'; ms: number; shard: number | null }
   | { kind: 'scyllaTimeout'; type: 'write' | 'read' | 'semaphore' | 'other'; table: string | null }
-  | { kind: 'configError'; error: ConfigErrorType; settings: string[] };
+  | { kind: 'configError'; error: ConfigErrorType; settings: string[] }
+  | { kind: 'startupFailure'; exception: string | null };
 
 /** Which message said the disk is full: the OS (ENOSPC), a write, a stream, or a compaction that had to shrink. */
 export type DiskFullKind = 'enospc' | 'write' | 'stream' | 'compaction';
@@ -524,6 +525,26 @@ const keyList = (text: string) => [...new Set(text.match(SNAKE_KEY) ?? [])].slic
 // "Exception (<class>) encountered during startup: <message>".
 const STARTUP_CONFIG = /(?:^|\s)Exception (?:\(\S*ConfigurationException\) )?encountered during startup: /;
 
+// CassandraDaemon.activate: any other startup exception is logged as "Exception encountered during startup" with its
+// stack trace (the exception on the next line) and printed to stdout as "Exception (<class>) encountered during
+// startup: <message>"; then the process exits with status 3.
+const STARTUP_STDOUT = /(?:^|\s)Exception \((\S{1,200})\) encountered during startup: (.{0,300})/;
+
+/** A startup that ended on an exception that is not a refused configuration, or null. */
+export function startupFailure(s: string, start: number): Hit | null {
+  if (s.startsWith('Exception encountered during startup', start) && s.slice(start + 36).trim() === '') return { kind: 'startupFailure', exception: null };
+  if (!s.includes('encountered during startup: ', start)) return null;
+  const m = STARTUP_STDOUT.exec(start ? s.slice(start) : s);
+  if (!m || m[1]!.endsWith('ConfigurationException')) return null;
+  return { kind: 'startupFailure', exception: `${m[1]}: ${m[2]!.trim()}` };
+}
+
+/** The exception line under "Exception encountered during startup" ("java.lang.X: message"), or null. */
+export function exceptionLine(s: string): string | null {
+  const t = s.trim();
+  return /^(?:Caused by: )?[a-z][\w$]*(?:\.[\w$]+)+(?:Exception|Error|Throwable)\b/.test(t) ? t.slice(0, 300) : null;
+}
+
 export function configError(s: string, start: number): Hit | null {
   const startup = s.includes('encountered during startup: ', start);
   if (
@@ -599,7 +620,7 @@ function isDump(s: string, start: number): boolean {
 const GATE_CASSANDRA =
   /GC |dropped|ombstone|arge |uardrail|OutOfMemory|local pause|hint|epair|Maximum memory usage|commit log syncs|imed out waiting| space |ommit disk failure|ommit log segments|ommits to disk/g;
 const GATE_ALL =
-  /GC |dropped|ombstone|arge |uardrail|OutOfMemory|local pause|hint|epair|Maximum memory usage|commit log syncs|imed out waiting| space |ommit disk failure|ommit log segments|ommits to disk|Reactor stalled|bad_alloc|timed|timeout|Pause |Total time|Safepoint|ConfigurationException|Invalid yaml|old and new keys|Cannot create property=/g;
+  /GC |dropped|ombstone|arge |uardrail|OutOfMemory|local pause|hint|epair|Maximum memory usage|commit log syncs|imed out waiting| space |ommit disk failure|ommit log segments|ommits to disk|Reactor stalled|bad_alloc|timed|timeout|Pause |Total time|Safepoint|ConfigurationException|Invalid yaml|old and new keys|Cannot create property=|encountered during startup/g;
 
 /**
  * False when classify in 'cassandra' mode finds nothing in this message, judged by its gate alone (the message cut
@@ -686,7 +707,7 @@ export function classify(s: string, start: number, mode: ClassifyMode): Hit | nu
     if (m) return { kind: 'commitlogFailure', policy: m[1] ?? m[2] ?? null };
   }
   if (mode === 'cassandra') return null;
-  hit = configError(s, start);
+  hit = configError(s, start) ?? startupFailure(s, start);
   if (hit) return hit;
   if (s.includes('Reactor stalled', start)) {
     const m = REACTOR.exec(s);

@@ -52,7 +52,8 @@ export type LogEventKind =
   | 'commitlogFailure' // "Failed managing commit log segments. Commit disk failure policy is stop; terminating thread"
   | 'reactorStall' // Scylla "Reactor stalled for N ms on shard S" (ms)
   | 'scyllaTimeout' // Scylla read/write/semaphore timeouts
-  | 'configError'; // a startup ConfigurationException: cassandra.yaml refused (unknown keys, old and new names, bad value)
+  | 'configError' // a startup ConfigurationException: cassandra.yaml refused (unknown keys, old and new names, bad value)
+  | 'startupFailure'; // "Exception encountered during startup" with its exception on the next line: the node exited
 
 export const LOG_EVENT_KINDS: readonly LogEventKind[] = [
   'gcPause',
@@ -75,6 +76,7 @@ export const LOG_EVENT_KINDS: readonly LogEventKind[] = [
   'reactorStall',
   'scyllaTimeout',
   'configError',
+  'startupFailure',
 ];
 
 export type MagnitudeUnit = 'ms' | 'bytes' | 'tombstones' | 'messages' | 'tasks' | null;
@@ -321,6 +323,11 @@ export interface LogFacts {
   commitlogSync: { warnings: number; laggingSyncs: number; maxAverageSyncMs: number; maxExceededByMs: number };
   /** Startup ConfigurationExceptions: the node refused its cassandra.yaml. Settings as the messages name them. */
   configErrors: { count: number; byType: { type: ConfigErrorType; count: number }[]; settings: string[] };
+  /**
+   * Startups that ended on an exception other than a refused cassandra.yaml (CassandraDaemon logs "Exception
+   * encountered during startup" and exits): the exceptions as printed ("java.lang.X: message"), up to 5 distinct.
+   */
+  startupFailures: { count: number; exceptions: string[] };
   scyllaTimeouts: { count: number; byType: { type: 'write' | 'read' | 'semaphore' | 'other'; count: number }[]; byTable: { table: string; count: number }[] };
   /** Plain-language remarks on how the text was read (time basis, zone, caps hit, …). */
   notes: string[];

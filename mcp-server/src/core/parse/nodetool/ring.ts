@@ -53,6 +53,8 @@ export interface NodetoolRing {
 // pads the rack to 12 characters: a longer one runs into the status ("aws-us-east-1aUp"), so no blank is required there.
 const ROW =
   /^(\S+)\s+(\S+(?: \S+)*?)\s*(Up|Down|\?)\s+(Normal|Leaving|Joining|Moving)\s+(\?|-?\d+(?:[.,]\d+)?(?:\s*(?:bytes|[KMGTPE]i?B|B))?)\s+(\?|\d+(?:[.,]\d+)?%)\s+(\S+)$/;
+/** 1.2+: "Address Rack Status State Load Owns Token"; 1.0/1.1 add a DC column and 1.1 says Effective-Ownership. */
+const HEADER = /^Address\s+(DC\s+)?Rack\s+Status\s+State\s+Load\s+(?:Owns|Effective-Ownership)\s+Token$/;
 const STATUS: Record<string, RingStatus> = { Up: 'up', Down: 'down', '?': 'unknown' };
 
 export const parseRing = total<NodetoolRing>('nodetool.ring', (text) => {
@@ -68,6 +70,7 @@ export const parseRing = total<NodetoolRing>('nodetool.ring', (text) => {
   const warnings: string[] = [];
   let dc = '';
   let sawHeader = false;
+  let dcColumn = false;
   let rowsInDc = 0;
   for (const raw of lines) {
     const line = raw.trim();
@@ -80,8 +83,10 @@ export const parseRing = total<NodetoolRing>('nodetool.ring', (text) => {
       rowsInDc = 0;
       continue;
     }
-    if (/^Address\s+Rack\s+Status\s+State\s+Load\s+Owns\s+Token$/.test(line)) {
+    const head = HEADER.exec(line);
+    if (head) {
       sawHeader = true;
+      dcColumn = head[1] !== undefined;
       continue;
     }
     if (/^(Warning|Note|Error):/.test(line) || /^To view status related info/.test(line)) {
@@ -89,14 +94,26 @@ export const parseRing = total<NodetoolRing>('nodetool.ring', (text) => {
       continue;
     }
     if (!sawHeader || /^\S+$/.test(line)) continue; // the lone last-token line above the rows
-    const m = ROW.exec(line);
+    // 1.0/1.1 print each row's datacenter in its own column; a paste may bold a whole column value in markdown
+    // (**50.00%**), never to be confused with a masked address (10.***.***.***)
+    let row = line.includes('**') ? line.replace(/(^|\s)\*\*([^\s*]+)\*\*(?=\s|$)/g, '$1$2') : line;
+    let rowDc = dc;
+    if (dcColumn) {
+      const c = /^(\S+)\s+(\S+)\s+(.*)$/.exec(row);
+      if (c) {
+        rowDc = c[2]!;
+        row = `${c[1]!} ${c[3]!}`;
+        if (!datacenters.includes(rowDc)) datacenters.push(rowDc);
+      }
+    }
+    const m = ROW.exec(row);
     if (!m) {
       warnings.push(`ring row not understood: ${line.slice(0, 120)}`);
       continue;
     }
     const owns = m[6] === '?' ? null : Number(m[6]!.replace('%', '').replace(',', '.'));
     entries.push({
-      datacenter: dc,
+      datacenter: rowDc,
       address: m[1]!,
       rack: m[2]!.trim(),
       status: STATUS[m[3]!]!,
@@ -107,7 +124,7 @@ export const parseRing = total<NodetoolRing>('nodetool.ring', (text) => {
     });
     rowsInDc++;
   }
-  if (!sawHeader) return unrecognized(kind, 'no "Address  Rack  Status  State  Load  Owns  Token" header');
+  if (!sawHeader) return unrecognized(kind, 'no "Address  [DC]  Rack  Status  State  Load  Owns  Token" header');
   if (entries.length === 0) warnings.push('ring header without rows: the output looks truncated');
 
   // One node per address; an anonymised address ("10.***.***.***" on every row) tells no node from another, but

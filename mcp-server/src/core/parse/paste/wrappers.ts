@@ -17,7 +17,8 @@ export type WrapperName =
   | 'kubectl-prefix'
   | 'kibana'
   | 'grep-prefix'
-  | 'line-gutter';
+  | 'line-gutter'
+  | 'diff-added';
 
 export interface LineWrapper {
   name: Exclude<WrapperName, 'crlf' | 'code-fence' | 'indent'>;
@@ -81,6 +82,9 @@ const GREP_N = /^(\d{1,9})[:-](?!\d)/;
 /** Line-number gutters (`cat -n`, editors, viewers): `     1\t`, `12 | `, `12│`. */
 const GUTTER = /^ {0,8}(\d{1,9})(?:\t| ?[|│] ?)/;
 
+/** A unified diff's added line (output pasted into a README or docs change): `+`, not the `+++ b/file` header. */
+const DIFF_ADDED = /^\+(?!\+\+ )/;
+
 /** A markdown blockquote level: `> ` (one level per pass, so `> > ` takes two). */
 const QUOTE = /^ {0,3}> ?/;
 
@@ -100,6 +104,7 @@ export const LINE_WRAPPERS: LineWrapper[] = [
   },
   { name: 'grep-prefix', prefix: (l) => Math.max(lengthOf(GREP_FILE)(l), lengthOf(GREP_N)(l)), sequence: grepLineNumber },
   { name: 'backticks', prefix: backtickOpen, suffix: backtickClose },
+  { name: 'diff-added', prefix: lengthOf(DIFF_ADDED) },
 ];
 
 /** The line number in `file:123:` / `123:`, or NaN when the grep prefix has none (then any order is fine). */
