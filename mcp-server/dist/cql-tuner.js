@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "f87fb456b95a36d1471251179ae2be61fab11135ec06203b04bcd679fdee76a0" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "ff74bd46366e6c686ae48c3d42dd4ca573641beb066f811df2967ee2932cd1f7" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "f6aafda7c4c956d0cbec6622ee5e4900bd641b0c7c38a2c0da8dadf5ae8c7cc0" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "46e57f07f9175590487c459c322b44250ecfbacce169a4add386394eaf772834" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "aedc80e1511ce0d95d1cd230134b322799931fc1f27f5cfe0b6681588c02bc47" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "caa4e80cd5ca9db898b249a3d1be7202ddce607097ff73c23f1f703ea6a1283f" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "47f44121652d453e25bd4e9b38408a78bf25a3f900505d8179a6c5dec0d0fe38" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "73509fdbbeaa2dfb18a24eb4f6df65888aec182fa518d5be61f6c69615322a71" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
