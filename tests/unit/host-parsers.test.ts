@@ -121,6 +121,13 @@ describe('vmstat parser', () => {
       [4, true, 2000],
     ]);
     expect(parseVmstat(rows.join('\n')).ok).toBe(false);
+    // a screenful of rows above the header: the header is vmstat's repeat, the row under it a live sample
+    const screen = Array.from({ length: 10 }, (_, k) => rows[k % 2]!);
+    const s = ok<Vmstat>(parseVmstat([...screen, full, rows[0]!].join('\n')));
+    expect(s.rows.map((r) => [r.line, r.sinceBoot])).toEqual([...screen.map((_, k) => [k + 1, false]), [12, false]]);
+    // nine rows are not a screenful: ambiguous, kept as a new run whose first row is since boot
+    const nine = ok<Vmstat>(parseVmstat([...screen.slice(0, 9), full, rows[0]!].join('\n')));
+    expect(nine.rows.at(-1)).toMatchObject({ line: 11, sinceBoot: true });
     // a cut header in -a layout names inact/active
     const cut = ok<Vmstat>(parseVmstat([...rows, 'procs -----------memory---------- ---swap--', ' r  b   swpd   free  inact ac'].join('\n')));
     expect(cut.columns.slice(4, 6)).toEqual(['inact', 'active']);

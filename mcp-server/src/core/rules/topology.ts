@@ -1,6 +1,7 @@
 import { linesCapped, maxOf, minOf, pushTo } from '../arrays.js';
 import type { Finding } from '../findings.js';
 import { formatBytes } from '../units.js';
+import { splitHostPort } from '../host-port.js';
 import { finding, outcome, pushFinding, skipped, type Rule } from './rule.js';
 
 const STATE_WORD: Record<string, string> = { N: 'normal', L: 'leaving', J: 'joining', M: 'moving' };
@@ -188,7 +189,7 @@ export const topologyRule: Rule = {
     // describecluster's UNREACHABLE group: nodes that did not answer this node's schema check (StorageProxy
     // describeSchemaVersions), i.e. down or cut off from where the command ran
     // a node status or ring already shows down (or that did not answer the sweep) is not reported twice
-    const hostOf = (e: string) => /^\/?(\d+\.\d+\.\d+\.\d+)(?::\d+)?$/.exec(e)?.[1] ?? /^\[(.+)\]:\d+$/.exec(e)?.[1] ?? e;
+    const hostOf = (e: string) => splitHostPort(e).host;
     const knownDown = new Set([...bad].filter(([, e]) => e.code.startsWith('D')).map(([a]) => hostOf(a)));
     for (const x of input.nodes) if (!x.reachable) knownDown.add(hostOf(x.node));
     const unreachable = (dc?.unreachable ?? []).filter((e) => !knownDown.has(hostOf(e)));

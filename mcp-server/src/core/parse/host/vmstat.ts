@@ -111,8 +111,9 @@ function parse(text: string): Parsed<Vmstat> {
       const cols = t.slice(start).filter((c) => KNOWN.has(c));
       if (t.length > start + cols.length) timestamped = true;
       // A header again after a few rows is a new vmstat run pasted below the first (vmstat repeats its header only
-      // every screenful): its first row is since boot too.
-      newRun = headerCount === 0 || rowsSinceHeader < REPEAT_MIN_ROWS;
+      // every screenful): its first row is since boot too. Rows pasted above the first header count as that run's
+      // rows: after a screenful of them this header is vmstat's repeat and the row under it a live sample.
+      newRun = (headerCount === 0 ? pending.length : rowsSinceHeader) < REPEAT_MIN_ROWS;
       columns = cols;
       headerCount++;
       rowsSinceHeader = 0;

@@ -519,23 +519,20 @@ const SNAKE_KEY = /\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g;
 
 const keyList = (text: string) => [...new Set(text.match(SNAKE_KEY) ?? [])].slice(0, 20);
 
-/** A cassandra.yaml the node refused at startup, with the settings the message names. */
 // CassandraDaemon.activate (every version): a ConfigurationException that logs no stack trace is logged as
-// "Exception encountered during startup: <message>"; every startup failure is also printed to stdout as
-// "Exception (<class>) encountered during startup: <message>".
-const STARTUP_CONFIG = /(?:^|\s)Exception (?:\(\S*ConfigurationException\) )?encountered during startup: /;
-
-// CassandraDaemon.activate: any other startup exception is logged as "Exception encountered during startup" with its
-// stack trace (the exception on the next line) and printed to stdout as "Exception (<class>) encountered during
-// startup: <message>"; then the process exits with status 3.
-const STARTUP_STDOUT = /(?:^|\s)Exception \((\S{1,200})\) encountered during startup: (.{0,300})/;
+// "Exception encountered during startup: <message>"; any other startup exception is logged as "Exception encountered
+// during startup" with its stack trace (the exception on the next line). Every startup failure is also printed to
+// stdout as "Exception (<class>) encountered during startup: <message>"; then the process exits with status 3.
+// Groups: the class (stdout form only), the message.
+const STARTUP_EXCEPTION = /(?:^|\s)Exception (?:\((\S{1,200})\) )?encountered during startup: (.{0,300})/;
+const isConfigClass = (cls: string | undefined) => cls === undefined || cls.endsWith('ConfigurationException');
 
 /** A startup that ended on an exception that is not a refused configuration, or null. */
 export function startupFailure(s: string, start: number): Hit | null {
   if (s.startsWith('Exception encountered during startup', start) && s.slice(start + 36).trim() === '') return { kind: 'startupFailure', exception: null };
   if (!s.includes('encountered during startup: ', start)) return null;
-  const m = STARTUP_STDOUT.exec(start ? s.slice(start) : s);
-  if (!m || m[1]!.endsWith('ConfigurationException')) return null;
+  const m = STARTUP_EXCEPTION.exec(start ? s.slice(start) : s);
+  if (!m || isConfigClass(m[1])) return null;
   return { kind: 'startupFailure', exception: `${m[1]}: ${m[2]!.trim()}` };
 }
 
@@ -559,8 +556,10 @@ export function configError(s: string, start: number): Hit | null {
   const text = start ? s.slice(start) : s;
   const named = configErrorDetail(text);
   if (named) return named;
-  const sm = startup ? STARTUP_CONFIG.exec(text) : null;
-  let at = sm ? sm.index + sm[0].length : text.indexOf('ConfigurationException: ');
+  // a refused cassandra.yaml, with the settings the message names
+  const em = startup ? STARTUP_EXCEPTION.exec(text) : null;
+  const sm = em && isConfigClass(em[1]) ? em : null;
+  let at = sm ? sm.index + sm[0].length - sm[2]!.length : text.indexOf('ConfigurationException: ');
   if (sm) {
     /* the message follows the startup wording */
   } else if (at >= 0) at += 24;

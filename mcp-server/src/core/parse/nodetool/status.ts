@@ -3,6 +3,7 @@ import { cleanLines } from '../../text.js';
 import { parseSize } from '../../units.js';
 import { checkNodeAddress } from '../../validate.js';
 import { pushTo } from '../../arrays.js';
+import { splitHostPort } from '../../host-port.js';
 
 export type NodeStatusCode = 'U' | 'D';
 export type NodeStateCode = 'N' | 'L' | 'J' | 'M';
@@ -62,14 +63,6 @@ const BLANK_ADDRESS = 'the address column is blank (removed from the paste)';
 /** A printed host ID that is a UUID; anything else in that column was anonymised by whoever pasted it. */
 const HOST_ID = /^[0-9a-fA-F]{8}-[0-9a-fA-F-]{27}$/;
 
-/** `nodetool -pp status` prints `10.0.0.1:7000` or `[::1]:7000`; a bare IPv6 address keeps all its colons. */
-function withPort(printed: string): { host: string; port?: number } {
-  const m = /^(\d{1,3}(?:\.\d{1,3}){3}):(\d{1,5})$/.exec(printed) ?? /^\[([0-9a-fA-F:.]+)\]:(\d{1,5})$/.exec(printed);
-  if (!m) return { host: printed };
-  const port = Number(m[2]);
-  return port >= 1 && port <= 65535 ? { host: m[1]!, port } : { host: printed };
-}
-
 /**
  * Rows whose address is not one (anonymised "<ip>", "x.x.x.x"): one warning per distinct address, and when several
  * rows share it, each is renamed by its host ID's first group (or its row number) so findings name one node each.
@@ -123,7 +116,7 @@ export const parseStatus = total<NodetoolStatus>('nodetool.status', (text) => {
       const hostId = m[7]!;
       // a blanked address gets a name the report can show: its host ID's first group, else its row number
       const blank = m[3] === '';
-      const hostPort = blank ? { host: `(no address) ${HOST_ID.test(hostId) ? hostId.slice(0, 8) : `row ${nodes.length + 1}`}` } : withPort(m[3]!);
+      const hostPort = blank ? { host: `(no address) ${HOST_ID.test(hostId) ? hostId.slice(0, 8) : `row ${nodes.length + 1}`}` } : splitHostPort(m[3]!);
       nodes.push({
         datacenter: dc,
         code: `${m[1]}${m[2]}`,
