@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "aedc80e1511ce0d95d1cd230134b322799931fc1f27f5cfe0b6681588c02bc47" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "caa4e80cd5ca9db898b249a3d1be7202ddce607097ff73c23f1f703ea6a1283f" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "47f44121652d453e25bd4e9b38408a78bf25a3f900505d8179a6c5dec0d0fe38" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "73509fdbbeaa2dfb18a24eb4f6df65888aec182fa518d5be61f6c69615322a71" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "886c8aed21207e2d11541d6bdfde0059424f53d554043123e1c609ee320cf468" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "29da73b43904a091c897400888b0e7ceac93548653478696aeb817a0cfb905d6" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "80d89e0aea3b3b95465fde309d5c30429d1df80796c11cc4036e4ac28c9077a0" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "3e95b719a0531b817a43f39fff840eae8f7ba56597ffb5231027126439352396" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
