@@ -179,6 +179,29 @@ describe('host CPU and memory rules', () => {
     expect(sw.evidence.join('\n')).not.toMatch(/row 1\b/);
   });
 
+  it('vmstat: writes that fall to nothing while a task stays blocked are an I/O stall (scylladb/scylladb#632)', () => {
+    const text = readFileSync(join(__dirname, '..', 'fixtures', 'real-world', 'vmstat_nvme-discard-writes-drop-to-zero-cut_scylla632.txt'), 'utf8');
+    const f = run(text).findings.find((x) => x.id === 'host.io-stall')!;
+    expect(f.severity).toBe('critical');
+    expect(f.title).toBe(
+      'Block I/O stalled: writes fell from 327306 KiB/s (320 MiB/s) to 0 while 1 task(s) stayed blocked, for 3 samples (still stalled at the end of the paste)',
+    );
+    expect(f.evidence[0]).toBe('vmstat row 8, line 8: 0 KiB/s in, 327306 KiB/s out, b 0');
+    expect(f.recommendation).toMatch(/discard/);
+    expect(f.knowledgeIds).toEqual(['host.vmstat.io-stall']);
+  });
+
+  it('vmstat: I/O that stops with nothing blocked, for one sample only, or from a low rate is not a stall', () => {
+    const head = [' r  b   swpd   free   buff  cache   si   so    bi    bo   in   cs us sy id wa st', ' 1  0  0 100000 2000 300000 0 0 1 2 10 20 1 1 98 0 0'];
+    const row = (b: number, bo: number) => ` 1  ${b}  0 100000 2000 300000 0 0 0 ${bo} 10 20 1 1 98 0 0`;
+    const ids = (rows: string[]) => run([...head, ...rows].join('\n')).ids;
+    expect(ids([row(0, 300000), row(1, 0), row(1, 0)])).toContain('host.io-stall'); // the positive control
+    expect(ids([row(0, 300000), row(0, 0), row(0, 0)])).not.toContain('host.io-stall'); // the host went quiet
+    expect(ids([row(0, 300000), row(1, 0), row(0, 280000)])).not.toContain('host.io-stall'); // one sample
+    expect(ids([row(0, 9000), row(1, 0), row(1, 0)])).not.toContain('host.io-stall'); // under 10 MiB/s before
+    expect(ids([row(0, 300000), row(1, 20000), row(1, 20000)])).not.toContain('host.io-stall'); // slower, not stopped
+  });
+
   it('mpstat -P ALL: one CPU saturated by softirqs while the host idles', () => {
     const text = [
       'Linux 5.15.0 (node1) \t01/02/2024 \t_x86_64_\t(4 CPU)',

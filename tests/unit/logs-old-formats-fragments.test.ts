@@ -220,6 +220,26 @@ describe('startup ConfigurationException', () => {
     expect(f.evidence.join('\n')).toContain('line 3 ERROR 03:58:06,727 Exception encountered during startup');
   });
 
+  it('the stdout form pasted alone (no log line, only the exception and its stack) is read as a log and is critical', () => {
+    // what a terminal or `kubectl logs` of a container shows: CassandraDaemon prints it to stdout before exiting
+    const text = [
+      'Exception (java.lang.RuntimeException) encountered during startup: Cannot replace address with a node that is already bootstrapped',
+      'java.lang.RuntimeException: Cannot replace address with a node that is already bootstrapped',
+      '\tat org.apache.cassandra.service.StorageService.prepareReplacementInfo(StorageService.java:449)',
+      '\tat org.apache.cassandra.service.CassandraDaemon.activate(CassandraDaemon.java:569)',
+    ].join('\n');
+    const r = interpretText(text);
+    expect(r.kind).toBe('logs');
+    expect(r.findings.find((x) => x.id === 'log.startup-failure')).toMatchObject({
+      severity: 'critical',
+      title: 'this node stopped at startup: java.lang.RuntimeException: Cannot replace address with a node that is already bootstrapped',
+    });
+    // the ConfigurationException form alone is a config error, as before
+    const cfg = interpretText('Exception (org.apache.cassandra.exceptions.ConfigurationException) encountered during startup: Invalid yaml. Please remove properties [start_rpc] from your cassandra.yaml');
+    expect(cfg.kind).toBe('logs');
+    expect(cfg.findings.map((x) => x.id)).toEqual(['log.config-error']);
+  });
+
   it('a ConfigurationException logged with its stack trace is the config error alone, not a second finding', () => {
     const text = [
       'ERROR [main] 2019-06-01 10:00:00,000 CassandraDaemon.java:759 - Exception encountered during startup',

@@ -7302,6 +7302,51 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "checked": "2026-11-24"
     }
   },
+  // knowledge/host-metrics.yaml
+  {
+    "id": "host.vmstat.io-stall",
+    "statement": "In vmstat, block I/O (bi + bo) falling to under 1 % of its earlier rate for two or more consecutive samples while b (tasks in uninterruptible sleep, in practice waiting for I/O) stays at one or more is I/O that was issued and is not completing: a stall in the device or the storage stack under it, not an idle host. The earlier rate must be at least 10 MiB/s (the value, in KiB/s) for the drop to mean anything.",
+    "value": 10240,
+    "unit": "KiB/s",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "procps vmstat(8) manual (b — processes blocked waiting for I/O; bi/bo — blocks received from / sent to a block device per second)",
+        "url": "https://man7.org/linux/man-pages/man8/vmstat.8.html"
+      },
+      {
+        "title": "scylladb/scylladb#632 — writes at ~320 MB/s fall to 0 with b=1 on NVMe mounted with online discard",
+        "url": "https://github.com/scylladb/scylladb/issues/632"
+      }
+    ],
+    "rationale": "A host that simply has less to write shows b at 0; tasks kept in D state while the device completes nothing are waiting on it. Known causes: online discard (the `discard` mount option) on some SSD/NVMe firmware, a controller or cloud-volume throttle, a device resetting (dmesg shows timeouts). The 1 %, two samples and 10 MiB/s are this project's convention.",
+    "related": [
+      "host.vmstat.first-line-since-boot"
+    ],
+    "tags": [
+      "os",
+      "vmstat",
+      "disk",
+      "convention"
+    ],
+    "verified": {
+      "source": "https://man7.org/linux/man-pages/man8/vmstat.8.html#FIELD_DESCRIPTION_FOR_VM_MODE (b: processes blocked waiting for I/O to complete; bi/bo: blocks received from / sent to a block device, blocks/s); the 1 %, two-sample and 10 MiB/s limits are this project's convention",
+      "checked": "2026-11-30"
+    }
+  },
   // knowledge/multi-dc.yaml
   {
     "id": "internode.compression.default",
@@ -16470,6 +16515,7 @@ export type KnowledgeId =
   | "host.ttop.compaction-share"
   | "host.ttop.non-java-share"
   | "host.vmstat.first-line-since-boot"
+  | "host.vmstat.io-stall"
   | "internode.compression.default"
   | "internode.inter-dc-tcp-nodelay.default"
   | "internode.tcp-connect-timeout.default"

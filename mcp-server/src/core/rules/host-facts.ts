@@ -43,6 +43,13 @@ export interface RateSample extends SampleAt {
   value: number;
 }
 
+/** One vmstat row's block I/O (bi, bo in KiB/s: procps counts 1 KiB blocks) and its tasks in uninterruptible sleep. */
+export interface BlockIoSample extends SampleAt {
+  inKBps: number;
+  outKBps: number;
+  blocked: number;
+}
+
 export interface HostFacts {
   tool: HostTool;
   /** Logical CPUs from the sysstat banner ("(8 CPU)"), or the CPU rows of mpstat/sar -P; null when unknown. */
@@ -55,6 +62,8 @@ export interface HostFacts {
   majorFaultsPerS: RateSample[];
   vmeffPct: RateSample[];
   runQueue: RateSample[];
+  /** vmstat rows with bi, bo and b, in order (a stall shows as I/O falling to nothing while b stays up). */
+  blockIo: BlockIoSample[];
   /** Samples left out because they are averages since boot. */
   sinceBoot: SampleAt[];
   /** iostat's since-boot reports themselves: never graded, only counted where a tool that counts them is matched (sperf). */
@@ -77,6 +86,7 @@ const empty = (tool: HostTool): HostFacts => ({
   majorFaultsPerS: [],
   vmeffPct: [],
   runQueue: [],
+  blockIo: [],
   sinceBoot: [],
   sinceBootCpu: [],
   sinceBootDisks: [],
@@ -126,6 +136,8 @@ function fromVmstat(v: Vmstat): HostFacts {
     if (r.swapInPerS !== null) f.swapInPerS.push({ label, line: r.line, value: r.swapInPerS });
     if (r.swapOutPerS !== null) f.swapOutPerS.push({ label, line: r.line, value: r.swapOutPerS });
     if (r.running !== null) f.runQueue.push({ label, line: r.line, value: r.running });
+    if (r.blocksInPerS !== null && r.blocksOutPerS !== null && r.blocked !== null)
+      f.blockIo.push({ label, line: r.line, inKBps: r.blocksInPerS, outKBps: r.blocksOutPerS, blocked: r.blocked });
   });
   if (v.rows.some((r) => r.sinceBoot)) f.caveats.push('the first vmstat row is the average since boot and is left out');
   return f;

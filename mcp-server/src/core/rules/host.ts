@@ -21,7 +21,7 @@ import {
   type SeastarAio,
 } from '../parse/host/scylla-setup.js';
 import { ethtoolRules, interruptsRules, scyllaSetupRules, seastarAioRules } from './scylla-host.js';
-import { hostFacts, type CpuSample, type DiskSample, type HostFacts, type RateSample } from './host-facts.js';
+import { hostFacts, type BlockIoSample, type CpuSample, type DiskSample, type HostFacts, type RateSample } from './host-facts.js';
 
 type HostRule = { id: string; checks: string; run(f: HostFacts): Finding[] | string };
 
@@ -577,6 +577,60 @@ const majorFaults: HostRule = {
   },
 };
 
+// ---------- I/O stall ----------
+
+// host.vmstat.io-stall: under 1 % of the earlier rate, for two samples or more (the entry's statement)
+const STALL_SHARE = 0.01;
+const STALL_SAMPLES = 2;
+
+const ioStall: HostRule = {
+  id: 'host.io-stall',
+  checks: 'block I/O that falls to nothing while tasks stay blocked on it (vmstat bi/bo with b)',
+  run(f) {
+    if (f.blockIo.length === 0) return f.tool === 'vmstat' ? 'no vmstat row with bi, bo and b' : 'no vmstat rows (bi/bo with b)';
+    const minPeak = numberOf('host.vmstat.io-stall');
+    const io = (s: BlockIoSample) => s.inKBps + s.outKBps;
+    let peak: BlockIoSample | null = null;
+    for (let i = 0; i < f.blockIo.length; i++) {
+      const s = f.blockIo[i]!;
+      if (peak && io(peak) >= minPeak && io(s) <= io(peak) * STALL_SHARE && s.blocked >= 1) {
+        let j = i;
+        while (j + 1 < f.blockIo.length && io(f.blockIo[j + 1]!) <= io(peak) * STALL_SHARE && f.blockIo[j + 1]!.blocked >= 1) j++;
+        const run = f.blockIo.slice(i, j + 1);
+        if (run.length >= STALL_SAMPLES) {
+          const what = peak.outKBps >= peak.inKBps ? 'writes' : 'reads';
+          const before = what === 'writes' ? peak.outKBps : peak.inKBps;
+          const last = run.at(-1)!;
+          const open = j === f.blockIo.length - 1;
+          return [
+            finding(
+              'host.io-stall',
+              'critical',
+              `Block I/O stalled: ${what} fell from ${fmtNum(before, 0)} KiB/s (${fmtNum(before / 1024, 0)} MiB/s) to ${fmtNum(what === 'writes' ? last.outKBps : last.inKBps, 0)} ` +
+                `while ${maxBlocked(run)} task(s) stayed blocked, for ${run.length} samples${open ? ' (still stalled at the end of the paste)' : ''}`,
+              [
+                `${at(peak)}: ${fmtNum(peak.inKBps, 0)} KiB/s in, ${fmtNum(peak.outKBps, 0)} KiB/s out, b ${peak.blocked}`,
+                ...run.slice(0, 4).map((x) => `${at(x)}: ${fmtNum(x.inKBps, 0)} KiB/s in, ${fmtNum(x.outKBps, 0)} KiB/s out, b ${x.blocked}`),
+              ],
+              'Tasks are waiting on I/O the device is not completing: a stall under the database, not a quiet host. Look at the kernel log for ' +
+                'the device (dmesg: timeouts, resets), at `iostat -x 1` during a stall (await and aqu-sz of the device), and at the mount options: ' +
+                'online discard (`discard` in /etc/fstab) stalls writes on some SSD/NVMe firmware — remount without it and run fstrim on a timer. ' +
+                'On cloud volumes, check the volume\'s IOPS/throughput credits or throttling.',
+              ['host.vmstat.io-stall'],
+              f,
+            ),
+          ];
+        }
+        i = j;
+      }
+      if (!peak || io(s) > io(peak)) peak = s;
+    }
+    return [];
+  },
+};
+
+const maxBlocked = (xs: BlockIoSample[]) => xs.reduce((a, x) => Math.max(a, x.blocked), 0);
+
 const RERUN: Record<HostFacts['tool'], string> = { vmstat: 'vmstat -w -t 1 30', mpstat: 'mpstat -P ALL 1 30', iostat: 'iostat -x -t 1 30', sar: 'sar -A 1 30' };
 
 const sinceBootOnly: HostRule = {
@@ -613,6 +667,7 @@ export const HOST_RULES: HostRule[] = [
   runQueue,
   swapping,
   majorFaults,
+  ioStall,
 ];
 
 export function runHostRules(f: HostFacts): KindRuleOutcome[] {
