@@ -235,7 +235,9 @@ describe('startup ConfigurationException', () => {
       title: 'this node stopped at startup: java.lang.RuntimeException: Cannot replace address with a node that is already bootstrapped',
     });
     // the ConfigurationException form alone is a config error, as before
-    const cfg = interpretText('Exception (org.apache.cassandra.exceptions.ConfigurationException) encountered during startup: Invalid yaml. Please remove properties [start_rpc] from your cassandra.yaml');
+    const cfg = interpretText(
+      'Exception (org.apache.cassandra.exceptions.ConfigurationException) encountered during startup: Invalid yaml. Please remove properties [start_rpc] from your cassandra.yaml',
+    );
     expect(cfg.kind).toBe('logs');
     expect(cfg.findings.map((x) => x.id)).toEqual(['log.config-error']);
   });

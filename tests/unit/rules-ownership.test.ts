@@ -50,6 +50,17 @@ describe('the planner waits for a settled cluster', () => {
 });
 
 describe('interpret: pasted nodetool status', () => {
+  it('a status cut short (2 of 3 rows, bitnami/charts#10666) reads no rf from a sum that is not whole replicas', () => {
+    const cut = fixture('ownership/c509-cluster3-status-effective.txt')
+      .split('\n')
+      .filter((l) => !l.includes('64.7'))
+      .join('\n');
+    const f = interpretText(cut).findings.find((x) => x.id === 'ownership.skew')!;
+    expect(f.evidence.join('\n')).toMatch(/sums to 135\.3 %, not a whole number of replicas — rows are missing/);
+    expect(f.evidence.join('\n')).not.toMatch(/summing to 1 replica/);
+    expect(f.confidence).toBe('medium');
+  });
+
   it('nodetool status <keyspace> with Owns (effective) 76.0/59.3/64.7 shows the skew; rf 2 read from the sum; beyond the allocator', () => {
     const r = interpretText(fixture('ownership/c509-cluster3-status-effective.txt'));
     expect(r.kind).toBe('nodetool.status');

@@ -63,6 +63,7 @@ const WRAPPER_WORDS: Record<string, string> = {
   'grep-prefix': 'grep file/line prefixes',
   'line-gutter': 'a line-number gutter',
   'diff-added': "a diff's '+' marks",
+  'md-bold': 'markdown bold (**…**) around each line',
 };
 
 export function describeCleaning(applied: readonly string[]): string {

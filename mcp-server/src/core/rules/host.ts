@@ -615,7 +615,7 @@ const ioStall: HostRule = {
               'Tasks are waiting on I/O the device is not completing: a stall under the database, not a quiet host. Look at the kernel log for ' +
                 'the device (dmesg: timeouts, resets), at `iostat -x 1` during a stall (await and aqu-sz of the device), and at the mount options: ' +
                 'online discard (`discard` in /etc/fstab) stalls writes on some SSD/NVMe firmware — remount without it and run fstrim on a timer. ' +
-                'On cloud volumes, check the volume\'s IOPS/throughput credits or throttling.',
+                "On cloud volumes, check the volume's IOPS/throughput credits or throttling.",
               ['host.vmstat.io-stall'],
               f,
             ),

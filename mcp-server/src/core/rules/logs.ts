@@ -80,7 +80,7 @@ const n = (node: string) => `${node}: `;
 export const logsRule: Rule = {
   id: 'logs',
   checks:
-    'GC pauses and time to safepoint, dropped messages, StatusLogger backlogs, tombstone warnings/aborts, large partitions, OOM, a full disk, commit log failures, local pauses, hint/repair failures, commit log sync lag, ScyllaDB reactor stalls (from logs)',
+    'GC pauses and time to safepoint, dropped messages, StatusLogger backlogs, tombstone warnings/aborts, large partitions, OOM, a full disk, commit log failures, local pauses, batches over the size thresholds, hint/repair failures, commit log sync lag, ScyllaDB reactor stalls (from logs)',
   dependsOn: ['logs'],
   run(input, ctx) {
     const withLogs = input.nodes.filter((n): n is NodeEvidence & { logs: LogFacts } => n.logs !== undefined);
@@ -359,6 +359,38 @@ export const logsRule: Rule = {
             'address to replace that the ring does not have (replace_address, initial_token), seeds or peers it cannot reach, a directory it cannot ' +
             'read or write — fix that and start the node again; the lines before it in the log show the step that failed.',
           knowledgeIds: ['logs.startup-exception'],
+          confidence: 'high',
+        });
+      }
+      const lb = l.largeBatches;
+      if (lb?.count) {
+        const top = lb.byTables[0]!;
+        const size = (b: number | null) => (b === null ? '?' : formatBytes(b));
+        findings.push({
+          id: 'log.large-batch',
+          severity: lb.rejected ? 'critical' : 'warning',
+          title: lb.rejected
+            ? `${lb.rejected} batch(es) refused as too large on ${n.node} (largest ${size(top.maxBytes)} for ${top.tables}): those writes failed`
+            : `${lb.count} batch(es) over the warn threshold on ${n.node} (largest ${size(top.maxBytes)} for ${top.tables})`,
+          evidence: [
+            ...lb.byTables
+              .slice(0, 3)
+              .map(
+                (b) =>
+                  `${n.node}: ${b.tables} ×${b.count}${b.rejected ? ` (${b.rejected} refused)` : ''}, up to ${size(b.maxBytes)} against a threshold of ${size(b.thresholdBytes)}`,
+              ),
+            ...worst(l, 'largeBatch', 2)
+              .map((e) => ex(n.node, e))
+              .filter((e): e is string => !!e),
+          ],
+          node: n.node,
+          recommendation:
+            (lb.rejected
+              ? 'A batch over batch_size_fail_threshold is refused whole: the client got "Batch too large" and none of it was written. '
+              : 'Batches this size load one coordinator with the whole batch (and the batchlog when logged). ') +
+            'Fix it in the client: send smaller batches, or separate (asynchronous) writes instead of batches across partitions — a batch is ' +
+            'for atomicity across tables of one partition, not for speed. Raising batch_size_warn_threshold / batch_size_fail_threshold only hides it.',
+          knowledgeIds: ['logs.batch-size', lb.rejected ? 'write.batch-size-fail.default' : 'write.batch-size-warn.default'],
           confidence: 'high',
         });
       }

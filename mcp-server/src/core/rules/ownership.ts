@@ -319,17 +319,22 @@ function statusFindings(ctx: RuleContext, observer: string, s: NodetoolStatus): 
       if (sev) {
         const sorted = [...nodes].sort((a, b) => (b.ownsPercent ?? 0) - (a.ownsPercent ?? 0));
         // Effective ownership sums to rf × 100 % in a DC: the keyspace's rf there, without its schema.
-        const rf = Math.round(owns.reduce((a, b) => a + b, 0) / 100);
+        // A sum far from a whole number of replicas means rows are missing (a paste cut short): no rf to read.
+        const sum = owns.reduce((a, b) => a + b, 0);
+        const whole = Math.round(sum / 100);
+        const rf = whole >= 1 && Math.abs(sum / 100 - whole) <= 0.1 ? whole : null;
         const tokenCounts = new Set(nodes.map((n) => n.tokens));
         const t = tokenCounts.size === 1 ? [...tokenCounts][0] : null;
-        const allocator = t ? allocatorSpread(rf, new Set(nodes.map((n) => n.rack)).size, t, nodes.length) : null;
+        const allocator = t && rf !== null ? allocatorSpread(rf, new Set(nodes.map((n) => n.rack)).size, t, nodes.length) : null;
         findings.push({
           id: 'ownership.skew',
           severity: sev,
           title: `Effective ownership in ${dc || 'the DC'} differs ${fmtNum(ratio, 2)}× between nodes`,
           evidence: [
             ...sorted.slice(0, EVIDENCE_NODES).map((n) => `${n.address} (rack ${n.rack}): owns ${n.ownsPercent} % with ${n.tokens ?? '?'} token(s)`),
-            `nodetool status from ${observer} (Owns (effective), summing to ${rf} replica(s) in this DC)`,
+            rf !== null
+              ? `nodetool status from ${observer} (Owns (effective), summing to ${rf} replica(s) in this DC)`
+              : `nodetool status from ${observer}: Owns (effective) sums to ${fmtNum(sum, 1)} %, not a whole number of replicas — rows are missing from this output, so only the rows shown are compared`,
             ...(allocator ? [allocatorSpreadText(allocator)] : []),
           ],
           node: sorted[0]!.address,
@@ -342,7 +347,7 @@ function statusFindings(ctx: RuleContext, observer: string, s: NodetoolStatus): 
             'config.num-tokens.default',
             ...(allocator ? (['ownership.allocator-spread'] satisfies KnowledgeId[]) : []),
           ],
-          confidence: 'high',
+          confidence: rf === null ? 'medium' : 'high',
         });
       }
     }

@@ -90,6 +90,7 @@ const UNITS: Record<LogEventKind, MagnitudeUnit> = {
   scyllaTimeout: null,
   configError: null,
   startupFailure: null,
+  largeBatch: 'bytes',
 };
 
 const FORMATS: readonly LineFormat[] = ['cassandra', 'scylla', 'journald', 'gcUnified', 'gcJdk8', 'isoPrefix'];
@@ -306,6 +307,13 @@ export class LogAccumulator {
   private entryKinds = 0;
   /** The entry is a startup failure whose exception is on the next line. */
   private entryStartupOpen = false;
+  /**
+   * A WARN/ERROR line that classified as nothing: its message may go on in the next line when the paste wrapped it
+   * (a terminal or a quote cut "Batch of prepared" | "statements for …"); the two are classified once more together.
+   */
+  private entryWrapHead: string | null = null;
+  private entryWrapStart = 0;
+  private entryWrapMode: ClassifyMode = 'any';
   /** The exceptions startups ended on, as printed, distinct, at most 5. */
   private readonly startupExceptions: string[] = [];
   /** The entry's configError named nothing yet ("Invalid yaml: file:…"): the lines under it may say what. */
@@ -383,6 +391,8 @@ export class LogAccumulator {
 
   // the rest
   private readonly bufferPools = new Map<string, { limit: number | null; count: number }>();
+  private readonly batchTables = new Map<string, { count: number; rejected: number; maxBytes: number | null; thresholdBytes: number | null }>();
+  private batchRejected = 0;
   private localPause = { count: 0, total: 0, max: 0, startupSetAside: 0, startupMaxMs: 0, gossipOffSetAside: 0, gossipOffMaxMs: 0 };
   /**
    * The failure detector since the last boot line. Its clock starts with the node, but it only measures between
@@ -501,9 +511,11 @@ export class LogAccumulator {
     if (c === 80 && text.startsWith('Pool Name', m)) return false;
     if (level === LEVEL_INFO && (mayBeStartupLine(text, m) || (c === 83 && isReadyLine(text, m)))) return false;
     // WARN lines are few: the message is cut out to look in it only
+    let wrapHead: string | null = null;
     if (level !== LEVEL_DEBUG && level !== LEVEL_TRACE) {
       const msg = text.slice(m, end);
       if (passesCassandraGate(msg) || (level === LEVEL_WARN && msg.includes(' gossip by operator request'))) return false;
+      if (level === LEVEL_WARN) wrapHead = msg;
     }
     this.total++;
     // the slow-query reader's loggers, handed the line as line() does
@@ -517,6 +529,28 @@ export class LogAccumulator {
     this.lastLazyLine = text;
     this.lastLazyDateAt = h.dateAt;
     this.openEntry();
+    if (wrapHead !== null) this.holdWrapHead(wrapHead, 0, 'cassandra');
+    return true;
+  }
+
+  private holdWrapHead(s: string, start: number, mode: ClassifyMode): void {
+    this.entryWrapHead = s;
+    this.entryWrapStart = start;
+    this.entryWrapMode = mode;
+  }
+
+  /** The line under a WARN/ERROR that named nothing, read as the rest of its message; true when together they are an event. */
+  private joinWrapped(s: string): boolean {
+    const head = this.entryWrapHead!;
+    this.entryWrapHead = null;
+    const c = s.charCodeAt(0);
+    // indented lines and stack frames are the entry's own continuation, not a message cut by the paste
+    if (c === 9 || c === 32 || s.startsWith('Caused by') || head.length + s.length > 2000) return false;
+    const joined = `${head} ${s}`;
+    const hit = classify(joined, this.entryWrapStart, this.entryWrapMode);
+    if (!hit) return false;
+    this.continuation++;
+    this.record(hit, this.entryTime(), joined);
     return true;
   }
 
@@ -543,6 +577,7 @@ export class LogAccumulator {
     this.entryConfigOther = false;
     this.entryStartupOpen = false;
     this.entryDup = false;
+    this.entryWrapHead = null;
   }
 
   private line(raw: string): void {
@@ -640,6 +675,8 @@ export class LogAccumulator {
       // the same line seen before (system.log and debug.log of one node read together) is one event
       if (h.dateAt >= 0 && this.repeatsEarlier(s)) this.skipDuplicate();
       else this.record(hit, this.entryTime(), s);
+    } else if (fam !== FAMILY_GC && (h.level === LEVEL_WARN || h.level === LEVEL_ERROR)) {
+      this.holdWrapHead(s, h.msgStart, mode);
     } else if (fam === FAMILY_GC) {
       const collector = openGcRecord(s, h.msgStart);
       if (collector !== null) {
@@ -788,6 +825,7 @@ export class LogAccumulator {
       this.statusText(s, 0, s);
       return;
     }
+    if (this.entryWrapHead !== null && this.joinWrapped(s)) return;
     if (this.entryOpen && ((this.entryKinds !== 0 && !this.entryBare) || looksLikeContinuation(s))) {
       this.continuation++;
       if (this.entryKinds & KIND_BIT.dropped) {
@@ -1243,6 +1281,19 @@ export class LogAccumulator {
         this.count(k, t, hit.ms, () => this.example(t, line, hit.ms, hit.shard !== null ? { shard: hit.shard } : undefined));
         return;
       }
+      case 'largeBatch': {
+        const b = slot(this.batchTables, hit.tables, CAP_TABLES, () => ({ count: 0, rejected: 0, maxBytes: null, thresholdBytes: null }));
+        b.count++;
+        if (hit.rejected) {
+          b.rejected++;
+          this.batchRejected++;
+        }
+        b.maxBytes = maxOrNull(b.maxBytes, hit.bytes);
+        // the lowest threshold named: the warn threshold when both kinds of line are there
+        if (hit.thresholdBytes !== null && (b.thresholdBytes === null || hit.thresholdBytes < b.thresholdBytes)) b.thresholdBytes = hit.thresholdBytes;
+        this.count(k, t, hit.bytes, () => this.example(t, line, hit.bytes, { tables: hit.tables, rejected: hit.rejected ? 'yes' : 'no' }));
+        return;
+      }
       case 'startupFailure': {
         if (hit.exception !== null) this.addStartupException(hit.exception);
         else this.entryStartupOpen = true;
@@ -1544,6 +1595,13 @@ export class LogAccumulator {
         settings: [...this.configSettings],
       },
       startupFailures: { count: this.kinds.get('startupFailure')!.count, exceptions: [...this.startupExceptions] },
+      largeBatches: {
+        count: this.kinds.get('largeBatch')!.count,
+        rejected: this.batchRejected,
+        byTables: [...this.batchTables.entries()]
+          .map(([tables, b]) => ({ tables, ...b }))
+          .sort((a, b) => b.rejected - a.rejected || (b.maxBytes ?? 0) - (a.maxBytes ?? 0)),
+      },
       scyllaTimeouts: {
         count: this.kinds.get('scyllaTimeout')!.count,
         byType: byCount(this.timeoutTypes).map(([type, count]) => ({ type, count })),

@@ -84,7 +84,8 @@ export type Hit =
   | { kind: 'reactorStall'; ms: number; shard: number | null }
   | { kind: 'scyllaTimeout'; type: 'write' | 'read' | 'semaphore' | 'other'; table: string | null }
   | { kind: 'configError'; error: ConfigErrorType; settings: string[] }
-  | { kind: 'startupFailure'; exception: string | null };
+  | { kind: 'startupFailure'; exception: string | null }
+  | { kind: 'largeBatch'; tables: string; bytes: number | null; thresholdBytes: number | null; rejected: boolean };
 
 /** Which message said the disk is full: the OS (ENOSPC), a write, a stream, or a compaction that had to shrink. */
 export type DiskFullKind = 'enospc' | 'write' | 'stream' | 'compaction';
@@ -617,9 +618,9 @@ function isDump(s: string, start: number): boolean {
  * and a single alternation run from the message start is about three times cheaper than a dozen indexOf calls.
  */
 const GATE_CASSANDRA =
-  /GC |dropped|ombstone|arge |uardrail|OutOfMemory|local pause|hint|epair|Maximum memory usage|commit log syncs|imed out waiting| space |ommit disk failure|ommit log segments|ommits to disk/g;
+  /GC |dropped|ombstone|arge |uardrail|OutOfMemory|local pause|hint|epair|Maximum memory usage|commit log syncs|imed out waiting| space |ommit disk failure|ommit log segments|ommits to disk|Batch /g;
 const GATE_ALL =
-  /GC |dropped|ombstone|arge |uardrail|OutOfMemory|local pause|hint|epair|Maximum memory usage|commit log syncs|imed out waiting| space |ommit disk failure|ommit log segments|ommits to disk|Reactor stalled|bad_alloc|timed|timeout|Pause |Total time|Safepoint|ConfigurationException|Invalid yaml|old and new keys|Cannot create property=|encountered during startup/g;
+  /GC |dropped|ombstone|arge |uardrail|OutOfMemory|local pause|hint|epair|Maximum memory usage|commit log syncs|imed out waiting| space |ommit disk failure|ommit log segments|ommits to disk|Batch |Reactor stalled|bad_alloc|timed|timeout|Pause |Total time|Safepoint|ConfigurationException|Invalid yaml|old and new keys|Cannot create property=|encountered during startup/g;
 
 /**
  * False when classify in 'cassandra' mode finds nothing in this message, judged by its gate alone (the message cut
@@ -644,6 +645,21 @@ function diskFull(s: string, start: number): Hit | null {
   if (!m) return null;
   const what: DiskFullKind = m[0].startsWith('No space') ? 'enospc' : m[0].endsWith('compaction') ? 'compaction' : m[1] === 'write' ? 'write' : 'stream';
   return { kind: 'diskFull', what };
+}
+
+// BatchStatement.verifyBatchSize: a batch over batch_size_warn_threshold is logged at WARN, one over
+// batch_size_fail_threshold at ERROR with "(see batch_size_fail_threshold…)" and refused ("Batch too large").
+// Cassandra 4.1/5.0 "Batch for [ks.t] is of size 9.766KiB, exceeding specified threshold of 5.000KiB by 4.766KiB.";
+// before 3.x "Batch of prepared statements for [ks.t] is of size 26000, …" (bytes); ScyllaDB "Batch modifying 3
+// partitions in ks.t is of size 9000 bytes, exceeding specified FAIL threshold of 1048576 by …".
+const LARGE_BATCH =
+  /Batch (?:of prepared statements for|for|modifying \d{1,9} partitions in) (.{1,400}?) is of size (\d[\d.,]{0,20}(?: ?[A-Za-z]{1,5})?), exceeding specified (?:(WARN|FAIL) )?threshold of (\d[\d.,]{0,20}(?: ?[A-Za-z]{1,5})?) by [^.]{0,40}\.(.{0,60})/;
+
+function largeBatch(s: string, start: number): Hit | null {
+  const m = LARGE_BATCH.exec(start === 0 ? s : s.slice(start));
+  if (!m) return null;
+  const rejected = m[3] === 'FAIL' || m[5]!.includes('batch_size_fail_threshold');
+  return { kind: 'largeBatch', tables: m[1]!.trim(), bytes: sizeToBytes(m[2]!), thresholdBytes: sizeToBytes(m[4]!), rejected };
 }
 
 export function classify(s: string, start: number, mode: ClassifyMode): Hit | null {
@@ -704,6 +720,10 @@ export function classify(s: string, start: number, mode: ClassifyMode): Hit | nu
   if (s.includes('ommit', start)) {
     const m = COMMIT_FAILURE.exec(s);
     if (m) return { kind: 'commitlogFailure', policy: m[1] ?? m[2] ?? null };
+  }
+  if (s.includes('Batch ', start)) {
+    hit = largeBatch(s, start);
+    if (hit) return hit;
   }
   if (mode === 'cassandra') return null;
   hit = configError(s, start) ?? startupFailure(s, start);

@@ -53,7 +53,8 @@ export type LogEventKind =
   | 'reactorStall' // Scylla "Reactor stalled for N ms on shard S" (ms)
   | 'scyllaTimeout' // Scylla read/write/semaphore timeouts
   | 'configError' // a startup ConfigurationException: cassandra.yaml refused (unknown keys, old and new names, bad value)
-  | 'startupFailure'; // "Exception encountered during startup" with its exception on the next line: the node exited
+  | 'startupFailure' // "Exception encountered during startup" with its exception on the next line: the node exited
+  | 'largeBatch'; // BatchStatement "Batch for … is of size X, exceeding specified threshold of Y …" (bytes)
 
 export const LOG_EVENT_KINDS: readonly LogEventKind[] = [
   'gcPause',
@@ -77,6 +78,7 @@ export const LOG_EVENT_KINDS: readonly LogEventKind[] = [
   'scyllaTimeout',
   'configError',
   'startupFailure',
+  'largeBatch',
 ];
 
 export type MagnitudeUnit = 'ms' | 'bytes' | 'tombstones' | 'messages' | 'tasks' | null;
@@ -328,6 +330,15 @@ export interface LogFacts {
    * encountered during startup" and exits): the exceptions as printed ("java.lang.X: message"), up to 5 distinct.
    */
   startupFailures: { count: number; exceptions: string[] };
+  /**
+   * Batches over batch_size_warn_threshold (logged at WARN) or over batch_size_fail_threshold (refused: the client
+   * got "Batch too large"), per table set as logged ("[ks.t]", "ks.t, ks.u"), largest first.
+   */
+  largeBatches: {
+    count: number;
+    rejected: number;
+    byTables: { tables: string; count: number; rejected: number; maxBytes: number | null; thresholdBytes: number | null }[];
+  };
   scyllaTimeouts: { count: number; byType: { type: 'write' | 'read' | 'semaphore' | 'other'; count: number }[]; byTable: { table: string; count: number }[] };
   /** Plain-language remarks on how the text was read (time basis, zone, caps hit, …). */
   notes: string[];

@@ -18,7 +18,8 @@ export type WrapperName =
   | 'kibana'
   | 'grep-prefix'
   | 'line-gutter'
-  | 'diff-added';
+  | 'diff-added'
+  | 'md-bold';
 
 export interface LineWrapper {
   name: Exclude<WrapperName, 'crlf' | 'code-fence' | 'indent'>;
@@ -105,6 +106,7 @@ export const LINE_WRAPPERS: LineWrapper[] = [
   { name: 'grep-prefix', prefix: (l) => Math.max(lengthOf(GREP_FILE)(l), lengthOf(GREP_N)(l)), sequence: grepLineNumber },
   { name: 'backticks', prefix: backtickOpen, suffix: backtickClose },
   { name: 'diff-added', prefix: lengthOf(DIFF_ADDED) },
+  { name: 'md-bold', prefix: boldOpen, suffix: boldClose },
 ];
 
 /** The line number in `file:123:` / `123:`, or NaN when the grep prefix has none (then any order is fine). */
@@ -131,6 +133,20 @@ function backtickOpen(line: string): number {
 function backtickClose(line: string): number {
   const m = /^ {0,3}(`{1,3})/.exec(line);
   return m === null ? 0 : line.length - line.trimEnd().length + m[1]!.length;
+}
+
+/** A line set in markdown bold to make it stand out: `**ERROR 07:36:42 …**`, with no other `**` inside. */
+function boldOpen(line: string): number {
+  const m = /^ {0,3}\*\*(?=[^*\s])/.exec(line);
+  if (m === null) return -1;
+  const end = line.trimEnd();
+  if (end.length < m[0].length + 3 || !end.endsWith('**')) return -1;
+  if (end.slice(m[0].length, end.length - 2).includes('**')) return -1;
+  return m[0].length;
+}
+
+function boldClose(line: string): number {
+  return line.length - line.trimEnd().length + 2;
 }
 
 /** A code fence line (```` ``` ````, ```` ```text ````, `~~~`): never content. */
