@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "886c8aed21207e2d11541d6bdfde0059424f53d554043123e1c609ee320cf468" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "29da73b43904a091c897400888b0e7ceac93548653478696aeb817a0cfb905d6" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "80d89e0aea3b3b95465fde309d5c30429d1df80796c11cc4036e4ac28c9077a0" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "3e95b719a0531b817a43f39fff840eae8f7ba56597ffb5231027126439352396" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "8dd82d36f29f56dec66821c4ab58330c74e6c03978a97f80d489795433b22c2f" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "0b5114c198487e01025448c32a25744d4caca4074fba2c749354db1ca45f2ad0" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "6903bec656cf04f5df3c14585bd6cd7212bd50bce19038b8b4bc681e8dd5ab96" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "c5dcbd1d183a0ac048b9e3a4e0110de3eeb9b80af105f51308b03e6a007e47aa" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
