@@ -78,7 +78,7 @@ describe('YCSB parser', () => {
     expect(v.ops['INSERT']!.p99Ms).toBeCloseTo(15.359);
   });
 
-  it('is detected and interpreted: closed loop (no -target) with an 80-second warm-up inside the window; 120 failed reads', () => {
+  it('is detected and interpreted: closed loop (no -target) with an 80-second warm-up inside the window; 120 reads found no row', () => {
     expect(detect(ycsbText)).toMatchObject({ ok: true, kind: 'stress.ycsb' });
     const r = interpretText(ycsbText);
     expect(ids(r)).toContain('stress.closed-loop');
@@ -86,12 +86,47 @@ describe('YCSB parser', () => {
     expect(w?.title).toMatch(
       /^Warm-up inside the measured window: the first 5 interval\(s\) ran at 37 op\/s, 68 op\/s, 187 op\/s, 554 op\/s, 1,434 op\/s vs a steady/,
     );
-    const e = r.findings.find((f) => f.id === 'stress.errors');
-    expect(e?.severity).toBe('info');
-    expect(e?.title).toMatch(/^120 errors/);
+    // the 120 READ-FAILED are Return=NOT_FOUND (YCSB times every status but OK under -FAILED): reads of absent keys, not errors
+    expect(ids(r)).not.toContain('stress.errors');
+    const nf = r.findings.find((f) => f.id === 'stress.not-found');
+    expect(nf?.severity).toBe('info');
+    expect(nf?.title).toBe('120 read(s) found no row (under 0.1 % of 21761667): the run read keys that are not there');
     // 30 minutes: long enough.
     expect(ids(r)).not.toContain('stress.too-short');
     expect(ids(r)).not.toContain('stress.bimodal-tail');
+  });
+
+  it('YCSB 0.1 (brianfrankcooper/YCSB#519): Return=ERROR are the errors, Return=NOT_FOUND the reads that found no row', () => {
+    const r = interpretText(fixture('stress/ycsb_0.1_notfound-errors-cut_ycsb519.txt'));
+    expect(r.kind).toBe('stress.ycsb');
+    expect(r.findings.find((f) => f.id === 'stress.not-found')).toMatchObject({
+      severity: 'warning',
+      title: '249320 read(s) found no row (55.3 % of 451206): the run read keys that are not there',
+      knowledgeIds: ['benchmarking.ycsb-not-found'],
+    });
+    expect(r.findings.find((f) => f.id === 'stress.errors')?.title).toMatch(/^544 errors /);
+  });
+
+  it('a summary cut to its Return= lines is still YCSB (#1092); old status lines with [OP AverageLatency(us)=…] and their -FAILED (#639)', () => {
+    const cut = '[UPDATE], Return=OK, 25104\n[READ], Return=NOT_FOUND, 16780\n[READ], Return=OK, 8116';
+    expect(detect(cut)).toMatchObject({ ok: true, kind: 'stress.ycsb' });
+    expect(interpretText(cut).findings.find((f) => f.id === 'stress.not-found')?.title).toBe(
+      '16780 read(s) found no row (67.4 % of 24896): the run read keys that are not there',
+    );
+    const line = (t: number, ops: number) =>
+      `2016-03-02 14:58:23:453 ${t} sec: ${ops} operations; 912.3 current ops/sec; est completion in 1 minutes [READ AverageLatency(us)=10945.5] [READ-FAILED AverageLatency(us)=4593.01] `;
+    const text = [line(100, 97621), line(100, 97621), line(110, 107778)].join('\n');
+    const p = parseYcsb(text);
+    if (!p.ok) throw new Error(p.reason);
+    expect(p.value.intervals.map((i) => [i.timeS, i.ops['READ']?.avgMs, i.ops['READ-FAILED']?.count])).toEqual([
+      [100, 10.9455, null],
+      [110, 10.9455, null],
+    ]);
+    expect(p.warnings.join()).toMatch(/1 status line\(s\) repeated the one before/);
+    expect(interpretText(text).findings.find((f) => f.id === 'stress.errors')).toMatchObject({
+      severity: 'warning',
+      title: 'Operations failed in 2 of 2 status line(s) (READ-FAILED); this YCSB prints no count',
+    });
   });
 
   it('each fixture matches exactly one stress signature', () => {

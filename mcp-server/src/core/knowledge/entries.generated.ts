@@ -762,6 +762,60 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "checked": "2026-11-24"
     }
   },
+  // knowledge/benchmarking.yaml
+  {
+    "id": "benchmarking.ycsb-not-found",
+    "statement": "YCSB counts a read whose key is not in the database as Return=NOT_FOUND (the Cassandra binding returns it for an empty result), times it under READ-FAILED, and leaves it out of READ's latencies. A run where 1 % or more of the reads are NOT_FOUND (the threshold, as a ratio) read keys the load phase never wrote — recordcount, insertstart or insertcount differ between load and run, or the load did not finish — or read replicas that lack the data at the consistency level used; its read latency and throughput are not those of the intended workload.",
+    "thresholds": {
+      "warning": 0.01,
+      "direction": "above"
+    },
+    "unit": "ratio",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "scylla",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "brianfrankcooper/YCSB Status.java — NOT_FOUND \"The requested record was not found.\"; isOk() is OK or BATCHED_OK only",
+        "url": "https://github.com/brianfrankcooper/YCSB/blob/0.17.0/core/src/main/java/site/ycsb/Status.java",
+        "ref": "brianfrankcooper/YCSB core/src/main/java/site/ycsb/Status.java"
+      },
+      {
+        "title": "brianfrankcooper/YCSB DBWrapper.java — a status that is not OK is measured as \"<OP>-FAILED\"; every status counted per op",
+        "url": "https://github.com/brianfrankcooper/YCSB/blob/0.17.0/core/src/main/java/site/ycsb/DBWrapper.java",
+        "ref": "brianfrankcooper/YCSB core/src/main/java/site/ycsb/DBWrapper.java"
+      },
+      {
+        "title": "brianfrankcooper/YCSB CassandraCQLClient.java — read() returns Status.NOT_FOUND when the result set is exhausted",
+        "url": "https://github.com/brianfrankcooper/YCSB/blob/0.17.0/cassandra/src/main/java/site/ycsb/db/CassandraCQLClient.java",
+        "ref": "brianfrankcooper/YCSB cassandra/src/main/java/site/ycsb/db/CassandraCQLClient.java"
+      }
+    ],
+    "rationale": "A miss is cheaper than a read that finds its row, and it says the workload is not the one intended; operators pasting such runs (YCSB#519, #1092) asked about latency, not about the missing keys. 1 % is this project's convention.",
+    "related": [
+      "benchmarking.error-rate"
+    ],
+    "tags": [
+      "stress",
+      "ycsb",
+      "convention"
+    ],
+    "verified": {
+      "source": "core/src/main/java/site/ycsb/Status.java@0.17.0 lines 89-98 (isOk: OK or BATCHED_OK; NOT_FOUND) + core/src/main/java/site/ycsb/DBWrapper.java@0.17.0 lines 137-176 (measure: not ok → op + \"-FAILED\"; reportStatus per op) + cassandra/src/main/java/site/ycsb/db/CassandraCQLClient.java@0.17.0 line 324 (rs.isExhausted() → Status.NOT_FOUND); 1 % is this project's convention",
+      "checked": "2026-11-30"
+    }
+  },
   // knowledge/caches.yaml
   {
     "id": "cache.chunk.default",
@@ -16424,6 +16478,7 @@ export type KnowledgeId =
   | "benchmarking.throughput-stall"
   | "benchmarking.warm-up"
   | "benchmarking.warm-up-ramp"
+  | "benchmarking.ycsb-not-found"
   | "cache.chunk.default"
   | "cache.counter.default-size"
   | "cache.key.default-size"

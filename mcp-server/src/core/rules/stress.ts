@@ -194,6 +194,24 @@ const errors: StressRule = {
   checks: 'error and timeout rate',
   run(f) {
     const errs = f.errors ?? (f.intervals.some((i) => finite(i.errors)) ? f.intervals.reduce((a, i) => a + (i.errors ?? 0), 0) : null);
+    const fnc = f.failedNoCount;
+    if (!errs && fnc && f.errorMessages.length === 0) {
+      // old YCSB status lines: "[READ-FAILED AverageLatency(us)=4593.01]" says operations failed, not how many
+      return [
+        finding(
+          'stress.errors',
+          'warning',
+          `Operations failed in ${fnc.lines} of ${fnc.of} status line(s) (${fnc.ops.join(', ')}); this YCSB prints no count`,
+          [
+            `${fnc.ops.join(', ')} in ${fnc.lines} of ${fnc.of} interval(s): YCSB times every operation whose status is not OK under <OP>-FAILED`,
+            'the [OP], Return=… lines of the final summary count them by status (ERROR, NOT_FOUND, …)',
+          ],
+          "Read the run's summary for the Return= counts: NOT_FOUND means keys the load never wrote (check recordcount/insertstart of load and run), ERROR means the database refused or timed out. Fix that before reading the latencies.",
+          ['benchmarking.error-rate', 'benchmarking.ycsb-not-found'],
+          'medium',
+        ),
+      ];
+    }
     if (errs === null && f.errorMessages.length === 0) return 'the output has no error count';
     if ((errs ?? 0) === 0 && f.errorMessages.length === 0) return [];
     const total = f.totalOps;
@@ -212,6 +230,34 @@ const errors: StressRule = {
         ],
         'Failed and retried requests distort both throughput and percentiles: find the cause first (timeouts mean overload or a down replica; unavailable means too few live replicas for the consistency level), then re-run.',
         ['benchmarking.error-rate'],
+      ),
+    ];
+  },
+};
+
+const notFound: StressRule = {
+  id: 'stress.not-found',
+  checks: 'reads of keys that are not there (YCSB Return=NOT_FOUND)',
+  run(f) {
+    if (f.tool !== 'ycsb') return 'only YCSB counts reads that found no row';
+    const nf = f.notFound;
+    if (!nf) return [];
+    const share = nf.of ? nf.count / nf.of : null;
+    // a few misses are said (info) without grading the run
+    const sev = share === null ? 'warning' : (grade(PACK, share, 'benchmarking.ycsb-not-found') ?? 'info');
+    return [
+      finding(
+        'stress.not-found',
+        sev,
+        `${fmtNum(nf.count)} read(s) found no row${share !== null ? ` (${share < 0.001 ? 'under 0.1 %' : pct(share)} of ${fmtNum(nf.of!)})` : ''}: the run read keys that are not there`,
+        [
+          `Return=NOT_FOUND ${fmtNum(nf.count)}${nf.of ? ` of ${fmtNum(nf.of)} operations` : ''}`,
+          ...(f.errors ? [`other failures (Return=ERROR …): ${fmtNum(f.errors)}`] : []),
+        ],
+        'Load and run must cover the same keys: run the load phase to completion with the same recordcount (and insertstart/insertcount per client) that the run ' +
+          'phase uses, and check the table holds them (SELECT count(*) on a sample). With a consistency level of ONE, a replica that missed writes answers empty too. ' +
+          'Until then the read latency is that of misses, not of the workload.',
+        ['benchmarking.ycsb-not-found'],
       ),
     ];
   },
@@ -501,6 +547,7 @@ export const STRESS_RULES: StressRule[] = [
   gcMax,
   bimodal,
   errors,
+  notFound,
   stall,
   closedLoop,
   rateShortfall,

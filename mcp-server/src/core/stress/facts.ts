@@ -87,6 +87,13 @@ export interface StressFacts {
   comparison: ComparedStat[];
   impossible: string[];
   errorMessages: string[];
+  /**
+   * YCSB reads of a key that was not there (Return=NOT_FOUND), and the reads they are out of: not errors of the
+   * database, but the run read keys the load never wrote. Null for other tools.
+   */
+  notFound: { count: number; of: number | null } | null;
+  /** Status lines that show a -FAILED operation without a count (YCSB 0.1–0.5 prints its latency only). */
+  failedNoCount: { lines: number; of: number; ops: string[] } | null;
 }
 
 function empty(tool: StressTool, kind: string): StressFacts {
@@ -121,6 +128,8 @@ function empty(tool: StressTool, kind: string): StressFacts {
     comparison: [],
     impossible: [],
     errorMessages: [],
+    notFound: null,
+    failedNoCount: null,
   };
 }
 
@@ -341,15 +350,42 @@ function fromYcsb(v: Ycsb): StressFacts {
     .filter(([k]) => MAIN_OP(k))
     .map(([, o]) => o);
   const total = main.reduce((a, o) => a + (o.operations ?? 0), 0);
+  // YCSB's DBWrapper: every status but OK/BATCHED_OK is timed under "<OP>-FAILED" and counted as "[OP], Return=<status>"
+  // (Status.isOk); NOT_FOUND (the Cassandra binding's empty result) is a read of a key that is not there, kept apart.
+  let returnErrors = 0;
+  let notFound = 0;
+  let notFoundOf = 0;
+  const counted = new Set<string>();
+  for (const [op, o] of Object.entries(v.ops)) {
+    const codes = Object.entries(o.returns);
+    if (codes.length === 0) continue;
+    counted.add(op);
+    for (const [code, c] of codes) {
+      if (code === 'NOT_FOUND') notFound += c;
+      else if (code !== 'OK' && code !== 'BATCHED_OK') returnErrors += c;
+    }
+    // every status of the op is counted once (0.1 put failures in READ's Operations, 0.17 under READ-FAILED)
+    if (o.returns['NOT_FOUND'] !== undefined) notFoundOf += codes.reduce((a, [, c]) => a + c, 0);
+  }
+  const failedOps = Object.entries(v.ops)
+    .filter(([k]) => /-FAILED$/.test(k) && !counted.has(k.slice(0, -7)))
+    .reduce((a, [, o]) => a + (o.operations ?? 0), 0);
+  if (notFound > 0) f.notFound = { count: notFound, of: notFoundOf || null };
+  const noCount = v.intervals.filter((i) => Object.entries(i.ops).some(([k, o]) => /-FAILED$/.test(k) && o.count === null));
+  if (noCount.length)
+    f.failedNoCount = {
+      lines: noCount.length,
+      of: v.intervals.length,
+      ops: [...new Set(noCount.flatMap((i) => Object.keys(i.ops).filter((k) => /-FAILED$/.test(k))))],
+    };
   f.opRate = v.throughput;
   f.meanMs = total > 0 ? main.reduce((a, o) => a + (o.avgMs ?? 0) * (o.operations ?? 0), 0) / total : null;
   f.p95Ms = maxOrNull(main.map((o) => o.p95Ms));
   f.p99Ms = maxOrNull(main.map((o) => o.p99Ms));
   f.maxMs = maxOrNull(main.map((o) => o.maxMs));
   f.totalOps = total || null;
-  f.errors = Object.entries(v.ops)
-    .filter(([k]) => /-FAILED$/.test(k))
-    .reduce((a, [, o]) => a + (o.operations ?? 0), 0);
+  // a failure seen without any count leaves the number unknown rather than 0
+  f.errors = returnErrors + failedOps > 0 || !f.failedNoCount ? returnErrors + failedOps : null;
   f.durationS = v.runTimeMs !== null ? v.runTimeMs / 1000 : (v.intervals.at(-1)?.timeS ?? null);
   f.threads = v.threads;
   f.rateKnown = v.commandLineSeen;

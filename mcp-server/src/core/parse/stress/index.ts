@@ -40,5 +40,7 @@ export const stressSignature: Record<StressKind, RegExp> = {
   [SCYLLA_BENCH_KIND]:
     /^[ \t]*time[ \t]+(?:ops|operations)\/s[ \t]+rows\/s[ \t]+errors[ \t]+max\b|^Operations\/s:[ \t]|^[ \t]*\d+(?:\.\d+)?s(?:[ \t]+\d+){3}(?:[ \t]+[\d.]+(?:ms|µs|μs|us|ns|s)){7}(?:[ \t]|$)/m,
   // "[OVERALL], RunTime(ms), …" summary or "N sec: M operations; X current ops/sec" status lines.
-  [YCSB_KIND]: /^\[OVERALL\],\s*(?:RunTime|Throughput)|(?<!\d)\d+ sec: \d+ operations; [\d.]+ current ops\/sec/m,
+  // a summary cut to its per-operation lines still names its return codes: "[READ], Return=NOT_FOUND, 16780"
+  [YCSB_KIND]:
+    /^\[OVERALL\],\s*(?:RunTime|Throughput)|(?<!\d)\d+ sec: \d+ operations; [\d.]+ current ops\/sec|^\[[A-Z][A-Z0-9_-]{0,30}\], Return=[A-Z_]{2,30}, \d/m,
 };

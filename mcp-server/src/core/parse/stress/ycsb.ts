@@ -59,11 +59,12 @@ const usToMs = (v: number | null) => (v === null ? null : v / 1000);
 
 function statusOps(text: string): Record<string, YcsbOpStats> {
   const out: Record<string, YcsbOpStats> = {};
-  for (const m of text.matchAll(/\[([A-Z][A-Z0-9_-]*): ([^\]]*)\]/g)) {
+  // "[READ: Count=125, Max=…, Avg=…]"; YCSB 0.1–0.5 printed "[READ AverageLatency(us)=10945.5]" (the mean only)
+  for (const m of text.matchAll(/\[([A-Z][A-Z0-9_-]*)(?:: | (?=AverageLatency))([^\]]*)\]/g)) {
     const kv: Record<string, string> = {};
     for (const p of m[2]!.split(',')) {
       const [k, v] = p.split('=');
-      if (k && v !== undefined) kv[k.trim()] = v.trim();
+      if (k && v !== undefined) kv[k.trim() === 'AverageLatency(us)' ? 'Avg' : k.trim()] = v.trim();
     }
     const count = n(kv['Count']);
     // An empty interval prints Min=Long.MAX_VALUE and Avg=NaN: no latencies then.
@@ -94,6 +95,7 @@ export const parseYcsb = total<Ycsb>(YCSB_KIND, (text) => {
   let throughput: number | null = null;
   let clientGcCount: number | null = null;
   let clientGcTimeMs: number | null = null;
+  let repeated = 0;
   for (const raw of lines) {
     const line = raw.trim();
     const ver = /^YCSB Client (\S+)/.exec(line);
@@ -114,7 +116,15 @@ export const parseYcsb = total<Ycsb>(YCSB_KIND, (text) => {
     // (?<!\d): start at the first digit of a run, not at each of them (quadratic on a long run of digits).
     const st = /(?<!\d)(\d+) sec: (\d+) operations;(?: ([\d.]+) current ops\/sec;)?(.*)$/.exec(line);
     if (st) {
-      intervals.push({ timeS: Number(st[1]), operations: Number(st[2]), opRate: n(st[3]), ops: statusOps(st[4] ?? '') });
+      const timeS = Number(st[1]);
+      const operations = Number(st[2]);
+      // the same status line twice (stdout and stderr pasted together): one interval
+      const prev = intervals.at(-1);
+      if (prev && prev.timeS === timeS && prev.operations === operations) {
+        repeated++;
+        continue;
+      }
+      intervals.push({ timeS, operations, opRate: n(st[3]), ops: statusOps(st[4] ?? '') });
       continue;
     }
     const sum = /^\[([A-Z][A-Za-z0-9_%-]*)\],\s*([^,]+),\s*(.+)$/.exec(line);
@@ -141,6 +151,7 @@ export const parseYcsb = total<Ycsb>(YCSB_KIND, (text) => {
   }
   if (intervals.length === 0 && runTimeMs === null && Object.keys(ops).length === 0)
     return unrecognized(YCSB_KIND, 'no YCSB "[OVERALL], RunTime(ms)" summary or "N sec: M operations" status lines');
+  if (repeated) warnings.push(`${repeated} status line(s) repeated the one before (the same time and count): read once`);
   if (runTimeMs === null) warnings.push('no [OVERALL] summary: run still going or output truncated');
   if (!commandLineSeen) warnings.push('no "Command line:" echo: threads and -target (rate) unknown');
   return parsedOk(
