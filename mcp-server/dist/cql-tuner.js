@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "8dd82d36f29f56dec66821c4ab58330c74e6c03978a97f80d489795433b22c2f" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "0b5114c198487e01025448c32a25744d4caca4074fba2c749354db1ca45f2ad0" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "6903bec656cf04f5df3c14585bd6cd7212bd50bce19038b8b4bc681e8dd5ab96" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "c5dcbd1d183a0ac048b9e3a4e0110de3eeb9b80af105f51308b03e6a007e47aa" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "3fba4608c6a641652079d0584b9e720b6b7c0cbb32ef4ba3b2922712690a14a2" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "c8813ab1098bcec09766d74d9f978c1c901ae1a86473921c5e573c8f7cf45c42" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "419237f88fc4854b3cb6fb3eed5a0c2fddc30bf40ca6cda0f54a7c59e259cde9" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "8f197c73f6676e56262493bec4342be5e93339d291ac230512adba6796492fff" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
