@@ -213,3 +213,25 @@ describe('describecluster UNREACHABLE (bitnami/charts#1400: three of six nodes d
     expect(ids).not.toContain('topology.schema-unreachable');
   });
 });
+
+describe('the schema-versions map a client prints (Netflix/astyanax#443)', () => {
+  it('reads {version=[endpoints], UNREACHABLE=[…]} under a code line and above a client stack trace', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { interpretText } = await import('../../mcp-server/src/ops/interpret.js');
+    const text = readFileSync(new URL('../fixtures/real-world/describecluster_schema-map-unreachable-client_astyanax443.txt', import.meta.url), 'utf8');
+    const r = parseDescribecluster(text);
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.value.schemaVersions).toEqual([
+      { version: '1774c2d0-60d7-11e3-0000-1ecb73f706fe', endpoints: ['192.168.27.104', '192.168.27.102', '192.168.27.103', '192.168.27.101'] },
+    ]);
+    expect(r.value.unreachable).toEqual(['192.168.27.105']);
+    expect(r.value.schemaAgreement).toBe(true);
+    expect(r.value.notes.join()).toMatch(/schema-versions map as a client prints it/);
+    // the four that answered agree: the one that did not is the finding, not a disagreement
+    const ids = interpretText(text).findings.map((f) => `${f.id} ${f.severity}`);
+    expect(ids).toEqual(['topology.schema-unreachable critical']);
+    // a map with two versions is a disagreement
+    const two = parseDescribecluster('{1774c2d0-60d7-11e3-0000-1ecb73f706fe=[10.0.0.1], 2774c2d0-60d7-11e3-0000-1ecb73f706fe=[10.0.0.2]}');
+    expect(two.ok && two.value.schemaAgreement).toBe(false);
+  });
+});

@@ -103,7 +103,8 @@ export const KINDS: KindSpec[] = [
   nt('tablehistograms', /Percentile[ \t]+[^\n]{0,400}?(?:SSTables|Partition Size|Cell Count)/),
   nt('tpstats', /Pool(?:s| Name)\s+Active\s+Pending/),
   nt('gcstats', /Interval \(ms\)\s*Max GC Elapsed|Interval \(ms\)\s+\d/),
-  nt('describecluster', /Cluster Information:/),
+  // also the schema-versions map a client prints: {<uuid>=[endpoints], UNREACHABLE=[…]}
+  nt('describecluster', /Cluster Information:|^\{[0-9a-fA-F]{8}-[0-9a-fA-F-]{27}=\[/m),
   nt('compactionhistory', /Compaction History:|There is no compaction history|^[ \t]*id[ \t]+keyspace_name[ \t]+columnfamily_name[ \t]+compacted_at\b/m),
   nt('compactionstats', /pending tasks/i),
   // the headers, or two known field lines of a table pasted without them (issue #14)

@@ -50,6 +50,26 @@ function endpoints(list: string): string[] {
     .filter((s) => s !== '');
 }
 
+/**
+ * describeSchemaVersions() as a Java Map's toString, the form clients print (Thrift describe_schema_versions,
+ * JMX StorageProxy): `{1774c2d0-…=[10.0.0.1, 10.0.0.2], UNREACHABLE=[10.0.0.5]}` on one line. Null when absent.
+ */
+const SCHEMA_MAP =
+  /^\{(?:[0-9a-fA-F]{8}-[0-9a-fA-F-]{27}|UNREACHABLE)=\[[^\]]{0,20000}\](?:, (?:[0-9a-fA-F]{8}-[0-9a-fA-F-]{27}|UNREACHABLE)=\[[^\]]{0,20000}\]){0,100}\}$/;
+const SCHEMA_MAP_ENTRY = /([0-9a-fA-F]{8}-[0-9a-fA-F-]{27}|UNREACHABLE)=\[([^\]]{0,20000})\]/g;
+
+function schemaVersionMap(lines: string[]): { versions: VersionGroup[]; unreachable: string[] } | null {
+  const line = lines.map((l) => l.trim()).find((l) => SCHEMA_MAP.test(l));
+  if (line === undefined) return null;
+  const versions: VersionGroup[] = [];
+  const unreachable: string[] = [];
+  for (const m of line.matchAll(SCHEMA_MAP_ENTRY)) {
+    if (m[1] === 'UNREACHABLE') pushAll(unreachable, endpoints(m[2]!));
+    else versions.push({ version: m[1]!, endpoints: endpoints(m[2]!) });
+  }
+  return { versions, unreachable };
+}
+
 export const parseDescribecluster = total<NodetoolDescribeCluster>('nodetool.describecluster', (text) => {
   const kind = 'nodetool.describecluster';
   const lines = nodetoolLines(text);
@@ -135,7 +155,17 @@ export const parseDescribecluster = total<NodetoolDescribeCluster>('nodetool.des
     }
   }
 
-  if (section === null) return unrecognized(kind, 'no "Cluster Information:" line');
+  if (section === null) {
+    const map = schemaVersionMap(lines);
+    if (map === null) return unrecognized(kind, 'no "Cluster Information:" line');
+    v.schemaVersions = map.versions;
+    v.unreachable = map.unreachable;
+    v.schemaAgreement = map.versions.length === 0 ? null : map.versions.length === 1;
+    v.notes.push(
+      'read from the schema-versions map as a client prints it ({version=[endpoints], UNREACHABLE=[…]}, StorageProxy.describeSchemaVersions): no cluster name, snitch or partitioner',
+    );
+    return parsedOk(kind, v, warnings);
+  }
   if (v.name === null && v.partitioner === null) return unrecognized(kind, 'no cluster Name or Partitioner under "Cluster Information:" (output cut?)');
   // 3.x has no DynamicEndPointSnitch line; it names the wrapper itself as the snitch when it is on.
   if (v.dynamicSnitch === null && v.snitch?.endsWith('.DynamicEndpointSnitch')) v.dynamicSnitch = true;
