@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "3fba4608c6a641652079d0584b9e720b6b7c0cbb32ef4ba3b2922712690a14a2" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "c8813ab1098bcec09766d74d9f978c1c901ae1a86473921c5e573c8f7cf45c42" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "419237f88fc4854b3cb6fb3eed5a0c2fddc30bf40ca6cda0f54a7c59e259cde9" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "8f197c73f6676e56262493bec4342be5e93339d291ac230512adba6796492fff" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "9df5415528b389d4b815c5354a13142b40e5d0385aff5617a63b979efb205797" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "c8813ab1098bcec09766d74d9f978c1c901ae1a86473921c5e573c8f7cf45c42" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "f2396cd013ec4d71e85f3e9135bfb597e639e8e5adacde610205112cbbd77b72" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "ab4969026c7c5b6c1215390a04f13af6d27291ddba827f7cdc8ed5057fbad863" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
