@@ -59,6 +59,10 @@ describe('interpret: pasted nodetool status', () => {
     expect(f.evidence.join('\n')).toMatch(/sums to 135\.3 %, not a whole number of replicas — rows are missing/);
     expect(f.evidence.join('\n')).not.toMatch(/summing to 1 replica/);
     expect(f.confidence).toBe('medium');
+    // nor does the next-node planner plan with an rf the rows cannot give: 215 % is not a whole number of replicas
+    const full = fixture('ownership/c509-cluster3-status-effective.txt');
+    expect(interpretText(full).findings.map((x) => x.id)).toContain('ownership.next-node');
+    expect(interpretText(full.replace('64.7%', '79.7%')).findings.map((x) => x.id)).not.toContain('ownership.next-node');
   });
 
   it('nodetool status <keyspace> with Owns (effective) 76.0/59.3/64.7 shows the skew; rf 2 read from the sum; beyond the allocator', () => {

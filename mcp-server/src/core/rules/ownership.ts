@@ -306,6 +306,15 @@ function ownershipForStatus(ring: { members: RingMember[] }, cluster: ClusterFac
   return 'error' in r ? null : new Map(r.nodes.map((n) => [n.address, n.ownsPercent]));
 }
 
+/**
+ * Effective ownership sums to rf × 100 % in a DC: the keyspace's rf there, without its schema. A sum far from a whole
+ * number of replicas means rows are missing (a paste cut short): null, no rf to read.
+ */
+function replicasFromOwnership(sumPercent: number): number | null {
+  const whole = Math.round(sumPercent / 100);
+  return whole >= 1 && Math.abs(sumPercent / 100 - whole) <= 0.1 ? whole : null;
+}
+
 /** From a pasted or collected `nodetool status <keyspace>`: skew of "Owns (effective)" and unequal racks. */
 function statusFindings(ctx: RuleContext, observer: string, s: NodetoolStatus): Finding[] {
   const findings: Finding[] = [];
@@ -313,16 +322,13 @@ function statusFindings(ctx: RuleContext, observer: string, s: NodetoolStatus): 
   for (const n of s.nodes) pushTo(byDc, n.datacenter, n);
   for (const [dc, nodes] of byDc) {
     const owns = nodes.map((n) => n.ownsPercent).filter((x): x is number => x !== null && x > 0);
+    const sum = owns.reduce((a, b) => a + b, 0);
+    const rf = replicasFromOwnership(sum);
     if (s.ownsEffective && owns.length >= 2 && owns.length === nodes.length) {
       const ratio = maxOf(owns) / minOf(owns);
       const sev = grade(ctx, ratio, 'topology.ownership-imbalance');
       if (sev) {
         const sorted = [...nodes].sort((a, b) => (b.ownsPercent ?? 0) - (a.ownsPercent ?? 0));
-        // Effective ownership sums to rf × 100 % in a DC: the keyspace's rf there, without its schema.
-        // A sum far from a whole number of replicas means rows are missing (a paste cut short): no rf to read.
-        const sum = owns.reduce((a, b) => a + b, 0);
-        const whole = Math.round(sum / 100);
-        const rf = whole >= 1 && Math.abs(sum / 100 - whole) <= 0.1 ? whole : null;
         const tokenCounts = new Set(nodes.map((n) => n.tokens));
         const t = tokenCounts.size === 1 ? [...tokenCounts][0] : null;
         const allocator = t && rf !== null ? allocatorSpread(rf, new Set(nodes.map((n) => n.rack)).size, t, nodes.length) : null;
@@ -351,7 +357,8 @@ function statusFindings(ctx: RuleContext, observer: string, s: NodetoolStatus): 
         });
       }
     }
-    if (s.ownsEffective && owns.length === nodes.length && owns.length >= 2 && nodes.every((n) => n.up && n.state === 'normal')) {
+    // the planner needs the rf: not from rows that do not add up to whole replicas (a status cut short)
+    if (rf !== null && s.ownsEffective && owns.length === nodes.length && owns.length >= 2 && nodes.every((n) => n.up && n.state === 'normal')) {
       const rackOwns = new Map<string, RackOwnership>();
       for (const n of nodes) {
         const r = rackOwns.get(n.rack) ?? { datacenter: dc, rack: n.rack, nodes: 0, ownsPercent: 0 };
@@ -359,7 +366,6 @@ function statusFindings(ctx: RuleContext, observer: string, s: NodetoolStatus): 
         r.ownsPercent += n.ownsPercent ?? 0;
         rackOwns.set(n.rack, r);
       }
-      const rf = Math.round(owns.reduce((a, b) => a + b, 0) / 100);
       const about = `nodetool status from ${observer} (Owns (effective) sums to ${rf} replica(s))`;
       const f = nextNodeFinding({ dc, rf, nodes, racks: [...rackOwns.values()], about });
       if (f) findings.push(f);
