@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "9df5415528b389d4b815c5354a13142b40e5d0385aff5617a63b979efb205797" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "c8813ab1098bcec09766d74d9f978c1c901ae1a86473921c5e573c8f7cf45c42" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "f2396cd013ec4d71e85f3e9135bfb597e639e8e5adacde610205112cbbd77b72" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "ab4969026c7c5b6c1215390a04f13af6d27291ddba827f7cdc8ed5057fbad863" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "9031ec6ba51df8c6f567dbbf9d213bc7bdb07e853ed06125c6dc005456113b56" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "32a7b5ed3fa0852758f135e20b8446901053e3b16245288552c9a0b1ca04b151" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "ecf5fd487d58d717a012922f5531244709c997c95800b8795d41f62aac8aa887" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "91a85c8e91d9a31116d4bac34743a68bee4fc1b40805235582de18cdb5d23eab" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
