@@ -47,4 +47,20 @@ describe('share of time in GC (jvm.gc.time-share)', () => {
     // gcstats run twice in a row: 4 s of interval says nothing about a share
     expect(gc(4_000, 2_000)).toEqual([]);
   });
+
+  it("does not read one long stop as a share: the lab's 707 ms metadata collection in a 7.05 s gcstats interval", () => {
+    const one = (collections: number, totalPauseMs: number) =>
+      runRules({
+        origin: 't',
+        nodes: [
+          nodeEvidence('127.0.0.1', true, {
+            facts: { gc: { intervalMs: 7050, totalPauseMs, maxPauseMs: 707, collections, reclaimedBytes: null } },
+            nodetool: {},
+          }),
+        ],
+      }).findings.map((f) => `${f.severity}:${f.id}`);
+    expect(one(1, 707)).toEqual(['warning:jvm.gc.pause']);
+    // the same stop among 20 more collections that take 600 ms (8.5 % of the interval): both findings
+    expect(one(21, 1307)).toEqual(['warning:jvm.gc.pause', 'warning:jvm.gc.time-share']);
+  });
 });

@@ -36,6 +36,7 @@ describe('lab JVM flags', () => {
       expect.arrayContaining([
         '-Xms512M',
         '-Xmx512M',
+        '-XX:MetaspaceSize=128M',
         '-Dcassandra.config=file:///lab/node1/conf/cassandra.yaml',
         '-Dlogback.configurationFile=/lab/node1/conf/logback.xml',
         '-Dcassandra.logdir=/lab/node1/logs',

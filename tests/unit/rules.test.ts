@@ -81,8 +81,11 @@ describe('rules on synthetic evidence', () => {
     const r = run([
       node('n1', { heap: { usedMb: 300, maxMb: 8192 }, gc: { intervalMs: 60000, maxPauseMs: 5000, totalPauseMs: 9000, collections: 12, reclaimedBytes: 1 } }),
     ]);
-    // 9 s of GC in 60 s is 15 %, past G1's own ~7.7 % goal
-    expect(r.findings.map((f) => `${f.severity}:${f.id}`)).toEqual(['critical:jvm.gc.pause', 'warning:jvm.gc.time-share']);
+    // 9 s of GC in 60 s is 15 %, but 5 s of it is the one long pause: the other 11 take 6.7 %, within G1's ~7.7 % goal
+    expect(r.findings.map((f) => `${f.severity}:${f.id}`)).toEqual(['critical:jvm.gc.pause']);
+    const busy = run([node('n1', { gc: { intervalMs: 60000, maxPauseMs: 5000, totalPauseMs: 10000, collections: 40, reclaimedBytes: 1 } })]);
+    // 5 s in the 39 other pauses is 8.3 %: the heap collects constantly besides the long stop
+    expect(busy.findings.map((f) => `${f.severity}:${f.id}`)).toEqual(['critical:jvm.gc.pause', 'warning:jvm.gc.time-share']);
   });
 
   it('outliers: one node with 10× the pending tasks of its peers is named', () => {

@@ -7737,7 +7737,7 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
         "ref": "openjdk/jdk17u-dev src/hotspot/share/gc/g1/g1Arguments.cpp"
       }
     ],
-    "rationale": "Measured from nodetool gcstats (total GC elapsed over its interval) or over a diagnosis window. The warning is the collector's own goal; the critical level, a quarter of the time, is a convention (the node then spends one second in four stopped). Lab, Cassandra 4.1.10 on JDK 17 with whole-partition reads of 12 MiB partitions at concurrency 6: 5.6 % of 49.8 s on a 512M heap (max pause 64 ms), 40 % of 49.5 s on a 256M heap (2,213 collections, max pause 126 ms): long pauses never show it.",
+    "rationale": "Measured from nodetool gcstats (total GC elapsed over its interval) or over a diagnosis window. The warning is the collector's own goal; the critical level, a quarter of the time, is a convention (the node then spends one second in four stopped). Lab, Cassandra 4.1.10 on JDK 17 with whole-partition reads of 12 MiB partitions at concurrency 6: 5.6 % of 49.8 s on a 512M heap (max pause 64 ms), 40 % of 49.5 s on a 256M heap (2,213 collections, max pause 126 ms): long pauses never show it. Graded on the share without the longest pause, so one long stop (jvm.gc.pause's finding) is not read as a heap that collects constantly.",
     "related": [
       "jvm.gc.pause",
       "jvm.heap.used-ratio",
