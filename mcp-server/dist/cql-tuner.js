@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "9031ec6ba51df8c6f567dbbf9d213bc7bdb07e853ed06125c6dc005456113b56" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "32a7b5ed3fa0852758f135e20b8446901053e3b16245288552c9a0b1ca04b151" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "ecf5fd487d58d717a012922f5531244709c997c95800b8795d41f62aac8aa887" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "91a85c8e91d9a31116d4bac34743a68bee4fc1b40805235582de18cdb5d23eab" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "48be9ce758e974a2b2badeda68f60fc6d88813d1e6fdce52a964cb94fb9b9589" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "e70c4c01f3de1e0172f413cbde70822ca5f1f7e72799affa4358d5e2aa7e8954" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "28fc96d7d18152e646f52e34b0a093f657de5a14cf2d4118281e0c9e720737f6" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "e4aae9ef3054b100e9a653fe52516ca08d0c8dcad41f748a5c8f4c358c35c5ab" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
