@@ -6,6 +6,8 @@
  * machine, and it fails the day an import drags the MCP SDK, the driver, zod or the lab back into `logs`.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { build } from 'esbuild';
@@ -61,6 +63,41 @@ describe('verb bundles load only what their verb needs', () => {
         schema.filter((m) => re.test(m)),
         `review-schema ${re}`,
       ).toEqual([]);
+  }, 60_000);
+
+  it('the logs verb never loads ICU (its collator alone is ~2.4 MiB of peak RSS): a StatusLogger log with findings, text and JSON', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cql-tuner-icu-'));
+    try {
+      // records, at exit, every locale-aware call made: each one loads ICU data into the process
+      const probe = join(dir, 'probe.cjs');
+      writeFileSync(
+        probe,
+        [
+          'const used = new Set();',
+          'const spy = (o, k, label) => { const f = o[k]; o[k] = function (...a) { used.add(label); return new.target ? Reflect.construct(f, a, new.target) : f.apply(this, a); }; };',
+          "spy(String.prototype, 'localeCompare', 'localeCompare'); spy(Number.prototype, 'toLocaleString', 'Number toLocaleString');",
+          "spy(Date.prototype, 'toLocaleString', 'Date toLocaleString'); for (const k of ['Collator', 'NumberFormat', 'DateTimeFormat', 'PluralRules']) spy(Intl, k, 'Intl.' + k);",
+          "process.on('exit', () => process.stderr.write('ICU: ' + [...used].join(',') + '\\n'));",
+        ].join('\n'),
+      );
+      const entry = join(root, 'mcp-server/dist/cql-tuner.js');
+      const log = join(root, 'tests/fixtures/sperf/statuslogger_new.log');
+      for (const args of [
+        ['logs', '--json', log],
+        ['logs', log],
+      ]) {
+        const r = spawnSync(process.execPath, ['-r', probe, entry, ...args], { env: { ...process.env, CQL_TUNER_CODE_CACHE: '0' }, timeout: 30_000 });
+        expect(r.stdout.toString()).toMatch(/StatusLogger|Pool|pending/i);
+        expect(
+          r.stderr
+            .toString()
+            .split('\n')
+            .filter((l) => l.startsWith('ICU: ')),
+        ).toEqual(['ICU: ']);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('the built entry runs each verb from its own bundle, and everything else from the main bundle', () => {

@@ -1,4 +1,5 @@
 import type { KnowledgeId } from './knowledge/index.js';
+import { byCodeUnits } from './text-order.js';
 /** What an expert concludes from the numbers, with the evidence. Every rule returns these. */
 export type Severity = 'critical' | 'warning' | 'info';
 
@@ -53,5 +54,5 @@ export function withMoreFindings<R extends { findings: Finding[]; counts: Severi
 }
 
 export function worstFirst(findings: Finding[]): Finding[] {
-  return [...findings].sort((a, b) => ORDER[a.severity] - ORDER[b.severity] || a.id.localeCompare(b.id) || (a.node ?? '').localeCompare(b.node ?? ''));
+  return [...findings].sort((a, b) => ORDER[a.severity] - ORDER[b.severity] || byCodeUnits(a.id, b.id) || byCodeUnits(a.node ?? '', b.node ?? ''));
 }

@@ -42,6 +42,7 @@ import { SlowQueryReader } from './slow-queries.js';
 import { mayBeStartupLine, StartupReader } from './startup.js';
 import { isReadyLine, StartupWindows } from './startup-window.js';
 import { BucketCounter, bucketLevelForSpan, BUCKET_SIZES, clip, detach, FirstN, formatLogTime, Quantiles, TopN } from './stats.js';
+import { byCodeUnits } from '../../text-order.js';
 import {
   LOG_EVENT_KINDS,
   type KindSummary,
@@ -1444,7 +1445,7 @@ export class LogAccumulator {
         lastCompleted: p.lastCompleted,
         maxPendingT: p.maxPendingT,
       }))
-      .sort((a, b) => (b.maxPending ?? -1) - (a.maxPending ?? -1) || (b.maxBlocked ?? -1) - (a.maxBlocked ?? -1) || a.pool.localeCompare(b.pool));
+      .sort((a, b) => (b.maxPending ?? -1) - (a.maxPending ?? -1) || (b.maxBlocked ?? -1) - (a.maxBlocked ?? -1) || byCodeUnits(a.pool, b.pool));
 
     const droppedBy = [...this.droppedBy.entries()]
       .map(([type, d]) => ({
@@ -1539,7 +1540,7 @@ export class LogAccumulator {
         pools,
         memtables: [...this.memtables.entries()]
           .map(([table, m]) => ({ table, snapshots: m.snapshots, maxOps: m.maxOps, maxDataBytes: m.maxData }))
-          .sort((a, b) => b.maxOps - a.maxOps || b.maxDataBytes - a.maxDataBytes || a.table.localeCompare(b.table))
+          .sort((a, b) => b.maxOps - a.maxOps || b.maxDataBytes - a.maxDataBytes || byCodeUnits(a.table, b.table))
           .slice(0, MEMTABLES_KEPT),
       },
       tombstones: {
