@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "48be9ce758e974a2b2badeda68f60fc6d88813d1e6fdce52a964cb94fb9b9589" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "e70c4c01f3de1e0172f413cbde70822ca5f1f7e72799affa4358d5e2aa7e8954" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "28fc96d7d18152e646f52e34b0a093f657de5a14cf2d4118281e0c9e720737f6" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "e4aae9ef3054b100e9a653fe52516ca08d0c8dcad41f748a5c8f4c358c35c5ab" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "ea6239a896ba326af4a528f1ad98f42150a0af2b51ca87e0feac7c3a2fdb384a" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "9f3008aab6fca045509c4459b2675697ccb69a345aafc995b9823cf47182cd07" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "959c9b3bb4b975a9dccbcab51ffae8804a900713f7c37b26f9e317ff661f5397" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "b9e0494b166140d4216056688347d1d2c3bcab457e33b8a1fecb33e0746e9857" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
@@ -69,6 +69,7 @@ function run() {
   const { bundle, sha256, own } = pickBundle(dirname(fileURLToPath(import.meta.url)));
   if (own) debug(`verb bundle ${bundle}`);
   if (own) setFlagsFromString("--semi-space-growth-factor=1");
+  if (own && process.argv[2] === "logs") setFlagsFromString("--no-turbo-inlining");
   const source = readFileSync(bundle, "utf8");
   const off = process.env.CQL_TUNER_CODE_CACHE === "0";
   const dir = off ? null : privateCacheDir();
