@@ -318,7 +318,16 @@ function fromScyllaBench(v: ScyllaBench): StressFacts {
   return f;
 }
 
-const MAIN_OP = (k: string) => !/-FAILED$|^CLEANUP$/.test(k);
+// YCSB 0.17.0 DBWrapper.measure: an operation whose status is not OK/BATCHED_OK is timed as "<OP>-FAILED", or as
+// "<OP>-<STATUS>" under -p reportlatencyforeacherror=true or latencytrackederrors=<STATUS,…> (Status.java names);
+// measurement.interval=intended|both adds "Intended-<OP>", the same operations timed from their intended start.
+const YCSB_FAILURE = /^(.+)-(FAILED|ERROR|NOT_FOUND|NOT_IMPLEMENTED|UNEXPECTED_STATE|BAD_REQUEST|FORBIDDEN|SERVICE_UNAVAILABLE)$/;
+/** The operation and status of a failure measurement ("READ-FAILED" → READ, FAILED); null for any other name. */
+const ycsbFailure = (k: string): { op: string; status: string } | null => {
+  const m = YCSB_FAILURE.exec(k);
+  return m ? { op: m[1]!, status: m[2]! } : null;
+};
+const MAIN_OP = (k: string) => k !== 'CLEANUP' && !k.startsWith('Intended-') && ycsbFailure(k) === null;
 
 function fromYcsb(v: Ycsb): StressFacts {
   const f = empty('ycsb', YCSB_KIND);
@@ -326,13 +335,24 @@ function fromYcsb(v: Ycsb): StressFacts {
     const ok = xs.filter((x): x is number => x !== null && Number.isFinite(x));
     return ok.length ? maxOf(ok) : null;
   };
+  // "<OP>-FAILED" mixes every status but OK: when the summary's Return= lines show that all of OP's failures were
+  // NOT_FOUND, its interval failures are reads of absent keys too (stress.not-found), not errors.
+  const onlyNotFound = (op: string) => {
+    const bad = Object.keys(v.ops[op]?.returns ?? {}).filter((c) => c !== 'OK' && c !== 'BATCHED_OK');
+    return bad.length > 0 && bad.every((c) => c === 'NOT_FOUND');
+  };
+  const isError = (k: string) => {
+    const fail = ycsbFailure(k);
+    if (!fail || fail.status === 'NOT_FOUND') return false;
+    return fail.status !== 'FAILED' || !onlyNotFound(fail.op);
+  };
   f.intervals = v.intervals
     .map((i) => {
       const main = Object.entries(i.ops)
         .filter(([k]) => MAIN_OP(k))
         .map(([, o]) => o);
       const failed = Object.entries(i.ops)
-        .filter(([k]) => /-FAILED$/.test(k))
+        .filter(([k]) => isError(k))
         .reduce((a, [, o]) => a + (o.count ?? 0), 0);
       // Percentiles of different operations cannot be merged: the worst one stands for the interval.
       return withoutGc({
@@ -367,16 +387,22 @@ function fromYcsb(v: Ycsb): StressFacts {
     // every status of the op is counted once (0.1 put failures in READ's Operations, 0.17 under READ-FAILED)
     if (o.returns['NOT_FOUND'] !== undefined) notFoundOf += codes.reduce((a, [, c]) => a + c, 0);
   }
-  const failedOps = Object.entries(v.ops)
-    .filter(([k]) => /-FAILED$/.test(k) && !counted.has(k.slice(0, -7)))
-    .reduce((a, [, o]) => a + (o.operations ?? 0), 0);
+  // failure measurements of an operation without Return= lines: their own counts, by the status in their name
+  let failedOps = 0;
+  for (const [k, o] of Object.entries(v.ops)) {
+    const fail = ycsbFailure(k);
+    if (!fail || counted.has(fail.op)) continue;
+    if (fail.status === 'NOT_FOUND') notFound += o.operations ?? 0;
+    else failedOps += o.operations ?? 0;
+  }
   if (notFound > 0) f.notFound = { count: notFound, of: notFoundOf || null };
-  const noCount = v.intervals.filter((i) => Object.entries(i.ops).some(([k, o]) => /-FAILED$/.test(k) && o.count === null));
+  const noCountOps = (i: Ycsb['intervals'][number]) => Object.entries(i.ops).filter(([k, o]) => ycsbFailure(k) !== null && o.count === null);
+  const noCount = v.intervals.filter((i) => noCountOps(i).length > 0);
   if (noCount.length)
     f.failedNoCount = {
       lines: noCount.length,
       of: v.intervals.length,
-      ops: [...new Set(noCount.flatMap((i) => Object.keys(i.ops).filter((k) => /-FAILED$/.test(k))))],
+      ops: [...new Set(noCount.flatMap((i) => noCountOps(i).map(([k]) => k)))],
     };
   f.opRate = v.throughput;
   f.meanMs = total > 0 ? main.reduce((a, o) => a + (o.avgMs ?? 0) * (o.operations ?? 0), 0) / total : null;
