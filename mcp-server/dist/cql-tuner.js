@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "ea6239a896ba326af4a528f1ad98f42150a0af2b51ca87e0feac7c3a2fdb384a" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "9f3008aab6fca045509c4459b2675697ccb69a345aafc995b9823cf47182cd07" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "959c9b3bb4b975a9dccbcab51ffae8804a900713f7c37b26f9e317ff661f5397" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "b9e0494b166140d4216056688347d1d2c3bcab457e33b8a1fecb33e0746e9857" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "afa292ea54a8557ead843712e1f217725f9cdd59f300e7b3549822ca0056d61c" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "9f3008aab6fca045509c4459b2675697ccb69a345aafc995b9823cf47182cd07" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "5558c868c078c08f321747d699c00fb33776eb1b505e16d0077056fd07cfb754" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "20e4cff9cb8203ca4f44e52b3a34ead8cd0811939050a7b56a4d66a40f82d1ed" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
