@@ -7579,6 +7579,53 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   },
   // knowledge/jvm.yaml
   {
+    "id": "jvm.gc.full-collections",
+    "statement": "jstat's FGC counts the JVM's collector 1, \"Full Collections\"; since JDK 9 the stop-the-world phases of the concurrent collectors (G1 remark and cleanup, CMS initial mark and remark) count apart, as CGC (\"Concurrent Collections (STW phase)\"). On JDK 8 and older, without a CGC column, CMS counts its initial-mark and remark pauses as FGC, two per concurrent cycle. A full collection stops every application thread while the whole heap is collected: on a Cassandra heap, seconds, long enough for peers to mark the node down.",
+    "thresholds": {
+      "warning": 1,
+      "critical": 3,
+      "direction": "above"
+    },
+    "unit": "full collections in the sampled window",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": "*"
+      },
+      {
+        "product": "dse",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "openjdk/jdk17u-dev src/jdk.jcmd/share/classes/sun/tools/jstat/resources/jstat_options (option gcutil, FGC and CGC)",
+        "url": "https://github.com/openjdk/jdk17u-dev/blob/06c7f0a77af0ebee201d49a270738c95d2669efe/src/jdk.jcmd/share/classes/sun/tools/jstat/resources/jstat_options",
+        "ref": "openjdk/jdk17u-dev src/jdk.jcmd/share/classes/sun/tools/jstat/resources/jstat_options"
+      },
+      {
+        "title": "eclipse-jifa/jifa issue 304 (maintainer: the JVM counts the two stop phases of a CMS concurrent GC as FGC)",
+        "url": "https://github.com/eclipse-jifa/jifa/issues/304",
+        "date": "2024-10-11"
+      }
+    ],
+    "rationale": "Counted between the first and the last jstat sample: a count since the JVM started says nothing about now. One full collection in the window is worth a look, three mean the collector keeps falling back to it (G1: the concurrent cycle or evacuation cannot keep up with the old generation; the heap is short for what stays live); both levels are this project's convention. Without a CGC column a rise may be CMS's normal cycle phases, so it is never graded above a warning there: gc.log says \"Full GC\" for a real one.",
+    "related": [
+      "jvm.gc.pause",
+      "jvm.gc.time-share",
+      "jvm.heap.used-ratio"
+    ],
+    "tags": [
+      "gc",
+      "convention"
+    ],
+    "verified": {
+      "source": "src/jdk.jcmd/share/classes/sun/tools/jstat/resources/jstat_options@jdk-17.0.15+6 (read from the installed JDK 17.0.15 jdk.jcmd module with jimage extract), option gcutil: FGC = sun.gc.collector.1.invocations /* Full Collections */, CGC = sun.gc.collector.2.invocations /* Concurrent Collections (STW phase) */, GCT = collectors 0+1+2 time / sun.os.hrt.frequency (seconds); JDK 8 CMS: eclipse-jifa/jifa#304 comment by D-D-H 2024-10-11; 1 and 3 are a convention",
+      "checked": "2026-11-30"
+    }
+  },
+  // knowledge/jvm.yaml
+  {
     "id": "jvm.gc.g1-default",
     "statement": "Cassandra 5.0 runs on JDK 11 or JDK 17 and enables G1 (-XX:+UseG1GC, MaxGCPauseMillis=300, InitiatingHeapOccupancyPercent=70) in both jvm11-server.options and jvm17-server.options; CMS is commented out in the JDK 11 file and does not exist on JDK 17.",
     "value": "G1",
@@ -16625,6 +16672,7 @@ export type KnowledgeId =
   | "internode.tcp-connect-timeout.default"
   | "internode.tcp-user-timeout.default"
   | "jvm.gc.default-4x"
+  | "jvm.gc.full-collections"
   | "jvm.gc.g1-default"
   | "jvm.gc.pause"
   | "jvm.gc.shenandoah"
