@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "afa292ea54a8557ead843712e1f217725f9cdd59f300e7b3549822ca0056d61c" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "9f3008aab6fca045509c4459b2675697ccb69a345aafc995b9823cf47182cd07" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "5558c868c078c08f321747d699c00fb33776eb1b505e16d0077056fd07cfb754" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "20e4cff9cb8203ca4f44e52b3a34ead8cd0811939050a7b56a4d66a40f82d1ed" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "38e5c806e76d7b4a95e7b6bbbd1401c424e6ee3ce6e51da5edecfc1f408d20dd" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "5d0b8bc5d3e236e82305ecbf18f1ab1e0d88d20b2818460d16c2920ac2db73fc" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "2bf3696aab5d6868f295a1516cf805bdc7cdcd762f4be55ae447551635b695bd" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "27604993162bb17d0ccc6bad224753a079197e17599b535b1d7d8406c6bfa6d4" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
