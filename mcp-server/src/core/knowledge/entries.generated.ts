@@ -8954,6 +8954,43 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       "checked": "2026-11-30"
     }
   },
+  // knowledge/logs.yaml
+  {
+    "id": "logs.scylla-startup-fatal",
+    "statement": "ScyllaDB prints an exception that escapes its start-up to stderr, outside its logger, as \"FATAL: Exception during startup, aborting: <exception>\", and exits with status 7; the node stays down (a supervisor such as systemd or the image's supervisord starts it again, and it fails again) until the cause the exception names is fixed. \"Could not setup Async I/O\" there means fs.aio-max-nr has too little room for its shards.",
+    "appliesTo": [
+      {
+        "product": "scylla",
+        "versions": "*"
+      }
+    ],
+    "sources": [
+      {
+        "title": "scylladb/scylladb main.cc — main() catches any start-up exception, prints it to std::cerr and returns 7",
+        "url": "https://github.com/scylladb/scylladb/blob/scylla-6.2.3/main.cc",
+        "ref": "scylladb/scylladb main.cc"
+      },
+      {
+        "title": "scylladb/scylladb#16806 — nodes of a Docker cluster on macOS exiting with status 7 on \"Could not setup Async I/O\"",
+        "url": "https://github.com/scylladb/scylladb/issues/16806"
+      }
+    ],
+    "rationale": "The line is not a log line (no level, no time): supervisord or journald puts it between the log lines. The exception text names the cause, so the finding quotes it; an AIO failure adds the fs.aio-max-nr fix.",
+    "related": [
+      "logs.startup-exception",
+      "scylla-host.aio-per-shard",
+      "scylla-host.reactor-backend-epoll"
+    ],
+    "tags": [
+      "logs",
+      "startup",
+      "scylla"
+    ],
+    "verified": {
+      "source": "main.cc@scylla-6.2.3 lines 2214-2215 and main.cc@scylla-2025.1.0 lines 2440-2441 (fmt::print(std::cerr, \"FATAL: Exception during startup, aborting: {}\\n\", std::current_exception()); return 7;)",
+      "checked": "2026-11-30"
+    }
+  },
   // knowledge/pastes-slow-queries.yaml
   {
     "id": "logs.slow-query.cross-node",
@@ -16706,6 +16743,7 @@ export type KnowledgeId =
   | "logs.commitlog-failure"
   | "logs.commitlog-sync-lag"
   | "logs.disk-full"
+  | "logs.scylla-startup-fatal"
   | "logs.slow-query.cross-node"
   | "logs.slow-query.log-timeout"
   | "logs.slow-query.max-time"

@@ -1,5 +1,6 @@
 import type { NodeEvidence } from '../diagnosis/evidence.js';
 import type { Finding, Severity } from '../findings.js';
+import type { KnowledgeId } from '../knowledge/index.js';
 import type { LogExample, LogFacts } from '../parse/logs/types.js';
 import { formatBytes } from '../units.js';
 import { configErrorFinding } from './log-config-error.js';
@@ -76,6 +77,29 @@ function localPauseFinding(node: string, l: LogFacts): Finding {
 }
 
 const n = (node: string) => `${node}: `;
+
+/** What to do after a failed start-up: ScyllaDB's (status 7; an AIO failure has its own fix) or Cassandra's. */
+function startupFailureAdvice(exceptions: string[]): { recommendation: string; knowledgeIds: KnowledgeId[] } {
+  const scylla = exceptions.some((e) => e.startsWith('std::') || e.startsWith('seastar::'));
+  if (!scylla)
+    return {
+      recommendation:
+        'Cassandra exits when an exception escapes its start-up, so the node stays down until the cause is fixed. The exception names it — a token or ' +
+        'address to replace that the ring does not have (replace_address, initial_token), seeds or peers it cannot reach, a directory it cannot ' +
+        'read or write — fix that and start the node again; the lines before it in the log show the step that failed.',
+      knowledgeIds: ['logs.startup-exception'],
+    };
+  const aio = exceptions.some((e) => /Could not setup Async I\/O|aio-max-nr/.test(e));
+  return {
+    recommendation: aio
+      ? 'ScyllaDB exits (status 7) when it cannot set up Async I/O, and its supervisor restarts it into the same failure. Raise fs.aio-max-nr on the ' +
+        'host (sysctl -w fs.aio-max-nr=…, persisted in /etc/sysctl.d/; the packages ship 30000000) — it is kernel-wide, so every ScyllaDB on the host or ' +
+        'in the Docker VM counts — or run fewer shards (--smp). Where it cannot be raised (Docker Desktop on macOS), --reactor-backend=epoll, for development only.'
+      : 'ScyllaDB exits (status 7) when an exception escapes its start-up, and stays down until the cause is fixed: the exception names it. Fix that and ' +
+        'start the node again; the log lines before it show the step that failed.',
+    knowledgeIds: aio ? ['logs.scylla-startup-fatal', 'scylla-host.aio-per-shard', 'scylla-host.reactor-backend-epoll'] : ['logs.scylla-startup-fatal'],
+  };
+}
 
 export const logsRule: Rule = {
   id: 'logs',
@@ -354,11 +378,7 @@ export const logsRule: Rule = {
               .filter((e): e is string => !!e),
           ],
           node: n.node,
-          recommendation:
-            'Cassandra exits when an exception escapes its start-up, so the node stays down until the cause is fixed. The exception names it — a token or ' +
-            'address to replace that the ring does not have (replace_address, initial_token), seeds or peers it cannot reach, a directory it cannot ' +
-            'read or write — fix that and start the node again; the lines before it in the log show the step that failed.',
-          knowledgeIds: ['logs.startup-exception'],
+          ...startupFailureAdvice(others),
           confidence: 'high',
         });
       }

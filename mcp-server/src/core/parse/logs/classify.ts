@@ -528,9 +528,17 @@ const keyList = (text: string) => [...new Set(text.match(SNAKE_KEY) ?? [])].slic
 const STARTUP_EXCEPTION = /(?:^|\s)Exception (?:\((\S{1,200})\) )?encountered during startup: (.{0,300})/;
 const isConfigClass = (cls: string | undefined) => cls === undefined || cls.endsWith('ConfigurationException');
 
+// ScyllaDB main.cc (any release since 2015): an exception out of its start-up is printed to stderr, outside the
+// logger, as "FATAL: Exception during startup, aborting: <exception>", and the process exits with status 7.
+const SCYLLA_STARTUP_FATAL = /FATAL: Exception during startup, aborting: (.{1,300})/;
+
 /** A startup that ended on an exception that is not a refused configuration, or null. */
 export function startupFailure(s: string, start: number): Hit | null {
   if (s.startsWith('Exception encountered during startup', start) && s.slice(start + 36).trim() === '') return { kind: 'startupFailure', exception: null };
+  if (s.includes('Exception during startup, aborting', start)) {
+    const f = SCYLLA_STARTUP_FATAL.exec(start ? s.slice(start) : s);
+    return f ? { kind: 'startupFailure', exception: f[1]!.trim() } : null;
+  }
   if (!s.includes('encountered during startup: ', start)) return null;
   const m = STARTUP_EXCEPTION.exec(start ? s.slice(start) : s);
   if (!m || isConfigClass(m[1])) return null;
@@ -620,7 +628,7 @@ function isDump(s: string, start: number): boolean {
 const GATE_CASSANDRA =
   /GC |dropped|ombstone|arge |uardrail|OutOfMemory|local pause|hint|epair|Maximum memory usage|commit log syncs|imed out waiting| space |ommit disk failure|ommit log segments|ommits to disk|Batch /g;
 const GATE_ALL =
-  /GC |dropped|ombstone|arge |uardrail|OutOfMemory|local pause|hint|epair|Maximum memory usage|commit log syncs|imed out waiting| space |ommit disk failure|ommit log segments|ommits to disk|Batch |Reactor stalled|bad_alloc|timed|timeout|Pause |Total time|Safepoint|ConfigurationException|Invalid yaml|old and new keys|Cannot create property=|encountered during startup/g;
+  /GC |dropped|ombstone|arge |uardrail|OutOfMemory|local pause|hint|epair|Maximum memory usage|commit log syncs|imed out waiting| space |ommit disk failure|ommit log segments|ommits to disk|Batch |Reactor stalled|bad_alloc|timed|timeout|Pause |Total time|Safepoint|ConfigurationException|Invalid yaml|old and new keys|Cannot create property=|encountered during startup|during startup, aborting/g;
 
 /**
  * False when classify in 'cassandra' mode finds nothing in this message, judged by its gate alone (the message cut

@@ -152,7 +152,12 @@ export const parseYcsb = total<Ycsb>(YCSB_KIND, (text) => {
   if (intervals.length === 0 && runTimeMs === null && Object.keys(ops).length === 0)
     return unrecognized(YCSB_KIND, 'no YCSB "[OVERALL], RunTime(ms)" summary or "N sec: M operations" status lines');
   if (repeated) warnings.push(`${repeated} status line(s) repeated the one before (the same time and count): read once`);
-  if (runTimeMs === null) warnings.push('no [OVERALL] summary: run still going or output truncated');
+  if (runTimeMs === null)
+    warnings.push(
+      throughput === null
+        ? 'no [OVERALL] summary: run still going or output truncated'
+        : 'the [OVERALL] summary has no RunTime(ms) line (cut?): the run length is unknown',
+    );
   if (!commandLineSeen) warnings.push('no "Command line:" echo: threads and -target (rate) unknown');
   return parsedOk(
     YCSB_KIND,
