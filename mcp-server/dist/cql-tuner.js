@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "38e5c806e76d7b4a95e7b6bbbd1401c424e6ee3ce6e51da5edecfc1f408d20dd" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "5d0b8bc5d3e236e82305ecbf18f1ab1e0d88d20b2818460d16c2920ac2db73fc" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "2bf3696aab5d6868f295a1516cf805bdc7cdcd762f4be55ae447551635b695bd" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "27604993162bb17d0ccc6bad224753a079197e17599b535b1d7d8406c6bfa6d4" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "aa07e715c1864bbf102885f763478d39ee64e5ba5ca3946cd4c21a676c9eb069" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "4d8e7f2bb218e93cc9df6c504d7869ec5f82d63dd9362c5a616bb5a7c10ab1f1" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "bdeae2a53de5cb7499d58323d38bc32b302dbfc9b449aff253247d7b4e3b2dc8" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "badde3f5bcb97fad704b979400d0970622e414e6ad7bc3d3754b5af4bdfe54a5" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
