@@ -43,6 +43,15 @@ describe('ScyllaDB start-up failure in a log (log.startup-failure)', () => {
     expect(c.knowledgeIds).toEqual(['logs.startup-exception']);
   });
 
+  it('any exception on the FATAL line is ScyllaDB’s (exceptions::configuration_exception, not only std::)', () => {
+    const cfg = 'FATAL: Exception during startup, aborting: exceptions::configuration_exception (Invalid value for num_tokens)';
+    const { facts, findings } = judge([...scyllaLines(5), cfg].join('\n'));
+    expect(facts.startupFailures).toMatchObject({ count: 1, scylla: 1 });
+    const f = findings.find((x) => x.id === 'log.startup-failure')!;
+    expect(f.knowledgeIds).toEqual(['logs.scylla-startup-fatal']);
+    expect(f.recommendation).toMatch(/^ScyllaDB exits \(status 7\)/);
+  });
+
   it('prose that merely mentions the words is not a failure', () => {
     const { facts } = judge([...scyllaLines(5), 'INFO  2024-01-16 18:41:00,000 [shard 0] init - no Exception during startup, aborting nothing'].join('\n'));
     expect(facts.startupFailures.count).toBe(0);

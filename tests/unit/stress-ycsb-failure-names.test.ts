@@ -70,6 +70,37 @@ describe('YCSB failure and intended-time measurements are not operations of thei
     expect(f.p99Ms).toBe(3);
   });
 
+  it('measurement.interval=both with failures: Intended-READ-FAILED is the same 10 failures, not 10 more', () => {
+    const f = facts(
+      `${head}\n${summary([
+        ...read(990, 3000, 9000),
+        ['READ', 'Return=OK', 990],
+        ['READ', 'Return=ERROR', 10],
+        ['READ-FAILED', 'Operations', 10],
+        ['Intended-READ', 'Operations', 990],
+        ['Intended-READ-FAILED', 'Operations', 10],
+      ])}`,
+    );
+    expect(f.errors).toBe(10);
+    expect(f.totalOps).toBe(990);
+  });
+
+  it("a binding's own status (kudu's TIMEOUT, googledatastore's ERROR-404) names a failure too; READ-MODIFY-WRITE stays an operation", () => {
+    const f = facts(
+      `${head}\n${summary([
+        ...read(990, 3000, 9000),
+        ['READ-TIMEOUT', 'Operations', 7],
+        ['READ-TIMEOUT', '99thPercentileLatency(us)', 2000000],
+        ['READ-ERROR-404', 'Operations', 3],
+        ['READ-MODIFY-WRITE', 'Operations', 500],
+        ['READ-MODIFY-WRITE', '99thPercentileLatency(us)', 5000],
+      ])}`,
+    );
+    expect(f.errors).toBe(10);
+    expect(f.totalOps).toBe(1490);
+    expect(f.p99Ms).toBe(5);
+  });
+
   it('a summary cut above RunTime(ms) is a summary without the run length, not a missing summary (scylladb#13449)', () => {
     const p = parseYcsb(fixture('real-world/stress_ycsb-unthrottled-write-heavy-p95_scylla13449.txt'));
     expect(p.ok && p.value.throughput).toBeCloseTo(31562.57, 2);

@@ -2,7 +2,8 @@ import type { Finding } from '../findings.js';
 import { finding, grade, outcome, pushFinding, skipped, type Rule } from './rule.js';
 
 /** gcstats intervals shorter than this are not graded for the share of time in GC. */
-const MIN_SHARE_INTERVAL_MS = 5_000;
+/** A share needs a window long enough to hold several collections (gcstats here, jstat samples in kinds/jvm-jstat). */
+export const MIN_SHARE_INTERVAL_MS = 5_000;
 
 /** JVM: heap nearly full, long GC pauses and the share of time in GC (nodetool info and gcstats; logs add more). */
 export const jvmRule: Rule = {
@@ -86,6 +87,7 @@ export const jvmRule: Rule = {
             `${n.node}: nodetool gcstats over ${(g.intervalMs! / 1000).toFixed(1)} s: ${g.totalPauseMs} ms in GC, ${g.collections ?? '?'} collections, ` +
               `max ${g.maxPauseMs ?? '?'} ms` +
               (g.reclaimedBytes !== null ? `, ${(g.reclaimedBytes / 2 ** 30 / (g.intervalMs! / 1000)).toFixed(2)} GiB/s reclaimed` : ''),
+            `${n.node}: without the longest pause (${g.maxPauseMs ?? 0} ms) ${restPct.toFixed(1)} % — the share graded`,
           ],
           node: n.node,
           recommendation:

@@ -79,8 +79,8 @@ function localPauseFinding(node: string, l: LogFacts): Finding {
 const n = (node: string) => `${node}: `;
 
 /** What to do after a failed start-up: ScyllaDB's (status 7; an AIO failure has its own fix) or Cassandra's. */
-function startupFailureAdvice(exceptions: string[]): { recommendation: string; knowledgeIds: KnowledgeId[] } {
-  const scylla = exceptions.some((e) => e.startsWith('std::') || e.startsWith('seastar::'));
+function startupFailureAdvice(exceptions: string[], scyllaFatal: boolean): { recommendation: string; knowledgeIds: KnowledgeId[] } {
+  const scylla = scyllaFatal || exceptions.some((e) => e.startsWith('std::') || e.startsWith('seastar::'));
   if (!scylla)
     return {
       recommendation:
@@ -378,7 +378,7 @@ export const logsRule: Rule = {
               .filter((e): e is string => !!e),
           ],
           node: n.node,
-          ...startupFailureAdvice(others),
+          ...startupFailureAdvice(others, sf.scylla > 0),
           confidence: 'high',
         });
       }

@@ -319,18 +319,33 @@ function fromScyllaBench(v: ScyllaBench): StressFacts {
 }
 
 // YCSB 0.17.0 DBWrapper.measure: an operation whose status is not OK/BATCHED_OK is timed as "<OP>-FAILED", or as
-// "<OP>-<STATUS>" under -p reportlatencyforeacherror=true or latencytrackederrors=<STATUS,…> (Status.java names);
-// measurement.interval=intended|both adds "Intended-<OP>", the same operations timed from their intended start.
+// "<OP>-<STATUS>" under -p reportlatencyforeacherror=true or latencytrackederrors=<STATUS,…> (Status.java names, and
+// a binding's own: TIMEOUT, CLIENT_ERROR, ERROR-404 …); measurement.interval=intended|both adds "Intended-<OP>" (and
+// "Intended-<OP>-FAILED"), the same operations timed from their intended start: never counted twice.
 const YCSB_FAILURE = /^(.+)-(FAILED|ERROR|NOT_FOUND|NOT_IMPLEMENTED|UNEXPECTED_STATE|BAD_REQUEST|FORBIDDEN|SERVICE_UNAVAILABLE)$/;
-/** The operation and status of a failure measurement ("READ-FAILED" → READ, FAILED); null for any other name. */
-const ycsbFailure = (k: string): { op: string; status: string } | null => {
-  const m = YCSB_FAILURE.exec(k);
-  return m ? { op: m[1]!, status: m[2]! } : null;
-};
-const MAIN_OP = (k: string) => k !== 'CLEANUP' && !k.startsWith('Intended-') && ycsbFailure(k) === null;
+const YCSB_STATUS = /^[A-Z][A-Z0-9_-]*$/;
+
+/** How a run's measurement names read: failures with their operation and status, and the operations themselves. */
+function ycsbNames(v: Ycsb): { failure: (k: string) => { op: string; status: string } | null; main: (k: string) => boolean } {
+  const names = new Set([...Object.keys(v.ops), ...v.intervals.flatMap((i) => Object.keys(i.ops))]);
+  const failure = (k: string) => {
+    if (k.startsWith('Intended-')) return null;
+    const m = YCSB_FAILURE.exec(k);
+    if (m) return { op: m[1]!, status: m[2]! };
+    // "<OP>-<STATUS>" of a binding's own status: the longest operation of this run that the name starts with
+    if (k === 'READ-MODIFY-WRITE') return null;
+    for (let i = k.lastIndexOf('-'); i > 0; i = k.lastIndexOf('-', i - 1)) {
+      const op = k.slice(0, i);
+      if (names.has(op) && YCSB_STATUS.test(k.slice(i + 1))) return { op, status: k.slice(i + 1) };
+    }
+    return null;
+  };
+  return { failure, main: (k) => k !== 'CLEANUP' && !k.startsWith('Intended-') && failure(k) === null };
+}
 
 function fromYcsb(v: Ycsb): StressFacts {
   const f = empty('ycsb', YCSB_KIND);
+  const { failure: ycsbFailure, main: MAIN_OP } = ycsbNames(v);
   const maxOrNull = (xs: (number | null)[]) => {
     const ok = xs.filter((x): x is number => x !== null && Number.isFinite(x));
     return ok.length ? maxOf(ok) : null;

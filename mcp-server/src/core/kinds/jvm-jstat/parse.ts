@@ -21,11 +21,13 @@ export interface JstatSample {
   /** -gccause: the cause of the last collection and of the one under way ("No GC"). */
   lastCause: string | null;
   cause: string | null;
+  /** A line that is not a sample (a "..." the paste cut in, a row that did not fit) came since the sample before. */
+  afterGap: boolean;
 }
 
 export interface Jstat {
   /** Which jstat option printed it, judged by its columns. */
-  option: 'gc' | 'gcutil' | 'gccause' | 'gccapacity' | 'other';
+  option: 'gc' | 'gcutil' | 'gccause' | 'gccapacity' | 'gcnew' | 'gcnewcapacity' | 'other';
   columns: string[];
   /** CGC/CGCT present: JDK 9+, where FGC counts full collections only. */
   concurrentColumns: boolean;
@@ -58,7 +60,8 @@ function value(t: string): number | null | undefined {
 
 /** Interval from "jstat -gcutil -t 1234 1000 10" / "… 1234 1s" / "… 1234 250ms" (jstat reads a bare number as ms). */
 function intervalOf(args: string[]): number | null {
-  const rest = args.filter((a) => !a.startsWith('-'));
+  // "-h 5" may be two words (jstat takes both forms): its count is not the vmid
+  const rest = args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '-h');
   // the first non-option is the vmid; the next, when there, is the interval
   const m = rest[1] !== undefined ? /^(\d+)(ms|s)?$/.exec(rest[1]) : null;
   if (!m) return null;
@@ -69,10 +72,52 @@ function intervalOf(args: string[]): number | null {
 function optionOf(columns: string[]): Jstat['option'] {
   const has = (c: string) => columns.includes(c);
   if (has('LGCC')) return 'gccause';
+  if (has('S0CMX')) return 'gcnewcapacity';
   if (has('NGCMN')) return 'gccapacity';
+  if (has('TT') || has('DSS')) return 'gcnew';
   if (has('EC') && has('EU') && has('YGC')) return 'gc';
   if (has('E') && has('O') && has('YGC')) return 'gcutil';
   return 'other';
+}
+
+// GC cause names (HotSpot gcCause.cpp; JDK 17's read from its libjvm.so, CMS's from JDK 8): a cause of 20 characters
+// or more fills its column, so one blank may part it from the next.
+const CAUSES = [
+  'Metadata GC Clear Soft References',
+  'Heap Inspection Initiated GC',
+  'Heap Dump Initiated GC',
+  'G1 Preventive Collection',
+  'G1 Humongous Allocation',
+  'G1 Periodic Collection',
+  'GCLocker Initiated GC',
+  'Metadata GC Threshold',
+  'G1 Evacuation Pause',
+  'G1 Compaction Pause',
+  'Allocation Failure',
+  'Diagnostic Command',
+  'CMS Initial Mark',
+  'CMS Final Remark',
+  'Allocation Stall',
+  'Allocation Rate',
+  'System.gc()',
+  'Ergonomics',
+  'High Usage',
+  'Warmup',
+];
+
+/** "-gccause"'s last and current cause from the text after the numbers. */
+function splitCauses(rest: string): [string | null, string | null] {
+  const parts = rest
+    .split(/\s{2,}/)
+    .map((x) => x.trim())
+    .filter(Boolean);
+  if (parts.length > 1) return [parts[0]!, parts.slice(1).join(' ')];
+  const t = parts[0] ?? '';
+  if (t === '') return [null, null];
+  if (t.endsWith(' No GC')) return [t.slice(0, -6).trim(), 'No GC'];
+  if (t.startsWith('No GC ')) return ['No GC', t.slice(6).trim()];
+  const known = CAUSES.find((c) => t.startsWith(`${c} `));
+  return known ? [known, t.slice(known.length).trim()] : [t, null];
 }
 
 export const parseJstat = total<Jstat>(JSTAT_KIND, (text) => {
@@ -83,6 +128,7 @@ export const parseJstat = total<Jstat>(JSTAT_KIND, (text) => {
   const samples: JstatSample[] = [];
   let skipped = 0;
   let otherTable: string | null = null;
+  let gap = false;
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!;
     const cmd = /(?:^|[\s$#>/])jstat\s+(-\S.*)$/.exec(raw);
@@ -109,8 +155,10 @@ export const parseJstat = total<Jstat>(JSTAT_KIND, (text) => {
     const textCols = columns[columns.length - 2] === 'LGCC' ? 2 : 0;
     const numeric = columns.length - textCols;
     const vals = tokens.slice(0, numeric).map(value);
-    if (tokens.length < numeric || vals.some((v) => v === undefined)) {
+    // without cause columns a row has exactly the header's values: more is two rows run together, or another table
+    if (tokens.length < numeric || (textCols === 0 && tokens.length !== numeric) || vals.some((v) => v === undefined)) {
       if (vals.length && vals[0] !== undefined) skipped++;
+      gap = true;
       continue;
     }
     const values: Record<string, number | null> = {};
@@ -118,17 +166,11 @@ export const parseJstat = total<Jstat>(JSTAT_KIND, (text) => {
     let lastCause: string | null = null;
     let cause: string | null = null;
     if (textCols && tokens.length > numeric) {
-      // the two causes are padded to their column width: two or more blanks part them ("Allocation Failure   No GC")
-      const parts = raw
-        .trim()
-        .replace(new RegExp(`^(?:\\S+\\s+){${numeric}}`), '')
-        .split(/\s{2,}/)
-        .map((x) => x.trim())
-        .filter(Boolean);
-      lastCause = parts[0] ?? null;
-      cause = parts.length > 1 ? parts.slice(1).join(' ') : null;
+      // the causes are padded to their column width: blanks part them ("Allocation Failure   No GC")
+      [lastCause, cause] = splitCauses(raw.trim().replace(new RegExp(`^(?:\\S+\\s+){${numeric}}`), ''));
     }
-    samples.push({ line: i + 1, uptimeS: values['Timestamp'] ?? values['Time'] ?? null, values, lastCause, cause });
+    samples.push({ line: i + 1, uptimeS: values['Timestamp'] ?? values['Time'] ?? null, values, lastCause, cause, afterGap: gap && samples.length > 0 });
+    gap = false;
   }
   if (columns === null) return unrecognized(JSTAT_KIND, 'no jstat header (S0C S1C … YGC YGCT … GCT, or S0 S1 E O … GCT)');
   if (samples.length === 0) return unrecognized(JSTAT_KIND, `a jstat header (${columns.join(' ')}) but no sample row under it`);

@@ -5,6 +5,7 @@
  * the average young pause, and says so. PURE.
  */
 import type { Finding } from '../../findings.js';
+import { MIN_SHARE_INTERVAL_MS } from '../../rules/jvm.js';
 import { fmtNum, grade, PACK } from '../../rules/rule.js';
 import type { KindRule } from '../types.js';
 import type { Jstat, JstatSample } from './parse.js';
@@ -26,6 +27,8 @@ export interface JstatWindow {
   seconds: number | null;
   /** Samples before a counter went down, left out. */
   before: number;
+  /** Lines that are not samples ("...", rows that did not fit) between the window's samples: rows × interval undercounts. */
+  gapped: boolean;
 }
 
 export function jstatWindow(j: Jstat): JstatWindow {
@@ -38,15 +41,19 @@ export function jstatWindow(j: Jstat): JstatWindow {
   const samples = j.samples.slice(start);
   const first = samples[0]!;
   const last = samples.at(-1)!;
+  const gapped = samples.slice(1).some((s) => s.afterGap);
   const seconds =
     samples.length < 2
       ? null
       : first.uptimeS !== null && last.uptimeS !== null
         ? last.uptimeS - first.uptimeS
-        : j.intervalMs !== null
+        : j.intervalMs !== null && !gapped
           ? ((samples.length - 1) * j.intervalMs) / 1000
           : null;
-  return { samples, seconds: seconds !== null && seconds > 0 ? seconds : null, before: start };
+  // GC time larger than the window itself: the window is not what the rows say (rows cut out, another interval)
+  const gct = (v(last, 'GCT') ?? 0) - (v(first, 'GCT') ?? 0);
+  const sane = seconds !== null && seconds > 0 && gct <= seconds;
+  return { samples, seconds: sane ? seconds : null, before: start, gapped };
 }
 
 const where = (w: JstatWindow) =>
@@ -107,17 +114,22 @@ const fullGc: Rule = {
     const secs = j.columns.includes('FGCT') ? (v(last, 'FGCT') ?? 0) - (v(first, 'FGCT') ?? 0) : null;
     const graded = grade(PACK, n, 'jvm.gc.full-collections');
     if (!graded) return [];
-    // without CGC (JDK 8 and older) CMS's initial mark and remark count here too: never more than a warning
-    const severity = j.concurrentColumns ? graded : 'warning';
+    // Without CGC (JDK 8 and older) CMS's initial mark and remark count here too: never more than a warning, and
+    // stops that average under the pause warning (kb jvm.gc.pause) are most likely those phases of a normal cycle.
+    const avgMs = secs !== null && n > 0 ? (1000 * secs) / n : null;
+    const shortStops = !j.concurrentColumns && avgMs !== null && grade(PACK, avgMs, 'jvm.gc.pause') === null;
+    const severity = j.concurrentColumns ? graded : shortStops ? 'info' : 'warning';
     const old = oldPct(last);
     const causes = [...new Set(w.samples.map((s) => s.lastCause).filter((c): c is string => c !== null && c !== 'No GC'))];
     const finding: Finding = {
       id: 'jvm.jstat.full-gc',
       severity,
-      title:
-        `${n} full collection(s) in ${w.seconds !== null ? `${fmtNum(w.seconds)} s` : 'the sampled window'}` +
-        (secs !== null ? `, ${sec(secs)} s stopped in them` : '') +
-        (secs !== null && secs > 0 ? ` (${fmtNum(Math.round((1000 * secs) / n))} ms each on average)` : ''),
+      title: shortStops
+        ? `FGC rose by ${n} in ${w.seconds !== null ? `${fmtNum(w.seconds)} s` : 'the sampled window'}, ${fmtNum(Math.round(avgMs))} ms each: ` +
+          "on JDK 8 most likely CMS's initial mark and remark (a normal cycle), not full collections"
+        : `${n} full collection(s) in ${w.seconds !== null ? `${fmtNum(w.seconds)} s` : 'the sampled window'}` +
+          (secs !== null ? `, ${sec(secs)} s stopped in them` : '') +
+          (secs !== null && secs > 0 ? ` (${fmtNum(Math.round((1000 * secs) / n))} ms each on average)` : ''),
       evidence: [
         `FGC ${fmtNum(v(first, 'FGC') ?? 0)} → ${fmtNum(v(last, 'FGC') ?? 0)}` +
           (secs !== null ? `, FGCT ${v(first, 'FGCT')} → ${v(last, 'FGCT')} s` : '') +
@@ -127,12 +139,13 @@ const fullGc: Rule = {
         j.concurrentColumns
           ? 'CGC is a column of its own here (JDK 9+): FGC counts full collections only'
           : 'no CGC column (JDK 8 or older): a CMS initial mark and remark also count as FGC, two per concurrent cycle — gc.log says "Full GC" for a real one',
+        ...(shortStops ? [`${fmtNum(Math.round(avgMs))} ms each on average: short for a whole-heap collection, like CMS's initial mark and remark`] : []),
       ],
       recommendation:
         'A full collection stops the node for the whole heap. Read gc.log for its cause: "Allocation Failure" or "to-space exhausted"/"Evacuation Failure" (G1) ' +
         'mean the old generation fills faster than the concurrent cycle frees it — look for what stays live (large partitions read whole, big batches, on-heap ' +
         'memtables, caches) before resizing the heap; "Metadata GC Threshold" or "System.gc()" are other causes with their own fixes.',
-      knowledgeIds: ['jvm.gc.full-collections'],
+      knowledgeIds: shortStops ? ['jvm.gc.full-collections', 'jvm.gc.pause'] : ['jvm.gc.full-collections'],
       confidence: j.concurrentColumns ? 'high' : 'medium',
     };
     return [finding];
@@ -146,7 +159,11 @@ const timeShare: Rule = {
     if (!j.columns.includes('GCT')) return 'this jstat option has no GCT column';
     const w = jstatWindow(j);
     if (w.samples.length < 2) return 'one sample: GCT is the total since the JVM started';
-    if (w.seconds === null) return 'no interval: paste the jstat command line (jstat -gcutil <pid> 1000) or run it with -t';
+    if (w.seconds === null)
+      return w.gapped
+        ? 'lines between the samples (cut with "..." or rows that did not fit): the rows cannot tell the window; run jstat with -t'
+        : 'no interval: paste the jstat command line (jstat -gcutil <pid> 1000) or run it with -t';
+    if (w.seconds * 1000 < MIN_SHARE_INTERVAL_MS) return `${fmtNum(w.seconds)} s sampled: a share needs ${MIN_SHARE_INTERVAL_MS / 1000} s or more`;
     const first = w.samples[0]!;
     const last = w.samples.at(-1)!;
     const gct = (v(last, 'GCT') ?? 0) - (v(first, 'GCT') ?? 0);

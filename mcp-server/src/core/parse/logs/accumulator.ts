@@ -317,6 +317,7 @@ export class LogAccumulator {
   private entryWrapMode: ClassifyMode = 'any';
   /** The exceptions startups ended on, as printed, distinct, at most 5. */
   private readonly startupExceptions: string[] = [];
+  private scyllaStartupFatal = 0;
   /** The entry's configError named nothing yet ("Invalid yaml: file:…"): the lines under it may say what. */
   private entryConfigOther = false;
   private entryIsStatus = false;
@@ -1296,6 +1297,7 @@ export class LogAccumulator {
         return;
       }
       case 'startupFailure': {
+        if (hit.scylla) this.scyllaStartupFatal++;
         if (hit.exception !== null) this.addStartupException(hit.exception);
         else this.entryStartupOpen = true;
         this.count(k, t, null, () => this.example(t, line, null));
@@ -1595,7 +1597,7 @@ export class LogAccumulator {
         byType: byCount(this.configErrorTypes).map(([type, count]) => ({ type: type as ConfigErrorType, count })),
         settings: [...this.configSettings],
       },
-      startupFailures: { count: this.kinds.get('startupFailure')!.count, exceptions: [...this.startupExceptions] },
+      startupFailures: { count: this.kinds.get('startupFailure')!.count, exceptions: [...this.startupExceptions], scylla: this.scyllaStartupFatal },
       largeBatches: {
         count: this.kinds.get('largeBatch')!.count,
         rejected: this.batchRejected,

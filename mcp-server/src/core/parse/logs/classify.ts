@@ -84,7 +84,7 @@ export type Hit =
   | { kind: 'reactorStall'; ms: number; shard: number | null }
   | { kind: 'scyllaTimeout'; type: 'write' | 'read' | 'semaphore' | 'other'; table: string | null }
   | { kind: 'configError'; error: ConfigErrorType; settings: string[] }
-  | { kind: 'startupFailure'; exception: string | null }
+  | { kind: 'startupFailure'; exception: string | null; scylla?: true }
   | { kind: 'largeBatch'; tables: string; bytes: number | null; thresholdBytes: number | null; rejected: boolean };
 
 /** Which message said the disk is full: the OS (ENOSPC), a write, a stream, or a compaction that had to shrink. */
@@ -537,7 +537,7 @@ export function startupFailure(s: string, start: number): Hit | null {
   if (s.startsWith('Exception encountered during startup', start) && s.slice(start + 36).trim() === '') return { kind: 'startupFailure', exception: null };
   if (s.includes('Exception during startup, aborting', start)) {
     const f = SCYLLA_STARTUP_FATAL.exec(start ? s.slice(start) : s);
-    return f ? { kind: 'startupFailure', exception: f[1]!.trim() } : null;
+    return f ? { kind: 'startupFailure', exception: f[1]!.trim(), scylla: true } : null;
   }
   if (!s.includes('encountered during startup: ', start)) return null;
   const m = STARTUP_EXCEPTION.exec(start ? s.slice(start) : s);

@@ -329,7 +329,8 @@ export interface LogFacts {
    * Startups that ended on an exception other than a refused cassandra.yaml (CassandraDaemon logs "Exception
    * encountered during startup" and exits): the exceptions as printed ("java.lang.X: message"), up to 5 distinct.
    */
-  startupFailures: { count: number; exceptions: string[] };
+  /** scylla: how many were ScyllaDB's "FATAL: Exception during startup, aborting" (main.cc, exit 7). */
+  startupFailures: { count: number; exceptions: string[]; scylla: number };
   /**
    * Batches over batch_size_warn_threshold (logged at WARN) or over batch_size_fail_threshold (refused: the client
    * got "Batch too large"), per table set as logged ("[ks.t]", "ks.t, ks.u"), largest first.
