@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "aa07e715c1864bbf102885f763478d39ee64e5ba5ca3946cd4c21a676c9eb069" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "4d8e7f2bb218e93cc9df6c504d7869ec5f82d63dd9362c5a616bb5a7c10ab1f1" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "bdeae2a53de5cb7499d58323d38bc32b302dbfc9b449aff253247d7b4e3b2dc8" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "badde3f5bcb97fad704b979400d0970622e414e6ad7bc3d3754b5af4bdfe54a5" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "18df39e66c2ee69b83e3b20cef0ec5e4812ec61093e89553b79c507258dd4a15" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "dba54b332532226f400837b8f93a6907b930c87feb28ecf321ff8ea74fd1a93b" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "25d349a9f9273acef5f5d4d0726ec3d53591d417132de2f9bd156648a63b542f" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "1498f3840623acbf787efcc0b71e3ebbad5468c5c22d899b7365132b9afd1dc8" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
