@@ -85,6 +85,7 @@ describe('jstat (jvm.jstat)', () => {
     expect(f.title).toBe("FGC rose by 2 in 11 s, 25 ms each: on JDK 8 most likely CMS's initial mark and remark (a normal cycle), not full collections");
     expect(f.evidence.join('\n')).toMatch(/no CGC column \(JDK 8 or older\): a CMS initial mark and remark also count as FGC/);
     expect(f.knowledgeIds).toEqual(['jvm.gc.full-collections', 'jvm.gc.pause']);
+    expect(f.recommendation).toMatch(/^Likely nothing to fix: on JDK 8 jstat counts the two short stops of each CMS cycle as FGC/);
   });
 
   it('OrientDB -h10 every 10s, pasted from mid-stream: the row above the header is left, the window is 20 s, one full GC of 1.9 s', () => {

@@ -141,10 +141,12 @@ const fullGc: Rule = {
           : 'no CGC column (JDK 8 or older): a CMS initial mark and remark also count as FGC, two per concurrent cycle — gc.log says "Full GC" for a real one',
         ...(shortStops ? [`${fmtNum(Math.round(avgMs))} ms each on average: short for a whole-heap collection, like CMS's initial mark and remark`] : []),
       ],
-      recommendation:
-        'A full collection stops the node for the whole heap. Read gc.log for its cause: "Allocation Failure" or "to-space exhausted"/"Evacuation Failure" (G1) ' +
-        'mean the old generation fills faster than the concurrent cycle frees it — look for what stays live (large partitions read whole, big batches, on-heap ' +
-        'memtables, caches) before resizing the heap; "Metadata GC Threshold" or "System.gc()" are other causes with their own fixes.',
+      recommendation: shortStops
+        ? 'Likely nothing to fix: on JDK 8 jstat counts the two short stops of each CMS cycle as FGC. Confirm in gc.log — "CMS Initial Mark" and ' +
+          '"CMS Final Remark" there are the normal cycle; a "Full GC" or "concurrent mode failure" is a real one, and then the old generation fills faster than CMS frees it.'
+        : 'A full collection stops the node for the whole heap. Read gc.log for its cause: "Allocation Failure" or "to-space exhausted"/"Evacuation Failure" (G1) ' +
+          'mean the old generation fills faster than the concurrent cycle frees it — look for what stays live (large partitions read whole, big batches, on-heap ' +
+          'memtables, caches) before resizing the heap; "Metadata GC Threshold" or "System.gc()" are other causes with their own fixes.',
       knowledgeIds: shortStops ? ['jvm.gc.full-collections', 'jvm.gc.pause'] : ['jvm.gc.full-collections'],
       confidence: j.concurrentColumns ? 'high' : 'medium',
     };
