@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "18df39e66c2ee69b83e3b20cef0ec5e4812ec61093e89553b79c507258dd4a15" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "dba54b332532226f400837b8f93a6907b930c87feb28ecf321ff8ea74fd1a93b" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "25d349a9f9273acef5f5d4d0726ec3d53591d417132de2f9bd156648a63b542f" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "1498f3840623acbf787efcc0b71e3ebbad5468c5c22d899b7365132b9afd1dc8" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "2d3194ce515de111ab3559f9d59002e95aba5e8fd9232af0df835032c2d93884" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "d5a5f00119b7be616adb3a35889bfabb435b1019a99f44ee51c041bd962c7f52" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "560e470010b64e1819b79d6daec13e0de724a2a16b2d63a4f4d79bee66caff29" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "0234f9f8693fd612078b43ee6b9d111f8f1c15b7d6f6b9e9e0c8e86ff5b93c0e" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
