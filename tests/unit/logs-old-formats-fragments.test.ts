@@ -205,7 +205,7 @@ describe('startup ConfigurationException', () => {
     );
     expect(f.configErrors.count).toBe(0);
     // … it is a start-up that failed: the node exited (exitOrFail(3)), and the exception under the line says why
-    expect(f.startupFailures).toEqual({ count: 1, exceptions: ['java.lang.IllegalStateException: the port is in use'] });
+    expect(f.startupFailures).toEqual({ count: 1, exceptions: ['java.lang.IllegalStateException: the port is in use'], scylla: 0 });
     const other = read('ERROR [main] 2019-06-01 10:00:00,000 StorageService.java:1 - Exception in thread main: the port is in use');
     expect([other.configErrors.count, other.startupFailures.count]).toEqual([0, 0]);
   });
@@ -276,7 +276,7 @@ describe('startup ConfigurationException', () => {
       'Exception (java.lang.RuntimeException) encountered during startup: boom',
     ];
     expect(read(other.join('\n')).configErrors.count).toBe(0);
-    expect(read(other.join('\n')).startupFailures).toEqual({ count: 1, exceptions: ['java.lang.RuntimeException: boom'] });
+    expect(read(other.join('\n')).startupFailures).toEqual({ count: 1, exceptions: ['java.lang.RuntimeException: boom'], scylla: 0 });
   });
 });
 
