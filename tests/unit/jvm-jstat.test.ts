@@ -112,6 +112,13 @@ describe('jstat (jvm.jstat)', () => {
     expect(found(calm)).toEqual([]);
   });
 
+  it('since start, "full" is the critical level of kb jvm.heap.used-ratio (0.9): 92 % is, 85 % is not', () => {
+    const cols = '  S0     S1     E      O      P     YGC     YGCT    FGC    FGCT     GCT   ';
+    const row = (o: string) => `  0.00   0.00  68.46 ${o}  57.08  44539 5829.704 303497 241552.104 247381.808`;
+    expect(found([cols, row('92.00')].join('\n'))).toEqual(['warning:jvm.jstat.full-gc']);
+    expect(found([cols, row('85.00')].join('\n'))).toEqual([]);
+  });
+
   it('-gccapacity counts FGC without FGCT: the title says no time', () => {
     const f = interpretText(jstat('cassandra-zqhxuyuan-gccapacity-jdk7.txt')).findings.find((x) => x.id === 'jvm.jstat.full-gc')!;
     expect(f.title).toBe('2 full collection(s) in 40 s');

@@ -70,9 +70,10 @@ function oldPct(s: JstatSample): number | null {
 }
 
 /**
- * Counters since the JVM started, when the window shows no full collection: an old generation still full (≥ 95 %)
- * while full collections have taken more time than every young one together is a heap that cannot hold what is
- * live, and has not for a long time (a full old generation alone may be garbage waiting for its cycle).
+ * Counters since the JVM started, when the window shows no full collection: an old generation still full (at the
+ * critical level of kb jvm.heap.used-ratio) while full collections have taken more time than every young one
+ * together is a heap that cannot hold what is live, and has not for a long time (a full old generation alone may be
+ * garbage waiting for its cycle).
  */
 function fullSinceStart(j: Jstat, w: JstatWindow): Finding[] | null {
   const last = w.samples.at(-1)!;
@@ -80,7 +81,8 @@ function fullSinceStart(j: Jstat, w: JstatWindow): Finding[] | null {
   const fgct = v(last, 'FGCT');
   const ygct = v(last, 'YGCT');
   const old = oldPct(last);
-  if (fgc === null || fgct === null || ygct === null || old === null || fgc < 1 || fgct <= ygct || old < 95) return null;
+  if (fgc === null || fgct === null || ygct === null || old === null || fgc < 1 || fgct <= ygct) return null;
+  if (grade(PACK, old / 100, 'jvm.heap.used-ratio') !== 'critical') return null;
   return [
     {
       id: 'jvm.jstat.full-gc',
