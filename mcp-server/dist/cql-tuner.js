@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "2d3194ce515de111ab3559f9d59002e95aba5e8fd9232af0df835032c2d93884" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "d5a5f00119b7be616adb3a35889bfabb435b1019a99f44ee51c041bd962c7f52" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "560e470010b64e1819b79d6daec13e0de724a2a16b2d63a4f4d79bee66caff29" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "0234f9f8693fd612078b43ee6b9d111f8f1c15b7d6f6b9e9e0c8e86ff5b93c0e" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "4f058d7ab0d5b7b3a619596d7c7697297d97350d461349f7098ecefc6a4d4015" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "81ba918a020437e44a1cc705aec06ce6773efafb8face0d0b25fed15ab1a6871" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "57ed0c095b039b0b7c55db6378e09c70eef1abfb7206c857e68139025fc8bf3b" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "a22325d6ed971eb2423d692babd6d08b20d250d45cfc00000fd276f397145cd5" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
