@@ -22,10 +22,14 @@ import type { LogsReport } from '../core/reports/logs.js';
 export type { LogsReport };
 
 /** Streams log files of one node (any size, .gz too) through the log parser and the log rules. */
-export async function analyzeLogFiles(paths: string[], opts: { node?: string; signal?: AbortSignal } = {}): Promise<LogsReport> {
+export async function analyzeLogFiles(
+  paths: string[],
+  /** blocking: read with blocking calls (the CLI only: node-logs.ts readNodeLogs). */
+  opts: { node?: string; signal?: AbortSignal; blocking?: boolean } = {},
+): Promise<LogsReport> {
   if (!paths.length) throw new OpError('NO_INPUT', 'no log file given', 'Give one or more log files of the same node (system.log, debug.log, gc.log).');
   const node = opts.node ?? 'logs';
-  const r = await readNodeLogs(node, paths, opts.signal);
+  const r = await readNodeLogs(node, paths, opts.signal, undefined, undefined, opts.blocking === true);
   if (!r.logs)
     throw new OpError(
       'LOG_UNREADABLE',

@@ -1,32 +1,49 @@
 import { dirname, join } from 'node:path';
-import { ChunkDecoder, NEXT_SOURCE, readLogStream, streamLogFile } from '../collect/log-reader.js';
+import { ChunkDecoder, NEXT_SOURCE, readFileChunksBlocking, readLogPiecesBlocking, readLogStream, streamLogFile } from '../collect/log-reader.js';
 import { openBundleFile, openNamedFile, type OpenedFile } from '../collect/safe-file.js';
 import type { LogFacts } from '../core/parse/logs/types.js';
 import { SinceLineFilter, type SinceCut } from '../core/diagnosis/since-filter.js';
+
+type Piece = Uint8Array | string | typeof NEXT_SOURCE;
+
+/** --since: only the lines of the incident window go on (core/diagnosis/since-filter.ts); null when there is no cut. */
+function sinceStep(since?: SinceCut): { take: (chunk: Uint8Array) => string; rest: () => string } | null {
+  if (!since) return null;
+  const filter = new SinceLineFilter(since);
+  const decoder = new ChunkDecoder();
+  return { take: (chunk) => filter.push(decoder.decode(chunk)), rest: () => filter.push(decoder.flush()) + filter.flush() };
+}
 
 /**
  * A node's log files read as one stream (system.log, debug.log, gc.log), so one LogFacts describes the node; a
  * marker between files lets the reader count an event that two files both logged (debug.log repeats system.log) once.
  */
-async function* concatFiles(
-  files: { name: string; file: OpenedFile }[],
-  signal?: AbortSignal,
-  since?: SinceCut,
-): AsyncIterable<Uint8Array | string | typeof NEXT_SOURCE> {
+async function* concatFiles(files: { name: string; file: OpenedFile }[], signal?: AbortSignal, since?: SinceCut): AsyncIterable<Piece> {
   let first = true;
   for (const { name, file } of files) {
     if (!first) yield NEXT_SOURCE;
     first = false;
     const { stream, destroy } = streamLogFile(name, file, signal ? { signal } : {});
-    // --since: only the lines of the incident window go on (core/diagnosis/since-filter.ts).
-    const filter = since ? new SinceLineFilter(since) : null;
-    const decoder = filter ? new ChunkDecoder() : null;
+    const step = sinceStep(since);
     try {
-      for await (const chunk of stream) yield filter ? filter.push(decoder!.decode(chunk)) : chunk;
-      if (filter) yield filter.push(decoder!.flush()) + filter.flush();
+      for await (const chunk of stream) yield step ? step.take(chunk) : chunk;
+      if (step) yield step.rest();
     } finally {
       destroy();
     }
+    yield '\n';
+  }
+}
+
+/** concatFiles for plain files read with blocking calls (the CLI: readLogPiecesBlocking). */
+function* concatFilesBlocking(files: { name: string; file: OpenedFile }[], since?: SinceCut): Iterable<Piece> {
+  let first = true;
+  for (const { file } of files) {
+    if (!first) yield NEXT_SOURCE;
+    first = false;
+    const step = sinceStep(since);
+    for (const chunk of readFileChunksBlocking(file)) yield step ? step.take(chunk) : chunk;
+    if (step) yield step.rest();
     yield '\n';
   }
 }
@@ -43,6 +60,8 @@ export async function readNodeLogs(
   since?: SinceCut,
   /** Paths relative to this folder (a diagnostic tree), opened as bundle files: no link, nothing outside it. */
   root?: string,
+  /** Read with blocking calls (only a process that does nothing else meanwhile: the CLI); .gz files are always streamed. */
+  blocking = false,
 ): Promise<{ logs?: LogFacts; error?: string; notFound: string[] }> {
   const opened: { name: string; file: OpenedFile }[] = [];
   const notFound: string[] = [];
@@ -54,12 +73,11 @@ export async function readNodeLogs(
       else return { error: `${node}: ${p} ${f.reason}`, notFound };
     }
     if (!opened.length) return { error: `no log file found for ${node} (looked for ${paths.join(', ')})`, notFound };
-    const r = await readLogStream(concatFiles(opened, signal, since), {
-      node,
-      source: opened.map((o) => o.name).join(' + '),
-      sources: opened.length,
-      ...(signal ? { signal } : {}),
-    });
+    const opts = { node, source: opened.map((o) => o.name).join(' + '), sources: opened.length, ...(signal ? { signal } : {}) };
+    const r =
+      blocking && !opened.some((o) => o.name.endsWith('.gz'))
+        ? await readLogPiecesBlocking(concatFilesBlocking(opened, since), opts)
+        : await readLogStream(concatFiles(opened, signal, since), opts);
     return r.ok ? { logs: r.value, notFound } : { error: `${node}: ${r.reason}`, notFound };
   } finally {
     // Streams close their handle when they end; the ones never streamed (an early return, an abort) close here.

@@ -47,7 +47,8 @@ export function logsCommand(): Command {
         const input = logsInputFits(given)
           ? given
           : parseFlags('logs', (await import('../../ops/analyze-logs-input.js')).analyzeLogsCliInputSchema, given, { paths: '<files>' });
-        const r = await analyzeLogFiles(input.paths, { ...(input.node ? { node: input.node } : {}), signal: abort.signal });
+        // the CLI does nothing else while it reads: blocking reads, no thread-pool round trip per chunk
+        const r = await analyzeLogFiles(input.paths, { ...(input.node ? { node: input.node } : {}), signal: abort.signal, blocking: true });
         if (o.json) printJson(r);
         else printText(renderLogsReport(r));
         if (r.findings.some((f) => f.severity === 'critical')) process.exitCode = 1;
