@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "4f058d7ab0d5b7b3a619596d7c7697297d97350d461349f7098ecefc6a4d4015" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "81ba918a020437e44a1cc705aec06ce6773efafb8face0d0b25fed15ab1a6871" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "57ed0c095b039b0b7c55db6378e09c70eef1abfb7206c857e68139025fc8bf3b" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "a22325d6ed971eb2423d692babd6d08b20d250d45cfc00000fd276f397145cd5" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "1c009b481df306830d7774c1b9feadf0d3a4177d645ae47743a7a47c8a5352ec" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "32929e07759a15b3fd8d052530f821f3f8d5dbb355e0c330af06bbaba80481a9" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "57ed0c095b039b0b7c55db6378e09c70eef1abfb7206c857e68139025fc8bf3b" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "a22325d6ed971eb2423d692babd6d08b20d250d45cfc00000fd276f397145cd5" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
