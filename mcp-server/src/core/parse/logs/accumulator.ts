@@ -67,6 +67,12 @@ const MEMTABLES_KEPT = 20;
 const CAP_SMALL = 100;
 const CAP_SESSIONS = 10_000;
 const RECENT = 16;
+
+/** What plainLine did with a line: counted it, or left it to the full reader with or without its header read. */
+type Lane = 0 | 1 | 2;
+const LANE_NOT_PLAIN = 0;
+const LANE_COUNTED = 1;
+const LANE_HEADER_READ = 2;
 const OTHER = '(other)';
 
 const UNITS: Record<LogEventKind, MagnitudeUnit> = {
@@ -479,8 +485,12 @@ export class LogAccumulator {
     }
     const fast = this.opts.fastLane !== false;
     while (nl >= 0) {
-      if (!(fast && this.statusMode === 0 && this.basis !== 'none' && this.plainLine(text, start, nl)))
-        this.line(start === 0 && nl === text.length - 1 ? text.slice(0, nl) : text.slice(start, nl));
+      const lane = fast && this.statusMode === 0 && this.basis !== 'none' ? this.plainLine(text, start, nl) : LANE_NOT_PLAIN;
+      if (lane !== LANE_COUNTED) {
+        const s = start === 0 && nl === text.length - 1 ? text.slice(0, nl) : text.slice(start, nl);
+        if (lane === LANE_HEADER_READ) this.lineWithHeader(s, start);
+        else this.line(s);
+      }
       start = nl + 1;
       nl = text.indexOf('\n', start);
     }
@@ -499,24 +509,26 @@ export class LogAccumulator {
    * The fast lane: a logback line in the common shape (readCassandraInPlace) that the full reader would only count
    * — INFO/WARN/DEBUG/TRACE, not from a logger read by name, not a start-up or ready line, nothing for classify's
    * gate — is counted in place, with no slice: its chunk and offsets stand in for the line where a date may be
-   * read later (the entry, the recent lines, the span's end). False leaves the line to line().
+   * read later (the entry, the recent lines, the span's end). Otherwise the line goes to the full reader: with its
+   * header already read (LANE_HEADER_READ: readCassandraInPlace gives what readHeader would) or not.
    */
-  private plainLine(text: string, a: number, end: number): boolean {
+  private plainLine(text: string, a: number, end: number): Lane {
     const h = this.h;
-    if (!readCassandraInPlace(text, a, end, h)) return false;
+    if (!readCassandraInPlace(text, a, end, h)) return LANE_NOT_PLAIN;
     const level = h.level;
     const m = h.msgStart;
     const fs = h.fileStart;
     const f = text.charCodeAt(fs);
-    if ((f === 83 && text.startsWith('StatusLogger', fs)) || (f === 68 && (text.startsWith('Dse', fs) || text.startsWith('DroppedMessages', fs)))) return false;
+    if ((f === 83 && text.startsWith('StatusLogger', fs)) || (f === 68 && (text.startsWith('Dse', fs) || text.startsWith('DroppedMessages', fs))))
+      return LANE_HEADER_READ;
     const c = text.charCodeAt(m);
-    if (c === 80 && text.startsWith('Pool Name', m)) return false;
-    if (level === LEVEL_INFO && (mayBeStartupLine(text, m) || (c === 83 && isReadyLine(text, m)))) return false;
+    if (c === 80 && text.startsWith('Pool Name', m)) return LANE_HEADER_READ;
+    if (level === LEVEL_INFO && (mayBeStartupLine(text, m) || (c === 83 && isReadyLine(text, m)))) return LANE_HEADER_READ;
     // WARN lines are few: the message is cut out to look in it only
     let wrapHead: string | null = null;
     if (level !== LEVEL_DEBUG && level !== LEVEL_TRACE) {
       const msg = text.slice(m, end);
-      if (passesCassandraGate(msg) || (level === LEVEL_WARN && msg.includes(' gossip by operator request'))) return false;
+      if (passesCassandraGate(msg) || (level === LEVEL_WARN && msg.includes(' gossip by operator request'))) return LANE_HEADER_READ;
       if (level === LEVEL_WARN) wrapHead = msg;
     }
     this.total++;
@@ -532,7 +544,7 @@ export class LogAccumulator {
     this.lastLazyDateAt = h.dateAt;
     this.openEntry();
     if (wrapHead !== null) this.holdWrapHead(wrapHead, 0, 'cassandra');
-    return true;
+    return LANE_COUNTED;
   }
 
   private holdWrapHead(s: string, start: number, mode: ClassifyMode): void {
@@ -582,6 +594,40 @@ export class LogAccumulator {
     this.entryWrapHead = null;
   }
 
+  /**
+   * line() for a line whose header plainLine already read in its chunk (at offset `a`): the same header readHeader
+   * would give (readCassandraInPlace's contract), moved to the line's own offsets. Such a line has no CR, no
+   * backtick and no "<"/"." start, so line()'s steps before the header have nothing to do.
+   */
+  private lineWithHeader(s: string, a: number): void {
+    this.total++;
+    const h = this.h;
+    h.t = NaN;
+    h.basis = 'none';
+    h.hasZone = false;
+    h.msgStart -= a;
+    h.dateAt -= a;
+    h.fileStart -= a;
+    h.fileEnd -= a;
+    h.node = '';
+    h.program = '';
+    h.shard = -1;
+    h.grepSource = '';
+    this.slowLoggers(s);
+    this.headedLine(s);
+  }
+
+  /** MonitoringTask and NoSpamLogger lines go to the slow-query reader too (NoSpamLogger's other lines are not its). */
+  private slowLoggers(s: string): void {
+    const h = this.h;
+    const f = s.charCodeAt(h.fileStart);
+    if (f === 77 && s.startsWith('MonitoringTask', h.fileStart)) this.slow.line(s, this.total);
+    else if (f === 78 && s.startsWith('NoSpamLogger', h.fileStart)) {
+      const m = s.charCodeAt(h.msgStart);
+      if (m === 83 || (m >= 48 && m <= 57)) this.slow.line(s, this.total);
+    }
+  }
+
   private line(raw: string): void {
     this.total++;
     let s = raw.length > 0 && raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw;
@@ -601,15 +647,8 @@ export class LogAccumulator {
       const c = s.charCodeAt(0);
       if (c !== 32 && c !== 9 && s.indexOf(':') > 0) headed = readGrepPrefixed(s, h, this.hs);
     }
-    if (headed && h.fileStart >= 0) {
-      const f = s.charCodeAt(h.fileStart);
-      // NoSpamLogger logs much else (chunk cache, …): its slow-query lines open with "Some operations" or a count
-      if (f === 77 && s.startsWith('MonitoringTask', h.fileStart)) this.slow.line(s, this.total);
-      else if (f === 78 && s.startsWith('NoSpamLogger', h.fileStart)) {
-        const m = s.charCodeAt(h.msgStart);
-        if (m === 83 || (m >= 48 && m <= 57)) this.slow.line(s, this.total);
-      }
-    }
+    // NoSpamLogger logs much else (chunk cache, …): its slow-query lines open with "Some operations" or a count
+    if (headed && h.fileStart >= 0) this.slowLoggers(s);
     if (headed) this.headedLine(s);
     else this.unheadedLine(s);
   }
