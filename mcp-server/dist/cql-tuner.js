@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "1c009b481df306830d7774c1b9feadf0d3a4177d645ae47743a7a47c8a5352ec" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "32929e07759a15b3fd8d052530f821f3f8d5dbb355e0c330af06bbaba80481a9" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "57ed0c095b039b0b7c55db6378e09c70eef1abfb7206c857e68139025fc8bf3b" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "a22325d6ed971eb2423d692babd6d08b20d250d45cfc00000fd276f397145cd5" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "ac39af26eabca437d786c597eaa8fdddfb3679f757e8360d3c2d217d007328eb" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "bb9fd524e4dc7758542dd3b5e237e9792b3b550335ac7acacc3a8a2aa8977c0a" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "e0ba79894fc5cb703514e99add5c76d787b36722136d449f2cdbca8e117a58ac" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "d66dbb0abb5cd1e68bb6b9a067d2474b793d86b4f7c0dd4c46d84aba9402d294" } } };
 
 // mcp-server/src/launch/code-cache.ts
 import {
