@@ -5,6 +5,8 @@ export const root: string;
 export const outfile: string;
 export const mainBundle: string;
 export const parseWorker: string;
+/** {"type": "commonjs"} beside the entry, so Node starts it without its ES module loader. */
+export const distPackageJson: string;
 /** Verb → its own bundle; every other verb runs from the main bundle. */
 export const verbBundles: Readonly<Record<string, string>>;
 export const mainOptions: BuildOptions;

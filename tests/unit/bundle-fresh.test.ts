@@ -13,6 +13,7 @@ it('the committed bundle and entry match the sources (run `npm run build` and co
     'mcp-server/dist/cql-tuner-review-schema.cjs',
     'mcp-server/dist/cql-tuner.js',
     'mcp-server/dist/cql-tuner-parse-worker.cjs',
+    'mcp-server/dist/package.json',
   ]);
   for (const f of files) {
     const committed = readFileSync(join(root, f.path), 'utf8');

@@ -26,7 +26,6 @@ import {
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 
@@ -89,7 +88,8 @@ function pickBundle(dir: string): { bundle: string; sha256: string; own: boolean
 }
 
 function run(): void {
-  const { bundle, sha256, own } = pickBundle(dirname(fileURLToPath(import.meta.url)));
+  // built as CommonJS (scripts/build-options.mjs): __dirname is the dist folder
+  const { bundle, sha256, own } = pickBundle(__dirname);
   if (own) debug(`verb bundle ${bundle}`);
   // A verb streaming a big log allocates fast but keeps little, and V8 still grows the young generation towards its
   // 16 MiB semi-space limit: 12 MiB more peak RSS on the 100 MB log of bench/sperf.mjs (99 vs 87 MiB), no faster.
