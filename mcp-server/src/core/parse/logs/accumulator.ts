@@ -41,6 +41,7 @@ import { SeenLines } from './seen-lines.js';
 import { SlowQueryReader } from './slow-queries.js';
 import { mayBeStartupLine, StartupReader } from './startup.js';
 import { isReadyLine, StartupWindows } from './startup-window.js';
+import { parsePoolRow } from './pool-row.js';
 import { BucketCounter, bucketLevelForSpan, BUCKET_SIZES, clip, detach, FirstN, formatLogTime, Quantiles, TopN } from './stats.js';
 import { byCodeUnits } from '../../text-order.js';
 import {
@@ -182,48 +183,6 @@ function unquoteInlineCode(s: string): string {
   let e = s.length;
   while (e > b && (s.charCodeAt(e - 1) === 96 || s.charCodeAt(e - 1) === 32)) e--;
   return s.slice(b, e);
-}
-
-const POOL_NAME = /^[A-Za-z][\w/.:$#-]*$/;
-
-const TOKEN = /\S+/g;
-
-/**
- * "MutationStage  0  0  123  0  0" / "TPC/all/WRITE_REMOTE 0 13094 (N/A) N/A 0 N/A 0" from `start` → name and
- * values (null = N/A; "(…)" groups such as DSE's backpressure column are skipped). null when not a pool row.
- */
-function parsePoolRow(s: string, start: number): { name: string; v: (number | null)[]; numbers: number } | null {
-  TOKEN.lastIndex = start;
-  let m = TOKEN.exec(s);
-  if (!m || !POOL_NAME.test(m[0])) return null;
-  const name = m[0];
-  const v: (number | null)[] = [];
-  let numbers = 0;
-  while ((m = TOKEN.exec(s))) {
-    const t = m[0];
-    const c = t.charCodeAt(0);
-    if (c === 40) {
-      // "(N/A)" or "(w/Backpressure)": skip to the closing parenthesis
-      if (t.charCodeAt(t.length - 1) !== 41) {
-        const close = s.indexOf(')', TOKEN.lastIndex);
-        if (close < 0) return null;
-        TOKEN.lastIndex = close + 1;
-      }
-      continue;
-    }
-    if (t === 'N/A' || t === 'n/a') {
-      v.push(null);
-      continue;
-    }
-    if (c < 48 || c > 57) return null;
-    const n = Number(t);
-    if (!Number.isInteger(n)) return null;
-    v.push(n);
-    numbers++;
-  }
-  // A row of N/A only (DSE 6.8's "TPC/all" group line) is still a row of the table: its rows follow it.
-  if (v.length < 2) return null;
-  return { name, v, numbers };
 }
 
 /** Adds `by` to a counter in a map that takes no new key past `cap` (later keys fold into "(other)"). */
