@@ -2,7 +2,7 @@
 "use strict";
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "ac39af26eabca437d786c597eaa8fdddfb3679f757e8360d3c2d217d007328eb" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "bb9fd524e4dc7758542dd3b5e237e9792b3b550335ac7acacc3a8a2aa8977c0a" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "e0ba79894fc5cb703514e99add5c76d787b36722136d449f2cdbca8e117a58ac" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "d66dbb0abb5cd1e68bb6b9a067d2474b793d86b4f7c0dd4c46d84aba9402d294" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "7563e1070c4abe11c87fd5011dd1ca9fcd1cf4c33daaf679166c4183ec321e31" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "476fa7efab65aea6a29a31023dfc06e919ad418be644a717b701c28705e3ab93" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "01c8d726f8c80ae4111205e41315353c968bf5a303658fdc6c904ef5ce19b0e6" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "be65c4045990d2bc5bdc8ef241be53e1a6ef7521735f64c18ac979c29efc8840" } } };
 
 // mcp-server/src/launch/code-cache.ts
 var import_node_fs = require("node:fs");
