@@ -33,6 +33,23 @@ describe('pasted nodetool failures are explained, not "not recognised"', () => {
     expect(r.findings[0]!.recommendation).toMatch(/JMX/);
   });
 
+  it('jstat that cannot read the JVM (a real JDK 17 capture; Cassandra runs with -XX:+PerfDisableSharedMem) → info trap, no sample', () => {
+    const r = interpretText(readFileSync(join(FIXTURES_DIR, 'jstat', 'local-jdk17-perf-shared-mem-disabled.txt'), 'utf8'));
+    expect(r).toMatchObject({ ok: true, kind: 'jvm.jstat', summary: 'jstat could not read JVM 3547: no sample was taken' });
+    expect(r.findings).toEqual([
+      expect.objectContaining({
+        id: 'trap.jstat.perf-shared-mem-disabled',
+        severity: 'info',
+        evidence: ['MonitorException: 3547 not found'],
+        knowledgeIds: ['trap.jstat.perf-shared-mem-disabled'],
+      }),
+    ]);
+    expect(r.findings[0]!.recommendation).toMatch(/PerfDisableSharedMem.*nodetool gcstats.*jcmd <pid> GC\.heap_info/s);
+    // JDK 8 prints the message alone: taken when the paste names jstat, not from any text ending in "not found"
+    expect(interpretText('$ jstat -gc 4242 1000\n4242 not found\n').findings[0]).toMatchObject({ id: 'trap.jstat.perf-shared-mem-disabled' });
+    expect(interpretText('4242 not found\n').ok).toBe(false);
+  });
+
   it('ordinary prose mentioning an error stays unrecognised', () => {
     expect(interpretText('the error was in my coffee').ok).toBe(false);
   });

@@ -23,8 +23,38 @@ const ERROR_TRAPS: { code: string; knowledgeId: KnowledgeId }[] = [
   { code: 'NODE_STARTING', knowledgeId: 'trap.nodetool.server-not-initialized' },
 ];
 
+/**
+ * jstat that could not read the JVM: JDK 9+ prints "sun.jvmstat.monitor.MonitorException: <pid> not found" with a
+ * stack trace, JDK 8 the message alone (then only taken when the paste names jstat).
+ */
+const JSTAT_NOT_FOUND = /(?:MonitorException: |^)(\d{1,10}) not found\s*$/m;
+
+function explainJstatFailure(text: string): InterpretReport | null {
+  const head = text.slice(0, 20_000);
+  const m = JSTAT_NOT_FOUND.exec(head);
+  if (!m || (!m[0].startsWith('MonitorException') && !/\bjstat\b/.test(head))) return null;
+  const id: KnowledgeId = 'trap.jstat.perf-shared-mem-disabled';
+  const pid = m[1]!;
+  return {
+    ...errorReport('jvm.jstat', `jstat could not read JVM ${pid}: no sample was taken`, {
+      id,
+      severity: 'info',
+      title: `jstat could not read JVM ${pid}`,
+      evidence: [m[0].trim().slice(0, 200)],
+      recommendation:
+        'Expected on a Cassandra node: conf/jvm-server.options starts it with -XX:+PerfDisableSharedMem, so jstat and jps find nothing to read. ' +
+        'Read GC through `nodetool gcstats`, the GC log, or `jcmd <pid> GC.heap_info` (jcmd attaches another way). ' +
+        'On another JVM: check the pid, run as the JVM’s user (`sudo -u cassandra …`), and from the same container (the counters live in its /tmp).',
+      knowledgeIds: [id],
+      confidence: 'high',
+    }),
+  };
+}
+
 /** A pasted nodetool failure is still evidence: say what it means instead of "not recognised". */
 function explainPastedError(text: string): InterpretReport | null {
+  const jstat = explainJstatFailure(text);
+  if (jstat) return jstat;
   if (!/Exception|error:|Error:|Failed to connect/i.test(text.slice(0, 20_000))) return null;
   if (/Use the -d flag/.test(text)) {
     return errorReport('nodetool.error', 'getstreamthroughput refused to print a cap that is not a whole number of megabits/s', {

@@ -16221,6 +16221,44 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
   },
   // knowledge/traps.yaml
   {
+    "id": "trap.jstat.perf-shared-mem-disabled",
+    "statement": "jstat (and jps) read a JVM's counters from its shared-memory file under /tmp/hsperfdata_<user>; Cassandra's conf/jvm-server.options starts the JVM with -XX:+PerfDisableSharedMem, so that file does not exist and `jstat <pid>` fails with \"MonitorException: <pid> not found\" — the same message as for a wrong pid, a JVM of another user, or one in another /tmp (a container). jcmd attaches through the attach API instead and still answers (`jcmd <pid> GC.heap_info`).",
+    "appliesTo": [
+      {
+        "product": "cassandra",
+        "versions": ">=4.0"
+      }
+    ],
+    "sources": [
+      {
+        "title": "apache/cassandra conf/jvm-server.options (-XX:+PerfDisableSharedMem, citing the mmap pause it avoids)",
+        "url": "https://github.com/apache/cassandra/blob/cassandra-5.0/conf/jvm-server.options",
+        "ref": "apache/cassandra conf/jvm-server.options"
+      },
+      {
+        "title": "cql-tuner local capture — jstat -gcutil against a JDK 17 JVM started with -XX:+PerfDisableSharedMem",
+        "ref": "cql-tuner tests/fixtures/jstat/local-jdk17-perf-shared-mem-disabled.txt (SOURCES.tsv)",
+        "date": "2026-12-01"
+      }
+    ],
+    "rationale": "The flag keeps the JVM from writing its counters to a memory-mapped file (the options file cites a write-up of JVM pauses caused by that file's writeback); the price is that jstat and jps cannot see the node. The error says nothing about the node's health: read its GC through `nodetool gcstats`, the GC log or `jcmd <pid> GC.heap_info`.",
+    "related": [
+      "jvm.gc.full-collections",
+      "jvm.gc.time-share"
+    ],
+    "tags": [
+      "trap",
+      "jvm",
+      "jstat",
+      "local-evidence"
+    ],
+    "verified": {
+      "source": "conf/jvm-server.options@7fb5e120e3c9319cc3e8a1279e97ac4819310398 (a 5.0-era commit: its expiration policy names 2106) and @054dc8cff3e79659a2f64ea228075274fbbc590f (4.0-era: jvm8/jvm11 files), '-XX:+PerfDisableSharedMem' under GENERAL JVM SETTINGS in both; the message reproduced with the installed JDK 17.0.15 (jstat -gcutil <pid>: sun.jvmstat.monitor.MonitorException: <pid> not found, Caused by java.lang.IllegalArgumentException: Could not map vmid to user Name; the same for a pid with no process; jcmd <pid> GC.heap_info answered on the same JVM)",
+      "checked": "2026-12-01"
+    }
+  },
+  // knowledge/traps.yaml
+  {
     "id": "trap.nodetool.gcstats-reclaimed-bytes",
     "statement": "nodetool gcstats labels a column \"GC Reclaimed (MB)\", but the number is bytes reclaimed; divide by 2^20 before reading it as MiB.",
     "appliesTo": [
@@ -16934,6 +16972,7 @@ export type KnowledgeId =
   | "topology.schema-agreement"
   | "topology.token-count"
   | "topology.unequal-racks"
+  | "trap.jstat.perf-shared-mem-disabled"
   | "trap.nodetool.gcstats-reclaimed-bytes"
   | "trap.nodetool.gcstats-resets-interval"
   | "trap.nodetool.getstreamthroughput-d-flag"
