@@ -2,7 +2,7 @@
 "use strict";
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "7563e1070c4abe11c87fd5011dd1ca9fcd1cf4c33daaf679166c4183ec321e31" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "476fa7efab65aea6a29a31023dfc06e919ad418be644a717b701c28705e3ab93" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "01c8d726f8c80ae4111205e41315353c968bf5a303658fdc6c904ef5ce19b0e6" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "be65c4045990d2bc5bdc8ef241be53e1a6ef7521735f64c18ac979c29efc8840" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "e922ff6f8ba10595472b8ee50d91438dc33bbdbc27fb66cb726a5bcf98c9720b" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "3854e7a479436898a582a6542e68d234f22f56d54cb61c1e6841928052f1f329" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "156e41bf21cf358438f5d92509e26bf684729137cce2cc165cddb5860fb688df" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "14e3d9bbd454d895b3092613f5f8efaff0b372559f529c95bfa5857331c2b1d1" } } };
 
 // mcp-server/src/launch/code-cache.ts
 var import_node_fs = require("node:fs");
