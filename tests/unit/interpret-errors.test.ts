@@ -34,7 +34,7 @@ describe('pasted nodetool failures are explained, not "not recognised"', () => {
   });
 
   it('jstat that cannot read the JVM (a real JDK 17 capture; Cassandra runs with -XX:+PerfDisableSharedMem) → info trap, no sample', () => {
-    const r = interpretText(readFileSync(join(FIXTURES_DIR, 'jstat', 'local-jdk17-perf-shared-mem-disabled.txt'), 'utf8'));
+    const r = interpretText(readFileSync(join(FIXTURES_DIR, 'tool-errors', 'jstat-perf-shared-mem-disabled-jdk17.txt'), 'utf8'));
     expect(r).toMatchObject({ ok: true, kind: 'jvm.jstat', summary: 'jstat could not read JVM 3547: no sample was taken' });
     expect(r.findings).toEqual([
       expect.objectContaining({

@@ -16237,7 +16237,7 @@ export const ENTRIES: readonly KnowledgeEntry[] = [
       },
       {
         "title": "cql-tuner local capture — jstat -gcutil against a JDK 17 JVM started with -XX:+PerfDisableSharedMem",
-        "ref": "cql-tuner tests/fixtures/jstat/local-jdk17-perf-shared-mem-disabled.txt (SOURCES.tsv)",
+        "ref": "cql-tuner tests/fixtures/tool-errors/jstat-perf-shared-mem-disabled-jdk17.txt (SOURCES.tsv)",
         "date": "2026-12-01"
       }
     ],
