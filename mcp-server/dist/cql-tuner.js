@@ -2,7 +2,7 @@
 "use strict";
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "e922ff6f8ba10595472b8ee50d91438dc33bbdbc27fb66cb726a5bcf98c9720b" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "3854e7a479436898a582a6542e68d234f22f56d54cb61c1e6841928052f1f329" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "156e41bf21cf358438f5d92509e26bf684729137cce2cc165cddb5860fb688df" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "14e3d9bbd454d895b3092613f5f8efaff0b372559f529c95bfa5857331c2b1d1" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "14781be0c76bacbdb759bc0921d1e90e3d14279c94587b62ec9377d612281acc" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "66fd137a2bc86e21a60086491a1ec5ff1ed8d433164f00f2648e254b99a7dd3f" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "aa0905c1bd120476abf8390b6fdaa2283606822655fcadee2d486cf61d972a35" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "bb3305061bb60053f0c1c248e829d7bc7f04352d0cc49d9f0221f763439dd1e9" } } };
 
 // mcp-server/src/launch/code-cache.ts
 var import_node_fs = require("node:fs");
