@@ -8,6 +8,7 @@ import type { Finding, Severity } from '../findings.js';
 import { familyOf, normalTable } from './identity.js';
 import { sameTime } from './since-start.js';
 import { droppedVerbsOf, poolsOf, STAGE_OF_DROPPED, statusLoggerLinks, type LogTimelines } from './status-logger.js';
+import { byCodeUnits } from '../text-order.js';
 
 /** Likely causes, most fundamental first: the lower, the more it explains the ones below it. */
 export const CAUSE_RANK: Record<string, number> = {
@@ -185,7 +186,7 @@ export function orderFindings(findings: Finding[]): Finding[] {
       lead(a) - lead(b) ||
       history(a) - history(b) ||
       symptom(a) - symptom(b) ||
-      a.id.localeCompare(b.id) ||
-      (a.node ?? '').localeCompare(b.node ?? ''),
+      byCodeUnits(a.id, b.id) ||
+      byCodeUnits(a.node ?? '', b.node ?? ''),
   );
 }
