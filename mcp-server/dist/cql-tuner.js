@@ -2,7 +2,7 @@
 "use strict";
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "14781be0c76bacbdb759bc0921d1e90e3d14279c94587b62ec9377d612281acc" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "66fd137a2bc86e21a60086491a1ec5ff1ed8d433164f00f2648e254b99a7dd3f" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "aa0905c1bd120476abf8390b6fdaa2283606822655fcadee2d486cf61d972a35" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "bb3305061bb60053f0c1c248e829d7bc7f04352d0cc49d9f0221f763439dd1e9" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "e0d41ff647ddb363f96449b66fead6198d329aac530340de91a64a7d8a7d5faa" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "66fd137a2bc86e21a60086491a1ec5ff1ed8d433164f00f2648e254b99a7dd3f" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "aa0905c1bd120476abf8390b6fdaa2283606822655fcadee2d486cf61d972a35" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "bb3305061bb60053f0c1c248e829d7bc7f04352d0cc49d9f0221f763439dd1e9" } } };
 
 // mcp-server/src/launch/code-cache.ts
 var import_node_fs = require("node:fs");
