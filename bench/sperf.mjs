@@ -1,5 +1,6 @@
 // cql-tuner beside DataStax sperf (github.com/datastax-labs/sperf, Apache-2.0) on sperf's own test data, in one run.
-// Both run as the command a user types (process start included): `cql-tuner logs|interpret|review-schema` against
+// Both run as the command a user types (process start included; cql-tuner's entry executed as the npm bin runs it,
+// through its shebang line): `cql-tuner logs|interpret|review-schema` against
 // `sperf core gc|statuslogger|slowquery|schema`, `sperf sysbottle` and `sperf ttop`. Per feature: median wall time
 // of N runs of each, the ratio, and whether the numbers both print agree. Then one ≥ 100 MB system.log (the logs
 // bench's synthetic file, built from real lines) through `cql-tuner logs` and `sperf core gc` / `core statuslogger`.
@@ -59,7 +60,8 @@ function timed(cmd, args, cwd, n) {
   return { ms: median(ms), out: last.out, err: last.err, status: last.status, rssKiB: rss || null };
 }
 
-const ours = (args, n = RUNS) => timed(process.execPath, [CLI, ...args], DATA, n);
+// The entry run the way `cql-tuner …` runs it (its shebang line holds the Node options the CLI starts with).
+const ours = (args, n = RUNS, cwd = DATA) => timed(CLI, args, cwd, n);
 const theirs = (args, n = RUNS) => timed(SPERF, ['-x', ...args], DATA, n);
 const json = (r) => {
   try {
@@ -250,8 +252,8 @@ function tenthOf(file, bytes, dir) {
 async function bigFeatures(dir) {
   const { file, bytes, wrote } = await bigLog(dir);
   const mb = bytes / 1e6;
-  const a = timed(process.execPath, [CLI, 'logs', '--json', file], dir, BIG_RUNS);
-  const tenth = timed(process.execPath, [CLI, 'logs', '--json', tenthOf(file, bytes, dir)], dir, BIG_RUNS);
+  const a = ours(['logs', '--json', file], BIG_RUNS, dir);
+  const tenth = ours(['logs', '--json', tenthOf(file, bytes, dir)], BIG_RUNS, dir);
   const g = timed(SPERF, ['-x', 'core', 'gc', '-r', 'nodes', '-f', file], dir, BIG_RUNS);
   const s = timed(SPERF, ['-x', 'core', 'statuslogger', '-f', file], dir, BIG_RUNS);
   const j = json(a);
@@ -296,7 +298,7 @@ export async function benchSperf() {
   const dir = mkdtempSync(join(tmpdir(), 'cql-tuner-bench-sperf-'));
   try {
     const host = await bundleParsers(dir);
-    const floor = [timed(process.execPath, [CLI, '--version'], DATA, RUNS), timed(SPERF, ['version'], DATA, RUNS)];
+    const floor = [ours(['--version']), timed(SPERF, ['version'], DATA, RUNS)];
     const bare = timed(process.execPath, ['-e', '0'], DATA, RUNS);
     const small = smallFeatures(host);
     const lines = [

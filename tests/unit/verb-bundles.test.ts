@@ -100,6 +100,21 @@ describe('verb bundles load only what their verb needs', () => {
     }
   }, 60_000);
 
+  it('run as the npm bin runs it (the file itself, through its shebang), the entry starts Node with one V8 worker thread', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cql-tuner-shebang-'));
+    try {
+      const probe = join(dir, 'argv.cjs');
+      writeFileSync(probe, "process.on('exit', () => process.stderr.write('EXECARGV ' + JSON.stringify(process.execArgv) + '\\n'));\n");
+      const entry = join(root, 'mcp-server/dist/cql-tuner.js');
+      const r = spawnSync(entry, ['--version'], { env: { ...process.env, NODE_OPTIONS: `-r ${probe}` }, timeout: 30_000 });
+      expect(r.status).toBe(0);
+      expect(r.stdout.toString().trim()).toMatch(/^\d+\.\d+\.\d+/);
+      expect(r.stderr.toString()).toContain('EXECARGV ["--v8-pool-size=1"]');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('the built entry runs each verb from its own bundle, and everything else from the main bundle', () => {
     const entry = join(root, 'mcp-server/dist/cql-tuner.js');
     const said = (args: string[]) =>
