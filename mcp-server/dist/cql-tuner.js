@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --v8-pool-size=1
 "use strict";
 
 // <define:__CQL_TUNER_BUNDLES__>
