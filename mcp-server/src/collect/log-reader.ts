@@ -60,7 +60,11 @@ export class ChunkDecoder {
   }
 }
 
-type LogPiece = Uint8Array | string | typeof NEXT_SOURCE;
+/** What a reading loop takes: bytes, text, or the mark between two files. */
+export type LogPiece = Uint8Array | string | typeof NEXT_SOURCE;
+
+/** Rotated logs gzip-compressed: streamLogFile inflates them; the blocking reader cannot. */
+export const isGzipLog = (name: string): boolean => name.endsWith('.gz');
 
 /** One read: a fresh accumulator, its decoder and the byte cap, fed piece by piece by either reading loop below. */
 class LogFeed {
@@ -199,7 +203,7 @@ export function streamLogFile(
   file: OpenedFile,
   opts: { signal?: AbortSignal; chunkBytes?: number } = {},
 ): { stream: AsyncIterable<Uint8Array>; destroy: () => void } {
-  if (!name.endsWith('.gz')) {
+  if (!isGzipLog(name)) {
     const chunks = readAhead(file, opts.chunkBytes ?? DEFAULT_CHUNK, opts.signal);
     return {
       stream: chunks,

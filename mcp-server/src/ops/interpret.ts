@@ -27,7 +27,7 @@ const ERROR_TRAPS: { code: string; knowledgeId: KnowledgeId }[] = [
  * jstat that could not read the JVM: JDK 9+ prints "sun.jvmstat.monitor.MonitorException: <pid> not found" with a
  * stack trace, JDK 8 the message alone (then only taken when the paste names jstat).
  */
-const JSTAT_NOT_FOUND = /(?:MonitorException: |^)(\d{1,10}) not found\s*$/m;
+const JSTAT_NOT_FOUND = /(?:MonitorException: |^)(\d{1,10}) not found[ \t\r]*$/m;
 
 function explainJstatFailure(text: string): InterpretReport | null {
   const head = text.slice(0, 20_000);

@@ -1,10 +1,17 @@
 import { dirname, join } from 'node:path';
-import { ChunkDecoder, NEXT_SOURCE, readFileChunksBlocking, readLogPiecesBlocking, readLogStream, streamLogFile } from '../collect/log-reader.js';
+import {
+  ChunkDecoder,
+  isGzipLog,
+  NEXT_SOURCE,
+  readFileChunksBlocking,
+  readLogPiecesBlocking,
+  readLogStream,
+  streamLogFile,
+  type LogPiece,
+} from '../collect/log-reader.js';
 import { openBundleFile, openNamedFile, type OpenedFile } from '../collect/safe-file.js';
 import type { LogFacts } from '../core/parse/logs/types.js';
 import { SinceLineFilter, type SinceCut } from '../core/diagnosis/since-filter.js';
-
-type Piece = Uint8Array | string | typeof NEXT_SOURCE;
 
 /** --since: only the lines of the incident window go on (core/diagnosis/since-filter.ts); null when there is no cut. */
 function sinceStep(since?: SinceCut): { take: (chunk: Uint8Array) => string; rest: () => string } | null {
@@ -18,7 +25,7 @@ function sinceStep(since?: SinceCut): { take: (chunk: Uint8Array) => string; res
  * A node's log files read as one stream (system.log, debug.log, gc.log), so one LogFacts describes the node; a
  * marker between files lets the reader count an event that two files both logged (debug.log repeats system.log) once.
  */
-async function* concatFiles(files: { name: string; file: OpenedFile }[], signal?: AbortSignal, since?: SinceCut): AsyncIterable<Piece> {
+async function* concatFiles(files: { name: string; file: OpenedFile }[], signal?: AbortSignal, since?: SinceCut): AsyncIterable<LogPiece> {
   let first = true;
   for (const { name, file } of files) {
     if (!first) yield NEXT_SOURCE;
@@ -36,7 +43,7 @@ async function* concatFiles(files: { name: string; file: OpenedFile }[], signal?
 }
 
 /** concatFiles for plain files read with blocking calls (the CLI: readLogPiecesBlocking). */
-function* concatFilesBlocking(files: { name: string; file: OpenedFile }[], since?: SinceCut): Iterable<Piece> {
+function* concatFilesBlocking(files: { name: string; file: OpenedFile }[], since?: SinceCut): Iterable<LogPiece> {
   let first = true;
   for (const { file } of files) {
     if (!first) yield NEXT_SOURCE;
@@ -75,7 +82,7 @@ export async function readNodeLogs(
     if (!opened.length) return { error: `no log file found for ${node} (looked for ${paths.join(', ')})`, notFound };
     const opts = { node, source: opened.map((o) => o.name).join(' + '), sources: opened.length, ...(signal ? { signal } : {}) };
     const r =
-      blocking && !opened.some((o) => o.name.endsWith('.gz'))
+      blocking && !opened.some((o) => isGzipLog(o.name))
         ? await readLogPiecesBlocking(concatFilesBlocking(opened, since), opts)
         : await readLogStream(concatFiles(opened, signal, since), opts);
     return r.ok ? { logs: r.value, notFound } : { error: `${node}: ${r.reason}`, notFound };
