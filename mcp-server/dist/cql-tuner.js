@@ -2,7 +2,7 @@
 "use strict";
 
 // <define:__CQL_TUNER_BUNDLES__>
-var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "e0d41ff647ddb363f96449b66fead6198d329aac530340de91a64a7d8a7d5faa" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "66fd137a2bc86e21a60086491a1ec5ff1ed8d433164f00f2648e254b99a7dd3f" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "aa0905c1bd120476abf8390b6fdaa2283606822655fcadee2d486cf61d972a35" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "bb3305061bb60053f0c1c248e829d7bc7f04352d0cc49d9f0221f763439dd1e9" } } };
+var define_CQL_TUNER_BUNDLES_default = { main: { file: "cql-tuner-main.cjs", sha256: "5c2579bb689d045389f59effad6536d5f6c234cf94ec12f00b4ed2ae15db8a94" }, verbs: { logs: { file: "cql-tuner-logs.cjs", sha256: "e1c37f7bfcf50248240f76677ba4cf4b359fbd5bc73f531ab91a8849cfd08204" }, interpret: { file: "cql-tuner-interpret.cjs", sha256: "1f0d284909543fd60671901eacb97ee23c8b150093587f33d935687f262cd605" }, "review-schema": { file: "cql-tuner-review-schema.cjs", sha256: "5b413fd49604f674fb1e7bde32914ebdb4bc1a881e62ee8743648b4ea0390b63" } } };
 
 // mcp-server/src/launch/code-cache.ts
 var import_node_fs = require("node:fs");
